@@ -1,0 +1,93 @@
+/** A member's vote as the bot uses it. */
+export interface VoteStatus {
+  voted: boolean;
+  /** Time left on the vote in milliseconds; null when the service gives none. */
+  remainingMs: number | null;
+}
+
+export interface VoteEntry {
+  userId: string;
+  remainingMs: number | null;
+  /** The spec's unnamed platform flag, sent on the wire under the key `discord`. */
+  viaDiscord: boolean;
+}
+
+export interface VoteList {
+  totalVotes: number;
+  monthlyVotes: number;
+  votes: VoteEntry[];
+}
+
+export interface Review {
+  id: string;
+  rating: number;
+  content: string;
+  likes: number;
+  replies: number;
+  createdAt: Date;
+  authorId: string;
+}
+
+export interface ReplyInput {
+  content: string;
+  pinned: boolean;
+}
+
+export interface Reply {
+  id: string;
+}
+
+/** Per-call options: the caller's own deadline (an interaction token's life, say). */
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Upper bound for this call in ms, on top of the client's total budget; the smaller wins. */
+  budgetMs?: number;
+}
+
+export type RouteName = 'getVote' | 'listVotes' | 'getReview' | 'postReply';
+
+/** One HTTP attempt, reported to an optional observer (logs, metrics). Never carries secrets. */
+export interface AttemptInfo {
+  route: RouteName;
+  method: 'GET' | 'POST';
+  attempt: number;
+  durationMs: number;
+  status?: number;
+  error?: string;
+}
+
+export interface ServiceClientOptions {
+  /** Base URL ending in the version segment, e.g. https://api.example.com/v1 (trailing slash optional). */
+  baseUrl: string;
+  apiKey: string;
+  appId: string;
+  /** Header name prefix: `Service` gives Service-Api-Key / Service-App-Id (Guilds uses `Guilds`). */
+  headerPrefix?: string;
+  /** Per-attempt timeout. */
+  attemptTimeoutMs?: number;
+  /** Total time budget of one call, retries and waits included. */
+  totalBudgetMs?: number;
+  /** Retries after the first attempt (GET; and POST when it provably never left). */
+  retries?: number;
+  minRetryDelayMs?: number;
+  maxRetryDelayMs?: number;
+  /** How long a successful GET result is reused. 0 disables the cache. */
+  cacheTtlMs?: number;
+  /** How long a "not voted" result is reused: members check right after voting. */
+  notVotedTtlMs?: number;
+  /** Consecutive failed calls that open the circuit, and how long it stays open. */
+  breakerThreshold?: number;
+  breakerCooldownMs?: number;
+  onAttempt?: (info: AttemptInfo) => void;
+}
+
+export interface ServiceClient {
+  /** A member's vote. @example await client.getVote('123456789012345678') */
+  getVote(userId: string, options?: CallOptions): Promise<VoteStatus>;
+  /** The guild's active votes and totals. */
+  listVotes(options?: CallOptions): Promise<VoteList>;
+  /** A member's review, or null when the member has none. */
+  getReview(userId: string, options?: CallOptions): Promise<Review | null>;
+  /** Posts a reply as the guild. Never sent twice by the client itself. */
+  replyToReview(reviewId: string, input: ReplyInput, options?: CallOptions): Promise<Reply>;
+}

@@ -1,0 +1,92 @@
+import type { RouteName } from '../api/types.js';
+
+/** Wire shapes, exactly as the spec names them. */
+export interface WireVoteEntry {
+  userId: string;
+  remaining: number;
+  discord: boolean;
+}
+
+export interface WireReview {
+  id: string;
+  rating: number;
+  content: string;
+  likes: number;
+  replies: number;
+  created_at: string;
+  authorId: string;
+}
+
+export interface SeedData {
+  totalVotes: number;
+  monthlyVotes: number;
+  /** Active votes; `expiresAt` is an ISO time, turned into `remaining` ms when served. */
+  votes: Array<{ userId: string; expiresAt: string; discord: boolean }>;
+  reviews: WireReview[];
+}
+
+/**
+ * A fault applied to matching requests. Several fields may combine (latency, then status).
+ * `times`: how many requests it hits before it clears itself; absent = until cleared.
+ */
+export interface Fault {
+  latencyMs?: number;
+  status?: number;
+  /** Sent as the Retry-After header with `status`. */
+  retryAfter?: string;
+  /** Raw response body with `status` (default: a JSON error body fitting the status). */
+  body?: string;
+  /** Destroy the socket without answering. */
+  reset?: boolean;
+  /** Answer 200 with a body that is not valid JSON. */
+  malformed?: boolean;
+  /** Send the normal body one byte every `trickleMs`. */
+  trickleMs?: number;
+  times?: number;
+}
+
+export interface RecordedRequest {
+  route: RouteName | 'unknown';
+  method: string;
+  /** Path as received, including the /v1 prefix. */
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  /** Milliseconds since the sandbox started (performance.now based). */
+  at: number;
+}
+
+export interface SandboxOptions {
+  host?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  apiKey?: string;
+  appId?: string;
+  /** `Service` by default: headers Service-Api-Key and Service-App-Id. */
+  headerPrefix?: string;
+  /** Defaults to the bundled seed file. */
+  seed?: SeedData;
+  /** Keep at most this many requests in the log (bench runs send many). */
+  maxLog?: number;
+}
+
+export interface Sandbox {
+  /** e.g. http://127.0.0.1:40123/v1 */
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly appId: string;
+  readonly requests: readonly RecordedRequest[];
+  requestCount(route?: RouteName): number;
+  /** Applies to one route, or to every route with '*'. Replaces that route's previous fault. */
+  setFault(route: RouteName | '*', fault: Fault): void;
+  clearFaults(): void;
+  /** Data back to the seed, log and faults cleared. */
+  reset(): void;
+  setVote(userId: string, remainingMs: number | null): void;
+  setReview(review: WireReview): void;
+  deleteReview(authorId: string): void;
+  getReviewById(reviewId: string): WireReview | undefined;
+  /** Replies posted to a review, oldest first. */
+  repliesTo(reviewId: string): Array<{ id: string; content: string; pinned: boolean }>;
+  close(): Promise<void>;
+}
