@@ -1,0 +1,12 @@
+import type { ServiceClient } from '../api/index.js';
+import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
+
+/** What every handler may use; handed in by main.ts so handlers never reach for globals. */
+export interface BotContext {
+  readonly config: Config;
+  readonly api: ServiceClient;
+  readonly logger: Logger;
+  /** Clock in one place so views and tests agree on "now". */
+  readonly now: () => Date;
+}

@@ -1,0 +1,32 @@
+import type {
+  ButtonInteraction,
+  ChatInputCommandInteraction,
+  ModalSubmitInteraction,
+  RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from 'discord.js';
+import type { BotContext } from './context.js';
+
+/** A module in commands/: the builder as `data`, the handler as `execute`. */
+export interface CommandModule {
+  data: { name: string; toJSON(): RESTPostAPIChatInputApplicationCommandsJSONBody };
+  execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void>;
+}
+
+interface ComponentHandlerBase<Arg> {
+  /** The custom-id prefix; also the handler's file name in src/interactions. */
+  prefix: string;
+  /** Cheap validation of the custom id's argument: null refuses the interaction unread. */
+  parse(arg: string): Arg | null;
+}
+
+export interface ButtonHandler<Arg = unknown> extends ComponentHandlerBase<Arg> {
+  kind: 'button';
+  run(interaction: ButtonInteraction, arg: Arg, ctx: BotContext): Promise<void>;
+}
+
+export interface ModalHandler<Arg = unknown> extends ComponentHandlerBase<Arg> {
+  kind: 'modal';
+  run(interaction: ModalSubmitInteraction, arg: Arg, ctx: BotContext): Promise<void>;
+}
+
+export type ComponentHandler = ButtonHandler<any> | ModalHandler<any>;

@@ -1,0 +1,84 @@
+import {
+  MessageFlags,
+  type ChatInputCommandInteraction,
+  type InteractionEditReplyOptions,
+  type InteractionReplyOptions,
+  type MessageComponentInteraction,
+  type ModalSubmitInteraction,
+} from 'discord.js';
+
+/** Discord's first-response window is 3 s; deferring here leaves room for network latency. */
+export const DEFER_AFTER_MS = 1_800;
+/** An interaction token lives 15 minutes; no work may outlast it. */
+export const TOKEN_LIFE_MS = 15 * 60_000;
+
+export type ReplyPayload = Omit<InteractionReplyOptions, 'flags' | 'withResponse' | 'fetchReply'> &
+  Omit<InteractionEditReplyOptions, 'flags'>;
+
+/** Time left on the interaction's token, for bounding the service calls it waits on. */
+export function tokenBudgetMs(receivedAt: number): number {
+  return Math.max(0, TOKEN_LIFE_MS - (Date.now() - receivedAt) - 5_000);
+}
+
+/**
+ * Answers with `work`'s payload directly when it is ready within DEFER_AFTER_MS, otherwise defers
+ * first and edits the answer in when it arrives, so the 3 s window is never missed.
+ */
+export async function replyInTime(
+  interaction: ChatInputCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction,
+  work: Promise<ReplyPayload>,
+  { ephemeral }: { ephemeral: boolean },
+): Promise<void> {
+  const flags = ephemeral ? MessageFlags.Ephemeral : undefined;
+  const payload = await raceDeadline(work);
+  if (payload !== TOO_SLOW) {
+    await interaction.reply({ ...payload, flags });
+    return;
+  }
+  await interaction.deferReply({ flags });
+  await interaction.editReply(await work);
+}
+
+/** Like replyInTime, but replaces the message the component sits on. */
+export async function updateInTime(
+  interaction: MessageComponentInteraction | ModalSubmitInteraction,
+  work: Promise<ReplyPayload>,
+): Promise<void> {
+  const payload = await raceDeadline(work);
+  if (payload !== TOO_SLOW) {
+    await updateMessage(interaction, payload);
+    return;
+  }
+  await interaction.deferUpdate();
+  deferredAsUpdate.add(interaction);
+  await interaction.editReply(await work);
+}
+
+const deferredAsUpdate = new WeakSet<object>();
+
+/** discord.js does not tell a deferred update from a deferred reply; errors need to know. */
+export function wasDeferredAsUpdate(interaction: object): boolean {
+  return deferredAsUpdate.has(interaction);
+}
+
+function updateMessage(interaction: MessageComponentInteraction | ModalSubmitInteraction, payload: ReplyPayload) {
+  if (interaction.isModalSubmit()) {
+    if (!interaction.isFromMessage()) throw new Error('A modal that did not come from a message cannot update one');
+    return interaction.update(payload);
+  }
+  return interaction.update(payload);
+}
+
+const TOO_SLOW = Symbol('too slow');
+
+async function raceDeadline<T>(work: Promise<T>): Promise<T | typeof TOO_SLOW> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<typeof TOO_SLOW>((resolve) => {
+    timer = setTimeout(resolve, DEFER_AFTER_MS, TOO_SLOW);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,77 @@
+import type { Interaction, RepliableInteraction } from 'discord.js';
+import { decodeCustomId } from '../custom-id.js';
+import type { BotContext } from './context.js';
+import type { CommandModule, ComponentHandler } from './handlers.js';
+import { sendError } from './send-error.js';
+import { UserFacingError } from './user-error.js';
+
+export interface RouterOptions {
+  commands: ReadonlyMap<string, CommandModule>;
+  components: readonly ComponentHandler[];
+  ctx: BotContext;
+}
+
+export type Router = (interaction: Interaction) => Promise<void>;
+
+/**
+ * Sends each interaction to its handler. It never throws: every failure becomes a message to the
+ * user and one log line with the interaction id, its handler, the outcome and the time it took.
+ */
+export function createRouter({ commands, components, ctx }: RouterOptions): Router {
+  const byPrefix = new Map(components.map((handler) => [handler.prefix, handler]));
+  return async (interaction) => {
+    if (!interaction.isRepliable()) return;
+    const started = performance.now();
+    const handler = describe(interaction);
+    let outcome = 'ok';
+    try {
+      if (interaction.guildId !== ctx.config.discord.guildId) {
+        throw new UserFacingError('This bot only works in the server it was set up for.', 'Wrong server');
+      }
+      await dispatch(interaction, commands, byPrefix, ctx);
+    } catch (error) {
+      outcome = await sendError(interaction, error, ctx.logger);
+    } finally {
+      ctx.logger.info(
+        { interactionId: interaction.id, handler, userId: interaction.user.id, outcome, ms: Math.round(performance.now() - started) },
+        'interaction handled',
+      );
+    }
+  };
+}
+
+async function dispatch(
+  interaction: RepliableInteraction,
+  commands: ReadonlyMap<string, CommandModule>,
+  byPrefix: ReadonlyMap<string, ComponentHandler>,
+  ctx: BotContext,
+): Promise<void> {
+  if (interaction.isChatInputCommand()) {
+    const command = commands.get(interaction.commandName);
+    if (!command) throw new UserFacingError(STALE_COMMAND, 'Unknown command');
+    return command.execute(interaction, ctx);
+  }
+  if (interaction.isButton() || interaction.isModalSubmit()) {
+    const decoded = decodeCustomId(interaction.customId);
+    const handler = decoded && byPrefix.get(decoded.prefix);
+    const kind = interaction.isButton() ? 'button' : 'modal';
+    if (!decoded || !handler || handler.kind !== kind) throw new UserFacingError(STALE_COMPONENT, 'Unknown action');
+    const arg = handler.parse(decoded.arg);
+    if (arg === null) throw new UserFacingError(STALE_COMPONENT, 'Unknown action');
+    // The kind check above makes these casts exact.
+    if (handler.kind === 'button') return handler.run(interaction as never, arg, ctx);
+    return handler.run(interaction as never, arg, ctx);
+  }
+  throw new UserFacingError('This kind of interaction is not supported here.', 'Not supported');
+}
+
+const STALE_COMMAND = 'This command is not known to the bot. It may have been removed: an administrator can run `npm run deploy-commands` to refresh the list.';
+const STALE_COMPONENT = 'This button or form is not recognised, perhaps from an older version of the bot. Run the command again for a fresh one.';
+
+function describe(interaction: RepliableInteraction): string {
+  if (interaction.isChatInputCommand()) return `/${interaction.commandName}`;
+  if (interaction.isButton() || interaction.isModalSubmit()) {
+    return `${interaction.isButton() ? 'button' : 'modal'}:${decodeCustomId(interaction.customId)?.prefix ?? '?'}`;
+  }
+  return `type:${interaction.type}`;
+}

@@ -1,0 +1,172 @@
+import { config as loadDotenv } from 'dotenv';
+import { z } from 'zod';
+import { parseBaseUrl } from './api/base-url.js';
+
+/** Everything the bot reads from the environment, parsed once. */
+export interface Config {
+  readonly discord: {
+    readonly token: string;
+    readonly clientId: string;
+    readonly guildId: string;
+    /** REST base without /v10; undefined means Discord's own. */
+    readonly apiUrl: string | undefined;
+    readonly restRequestsPerSecond: number;
+  };
+  readonly service: {
+    readonly baseUrl: string;
+    readonly apiKey: string;
+    readonly appId: string;
+    readonly headerPrefix: string;
+    readonly attemptTimeoutMs: number;
+    readonly totalBudgetMs: number;
+    readonly cacheTtlMs: number;
+    readonly notVotedTtlMs: number;
+  };
+  readonly moderatorRoleIds: readonly string[];
+  readonly reviewLogChannelId: string | undefined;
+  readonly voteUrl: string | undefined;
+  readonly logLevel: LogLevel;
+  readonly metricsPort: number | undefined;
+  readonly shutdownGraceMs: number;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(
+      [
+        `The bot's configuration has ${problems.length} problem${problems.length === 1 ? '' : 's'}:`,
+        ...problems.map((p) => `  - ${p}`),
+        'Set these in .env (copy .env.example to .env to start) or in the environment.',
+      ].join('\n'),
+    );
+    this.name = 'ConfigError';
+  }
+}
+
+const SNOWFLAKE = /^\d{17,20}$/;
+
+// Each hint says what belongs in the variable; it is shown with the problem. Values of secret
+// variables are never echoed back.
+const snowflake = (hint: string) =>
+  z.string({ error: `is missing: ${hint}` }).trim().regex(SNOWFLAKE, `must be a Discord id (17–20 digits): ${hint}`);
+const secret = (hint: string) => z.string({ error: `is missing: ${hint}` }).trim().min(1, `is empty: ${hint}`);
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional());
+const intInRange = (min: number, max: number, fallback: number) =>
+  optional(z.coerce.number().int(`must be a whole number from ${min} to ${max}`).min(min, `must be at least ${min}`).max(max, `must be at most ${max}`)).transform(
+    (v) => v ?? fallback,
+  );
+const httpUrl = (hint: string) =>
+  z.string().trim().refine((v) => {
+    try {
+      const url = new URL(v);
+      return url.protocol === 'http:' || url.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, `must be an http(s) URL: ${hint}`);
+
+const schema = z.object({
+  DISCORD_TOKEN: secret("your bot's token (Developer Portal → your application → Bot → Reset Token)"),
+  DISCORD_CLIENT_ID: snowflake('the application id (Developer Portal → General Information → Application ID)'),
+  DISCORD_GUILD_ID: snowflake('the id of the server the bot serves (right-click the server → Copy Server ID)'),
+  DISCORD_API_URL: optional(httpUrl('a Discord REST base such as a REST proxy, without /v10; leave empty for Discord')),
+  DISCORD_REST_REQUESTS_PER_SECOND: intInRange(1, 10_000, 200),
+  SERVICE_BASE_URL: z
+    .string({ error: 'is missing: the service base URL ending in /v1, e.g. https://api.example.com/v1' })
+    .trim()
+    .superRefine((value, ctx) => {
+      try {
+        parseBaseUrl(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      }
+    }),
+  SERVICE_API_KEY: secret("the guild's API key from the server-listing service's dashboard"),
+  SERVICE_APP_ID: secret("the guild's app id from the server-listing service's dashboard"),
+  SERVICE_HEADER_PREFIX: optional(
+    z.string().trim().regex(/^[A-Za-z][A-Za-z0-9]*$/, 'must be a single word such as Service or Guilds'),
+  ).transform((v) => v ?? 'Service'),
+  SERVICE_TIMEOUT_MS: intInRange(100, 60_000, 2_500),
+  SERVICE_BUDGET_MS: intInRange(100, 600_000, 8_000),
+  SERVICE_CACHE_TTL_SECONDS: intInRange(0, 86_400, 30),
+  SERVICE_NOT_VOTED_TTL_SECONDS: intInRange(0, 3_600, 5),
+  MODERATOR_ROLE_IDS: optional(z.string())
+    .transform((v) => (v ?? '').split(',').map((id) => id.trim()).filter((id) => id !== ''))
+    .pipe(z.array(z.string().regex(SNOWFLAKE, 'must be role ids (17–20 digits) separated by commas'))),
+  REVIEW_LOG_CHANNEL_ID: optional(snowflake('the id of the channel that receives reply audit messages, or leave empty')),
+  VOTE_URL: optional(httpUrl("your server's vote page, shown to members who have not voted")),
+  LOG_LEVEL: optional(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`)).transform((v) => v ?? 'info'),
+  METRICS_PORT: optional(z.coerce.number().int().min(1, 'must be a port from 1 to 65535').max(65_535, 'must be a port from 1 to 65535')),
+  SHUTDOWN_GRACE_MS: intInRange(0, 60_000, 4_000),
+});
+
+/** Parses and validates the environment; throws ConfigError listing every problem at once. */
+export function parseConfig(env: NodeJS.ProcessEnv): Config {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`));
+  }
+  const e = result.data;
+  return deepFreeze({
+    discord: {
+      token: e.DISCORD_TOKEN,
+      clientId: e.DISCORD_CLIENT_ID,
+      guildId: e.DISCORD_GUILD_ID,
+      apiUrl: e.DISCORD_API_URL,
+      restRequestsPerSecond: e.DISCORD_REST_REQUESTS_PER_SECOND,
+    },
+    service: {
+      baseUrl: e.SERVICE_BASE_URL,
+      apiKey: e.SERVICE_API_KEY,
+      appId: e.SERVICE_APP_ID,
+      headerPrefix: e.SERVICE_HEADER_PREFIX,
+      attemptTimeoutMs: e.SERVICE_TIMEOUT_MS,
+      totalBudgetMs: e.SERVICE_BUDGET_MS,
+      cacheTtlMs: e.SERVICE_CACHE_TTL_SECONDS * 1000,
+      notVotedTtlMs: e.SERVICE_NOT_VOTED_TTL_SECONDS * 1000,
+    },
+    moderatorRoleIds: e.MODERATOR_ROLE_IDS,
+    reviewLogChannelId: e.REVIEW_LOG_CHANNEL_ID,
+    voteUrl: e.VOTE_URL,
+    logLevel: e.LOG_LEVEL,
+    metricsPort: e.METRICS_PORT,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+  });
+}
+
+/** Reads .env (if present) into process.env without overriding what is already set, then parses. */
+export function loadConfig(path?: string): Config {
+  loadDotenv({ path, quiet: true });
+  return parseConfig(process.env);
+}
+
+function deepFreeze<T extends object>(value: T): T {
+  for (const child of Object.values(value)) {
+    if (child && typeof child === 'object') deepFreeze(child);
+  }
+  return Object.freeze(value);
+}
+
+export interface DeployConfig {
+  readonly token: string;
+  readonly clientId: string;
+  readonly guildId: string;
+  readonly apiUrl: string | undefined;
+}
+
+const deploySchema = schema.pick({ DISCORD_TOKEN: true, DISCORD_CLIENT_ID: true, DISCORD_GUILD_ID: true, DISCORD_API_URL: true });
+
+/** The deploy script needs only the Discord part: it must work before the service is set up. */
+export function loadDeployConfig(path?: string): DeployConfig {
+  loadDotenv({ path, quiet: true });
+  const result = deploySchema.safeParse(process.env);
+  if (!result.success) {
+    throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`));
+  }
+  const e = result.data;
+  return Object.freeze({ token: e.DISCORD_TOKEN, clientId: e.DISCORD_CLIENT_ID, guildId: e.DISCORD_GUILD_ID, apiUrl: e.DISCORD_API_URL });
+}

@@ -1,0 +1,38 @@
+import { DiscordAPIError, REST, RouteBases, Routes } from 'discord.js';
+import { loadCommands } from './bot/load-commands.js';
+import { ConfigError, loadDeployConfig } from './config.js';
+
+/**
+ * Registers the guild's slash commands with one bulk overwrite, so the list in Discord is exactly
+ * the commands/ folder: renamed or removed commands disappear too.
+ */
+async function deploy(): Promise<void> {
+  const config = loadDeployConfig();
+  const commands = await loadCommands(new URL('../commands/', import.meta.url));
+  const body = [...commands.values()].map((command) => command.data.toJSON());
+  const rest = new REST({ api: config.apiUrl ?? RouteBases.api, timeout: 10_000, retries: 2 }).setToken(config.token);
+  const registered = (await rest.put(Routes.applicationGuildCommands(config.clientId, config.guildId), { body })) as Array<{
+    name: string;
+    id: string;
+  }>;
+  process.stdout.write(`Registered ${registered.length} commands in guild ${config.guildId}:\n`);
+  for (const command of registered) process.stdout.write(`  /${command.name} (${command.id})\n`);
+}
+
+function explain(error: unknown): string {
+  if (error instanceof ConfigError) return error.message;
+  if (error instanceof DiscordAPIError) {
+    if (error.status === 401) return 'Discord rejected DISCORD_TOKEN: reset the token in the Developer Portal and update .env.';
+    if (error.status === 403 || error.status === 404) {
+      return `Discord refused (${error.status} ${error.message}): check DISCORD_CLIENT_ID and DISCORD_GUILD_ID, and that the bot was invited to that server with the "bot applications.commands" scopes.`;
+    }
+    return `Discord refused the commands (${error.status}): ${error.message}`;
+  }
+  const e = error as { cause?: { code?: string }; message?: string };
+  return `Could not register the commands: ${e.cause?.code ?? e.message ?? String(error)}. Check the network or DISCORD_API_URL.`;
+}
+
+deploy().catch((error: unknown) => {
+  process.stderr.write(`${explain(error)}\n`);
+  process.exit(1);
+});

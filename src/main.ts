@@ -1,0 +1,74 @@
+import { Events, MessageFlags, RouteBases, type Interaction } from 'discord.js';
+import { createServiceClient } from './api/index.js';
+import { createDiscordClient } from './bot/client.js';
+import { connect, FatalStartError } from './bot/connect.js';
+import { InFlight } from './bot/in-flight.js';
+import { loadCommands } from './bot/load-commands.js';
+import { createRouter } from './bot/router.js';
+import { ConfigError, loadConfig } from './config.js';
+import { componentHandlers } from './interactions/index.js';
+import { createLogger, type Logger } from './log.js';
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel, [config.discord.token, config.service.apiKey, config.service.appId]);
+  const api = createServiceClient({
+    ...config.service,
+    onAttempt: (attempt) => logger.debug({ attempt }, 'service request'),
+  });
+  const commands = await loadCommands(new URL('../commands/', import.meta.url));
+  const client = createDiscordClient(config);
+  const route = createRouter({ commands, components: componentHandlers, ctx: { config, api, logger, now: () => new Date() } });
+  const inFlight = new InFlight();
+
+  client.on(Events.InteractionCreate, (interaction) => {
+    if (inFlight.accepting) inFlight.track(route(interaction));
+    else void refuseWhileStopping(interaction, logger);
+  });
+  client.once(Events.ClientReady, (ready) => {
+    logger.info({ user: ready.user.tag, guilds: ready.guilds.cache.size, commands: [...commands.keys()], ms: Math.round(performance.now() - started) }, 'ready');
+  });
+  client.on(Events.Error, (err) => logger.error({ err }, 'discord client error'));
+  client.on(Events.Warn, (warning) => logger.warn({ warning }, 'discord client warning'));
+  client.rest.on('rateLimited', (info) => logger.warn({ route: info.route, retryAfter: info.retryAfter, global: info.global }, 'discord rate limit'));
+  process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled rejection'));
+  process.on('uncaughtException', (err) => logger.error({ err }, 'uncaught exception'));
+
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, inFlight: inFlight.size }, 'shutting down');
+    // A bound on the whole stop, in case destroy() itself hangs on a dead socket.
+    setTimeout(() => process.exit(1), config.shutdownGraceMs + 5_000).unref();
+    const unfinished = await inFlight.drain(config.shutdownGraceMs);
+    if (unfinished > 0) logger.warn({ unfinished }, 'interactions still running at shutdown');
+    await client.destroy();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.once('SIGINT', (s) => void stop(s));
+  process.once('SIGTERM', (s) => void stop(s));
+
+  await connect(client, config.discord.token, config.discord.apiUrl ?? RouteBases.api, logger);
+}
+
+async function refuseWhileStopping(interaction: Interaction, logger: Logger): Promise<void> {
+  if (!interaction.isRepliable()) return;
+  try {
+    await interaction.reply({ content: 'The bot is restarting; try again in a moment.', flags: MessageFlags.Ephemeral });
+  } catch (err) {
+    logger.warn({ err, interactionId: interaction.id }, 'could not refuse an interaction during shutdown');
+  }
+}
+
+main().catch((error: unknown) => {
+  // Start-up failures are the operator's to fix: one line saying what and how, no stack trace.
+  if (error instanceof ConfigError || error instanceof FatalStartError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    process.stderr.write(`The bot could not start: ${(error as Error)?.message ?? String(error)}\n`);
+  }
+  process.exit(1);
+});

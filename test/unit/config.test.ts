@@ -1,0 +1,105 @@
+import { describe, it, expect } from '@jest/globals';
+import { ConfigError, parseConfig } from '../../src/config.js';
+
+const valid = {
+  DISCORD_TOKEN: 'MTAx.token-value-that-is-secret',
+  DISCORD_CLIENT_ID: '110000000000000001',
+  DISCORD_GUILD_ID: '220000000000000002',
+  SERVICE_BASE_URL: 'https://api.example.com/v1',
+  SERVICE_API_KEY: 'key-that-is-secret',
+  SERVICE_APP_ID: 'appid-that-is-secret',
+};
+
+function problemsOf(env: Record<string, string | undefined>): readonly string[] {
+  try {
+    parseConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('parseConfig', () => {
+  it('reads a minimal environment and fills in the defaults', () => {
+    const config = parseConfig(valid);
+    expect(config.discord).toEqual({
+      token: valid.DISCORD_TOKEN,
+      clientId: valid.DISCORD_CLIENT_ID,
+      guildId: valid.DISCORD_GUILD_ID,
+      apiUrl: undefined,
+      restRequestsPerSecond: 200,
+    });
+    expect(config.service).toMatchObject({ headerPrefix: 'Service', attemptTimeoutMs: 2500, cacheTtlMs: 30_000, notVotedTtlMs: 5_000 });
+    expect(config.moderatorRoleIds).toEqual([]);
+    expect(config.reviewLogChannelId).toBeUndefined();
+    expect(config.logLevel).toBe('info');
+    expect(config.metricsPort).toBeUndefined();
+  });
+
+  it('returns a frozen object, nested parts included', () => {
+    const config = parseConfig(valid);
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.service)).toBe(true);
+    expect(Object.isFrozen(config.moderatorRoleIds)).toBe(true);
+  });
+
+  it('reports every missing required variable at once, each with what to put there', () => {
+    const problems = problemsOf({});
+    const names = ['DISCORD_TOKEN', 'DISCORD_CLIENT_ID', 'DISCORD_GUILD_ID', 'SERVICE_BASE_URL', 'SERVICE_API_KEY', 'SERVICE_APP_ID'];
+    expect(problems).toHaveLength(names.length);
+    for (const name of names) {
+      const line = problems.find((p) => p.startsWith(`${name} `));
+      expect(line).toMatch(/is missing: .{10,}/);
+    }
+  });
+
+  it('splits moderator roles on commas and ignores blanks', () => {
+    const config = parseConfig({ ...valid, MODERATOR_ROLE_IDS: ' 330000000000000003, ,440000000000000004 ' });
+    expect(config.moderatorRoleIds).toEqual(['330000000000000003', '440000000000000004']);
+  });
+
+  it('refuses a moderator role list with a non-id in it', () => {
+    expect(problemsOf({ ...valid, MODERATOR_ROLE_IDS: '330000000000000003,mods' })).toEqual([
+      expect.stringMatching(/^MODERATOR_ROLE_IDS.* must be role ids/),
+    ]);
+  });
+
+  it('treats empty optional lines from .env.example as unset', () => {
+    const config = parseConfig({ ...valid, DISCORD_API_URL: '', REVIEW_LOG_CHANNEL_ID: '', LOG_LEVEL: '', METRICS_PORT: '' });
+    expect(config.discord.apiUrl).toBeUndefined();
+    expect(config.reviewLogChannelId).toBeUndefined();
+    expect(config.logLevel).toBe('info');
+  });
+
+  it('refuses a plain-http service URL that is not loopback, and accepts loopback', () => {
+    expect(problemsOf({ ...valid, SERVICE_BASE_URL: 'http://api.example.com/v1' })).toEqual([
+      expect.stringMatching(/^SERVICE_BASE_URL .*https/i),
+    ]);
+    expect(parseConfig({ ...valid, SERVICE_BASE_URL: 'http://127.0.0.1:8787/v1' }).service.baseUrl).toBe('http://127.0.0.1:8787/v1');
+  });
+
+  it('refuses bad numbers, log levels and ids with the variable named', () => {
+    const problems = problemsOf({ ...valid, SERVICE_TIMEOUT_MS: 'soon', LOG_LEVEL: 'loud', DISCORD_GUILD_ID: '12', METRICS_PORT: '70000' });
+    expect(problems.map((p) => p.split(' ')[0]).sort()).toEqual(['DISCORD_GUILD_ID', 'LOG_LEVEL', 'METRICS_PORT', 'SERVICE_TIMEOUT_MS']);
+  });
+
+  it('never echoes a secret value in its problems', () => {
+    const error = (() => {
+      try {
+        parseConfig({ ...valid, SERVICE_BASE_URL: 'ftp://nope', DISCORD_GUILD_ID: valid.DISCORD_TOKEN });
+      } catch (e) {
+        return e as ConfigError;
+      }
+      throw new Error('expected a ConfigError');
+    })();
+    expect(error.message).not.toContain(valid.DISCORD_TOKEN);
+    expect(error.message).not.toContain(valid.SERVICE_API_KEY);
+    expect(error.problems).toHaveLength(2);
+  });
+
+  it('takes the Guilds header prefix for the real service', () => {
+    expect(parseConfig({ ...valid, SERVICE_HEADER_PREFIX: 'Guilds' }).service.headerPrefix).toBe('Guilds');
+    expect(problemsOf({ ...valid, SERVICE_HEADER_PREFIX: 'Guilds-Api' })).toHaveLength(1);
+  });
+});
