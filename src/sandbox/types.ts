@@ -18,6 +18,11 @@ export interface WireReview {
 }
 
 export interface SeedData {
+  /**
+   * When the data was written (ISO). If present, every time in the seed is shifted by
+   * (now - generatedAt) on load, so a static file still yields fresh votes.
+   */
+  generatedAt?: string;
   totalVotes: number;
   monthlyVotes: number;
   /** Active votes; `expiresAt` is an ISO time, turned into `remaining` ms when served. */
