@@ -1,4 +1,7 @@
 import type { ComponentHandler } from '../bot/handlers.js';
+import { reviewReplySubmit } from './review-reply-submit.js';
+import { reviewReply } from './review-reply.js';
+import { votesPage } from './votes-page.js';
 
 /** Every button and modal handler, each keyed by the custom-id prefix that is its file name. */
-export const componentHandlers: readonly ComponentHandler[] = [];
+export const componentHandlers: readonly ComponentHandler[] = [votesPage, reviewReply, reviewReplySubmit];

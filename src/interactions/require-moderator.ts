@@ -1,0 +1,12 @@
+import type { Interaction } from 'discord.js';
+import { isModerator } from '../bot/permissions.js';
+import { UserFacingError } from '../bot/user-error.js';
+
+export function requireModerator(interaction: Interaction, moderatorRoleIds: readonly string[]): void {
+  if (!isModerator(interaction, moderatorRoleIds)) {
+    throw new UserFacingError(
+      'Only moderators can reply to reviews: members with Manage Server or a moderator role set by the server owner.',
+      'Moderators only',
+    );
+  }
+}

@@ -1,0 +1,18 @@
+import type { ButtonHandler } from '../bot/handlers.js';
+import { tokenBudgetMs, updateInTime } from '../bot/respond.js';
+import { Prefix } from '../custom-id.js';
+import { parseVotesPage, votesView } from '../views/votes.js';
+
+/** Previous/Next on the /votes list: redraws the same message, from the client's cached list. */
+export const votesPage: ButtonHandler<number> = {
+  kind: 'button',
+  prefix: Prefix.votesPage,
+  parse: parseVotesPage,
+  async run(interaction, page, ctx) {
+    const receivedAt = Date.now();
+    const work = ctx.api
+      .listVotes({ budgetMs: tokenBudgetMs(receivedAt) })
+      .then((list) => votesView({ list, page, now: ctx.now() }));
+    await updateInTime(interaction, work);
+  },
+};
