@@ -1,15 +1,22 @@
-import type { APIEmbed } from 'discord.js';
+import { mention, stars } from './format.js';
 
-const AUTHOR = /· by <@(\d{17,20})>/;
+const SNOWFLAKE = /^\d{17,20}$/;
+/** Anchored at the start of the description, which user text never reaches (it follows a blank line). */
+const AUTHOR_LINE = /^\*\*[★☆]{5} [\d.]+\/5\*\* · by <@(\d{17,20})>(?:\n|$)/;
+
+/** The first line of a review embed: rating and author. `reviewAuthorFromEmbeds` reads it back. */
+export function authorLine(rating: number, authorId: string): string {
+  return `**${stars(rating)}** · by ${mention(authorId)}`;
+}
 
 /**
- * The author id of a review message built by reviewView, read back from its embed. The reply form
- * only carries the review id, and the author is needed to fetch the fresh review after a reply.
+ * The author of the review shown in a message the bot sent with `reviewView`, or null when the
+ * message shows no review. Lets the reply handler refresh that review without another lookup key.
  */
-export function reviewAuthorFromEmbeds(embeds: ReadonlyArray<{ description?: string | null } | APIEmbed>): string | null {
-  for (const embed of embeds) {
-    const match = embed.description ? AUTHOR.exec(embed.description) : null;
-    if (match?.[1]) return match[1];
-  }
-  return null;
+export function reviewAuthorFromEmbeds(
+  embeds: ReadonlyArray<{ readonly description?: string | null }>,
+): string | null {
+  const match = AUTHOR_LINE.exec(embeds[0]?.description ?? '');
+  const id = match?.[1];
+  return id !== undefined && SNOWFLAKE.test(id) ? id : null;
 }

@@ -1,0 +1,141 @@
+import { TimestampStyles, inlineCode, time, userMention } from 'discord.js';
+
+const ELLIPSIS = '…';
+const ZWSP = '\u200b';
+const SNOWFLAKE = /^\d{17,20}$/;
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const counts = new Intl.NumberFormat('en-US');
+const ratings = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+
+/** `★★★★☆ 4/5`: the number is there for screen readers, which read the stars as symbols. */
+export function stars(rating: number): string {
+  const value = Number.isFinite(rating) ? Math.min(5, Math.max(0, rating)) : 0;
+  const filled = Math.round(value);
+  return `${'★'.repeat(filled)}${'☆'.repeat(5 - filled)} ${ratings.format(value)}/5`;
+}
+
+/** `<t:UNIX:R>`, shown by each client as "in 3 hours" in its own language. */
+export function relativeTime(at: Date): string {
+  return Number.isNaN(at.getTime()) ? 'unknown' : time(at, TimestampStyles.RelativeTime);
+}
+
+/** `<t:UNIX:f>`, shown by each client as a date and time in its own time zone. */
+export function exactTime(at: Date): string {
+  return Number.isNaN(at.getTime()) ? 'unknown' : time(at, TimestampStyles.ShortDateTime);
+}
+
+/** The moment `ms` after `now`: turns a service's "time left" into a point in time. */
+export function timeAfter(now: Date, ms: number): Date {
+  return new Date(now.getTime() + ms);
+}
+
+/** `12,345`. */
+export function formatCount(n: number): string {
+  return counts.format(n);
+}
+
+/**
+ * Time left in words, rounded down so it never promises more than is left:
+ * `2 d 3 h`, `9 h 58 min`, `12 min`, `less than a minute`.
+ */
+export function durationInWords(ms: number): string {
+  if (!Number.isFinite(ms) || ms < MINUTE) return 'less than a minute';
+  const days = Math.floor(ms / DAY);
+  const hours = Math.floor((ms % DAY) / HOUR);
+  const minutes = Math.floor((ms % HOUR) / MINUTE);
+  if (days > 0) return hours > 0 ? `${days} d ${hours} h` : `${days} d`;
+  if (hours > 0) return minutes > 0 ? `${hours} h ${minutes} min` : `${hours} h`;
+  return `${minutes} min`;
+}
+
+/**
+ * Makes `@everyone`, `@here`, `<@…>`, `<@&…>`, `<#…>`, `</…>` and `<t:…>` show as text rather
+ * than as mentions or timestamps. allowedMentions already stops pings; this stops text that
+ * merely looks like one.
+ */
+export function neutraliseMentions(text: string): string {
+  return text.replace(/@(everyone|here)/gi, `@${ZWSP}$1`).replace(/<([@#/]|t:)/g, `<${ZWSP}$1`);
+}
+
+/** Discord's own autolink pattern: markdown inside a link is not rendered, so it is left alone. */
+const LINK = /https?:\/\/[^\s<]+[^<.,:;"')\]\s]/g;
+/** Characters that start inline markdown: emphasis, strike, spoiler, code, masked links, escapes. */
+const INLINE_MARKDOWN = /[\\*_~|`[\]]/g;
+
+function escapeInline(text: string): string {
+  let out = '';
+  let last = 0;
+  for (const link of text.matchAll(LINK)) {
+    out += text.slice(last, link.index).replace(INLINE_MARKDOWN, '\\$&') + link[0];
+    last = link.index + link[0].length;
+  }
+  return out + text.slice(last).replace(INLINE_MARKDOWN, '\\$&');
+}
+
+/**
+ * Shows user-written text exactly as typed: every inline markdown character outside links is
+ * backslash-escaped, line starts that would make headings, subtext, quotes or lists are escaped,
+ * and mention-like text is neutralised. (discord.js's escapeMarkdown leaves one `*` unescaped in
+ * runs such as `****`, which can still turn text italic, so it is not used here.)
+ */
+export function escapeUserText(text: string): string {
+  const escaped = escapeInline(text)
+    .replace(/^(\s*)(#{1,3}\s|-#\s|>|[-+]\s)/gm, '$1\\$2')
+    .replace(/^(\s*\d+)\.(\s)/gm, '$1\\.$2');
+  return neutraliseMentions(escaped);
+}
+
+/** Cuts to at most `max` UTF-16 units, never between the halves of a surrogate pair. */
+function cut(text: string, max: number): string {
+  let end = Math.max(0, max);
+  const last = text.charCodeAt(end - 1);
+  if (end < text.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return text.slice(0, end);
+}
+
+/** Plain (bot-written) text shortened to `max` characters, ellipsis included. */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${cut(text, max - 1).trimEnd()}${ELLIPSIS}`;
+}
+
+/**
+ * User-written text, escaped, and at most `max` characters once escaped (ellipsis included).
+ * Cutting happens before escaping, so no escape sequence is ever split in two.
+ */
+export function safeText(text: string, max = Number.POSITIVE_INFINITY): string {
+  const full = escapeUserText(text);
+  if (full.length <= max) return full;
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (escapeUserText(cut(text, mid)).length + ELLIPSIS.length <= max) lo = mid;
+    else hi = mid - 1;
+  }
+  return `${escapeUserText(cut(text, lo)).trimEnd()}${ELLIPSIS}`;
+}
+
+/** Each line prefixed with `> `; pass text that is already escaped. */
+export function blockQuote(escaped: string): string {
+  return escaped
+    .split('\n')
+    .map((line) => `> ${line}`)
+    .join('\n');
+}
+
+/** `<@id>` for a real user id; anything else is shown as escaped text, never as a mention. */
+export function mention(userId: string): string {
+  return SNOWFLAKE.test(userId) ? userMention(userId) : safeText(userId, 40);
+}
+
+/** An id from the service, in inline code when it is safe there, else escaped. */
+export function idText(id: string): string {
+  return /^[\w.:-]{1,100}$/.test(id) ? inlineCode(id) : safeText(id, 100);
+}
+
+export function yesNo(value: boolean): string {
+  return value ? 'Yes' : 'No';
+}

@@ -1,0 +1,27 @@
+import { EmbedBuilder } from 'discord.js';
+import { truncate } from './format.js';
+import { messageView, type MessageView } from './message.js';
+import { ToneColour, type Tone } from './theme.js';
+
+export interface NoticeInput {
+  tone: Tone;
+  /** Bot-written text; escape anything a user wrote with `safeText` before passing it. */
+  title: string;
+  description: string;
+  /** Short id also written to the log, so a member can quote it to an administrator. */
+  referenceId?: string;
+}
+
+export function noticeEmbed({ tone, title, description, referenceId }: NoticeInput): EmbedBuilder {
+  const embed = new EmbedBuilder()
+    .setColor(ToneColour[tone])
+    .setTitle(truncate(title, 256))
+    .setDescription(truncate(description, 4096));
+  if (referenceId) embed.setFooter({ text: truncate(`Reference: ${referenceId}`, 2048) });
+  return embed;
+}
+
+/** A plain notice or error, the same look everywhere. */
+export function noticeView(input: NoticeInput): MessageView {
+  return messageView(noticeEmbed(input));
+}

@@ -1,0 +1,121 @@
+import {
+  LabelBuilder,
+  ModalBuilder,
+  StringSelectMenuBuilder,
+  TextInputBuilder,
+  TextInputStyle,
+} from 'discord.js';
+import { Prefix, encodeCustomId } from '../custom-id.js';
+import { formatCount, truncate } from './format.js';
+import { parseReviewId } from './review.js';
+
+/**
+ * Custom ids of the modal's fields. They are read inside one modal submit, never routed, so
+ * they do not go through the `prefix:arg` codec. The handler reads them with
+ * `fields.getTextInputValue(content)` and `fields.getStringSelectValues(pinned)`.
+ */
+export const ReplyModalField = {
+  content: 'reply-content',
+  pinned: 'reply-pinned',
+} as const;
+
+export const PinChoice = { no: 'no', yes: 'yes' } as const;
+
+export const REPLY_MIN = 1;
+export const REPLY_MAX = 1_000;
+const TITLE_MAX = 45;
+
+/** `Reply to <name>'s review`, shortened to Discord's 45-character modal title limit. */
+export function replyModalTitle(authorName?: string): string {
+  // Modal titles render no markdown or mentions, so the name only needs to be one tidy line.
+  const name = authorName?.replace(/[\p{Cc}\s]+/gu, ' ').trim() ?? '';
+  if (name === '') return 'Reply to review';
+  const frame = "Reply to 's review".length;
+  return `Reply to ${truncate(name, TITLE_MAX - frame)}'s review`;
+}
+
+export interface ReplyModalInput {
+  reviewId: string;
+  /** The review author's display name, for the title; plain text, shortened to fit. */
+  authorName?: string;
+}
+
+/** The form a moderator fills in to reply to a review as the guild. */
+export function replyModal({ reviewId, authorName }: ReplyModalInput): ModalBuilder {
+  if (parseReviewId(reviewId) === null) throw new Error('replyModal: malformed review id');
+
+  const content = new TextInputBuilder()
+    .setCustomId(ReplyModalField.content)
+    .setStyle(TextInputStyle.Paragraph)
+    .setRequired(true)
+    .setMinLength(REPLY_MIN)
+    .setMaxLength(REPLY_MAX)
+    .setPlaceholder('Posted publicly under the review, as the guild.');
+
+  const pinned = new StringSelectMenuBuilder()
+    .setCustomId(ReplyModalField.pinned)
+    .setRequired(true)
+    .setMinValues(1)
+    .setMaxValues(1)
+    .addOptions(
+      { label: 'No', value: PinChoice.no, default: true },
+      { label: 'Yes', value: PinChoice.yes, description: 'Show this reply at the top of the review.' },
+    );
+
+  return new ModalBuilder()
+    .setCustomId(encodeCustomId(Prefix.reviewReplySubmit, reviewId))
+    .setTitle(replyModalTitle(authorName))
+    .addLabelComponents(
+      new LabelBuilder()
+        .setLabel('Your reply')
+        .setDescription('Everyone can read it on the listing; 1 to 1,000 characters.')
+        .setTextInputComponent(content),
+      new LabelBuilder().setLabel('Pin this reply?').setStringSelectMenuComponent(pinned),
+    );
+}
+
+export type ReplyModalResult =
+  | { ok: true; content: string; pinned: boolean }
+  | { ok: false; problem: string };
+
+function readPinned(value: readonly string[] | string | undefined): boolean | null {
+  if (value === undefined) return false;
+  const single = typeof value === 'string' ? value : value.length > 1 ? null : (value[0] ?? '');
+  if (single === null) return null;
+  const answer = single.trim().toLowerCase();
+  if (answer === '' || answer === PinChoice.no) return false;
+  if (answer === PinChoice.yes) return true;
+  return null;
+}
+
+/**
+ * Checks a submitted reply form; the modal's own limits can be bypassed by a forged submit.
+ * Length is JavaScript string length (UTF-16 units, an emoji counts as two): the strictest way
+ * to count, so a reply accepted here fits a 1,000 limit however the service counts.
+ */
+export function readReplyModal(values: {
+  content: string;
+  /** The select's values, a typed answer, or undefined when the field is absent. */
+  pinned: readonly string[] | string | undefined;
+}): ReplyModalResult {
+  const content = values.content.trim();
+  if (content.length < REPLY_MIN) {
+    return {
+      ok: false,
+      problem: 'Your reply is empty. Write between 1 and 1,000 characters and send it again.',
+    };
+  }
+  if (content.length > REPLY_MAX) {
+    return {
+      ok: false,
+      problem:
+        `Your reply is ${formatCount(content.length)} characters long (emoji count as two). ` +
+        'Shorten it to 1,000 or fewer and send it again.',
+    };
+  }
+  const pinned = readPinned(values.pinned);
+  if (pinned === null) {
+    return { ok: false, problem: 'Choose “Yes” or “No” for “Pin this reply?” and send it again.' };
+  }
+  return { ok: true, content, pinned };
+}

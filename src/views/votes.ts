@@ -1,0 +1,95 @@
+import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder } from 'discord.js';
+import type { VoteEntry, VoteList } from '../api/types.js';
+import { Prefix, encodeCustomId } from '../custom-id.js';
+import { formatCount, mention, relativeTime, timeAfter } from './format.js';
+import { messageView, type MessageView } from './message.js';
+import { ToneColour } from './theme.js';
+
+/**
+ * Pages are 1-based everywhere: in `votesView`, in the footer ("Page 2 of 5") and in the
+ * custom id `votes-page:<N>`, where N is the page the button leads to.
+ */
+export const VOTES_PAGE_SIZE = 10;
+/** Keeps a page's lines well inside the 4,096-character description limit. */
+const PAGE_SIZE_MAX = 25;
+/** Far beyond any real list (100,000 active votes); larger numbers in a custom id are forged. */
+export const VOTES_PAGE_MAX = 10_000;
+
+/** The page number in a `votes-page:<N>` custom id, or null when it is not a sane page. */
+export function parseVotesPage(arg: string): number | null {
+  if (!/^[1-9]\d{0,4}$/.test(arg)) return null;
+  const page = Number(arg);
+  return page <= VOTES_PAGE_MAX ? page : null;
+}
+
+export interface VotesViewInput {
+  list: VoteList;
+  /** 1-based; out-of-range pages are clamped, so a stale button still shows something. */
+  page: number;
+  now: Date;
+  pageSize?: number;
+}
+
+/** Soonest to run out first; votes with no known time left go last. Ties by user id, for stable pages. */
+export function orderByTimeLeft(votes: readonly VoteEntry[]): VoteEntry[] {
+  return [...votes].sort((a, b) => {
+    const left = (a.remainingMs ?? Number.POSITIVE_INFINITY) - (b.remainingMs ?? Number.POSITIVE_INFINITY);
+    if (left !== 0 && !Number.isNaN(left)) return left;
+    return a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0;
+  });
+}
+
+function voterLine(rank: number, vote: VoteEntry, now: Date): string {
+  const when =
+    vote.remainingMs === null
+      ? 'time left unknown'
+      : `runs out ${relativeTime(timeAfter(now, Math.max(0, vote.remainingMs)))}`;
+  // The dot is escaped so Discord does not turn the lines into its own renumbered list.
+  return `${rank}\\. ${mention(vote.userId)} · ${when}`;
+}
+
+function pageButtons(page: number, pageCount: number): ActionRowBuilder<ButtonBuilder> {
+  // Targets are clamped into range, so Previous and Next never share a custom id when there
+  // are two or more pages (page 1 of 2: 1 and 2; page 2 of 2: 1 and 2).
+  const previous = new ButtonBuilder()
+    .setStyle(ButtonStyle.Secondary)
+    .setLabel('Previous')
+    .setCustomId(encodeCustomId(Prefix.votesPage, String(Math.max(1, page - 1))))
+    .setDisabled(page <= 1);
+  const next = new ButtonBuilder()
+    .setStyle(ButtonStyle.Secondary)
+    .setLabel('Next')
+    .setCustomId(encodeCustomId(Prefix.votesPage, String(Math.min(pageCount, page + 1))))
+    .setDisabled(page >= pageCount);
+  return new ActionRowBuilder<ButtonBuilder>().addComponents(previous, next);
+}
+
+/** The guild's totals and one page of active voters. */
+export function votesView({ list, page, now, pageSize = VOTES_PAGE_SIZE }: VotesViewInput): MessageView {
+  const size = Number.isInteger(pageSize) ? Math.min(PAGE_SIZE_MAX, Math.max(1, pageSize)) : VOTES_PAGE_SIZE;
+  const pageCount = Math.max(1, Math.ceil(list.votes.length / size));
+  const current = Number.isInteger(page) ? Math.min(pageCount, Math.max(1, page)) : 1;
+
+  const embed = new EmbedBuilder()
+    .setColor(ToneColour.info)
+    .setTitle('Votes')
+    .addFields(
+      { name: 'All time', value: formatCount(list.totalVotes), inline: true },
+      { name: 'This month', value: formatCount(list.monthlyVotes), inline: true },
+      { name: 'Active now', value: formatCount(list.votes.length), inline: true },
+    );
+
+  if (list.votes.length === 0) {
+    return messageView(embed.setDescription('No active votes right now — be the first!'));
+  }
+
+  const first = (current - 1) * size;
+  const lines = orderByTimeLeft(list.votes)
+    .slice(first, first + size)
+    .map((vote, index) => voterLine(first + index + 1, vote, now));
+  embed
+    .setDescription(['**Active voters**, soonest to run out first:', ...lines].join('\n'))
+    .setFooter({ text: `Page ${current} of ${pageCount}` });
+
+  return messageView(embed, pageCount > 1 ? [pageButtons(current, pageCount)] : []);
+}

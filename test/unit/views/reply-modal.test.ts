@@ -1,0 +1,150 @@
+import { describe, expect, it } from '@jest/globals';
+import { ComponentType, TextInputStyle } from 'discord.js';
+import { CUSTOM_ID_MAX } from '../../../src/custom-id.js';
+import { ReplyModalField, readReplyModal, replyModal, replyModalTitle } from '../../../src/views/reply-modal.js';
+
+describe('replyModal', () => {
+  const modal = replyModal({ reviewId: 'rev_8f3a2c', authorName: 'Ada' }).toJSON();
+
+  it('has custom id review-reply-submit:<reviewId>', () => {
+    expect(modal.custom_id).toBe('review-reply-submit:rev_8f3a2c');
+  });
+
+  it('is titled after the review author', () => {
+    expect(modal.title).toBe("Reply to Ada's review");
+  });
+
+  it('wraps a required paragraph input of 1 to 1,000 characters in a label', () => {
+    expect(modal.components[0]).toEqual({
+      type: ComponentType.Label,
+      label: 'Your reply',
+      description: 'Everyone can read it on the listing; 1 to 1,000 characters.',
+      component: {
+        type: ComponentType.TextInput,
+        custom_id: ReplyModalField.content,
+        style: TextInputStyle.Paragraph,
+        required: true,
+        min_length: 1,
+        max_length: 1000,
+        placeholder: 'Posted publicly under the review, as the guild.',
+      },
+    });
+  });
+
+  it('asks whether to pin with a labelled string select, No by default', () => {
+    expect(modal.components[1]).toEqual({
+      type: ComponentType.Label,
+      label: 'Pin this reply?',
+      component: {
+        type: ComponentType.StringSelect,
+        custom_id: ReplyModalField.pinned,
+        required: true,
+        min_values: 1,
+        max_values: 1,
+        options: [
+          { label: 'No', value: 'no', default: true },
+          { label: 'Yes', value: 'yes', description: 'Show this reply at the top of the review.' },
+        ],
+      },
+    });
+  });
+
+  it('fits 100 characters with the longest review id', () => {
+    const id = replyModal({ reviewId: 'r'.repeat(80) }).toJSON().custom_id;
+    expect(id).toBe(`review-reply-submit:${'r'.repeat(80)}`);
+    expect(id.length).toBeLessThanOrEqual(CUSTOM_ID_MAX);
+  });
+
+  it('refuses a malformed review id instead of building a modal Discord would reject', () => {
+    expect(() => replyModal({ reviewId: 'r'.repeat(81) })).toThrow('malformed review id');
+    expect(() => replyModal({ reviewId: '' })).toThrow('malformed review id');
+  });
+});
+
+describe('replyModalTitle', () => {
+  it('falls back to a plain title without a name', () => {
+    expect(replyModalTitle()).toBe('Reply to review');
+    expect(replyModalTitle('  ')).toBe('Reply to review');
+  });
+
+  it('shortens a long name so the title fits 45 characters', () => {
+    const title = replyModalTitle('A'.repeat(60));
+    expect(title).toBe(`Reply to ${'A'.repeat(26)}…'s review`);
+    expect(title).toHaveLength(45);
+  });
+
+  it('keeps a name that just fits whole', () => {
+    expect(replyModalTitle('B'.repeat(27))).toHaveLength(45);
+    expect(replyModalTitle('B'.repeat(27))).not.toContain('…');
+  });
+
+  it('puts a multi-line name on one line', () => {
+    expect(replyModalTitle('Ada\nLovelace')).toBe("Reply to Ada Lovelace's review");
+  });
+
+  it('builds with a long name, which the builder would refuse over 45 characters', () => {
+    expect(replyModal({ reviewId: 'x', authorName: 'A'.repeat(60) }).toJSON().title).toHaveLength(45);
+  });
+});
+
+describe('readReplyModal', () => {
+  it('accepts a reply, trimmed, not pinned when No is chosen', () => {
+    expect(readReplyModal({ content: '  Thanks for the review!  ', pinned: ['no'] })).toEqual({
+      ok: true,
+      content: 'Thanks for the review!',
+      pinned: false,
+    });
+  });
+
+  it('reads Yes as pinned', () => {
+    expect(readReplyModal({ content: 'Thanks', pinned: ['yes'] })).toMatchObject({ ok: true, pinned: true });
+  });
+
+  it('reads an absent pin choice as not pinned', () => {
+    expect(readReplyModal({ content: 'Thanks', pinned: undefined })).toMatchObject({ ok: true, pinned: false });
+    expect(readReplyModal({ content: 'Thanks', pinned: [] })).toMatchObject({ ok: true, pinned: false });
+  });
+
+  it('reads a typed yes or no, whatever the case', () => {
+    expect(readReplyModal({ content: 'Thanks', pinned: ' YES ' })).toMatchObject({ ok: true, pinned: true });
+    expect(readReplyModal({ content: 'Thanks', pinned: 'No' })).toMatchObject({ ok: true, pinned: false });
+  });
+
+  it('accepts exactly 1,000 characters', () => {
+    expect(readReplyModal({ content: 'x'.repeat(1000), pinned: undefined })).toMatchObject({ ok: true });
+  });
+
+  it('refuses an empty reply and says what to do', () => {
+    expect(readReplyModal({ content: '', pinned: ['no'] })).toEqual({
+      ok: false,
+      problem: 'Your reply is empty. Write between 1 and 1,000 characters and send it again.',
+    });
+  });
+
+  it('refuses a reply of only whitespace', () => {
+    expect(readReplyModal({ content: ' \n\t ', pinned: ['no'] })).toMatchObject({ ok: false });
+  });
+
+  it('refuses 1,001 characters and says how long it is', () => {
+    const result = readReplyModal({ content: 'x'.repeat(1001), pinned: ['no'] });
+    expect(result).toMatchObject({ ok: false });
+    expect(!result.ok && result.problem).toContain('1,001 characters');
+    expect(!result.ok && result.problem).toContain('Shorten it to 1,000 or fewer');
+  });
+
+  it('refuses a pin answer that is neither yes nor no', () => {
+    expect(readReplyModal({ content: 'Thanks', pinned: 'maybe' })).toEqual({
+      ok: false,
+      problem: 'Choose “Yes” or “No” for “Pin this reply?” and send it again.',
+    });
+  });
+
+  it('accepts the read-only array discord.js returns for a select', () => {
+    const values: readonly string[] = Object.freeze(['yes']);
+    expect(readReplyModal({ content: 'Thanks', pinned: values })).toMatchObject({ ok: true, pinned: true });
+  });
+
+  it('refuses two pin choices at once, which only a forged submit can send', () => {
+    expect(readReplyModal({ content: 'Thanks', pinned: ['yes', 'no'] })).toMatchObject({ ok: false });
+  });
+});

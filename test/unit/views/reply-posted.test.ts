@@ -1,0 +1,49 @@
+import { describe, expect, it } from '@jest/globals';
+import { replyPostedView } from '../../../src/views/reply-posted.js';
+import { embedOf } from './view-json.js';
+
+describe('replyPostedView', () => {
+  const view = replyPostedView({
+    reviewId: 'rev_8f3a2c',
+    replyId: 'rep_19',
+    content: 'Thanks **so** much,\n@everyone loves you',
+    pinned: true,
+  });
+  const embed = embedOf(view);
+
+  it('says the reply was posted', () => {
+    expect(embed.title).toBe('Reply posted');
+  });
+
+  it('quotes the reply text, escaped, line by line', () => {
+    expect(embed.description).toBe('> Thanks \\*\\*so\\*\\* much,\n> @\u200beveryone loves you');
+  });
+
+  it('says whether it was pinned and gives the new reply id and the review id', () => {
+    expect(embed.fields).toEqual([
+      { name: 'Pinned', value: 'Yes', inline: true },
+      { name: 'Reply ID', value: '`rep_19`', inline: true },
+      { name: 'Review ID', value: '`rev_8f3a2c`', inline: true },
+    ]);
+  });
+
+  it('says No for a reply that was not pinned', () => {
+    const unpinned = embedOf(replyPostedView({ reviewId: 'r', replyId: 'p', content: 'ok', pinned: false }));
+    expect(unpinned.fields?.[0]).toEqual({ name: 'Pinned', value: 'No', inline: true });
+  });
+
+  it('shortens a long reply in the quote', () => {
+    const long = embedOf(replyPostedView({ reviewId: 'r', replyId: 'p', content: 'y'.repeat(1000), pinned: false }));
+    expect(long.description).toBe(`> ${'y'.repeat(499)}…`);
+  });
+
+  it('shows an id with a backtick as escaped text, not broken code', () => {
+    const odd = embedOf(replyPostedView({ reviewId: 'r', replyId: 'a`b', content: 'ok', pinned: false }));
+    expect(odd.fields?.[1]?.value).toBe('a\\`b');
+  });
+
+  it('pings nobody and has no buttons', () => {
+    expect(view.allowedMentions).toEqual({ parse: [] });
+    expect(view.components).toHaveLength(0);
+  });
+});

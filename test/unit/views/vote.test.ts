@@ -1,0 +1,72 @@
+import { describe, expect, it } from '@jest/globals';
+import { ButtonStyle } from 'discord.js';
+import { voteView } from '../../../src/views/vote.js';
+import { MEMBER, NOW, NOW_UNIX, buttonsOf, embedOf, embedText } from './view-json.js';
+
+const NINE_H_58 = (9 * 60 + 58) * 60_000;
+
+describe('voteView for a member who voted', () => {
+  const view = voteView({ userId: MEMBER, status: { voted: true, remainingMs: NINE_H_58 }, now: NOW });
+  const embed = embedOf(view);
+  const runsOut = NOW_UNIX + NINE_H_58 / 1000;
+
+  it('names the member as a mention', () => {
+    expect(embed.description).toContain(`<@${MEMBER}>`);
+  });
+
+  it('gives the run-out time as a relative timestamp computed from now plus the time left', () => {
+    expect(embed.fields).toContainEqual({ name: 'Runs out', value: `<t:${runsOut}:R>`, inline: true });
+  });
+
+  it('gives the exact run-out time too', () => {
+    expect(embed.fields).toContainEqual({ name: 'Exact time', value: `<t:${runsOut}:f>`, inline: true });
+  });
+
+  it('says the time left in words', () => {
+    expect(embed.fields).toContainEqual({ name: 'Time left', value: '9 h 58 min', inline: true });
+  });
+
+  it('pings nobody and has no buttons', () => {
+    expect(view.allowedMentions).toEqual({ parse: [] });
+    expect(view.components).toHaveLength(0);
+  });
+});
+
+describe('voteView for a vote with no known time left', () => {
+  const embed = embedOf(voteView({ userId: MEMBER, status: { voted: true, remainingMs: null }, now: NOW }));
+
+  it('says the member has an active vote and that the run-out time is unknown', () => {
+    expect(embed.description).toBe(
+      `<@${MEMBER}> has an active vote. The service did not say when it runs out.`,
+    );
+  });
+
+  it('shows no timestamp it cannot know', () => {
+    expect(embedText(embed)).not.toContain('<t:');
+  });
+});
+
+describe('voteView for a member who has not voted', () => {
+  const notVoted = { voted: false, remainingMs: null };
+
+  it('says how to vote and offers a "Vote now" link button when a vote URL is given', () => {
+    const view = voteView({ userId: MEMBER, status: notVoted, now: NOW, voteUrl: 'https://guilds.example/g/1/vote' });
+    expect(embedOf(view).description).toContain('Use the button below to vote');
+    expect(buttonsOf(view)).toEqual([
+      { type: 2, style: ButtonStyle.Link, label: 'Vote now', url: 'https://guilds.example/g/1/vote' },
+    ]);
+  });
+
+  it('says how to vote without a button when no vote URL is given', () => {
+    const view = voteView({ userId: MEMBER, status: notVoted, now: NOW });
+    expect(embedOf(view).description).toBe(
+      `<@${MEMBER}> has no active vote right now.\nVote for the server on its listing page, then check again here.`,
+    );
+    expect(view.components).toHaveLength(0);
+  });
+
+  it('leaves the button out rather than sending a URL Discord would reject', () => {
+    const view = voteView({ userId: MEMBER, status: notVoted, now: NOW, voteUrl: 'javascript:alert(1)' });
+    expect(view.components).toHaveLength(0);
+  });
+});
