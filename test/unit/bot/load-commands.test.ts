@@ -1,0 +1,43 @@
+import { describe, it, expect, afterEach } from '@jest/globals';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { loadCommands } from '../../../src/bot/load-commands.js';
+
+let dir: string | undefined;
+afterEach(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+async function commandsDir(files: Record<string, string>): Promise<URL> {
+  dir = await mkdtemp(path.join(tmpdir(), 'commands-'));
+  for (const [name, source] of Object.entries(files)) await writeFile(path.join(dir, name), source);
+  return pathToFileURL(`${dir}/`);
+}
+
+const good = (name: string) =>
+  `export const data = { name: '${name}', toJSON: () => ({ name: '${name}' }) };\nexport async function execute() {}\n`;
+
+describe('loadCommands', () => {
+  it('loads the real commands folder: /vote, /votes and /review', async () => {
+    const commands = await loadCommands(new URL('../../../commands/', import.meta.url));
+    expect([...commands.keys()].sort()).toEqual(['review', 'vote', 'votes']);
+    for (const command of commands.values()) expect(command.data.toJSON().description).toBeTruthy();
+  });
+
+  it('names the file and the export that is missing', async () => {
+    const url = await commandsDir({ 'a.js': good('a'), 'broken.js': `export const data = { name: 'b', toJSON() {} };\n` });
+    await expect(loadCommands(url)).rejects.toThrow('commands/broken.js must export "execute" (a function)');
+  });
+
+  it('names both exports when a module has neither', async () => {
+    const url = await commandsDir({ 'empty.js': 'export const x = 1;\n' });
+    await expect(loadCommands(url)).rejects.toThrow(/empty\.js must export "data" .* and "execute"/);
+  });
+
+  it('refuses two modules with one command name', async () => {
+    const url = await commandsDir({ 'a.js': good('same'), 'b.js': good('same') });
+    await expect(loadCommands(url)).rejects.toThrow('commands/b.js reuses the command name /same');
+  });
+});
