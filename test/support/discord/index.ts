@@ -1,0 +1,16 @@
+/**
+ * A local Discord (REST + gateway on 127.0.0.1) that an unmodified discord.js client logs into.
+ *
+ *   const discord = await startDiscordStandIn();
+ *   // bot: new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: discord.apiUrl } }).login(discord.token)
+ *   await discord.waitForReady();
+ *   const handle = discord.sendInteraction(slashCommand({ name: 'votes', member: member({ permissions: MODERATOR_PERMISSIONS }) }));
+ *   const reply = await handle.waitForMessage();
+ */
+export { startDiscordStandIn, type DiscordStandIn, type DiscordStandInOptions } from './standin.js';
+export { isModal, type InteractionHandle, type InteractionResponse } from './interaction-record.js';
+export { buttonClick, member, modalSubmit, slashCommand, stringSelect, InteractionType, OptionType } from './payloads.js';
+export type { ButtonClickOptions, CommandOption, MemberOptions, ModalSubmitOptions, SelectMenuOptions, SlashCommandOptions } from './payloads.js';
+export { DEFAULTS, MEMBER_PERMISSIONS, MODERATOR_PERMISSIONS, Permission, textChannelIdFor } from './fixtures.js';
+export { nextSnowflake } from './snowflake.js';
+export type { Callback, InteractionPayload, MemberPayload, Message, ModalResponse, RecordedRequest, RejectedCallback, UserPayload, WebhookCall } from './types.js';

@@ -1,0 +1,350 @@
+import { textChannelIdFor } from './fixtures.js';
+import { checkCommands, checkMessage, checkModal } from './limits.js';
+import type { InteractionRecord } from './interaction-record.js';
+import { MessageFlag, type Store, applyMessageData } from './store.js';
+import { nextSnowflake } from './snowflake.js';
+import type { DiscordErrorBody, Message } from './types.js';
+
+export interface RestRequest {
+  method: string;
+  /** Decoded path segments after /api/v{n}. */
+  segments: string[];
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string | string[] | undefined>;
+  body: any;
+  at: number;
+}
+
+export interface RestResult {
+  status: number;
+  body?: unknown;
+  unknown?: boolean;
+}
+
+export interface RestContext {
+  store: Store;
+  gatewayUrl: string;
+  /** Set by setGatewayBotStatus: the status GET /gateway/bot answers with, whatever the token. */
+  gatewayBotStatus: number | null;
+}
+
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable' };
+
+const error = (status: number, message: string, code: number): RestResult => ({ status, body: { message, code } });
+const invalid = (body: DiscordErrorBody): RestResult => ({ status: 400, body });
+const plain = (status: number): RestResult => error(status, `${status}: ${STATUS_TEXT[status] ?? 'Error'}`, 0);
+
+export const NOT_FOUND: RestResult = { ...plain(404), unknown: true };
+const UNKNOWN_INTERACTION = error(404, 'Unknown interaction', 10062);
+const ALREADY_ACKNOWLEDGED = error(400, 'Interaction has already been acknowledged.', 40060);
+const UNKNOWN_WEBHOOK = error(404, 'Unknown Webhook', 10015);
+const UNKNOWN_MESSAGE = error(404, 'Unknown Message', 10008);
+const UNKNOWN_CHANNEL = error(404, 'Unknown Channel', 10003);
+const UNKNOWN_GUILD = error(404, 'Unknown Guild', 10004);
+const UNKNOWN_MEMBER = error(404, 'Unknown Member', 10007);
+const MISSING_ACCESS = error(403, 'Missing Access', 50001);
+const INVALID_WEBHOOK_TOKEN = error(401, 'Invalid Webhook Token', 50027);
+
+function invalidCallbackType(type: unknown): RestResult {
+  return invalid({
+    message: 'Invalid Form Body',
+    code: 50035,
+    errors: { type: { _errors: [{ code: 'INTERACTION_RESPONSE_TYPE_INVALID', message: `Interaction response type ${String(type)} is not valid for this interaction.` }] } },
+  });
+}
+
+function authorized(token: string, request: RestRequest): boolean {
+  return request.headers.authorization === `Bot ${token}`;
+}
+
+type Handler = (ctx: RestContext & { config: Store['config'] }, request: RestRequest) => RestResult | undefined;
+
+export function handleRest(context: RestContext, request: RestRequest): RestResult {
+  const ctx = { ...context, config: context.store.config };
+  const [root] = request.segments;
+  const handler: Handler | undefined =
+    root === 'interactions' ? interactionCallback
+    : root === 'webhooks' ? webhook
+    : root === 'gateway' ? gateway
+    : undefined;
+  if (handler) return handler(ctx, request) ?? NOT_FOUND;
+  if (!authorized(ctx.config.token, request)) {
+    const known = root === 'channels' || root === 'applications' || root === 'users' || root === 'guilds';
+    return known ? plain(401) : NOT_FOUND;
+  }
+  const bot = root === 'channels' ? channels : root === 'applications' ? applications : root === 'users' ? users : root === 'guilds' ? guilds : undefined;
+  return bot?.(ctx, request) ?? NOT_FOUND;
+}
+
+const gateway: Handler = (ctx, request) => {
+  const { method, segments } = request;
+  if (method !== 'GET') return undefined;
+  if (segments.length === 1) return { status: 200, body: { url: ctx.gatewayUrl } };
+  if (segments.length !== 2 || segments[1] !== 'bot') return undefined;
+  if (ctx.gatewayBotStatus !== null) return plain(ctx.gatewayBotStatus);
+  if (!authorized(ctx.config.token, request)) return plain(401);
+  return { status: 200, body: { url: ctx.gatewayUrl, shards: 1, session_start_limit: { total: 1000, remaining: 999, reset_after: 86_400_000, max_concurrency: 1 } } };
+};
+
+function messageTypeFor(record: InteractionRecord): number {
+  return record.payload.type === 2 ? 20 : 0;
+}
+
+function callbackResult(record: InteractionRecord, type: number, withResponse: boolean, message: Message | undefined): RestResult {
+  if (!withResponse) return { status: 204 };
+  return {
+    status: 200,
+    body: {
+      interaction: {
+        id: record.id,
+        type: record.payload.type,
+        ...(message
+          ? {
+              response_message_id: message.id,
+              response_message_loading: (message.flags & MessageFlag.Loading) !== 0,
+              response_message_ephemeral: (message.flags & MessageFlag.Ephemeral) !== 0,
+            }
+          : {}),
+      },
+      resource: { type, ...(message ? { message } : {}) },
+    },
+  };
+}
+
+/** POST /interactions/{id}/{token}/callback */
+const interactionCallback: Handler = (ctx, request) => {
+  const { segments, method, body, at } = request;
+  if (method !== 'POST' || segments.length !== 4 || segments[3] !== 'callback') return undefined;
+  const record = ctx.store.interactionsById.get(segments[1]!);
+  if (!record) return UNKNOWN_INTERACTION;
+  if (record.token !== segments[2]) return INVALID_WEBHOOK_TOKEN;
+
+  const type = body?.type;
+  const data = body?.data;
+  const reject = (result: RestResult): RestResult => {
+    const code = (result.body as DiscordErrorBody).code;
+    record.rejectedCallbacks.push({ type, data, at, status: result.status, code });
+    record.changed();
+    return result;
+  };
+  if (record.acknowledged) return reject(ALREADY_ACKNOWLEDGED);
+  if (Number.isNaN(record.sentAt) || at - record.sentAt > ctx.config.interactionDeadlineMs) return reject(UNKNOWN_INTERACTION);
+
+  const kind = record.payload.type;
+  const onMessage = record.payload.message !== undefined;
+  const allowed = type === 4 || type === 5 || ((type === 6 || type === 7) && onMessage) || (type === 9 && kind !== 5);
+  if (!allowed) return reject(invalidCallbackType(type));
+
+  const problem = type === 4 ? checkMessage(data, ['data'], true) : type === 7 ? checkMessage(data, ['data'], false) : type === 9 ? checkModal(data) : null;
+  if (problem) return reject(invalid(problem));
+
+  record.callbacks.push({ type, data, at });
+  const where = { channelId: record.payload.channel?.id ?? record.payload.channel_id ?? '', guildId: record.payload.guild_id };
+  let message: Message | undefined;
+  if (type === 4) {
+    message = ctx.store.createMessage({ ...where, data: data ?? {}, type: messageTypeFor(record), interaction: record });
+    record.originalId = record.answerId = message.id;
+  } else if (type === 5) {
+    const flags = (Number(data?.flags ?? 0) & MessageFlag.Ephemeral) | MessageFlag.Loading;
+    message = ctx.store.createMessage({ ...where, data: {}, type: messageTypeFor(record), flags, interaction: record });
+    record.originalId = message.id;
+  } else if (type === 6 || type === 7) {
+    message = ctx.store.adoptMessage(record.payload.message!);
+    record.originalId = message.id;
+    if (type === 7) {
+      applyMessageData(message, data ?? {}, true);
+      record.answerId = message.id;
+    }
+  } else {
+    record.modalData = data;
+  }
+  record.changed();
+  return callbackResult(record, type, request.query.with_response === 'true', type === 6 ? undefined : message);
+};
+
+function webhookMessage(record: InteractionRecord, id: string | undefined, store: Store): Message | undefined {
+  if (id === '@original') return record.originalId === undefined ? undefined : store.messages.get(record.originalId);
+  if (id === undefined || (id !== record.originalId && !record.followUpIds.includes(id))) return undefined;
+  return store.messages.get(id);
+}
+
+/** /webhooks/{app}/{token}[/messages/{id}] for interaction tokens. */
+const webhook: Handler = (ctx, request) => {
+  const { segments, method, body, at } = request;
+  const [, app, token, messages, messageId] = segments;
+  const isMessageRoute = segments.length === 5 && messages === 'messages';
+  if (!(segments.length === 3 || isMessageRoute) || token === undefined) return undefined;
+  if (!isMessageRoute && method !== 'POST') return undefined;
+  if (isMessageRoute && method !== 'GET' && method !== 'PATCH' && method !== 'DELETE') return undefined;
+
+  const record = ctx.store.interactionsByToken.get(token);
+  const result = ((): RestResult => {
+    if (!record || app !== ctx.config.applicationId || !record.acknowledged) return UNKNOWN_WEBHOOK;
+    if (!isMessageRoute) return followUp(ctx, record, request);
+    const message = webhookMessage(record, messageId, ctx.store);
+    if (!message) return UNKNOWN_MESSAGE;
+    if (method === 'GET') return { status: 200, body: message };
+    if (method === 'DELETE') {
+      ctx.store.deleteMessage(message.id);
+      return { status: 204 };
+    }
+    const problem = checkMessage(body, [], false);
+    if (problem) return invalid(problem);
+    applyMessageData(message, body ?? {}, true);
+    if (messageId === '@original' || message.id === record.originalId) record.answerId ??= message.id;
+    return { status: 200, body: message };
+  })();
+  if (record) {
+    record.webhookCalls.push({ method, path: request.path, body, at, status: result.status });
+    record.changed();
+  }
+  return result;
+};
+
+function followUp(ctx: RestContext & { config: Store['config'] }, record: InteractionRecord, request: RestRequest): RestResult {
+  const body = request.body ?? {};
+  const problem = checkMessage(body, [], true);
+  if (problem) return invalid(problem);
+  const original = record.originalId === undefined ? undefined : ctx.store.messages.get(record.originalId);
+  let message: Message;
+  if (original && (original.flags & MessageFlag.Loading) !== 0) {
+    // The first follow-up after a deferred reply fills the "thinking…" message, keeping its ephemerality.
+    applyMessageData(original, body, true);
+    message = original;
+  } else {
+    const where = { channelId: record.payload.channel?.id ?? record.payload.channel_id ?? '', guildId: record.payload.guild_id };
+    message = ctx.store.createMessage({ ...where, data: body, interaction: record });
+    record.followUpIds.push(message.id);
+  }
+  record.answerId ??= message.id;
+  return request.query.wait === 'true' ? { status: 200, body: message } : { status: 204 };
+}
+
+/** /channels/{id}[/messages[/{id}]] */
+const channels: Handler = (ctx, { segments, method, body }) => {
+  const [, channelId, messages, messageId] = segments;
+  const channel = channelId === undefined ? undefined : ctx.store.channel(channelId);
+  if (segments.length === 2 && method === 'GET') return channel ? { status: 200, body: channel } : UNKNOWN_CHANNEL;
+  if (messages !== 'messages' || segments.length < 3 || segments.length > 4) return undefined;
+  const guild = ctx.store.guildOfChannel(channelId!);
+  if (!guild) return UNKNOWN_CHANNEL;
+
+  if (segments.length === 3) {
+    if (method !== 'POST') return undefined;
+    const problem = checkMessage(body, [], true);
+    if (problem) return invalid(problem);
+    const type = body?.message_reference ? 19 : 0;
+    const message = ctx.store.createMessage({ channelId: channelId!, guildId: guild.id, data: body ?? {}, type });
+    ctx.store.postToChannel(message);
+    ctx.store.changed.notify();
+    return { status: 200, body: message };
+  }
+  if (method !== 'GET' && method !== 'PATCH' && method !== 'DELETE') return undefined;
+  const message = ctx.store.messages.get(messageId!);
+  if (!message || message.channel_id !== channelId || (message.flags & MessageFlag.Ephemeral) !== 0) return UNKNOWN_MESSAGE;
+  if (method === 'GET') return { status: 200, body: message };
+  if (method === 'DELETE') {
+    ctx.store.deleteMessage(message.id);
+    ctx.store.changed.notify();
+    return { status: 204 };
+  }
+  const problem = checkMessage(body, [], false);
+  if (problem) return invalid(problem);
+  applyMessageData(message, body ?? {}, true);
+  ctx.store.changed.notify();
+  return { status: 200, body: message };
+};
+
+function registerCommands(ctx: RestContext & { config: Store['config'] }, scope: string, body: unknown): RestResult {
+  const problem = checkCommands(body);
+  if (problem) return invalid(problem);
+  const previous = ctx.store.commands.get(scope) ?? [];
+  const commands = (body as Array<Record<string, any>>).map(command => {
+    const type = command.type ?? 1;
+    const kept = previous.find(old => old.name === command.name && old.type === type);
+    return {
+      id: kept?.id ?? nextSnowflake(),
+      application_id: ctx.config.applicationId,
+      version: nextSnowflake(),
+      default_member_permissions: null,
+      type,
+      name: command.name,
+      name_localizations: null,
+      description: command.description ?? '',
+      description_localizations: null,
+      ...(scope === 'global' ? {} : { guild_id: scope }),
+      dm_permission: true,
+      contexts: null,
+      integration_types: [0],
+      nsfw: false,
+      ...command,
+    };
+  });
+  ctx.store.commands.set(scope, commands);
+  ctx.store.changed.notify();
+  return { status: 200, body: commands };
+}
+
+/** /applications/@me and /applications/{app}[/guilds/{guild}]/commands */
+const applications: Handler = (ctx, { segments, method, body }) => {
+  const [, app, third, guildId, fifth] = segments;
+  if (app === '@me' && segments.length === 2 && method === 'GET') {
+    return {
+      status: 200,
+      body: {
+        id: ctx.config.applicationId,
+        name: ctx.config.botUser.username,
+        icon: null,
+        description: '',
+        summary: '',
+        type: null,
+        bot: ctx.config.botUser,
+        bot_public: true,
+        bot_require_code_grant: false,
+        verify_key: '0'.repeat(64),
+        flags: 8_421_376,
+        owner: { id: '0', username: 'owner', discriminator: '0', global_name: null, avatar: null },
+        team: null,
+        approximate_guild_count: ctx.config.guilds.length,
+        install_params: null,
+        integration_types_config: { '0': {} },
+        interactions_endpoint_url: null,
+        redirect_uris: [],
+        tags: [],
+      },
+    };
+  }
+  const scope = segments.length === 3 && third === 'commands' ? 'global' : segments.length === 5 && third === 'guilds' && fifth === 'commands' ? guildId : undefined;
+  if (scope === undefined) return undefined;
+  if (app !== ctx.config.applicationId) return MISSING_ACCESS;
+  if (scope !== 'global' && !ctx.store.guild(scope)) return MISSING_ACCESS;
+  if (method === 'GET') return { status: 200, body: ctx.store.commands.get(scope) ?? [] };
+  if (method === 'PUT') return registerCommands(ctx, scope, body);
+  return undefined;
+};
+
+const users: Handler = (ctx, { segments, method }) =>
+  method === 'GET' && segments.length === 2 && segments[1] === '@me'
+    ? { status: 200, body: { ...ctx.config.botUser, verified: true, mfa_enabled: false, locale: 'en-US', email: null } }
+    : undefined;
+
+/** /guilds/{id}, /guilds/{id}/roles, /guilds/{id}/channels, /guilds/{id}/members/{user} */
+const guilds: Handler = (ctx, { segments, method }) => {
+  if (method !== 'GET') return undefined;
+  const [, guildId, sub, userId] = segments;
+  const guild = guildId === undefined ? undefined : ctx.store.guild(guildId);
+  if (segments.length < 2 || segments.length > 4) return undefined;
+  if (!guild) return segments.length === 2 ? UNKNOWN_GUILD : MISSING_ACCESS;
+  if (segments.length === 2) {
+    const { members: _m, channels: _c, threads: _t, presences: _p, voice_states: _v, ...rest } = ctx.store.guildCreate(guild);
+    return { status: 200, body: rest };
+  }
+  if (segments.length === 3 && sub === 'roles') return { status: 200, body: guild.roles };
+  if (segments.length === 3 && sub === 'channels') return { status: 200, body: [ctx.store.channel(textChannelIdFor(guild.id))] };
+  if (segments.length === 4 && sub === 'members') {
+    const member = ctx.store.member(guild.id, userId!);
+    return member ? { status: 200, body: member } : UNKNOWN_MEMBER;
+  }
+  return undefined;
+};

@@ -1,0 +1,287 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DEFAULTS, defaultRoles, textChannelIdFor, userPayload, type GuildSetup } from './fixtures.js';
+import { Gateway } from './gateway.js';
+import { DEFAULT_WAIT_MS, InteractionRecord, type InteractionHandle } from './interaction-record.js';
+import { handleRest, type RestContext, type RestRequest } from './rest.js';
+import { Store } from './store.js';
+import type { InteractionPayload, Message, RecordedRequest } from './types.js';
+
+export interface DiscordStandInOptions {
+  token?: string;
+  guildId?: string;
+  applicationId?: string;
+  /** Defaults to the application id, as for every bot made since 2016. */
+  botUserId?: string;
+  /** How many requests, messages and interactions are remembered (newest kept). Default 10,000. */
+  maxLog?: number;
+  /** Further guilds the bot is in (sent in READY and GUILD_CREATE). */
+  otherGuildIds?: string[];
+  /** Role id of the configured guild's "Moderator" role. */
+  moderatorRoleId?: string;
+  /** A first callback later than this after dispatch gets 10062 Unknown interaction. Default 3000; 0 turns it off. */
+  interactionDeadlineMs?: number;
+}
+
+export interface DiscordStandIn {
+  /** `http://127.0.0.1:PORT/api`; discord.js appends `/v10`. */
+  readonly apiUrl: string;
+  /** `ws://127.0.0.1:PORT`, what GET /gateway/bot answers. */
+  readonly gatewayUrl: string;
+  readonly token: string;
+  readonly applicationId: string;
+  readonly guildId: string;
+  readonly botUserId: string;
+  /** The configured guild's text channel, where interactions come from by default. */
+  readonly channelId: string;
+  readonly moderatorRoleId: string;
+  /** Every REST request (newest maxLog kept). */
+  readonly requests: RecordedRequest[];
+  /** Requests answered with Discord's `{ message: '404: Not Found', code: 0 }`. */
+  readonly unknownRoutes: RecordedRequest[];
+  /** IDENTIFYs answered with READY so far. */
+  readonly gatewaySessions: number;
+  readonly resumes: number;
+  /** Resolves once a client identified and got READY and GUILD_CREATE (immediately if one has). */
+  waitForReady(timeoutMs?: number): Promise<void>;
+  /** Resolves once the client has resumed `count` times in all (default: one more than now). */
+  waitForResume(count?: number, timeoutMs?: number): Promise<void>;
+  /** Dispatches INTERACTION_CREATE on the live gateway session (queued while the client is away). */
+  sendInteraction(payload: InteractionPayload): InteractionHandle;
+  /** Closes the client's socket: a code (e.g. 4000) sends a close frame; none (or 1006) just drops it. */
+  dropGateway(closeCode?: number): void;
+  /** Sends op 7 RECONNECT on the live session. */
+  requestReconnect(): void;
+  /** Makes GET /gateway/bot answer with this status (401 → login() rejects); null restores normal. */
+  setGatewayBotStatus(status: number | null): void;
+  /** Messages the bot posted in a channel (POST /channels/{id}/messages), current state, oldest first. */
+  channelMessages(channelId: string): Message[];
+  /** Commands from the last bulk overwrite of the guild (default: the configured guild) with their ids. */
+  registeredCommands(guildId?: string): Array<Record<string, any>>;
+  /** Waits until a condition holds: re-checked on every change the stand-in sees and every 5 ms. */
+  waitUntil(condition: () => boolean, timeoutMs?: number, what?: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+const now = (): number => performance.timeOrigin + performance.now();
+
+async function readBody(req: IncomingMessage): Promise<{ body: any; contentType: string }> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const raw = Buffer.concat(chunks);
+  const contentType = req.headers['content-type'] ?? '';
+  if (raw.length === 0) return { body: undefined, contentType };
+  if (contentType.startsWith('application/json')) {
+    try {
+      return { body: JSON.parse(raw.toString('utf8')), contentType };
+    } catch {
+      return { body: raw.toString('utf8'), contentType };
+    }
+  }
+  if (contentType.startsWith('multipart/form-data')) {
+    // Messages with files: the JSON part is `payload_json`, files are `files[n]`.
+    const form = await new Response(raw, { headers: { 'content-type': contentType } }).formData();
+    const json = form.get('payload_json');
+    const body = typeof json === 'string' ? JSON.parse(json) : {};
+    const files: Array<{ filename: string; size: number }> = [];
+    for (const [key, value] of form.entries()) {
+      if (key !== 'payload_json' && typeof value !== 'string') files.push({ filename: value.name, size: value.size });
+    }
+    if (files.length > 0 && !Array.isArray(body.attachments)) body.attachments = files.map((file, id) => ({ id, ...file }));
+    else if (Array.isArray(body.attachments)) {
+      body.attachments = body.attachments.map((a: Record<string, unknown>, i: number) => ({ size: files[i]?.size ?? 0, ...a }));
+    }
+    return { body, contentType };
+  }
+  return { body: raw.toString('utf8'), contentType };
+}
+
+class StandIn implements DiscordStandIn {
+  readonly apiUrl: string;
+  readonly gatewayUrl: string;
+  readonly channelId: string;
+  private gatewayBotStatus: number | null = null;
+
+  constructor(
+    private readonly server: Server,
+    private readonly store: Store,
+    private readonly gateway: Gateway,
+    port: number,
+    readonly moderatorRoleId: string,
+  ) {
+    this.apiUrl = `http://127.0.0.1:${port}/api`;
+    this.gatewayUrl = `ws://127.0.0.1:${port}`;
+    this.channelId = textChannelIdFor(store.config.guildId);
+  }
+
+  get token(): string {
+    return this.store.config.token;
+  }
+  get applicationId(): string {
+    return this.store.config.applicationId;
+  }
+  get guildId(): string {
+    return this.store.config.guildId;
+  }
+  get botUserId(): string {
+    return this.store.config.botUser.id;
+  }
+  get requests(): RecordedRequest[] {
+    return this.store.requests;
+  }
+  get unknownRoutes(): RecordedRequest[] {
+    return this.store.unknownRoutes;
+  }
+  get gatewaySessions(): number {
+    return this.gateway.identifies;
+  }
+  get resumes(): number {
+    return this.gateway.resumes;
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const at = now();
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const method = req.method ?? 'GET';
+    let body: unknown;
+    try {
+      ({ body } = await readBody(req));
+    } catch {
+      body = undefined;
+    }
+    const match = /^\/api\/v\d+(\/.*)?$/.exec(url.pathname);
+    const rest = match?.[1] ?? '';
+    const segments = rest.split('/').filter(Boolean).map(segment => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        return segment;
+      }
+    });
+    const path = `/${segments.join('/')}`;
+    const request: RestRequest = {
+      method,
+      segments,
+      path,
+      query: Object.fromEntries(url.searchParams),
+      headers: req.headers,
+      body,
+      at,
+    };
+    const context: RestContext = { store: this.store, gatewayUrl: this.gatewayUrl, gatewayBotStatus: this.gatewayBotStatus };
+    const result = match
+      ? handleRest(context, request)
+      : { status: 404, body: { message: '404: Not Found', code: 0 }, unknown: true };
+    this.store.record({ method, path: match ? path : url.pathname, query: request.query, headers: req.headers, body, at, status: result.status }, result.unknown === true);
+    if (result.body === undefined) {
+      res.writeHead(result.status).end();
+    } else {
+      const json = JSON.stringify(result.body);
+      res.writeHead(result.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) }).end(json);
+    }
+  }
+
+  waitForReady(timeoutMs = DEFAULT_WAIT_MS): Promise<void> {
+    return this.gateway.changed.wait(() => this.gateway.identifies > 0 && this.gateway.ready, timeoutMs, () => 'no client has identified on the gateway');
+  }
+
+  waitForResume(count = this.gateway.resumes + 1, timeoutMs = DEFAULT_WAIT_MS): Promise<void> {
+    return this.gateway.changed.wait(() => this.gateway.resumes >= count, timeoutMs, () => `resumes: ${this.gateway.resumes}, waiting for ${count}`);
+  }
+
+  waitUntil(condition: () => boolean, timeoutMs = DEFAULT_WAIT_MS, what = 'condition'): Promise<void> {
+    return this.store.changed.wait(condition, timeoutMs, () => `waiting for ${what}`, 5);
+  }
+
+  sendInteraction(payload: InteractionPayload): InteractionHandle {
+    this.store.interactionPayloadFixups(payload);
+    const record = new InteractionRecord(payload, id => this.store.messages.get(id));
+    this.store.registerInteraction(record);
+    if (payload.message) this.store.adoptMessage(payload.message);
+    const guildId = payload.guild_id;
+    if (guildId && payload.member) {
+      const { member, created } = this.store.reconcileMember(guildId, payload.member);
+      payload.member = member;
+      this.store.rememberMember(guildId, member);
+      for (const role of created) this.gateway.dispatch('GUILD_ROLE_CREATE', { guild_id: guildId, role });
+    }
+    this.gateway.dispatch('INTERACTION_CREATE', payload, at => {
+      record.sentAt = at;
+      record.changed();
+    });
+    return record;
+  }
+
+  dropGateway(closeCode?: number): void {
+    this.gateway.drop(closeCode);
+  }
+
+  requestReconnect(): void {
+    this.gateway.requestReconnect();
+  }
+
+  setGatewayBotStatus(status: number | null): void {
+    this.gatewayBotStatus = status;
+  }
+
+  channelMessages(channelId: string): Message[] {
+    return this.store.channelMessages(channelId);
+  }
+
+  registeredCommands(guildId = this.guildId): Array<Record<string, any>> {
+    return this.store.commands.get(guildId) ?? [];
+  }
+
+  async close(): Promise<void> {
+    for (const record of this.store.interactionsById.values()) record.cancel('The Discord stand-in closed');
+    this.store.changed.cancelAll('The Discord stand-in closed');
+    await this.gateway.close();
+    await new Promise<void>(resolve => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+  }
+}
+
+/** Starts a local Discord (REST + gateway) on 127.0.0.1 and an ephemeral port. */
+export async function startDiscordStandIn(options: DiscordStandInOptions = {}): Promise<DiscordStandIn> {
+  const applicationId = options.applicationId ?? DEFAULTS.applicationId;
+  const botUserId = options.botUserId ?? applicationId;
+  const guildId = options.guildId ?? DEFAULTS.guildId;
+  const moderatorRoleId = options.moderatorRoleId ?? DEFAULTS.moderatorRoleId;
+  const botUser = userPayload(botUserId, DEFAULTS.botUsername, true);
+  const guilds: GuildSetup[] = [guildId, ...(options.otherGuildIds ?? [])].map((id, i) => ({
+    id,
+    name: i === 0 ? 'Stand-in Guild' : `Other Guild ${i}`,
+    botUser,
+    roles: defaultRoles(id, botUserId, i === 0 ? moderatorRoleId : `${BigInt(id) + (3n << 22n)}`),
+  }));
+  const store = new Store({
+    token: options.token ?? DEFAULTS.token,
+    applicationId,
+    botUser,
+    guildId,
+    guilds,
+    maxLog: Math.max(1, options.maxLog ?? 10_000),
+    interactionDeadlineMs: options.interactionDeadlineMs === 0 ? Number.POSITIVE_INFINITY : (options.interactionDeadlineMs ?? 3000),
+    joinedAt: new Date(Date.now() - 86_400_000).toISOString().replace('Z', '000+00:00'),
+  });
+
+  let standIn: StandIn | undefined;
+  const server = createServer((req, res) => {
+    standIn!.handle(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ message: '500: Internal Server Error', code: 0 }));
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  let port = 0;
+  const gateway = new Gateway(server, store, () => `ws://127.0.0.1:${port}`);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  standIn = new StandIn(server, store, gateway, port, moderatorRoleId);
+  return standIn;
+}
