@@ -1,0 +1,68 @@
+import pRetry, { AbortError } from 'p-retry';
+import { sleep } from './deadline.js';
+import { ServiceError, ServiceUnavailableError } from './errors.js';
+import type { HttpRequest, RawResponse, Send } from './request.js';
+import { TransportFailure } from './request.js';
+import type { BackoffSettings } from './retry-policy.js';
+import { backoffOptions, exhausted, RetryableFailure } from './retry-policy.js';
+
+/** The time a call may still use: a signal aborting with a ServiceUnavailableError, and the ms left. */
+export interface CallContext {
+  signal: AbortSignal;
+  remaining(): number;
+}
+
+/** One call: the request, what its answers mean, and what a failed transport means for it. */
+export interface AttemptPlan<T> {
+  request: HttpRequest;
+  /** For messages: the route as the spec writes it, e.g. GET /votes/{user_id}. */
+  describe: string;
+  read: (response: RawResponse) => T;
+  onTransportFailure: (failure: TransportFailure) => Error;
+}
+
+/**
+ * Sends a request until it gives a final answer: a result or a ServiceError. A RetryableFailure
+ * is retried with backoff (p-retry) while retries and budget last; a Retry-After is waited out
+ * first, or, when it reaches past the budget, ends the call at once instead of sleeping in vain.
+ */
+export async function runAttempts<T>(send: Send, plan: AttemptPlan<T>, call: CallContext, backoff: BackoffSettings): Promise<T> {
+  let attempts = 0;
+  const attempt = async (attemptNumber: number): Promise<T> => {
+    attempts = attemptNumber;
+    let outcome: Error;
+    try {
+      return plan.read(await send(plan.request, attemptNumber, call.signal));
+    } catch (error) {
+      outcome = error instanceof TransportFailure ? plan.onTransportFailure(error) : (error as Error);
+    }
+    if (outcome instanceof RetryableFailure) throw outcome;
+    // Final: p-retry rethrows the wrapped error untouched and calls no hook.
+    throw new AbortError(outcome);
+  };
+
+  try {
+    return await pRetry(attempt, {
+      ...backoffOptions(backoff),
+      maxRetryTime: call.remaining(),
+      signal: call.signal,
+      onFailedAttempt: async ({ error, retriesLeft }) => {
+        if (!(error instanceof RetryableFailure) || error.retryAfterMs === undefined || retriesLeft <= 0) return;
+        const left = Math.floor(call.remaining());
+        if (error.retryAfterMs >= left) {
+          throw new ServiceUnavailableError(
+            'timeout',
+            `${plan.describe}: the service asked to wait ${error.retryAfterMs} ms before trying again (HTTP ${error.status}), more than the ${left} ms left for this call.`,
+            error.status,
+          );
+        }
+        await sleep(error.retryAfterMs, call.signal);
+      },
+    });
+  } catch (error) {
+    if (error instanceof RetryableFailure) throw exhausted(error, plan.describe, attempts);
+    if (error instanceof ServiceError) throw error;
+    if (call.signal.aborted) throw call.signal.reason as ServiceUnavailableError;
+    throw error;
+  }
+}

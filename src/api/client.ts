@@ -1,0 +1,202 @@
+import type { AttemptPlan, CallContext } from './attempts.js';
+import { runAttempts } from './attempts.js';
+import { breakerOutcome, CircuitBreaker } from './breaker.js';
+import { TtlCache } from './cache.js';
+import { Coalescer } from './coalesce.js';
+import { Deadline } from './deadline.js';
+import type { ResolvedOptions } from './options.js';
+import { checkCallOptions, MAX_CACHE_ENTRIES, resolveOptions } from './options.js';
+import type { Send } from './request.js';
+import { createRequester } from './request.js';
+import { readGet, readReply, readReview } from './responses.js';
+import { getTransportOutcome, postTransportOutcome } from './retry-policy.js';
+import { voteListSchema, voteStatusSchema } from './schemas.js';
+import type {
+  CallOptions,
+  Reply,
+  ReplyInput,
+  Review,
+  RouteName,
+  ServiceClient,
+  ServiceClientOptions,
+  VoteList,
+  VoteStatus,
+} from './types.js';
+import { checkReplyInput, checkReviewId, checkUserId } from './validate-input.js';
+
+/**
+ * Creates the client for the votes and reviews service. Options are checked here, so a bad
+ * configuration fails at start-up with an InvalidInputError naming the option.
+ * @example
+ * const client = createServiceClient({ baseUrl: 'https://api.example.com/v1', apiKey, appId });
+ * const vote = await client.getVote('284102390141648897');
+ */
+export function createServiceClient(options: ServiceClientOptions): ServiceClient {
+  return new HttpServiceClient(options);
+}
+
+interface GetSpec<T> {
+  route: Exclude<RouteName, 'postReply'>;
+  /** Cache and coalescing key: route and id. */
+  key: string;
+  path: string;
+  describe: string;
+  read: AttemptPlan<T>['read'];
+  /** How long this result may be reused. */
+  ttlMs: (value: T) => number;
+  /** A cached result as it stands `ageMs` later (times left shrink); unchanged by default. */
+  aged?: (value: T, ageMs: number) => T;
+}
+
+const shrink = (remainingMs: number | null, ageMs: number) =>
+  remainingMs === null ? null : Math.max(0, Math.round(remainingMs - ageMs));
+
+class HttpServiceClient implements ServiceClient {
+  // Private fields: the credentials live only in the requester's closure, and nothing here
+  // shows up when the client is logged or serialised.
+  readonly #settings: ResolvedOptions;
+  readonly #send: Send;
+  readonly #cache = new TtlCache<unknown>(MAX_CACHE_ENTRIES);
+  readonly #flights = new Coalescer();
+  readonly #breaker: CircuitBreaker;
+
+  constructor(options: ServiceClientOptions) {
+    const { settings, credentials } = resolveOptions(options);
+    this.#settings = settings;
+    this.#send = createRequester({ ...settings, ...credentials });
+    this.#breaker = new CircuitBreaker(settings.breakerThreshold, settings.breakerCooldownMs);
+  }
+
+  /** A member's vote; "not voted" is cached only briefly, since members check right after voting. */
+  async getVote(userId: string, options?: CallOptions): Promise<VoteStatus> {
+    const id = checkUserId(userId);
+    const describe = 'GET /votes/{user_id}';
+    return this.#get<VoteStatus>(
+      {
+        route: 'getVote',
+        key: `getVote:${id}`,
+        path: `/votes/${id}`,
+        describe,
+        read: readGet(voteStatusSchema, describe),
+        ttlMs: (vote) => this.#ttl(vote.voted),
+        aged: (vote, ageMs) => ({ ...vote, remainingMs: shrink(vote.remainingMs, ageMs) }),
+      },
+      options,
+    );
+  }
+
+  /** The guild's active votes and totals. */
+  async listVotes(options?: CallOptions): Promise<VoteList> {
+    const describe = 'GET /votes';
+    return this.#get<VoteList>(
+      {
+        route: 'listVotes',
+        key: 'listVotes',
+        path: '/votes',
+        describe,
+        read: readGet(voteListSchema, describe),
+        ttlMs: () => this.#ttl(true),
+        aged: (list, ageMs) => ({
+          ...list,
+          votes: list.votes.map((entry) => ({ ...entry, remainingMs: shrink(entry.remainingMs, ageMs) })),
+        }),
+      },
+      options,
+    );
+  }
+
+  /** A member's review, or null when the member has none (a normal answer, not an error). */
+  async getReview(userId: string, options?: CallOptions): Promise<Review | null> {
+    const id = checkUserId(userId);
+    return this.#get<Review | null>(
+      {
+        route: 'getReview',
+        key: `getReview:${id}`,
+        path: `/reviews/${id}`,
+        describe: 'GET /reviews/{user_id}',
+        read: readReview,
+        ttlMs: (review) => this.#ttl(review !== null),
+      },
+      options,
+    );
+  }
+
+  /**
+   * Posts a reply as the guild. Sent again only when it provably never reached the service;
+   * otherwise a lost answer ends in ReplyOutcomeUnknownError, never in a second reply.
+   */
+  async replyToReview(reviewId: string, input: ReplyInput, options?: CallOptions): Promise<Reply> {
+    const id = checkReviewId(reviewId);
+    const reply = checkReplyInput(input);
+    const call = this.#callDeadline(checkCallOptions(options));
+    try {
+      if (call.signal.aborted) throw call.signal.reason as Error;
+      this.#breaker.acquire();
+      const plan: AttemptPlan<Reply> = {
+        request: { route: 'postReply', method: 'POST', path: `/reviews/${encodeURIComponent(id)}`, body: reply },
+        describe: 'POST /reviews/{review_id}',
+        read: readReply(id),
+        onTransportFailure: (failure) => postTransportOutcome(failure, id),
+      };
+      const result = await this.#recorded(runAttempts(this.#send, plan, call, this.#settings));
+      // The review's reply count has changed: the next read must come from the service.
+      this.#cache.deleteWhere((value, key) => key.startsWith('getReview:') && (value as Review | null)?.id === id);
+      return result;
+    } finally {
+      call.dispose();
+    }
+  }
+
+  /** The one GET path: cache, then an in-flight request to share, then the circuit, then HTTP. */
+  async #get<T>(spec: GetSpec<T>, options: CallOptions | undefined): Promise<T> {
+    const callOptions = checkCallOptions(options);
+    const cached = this.#cache.get(spec.key);
+    if (cached !== undefined) return spec.aged ? spec.aged(cached.value as T, cached.ageMs) : (cached.value as T);
+    const caller = this.#callDeadline(callOptions);
+    try {
+      if (caller.signal.aborted) throw caller.signal.reason as Error;
+      if (!this.#flights.has(spec.key)) this.#breaker.acquire();
+      return await this.#flights.run(spec.key, caller, this.#settings.totalBudgetMs, (call) => this.#fetch(spec, call));
+    } finally {
+      caller.dispose();
+    }
+  }
+
+  async #fetch<T>(spec: GetSpec<T>, call: CallContext): Promise<T> {
+    const epoch = this.#cache.epoch;
+    const plan: AttemptPlan<T> = {
+      request: { route: spec.route, method: 'GET', path: spec.path },
+      describe: spec.describe,
+      read: spec.read,
+      onTransportFailure: (failure) => getTransportOutcome(failure, call.signal),
+    };
+    const value = await this.#recorded(runAttempts(this.#send, plan, call, this.#settings));
+    // Errors are never cached; nor is a result fetched before a reply invalidated the cache.
+    if (this.#cache.epoch === epoch) this.#cache.set(spec.key, value, spec.ttlMs(value));
+    return value;
+  }
+
+  /** Tells the circuit breaker how a call ended. */
+  async #recorded<T>(call: Promise<T>): Promise<T> {
+    try {
+      const value = await call;
+      this.#breaker.record('success');
+      return value;
+    } catch (error) {
+      this.#breaker.record(breakerOutcome(error));
+      throw error;
+    }
+  }
+
+  /** The caller's deadline: the client's budget, shortened by the call's own budget and signal. */
+  #callDeadline(options: CallOptions): Deadline {
+    const budgetMs = Math.min(this.#settings.totalBudgetMs, options.budgetMs ?? Infinity);
+    return new Deadline(budgetMs, options.signal);
+  }
+
+  /** A positive result lives cacheTtlMs; "not voted" and "no review" only notVotedTtlMs (never longer). */
+  #ttl(positive: boolean): number {
+    const { cacheTtlMs, notVotedTtlMs } = this.#settings;
+    return positive ? cacheTtlMs : Math.min(cacheTtlMs, notVotedTtlMs);
+  }
+}
