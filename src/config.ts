@@ -50,11 +50,13 @@ const SNOWFLAKE = /^\d{17,20}$/;
 
 // Each hint says what belongs in the variable; it is shown with the problem. Values of secret
 // variables are never echoed back.
+// An empty line copied from .env.example is the same as a variable left out.
+const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const required = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema);
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
 const snowflake = (hint: string) =>
-  z.string({ error: `is missing: ${hint}` }).trim().regex(SNOWFLAKE, `must be a Discord id (17–20 digits): ${hint}`);
-const secret = (hint: string) => z.string({ error: `is missing: ${hint}` }).trim().min(1, `is empty: ${hint}`);
-const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional());
+  required(z.string({ error: `is missing: ${hint}` }).trim().regex(SNOWFLAKE, `must be a Discord id (17–20 digits): ${hint}`));
+const secret = (hint: string) => required(z.string({ error: `is missing: ${hint}` }).trim());
 const intInRange = (min: number, max: number, fallback: number) =>
   optional(z.coerce.number().int(`must be a whole number from ${min} to ${max}`).min(min, `must be at least ${min}`).max(max, `must be at most ${max}`)).transform(
     (v) => v ?? fallback,
@@ -75,16 +77,18 @@ const schema = z.object({
   DISCORD_GUILD_ID: snowflake('the id of the server the bot serves (right-click the server → Copy Server ID)'),
   DISCORD_API_URL: optional(httpUrl('a Discord REST base such as a REST proxy, without /v10; leave empty for Discord')),
   DISCORD_REST_REQUESTS_PER_SECOND: intInRange(1, 10_000, 200),
-  SERVICE_BASE_URL: z
-    .string({ error: 'is missing: the service base URL ending in /v1, e.g. https://api.example.com/v1' })
-    .trim()
-    .superRefine((value, ctx) => {
-      try {
-        parseBaseUrl(value);
-      } catch (error) {
-        ctx.addIssue({ code: 'custom', message: (error as Error).message });
-      }
-    }),
+  SERVICE_BASE_URL: required(
+    z
+      .string({ error: 'is missing: the service base URL ending in /v1, e.g. https://api.example.com/v1' })
+      .trim()
+      .superRefine((value, ctx) => {
+        try {
+          parseBaseUrl(value);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: `is not usable: ${(error as Error).message}` });
+        }
+      }),
+  ),
   SERVICE_API_KEY: secret("the guild's API key from the server-listing service's dashboard"),
   SERVICE_APP_ID: secret("the guild's app id from the server-listing service's dashboard"),
   SERVICE_HEADER_PREFIX: optional(

@@ -96,6 +96,13 @@ export function readReply(reviewId: string) {
     if (response.status >= 200 && response.status <= 299) {
       const reply = body.ok ? replySchema.safeParse(body.value) : undefined;
       if (reply?.success) return { id: reply.data.id };
+      // A 2xx says the service acted; without an id we cannot show the reply, but sending it
+      // again would likely post it twice, so the moderator is told to check first.
+      throw new ReplyOutcomeUnknownError(
+        reviewId,
+        `The service accepted the reply to review ${reviewId} (HTTP ${response.status}) without returning its id.`,
+        response.status,
+      );
     }
     if (errorText !== undefined && response.status < 500) {
       throw new InvalidInputError('reply', `The service refused the reply: ${printable(errorText)}`);

@@ -6,6 +6,7 @@ import {
   createServiceClient,
   InvalidInputError,
   InvalidResponseError,
+  ReplyOutcomeUnknownError,
   parseBaseUrl,
   ReviewNotFoundError,
   UnauthorizedError,
@@ -360,10 +361,10 @@ describe('answers the client refuses', () => {
     expect(sandbox.requestCount('getVote')).toBe(1);
   });
 
-  it('reports a POST 2xx without a reply id as an invalid response after 1 request', async () => {
+  it('reports a POST 2xx without a reply id as an unknown outcome after 1 request, so nobody sends it twice', async () => {
     sandbox.setFault('postReply', { status: 201, body: '{"ok":true}' });
     const error = await failure(clientFor(sandbox, { retries: 3 }).replyToReview(VOTER_REVIEW, { content: 'x', pinned: false }));
-    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect(error).toBeInstanceOf(ReplyOutcomeUnknownError);
     expect(sandbox.requestCount('postReply')).toBe(1);
   });
 });

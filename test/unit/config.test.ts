@@ -103,3 +103,14 @@ describe('parseConfig', () => {
     expect(problemsOf({ ...valid, SERVICE_HEADER_PREFIX: 'Guilds-Api' })).toHaveLength(1);
   });
 });
+
+describe('parseConfig with empty lines', () => {
+  it('reports an empty required variable as missing, like an absent one', () => {
+    const problems = problemsOf({ ...valid, DISCORD_CLIENT_ID: '', SERVICE_API_KEY: '  ', SERVICE_BASE_URL: '' });
+    expect(problems).toEqual([
+      expect.stringMatching(/^DISCORD_CLIENT_ID is missing: /),
+      expect.stringMatching(/^SERVICE_BASE_URL is missing: /),
+      expect.stringMatching(/^SERVICE_API_KEY is missing: /),
+    ]);
+  });
+});

@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createServer } from 'node:net';
+import { startBot } from '../support/bot-process.js';
+import { buttonClick, DEFAULTS, member, slashCommand, startDiscordStandIn } from '../support/discord/index.js';
+import { startWorld, type World } from '../support/world.js';
+
+const EPHEMERAL = 64;
+const VOTER = '284102390141648897';
+
+describe('the bot process', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await startWorld();
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it('logs ready within 10 s of starting, having identified once', async () => {
+    const ready = world.bot.logs.find((line) => line.msg === 'ready');
+    expect(ready).toMatchObject({ commands: ['review', 'vote', 'votes'] });
+    expect(ready?.ms).toBeLessThan(10_000);
+    expect(world.discord.gatewaySessions).toBe(1);
+  });
+
+  it('answers a first command with the vote from the service', async () => {
+    const handle = world.discord.sendInteraction(
+      slashCommand({ name: 'vote', member: member(), options: [{ name: 'member', type: 6, value: VOTER }] }),
+    );
+    const message = await handle.waitForMessage();
+    expect(handle.callbacks[0]?.type).toBe(4);
+    expect(message.flags & EPHEMERAL).toBe(EPHEMERAL);
+    expect(JSON.stringify(message.embeds)).toContain(`<@${VOTER}>`);
+    expect(world.sandbox.requests.filter((r) => r.route === 'getVote').at(-1)?.path).toBe(`/v1/votes/${VOTER}`);
+  });
+
+  it('refuses a button whose custom id it does not know, ephemerally', async () => {
+    const first = world.discord.sendInteraction(slashCommand({ name: 'votes', member: member() }));
+    const listed = await first.waitForMessage();
+    const click = world.discord.sendInteraction(buttonClick({ customId: 'launch-rockets:1', message: listed, member: member() }));
+    const answer = await click.waitForMessage();
+    expect(answer.flags & EPHEMERAL).toBe(EPHEMERAL);
+    expect(answer.embeds[0]?.description).toMatch(/not recognised/);
+  });
+
+  it('refuses an interaction from another guild without calling the service', async () => {
+    const before = world.sandbox.requestCount();
+    const handle = world.discord.sendInteraction(slashCommand({ name: 'votes', member: member(), guildId: DEFAULTS.foreignGuildId }));
+    const answer = await handle.waitForMessage();
+    expect(answer.flags & EPHEMERAL).toBe(EPHEMERAL);
+    expect(answer.embeds[0]?.description).toMatch(/only works in the server it was set up for/);
+    expect(world.sandbox.requestCount()).toBe(before);
+  });
+
+  it('refuses a command Discord still lists but the bot no longer has', async () => {
+    const handle = world.discord.sendInteraction(slashCommand({ name: 'leaderboard', member: member() }));
+    const answer = await handle.waitForMessage();
+    expect(answer.embeds[0]?.description).toMatch(/deploy-commands/);
+  });
+
+  it('resumes after the gateway drops and keeps answering', async () => {
+    world.discord.dropGateway(4000);
+    await world.discord.waitForResume(1, 10_000);
+    const handle = world.discord.sendInteraction(slashCommand({ name: 'votes', member: member() }));
+    await handle.waitForMessage();
+    expect(world.discord.resumes).toBe(1);
+    expect(world.discord.gatewaySessions).toBe(1);
+  });
+
+  it('writes one log line per interaction with its id, handler, outcome and time', async () => {
+    const handle = world.discord.sendInteraction(slashCommand({ name: 'votes', member: member() }));
+    await handle.waitForMessage();
+    const line = await world.bot.waitForLog((l) => l.msg === 'interaction handled' && l.interactionId === handle.id);
+    expect(line).toMatchObject({ handler: '/votes', outcome: 'ok' });
+    expect(typeof line.ms).toBe('number');
+  });
+
+  it('never writes a secret to its log', () => {
+    const all = JSON.stringify(world.bot.logs) + world.bot.stderr();
+    for (const secret of [world.discord.token, world.sandbox.apiKey, world.sandbox.appId]) expect(all).not.toContain(secret);
+  });
+});
+
+describe('starting and stopping', () => {
+  it('finishes an interaction in flight on SIGTERM, then exits 0 within 5 s', async () => {
+    const world = await startWorld();
+    try {
+      world.sandbox.setFault('getVote', { latencyMs: 1_000 });
+      const handle = world.discord.sendInteraction(slashCommand({ name: 'vote', member: member() }));
+      await world.discord.waitUntil(() => world.sandbox.requestCount('getVote') === 1, 5_000, 'the vote request');
+      const exit = await world.bot.stop('SIGTERM');
+      expect(handle.message()?.embeds.length).toBeGreaterThan(0);
+      expect(exit.code).toBe(0);
+      expect(exit.ms).toBeLessThan(5_000);
+    } finally {
+      await world.close();
+    }
+  });
+
+  it('exits non-zero with a one-line reason when Discord refuses the token', async () => {
+    const world = await startWorld({ ready: false, env: { DISCORD_TOKEN: 'not-the-right-token' } });
+    try {
+      const exit = await world.bot.exited;
+      expect(exit.code).toBe(1);
+      expect(world.bot.stderr().trim().split('\n')).toEqual([expect.stringMatching(/Discord rejected the bot token \(DISCORD_TOKEN\)/)]);
+      expect(world.bot.stderr()).not.toContain('not-the-right-token');
+    } finally {
+      await world.close();
+    }
+  });
+
+  it('retries while Discord is unreachable, then exits with a clear reason', async () => {
+    const port = await closedPort();
+    const discord = await startDiscordStandIn();
+    const bot = startBot({
+      DISCORD_TOKEN: discord.token,
+      DISCORD_CLIENT_ID: discord.applicationId,
+      DISCORD_GUILD_ID: discord.guildId,
+      DISCORD_API_URL: `http://127.0.0.1:${port}/api`,
+      SERVICE_BASE_URL: 'http://127.0.0.1:9/v1',
+      SERVICE_API_KEY: 'k',
+      SERVICE_APP_ID: 'a',
+    });
+    try {
+      const exit = await bot.exited;
+      expect(exit.code).toBe(1);
+      expect(bot.logs.filter((l) => l.msg === 'could not reach Discord; retrying').length).toBe(4);
+      expect(bot.stderr().trim()).toMatch(new RegExp(`^Could not reach Discord at http://127.0.0.1:${port}/api after 5 attempts \\(ECONNREFUSED\\)`));
+    } finally {
+      await bot.stop('SIGKILL');
+      await discord.close();
+    }
+  }, 60_000);
+
+  it('exits 1 listing every configuration problem when the environment is incomplete', async () => {
+    const bot = startBot({ DISCORD_TOKEN: 'x' });
+    const exit = await bot.exited;
+    expect(exit.code).toBe(1);
+    expect(bot.stderr()).toMatch(/DISCORD_CLIENT_ID is missing/);
+    expect(bot.stderr()).toMatch(/SERVICE_API_KEY is missing/);
+    expect(bot.stderr()).not.toMatch(/\n\s+at /);
+  });
+});
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export type LogLine = Record<string, unknown> & { msg?: string; level?: number };
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface BotProcess {
+  readonly child: ChildProcess;
+  readonly logs: LogLine[];
+  readonly stderr: () => string;
+  readonly exited: Promise<Exit>;
+  waitForLog(predicate: (line: LogLine) => boolean, timeoutMs?: number, what?: string): Promise<LogLine>;
+  /** Sends the signal and resolves with the exit and how long it took. */
+  stop(signal?: NodeJS.Signals): Promise<Exit & { ms: number }>;
+}
+
+/** The command `npm start` runs (after its build step), read from package.json so they cannot drift. */
+export function startCommand(): { command: string; args: string[] } {
+  const pkg = JSON.parse(readFileSync(new URL('package.json', `file://${ROOT}`), 'utf8')) as { scripts: Record<string, string> };
+  const [command, ...args] = (pkg.scripts.start ?? '').split(/\s+/);
+  if (command !== 'node') throw new Error(`the start script is not a plain node command: ${pkg.scripts.start}`);
+  return { command: process.execPath, args };
+}
+
+/** Every variable .env.example names, set to empty so a developer's own .env cannot leak into a test. */
+function blankedConfig(): Record<string, string> {
+  const example = readFileSync(new URL('.env.example', `file://${ROOT}`), 'utf8');
+  const names = [...example.matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1] as string);
+  return Object.fromEntries(names.map((name) => [name, '']));
+}
+
+export function startBot(env: Record<string, string>): BotProcess {
+  const { command, args } = startCommand();
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...blankedConfig(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: LogLine[] = [];
+  const waiters = new Set<() => void>();
+  let stderr = '';
+  let pending = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    pending += chunk;
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      if (line.trim() === '') continue;
+      try {
+        logs.push(JSON.parse(line) as LogLine);
+      } catch {
+        logs.push({ msg: line, raw: true });
+      }
+    }
+    for (const wake of waiters) wake();
+  });
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  exited.then(() => {
+    for (const wake of waiters) wake();
+  });
+  let isExited = false;
+  void exited.then(() => (isExited = true));
+
+  const waitForLog: BotProcess['waitForLog'] = (predicate, timeoutMs = 10_000, what = 'a log line') =>
+    new Promise((resolve, reject) => {
+      const check = () => {
+        const found = logs.find(predicate);
+        if (found) return done(() => resolve(found));
+        if (isExited) done(() => reject(new Error(`bot exited before ${what}; stderr: ${stderr}`)));
+      };
+      const timer = setTimeout(() => done(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; stderr: ${stderr}`))), timeoutMs);
+      const done = (finish: () => void) => {
+        clearTimeout(timer);
+        waiters.delete(check);
+        finish();
+      };
+      waiters.add(check);
+      check();
+    });
+
+  return {
+    child,
+    logs,
+    stderr: () => stderr,
+    exited,
+    waitForLog,
+    async stop(signal = 'SIGTERM') {
+      const started = performance.now();
+      if (!isExited) child.kill(signal);
+      const exit = await exited;
+      return { ...exit, ms: performance.now() - started };
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { startSandbox } from '../../src/sandbox/server.js';
+import type { Sandbox, SandboxOptions } from '../../src/sandbox/types.js';
+import { startBot, type BotProcess } from './bot-process.js';
+import { startDiscordStandIn, type DiscordStandIn, type DiscordStandInOptions } from './discord/index.js';
+
+export interface World {
+  sandbox: Sandbox;
+  discord: DiscordStandIn;
+  bot: BotProcess;
+  close(): Promise<void>;
+}
+
+export interface WorldOptions {
+  env?: Record<string, string>;
+  sandbox?: SandboxOptions;
+  discord?: DiscordStandInOptions;
+  /** Wait for the bot's ready log line (default true). */
+  ready?: boolean;
+}
+
+/** The service sandbox, the Discord stand-in and the built bot wired to both, as in production. */
+export async function startWorld(options: WorldOptions = {}): Promise<World> {
+  const sandbox = await startSandbox(options.sandbox);
+  const discord = await startDiscordStandIn(options.discord);
+  const bot = startBot({
+    DISCORD_TOKEN: discord.token,
+    DISCORD_CLIENT_ID: discord.applicationId,
+    DISCORD_GUILD_ID: discord.guildId,
+    DISCORD_API_URL: discord.apiUrl,
+    SERVICE_BASE_URL: sandbox.baseUrl,
+    SERVICE_API_KEY: sandbox.apiKey,
+    SERVICE_APP_ID: sandbox.appId,
+    MODERATOR_ROLE_IDS: discord.moderatorRoleId,
+    REVIEW_LOG_CHANNEL_ID: discord.channelId,
+    LOG_LEVEL: 'info',
+    ...options.env,
+  });
+  const world = {
+    sandbox,
+    discord,
+    bot,
+    async close() {
+      await bot.stop('SIGKILL');
+      await Promise.all([discord.close(), sandbox.close()]);
+    },
+  };
+  if (options.ready ?? true) {
+    try {
+      await bot.waitForLog((line) => line.msg === 'ready', 15_000, 'the ready log line');
+    } catch (error) {
+      await world.close();
+      throw error;
+    }
+  }
+  return world;
+}
