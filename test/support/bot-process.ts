@@ -30,7 +30,7 @@ export function startCommand(): { command: string; args: string[] } {
 }
 
 /** Every variable .env.example names, set to empty so a developer's own .env cannot leak into a test. */
-function blankedConfig(): Record<string, string> {
+export function blankedConfig(): Record<string, string> {
   const example = readFileSync(new URL('.env.example', `file://${ROOT}`), 'utf8');
   const names = [...example.matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1] as string);
   return Object.fromEntries(names.map((name) => [name, '']));

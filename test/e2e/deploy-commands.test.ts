@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { blankedConfig, ROOT } from '../support/bot-process.js';
+import { startDiscordStandIn, type DiscordStandIn } from '../support/discord/index.js';
+
+function deploy(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['dist/src/deploy-commands.js'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', ...blankedConfig(), ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('npm run deploy-commands', () => {
+  let discord: DiscordStandIn;
+  beforeAll(async () => {
+    discord = await startDiscordStandIn();
+  });
+  afterAll(async () => {
+    await discord?.close();
+  });
+
+  const envFor = (d: DiscordStandIn, overrides: Record<string, string> = {}) => ({
+    DISCORD_TOKEN: d.token,
+    DISCORD_CLIENT_ID: d.applicationId,
+    DISCORD_GUILD_ID: d.guildId,
+    DISCORD_API_URL: d.apiUrl,
+    ...overrides,
+  });
+
+  it('registers /vote, /votes and /review in the guild with one bulk overwrite and prints them', async () => {
+    const result = await deploy(envFor(discord));
+    expect(result.code).toBe(0);
+    const puts = discord.requests.filter((r) => r.method === 'PUT');
+    expect(puts).toHaveLength(1);
+    expect(puts[0]?.path).toBe(`/applications/${discord.applicationId}/guilds/${discord.guildId}/commands`);
+    const names = discord.registeredCommands().map((c) => c.name).sort();
+    expect(names).toEqual(['review', 'vote', 'votes']);
+    expect(result.stdout).toMatch(/Registered 3 commands/);
+    for (const name of names) expect(result.stdout).toContain(`/${name} (`);
+  });
+
+  it('registers guild-only commands whose options are a member and a public switch', async () => {
+    const vote = discord.registeredCommands().find((c) => c.name === 'vote');
+    expect(vote?.contexts).toEqual([0]);
+    expect(vote?.options.map((o: { name: string; type: number }) => [o.name, o.type])).toEqual([
+      ['member', 6],
+      ['public', 5],
+    ]);
+  });
+
+  it('says the token is wrong, without printing it, when Discord answers 401', async () => {
+    const result = await deploy(envFor(discord, { DISCORD_TOKEN: 'wrong-token-value' }));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/Discord rejected DISCORD_TOKEN/);
+    expect(result.stderr + result.stdout).not.toContain('wrong-token-value');
+  });
+
+  it('needs only the Discord settings, and names the missing ones', async () => {
+    const result = await deploy({ DISCORD_TOKEN: 'x' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/DISCORD_CLIENT_ID is missing/);
+    expect(result.stderr).toMatch(/DISCORD_GUILD_ID is missing/);
+    expect(result.stderr).not.toMatch(/SERVICE_/);
+  });
+});
