@@ -1,0 +1,65 @@
+import {
+  buttonClick,
+  member,
+  modalSubmit,
+  MODERATOR_PERMISSIONS,
+  OptionType,
+  slashCommand,
+  type DiscordStandIn,
+  type InteractionHandle,
+  type MemberPayload,
+  type Message,
+} from './discord/index.js';
+
+/** Short, readable ways for e2e tests to act as members in the stand-in. */
+export function asMember(discord: DiscordStandIn, who: MemberPayload = member()) {
+  return {
+    who,
+    command(name: string, options: Record<string, string | boolean> = {}): InteractionHandle {
+      const opts = Object.entries(options).map(([optionName, value]) => ({
+        name: optionName,
+        type: typeof value === 'boolean' ? OptionType.Boolean : OptionType.User,
+        value,
+      }));
+      return discord.sendInteraction(slashCommand({ name, member: who, options: opts }));
+    },
+    click(message: Message, customId: string): InteractionHandle {
+      return discord.sendInteraction(buttonClick({ customId, message, member: who }));
+    },
+    submitReply(message: Message, reviewId: string, content: string, pinned: 'yes' | 'no' = 'no'): InteractionHandle {
+      return discord.sendInteraction(
+        modalSubmit({
+          customId: `review-reply-submit:${reviewId}`,
+          fields: { 'reply-content': content },
+          selects: { 'reply-pinned': [pinned] },
+          member: who,
+          message,
+        }),
+      );
+    },
+  };
+}
+
+export const moderator = () => member({ permissions: MODERATOR_PERMISSIONS });
+
+/** Custom ids of the buttons on a message, in order. */
+export function buttonIds(message: Message): string[] {
+  return message.components.flatMap((row: { components: Array<{ custom_id?: string }> }) =>
+    row.components.map((c) => c.custom_id).filter((id): id is string => id !== undefined),
+  );
+}
+
+/** Everything a member reads in a message, flattened for text assertions. */
+export function textOf(message: Message): string {
+  return [
+    message.content,
+    ...message.embeds.flatMap((e: { title?: string; description?: string; fields?: Array<{ name: string; value: string }>; footer?: { text: string } }) => [
+      e.title,
+      e.description,
+      ...(e.fields ?? []).flatMap((f) => [f.name, f.value]),
+      e.footer?.text,
+    ]),
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
