@@ -1,6 +1,7 @@
 import { config as loadDotenv } from 'dotenv';
 import { z } from 'zod';
 import { parseBaseUrl } from './api/base-url.js';
+import { DEFAULT_CLIENT_OPTIONS as API_DEFAULTS } from './api/options.js';
 
 /** Everything the bot reads from the environment, parsed once. */
 export interface Config {
@@ -94,10 +95,10 @@ const schema = z.object({
   SERVICE_HEADER_PREFIX: optional(
     z.string().trim().regex(/^[A-Za-z][A-Za-z0-9]*$/, 'must be a single word such as Service or Guilds'),
   ).transform((v) => v ?? 'Service'),
-  SERVICE_TIMEOUT_MS: intInRange(100, 60_000, 2_500),
-  SERVICE_BUDGET_MS: intInRange(100, 600_000, 8_000),
-  SERVICE_CACHE_TTL_SECONDS: intInRange(0, 86_400, 30),
-  SERVICE_NOT_VOTED_TTL_SECONDS: intInRange(0, 3_600, 5),
+  SERVICE_TIMEOUT_MS: intInRange(100, 60_000, API_DEFAULTS.attemptTimeoutMs),
+  SERVICE_BUDGET_MS: intInRange(100, 600_000, API_DEFAULTS.totalBudgetMs),
+  SERVICE_CACHE_TTL_SECONDS: intInRange(0, 86_400, API_DEFAULTS.cacheTtlMs / 1000),
+  SERVICE_NOT_VOTED_TTL_SECONDS: intInRange(0, 3_600, API_DEFAULTS.notVotedTtlMs / 1000),
   MODERATOR_ROLE_IDS: optional(z.string())
     .transform((v) => (v ?? '').split(',').map((id) => id.trim()).filter((id) => id !== ''))
     .pipe(z.array(z.string().regex(SNOWFLAKE, 'must be role ids (17–20 digits) separated by commas'))),

@@ -5,8 +5,10 @@ import type { CallOptions, ServiceClientOptions } from './types.js';
 /** The defaults DESIGN.md sets; the config module may show them in its help text. */
 export const DEFAULT_CLIENT_OPTIONS = {
   headerPrefix: 'Service',
-  attemptTimeoutMs: 2_500,
-  totalBudgetMs: 8_000,
+  // The bot defers its answer after ~2 s anyway, so a slow but working service (seconds per
+  // answer) should still be waited for rather than cut off and retried.
+  attemptTimeoutMs: 6_000,
+  totalBudgetMs: 12_000,
   retries: 3,
   minRetryDelayMs: 200,
   maxRetryDelayMs: 2_000,

@@ -30,7 +30,7 @@ describe('parseConfig', () => {
       apiUrl: undefined,
       restRequestsPerSecond: 200,
     });
-    expect(config.service).toMatchObject({ headerPrefix: 'Service', attemptTimeoutMs: 2500, cacheTtlMs: 30_000, notVotedTtlMs: 5_000 });
+    expect(config.service).toMatchObject({ headerPrefix: 'Service', attemptTimeoutMs: 6000, totalBudgetMs: 12_000, cacheTtlMs: 30_000, notVotedTtlMs: 5_000 });
     expect(config.moderatorRoleIds).toEqual([]);
     expect(config.reviewLogChannelId).toBeUndefined();
     expect(config.logLevel).toBe('info');

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { asMember, textOf } from '../support/conversation.js';
+import { startWorld, type World } from '../support/world.js';
+
+const EPHEMERAL = 64;
+const DEFERRED_REPLY = 5;
+const REPLY = 4;
+let nextMember = 310_000_000_000_000_000n;
+/** A member id no earlier test has checked, so the bot's cache cannot answer for the service. */
+const freshMember = () => String(nextMember++);
+
+let world: World;
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(async () => {
+  await world?.close();
+});
+beforeEach(() => {
+  world.sandbox.reset();
+});
+
+describe('answering within Discord deadline', () => {
+  it('answers directly when the service is fast', async () => {
+    const handle = asMember(world.discord).command('vote', { member: freshMember() });
+    await handle.waitForMessage();
+    expect(handle.callbacks.map((c) => c.type)).toEqual([REPLY]);
+  });
+
+  it('defers in time when the service takes 2.5 s, then edits the answer in', async () => {
+    world.sandbox.setFault('getVote', { latencyMs: 2_500 });
+    const handle = asMember(world.discord).command('vote', { member: freshMember() });
+    const first = await handle.firstCallback(3_000);
+    expect(first.type).toBe(DEFERRED_REPLY);
+    expect(first.at - handle.sentAt).toBeLessThan(3_000);
+    expect(first.data?.flags & EPHEMERAL).toBe(EPHEMERAL);
+    const message = await handle.waitForMessage(6_000);
+    expect(handle.webhookCalls.some((c) => c.method === 'PATCH' && c.path.endsWith('/messages/@original'))).toBe(true);
+    expect(textOf(message)).toMatch(/vote/i);
+    expect(handle.rejectedCallbacks).toEqual([]);
+  });
+
+  it('responds inside 3 s and then gives a final answer while the service fails for 5 s', async () => {
+    world.sandbox.setFault('getVote', { status: 503 });
+    const handle = asMember(world.discord).command('vote', { member: freshMember() });
+    setTimeout(() => world.sandbox.clearFaults(), 5_000);
+    const first = await handle.firstCallback(3_000);
+    expect(first.at - handle.sentAt).toBeLessThan(3_000);
+    const message = await handle.waitForMessage(10_000);
+    expect(world.sandbox.requestCount('getVote')).toBeGreaterThan(1);
+    expect(textOf(message)).not.toMatch(/Something went wrong/);
+    expect(handle.rejectedCallbacks).toEqual([]);
+  }, 15_000);
+});
+
+describe('failures, each with its own message', () => {
+  it('tells the member an administrator must check the credentials on a 401', async () => {
+    world.sandbox.setFault('getVote', { status: 401 });
+    const message = await asMember(world.discord).command('vote', { member: freshMember(), public: true }).waitForMessage();
+    expect(textOf(message)).toMatch(/credentials were rejected; an administrator must check them/);
+    expect(message.flags & EPHEMERAL).toBe(EPHEMERAL);
+  });
+
+  it('says the service is not answering when it keeps failing', async () => {
+    world.sandbox.setFault('listVotes', { status: 503 });
+    const message = await asMember(world.discord).command('votes').waitForMessage(12_000);
+    expect(textOf(message)).toMatch(/The service is not answering; try again shortly/);
+  }, 15_000);
+
+  it('gives a reference id, also in the log, when the service answers nonsense', async () => {
+    world.sandbox.setFault('getReview', { malformed: true });
+    const handle = asMember(world.discord).command('review', { member: freshMember() });
+    const message = await handle.waitForMessage();
+    const reference = /reference: ([0-9A-F]{8})/.exec(textOf(message))?.[1];
+    expect(reference).toBeDefined();
+    const logged = await world.bot.waitForLog((l) => l.referenceId === reference);
+    expect(logged).toMatchObject({ msg: 'interaction failed', interactionId: handle.id });
+    expect(world.sandbox.requestCount('getReview')).toBe(1);
+  });
+
+  it('refuses a member option that is not a user id before asking the service', async () => {
+    const message = await asMember(world.discord).command('vote', { member: '12' }).waitForMessage();
+    expect(world.sandbox.requestCount('getVote')).toBe(0);
+    expect(message.flags & EPHEMERAL).toBe(EPHEMERAL);
+    expect(textOf(message)).toMatch(/Something went wrong|snowflake|check/i);
+  });
+});
