@@ -16,7 +16,8 @@ export const data = new SlashCommandBuilder()
 export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
   const receivedAt = Date.now();
   const user = targetUser(interaction);
-  // Only moderators see the Reply button; the click and the form are checked again regardless.
+  // The button is offered when a moderator asks (on a public answer everyone sees it); the click
+  // and the form are checked again regardless, so it grants nothing by itself.
   const showReplyButton = isModerator(interaction, ctx.config.moderatorRoleIds);
   const work = ctx.api
     .getReview(user.id, { budgetMs: tokenBudgetMs(receivedAt) })

@@ -17,6 +17,6 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
   const user = targetUser(interaction);
   const work = ctx.api
     .getVote(user.id, { budgetMs: tokenBudgetMs(receivedAt) })
-    .then((status) => voteView({ userId: user.id, status, now: ctx.now(), voteUrl: ctx.config.voteUrl }));
+    .then((status) => voteView({ userId: user.id, self: user.id === interaction.user.id, status, now: ctx.now(), voteUrl: ctx.config.voteUrl }));
   await replyInTime(interaction, work, { ephemeral: isEphemeral(interaction) });
 }

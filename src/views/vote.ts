@@ -6,6 +6,8 @@ import { ToneColour } from './theme.js';
 
 export interface VoteViewInput {
   userId: string;
+  /** Whether the member asked about their own vote: the wording speaks to them, or about them. */
+  self: boolean;
   status: VoteStatus;
   now: Date;
   /** The guild's voting page; adds a "Vote now" link button to the not-voted view. */
@@ -23,7 +25,7 @@ function isLinkUrl(url: string): boolean {
   }
 }
 
-function votedEmbed(userId: string, remainingMs: number | null, now: Date): EmbedBuilder {
+function votedEmbed(userId: string, self: boolean, remainingMs: number | null, now: Date): EmbedBuilder {
   const embed = new EmbedBuilder().setColor(ToneColour.success).setTitle('Vote active');
   if (remainingMs === null) {
     return embed.setDescription(
@@ -32,7 +34,7 @@ function votedEmbed(userId: string, remainingMs: number | null, now: Date): Embe
   }
   const runsOut = timeAfter(now, Math.max(0, remainingMs));
   return embed
-    .setDescription(`${mention(userId)} has voted. Thank you!`)
+    .setDescription(self ? `${mention(userId)}, you have voted. Thank you!` : `${mention(userId)} has voted.`)
     .addFields(
       { name: 'Runs out', value: relativeTime(runsOut), inline: true },
       { name: 'Exact time', value: exactTime(runsOut), inline: true },
@@ -40,10 +42,13 @@ function votedEmbed(userId: string, remainingMs: number | null, now: Date): Embe
     );
 }
 
-function notVotedEmbed(userId: string, withButton: boolean): EmbedBuilder {
-  const how = withButton
-    ? 'Use the button below to vote on the server’s listing page, then check again here.'
-    : 'Vote for the server on its listing page, then check again here.';
+function notVotedEmbed(userId: string, self: boolean, withButton: boolean): EmbedBuilder {
+  const where = withButton ? 'the button below leads to the server’s listing page' : 'votes are cast on the server’s listing page';
+  const how = self
+    ? withButton
+      ? 'Use the button below to vote on the server’s listing page, then check again here.'
+      : 'Vote for the server on its listing page, then check again here.'
+    : `They can vote any time: ${where}.`;
   return new EmbedBuilder()
     .setColor(ToneColour.info)
     .setTitle('No active vote')
@@ -51,10 +56,10 @@ function notVotedEmbed(userId: string, withButton: boolean): EmbedBuilder {
 }
 
 /** A member's vote: when it runs out, or how to vote. */
-export function voteView({ userId, status, now, voteUrl }: VoteViewInput): MessageView {
-  if (status.voted) return messageView(votedEmbed(userId, status.remainingMs, now));
+export function voteView({ userId, self, status, now, voteUrl }: VoteViewInput): MessageView {
+  if (status.voted) return messageView(votedEmbed(userId, self, status.remainingMs, now));
   const link = voteUrl !== undefined && isLinkUrl(voteUrl) ? voteUrl : undefined;
-  const embed = notVotedEmbed(userId, link !== undefined);
+  const embed = notVotedEmbed(userId, self, link !== undefined);
   if (link === undefined) return messageView(embed);
   const button = new ButtonBuilder().setStyle(ButtonStyle.Link).setLabel('Vote now').setURL(link);
   return messageView(embed, [new ActionRowBuilder<ButtonBuilder>().addComponents(button)]);

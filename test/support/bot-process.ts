@@ -1,8 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The project root: the nearest folder up with package.json, from the sources or from dist/. */
+export const ROOT = findRoot(path.dirname(fileURLToPath(import.meta.url)));
+
+function findRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'package.json')) && existsSync(path.join(dir, '.env.example'))) return `${dir}${path.sep}`;
+    if (path.dirname(dir) === dir) throw new Error(`no project root above ${from}`);
+  }
+}
 
 export type LogLine = Record<string, unknown> & { msg?: string; level?: number };
 

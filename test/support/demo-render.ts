@@ -113,32 +113,55 @@ export function renderMarkdown(text: string, ctx: RenderContext): string {
 const TOKEN =
   /\\([!-/:-@[-`{-~])|<t:(-?\d+)(?::([tTdDfFR]))?>|<@!?(\d{15,21})>|<@&(\d{15,21})>|<#(\d{15,21})>|`([^`]+)`|\*\*|__|~~|\|\||\*/g;
 
+type Piece = string | { marker: string };
+
 function renderInline(text: string, ctx: RenderContext, style: Style): string {
-  let out = '';
+  const pieces: Piece[] = [];
   let last = 0;
-  let bold = false;
-  let open = '';
   for (const match of text.matchAll(TOKEN)) {
-    out += text.slice(last, match.index);
+    pieces.push(text.slice(last, match.index));
     last = match.index + match[0].length;
     const [token, escaped, unix, timeStyle, userId, roleId, channelId, code] = match;
-    if (escaped !== undefined) out += escaped;
-    else if (unix !== undefined) out += formatDiscordTime(new Date(Number(unix) * 1000), timeStyle, ctx.now);
-    else if (userId !== undefined) out += `@${ctx.users?.get(userId) ?? userId}`;
-    else if (roleId !== undefined) out += `@${ctx.roles?.get(roleId) ?? roleId}`;
-    else if (channelId !== undefined) out += `#${ctx.channels?.get(channelId) ?? channelId}`;
-    else if (code !== undefined) out += code;
-    else if (token === '**') {
-      // Markers come in pairs; one left open at the end of the line is shown as typed.
-      out += bold ? '\u0001' : '\u0002';
-      bold = !bold;
-    } else if (token === '*' || token === '__' || token === '~~' || token === '||') {
-      open = open === token ? '' : token;
-    }
+    if (escaped !== undefined) pieces.push(escaped);
+    else if (unix !== undefined) pieces.push(formatDiscordTime(new Date(Number(unix) * 1000), timeStyle, ctx.now));
+    else if (userId !== undefined) pieces.push(`@${ctx.users?.get(userId) ?? userId}`);
+    else if (roleId !== undefined) pieces.push(`@${ctx.roles?.get(roleId) ?? roleId}`);
+    else if (channelId !== undefined) pieces.push(`#${ctx.channels?.get(channelId) ?? channelId}`);
+    else if (code !== undefined) pieces.push(code);
+    else pieces.push({ marker: token });
   }
-  out += text.slice(last);
-  if (bold) out = out.replace(/\u0002(?!.*\u0002)/s, '**');
-  out = out.replace(/\u0002([^\u0001]*)\u0001/g, (_, inner: string) => style.bold(inner)).replace(/[\u0001\u0002]/g, '**');
+  pieces.push(text.slice(last));
+
+  // Markers pair up per kind; paired ones are formatting (bold is kept on a terminal), and one
+  // left without a partner is shown as typed, as Discord does.
+  const paired = new Set<number>();
+  const openAt = new Map<string, number>();
+  pieces.forEach((piece, i) => {
+    if (typeof piece === 'string') return;
+    const open = openAt.get(piece.marker);
+    if (open === undefined) openAt.set(piece.marker, i);
+    else {
+      paired.add(open).add(i);
+      openAt.delete(piece.marker);
+    }
+  });
+  let out = '';
+  let bold: string | undefined;
+  pieces.forEach((piece, i) => {
+    let add = '';
+    if (typeof piece === 'string') add = piece;
+    else if (!paired.has(i)) add = piece.marker;
+    else if (piece.marker === '**') {
+      if (bold === undefined) bold = '';
+      else {
+        out += style.bold(bold);
+        bold = undefined;
+      }
+      return;
+    }
+    if (bold !== undefined) bold += add;
+    else out += add;
+  });
   return out.replace(ZERO_WIDTH, '');
 }
 
@@ -182,6 +205,11 @@ export function wrap(text: string, width: number): string[] {
   return out;
 }
 
+/** Text Discord shows without markdown (footers, author names, labels, titles of forms). */
+function plain(text: unknown): string {
+  return String(text ?? '').replace(ZERO_WIDTH, '');
+}
+
 function indentAll(lines: string[], prefix: string): string[] {
   return lines.map((line) => (line === '' ? prefix.trimEnd() : prefix + line));
 }
@@ -197,7 +225,7 @@ function renderEmbed(embed: Record<string, any>, ctx: RenderContext, width: numb
   const bar = style.accent('┃') + ' ';
   const inner = width - 2;
   const lines: string[] = [];
-  if (embed.author?.name) lines.push(...wrap(renderMarkdown(String(embed.author.name), ctx), inner));
+  if (embed.author?.name) lines.push(...wrap(plain(embed.author.name), inner));
   if (embed.title) lines.push(...wrap(style.bold(renderMarkdown(String(embed.title), ctx)), inner));
   if (embed.description) lines.push(...wrap(renderMarkdown(String(embed.description), ctx), inner));
 
@@ -234,18 +262,18 @@ function renderEmbed(embed: Record<string, any>, ctx: RenderContext, width: numb
   flush();
 
   const footer: string[] = [];
-  if (embed.footer?.text) footer.push(renderMarkdown(String(embed.footer.text), ctx));
+  if (embed.footer?.text) footer.push(plain(embed.footer.text));
   if (embed.timestamp) footer.push(formatDiscordTime(new Date(String(embed.timestamp)), 'f', ctx.now));
   if (footer.length > 0) {
     lines.push(...wrap(style.dim(footer.join(' · ')), inner));
   }
-  return lines.map((line) => bar + line);
+  return lines.map((line) => (line === '' ? bar.trimEnd() : bar + line));
 }
 
 function renderButton(button: Record<string, any>, ctx: RenderContext): string {
   const style = ctx.style ?? plainStyle;
   const emoji = button.emoji?.name ? `${button.emoji.name} ` : '';
-  const label = `[ ${emoji}${renderMarkdown(String(button.label ?? ''), ctx)}${button.url ? ' ↗' : ''} ]`;
+  const label = `[ ${emoji}${plain(button.label)}${button.url ? ' ↗' : ''} ]`;
   const notes = [button.disabled ? 'disabled' : '', button.url ? String(button.url) : ''].filter(Boolean);
   return button.disabled ? style.dim(`${label} (${notes.join(', ')})`) : notes.length ? `${label} ${style.dim(notes.join(', '))}` : label;
 }
@@ -340,7 +368,7 @@ export function renderModal(modal: Record<string, any>, ctx: RenderContext): str
   const style = ctx.style ?? plainStyle;
   const width = (ctx.width ?? 100) - 4;
   const bar = style.accent('┃') + ' ';
-  const lines: string[] = [style.bold(`Form: ${modal.title ?? ''}`)];
+  const lines: string[] = [style.bold(`Form: ${plain(modal.title)}`)];
   for (const component of Array.isArray(modal.components) ? modal.components : []) {
     if (component?.type === 18 && component.component) {
       lines.push(...renderModalField(component.label, component.description, component.component, ctx, width));

@@ -6,7 +6,7 @@ import { MEMBER, NOW, NOW_UNIX, buttonsOf, embedOf, embedText } from './view-jso
 const NINE_H_58 = (9 * 60 + 58) * 60_000;
 
 describe('voteView for a member who voted', () => {
-  const view = voteView({ userId: MEMBER, status: { voted: true, remainingMs: NINE_H_58 }, now: NOW });
+  const view = voteView({ userId: MEMBER, self: true, status: { voted: true, remainingMs: NINE_H_58 }, now: NOW });
   const embed = embedOf(view);
   const runsOut = NOW_UNIX + NINE_H_58 / 1000;
 
@@ -33,7 +33,7 @@ describe('voteView for a member who voted', () => {
 });
 
 describe('voteView for a vote with no known time left', () => {
-  const embed = embedOf(voteView({ userId: MEMBER, status: { voted: true, remainingMs: null }, now: NOW }));
+  const embed = embedOf(voteView({ userId: MEMBER, self: true, status: { voted: true, remainingMs: null }, now: NOW }));
 
   it('says the member has an active vote and that the run-out time is unknown', () => {
     expect(embed.description).toBe(
@@ -50,7 +50,7 @@ describe('voteView for a member who has not voted', () => {
   const notVoted = { voted: false, remainingMs: null };
 
   it('says how to vote and offers a "Vote now" link button when a vote URL is given', () => {
-    const view = voteView({ userId: MEMBER, status: notVoted, now: NOW, voteUrl: 'https://guilds.example/g/1/vote' });
+    const view = voteView({ userId: MEMBER, self: true, status: notVoted, now: NOW, voteUrl: 'https://guilds.example/g/1/vote' });
     expect(embedOf(view).description).toContain('Use the button below to vote');
     expect(buttonsOf(view)).toEqual([
       { type: 2, style: ButtonStyle.Link, label: 'Vote now', url: 'https://guilds.example/g/1/vote' },
@@ -58,7 +58,7 @@ describe('voteView for a member who has not voted', () => {
   });
 
   it('says how to vote without a button when no vote URL is given', () => {
-    const view = voteView({ userId: MEMBER, status: notVoted, now: NOW });
+    const view = voteView({ userId: MEMBER, self: true, status: notVoted, now: NOW });
     expect(embedOf(view).description).toBe(
       `<@${MEMBER}> has no active vote right now.\nVote for the server on its listing page, then check again here.`,
     );
@@ -66,7 +66,24 @@ describe('voteView for a member who has not voted', () => {
   });
 
   it('leaves the button out rather than sending a URL Discord would reject', () => {
-    const view = voteView({ userId: MEMBER, status: notVoted, now: NOW, voteUrl: 'javascript:alert(1)' });
+    const view = voteView({ userId: MEMBER, self: true, status: notVoted, now: NOW, voteUrl: 'javascript:alert(1)' });
     expect(view.components).toHaveLength(0);
+  });
+});
+
+describe('voteView about another member', () => {
+  const OTHER = '412958623017041920';
+  it('speaks about them, not to the caller, when they have voted', () => {
+    const description = voteView({ userId: OTHER, self: false, status: { voted: true, remainingMs: 60_000 }, now: NOW })
+      .embeds[0]!.toJSON().description;
+    expect(description).toBe(`<@${OTHER}> has voted.`);
+  });
+
+  it('says they can vote, without telling the caller to, when they have not', () => {
+    const description = voteView({ userId: OTHER, self: false, status: { voted: false, remainingMs: null }, now: NOW })
+      .embeds[0]!.toJSON().description;
+    expect(description).toContain(`<@${OTHER}> has no active vote right now.`);
+    expect(description).toContain('They can vote any time');
+    expect(description).not.toMatch(/check again/);
   });
 });
