@@ -6,6 +6,8 @@ import { InFlight } from './bot/in-flight.js';
 import { loadCommands } from './bot/load-commands.js';
 import { createRouter } from './bot/router.js';
 import { ConfigError, loadConfig } from './config.js';
+import { startHosting, type Hosting, type Phase } from './hosting/index.js';
+import { BotMetrics } from './hosting/metrics.js';
 import { componentHandlers } from './interactions/index.js';
 import { createLogger, type Logger } from './log.js';
 
@@ -13,20 +15,33 @@ async function main(): Promise<void> {
   const started = performance.now();
   const config = loadConfig();
   const logger = createLogger(config.logLevel, [config.discord.token, config.service.apiKey, config.service.appId]);
+  // Metrics are kept only when a host will read them (METRICS_PORT).
+  const metrics = config.metricsPort === undefined ? undefined : new BotMetrics();
   const api = createServiceClient({
     ...config.service,
-    onAttempt: (attempt) => logger.debug({ attempt }, 'service request'),
+    onAttempt: (attempt) => {
+      logger.debug({ attempt }, 'service request');
+      metrics?.serviceAttempt(attempt);
+    },
   });
   const commands = await loadCommands(new URL('../commands/', import.meta.url));
   const client = createDiscordClient(config);
-  const route = createRouter({ commands, components: componentHandlers, ctx: { config, api, logger, now: () => new Date() } });
+  const route = createRouter({
+    commands,
+    components: componentHandlers,
+    ctx: { config, api, logger, now: () => new Date() },
+    onHandled: metrics && ((info) => metrics.interactionHandled(info)),
+  });
   const inFlight = new InFlight();
+  let phase: Phase = 'starting';
 
   client.on(Events.InteractionCreate, (interaction) => {
+    if (interaction.isRepliable()) metrics?.interactionReceived(interaction.id);
     if (inFlight.accepting) inFlight.track(route(interaction));
     else void refuseWhileStopping(interaction, logger);
   });
   client.once(Events.ClientReady, (ready) => {
+    if (phase === 'starting') phase = 'ok';
     logger.info({ user: ready.user.tag, guilds: ready.guilds.cache.size, commands: [...commands.keys()], ms: Math.round(performance.now() - started) }, 'ready');
   });
   client.on(Events.Error, (err) => logger.error({ err }, 'discord client error'));
@@ -35,16 +50,24 @@ async function main(): Promise<void> {
   process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled rejection'));
   process.on('uncaughtException', (err) => logger.error({ err }, 'uncaught exception'));
 
+  let hosting: Hosting | undefined;
+  if (metrics && config.metricsPort !== undefined) {
+    hosting = await startHosting({ port: config.metricsPort, metrics, client, inFlight, phase: () => phase });
+    logger.info({ url: hosting.url, paths: ['/healthz', '/metrics'] }, 'health and metrics server listening');
+  }
+
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
+    phase = 'stopping';
     logger.info({ signal, inFlight: inFlight.size }, 'shutting down');
     // A bound on the whole stop, in case destroy() itself hangs on a dead socket.
     setTimeout(() => process.exit(1), config.shutdownGraceMs + 5_000).unref();
     const unfinished = await inFlight.drain(config.shutdownGraceMs);
     if (unfinished > 0) logger.warn({ unfinished }, 'interactions still running at shutdown');
     await client.destroy();
+    await hosting?.close();
     logger.info('stopped');
     process.exit(0);
   };

@@ -9,6 +9,18 @@ export interface RouterOptions {
   commands: ReadonlyMap<string, CommandModule>;
   components: readonly ComponentHandler[];
   ctx: BotContext;
+  /** Told the same facts as the log line, once per interaction (metrics). Must not throw. */
+  onHandled?: (info: HandledInfo) => void;
+}
+
+export interface HandledInfo {
+  interactionId: string;
+  handler: string;
+  userId: string;
+  outcome: string;
+  durationMs: number;
+  /** What the handler threw, when outcome is not 'ok'. */
+  error?: unknown;
 }
 
 export type Router = (interaction: Interaction) => Promise<void>;
@@ -17,25 +29,33 @@ export type Router = (interaction: Interaction) => Promise<void>;
  * Sends each interaction to its handler. It never throws: every failure becomes a message to the
  * user and one log line with the interaction id, its handler, the outcome and the time it took.
  */
-export function createRouter({ commands, components, ctx }: RouterOptions): Router {
+export function createRouter({ commands, components, ctx, onHandled }: RouterOptions): Router {
   const byPrefix = new Map(components.map((handler) => [handler.prefix, handler]));
   return async (interaction) => {
     if (!interaction.isRepliable()) return;
     const started = performance.now();
     const handler = describe(interaction);
     let outcome = 'ok';
+    let failure: unknown;
     try {
       if (interaction.guildId !== ctx.config.discord.guildId) {
         throw new UserFacingError('This bot only works in the server it was set up for.', 'Wrong server');
       }
       await dispatch(interaction, commands, byPrefix, ctx);
     } catch (error) {
+      failure = error;
       outcome = await sendError(interaction, error, ctx.logger);
     } finally {
+      const durationMs = performance.now() - started;
       ctx.logger.info(
-        { interactionId: interaction.id, handler, userId: interaction.user.id, outcome, ms: Math.round(performance.now() - started) },
+        { interactionId: interaction.id, handler, userId: interaction.user.id, outcome, ms: Math.round(durationMs) },
         'interaction handled',
       );
+      try {
+        onHandled?.({ interactionId: interaction.id, handler, userId: interaction.user.id, outcome, durationMs, error: failure });
+      } catch {
+        // An observer's failure must never reach the user's interaction.
+      }
     }
   };
 }

@@ -1,0 +1,71 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CONTENT_TYPE } from './prometheus.js';
+
+export interface Health {
+  status: 'starting' | 'ok' | 'stopping';
+  ready: boolean;
+  [detail: string]: unknown;
+}
+
+export interface HealthServerOptions {
+  port: number;
+  /** Loopback by default: the host's agent scrapes locally; nothing here is for the internet. */
+  host?: string;
+  health: () => Health;
+  metrics: () => string;
+}
+
+export interface HealthServer {
+  /** e.g. http://127.0.0.1:9464 */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * GET /healthz (200 when ready, 503 while starting or stopping, JSON either way) and GET /metrics
+ * (Prometheus text). Anything else is 404, or 405 for another method on those two paths.
+ */
+export async function startHealthServer(options: HealthServerOptions): Promise<HealthServer> {
+  const server = createServer((req, res) => answer(req, res, options));
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { address, port } = server.address() as AddressInfo;
+  return {
+    url: `http://${address.includes(':') ? `[${address}]` : address}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function answer(req: IncomingMessage, res: ServerResponse, options: HealthServerOptions): void {
+  const path = (req.url ?? '/').split('?')[0];
+  if (path !== '/healthz' && path !== '/metrics') return send(res, 404, 'text/plain; charset=utf-8', 'Not found\n');
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.setHeader('Allow', 'GET, HEAD');
+    return send(res, 405, 'text/plain; charset=utf-8', 'Method not allowed\n');
+  }
+  try {
+    if (path === '/healthz') {
+      const health = options.health();
+      return send(res, health.ready && health.status === 'ok' ? 200 : 503, 'application/json', `${JSON.stringify(health)}\n`, req.method === 'HEAD');
+    }
+    return send(res, 200, CONTENT_TYPE, options.metrics(), req.method === 'HEAD');
+  } catch {
+    return send(res, 500, 'text/plain; charset=utf-8', 'Internal error\n');
+  }
+}
+
+function send(res: ServerResponse, status: number, contentType: string, body: string, headOnly = false): void {
+  res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
+  res.end(headOnly ? undefined : body);
+}

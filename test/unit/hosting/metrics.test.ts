@@ -1,0 +1,97 @@
+import { describe, expect, it } from '@jest/globals';
+import { ReplyOutcomeUnknownError, ServiceUnavailableError, UnauthorizedError } from '../../../src/api/index.js';
+import { UserFacingError } from '../../../src/bot/user-error.js';
+import { BotMetrics, failureReason } from '../../../src/hosting/metrics.js';
+
+const live = { ready: true, inFlight: 2, gatewayPingMs: 42, gatewayConnected: true };
+
+function sample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+describe('the bot metrics', () => {
+  it('counts interactions by handler and outcome, and failures by cause', () => {
+    const metrics = new BotMetrics();
+    metrics.interactionHandled({ interactionId: '1', handler: '/vote', userId: 'u', outcome: 'ok', durationMs: 12 });
+    metrics.interactionHandled({ interactionId: '2', handler: '/vote', userId: 'u', outcome: 'ok', durationMs: 30 });
+    metrics.interactionHandled({
+      interactionId: '3',
+      handler: '/review',
+      userId: 'u',
+      outcome: 'refused',
+      durationMs: 1,
+      error: new ServiceUnavailableError('circuit_open', 'open'),
+    });
+    const text = metrics.render(live);
+    expect(sample(text, 'vote_review_bot_interactions_total{handler="/vote",outcome="ok"}')).toBe(2);
+    expect(sample(text, 'vote_review_bot_interactions_total{handler="/review",outcome="refused"}')).toBe(1);
+    expect(sample(text, 'vote_review_bot_interaction_failures_total{handler="/review",reason="circuit_open"}')).toBe(1);
+    expect(sample(text, 'vote_review_bot_interaction_duration_seconds_count{handler="/vote"}')).toBe(2);
+    expect(sample(text, 'vote_review_bot_interaction_duration_seconds_sum{handler="/vote"}')).toBeCloseTo(0.042);
+    expect(sample(text, 'vote_review_bot_interaction_duration_seconds_bucket{handler="/vote",le="0.025"}')).toBe(1);
+  });
+
+  it('counts service attempts by route and status, or by transport error', () => {
+    const metrics = new BotMetrics();
+    metrics.serviceAttempt({ route: 'getVote', method: 'GET', attempt: 1, durationMs: 5, status: 200 });
+    metrics.serviceAttempt({ route: 'postReply', method: 'POST', attempt: 1, durationMs: 5, error: 'ECONNRESET' });
+    metrics.serviceAttempt({ route: 'getReview', method: 'GET', attempt: 1, durationMs: 5, status: 200, error: 'timeout' });
+    metrics.serviceAttempt({ route: 'getReview', method: 'GET', attempt: 2, durationMs: 5, error: 'fetch failed: something odd' });
+    const text = metrics.render(live);
+    expect(sample(text, 'vote_review_bot_service_attempts_total{route="getVote",result="200"}')).toBe(1);
+    expect(sample(text, 'vote_review_bot_service_attempts_total{route="postReply",result="ECONNRESET"}')).toBe(1);
+    expect(sample(text, 'vote_review_bot_service_attempts_total{route="getReview",result="timeout"}')).toBe(1);
+    expect(sample(text, 'vote_review_bot_service_attempts_total{route="getReview",result="network_error"}')).toBe(1);
+    expect(sample(text, 'vote_review_bot_service_attempt_duration_seconds_count{route="getReview"}')).toBe(2);
+  });
+
+  it('times the first accepted response of an interaction once, from when it arrived', () => {
+    let now = 1_000;
+    const metrics = new BotMetrics(() => now);
+    metrics.interactionReceived('10');
+    now += 40;
+    metrics.interactionCallback('10', 5, true);
+    now += 2_000;
+    metrics.interactionCallback('10', 4, false);
+    const text = metrics.render(live);
+    expect(sample(text, 'vote_review_bot_interaction_first_response_seconds_count')).toBe(1);
+    expect(sample(text, 'vote_review_bot_interaction_first_response_seconds_sum')).toBeCloseTo(0.04);
+    expect(sample(text, 'vote_review_bot_interaction_responses_total{type="deferred_reply",result="accepted"}')).toBe(1);
+    expect(sample(text, 'vote_review_bot_interaction_responses_total{type="reply",result="rejected"}')).toBe(1);
+  });
+
+  it('reports the live state, and leaves the gateway ping out while it is unknown', () => {
+    const metrics = new BotMetrics();
+    const text = metrics.render(live);
+    expect(sample(text, 'vote_review_bot_ready')).toBe(1);
+    expect(sample(text, 'vote_review_bot_interactions_in_flight')).toBe(2);
+    expect(sample(text, 'vote_review_bot_gateway_ping_seconds')).toBe(0.042);
+    expect(sample(text, 'vote_review_bot_process_resident_memory_bytes')).toBeGreaterThan(0);
+    expect(sample(text, 'vote_review_bot_uptime_seconds')).toBeGreaterThan(0);
+    const starting = metrics.render({ ready: false, inFlight: 0, gatewayPingMs: -1, gatewayConnected: false });
+    expect(sample(starting, 'vote_review_bot_ready')).toBe(0);
+    expect(sample(starting, 'vote_review_bot_gateway_ping_seconds')).toBeUndefined();
+    expect(starting).toContain('# TYPE vote_review_bot_gateway_ping_seconds gauge');
+  });
+
+  it('names every family with the prefix and gives each HELP and TYPE', () => {
+    const text = new BotMetrics().render(live);
+    const names = text.split('\n').filter((l) => l.startsWith('# TYPE ')).map((l) => l.split(' ')[2]);
+    expect(names.length).toBeGreaterThan(10);
+    for (const name of names) {
+      expect(name).toMatch(/^vote_review_bot_/);
+      expect(text).toContain(`# HELP ${name} `);
+    }
+  });
+
+  it.each([
+    [new UserFacingError('no'), 'refused'],
+    [new ServiceUnavailableError('retries_exhausted', 'x'), 'retries_exhausted'],
+    [new UnauthorizedError(), 'unauthorized'],
+    [new ReplyOutcomeUnknownError('rev_1', 'x'), 'reply_outcome_unknown'],
+    [new TypeError('boom'), 'internal'],
+  ])('labels a failure by its kind, never its text (%p)', (error, reason) => {
+    expect(failureReason(error)).toBe(reason);
+  });
+});
