@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createServer } from 'node:net';
 import { startBot } from '../support/bot-process.js';
 import { buttonClick, DEFAULTS, member, slashCommand, startDiscordStandIn } from '../support/discord/index.js';
+import { closedPort } from '../support/service.js';
 import { startWorld, type World } from '../support/world.js';
 
 const EPHEMERAL = 64;
@@ -141,11 +141,3 @@ describe('starting and stopping', () => {
     expect(bot.stderr()).not.toMatch(/\n\s+at /);
   });
 });
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

@@ -1,41 +1,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { createServiceClient, ServiceUnavailableError, UnauthorizedError } from '../../src/api/index.js';
+import { ServiceUnavailableError, UnauthorizedError } from '../../src/api/index.js';
 import type { ServiceClient, ServiceClientOptions } from '../../src/api/index.js';
 import { TtlCache } from '../../src/api/cache.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
+import { CRITIC, CRITIC_REVIEW, failure, fastClient, NOBODY, VOTER } from '../support/service.js';
 
-const VOTER = '284102390141648897';
-const NOBODY = '412958623017041920';
-const CRITIC = '593031275438718986';
-const CRITIC_REVIEW = 'rev_Kd81PzQ4';
 
 let sandbox: Sandbox;
 
-function clientFor(overrides: Partial<ServiceClientOptions> = {}): ServiceClient {
-  return createServiceClient({
-    baseUrl: sandbox.baseUrl,
-    apiKey: sandbox.apiKey,
-    appId: sandbox.appId,
-    attemptTimeoutMs: 300,
-    totalBudgetMs: 2000,
-    retries: 0,
-    minRetryDelayMs: 10,
-    maxRetryDelayMs: 40,
-    cacheTtlMs: 0,
-    breakerThreshold: 0,
-    ...overrides,
-  });
-}
+const clientFor = (overrides: Partial<ServiceClientOptions> = {}): ServiceClient => fastClient(sandbox, { retries: 0, ...overrides });
 
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    (value) => {
-      throw new Error(`expected a rejection, got ${JSON.stringify(value)}`);
-    },
-    (error: unknown) => error,
-  );
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

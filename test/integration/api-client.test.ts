@@ -11,43 +11,17 @@ import {
   ReviewNotFoundError,
   UnauthorizedError,
 } from '../../src/api/index.js';
-import type { ServiceClient, ServiceClientOptions } from '../../src/api/index.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
+import { CRITIC, CRITIC_REVIEW, failure, fastClient, NOBODY, VOTER, VOTER_REVIEW } from '../support/service.js';
 
 // Seed fixtures (src/sandbox/seed.json).
-const VOTER = '284102390141648897';
-const VOTER_REVIEW = 'rev_7Hq2LmX9';
-const NOBODY = '412958623017041920';
-const CRITIC = '593031275438718986';
-const CRITIC_REVIEW = 'rev_Kd81PzQ4';
 
 let sandbox: Sandbox;
 
 /** A client with small timings and no cache or breaker, so each test sees every request. */
-function clientFor(target: Sandbox, overrides: Partial<ServiceClientOptions> = {}): ServiceClient {
-  return createServiceClient({
-    baseUrl: target.baseUrl,
-    apiKey: target.apiKey,
-    appId: target.appId,
-    attemptTimeoutMs: 300,
-    totalBudgetMs: 2000,
-    minRetryDelayMs: 10,
-    maxRetryDelayMs: 40,
-    cacheTtlMs: 0,
-    breakerThreshold: 0,
-    ...overrides,
-  });
-}
+const clientFor = fastClient;
 
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    (value) => {
-      throw new Error(`expected a rejection, got ${JSON.stringify(value)}`);
-    },
-    (error: unknown) => error,
-  );
-}
 
 beforeAll(async () => {
   sandbox = await startSandbox();

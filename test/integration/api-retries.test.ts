@@ -1,8 +1,5 @@
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import {
-  createServiceClient,
   parseRetryAfter,
   ReplyOutcomeUnknownError,
   ServiceUnavailableError,
@@ -10,46 +7,16 @@ import {
 import type { AttemptInfo, ServiceClient, ServiceClientOptions } from '../../src/api/index.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
+import { closedPort, CRITIC_REVIEW, failure, fastClient, VOTER } from '../support/service.js';
 
-const VOTER = '284102390141648897';
-const CRITIC_REVIEW = 'rev_Kd81PzQ4';
 const REPLY = { content: 'Thanks for the feedback', pinned: false };
 
 let sandbox: Sandbox;
 
-function clientFor(baseUrl: string, overrides: Partial<ServiceClientOptions> = {}): ServiceClient {
-  return createServiceClient({
-    baseUrl,
-    apiKey: sandbox.apiKey,
-    appId: sandbox.appId,
-    attemptTimeoutMs: 300,
-    totalBudgetMs: 2000,
-    retries: 3,
-    minRetryDelayMs: 10,
-    maxRetryDelayMs: 40,
-    cacheTtlMs: 0,
-    breakerThreshold: 0,
-    ...overrides,
-  });
-}
+const clientFor = (baseUrl: string, overrides: Partial<ServiceClientOptions> = {}): ServiceClient =>
+  fastClient({ baseUrl, apiKey: sandbox.apiKey, appId: sandbox.appId }, { retries: 3, ...overrides });
 
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    (value) => {
-      throw new Error(`expected a rejection, got ${JSON.stringify(value)}`);
-    },
-    (error: unknown) => error,
-  );
-}
 
-/** A loopback port nobody listens on: bound, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const gapsBetween = (requests: readonly { at: number }[]) =>
   requests.slice(1).map((request, index) => request.at - (requests[index]?.at ?? 0));

@@ -1,0 +1,51 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { createServiceClient, type ServiceClient, type ServiceClientOptions } from '../../src/api/index.js';
+
+/** Seed fixtures of the sandbox (src/sandbox/seed.json). */
+export const VOTER = '284102390141648897';
+export const VOTER_REVIEW = 'rev_7Hq2LmX9';
+export const NOBODY = '412958623017041920';
+export const CRITIC = '593031275438718986';
+export const CRITIC_REVIEW = 'rev_Kd81PzQ4';
+
+/**
+ * A client with timings of tens of milliseconds and no cache or breaker, so a test sees every
+ * request it causes and runs fast. Tests switch on what they examine through `overrides`.
+ */
+export function fastClient(
+  target: { baseUrl: string; apiKey: string; appId: string },
+  overrides: Partial<ServiceClientOptions> = {},
+): ServiceClient {
+  return createServiceClient({
+    baseUrl: target.baseUrl,
+    apiKey: target.apiKey,
+    appId: target.appId,
+    attemptTimeoutMs: 300,
+    totalBudgetMs: 2000,
+    minRetryDelayMs: 10,
+    maxRetryDelayMs: 40,
+    cacheTtlMs: 0,
+    breakerThreshold: 0,
+    ...overrides,
+  });
+}
+
+/** The rejection of a promise expected to fail; a resolution fails the test. */
+export async function failure(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    (value) => {
+      throw new Error(`expected a rejection, got ${JSON.stringify(value)}`);
+    },
+    (error: unknown) => error,
+  );
+}
+
+/** A loopback port nobody listens on: bound, then released. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
