@@ -1,6 +1,7 @@
 import { Events, MessageFlags, RouteBases, type Interaction } from 'discord.js';
 import { createServiceClient } from './api/index.js';
 import { createDiscordClient } from './bot/client.js';
+import { newReferenceId } from './bot/error-message.js';
 import { connect, FatalStartError } from './bot/connect.js';
 import { InFlight } from './bot/in-flight.js';
 import { loadCommands } from './bot/load-commands.js';
@@ -47,8 +48,10 @@ async function main(): Promise<void> {
   client.on(Events.Error, (err) => logger.error({ err }, 'discord client error'));
   client.on(Events.Warn, (warning) => logger.warn({ warning }, 'discord client warning'));
   client.rest.on('rateLimited', (info) => logger.warn({ route: info.route, retryAfter: info.retryAfter, global: info.global }, 'discord rate limit'));
-  process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled rejection'));
-  process.on('uncaughtException', (err) => logger.error({ err }, 'uncaught exception'));
+  // Logged with a reference id like handler failures, and survived: one bad promise must not take
+  // every member's commands down with it.
+  process.on('unhandledRejection', (err) => logger.error({ err, referenceId: newReferenceId() }, 'unhandled rejection'));
+  process.on('uncaughtException', (err) => logger.error({ err, referenceId: newReferenceId() }, 'uncaught exception'));
 
   let hosting: Hosting | undefined;
   if (metrics && config.metricsPort !== undefined) {
