@@ -1,0 +1,135 @@
+import { spawn } from 'node:child_process';
+import type { Sandbox } from '../src/sandbox/types.js';
+import { blankedConfig, ROOT, startCommand } from '../test/support/bot-process.js';
+import { member, slashCommand, type DiscordStandIn } from '../test/support/discord/index.js';
+
+export type BotKind = 'ours' | 'baseline';
+export type LogLine = Record<string, unknown>;
+
+/** A bot process under test, whichever bot it is. */
+export interface BenchBot {
+  readonly kind: BotKind;
+  readonly pid: number;
+  readonly alive: boolean;
+  /** JSON lines the bot printed since the last drain (the baseline prints none). */
+  drainLogs(): LogLine[];
+  /** Stderr, last 64 KB: the baseline prints its errors there. */
+  stderr(): string;
+  onExit(listener: () => void): void;
+  stop(): Promise<void>;
+}
+
+// Spawned as test/support/bot-process.ts does (`npm start`'s command, cwd at the root, every
+// .env.example variable blanked first), but keeping raw log lines only until a scenario reads them
+// and bounded stderr, so 100k interactions cost the harness neither parsing nor memory.
+const READY_TIMEOUT_MS = 20_000;
+const KEPT_CHARS = 64 * 1024;
+
+function startArgs(kind: BotKind): string[] {
+  return kind === 'baseline' ? ['dist/bench/baseline/bot.js'] : startCommand().args;
+}
+
+/** The environment world.ts gives the bot in the end-to-end tests: same variable names for both bots. */
+function environment(discord: DiscordStandIn, sandbox: Sandbox, logLevel: string): Record<string, string> {
+  return {
+    DISCORD_TOKEN: discord.token,
+    DISCORD_CLIENT_ID: discord.applicationId,
+    DISCORD_GUILD_ID: discord.guildId,
+    DISCORD_API_URL: discord.apiUrl,
+    SERVICE_BASE_URL: sandbox.baseUrl,
+    SERVICE_API_KEY: sandbox.apiKey,
+    SERVICE_APP_ID: sandbox.appId,
+    MODERATOR_ROLE_IDS: discord.moderatorRoleId,
+    REVIEW_LOG_CHANNEL_ID: discord.channelId,
+    LOG_LEVEL: logLevel,
+  };
+}
+
+/**
+ * The guide's bot says `Ready!` on stdout. Ours logs `ready` at info only, so (at any LOG_LEVEL) it
+ * counts as ready once it has identified on the gateway and answered a probe: a command it does not
+ * know, which it refuses without calling the service.
+ */
+async function untilReady(kind: BotKind, discord: DiscordStandIn, sessionsBefore: number, stdout: () => string): Promise<void> {
+  if (kind === 'baseline') {
+    await discord.waitUntil(() => stdout().includes('Ready!'), READY_TIMEOUT_MS, 'the baseline to print Ready!');
+    return;
+  }
+  await discord.waitUntil(() => discord.gatewaySessions > sessionsBefore, READY_TIMEOUT_MS, 'our bot to identify on the gateway');
+  await discord.sendInteraction(slashCommand({ name: 'bench-probe', member: member() })).firstCallback(READY_TIMEOUT_MS);
+}
+
+export async function startBenchBot(kind: BotKind, discord: DiscordStandIn, sandbox: Sandbox, logLevel = 'info'): Promise<BenchBot> {
+  const sessionsBefore = discord.gatewaySessions;
+  const child = spawn(process.execPath, startArgs(kind), {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      // For profiling the bot under load (e.g. BENCH_NODE_OPTIONS='--import ./profile.mjs'); unset normally.
+      ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
+      ...blankedConfig(),
+      ...environment(discord, sandbox, logLevel),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let alive = true;
+  let stderr = '';
+  let stdoutTail = '';
+  let pending = '';
+  // Raw lines only: parsing waits for drainLogs, so the harness spends nothing on logs nobody reads.
+  let lines: string[] = [];
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  void exited.then(() => (alive = false));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-KEPT_CHARS);
+  });
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    if (kind === 'baseline') stdoutTail = (stdoutTail + chunk).slice(-KEPT_CHARS);
+    const parts = (pending + chunk).split('\n');
+    pending = parts.pop() ?? '';
+    for (const line of parts) lines.push(line);
+  });
+  const kill = async () => {
+    if (alive) child.kill('SIGKILL');
+    await exited;
+  };
+
+  try {
+    await Promise.race([
+      untilReady(kind, discord, sessionsBefore, () => stdoutTail),
+      exited.then(() => Promise.reject(new Error('it exited'))),
+    ]);
+  } catch (error) {
+    await kill();
+    throw new Error(`the ${kind === 'ours' ? 'bot' : 'baseline'} did not get ready (${(error as Error).message.slice(0, 200)}); stderr: ${stderr.slice(-2000)}`);
+  }
+  lines = [];
+
+  return {
+    kind,
+    pid: child.pid!,
+    get alive() {
+      return alive;
+    },
+    drainLogs() {
+      const taken = lines;
+      lines = [];
+      return taken.flatMap((line) => {
+        try {
+          return [JSON.parse(line) as LogLine];
+        } catch {
+          return [];
+        }
+      });
+    },
+    stderr: () => stderr,
+    onExit: (listener) => void exited.then(listener),
+    async stop() {
+      // A profiled bot (BENCH_NODE_OPTIONS) must exit by itself to write its profile.
+      if (alive) child.kill(process.env.BENCH_NODE_OPTIONS ? 'SIGTERM' : 'SIGKILL');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
