@@ -1,0 +1,8 @@
+// Prints the run's closing line in the plain "N passed, N failed" form CI tools read.
+export default class SummaryReporter {
+  onRunComplete(_contexts, results) {
+    const skipped = results.numPendingTests + results.numTodoTests;
+    const line = `Tests: ${results.numPassedTests} passed, ${results.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}`;
+    process.stderr.write(`${line}\n`);
+  }
+}
