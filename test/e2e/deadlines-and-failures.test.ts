@@ -82,6 +82,6 @@ describe('failures, each with its own message', () => {
     const message = await asMember(world.discord).command('vote', { member: '12' }).waitForMessage();
     expect(world.sandbox.requestCount('getVote')).toBe(0);
     expect(message.flags & EPHEMERAL).toBe(EPHEMERAL);
-    expect(textOf(message)).toMatch(/Something went wrong|snowflake|check/i);
+    expect(textOf(message)).toMatch(/Please check your input[\s\S]*snowflake/);
   });
 });
