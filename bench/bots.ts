@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import type { Sandbox } from '../src/sandbox/types.js';
 import { blankedConfig, ROOT, startCommand } from '../test/support/bot-process.js';
 import { member, slashCommand, type DiscordStandIn } from '../test/support/discord/index.js';
+import { botEnvironment } from '../test/support/world.js';
 
 export type BotKind = 'ours' | 'baseline';
 export type LogLine = Record<string, unknown>;
@@ -31,18 +32,7 @@ function startArgs(kind: BotKind): string[] {
 
 /** The environment world.ts gives the bot in the end-to-end tests: same variable names for both bots. */
 function environment(discord: DiscordStandIn, sandbox: Sandbox, logLevel: string): Record<string, string> {
-  return {
-    DISCORD_TOKEN: discord.token,
-    DISCORD_CLIENT_ID: discord.applicationId,
-    DISCORD_GUILD_ID: discord.guildId,
-    DISCORD_API_URL: discord.apiUrl,
-    SERVICE_BASE_URL: sandbox.baseUrl,
-    SERVICE_API_KEY: sandbox.apiKey,
-    SERVICE_APP_ID: sandbox.appId,
-    MODERATOR_ROLE_IDS: discord.moderatorRoleId,
-    REVIEW_LOG_CHANNEL_ID: discord.channelId,
-    LOG_LEVEL: logLevel,
-  };
+  return { ...botEnvironment(discord, sandbox), LOG_LEVEL: logLevel };
 }
 
 /**

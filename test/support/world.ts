@@ -18,11 +18,9 @@ export interface WorldOptions {
   ready?: boolean;
 }
 
-/** The service sandbox, the Discord stand-in and the built bot wired to both, as in production. */
-export async function startWorld(options: WorldOptions = {}): Promise<World> {
-  const sandbox = await startSandbox(options.sandbox);
-  const discord = await startDiscordStandIn(options.discord);
-  const bot = startBot({
+/** The environment that points a bot at the stand-in and the sandbox, as a host's .env would. */
+export function botEnvironment(discord: DiscordStandIn, sandbox: Sandbox): Record<string, string> {
+  return {
     DISCORD_TOKEN: discord.token,
     DISCORD_CLIENT_ID: discord.applicationId,
     DISCORD_GUILD_ID: discord.guildId,
@@ -33,8 +31,14 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     MODERATOR_ROLE_IDS: discord.moderatorRoleId,
     REVIEW_LOG_CHANNEL_ID: discord.channelId,
     LOG_LEVEL: 'info',
-    ...options.env,
-  });
+  };
+}
+
+/** The service sandbox, the Discord stand-in and the built bot wired to both, as in production. */
+export async function startWorld(options: WorldOptions = {}): Promise<World> {
+  const sandbox = await startSandbox(options.sandbox);
+  const discord = await startDiscordStandIn(options.discord);
+  const bot = startBot({ ...botEnvironment(discord, sandbox), ...options.env });
   const world = {
     sandbox,
     discord,
