@@ -111,11 +111,7 @@ const schema = z.object({
 
 /** Parses and validates the environment; throws ConfigError listing every problem at once. */
 export function parseConfig(env: NodeJS.ProcessEnv): Config {
-  const result = schema.safeParse(env);
-  if (!result.success) {
-    throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`));
-  }
-  const e = result.data;
+  const e = parseOrThrow(schema, env);
   return deepFreeze({
     discord: {
       token: e.DISCORD_TOKEN,
@@ -149,6 +145,13 @@ export function loadConfig(path?: string): Config {
   return parseConfig(process.env);
 }
 
+/** Every problem at once, each line starting with the variable's name. */
+function parseOrThrow<T extends z.ZodType>(variables: T, env: NodeJS.ProcessEnv): z.output<T> {
+  const result = variables.safeParse(env);
+  if (!result.success) throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`));
+  return result.data;
+}
+
 function deepFreeze<T extends object>(value: T): T {
   for (const child of Object.values(value)) {
     if (child && typeof child === 'object') deepFreeze(child);
@@ -168,10 +171,6 @@ const deploySchema = schema.pick({ DISCORD_TOKEN: true, DISCORD_CLIENT_ID: true,
 /** The deploy script needs only the Discord part: it must work before the service is set up. */
 export function loadDeployConfig(path?: string): DeployConfig {
   loadDotenv({ path, quiet: true });
-  const result = deploySchema.safeParse(process.env);
-  if (!result.success) {
-    throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`));
-  }
-  const e = result.data;
+  const e = parseOrThrow(deploySchema, process.env);
   return Object.freeze({ token: e.DISCORD_TOKEN, clientId: e.DISCORD_CLIENT_ID, guildId: e.DISCORD_GUILD_ID, apiUrl: e.DISCORD_API_URL });
 }
