@@ -1,5 +1,5 @@
 import type { Interaction, RepliableInteraction } from 'discord.js';
-import { decodeCustomId } from '../custom-id.js';
+import { decodeCustomId, type DecodedCustomId } from '../custom-id.js';
 import type { BotContext } from './context.js';
 import type { CommandModule, ComponentHandler } from './handlers.js';
 import { sendError } from './send-error.js';
@@ -34,14 +34,15 @@ export function createRouter({ commands, components, ctx, onHandled }: RouterOpt
   return async (interaction) => {
     if (!interaction.isRepliable()) return;
     const started = performance.now();
-    const handler = describe(interaction);
+    const component = componentOf(interaction);
+    const handler = describe(interaction, component);
     let outcome = 'ok';
     let failure: unknown;
     try {
       if (interaction.guildId !== ctx.config.discord.guildId) {
         throw new UserFacingError('This bot only works in the server it was set up for.', 'Wrong server');
       }
-      await dispatch(interaction, commands, byPrefix, ctx);
+      await dispatch(interaction, component, commands, byPrefix, ctx);
     } catch (error) {
       failure = error;
       outcome = await sendError(interaction, error, ctx.logger);
@@ -62,6 +63,7 @@ export function createRouter({ commands, components, ctx, onHandled }: RouterOpt
 
 async function dispatch(
   interaction: RepliableInteraction,
+  component: Component | null,
   commands: ReadonlyMap<string, CommandModule>,
   byPrefix: ReadonlyMap<string, ComponentHandler>,
   ctx: BotContext,
@@ -71,10 +73,9 @@ async function dispatch(
     if (!command) throw new UserFacingError(STALE_COMMAND, 'Unknown command');
     return command.execute(interaction, ctx);
   }
-  if (interaction.isButton() || interaction.isModalSubmit()) {
-    const decoded = decodeCustomId(interaction.customId);
+  if (component) {
+    const { kind, decoded } = component;
     const handler = decoded && byPrefix.get(decoded.prefix);
-    const kind = interaction.isButton() ? 'button' : 'modal';
     if (!decoded || !handler || handler.kind !== kind) throw new UserFacingError(STALE_COMPONENT, 'Unknown action');
     const arg = handler.parse(decoded.arg);
     if (arg === null) throw new UserFacingError(STALE_COMPONENT, 'Unknown action');
@@ -88,10 +89,20 @@ async function dispatch(
 const STALE_COMMAND = 'This command is not known to the bot. It may have been removed: an administrator can run `npm run deploy-commands` to refresh the list.';
 const STALE_COMPONENT = 'This button or form is not recognised, perhaps from an older version of the bot. Run the command again for a fresh one.';
 
-function describe(interaction: RepliableInteraction): string {
+/** A button or modal submit with its custom id read once, for routing and for the log line. */
+interface Component {
+  kind: 'button' | 'modal';
+  decoded: DecodedCustomId | null;
+}
+
+function componentOf(interaction: RepliableInteraction): Component | null {
+  if (interaction.isButton()) return { kind: 'button', decoded: decodeCustomId(interaction.customId) };
+  if (interaction.isModalSubmit()) return { kind: 'modal', decoded: decodeCustomId(interaction.customId) };
+  return null;
+}
+
+function describe(interaction: RepliableInteraction, component: Component | null): string {
   if (interaction.isChatInputCommand()) return `/${interaction.commandName}`;
-  if (interaction.isButton() || interaction.isModalSubmit()) {
-    return `${interaction.isButton() ? 'button' : 'modal'}:${decodeCustomId(interaction.customId)?.prefix ?? '?'}`;
-  }
+  if (component) return `${component.kind}:${component.decoded?.prefix ?? '?'}`;
   return `type:${interaction.type}`;
 }
