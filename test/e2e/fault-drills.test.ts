@@ -10,6 +10,8 @@ import {
   type MemberPayload,
   type Message,
 } from '../support/discord/index.js';
+import { buttonIds, textOf } from '../support/conversation.js';
+import { CRITIC as REVIEWER, CRITIC_REVIEW, NOBODY, VOTER, VOTER_REVIEW } from '../support/service.js';
 import { startWorld, type World } from '../support/world.js';
 
 /*
@@ -19,10 +21,7 @@ import { startWorld, type World } from '../support/world.js';
  * once the fault ends.
  */
 
-const VOTER = '284102390141648897'; // has a vote and review rev_7Hq2LmX9
-const NOBODY = '412958623017041920'; // neither
-const REVIEWER = '593031275438718986'; // review rev_Kd81PzQ4
-const REVIEWS: Record<string, string> = { [VOTER]: 'rev_7Hq2LmX9', [REVIEWER]: 'rev_Kd81PzQ4' };
+const REVIEWS: Record<string, string> = { [VOTER]: VOTER_REVIEW, [REVIEWER]: CRITIC_REVIEW };
 
 const NOT_ANSWERING = /not answering; try again shortly/;
 const MAYBE_POSTED = /may or may not have been posted/;
@@ -34,20 +33,8 @@ const DRILL_ENV = { SERVICE_TIMEOUT_MS: '1000', SERVICE_BUDGET_MS: '4000', SERVI
 /** Long enough for a call that spends its whole budget and is then deferred and edited. */
 const ANSWER_WAIT_MS = 15_000;
 
-function textOf(message: Message): string {
-  return [
-    message.content,
-    ...message.embeds.flatMap((e: { title?: string; description?: string; footer?: { text?: string } }) => [e.title, e.description, e.footer?.text]),
-  ]
-    .filter(Boolean)
-    .join('\n');
-}
-
 function replyButtonId(message: Message): string {
-  const ids: string[] = message.components.flatMap((row: { components: Array<{ custom_id?: string }> }) =>
-    row.components.flatMap((c) => (c.custom_id ? [c.custom_id] : [])),
-  );
-  const id = ids.find((c) => c.startsWith('review-reply:'));
+  const id = buttonIds(message).find((c) => c.startsWith('review-reply:'));
   if (!id) throw new Error(`no Reply button on the message: ${JSON.stringify(message.components)}`);
   return id;
 }
