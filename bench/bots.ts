@@ -40,16 +40,32 @@ function environment(discord: DiscordStandIn, sandbox: Sandbox, logLevel: string
  * counts as ready once it has identified on the gateway and answered a probe: a command it does not
  * know, which it refuses without calling the service.
  */
-async function untilReady(kind: BotKind, discord: DiscordStandIn, sessionsBefore: number, stdout: () => string): Promise<void> {
+async function untilReady(
+  kind: BotKind,
+  discord: DiscordStandIn,
+  sessionsBefore: number,
+  stdout: () => string,
+): Promise<void> {
   if (kind === 'baseline') {
     await discord.waitUntil(() => stdout().includes('Ready!'), READY_TIMEOUT_MS, 'the baseline to print Ready!');
     return;
   }
-  await discord.waitUntil(() => discord.gatewaySessions > sessionsBefore, READY_TIMEOUT_MS, 'our bot to identify on the gateway');
-  await discord.sendInteraction(slashCommand({ name: 'bench-probe', member: member() })).firstCallback(READY_TIMEOUT_MS);
+  await discord.waitUntil(
+    () => discord.gatewaySessions > sessionsBefore,
+    READY_TIMEOUT_MS,
+    'our bot to identify on the gateway',
+  );
+  await discord
+    .sendInteraction(slashCommand({ name: 'bench-probe', member: member() }))
+    .firstCallback(READY_TIMEOUT_MS);
 }
 
-export async function startBenchBot(kind: BotKind, discord: DiscordStandIn, sandbox: Sandbox, logLevel = 'info'): Promise<BenchBot> {
+export async function startBenchBot(
+  kind: BotKind,
+  discord: DiscordStandIn,
+  sandbox: Sandbox,
+  logLevel = 'info',
+): Promise<BenchBot> {
   const sessionsBefore = discord.gatewaySessions;
   const child = spawn(process.execPath, startArgs(kind), {
     cwd: ROOT,
@@ -91,7 +107,9 @@ export async function startBenchBot(kind: BotKind, discord: DiscordStandIn, sand
     ]);
   } catch (error) {
     await kill();
-    throw new Error(`the ${kind === 'ours' ? 'bot' : 'baseline'} did not get ready (${(error as Error).message.slice(0, 200)}); stderr: ${stderr.slice(-2000)}`);
+    throw new Error(
+      `the ${kind === 'ours' ? 'bot' : 'baseline'} did not get ready (${(error as Error).message.slice(0, 200)}); stderr: ${stderr.slice(-2000)}`,
+    );
   }
   lines = [];
 

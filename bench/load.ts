@@ -135,5 +135,9 @@ export function lateCount(samples: readonly Sample[]): number {
 /** Nearest-rank percentiles, e.g. percentiles(xs, [50, 99]) → [p50, p99]. */
 export function percentiles(values: readonly number[], ps: readonly number[]): number[] {
   const sorted = Float64Array.from(values).sort();
-  return ps.map((p) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!));
+  return ps.map((p) =>
+    sorted.length === 0
+      ? Number.NaN
+      : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!,
+  );
 }

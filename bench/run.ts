@@ -20,7 +20,10 @@ const BUSY_MACHINE_CORES = 0.25;
 const RERUN_UNTIL_MS = 6 * 60_000;
 const args = process.argv.slice(2);
 const withWarn = !args.includes('--no-warn');
-const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const only = args
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
 
 const scenarios: Array<{ name: string; run: Scenario; kinds: BotKind[] }> = [
   { name: 'processing', run: processingScenario, kinds: ['ours', 'baseline'] },
@@ -84,7 +87,11 @@ async function main(): Promise<void> {
         if (busy) {
           const what = `other processes on the machine used ${(ctx.othersPeak * 100).toFixed(0)}% of a core during ${scenario.name} (${label(kind)})`;
           ctx.progress(`${what}${again ? ': running it again' : ''}`);
-          notes.push(again ? `${what}; it was run again and its figures are from the second run.` : `${what}: its figures are disturbed.`);
+          notes.push(
+            again
+              ? `${what}; it was run again and its figures are from the second run.`
+              : `${what}: its figures are disturbed.`,
+          );
         }
         if (again) continue;
         notes.push(...runNotes);
@@ -94,7 +101,9 @@ async function main(): Promise<void> {
     }
   }
   await Promise.all([ctx.discord.close(), ctx.sandbox.close()]);
-  notes.push(`Machine ${loadAtStart} at the start, ${load()} at the end (the bench itself accounts for about 1.5); other processes' CPU per run is listed below.`);
+  notes.push(
+    `Machine ${loadAtStart} at the start, ${load()} at the end (the bench itself accounts for about 1.5); other processes' CPU per run is listed below.`,
+  );
 
   const extra = withWarn ? ['warn'] : [];
   const table = renderTable(figures.ours, figures.baseline, extra);
@@ -102,11 +111,21 @@ async function main(): Promise<void> {
   const total = `${((performance.now() - started) / 1000).toFixed(0)} s`;
   console.log(`\n${table}\n\nTargets (our bot):\n${goals.join('\n')}\n\nbench finished in ${total}`);
   if (only) return;
-  writeFileSync(new URL('../../bench/RESULTS.md', import.meta.url), results(table, goals, notes, cpuLines, total, extra));
+  writeFileSync(
+    new URL('../../bench/RESULTS.md', import.meta.url),
+    results(table, goals, notes, cpuLines, total, extra),
+  );
   console.log('written to bench/RESULTS.md');
 }
 
-function results(table: string, goals: string[], notes: string[], cpuLines: string[], total: string, extra: string[]): string {
+function results(
+  table: string,
+  goals: string[],
+  notes: string[],
+  cpuLines: string[],
+  total: string,
+  extra: string[],
+): string {
   const command = `npm run bench${extra.length ? '' : ' -- --no-warn'}`;
   return `# Benchmark results
 

@@ -16,12 +16,22 @@ const seconds = (ms: number) => (ms < 1000 ? `${ms} ms` : `${ms / 1000} s`);
 
 export function rows(extraLogLevels: readonly string[]): Row[] {
   const latencyRows = SERVICE_LATENCIES_MS.flatMap((latency): Row[] => [
-    ...(['p50', 'p95', 'p99'] as const).map((p): Row => ({ id: `ack.${p}.${latency}`, label: `Ack latency ${p}, service ${seconds(latency)}`, unit: 'ms' })),
+    ...(['p50', 'p95', 'p99'] as const).map((p): Row => ({
+      id: `ack.${p}.${latency}`,
+      label: `Ack latency ${p}, service ${seconds(latency)}`,
+      unit: 'ms',
+    })),
   ]);
-  const lateRows = SERVICE_LATENCIES_MS.map((latency): Row => ({ id: `late.${latency}`, label: `Late acks (> 3 s) of ${LATENCY_RUN.count}, service ${seconds(latency)}`, unit: 'count' }));
-  const answeredRows = SERVICE_LATENCIES_MS.map(
-    (latency): Row => ({ id: `answered.${latency}`, label: `Members shown their vote (not an error) of ${LATENCY_RUN.count}, service ${seconds(latency)}`, unit: 'count' }),
-  );
+  const lateRows = SERVICE_LATENCIES_MS.map((latency): Row => ({
+    id: `late.${latency}`,
+    label: `Late acks (> 3 s) of ${LATENCY_RUN.count}, service ${seconds(latency)}`,
+    unit: 'count',
+  }));
+  const answeredRows = SERVICE_LATENCIES_MS.map((latency): Row => ({
+    id: `answered.${latency}`,
+    label: `Members shown their vote (not an error) of ${LATENCY_RUN.count}, service ${seconds(latency)}`,
+    unit: 'count',
+  }));
   const throughputRows = ['', ...extraLogLevels.map((level) => `.${level}`)].flatMap((suffix): Row[] => {
     const at = suffix === '' ? '' : ` (LOG_LEVEL=${suffix.slice(1)})`;
     return [
@@ -34,11 +44,19 @@ export function rows(extraLogLevels: readonly string[]): Row[] {
     ...lateRows,
     ...answeredRows,
     { id: 'requests.oneMember', label: `Service requests, burst of ${BURST.count} /vote of one member`, unit: 'count' },
-    { id: 'requests.manyMembers', label: `Service requests, burst of ${BURST.count} /vote of different members`, unit: 'count' },
+    {
+      id: 'requests.manyMembers',
+      label: `Service requests, burst of ${BURST.count} /vote of different members`,
+      unit: 'count',
+    },
     ...throughputRows,
     { id: 'processing.p50', label: 'Bot processing p50 (logged ms, cache warm)', unit: 'ms' },
     { id: 'processing.p99', label: 'Bot processing p99 (logged ms, cache warm)', unit: 'ms' },
-    { id: 'processing.cpu', label: `Bot CPU time per interaction (${PROCESSING_RUN.count} /vote, service ~0 ms)`, unit: 'cpu-ms' },
+    {
+      id: 'processing.cpu',
+      label: `Bot CPU time per interaction (${PROCESSING_RUN.count} /vote, service ~0 ms)`,
+      unit: 'cpu-ms',
+    },
     { id: 'processing.ackP50', label: 'Ack latency p50, service ~0 ms, cache warm', unit: 'ms' },
     { id: 'processing.ackP99', label: 'Ack latency p99, service ~0 ms, cache warm', unit: 'ms' },
     { id: 'processing.requests', label: `Service requests during those ${PROCESSING_RUN.count} /vote`, unit: 'count' },
@@ -68,17 +86,30 @@ function format(value: number | undefined, unit: Unit): string {
 }
 
 function ratio(ours: number | undefined, baseline: number | undefined): string {
-  if (ours === undefined || baseline === undefined || !Number.isFinite(ours) || !Number.isFinite(baseline) || baseline === 0) return '—';
+  if (
+    ours === undefined ||
+    baseline === undefined ||
+    !Number.isFinite(ours) ||
+    !Number.isFinite(baseline) ||
+    baseline === 0
+  )
+    return '—';
   const r = ours / baseline;
   return `${r >= 10 ? r.toFixed(0) : r >= 1 ? r.toFixed(2) : r.toPrecision(2)}×`;
 }
 
 /** One markdown table: rows = figures, columns = our bot | baseline | ratio (ours ÷ baseline). */
 export function renderTable(ours: Figures, baseline: Figures, extraLogLevels: readonly string[]): string {
-  const body = rows(extraLogLevels).map((row) => [row.label, format(ours[row.id], row.unit), format(baseline[row.id], row.unit), ratio(ours[row.id], baseline[row.id])]);
+  const body = rows(extraLogLevels).map((row) => [
+    row.label,
+    format(ours[row.id], row.unit),
+    format(baseline[row.id], row.unit),
+    ratio(ours[row.id], baseline[row.id]),
+  ]);
   const header = ['figure', 'our bot', 'baseline', 'ratio (ours ÷ baseline)'];
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => cells[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
   const rule = `| ${widths.map((w, i) => (i === 0 ? '-'.repeat(w) : `${'-'.repeat(w - 1)}:`)).join(' | ')} |`;
   return [line(header), rule, ...body.map(line)].join('\n');
 }
@@ -97,13 +128,25 @@ export function targets(ours: Figures): Target[] {
       met: late.every((n) => n === 0),
       figure: SERVICE_LATENCIES_MS.map((latency, i) => `${seconds(latency)}: ${late[i] ?? 'n/a'}`).join(', '),
     },
-    { text: 'bot processing p50 ≤ 2 ms', met: (ours['processing.p50'] ?? Infinity) <= 2, figure: `p50 ${ours['processing.p50'] ?? 'n/a'} ms (p99 ${ours['processing.p99'] ?? 'n/a'} ms)` },
-    { text: '500 concurrent identical checks → 1 service request', met: ours['requests.oneMember'] === 1, figure: `${ours['requests.oneMember'] ?? 'n/a'} requests` },
+    {
+      text: 'bot processing p50 ≤ 2 ms',
+      met: (ours['processing.p50'] ?? Infinity) <= 2,
+      figure: `p50 ${ours['processing.p50'] ?? 'n/a'} ms (p99 ${ours['processing.p99'] ?? 'n/a'} ms)`,
+    },
+    {
+      text: '500 concurrent identical checks → 1 service request',
+      met: ours['requests.oneMember'] === 1,
+      figure: `${ours['requests.oneMember'] ?? 'n/a'} requests`,
+    },
     {
       text: '≥ 1,000 interactions/s per process',
       met: (ours['throughput.achieved'] ?? 0) >= 1000,
       figure: `${(ours['throughput.achieved'] ?? 0).toFixed(0)}/s achieved at ${ours['throughput.offered'] ?? 0}/s offered with p99 < 1 s`,
     },
-    { text: 'RSS growth < 10 MB from 10k to 100k interactions', met: (ours['rss.growth'] ?? Infinity) < 10, figure: `${(ours['rss.growth'] ?? Number.NaN).toFixed(1)} MB` },
+    {
+      text: 'RSS growth < 10 MB from 10k to 100k interactions',
+      met: (ours['rss.growth'] ?? Infinity) < 10,
+      figure: `${(ours['rss.growth'] ?? Number.NaN).toFixed(1)} MB`,
+    },
   ];
 }

@@ -15,8 +15,14 @@ export const data = new SlashCommandBuilder()
 export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
   const receivedAt = Date.now();
   const user = targetUser(interaction);
-  const work = ctx.api
-    .getVote(user.id, { budgetMs: tokenBudgetMs(receivedAt) })
-    .then((status) => voteView({ userId: user.id, self: user.id === interaction.user.id, status, now: ctx.now(), voteUrl: ctx.config.voteUrl }));
+  const work = ctx.api.getVote(user.id, { budgetMs: tokenBudgetMs(receivedAt) }).then((status) =>
+    voteView({
+      userId: user.id,
+      self: user.id === interaction.user.id,
+      status,
+      now: ctx.now(),
+      voteUrl: ctx.config.voteUrl,
+    }),
+  );
   await replyInTime(interaction, work, { ephemeral: isEphemeral(interaction) });
 }

@@ -56,21 +56,33 @@ const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === 
 const required = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
 const snowflake = (hint: string) =>
-  required(z.string({ error: `is missing: ${hint}` }).trim().regex(SNOWFLAKE, `must be a Discord id (17–20 digits): ${hint}`));
+  required(
+    z
+      .string({ error: `is missing: ${hint}` })
+      .trim()
+      .regex(SNOWFLAKE, `must be a Discord id (17–20 digits): ${hint}`),
+  );
 const secret = (hint: string) => required(z.string({ error: `is missing: ${hint}` }).trim());
 const intInRange = (min: number, max: number, fallback: number) =>
-  optional(z.coerce.number().int(`must be a whole number from ${min} to ${max}`).min(min, `must be at least ${min}`).max(max, `must be at most ${max}`)).transform(
-    (v) => v ?? fallback,
-  );
+  optional(
+    z.coerce
+      .number()
+      .int(`must be a whole number from ${min} to ${max}`)
+      .min(min, `must be at least ${min}`)
+      .max(max, `must be at most ${max}`),
+  ).transform((v) => v ?? fallback);
 const httpUrl = (hint: string) =>
-  z.string().trim().refine((v) => {
-    try {
-      const url = new URL(v);
-      return url.protocol === 'http:' || url.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, `must be an http(s) URL: ${hint}`);
+  z
+    .string()
+    .trim()
+    .refine((v) => {
+      try {
+        const url = new URL(v);
+        return url.protocol === 'http:' || url.protocol === 'https:';
+      } catch {
+        return false;
+      }
+    }, `must be an http(s) URL: ${hint}`);
 
 const schema = z.object({
   DISCORD_TOKEN: secret("your bot's token (Developer Portal → your application → Bot → Reset Token)"),
@@ -93,19 +105,31 @@ const schema = z.object({
   SERVICE_API_KEY: secret("the guild's API key from the server-listing service's dashboard"),
   SERVICE_APP_ID: secret("the guild's app id from the server-listing service's dashboard"),
   SERVICE_HEADER_PREFIX: optional(
-    z.string().trim().regex(/^[A-Za-z][A-Za-z0-9]*$/, 'must be a single word such as Service or Guilds'),
+    z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z][A-Za-z0-9]*$/, 'must be a single word such as Service or Guilds'),
   ).transform((v) => v ?? 'Service'),
   SERVICE_TIMEOUT_MS: intInRange(100, 60_000, API_DEFAULTS.attemptTimeoutMs),
   SERVICE_BUDGET_MS: intInRange(100, 600_000, API_DEFAULTS.totalBudgetMs),
   SERVICE_CACHE_TTL_SECONDS: intInRange(0, 86_400, API_DEFAULTS.cacheTtlMs / 1000),
   SERVICE_NOT_VOTED_TTL_SECONDS: intInRange(0, 3_600, API_DEFAULTS.notVotedTtlMs / 1000),
   MODERATOR_ROLE_IDS: optional(z.string())
-    .transform((v) => (v ?? '').split(',').map((id) => id.trim()).filter((id) => id !== ''))
+    .transform((v) =>
+      (v ?? '')
+        .split(',')
+        .map((id) => id.trim())
+        .filter((id) => id !== ''),
+    )
     .pipe(z.array(z.string().regex(SNOWFLAKE, 'must be role ids (17–20 digits) separated by commas'))),
-  REVIEW_LOG_CHANNEL_ID: optional(snowflake('the id of the channel that receives reply audit messages, or leave empty')),
+  REVIEW_LOG_CHANNEL_ID: optional(
+    snowflake('the id of the channel that receives reply audit messages, or leave empty'),
+  ),
   VOTE_URL: optional(httpUrl("your server's vote page, shown to members who have not voted")),
   LOG_LEVEL: optional(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`)).transform((v) => v ?? 'info'),
-  METRICS_PORT: optional(z.coerce.number().int().min(1, 'must be a port from 1 to 65535').max(65_535, 'must be a port from 1 to 65535')),
+  METRICS_PORT: optional(
+    z.coerce.number().int().min(1, 'must be a port from 1 to 65535').max(65_535, 'must be a port from 1 to 65535'),
+  ),
   SHUTDOWN_GRACE_MS: intInRange(0, 60_000, 4_000),
 });
 
@@ -148,7 +172,8 @@ export function loadConfig(path?: string): Config {
 /** Every problem at once, each line starting with the variable's name. */
 function parseOrThrow<T extends z.ZodType>(variables: T, env: NodeJS.ProcessEnv): z.output<T> {
   const result = variables.safeParse(env);
-  if (!result.success) throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`));
+  if (!result.success)
+    throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`));
   return result.data;
 }
 
@@ -166,11 +191,21 @@ export interface DeployConfig {
   readonly apiUrl: string | undefined;
 }
 
-const deploySchema = schema.pick({ DISCORD_TOKEN: true, DISCORD_CLIENT_ID: true, DISCORD_GUILD_ID: true, DISCORD_API_URL: true });
+const deploySchema = schema.pick({
+  DISCORD_TOKEN: true,
+  DISCORD_CLIENT_ID: true,
+  DISCORD_GUILD_ID: true,
+  DISCORD_API_URL: true,
+});
 
 /** The deploy script needs only the Discord part: it must work before the service is set up. */
 export function loadDeployConfig(path?: string): DeployConfig {
   loadDotenv({ path, quiet: true });
   const e = parseOrThrow(deploySchema, process.env);
-  return Object.freeze({ token: e.DISCORD_TOKEN, clientId: e.DISCORD_CLIENT_ID, guildId: e.DISCORD_GUILD_ID, apiUrl: e.DISCORD_API_URL });
+  return Object.freeze({
+    token: e.DISCORD_TOKEN,
+    clientId: e.DISCORD_CLIENT_ID,
+    guildId: e.DISCORD_GUILD_ID,
+    apiUrl: e.DISCORD_API_URL,
+  });
 }

@@ -11,7 +11,9 @@ async function deploy(): Promise<void> {
   const commands = await loadCommands(new URL('../commands/', import.meta.url));
   const body = [...commands.values()].map((command) => command.data.toJSON());
   const rest = new REST({ api: config.apiUrl ?? RouteBases.api, timeout: 10_000, retries: 2 }).setToken(config.token);
-  const registered = (await rest.put(Routes.applicationGuildCommands(config.clientId, config.guildId), { body })) as Array<{
+  const registered = (await rest.put(Routes.applicationGuildCommands(config.clientId, config.guildId), {
+    body,
+  })) as Array<{
     name: string;
     id: string;
   }>;
@@ -22,7 +24,8 @@ async function deploy(): Promise<void> {
 function explain(error: unknown): string {
   if (error instanceof ConfigError) return error.message;
   if (error instanceof DiscordAPIError) {
-    if (error.status === 401) return 'Discord rejected DISCORD_TOKEN: reset the token in the Developer Portal and update .env.';
+    if (error.status === 401)
+      return 'Discord rejected DISCORD_TOKEN: reset the token in the Developer Portal and update .env.';
     if (error.status === 403 || error.status === 404) {
       return `Discord refused (${error.status} ${error.message}): check DISCORD_CLIENT_ID and DISCORD_GUILD_ID, and that the bot was invited to that server with the "bot applications.commands" scopes.`;
     }

@@ -14,7 +14,16 @@ export function createLogger(level: LogLevel, secrets: readonly string[] = []): 
     level,
     base: { pid: process.pid },
     redact: {
-      paths: ['token', 'apiKey', 'appId', '*.token', '*.apiKey', '*.appId', 'headers.authorization', '*.headers.authorization'],
+      paths: [
+        'token',
+        'apiKey',
+        'appId',
+        '*.token',
+        '*.apiKey',
+        '*.appId',
+        'headers.authorization',
+        '*.headers.authorization',
+      ],
       censor: '[redacted]',
     },
     hooks: {

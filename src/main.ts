@@ -46,14 +46,26 @@ async function main(): Promise<void> {
   });
   client.once(Events.ClientReady, (ready) => {
     if (phase === 'starting') phase = 'ok';
-    logger.info({ user: ready.user.tag, guilds: ready.guilds.cache.size, commands: [...commands.keys()], ms: Math.round(performance.now() - started) }, 'ready');
+    logger.info(
+      {
+        user: ready.user.tag,
+        guilds: ready.guilds.cache.size,
+        commands: [...commands.keys()],
+        ms: Math.round(performance.now() - started),
+      },
+      'ready',
+    );
   });
   client.on(Events.Error, (err) => logger.error({ err }, 'discord client error'));
   client.on(Events.Warn, (warning) => logger.warn({ warning }, 'discord client warning'));
-  client.rest.on('rateLimited', (info) => logger.warn({ route: info.route, retryAfter: info.retryAfter, global: info.global }, 'discord rate limit'));
+  client.rest.on('rateLimited', (info) =>
+    logger.warn({ route: info.route, retryAfter: info.retryAfter, global: info.global }, 'discord rate limit'),
+  );
   // Logged with a reference id like handler failures, and survived: one bad promise must not take
   // every member's commands down with it.
-  process.on('unhandledRejection', (err) => logger.error({ err, referenceId: newReferenceId() }, 'unhandled rejection'));
+  process.on('unhandledRejection', (err) =>
+    logger.error({ err, referenceId: newReferenceId() }, 'unhandled rejection'),
+  );
   process.on('uncaughtException', (err) => logger.error({ err, referenceId: newReferenceId() }, 'uncaught exception'));
 
   let hosting: Hosting | undefined;
@@ -86,7 +98,10 @@ async function main(): Promise<void> {
 async function refuseWhileStopping(interaction: Interaction, logger: Logger): Promise<void> {
   if (!interaction.isRepliable()) return;
   try {
-    await interaction.reply({ content: 'The bot is restarting; try again in a moment.', flags: MessageFlags.Ephemeral });
+    await interaction.reply({
+      content: 'The bot is restarting; try again in a moment.',
+      flags: MessageFlags.Ephemeral,
+    });
   } catch (err) {
     logger.warn({ err, interactionId: interaction.id }, 'could not refuse an interaction during shutdown');
   }

@@ -1,7 +1,14 @@
 // The bot a guild owner would write from the discord.js guide: one file, one client, the guide's
 // interactionCreate handler, and a plain fetch to the service on every /vote. The bench runs it
 // against the same stand-in, sandbox and load as the real bot. Deliberately naive, never slowed down.
-import { Client, EmbedBuilder, Events, GatewayIntentBits, MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
+import {
+  Client,
+  EmbedBuilder,
+  Events,
+  GatewayIntentBits,
+  MessageFlags,
+  type ChatInputCommandInteraction,
+} from 'discord.js';
 
 const { DISCORD_TOKEN, DISCORD_API_URL, SERVICE_BASE_URL, SERVICE_API_KEY, SERVICE_APP_ID } = process.env;
 
@@ -46,9 +53,15 @@ client.on(Events.InteractionCreate, async (interaction) => {
   } catch (error) {
     console.error(error);
     if (interaction.replied || interaction.deferred) {
-      await interaction.followUp({ content: 'There was an error while executing this command!', flags: MessageFlags.Ephemeral });
+      await interaction.followUp({
+        content: 'There was an error while executing this command!',
+        flags: MessageFlags.Ephemeral,
+      });
     } else {
-      await interaction.reply({ content: 'There was an error while executing this command!', flags: MessageFlags.Ephemeral });
+      await interaction.reply({
+        content: 'There was an error while executing this command!',
+        flags: MessageFlags.Ephemeral,
+      });
     }
   }
 });

@@ -21,12 +21,20 @@ export const burstScenario: Scenario = async (ctx, kind) =>
     for (const burst of bursts) {
       ctx.sandbox.reset();
       ctx.sandbox.setFault('getVote', { latencyMs: BURST.serviceLatencyMs });
-      const run = await drive(ctx.discord, bot, { count: BURST.count, rate: Infinity, payload: burst.payload, waitMs: 8_000 });
+      const run = await drive(ctx.discord, bot, {
+        count: BURST.count,
+        rate: Infinity,
+        payload: burst.payload,
+        waitMs: 8_000,
+      });
       const requests = ctx.sandbox.requestCount('getVote');
       figures[burst.id] = requests;
       const late = lateCount(run.samples);
-      ctx.progress(`burst ${label(kind)} ${BURST.count} × ${burst.what}: ${requests} service requests; ${late} late acknowledgements`);
-      if (late > 0) ctx.note(`${label(kind)}, burst of ${BURST.count} /vote from ${burst.what}: ${late} late acknowledgements.`);
+      ctx.progress(
+        `burst ${label(kind)} ${BURST.count} × ${burst.what}: ${requests} service requests; ${late} late acknowledgements`,
+      );
+      if (late > 0)
+        ctx.note(`${label(kind)}, burst of ${BURST.count} /vote from ${burst.what}: ${late} late acknowledgements.`);
     }
     return figures;
   });

@@ -19,7 +19,12 @@ export const latencyScenario: Scenario = async (ctx, kind) => {
     ctx.sandbox.reset();
     ctx.sandbox.setFault('getVote', { latencyMs });
     const run = await withBot(ctx, kind, `latency, service ${latencyMs} ms`, (bot) =>
-      drive(ctx.discord, bot, { ...LATENCY_RUN, payload: () => voteFrom(nextSnowflake()), waitMs: ANSWER_WAIT_MS, until: 'answer' }),
+      drive(ctx.discord, bot, {
+        ...LATENCY_RUN,
+        payload: () => voteFrom(nextSnowflake()),
+        waitMs: ANSWER_WAIT_MS,
+        until: 'answer',
+      }),
     );
     const [p50, p95, p99] = percentiles(ackLatencies(run.samples), [50, 95, 99]);
     const late = lateCount(run.samples);

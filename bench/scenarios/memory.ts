@@ -31,14 +31,18 @@ export const memoryScenario: Scenario = async (ctx, kind) => {
           if (answered % 10_000 !== 0 || !bot.alive) return;
           rss[answered] = rssMb(bot.pid);
           const rate = (answered / (performance.now() - started)) * 1000;
-          ctx.progress(`memory ${label(kind)}: RSS after ${answered / 1000}k ${rss[answered]!.toFixed(1)} MB (${rate.toFixed(0)}/s)`);
+          ctx.progress(
+            `memory ${label(kind)}: RSS after ${answered / 1000}k ${rss[answered]!.toFixed(1)} MB (${rate.toFixed(0)}/s)`,
+          );
         },
       },
     });
     const late = lateCount(run.samples);
     const rate = (MEMORY_RUN.count / run.wallMs) * 1000;
     ctx.note(
-      `${label(kind)} memory run: ${MEMORY_RUN.count} /vote in ${(run.wallMs / 1000).toFixed(1)} s (${rate.toFixed(0)}/s), ${late} late; RSS MB by thousands answered: ${Object.entries(rss)
+      `${label(kind)} memory run: ${MEMORY_RUN.count} /vote in ${(run.wallMs / 1000).toFixed(1)} s (${rate.toFixed(0)}/s), ${late} late; RSS MB by thousands answered: ${Object.entries(
+        rss,
+      )
         .map(([n, mb]) => `${Number(n) / 1000}k ${mb.toFixed(1)}`)
         .join(', ')}.`,
     );

@@ -23,7 +23,12 @@ export const processingScenario: Scenario = async (ctx, kind) => {
     bot.drainLogs();
     const requestsBefore = ctx.sandbox.requestCount('getVote');
     const cpuBefore = cpuMs(bot.pid);
-    const run = await drive(ctx.discord, bot, { count: PROCESSING_RUN.count, rate: PROCESSING_RUN.rate, payload, waitMs: 5_000 });
+    const run = await drive(ctx.discord, bot, {
+      count: PROCESSING_RUN.count,
+      rate: PROCESSING_RUN.rate,
+      payload,
+      waitMs: 5_000,
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
     const cpuPerInteraction = (cpuMs(bot.pid) - cpuBefore) / PROCESSING_RUN.count;
     const serviceRequests = ctx.sandbox.requestCount('getVote') - requestsBefore;
@@ -34,12 +39,18 @@ export const processingScenario: Scenario = async (ctx, kind) => {
       .map((line) => Number(line.ms));
     const [ackP50, ackP99] = percentiles(ackLatencies(run.samples), [50, 99]);
     const [msP50, msP99] = percentiles(logged, [50, 99]);
-    const figures: Figures = { 'processing.cpu': cpuPerInteraction, 'processing.ackP50': ackP50!, 'processing.ackP99': ackP99!, 'processing.requests': serviceRequests };
+    const figures: Figures = {
+      'processing.cpu': cpuPerInteraction,
+      'processing.ackP50': ackP50!,
+      'processing.ackP99': ackP99!,
+      'processing.requests': serviceRequests,
+    };
     if (kind === 'ours') Object.assign(figures, { 'processing.p50': msP50!, 'processing.p99': msP99! });
     ctx.progress(
       `processing ${label(kind)}: ${kind === 'ours' ? `logged ms p50 ${msP50} p99 ${msP99} (${logged.length} lines); ` : ''}CPU ${cpuPerInteraction.toFixed(3)} ms/interaction; ack p50 ${ackP50!.toFixed(2)} p99 ${ackP99!.toFixed(2)} ms; service requests while measuring ${serviceRequests}`,
     );
-    if (kind === 'ours' && logged.length !== PROCESSING_RUN.count) ctx.note(`our bot logged ${logged.length} of ${PROCESSING_RUN.count} measured interactions.`);
+    if (kind === 'ours' && logged.length !== PROCESSING_RUN.count)
+      ctx.note(`our bot logged ${logged.length} of ${PROCESSING_RUN.count} measured interactions.`);
     return figures;
   });
 };

@@ -38,7 +38,12 @@ export function throughputScenario(logLevel = 'info'): Scenario {
           const count = offered * STEP_SECONDS;
           const cpu = measureCpu(bot.pid);
           const start = offset;
-          const run = await drive(ctx.discord, bot, { count, rate: offered, payload: (i) => payload(start + i), waitMs: 5_000 });
+          const run = await drive(ctx.discord, bot, {
+            count,
+            rate: offered,
+            payload: (i) => payload(start + i),
+            waitMs: 5_000,
+          });
           offset += count;
           bot.drainLogs();
           const acks = run.samples.flatMap((s) => (s.ackAt === undefined ? [] : [s.ackAt]));
@@ -67,7 +72,10 @@ export function throughputScenario(logLevel = 'info'): Scenario {
     const suffix = logLevel === 'info' ? '' : `.${logLevel}`;
     ctx.note(
       `${label(kind)} throughput${logLevel === 'info' ? '' : ` at LOG_LEVEL=${logLevel}`}: ${steps
-        .map((s) => `${s.offered}/s → ${s.achieved.toFixed(0)}/s p99 ${s.p99.toFixed(0)} ms${s.late ? ` late ${s.late}` : ''} (${cpuText(s.cpu)})`)
+        .map(
+          (s) =>
+            `${s.offered}/s → ${s.achieved.toFixed(0)}/s p99 ${s.p99.toFixed(0)} ms${s.late ? ` late ${s.late}` : ''} (${cpuText(s.cpu)})`,
+        )
         .join('; ')}${failed ? '' : ' — every step passed: the limit lies above the highest rate offered'}.`,
     );
     const figures: Figures = {};
@@ -77,7 +85,8 @@ export function throughputScenario(logLevel = 'info'): Scenario {
   };
 }
 
-const cpuText = (cpu: CpuShares) => `CPU bot ${percentOfCore(cpu.bot)}, harness ${percentOfCore(cpu.harness)}, others ${percentOfCore(cpu.others)}`;
+const cpuText = (cpu: CpuShares) =>
+  `CPU bot ${percentOfCore(cpu.bot)}, harness ${percentOfCore(cpu.harness)}, others ${percentOfCore(cpu.others)}`;
 
 function passed(step: Step): boolean {
   return step.p99 < P99_LIMIT_MS && step.late === 0;

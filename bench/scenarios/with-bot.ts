@@ -6,7 +6,13 @@ import { measureCpu, percentOfCore } from '../proc.js';
  * Runs `work` against a freshly started bot (cold cache, fresh process) and always stops it. Records
  * the CPU the bot, the harness and every other process on the machine used meanwhile.
  */
-export async function withBot<T>(ctx: BenchContext, kind: BotKind, what: string, work: (bot: BenchBot) => Promise<T>, logLevel = 'info'): Promise<T> {
+export async function withBot<T>(
+  ctx: BenchContext,
+  kind: BotKind,
+  what: string,
+  work: (bot: BenchBot) => Promise<T>,
+  logLevel = 'info',
+): Promise<T> {
   const bot = await startBenchBot(kind, ctx.discord, ctx.sandbox, logLevel);
   let crashed = false;
   bot.onExit(() => (crashed = true));
@@ -16,8 +22,13 @@ export async function withBot<T>(ctx: BenchContext, kind: BotKind, what: string,
   } finally {
     const shares = cpu();
     ctx.othersPeak = Math.max(ctx.othersPeak, shares.others);
-    ctx.cpuLog(`${what}, ${label(kind)}: bot ${percentOfCore(shares.bot)}, harness ${percentOfCore(shares.harness)}, other processes ${percentOfCore(shares.others)}`);
-    if (crashed) ctx.note(`${kind === 'ours' ? 'Our bot' : 'The baseline'} process died during "${what}": ${crashSummary(bot.stderr())}`);
+    ctx.cpuLog(
+      `${what}, ${label(kind)}: bot ${percentOfCore(shares.bot)}, harness ${percentOfCore(shares.harness)}, other processes ${percentOfCore(shares.others)}`,
+    );
+    if (crashed)
+      ctx.note(
+        `${kind === 'ours' ? 'Our bot' : 'The baseline'} process died during "${what}": ${crashSummary(bot.stderr())}`,
+      );
     await bot.stop();
   }
 }
@@ -25,7 +36,10 @@ export async function withBot<T>(ctx: BenchContext, kind: BotKind, what: string,
 /** The error that ended a Node process, from its stderr, e.g. "unhandled 'error' event on Client: DiscordAPIError[10062]: …". */
 function crashSummary(stderr: string): string {
   const lines = stderr.split('\n').map((line) => line.trim());
-  const banner = Math.max(0, lines.findLastIndex((line) => line.startsWith('throw ') || line.includes('Uncaught')));
+  const banner = Math.max(
+    0,
+    lines.findLastIndex((line) => line.startsWith('throw ') || line.includes('Uncaught')),
+  );
   const error = lines.slice(banner).find((line) => /^\w*Error(\[\w+\])?:/.test(line)) ?? '(no error on stderr)';
   const emitter = /Emitted 'error' event on (\w+)/.exec(stderr)?.[1];
   return `${emitter ? `unhandled 'error' event on ${emitter}: ` : ''}${error.slice(0, 200)}`;

@@ -26,7 +26,12 @@ export interface AttemptPlan<T> {
  * is retried with backoff (p-retry) while retries and budget last; a Retry-After is waited out
  * first, or, when it reaches past the budget, ends the call at once instead of sleeping in vain.
  */
-export async function runAttempts<T>(send: Send, plan: AttemptPlan<T>, call: CallContext, backoff: BackoffSettings): Promise<T> {
+export async function runAttempts<T>(
+  send: Send,
+  plan: AttemptPlan<T>,
+  call: CallContext,
+  backoff: BackoffSettings,
+): Promise<T> {
   let attempts = 0;
   const attempt = async (attemptNumber: number): Promise<T> => {
     attempts = attemptNumber;

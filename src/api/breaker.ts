@@ -41,7 +41,10 @@ export class CircuitBreaker {
       this.trialInFlight = false;
     } else if (outcome === 'failure') {
       this.failures += 1;
-      if (this.state === 'half_open' || (this.state === 'closed' && this.threshold > 0 && this.failures >= this.threshold)) {
+      if (
+        this.state === 'half_open' ||
+        (this.state === 'closed' && this.threshold > 0 && this.failures >= this.threshold)
+      ) {
         this.state = 'open';
         this.openUntil = this.now() + this.cooldownMs;
         this.trialInFlight = false;

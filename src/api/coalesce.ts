@@ -27,7 +27,12 @@ export class Coalescer {
     return this.wait(key, existing ?? this.launch(key, budgetMs, start, caller), caller);
   }
 
-  private launch<T>(key: string, budgetMs: number, start: (call: CallContext) => Promise<T>, first: Deadline): Flight<T> {
+  private launch<T>(
+    key: string,
+    budgetMs: number,
+    start: (call: CallContext) => Promise<T>,
+    first: Deadline,
+  ): Flight<T> {
     const deadline = new Deadline(budgetMs);
     // The first caller counts from the start: the request's remaining time is read right away.
     const waiters = new Set<Deadline>([first]);

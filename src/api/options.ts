@@ -21,7 +21,11 @@ export const DEFAULT_CLIENT_OPTIONS = {
 /** Most results the cache keeps; past it the oldest go. */
 export const MAX_CACHE_ENTRIES = 10_000;
 
-type Tunables = { -readonly [K in keyof typeof DEFAULT_CLIENT_OPTIONS]: (typeof DEFAULT_CLIENT_OPTIONS)[K] extends string ? string : number };
+type Tunables = {
+  -readonly [K in keyof typeof DEFAULT_CLIENT_OPTIONS]: (typeof DEFAULT_CLIENT_OPTIONS)[K] extends string
+    ? string
+    : number;
+};
 
 export interface ResolvedOptions extends Tunables {
   baseUrl: string;
@@ -51,14 +55,20 @@ export function resolveOptions(options: ServiceClientOptions): { settings: Resol
     onAttempt: options.onAttempt,
   };
   if (!/^[A-Za-z0-9]+(-[A-Za-z0-9]+)*$/.test(settings.headerPrefix)) {
-    throw new InvalidInputError('headerPrefix', 'Header prefix must be letters, digits and inner hyphens, e.g. Service or Guilds.');
+    throw new InvalidInputError(
+      'headerPrefix',
+      'Header prefix must be letters, digits and inner hyphens, e.g. Service or Guilds.',
+    );
   }
   if (settings.minRetryDelayMs > settings.maxRetryDelayMs) {
     throw new InvalidInputError('minRetryDelayMs', 'minRetryDelayMs must not exceed maxRetryDelayMs.');
   }
   return {
     settings,
-    credentials: { apiKey: secret('apiKey', 'API key', options.apiKey), appId: secret('appId', 'App id', options.appId) },
+    credentials: {
+      apiKey: secret('apiKey', 'API key', options.apiKey),
+      appId: secret('appId', 'App id', options.appId),
+    },
   };
 }
 
@@ -78,7 +88,10 @@ export function checkCallOptions(options: CallOptions | undefined): CallOptions 
 // would quote it, which is why it is checked here first.
 function secret(field: string, label: string, value: unknown): string {
   if (typeof value !== 'string' || !/^[\x21-\x7e]+$/.test(value)) {
-    throw new InvalidInputError(field, `${label} must be a non-empty string of printable ASCII characters without spaces.`);
+    throw new InvalidInputError(
+      field,
+      `${label} must be a non-empty string of printable ASCII characters without spaces.`,
+    );
   }
   return value;
 }

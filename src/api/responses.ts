@@ -45,7 +45,8 @@ export function readGet<T>(schema: z.ZodType<T>, what: string) {
     const body = parseBody(response.text);
     if (!body.ok) throw invalid(what, response, 'a body that is not JSON');
     const parsed = schema.safeParse(body.value);
-    if (!parsed.success) throw invalid(what, response, `a body the client cannot read (${describeIssues(parsed.error)})`);
+    if (!parsed.success)
+      throw invalid(what, response, `a body the client cannot read (${describeIssues(parsed.error)})`);
     return parsed.data;
   };
 }

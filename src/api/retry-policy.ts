@@ -83,5 +83,9 @@ export function exhausted(failure: RetryableFailure, what: string, attempts: num
   const tries = `${attempts} attempt${attempts === 1 ? '' : 's'}`;
   return failure.timedOut
     ? new ServiceUnavailableError('timeout', `${what}: the service did not answer in time (${tries}).`, failure.status)
-    : new ServiceUnavailableError('retries_exhausted', `${what}: still failing after ${tries} (${failure.detail}).`, failure.status);
+    : new ServiceUnavailableError(
+        'retries_exhausted',
+        `${what}: still failing after ${tries} (${failure.detail}).`,
+        failure.status,
+      );
 }

@@ -60,28 +60,21 @@ export const reviewSchema = z
     created_at: z.string().refine((text) => !Number.isNaN(Date.parse(text)), 'expected an ISO 8601 date-time'),
     authorId: z.string().min(1),
   })
-  .transform(
-    (wire): Review => ({
-      id: wire.id,
-      rating: wire.rating,
-      content: wire.content,
-      likes: wire.likes,
-      replies: wire.replies,
-      createdAt: new Date(wire.created_at),
-      authorId: wire.authorId,
-    }),
-  );
+  .transform((wire): Review => ({
+    id: wire.id,
+    rating: wire.rating,
+    content: wire.content,
+    likes: wire.likes,
+    replies: wire.replies,
+    createdAt: new Date(wire.created_at),
+    authorId: wire.authorId,
+  }));
 
 /**
  * Gap: the answer for a user without a review is not shown. An empty body (read as undefined),
  * `null`, `{}` or an `{error}` body all mean "no review".
  */
-export const noReviewSchema = z.union([
-  z.undefined(),
-  z.null(),
-  z.strictObject({}),
-  z.object({ error: z.string() }),
-]);
+export const noReviewSchema = z.union([z.undefined(), z.null(), z.strictObject({}), z.object({ error: z.string() })]);
 
 /** POST /reviews/{id} success. Gap: the success status is not shown; any 2xx with an id counts. */
 export const replySchema = z.object({ id: z.string().min(1) });

@@ -16,11 +16,15 @@ export async function connect(client: Client, token: string, apiUrl: string, log
       return;
     } catch (error) {
       if (isTokenRejected(error)) {
-        throw new FatalStartError('Discord rejected the bot token (DISCORD_TOKEN): reset it in the Developer Portal (Bot → Reset Token) and update .env.');
+        throw new FatalStartError(
+          'Discord rejected the bot token (DISCORD_TOKEN): reset it in the Developer Portal (Bot → Reset Token) and update .env.',
+        );
       }
       const reason = describeNetworkError(error);
       if (attempt >= ATTEMPTS) {
-        throw new FatalStartError(`Could not reach Discord at ${apiUrl} after ${ATTEMPTS} attempts (${reason}): check the network or DISCORD_API_URL.`);
+        throw new FatalStartError(
+          `Could not reach Discord at ${apiUrl} after ${ATTEMPTS} attempts (${reason}): check the network or DISCORD_API_URL.`,
+        );
       }
       const waitMs = Math.min(500 * 2 ** (attempt - 1), 5_000);
       logger.warn({ attempt, reason, waitMs }, 'could not reach Discord; retrying');

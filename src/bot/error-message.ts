@@ -37,7 +37,11 @@ export function toUserMessage(error: unknown): UserMessage {
     return { tone: 'warning', title: 'Review not found', description: 'That review no longer exists.' };
   }
   if (error instanceof ServiceUnavailableError) {
-    return { tone: 'error', title: 'Service not answering', description: 'The service is not answering; try again shortly.' };
+    return {
+      tone: 'error',
+      title: 'Service not answering',
+      description: 'The service is not answering; try again shortly.',
+    };
   }
   if (error instanceof ReplyOutcomeUnknownError) {
     return {

@@ -16,14 +16,17 @@ export async function loadCommands(dir: URL): Promise<Map<string, CommandModule>
   for (const file of files) {
     const module = (await import(pathToFileURL(path.join(dirPath, file)).href)) as Partial<CommandModule>;
     const missing = [
-      typeof module.data?.toJSON === 'function' && typeof module.data.name === 'string' ? null : '"data" (a SlashCommandBuilder)',
+      typeof module.data?.toJSON === 'function' && typeof module.data.name === 'string'
+        ? null
+        : '"data" (a SlashCommandBuilder)',
       typeof module.execute === 'function' ? null : '"execute" (a function)',
     ].filter((m) => m !== null);
     if (missing.length > 0) {
       throw new Error(`commands/${file} must export ${missing.join(' and ')}; it does not.`);
     }
     const command = module as CommandModule;
-    if (commands.has(command.data.name)) throw new Error(`commands/${file} reuses the command name /${command.data.name}.`);
+    if (commands.has(command.data.name))
+      throw new Error(`commands/${file} reuses the command name /${command.data.name}.`);
     commands.set(command.data.name, command);
   }
   return commands;

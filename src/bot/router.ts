@@ -53,7 +53,14 @@ export function createRouter({ commands, components, ctx, onHandled }: RouterOpt
         'interaction handled',
       );
       try {
-        onHandled?.({ interactionId: interaction.id, handler, userId: interaction.user.id, outcome, durationMs, error: failure });
+        onHandled?.({
+          interactionId: interaction.id,
+          handler,
+          userId: interaction.user.id,
+          outcome,
+          durationMs,
+          error: failure,
+        });
       } catch {
         // An observer's failure must never reach the user's interaction.
       }
@@ -86,8 +93,10 @@ async function dispatch(
   throw new UserFacingError('This kind of interaction is not supported here.', 'Not supported');
 }
 
-const STALE_COMMAND = 'This command is not known to the bot. It may have been removed: an administrator can run `npm run deploy-commands` to refresh the list.';
-const STALE_COMPONENT = 'This button or form is not recognised, perhaps from an older version of the bot. Run the command again for a fresh one.';
+const STALE_COMMAND =
+  'This command is not known to the bot. It may have been removed: an administrator can run `npm run deploy-commands` to refresh the list.';
+const STALE_COMPONENT =
+  'This button or form is not recognised, perhaps from an older version of the bot. Run the command again for a fresh one.';
 
 /** A button or modal submit with its custom id read once, for routing and for the log line. */
 interface Component {

@@ -13,7 +13,11 @@ export async function sendError(interaction: RepliableInteraction, error: unknow
   const message = toUserMessage(error);
   const log = { interactionId: interaction.id, referenceId: message.referenceId, err: error };
   if (isInternal(message)) logger.error(log, 'interaction failed');
-  else if (needsOperator(error)) logger.warn({ interactionId: interaction.id, reason: (error as Error).name, err: error }, 'service failure shown to a member');
+  else if (needsOperator(error))
+    logger.warn(
+      { interactionId: interaction.id, reason: (error as Error).name, err: error },
+      'service failure shown to a member',
+    );
   else logger.info({ interactionId: interaction.id, reason: (error as Error).name }, 'interaction refused or failed');
 
   const payload = noticeView(message);

@@ -57,7 +57,13 @@ function answer(req: IncomingMessage, res: ServerResponse, options: HealthServer
   try {
     if (path === '/healthz') {
       const health = options.health();
-      return send(res, health.ready && health.status === 'ok' ? 200 : 503, 'application/json', `${JSON.stringify(health)}\n`, req.method === 'HEAD');
+      return send(
+        res,
+        health.ready && health.status === 'ok' ? 200 : 503,
+        'application/json',
+        `${JSON.stringify(health)}\n`,
+        req.method === 'HEAD',
+      );
     }
     return send(res, 200, CONTENT_TYPE, options.metrics(), req.method === 'HEAD');
   } catch {
@@ -66,6 +72,10 @@ function answer(req: IncomingMessage, res: ServerResponse, options: HealthServer
 }
 
 function send(res: ServerResponse, status: number, contentType: string, body: string, headOnly = false): void {
-  res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
+  res.writeHead(status, {
+    'Content-Type': contentType,
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+  });
   res.end(headOnly ? undefined : body);
 }

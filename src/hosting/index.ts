@@ -45,6 +45,8 @@ export async function startHosting({ port, metrics, client, inFlight, phase }: H
     });
   } catch (error) {
     const reason = (error as { code?: string }).code ?? (error as Error).message;
-    throw new FatalStartError(`Could not serve /healthz and /metrics on 127.0.0.1:${port} (${reason}): choose a free METRICS_PORT or leave it empty.`);
+    throw new FatalStartError(
+      `Could not serve /healthz and /metrics on 127.0.0.1:${port} (${reason}): choose a free METRICS_PORT or leave it empty.`,
+    );
   }
 }

@@ -38,10 +38,11 @@ export interface LiveState {
  * never user ids, tokens or anything secret.
  */
 export class BotMetrics {
-  private readonly interactions = new Counter(`${PREFIX}interactions_total`, 'Interactions handled, by handler and outcome (ok, refused, error).', [
-    'handler',
-    'outcome',
-  ]);
+  private readonly interactions = new Counter(
+    `${PREFIX}interactions_total`,
+    'Interactions handled, by handler and outcome (ok, refused, error).',
+    ['handler', 'outcome'],
+  );
   private readonly failures = new Counter(
     `${PREFIX}interaction_failures_total`,
     'Interactions that ended in a message about a failure, by handler and cause (circuit_open counts calls refused by the open circuit breaker).',
@@ -58,10 +59,11 @@ export class BotMetrics {
     "Time from receiving an interaction to Discord's answer to its first response (reply, deferral or modal); Discord allows 3 s.",
     ACK_BUCKETS,
   );
-  private readonly acks = new Counter(`${PREFIX}interaction_responses_total`, 'Interaction callbacks sent to Discord, by type and whether Discord accepted them.', [
-    'type',
-    'result',
-  ]);
+  private readonly acks = new Counter(
+    `${PREFIX}interaction_responses_total`,
+    'Interaction callbacks sent to Discord, by type and whether Discord accepted them.',
+    ['type', 'result'],
+  );
   private readonly attempts = new Counter(
     `${PREFIX}service_attempts_total`,
     'HTTP attempts to the votes and reviews service, by route and result (the status code, or the transport error).',
@@ -119,7 +121,11 @@ export class BotMetrics {
       this.attemptDuration.collect(),
       gauge(`${PREFIX}interactions_in_flight`, 'Interactions being handled now.', live.inFlight),
       gauge(`${PREFIX}ready`, '1 once the Discord client is ready, 0 before and during shutdown.', live.ready ? 1 : 0),
-      gauge(`${PREFIX}gateway_connected`, '1 while the gateway connection is up and ready, 0 while it reconnects or resumes.', live.gatewayConnected ? 1 : 0),
+      gauge(
+        `${PREFIX}gateway_connected`,
+        '1 while the gateway connection is up and ready, 0 while it reconnects or resumes.',
+        live.gatewayConnected ? 1 : 0,
+      ),
       gauge(
         `${PREFIX}gateway_ping_seconds`,
         'Average gateway heartbeat round trip (absent until the first heartbeat is acknowledged).',

@@ -62,7 +62,10 @@ export class Counter<L extends string = never> {
 
 export class Histogram<L extends string = never> {
   readonly buckets: readonly number[];
-  private readonly series = new Map<string, { labels: Readonly<Record<L, string>>; counts: number[]; sum: number; count: number }>();
+  private readonly series = new Map<
+    string,
+    { labels: Readonly<Record<L, string>>; counts: number[]; sum: number; count: number }
+  >();
 
   constructor(
     readonly name: string,
@@ -144,7 +147,8 @@ export function render(families: readonly MetricFamily[]): string {
   const lines: string[] = [];
   for (const family of families) {
     lines.push(`# HELP ${family.name} ${escapeHelp(family.help)}`, `# TYPE ${family.name} ${family.type}`);
-    for (const sample of family.samples) lines.push(`${sample.name}${formatLabels(sample.labels)} ${formatValue(sample.value)}`);
+    for (const sample of family.samples)
+      lines.push(`${sample.name}${formatLabels(sample.labels)} ${formatValue(sample.value)}`);
   }
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }

@@ -65,7 +65,11 @@ export const reviewReplySubmit: ModalHandler<string> = {
       const { reply } = await posted;
       await interaction.followUp({ ...confirmation(reply), flags: MessageFlags.Ephemeral });
     } else {
-      await replyInTime(interaction, posted.then(({ reply }) => confirmation(reply)), { ephemeral: true });
+      await replyInTime(
+        interaction,
+        posted.then(({ reply }) => confirmation(reply)),
+        { ephemeral: true },
+      );
     }
 
     const { reply, fresh } = await posted;
@@ -76,7 +80,10 @@ export const reviewReplySubmit: ModalHandler<string> = {
         reply: { id: reply.id, content: form.content, pinned: form.pinned },
         at: ctx.now(),
       });
-      await postAuditMessage(interaction.client, ctx.config.reviewLogChannelId, audit, ctx.logger, { reviewId, replyId: reply.id });
+      await postAuditMessage(interaction.client, ctx.config.reviewLogChannelId, audit, ctx.logger, {
+        reviewId,
+        replyId: reply.id,
+      });
     }
   },
 };
@@ -89,7 +96,10 @@ function readFields(interaction: ModalSubmitInteraction): { content: string; pin
       : undefined;
     return { content, pinned };
   } catch {
-    throw new UserFacingError('The reply form came back incomplete. Press Reply on the review to open it again.', 'Reply not sent');
+    throw new UserFacingError(
+      'The reply form came back incomplete. Press Reply on the review to open it again.',
+      'Reply not sent',
+    );
   }
 }
 

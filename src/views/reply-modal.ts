@@ -1,10 +1,4 @@
-import {
-  LabelBuilder,
-  ModalBuilder,
-  StringSelectMenuBuilder,
-  TextInputBuilder,
-  TextInputStyle,
-} from 'discord.js';
+import { LabelBuilder, ModalBuilder, StringSelectMenuBuilder, TextInputBuilder, TextInputStyle } from 'discord.js';
 import { Prefix, encodeCustomId } from '../custom-id.js';
 import { formatCount, truncate } from './format.js';
 import { parseReviewId } from './review.js';
@@ -74,9 +68,7 @@ export function replyModal({ reviewId, authorName }: ReplyModalInput): ModalBuil
     );
 }
 
-export type ReplyModalResult =
-  | { ok: true; content: string; pinned: boolean }
-  | { ok: false; problem: string };
+export type ReplyModalResult = { ok: true; content: string; pinned: boolean } | { ok: false; problem: string };
 
 function readPinned(value: readonly string[] | string | undefined): boolean | null {
   if (value === undefined) return false;

@@ -13,9 +13,7 @@ export function authorLine(rating: number, authorId: string): string {
  * The author of the review shown in a message the bot sent with `reviewView`, or null when the
  * message shows no review. Lets the reply handler refresh that review without another lookup key.
  */
-export function reviewAuthorFromEmbeds(
-  embeds: ReadonlyArray<{ readonly description?: string | null }>,
-): string | null {
+export function reviewAuthorFromEmbeds(embeds: ReadonlyArray<{ readonly description?: string | null }>): string | null {
   const match = AUTHOR_LINE.exec(embeds[0]?.description ?? '');
   const id = match?.[1];
   return id !== undefined && SNOWFLAKE.test(id) ? id : null;

@@ -41,8 +41,7 @@ function replyButton(reviewId: string): ActionRowBuilder<ButtonBuilder> {
 }
 
 function reviewEmbed(review: Review): EmbedBuilder {
-  const content =
-    review.content.trim() === '' ? '*No text, rating only.*' : safeText(review.content, CONTENT_MAX);
+  const content = review.content.trim() === '' ? '*No text, rating only.*' : safeText(review.content, CONTENT_MAX);
   const written = `${relativeTime(review.createdAt)}\n${exactTime(review.createdAt)}`;
   return new EmbedBuilder()
     .setColor(ToneColour.info)

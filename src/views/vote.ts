@@ -28,9 +28,7 @@ function isLinkUrl(url: string): boolean {
 function votedEmbed(userId: string, self: boolean, remainingMs: number | null, now: Date): EmbedBuilder {
   const embed = new EmbedBuilder().setColor(ToneColour.success).setTitle('Vote active');
   if (remainingMs === null) {
-    return embed.setDescription(
-      `${mention(userId)} has an active vote. The service did not say when it runs out.`,
-    );
+    return embed.setDescription(`${mention(userId)} has an active vote. The service did not say when it runs out.`);
   }
   const runsOut = timeAfter(now, Math.max(0, remainingMs));
   return embed
@@ -43,7 +41,9 @@ function votedEmbed(userId: string, self: boolean, remainingMs: number | null, n
 }
 
 function notVotedEmbed(userId: string, self: boolean, withButton: boolean): EmbedBuilder {
-  const where = withButton ? 'the button below leads to the server’s listing page' : 'votes are cast on the server’s listing page';
+  const where = withButton
+    ? 'the button below leads to the server’s listing page'
+    : 'votes are cast on the server’s listing page';
   const how = self
     ? withButton
       ? 'Use the button below to vote on the server’s listing page, then check again here.'

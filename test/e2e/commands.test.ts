@@ -23,7 +23,9 @@ beforeEach(() => {
 
 describe('/vote', () => {
   it("shows the caller's own vote by default, ephemerally, with when it runs out", async () => {
-    const message = await asMember(world.discord, member({ id: VOTER })).command('vote').waitForMessage();
+    const message = await asMember(world.discord, member({ id: VOTER }))
+      .command('vote')
+      .waitForMessage();
     expect(message.flags & EPHEMERAL).toBe(EPHEMERAL);
     const text = textOf(message);
     expect(text).toContain(`<@${VOTER}>`);
@@ -113,7 +115,9 @@ describe('/review', () => {
   });
 
   it('offers moderators a Reply button and ordinary members none', async () => {
-    const forModerator = await asMember(world.discord, moderator()).command('review', { member: CRITIC }).waitForMessage();
+    const forModerator = await asMember(world.discord, moderator())
+      .command('review', { member: CRITIC })
+      .waitForMessage();
     expect(buttonIds(forModerator)).toEqual(['review-reply:rev_Kd81PzQ4']);
     const forMember = await asMember(world.discord).command('review', { member: CRITIC }).waitForMessage();
     expect(buttonIds(forMember)).toEqual([]);

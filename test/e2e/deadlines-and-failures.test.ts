@@ -56,7 +56,9 @@ describe('answering within Discord deadline', () => {
 describe('failures, each with its own message', () => {
   it('tells the member an administrator must check the credentials on a 401', async () => {
     world.sandbox.setFault('getVote', { status: 401 });
-    const message = await asMember(world.discord).command('vote', { member: freshMember(), public: true }).waitForMessage();
+    const message = await asMember(world.discord)
+      .command('vote', { member: freshMember(), public: true })
+      .waitForMessage();
     expect(textOf(message)).toMatch(/credentials were rejected; an administrator must check them/);
     expect(message.flags & EPHEMERAL).toBe(EPHEMERAL);
   });

@@ -40,7 +40,10 @@ describe('npm run deploy-commands', () => {
     const puts = discord.requests.filter((r) => r.method === 'PUT');
     expect(puts).toHaveLength(1);
     expect(puts[0]?.path).toBe(`/applications/${discord.applicationId}/guilds/${discord.guildId}/commands`);
-    const names = discord.registeredCommands().map((c) => c.name).sort();
+    const names = discord
+      .registeredCommands()
+      .map((c) => c.name)
+      .sort();
     expect(names).toEqual(['review', 'vote', 'votes']);
     expect(result.stdout).toMatch(/Registered 3 commands/);
     for (const name of names) expect(result.stdout).toContain(`/${name} (`);

@@ -75,7 +75,9 @@ class Drill {
   /** Reply → the form opens → submit; resolves with what the moderator reads. */
   async reply(reviewMessage: Message, reviewId: string, content: string): Promise<string> {
     const click = this.send(
-      this.world.discord.sendInteraction(buttonClick({ customId: replyButtonId(reviewMessage), message: reviewMessage, member: this.moderator })),
+      this.world.discord.sendInteraction(
+        buttonClick({ customId: replyButtonId(reviewMessage), message: reviewMessage, member: this.moderator }),
+      ),
     );
     const modal = await click.waitForModal();
     expect(modal.custom_id).toBe(`review-reply-submit:${reviewId}`);
@@ -92,7 +94,10 @@ class Drill {
     );
     const answer = await submit.waitForMessage(ANSWER_WAIT_MS);
     // The modal flow answers by updating the review and confirming in a follow-up, or with an error.
-    await this.world.bot.waitForLog((l) => l.msg === 'interaction handled' && l.interactionId === submit.id, ANSWER_WAIT_MS);
+    await this.world.bot.waitForLog(
+      (l) => l.msg === 'interaction handled' && l.interactionId === submit.id,
+      ANSWER_WAIT_MS,
+    );
     return [answer, ...submit.followUps()].map(textOf).join('\n');
   }
 
@@ -116,14 +121,24 @@ class Drill {
   async settle(): Promise<void> {
     for (const handle of this.handles) {
       await handle.waitForResponse(ANSWER_WAIT_MS);
-      await this.world.bot.waitForLog((l) => l.msg === 'interaction handled' && l.interactionId === handle.id, ANSWER_WAIT_MS, `handling of ${handle.id}`);
+      await this.world.bot.waitForLog(
+        (l) => l.msg === 'interaction handled' && l.interactionId === handle.id,
+        ANSWER_WAIT_MS,
+        `handling of ${handle.id}`,
+      );
     }
     for (const handle of this.handles) {
-      expect({ id: handle.id, callbacks: handle.callbacks.length, rejected: handle.rejectedCallbacks }).toEqual({ id: handle.id, callbacks: 1, rejected: [] });
+      expect({ id: handle.id, callbacks: handle.callbacks.length, rejected: handle.rejectedCallbacks }).toEqual({
+        id: handle.id,
+        callbacks: 1,
+        rejected: [],
+      });
       expect(handle.webhookCalls.filter((call) => call.status >= 400)).toEqual([]);
     }
     expect(this.world.bot.child.exitCode).toBeNull();
-    expect(this.world.bot.logs.filter((l) => l.msg === 'uncaught exception' || l.msg === 'unhandled rejection')).toEqual([]);
+    expect(
+      this.world.bot.logs.filter((l) => l.msg === 'uncaught exception' || l.msg === 'unhandled rejection'),
+    ).toEqual([]);
     expect(this.world.bot.stderr()).toBe('');
   }
 }
@@ -147,15 +162,25 @@ describe('fault drill: the service answers 500 for ten seconds', () => {
     const faultStarted = Date.now();
 
     // A moderator replies during the outage: the POST is not retried, and the outcome is unknown.
-    expect(await drill.reply(reviewMessage, reviewId, 'Thanks for the feedback during the outage.')).toMatch(MAYBE_POSTED);
+    expect(await drill.reply(reviewMessage, reviewId, 'Thanks for the feedback during the outage.')).toMatch(
+      MAYBE_POSTED,
+    );
 
     // Members keep asking: each call retries, spends its attempts and fails.
-    const wave = [drill.vote(VOTER), drill.vote(NOBODY), drill.vote(), drill.review(VOTER), drill.review(REVIEWER), drill.review(NOBODY)];
+    const wave = [
+      drill.vote(VOTER),
+      drill.vote(NOBODY),
+      drill.vote(),
+      drill.review(VOTER),
+      drill.review(REVIEWER),
+      drill.review(NOBODY),
+    ];
     for (const handle of wave) expect(await drill.answer(handle)).toMatch(NOT_ANSWERING);
 
     // Seven failed calls in a row open the circuit: the next ones fail fast without a request.
     const requestsWhileOpen = world.sandbox.requestCount();
-    for (const handle of [drill.vote(VOTER), drill.review(REVIEWER)]) expect(await drill.answer(handle)).toMatch(NOT_ANSWERING);
+    for (const handle of [drill.vote(VOTER), drill.review(REVIEWER)])
+      expect(await drill.answer(handle)).toMatch(NOT_ANSWERING);
     expect(world.sandbox.requestCount()).toBe(requestsWhileOpen);
 
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, 10_000 - (Date.now() - faultStarted))));
@@ -198,14 +223,17 @@ describe('fault drills against one bot', () => {
 
     world.sandbox.setFault('*', { reset: true });
     expect(await drill.reply(reviewMessage, reviewId, 'Reset drill reply.')).toMatch(MAYBE_POSTED);
-    for (const handle of [drill.vote(NOBODY), drill.review(REVIEWER)]) expect(await drill.answer(handle)).toMatch(NOT_ANSWERING);
+    for (const handle of [drill.vote(NOBODY), drill.review(REVIEWER)])
+      expect(await drill.answer(handle)).toMatch(NOT_ANSWERING);
     // The POST was sent once and never again by the bot itself.
     expect(world.sandbox.requests.filter((r) => r.route === 'postReply').length).toBe(1);
     expect(world.sandbox.repliesTo(reviewId).length).toBeLessThanOrEqual(1);
 
     world.sandbox.clearFaults();
     await drill.recovered();
-    expect(await drill.reply(await drill.reviewMessage(VOTER), reviewId, 'Reset drill reply.')).not.toMatch(ANY_FAILURE);
+    expect(await drill.reply(await drill.reviewMessage(VOTER), reviewId, 'Reset drill reply.')).not.toMatch(
+      ANY_FAILURE,
+    );
     expect(world.sandbox.repliesTo(reviewId).length).toBe(1);
     await drill.settle();
   }, 40_000);
@@ -215,9 +243,13 @@ describe('fault drills against one bot', () => {
     const reviewId = REVIEWS[REVIEWER]!;
     const reviewMessage = await drill.reviewMessage(REVIEWER);
 
-    const before = { getVote: world.sandbox.requestCount('getVote'), getReview: world.sandbox.requestCount('getReview') };
+    const before = {
+      getVote: world.sandbox.requestCount('getVote'),
+      getReview: world.sandbox.requestCount('getReview'),
+    };
     world.sandbox.setFault('*', { status: 429, retryAfter: '1' });
-    for (const handle of [drill.vote(NOBODY), drill.review(VOTER)]) expect(await drill.answer(handle)).toMatch(NOT_ANSWERING);
+    for (const handle of [drill.vote(NOBODY), drill.review(VOTER)])
+      expect(await drill.answer(handle)).toMatch(NOT_ANSWERING);
     // At most the first attempt and three retries per call, each after the wait the service asked for.
     expect(world.sandbox.requestCount('getVote') - before.getVote).toBeLessThanOrEqual(4);
     expect(world.sandbox.requestCount('getReview') - before.getReview).toBeLessThanOrEqual(4);
@@ -262,7 +294,8 @@ describe('fault drills against one bot', () => {
     const reviewMessage = await drill.reviewMessage(REVIEWER);
 
     world.sandbox.setFault('*', { status: 401 });
-    for (const handle of [drill.vote(VOTER), drill.vote(), drill.review(VOTER)]) expect(await drill.answer(handle)).toMatch(CREDENTIALS);
+    for (const handle of [drill.vote(VOTER), drill.vote(), drill.review(VOTER)])
+      expect(await drill.answer(handle)).toMatch(CREDENTIALS);
     expect(await drill.reply(reviewMessage, reviewId, '401 drill reply.')).toMatch(CREDENTIALS);
     expect(world.sandbox.repliesTo(reviewId).length).toBe(0);
 
@@ -282,7 +315,8 @@ describe('fault drills against one bot', () => {
 
     // A byte every 200 ms: no attempt completes; the sandbox stores the reply before it trickles.
     world.sandbox.setFault('*', { trickleMs: 200 });
-    for (const handle of [drill.vote(NOBODY), drill.review(REVIEWER)]) expect(await drill.answer(handle)).toMatch(NOT_ANSWERING);
+    for (const handle of [drill.vote(NOBODY), drill.review(REVIEWER)])
+      expect(await drill.answer(handle)).toMatch(NOT_ANSWERING);
     expect(await drill.reply(reviewMessage, reviewId, 'Trickle drill reply.')).toMatch(MAYBE_POSTED);
     expect(world.sandbox.requests.filter((r) => r.route === 'postReply').length).toBe(1);
     expect(world.sandbox.repliesTo(reviewId).length).toBe(1);

@@ -35,7 +35,9 @@ describe('with METRICS_PORT set', () => {
 
   it('counts a /vote in /metrics, with the service attempt by route', async () => {
     const before = await scrape(base);
-    const handle = world.discord.sendInteraction(slashCommand({ name: 'vote', member: member(), options: [{ name: 'member', type: 6, value: VOTER }] }));
+    const handle = world.discord.sendInteraction(
+      slashCommand({ name: 'vote', member: member(), options: [{ name: 'member', type: 6, value: VOTER }] }),
+    );
     await handle.waitForMessage();
     await world.bot.waitForLog((l) => l.msg === 'interaction handled' && l.interactionId === handle.id);
     const after = await scrape(base);
@@ -44,9 +46,13 @@ describe('with METRICS_PORT set', () => {
     expect(value(after, handled)).toBe((value(before, handled) ?? 0) + 1);
     const attempts = 'vote_review_bot_service_attempts_total{route="getVote",result="200"}';
     expect(value(after, attempts)).toBe((value(before, attempts) ?? 0) + 1);
-    expect(value(after, 'vote_review_bot_interaction_duration_seconds_count{handler="/vote"}')).toBeGreaterThanOrEqual(1);
+    expect(value(after, 'vote_review_bot_interaction_duration_seconds_count{handler="/vote"}')).toBeGreaterThanOrEqual(
+      1,
+    );
     expect(value(after, 'vote_review_bot_interaction_first_response_seconds_count')).toBeGreaterThanOrEqual(1);
-    expect(value(after, 'vote_review_bot_interaction_responses_total{type="reply",result="accepted"}')).toBeGreaterThanOrEqual(1);
+    expect(
+      value(after, 'vote_review_bot_interaction_responses_total{type="reply",result="accepted"}'),
+    ).toBeGreaterThanOrEqual(1);
   });
 
   it('counts failed attempts by status and failed interactions by cause', async () => {
@@ -69,8 +75,17 @@ describe('with METRICS_PORT set', () => {
     const response = await fetch(`${base}/metrics`);
     expect(response.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
     const text = await response.text();
-    const families = text.split('\n').filter((l) => l.startsWith('# TYPE ')).map((l) => l.split(' ')[2]);
-    expect(families).toEqual(expect.arrayContaining(['vote_review_bot_ready', 'vote_review_bot_uptime_seconds', 'vote_review_bot_process_resident_memory_bytes']));
+    const families = text
+      .split('\n')
+      .filter((l) => l.startsWith('# TYPE '))
+      .map((l) => l.split(' ')[2]);
+    expect(families).toEqual(
+      expect.arrayContaining([
+        'vote_review_bot_ready',
+        'vote_review_bot_uptime_seconds',
+        'vote_review_bot_process_resident_memory_bytes',
+      ]),
+    );
     for (const name of families) expect(name).toMatch(/^vote_review_bot_/);
     expect(value(text, 'vote_review_bot_ready')).toBe(1);
     expect(value(text, 'vote_review_bot_process_resident_memory_bytes')).toBeGreaterThan(10_000_000);
@@ -83,7 +98,8 @@ describe('with METRICS_PORT set', () => {
 
   it('never shows a secret or a user id', async () => {
     const all = (await scrape(base)) + (await (await fetch(`${base}/healthz`)).text());
-    for (const secret of [world.discord.token, world.sandbox.apiKey, world.sandbox.appId, VOTER, REVIEWER]) expect(all).not.toContain(secret);
+    for (const secret of [world.discord.token, world.sandbox.apiKey, world.sandbox.appId, VOTER, REVIEWER])
+      expect(all).not.toContain(secret);
   });
 });
 
@@ -127,7 +143,9 @@ describe('health during start and shutdown', () => {
       expect(await draining.json()).toMatchObject({ status: 'stopping', ready: false });
       expect((await exit).code).toBe(0);
       expect(handle.message()?.embeds.length).toBeGreaterThan(0);
-      await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toMatchObject({ cause: { code: 'ECONNREFUSED' } });
+      await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toMatchObject({
+        cause: { code: 'ECONNREFUSED' },
+      });
     } finally {
       await world.close();
     }
@@ -141,7 +159,9 @@ describe('health during start and shutdown', () => {
     try {
       const exit = await world.bot.exited;
       expect(exit.code).toBe(1);
-      expect(world.bot.stderr().trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`127\\.0\\.0\\.1:${port} \\(EADDRINUSE\\).*METRICS_PORT`))]);
+      expect(world.bot.stderr().trim().split('\n')).toEqual([
+        expect.stringMatching(new RegExp(`127\\.0\\.0\\.1:${port} \\(EADDRINUSE\\).*METRICS_PORT`)),
+      ]);
     } finally {
       await world.close();
       await new Promise((resolve) => taken.close(resolve));
@@ -157,7 +177,9 @@ describe('without METRICS_PORT', () => {
       expect(world.bot.logs.some((l) => l.msg === 'health and metrics server listening')).toBe(false);
       const handle = world.discord.sendInteraction(slashCommand({ name: 'votes', member: member() }));
       await handle.waitForMessage();
-      await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toMatchObject({ cause: { code: 'ECONNREFUSED' } });
+      await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toMatchObject({
+        cause: { code: 'ECONNREFUSED' },
+      });
       if (process.platform === 'linux') expect(listeningPorts(world.bot.child.pid!)).toEqual([]);
     } finally {
       await world.close();

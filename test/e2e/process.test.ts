@@ -37,7 +37,9 @@ describe('the bot process', () => {
   it('refuses a button whose custom id it does not know, ephemerally', async () => {
     const first = world.discord.sendInteraction(slashCommand({ name: 'votes', member: member() }));
     const listed = await first.waitForMessage();
-    const click = world.discord.sendInteraction(buttonClick({ customId: 'launch-rockets:1', message: listed, member: member() }));
+    const click = world.discord.sendInteraction(
+      buttonClick({ customId: 'launch-rockets:1', message: listed, member: member() }),
+    );
     const answer = await click.waitForMessage();
     expect(answer.flags & EPHEMERAL).toBe(EPHEMERAL);
     expect(answer.embeds[0]?.description).toMatch(/not recognised/);
@@ -45,7 +47,9 @@ describe('the bot process', () => {
 
   it('refuses an interaction from another guild without calling the service', async () => {
     const before = world.sandbox.requestCount();
-    const handle = world.discord.sendInteraction(slashCommand({ name: 'votes', member: member(), guildId: DEFAULTS.foreignGuildId }));
+    const handle = world.discord.sendInteraction(
+      slashCommand({ name: 'votes', member: member(), guildId: DEFAULTS.foreignGuildId }),
+    );
     const answer = await handle.waitForMessage();
     expect(answer.flags & EPHEMERAL).toBe(EPHEMERAL);
     expect(answer.embeds[0]?.description).toMatch(/only works in the server it was set up for/);
@@ -77,7 +81,8 @@ describe('the bot process', () => {
 
   it('never writes a secret to its log', () => {
     const all = JSON.stringify(world.bot.logs) + world.bot.stderr();
-    for (const secret of [world.discord.token, world.sandbox.apiKey, world.sandbox.appId]) expect(all).not.toContain(secret);
+    for (const secret of [world.discord.token, world.sandbox.apiKey, world.sandbox.appId])
+      expect(all).not.toContain(secret);
   });
 });
 
@@ -102,7 +107,9 @@ describe('starting and stopping', () => {
     try {
       const exit = await world.bot.exited;
       expect(exit.code).toBe(1);
-      expect(world.bot.stderr().trim().split('\n')).toEqual([expect.stringMatching(/Discord rejected the bot token \(DISCORD_TOKEN\)/)]);
+      expect(world.bot.stderr().trim().split('\n')).toEqual([
+        expect.stringMatching(/Discord rejected the bot token \(DISCORD_TOKEN\)/),
+      ]);
       expect(world.bot.stderr()).not.toContain('not-the-right-token');
     } finally {
       await world.close();
@@ -125,7 +132,9 @@ describe('starting and stopping', () => {
       const exit = await bot.exited;
       expect(exit.code).toBe(1);
       expect(bot.logs.filter((l) => l.msg === 'could not reach Discord; retrying').length).toBe(4);
-      expect(bot.stderr().trim()).toMatch(new RegExp(`^Could not reach Discord at http://127.0.0.1:${port}/api after 5 attempts \\(ECONNREFUSED\\)`));
+      expect(bot.stderr().trim()).toMatch(
+        new RegExp(`^Could not reach Discord at http://127.0.0.1:${port}/api after 5 attempts \\(ECONNREFUSED\\)`),
+      );
     } finally {
       await bot.stop('SIGKILL');
       await discord.close();

@@ -50,14 +50,20 @@ describe('the moderator reply flow', () => {
     expect(posted).toEqual([expect.objectContaining({ content: text, pinned: true })]);
     expect(submit.callbacks[0]?.type).toBe(7);
     expect(updated.id).toBe(message.id);
-    expect(updated.embeds[0]?.fields.find((f: { name: string }) => f.name === 'Replies')?.value).toBe(String(repliesBefore + 1));
+    expect(updated.embeds[0]?.fields.find((f: { name: string }) => f.name === 'Replies')?.value).toBe(
+      String(repliesBefore + 1),
+    );
 
     await submit.waitFor((h) => h.followUps().length === 1);
     const confirmation = submit.followUps()[0]!;
     expect(confirmation.flags & EPHEMERAL).toBe(EPHEMERAL);
     expect(textOf(confirmation)).toContain(posted[0]!.id);
 
-    await world.discord.waitUntil(() => world.discord.channelMessages(world.discord.channelId).length > 0, 5_000, 'the audit message');
+    await world.discord.waitUntil(
+      () => world.discord.channelMessages(world.discord.channelId).length > 0,
+      5_000,
+      'the audit message',
+    );
     const audit = world.discord.channelMessages(world.discord.channelId).at(-1)!;
     const auditText = textOf(audit);
     expect(auditText).toContain(`<@${mod.who.user.id}>`);

@@ -6,11 +6,10 @@ import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { CRITIC, CRITIC_REVIEW, failure, fastClient, NOBODY, VOTER } from '../support/service.js';
 
-
 let sandbox: Sandbox;
 
-const clientFor = (overrides: Partial<ServiceClientOptions> = {}): ServiceClient => fastClient(sandbox, { retries: 0, ...overrides });
-
+const clientFor = (overrides: Partial<ServiceClientOptions> = {}): ServiceClient =>
+  fastClient(sandbox, { retries: 0, ...overrides });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -36,7 +35,13 @@ describe('concurrent identical GETs', () => {
 
   it('sends one request per id, and per route, for different keys', async () => {
     const client = clientFor();
-    await Promise.all([client.getVote(VOTER), client.getVote(VOTER), client.getVote(NOBODY), client.getReview(VOTER), client.getReview(VOTER)]);
+    await Promise.all([
+      client.getVote(VOTER),
+      client.getVote(VOTER),
+      client.getVote(NOBODY),
+      client.getReview(VOTER),
+      client.getReview(VOTER),
+    ]);
     expect(sandbox.requestCount('getVote')).toBe(2);
     expect(sandbox.requestCount('getReview')).toBe(1);
   });
@@ -49,17 +54,20 @@ describe('concurrent identical GETs', () => {
     expect(sandbox.requestCount('getVote')).toBe(1);
   });
 
-  it("ends only the waiting of a caller whose own budget runs out, not the request others await", async () => {
+  it('ends only the waiting of a caller whose own budget runs out, not the request others await', async () => {
     sandbox.setFault('getVote', { latencyMs: 200 });
     const client = clientFor();
-    const [impatient, patient] = await Promise.allSettled([client.getVote(VOTER, { budgetMs: 50 }), client.getVote(VOTER)]);
+    const [impatient, patient] = await Promise.allSettled([
+      client.getVote(VOTER, { budgetMs: 50 }),
+      client.getVote(VOTER),
+    ]);
     expect(impatient.status).toBe('rejected');
     expect((impatient as PromiseRejectedResult).reason).toBeInstanceOf(ServiceUnavailableError);
     expect(patient).toEqual({ status: 'fulfilled', value: expect.objectContaining({ voted: true }) });
     expect(sandbox.requestCount('getVote')).toBe(1);
   });
 
-  it("ends only the waiting of a caller whose signal aborts", async () => {
+  it('ends only the waiting of a caller whose signal aborts', async () => {
     sandbox.setFault('getVote', { latencyMs: 200 });
     const client = clientFor();
     const controller = new AbortController();
@@ -197,9 +205,10 @@ describe('circuit breaker', () => {
     expect(performance.now() - started).toBeLessThan(50);
     expect(fast).toBeInstanceOf(ServiceUnavailableError);
     expect((fast as ServiceUnavailableError).reason).toBe('circuit_open');
-    expect((await failure(client.replyToReview(CRITIC_REVIEW, { content: 'x', pinned: false })) as ServiceUnavailableError).reason).toBe(
-      'circuit_open',
-    );
+    expect(
+      ((await failure(client.replyToReview(CRITIC_REVIEW, { content: 'x', pinned: false }))) as ServiceUnavailableError)
+        .reason,
+    ).toBe('circuit_open');
     expect(sandbox.requestCount()).toBe(3);
 
     sandbox.clearFaults();
@@ -224,7 +233,7 @@ describe('circuit breaker', () => {
     expect((other as ServiceUnavailableError).reason).toBe('circuit_open');
     expect(sandbox.requestCount()).toBe(3);
     // The trial failed: open again, for a whole new cool-down.
-    expect((await failure(client.getVote(VOTER)) as ServiceUnavailableError).reason).toBe('circuit_open');
+    expect(((await failure(client.getVote(VOTER))) as ServiceUnavailableError).reason).toBe('circuit_open');
     expect(sandbox.requestCount()).toBe(3);
   });
 

@@ -22,7 +22,6 @@ let sandbox: Sandbox;
 /** A client with small timings and no cache or breaker, so each test sees every request. */
 const clientFor = fastClient;
 
-
 beforeAll(async () => {
   sandbox = await startSandbox();
 });
@@ -84,7 +83,10 @@ describe('requests the client sends', () => {
   });
 
   it('posts a JSON body with the content trimmed and pinned always sent', async () => {
-    const reply = await clientFor(sandbox).replyToReview(CRITIC_REVIEW, { content: '  Thanks for the feedback!  ', pinned: false });
+    const reply = await clientFor(sandbox).replyToReview(CRITIC_REVIEW, {
+      content: '  Thanks for the feedback!  ',
+      pinned: false,
+    });
     expect(reply.id).toEqual(expect.any(String));
     expect(sandbox.requestCount('postReply')).toBe(1);
     const [request] = sandbox.requests;
@@ -96,7 +98,9 @@ describe('requests the client sends', () => {
     expect(request?.headers['service-api-key']).toBe(sandbox.apiKey);
     expect(request?.headers['service-app-id']).toBe(sandbox.appId);
     expect(JSON.parse(request?.body ?? '')).toEqual({ content: 'Thanks for the feedback!', pinned: false });
-    expect(sandbox.repliesTo(CRITIC_REVIEW)).toEqual([{ id: reply.id, content: 'Thanks for the feedback!', pinned: false }]);
+    expect(sandbox.repliesTo(CRITIC_REVIEW)).toEqual([
+      { id: reply.id, content: 'Thanks for the feedback!', pinned: false },
+    ]);
   });
 
   it('URL-encodes the review id in the path', async () => {
@@ -142,26 +146,36 @@ describe('base URL', () => {
   });
 
   it('refuses a base URL that is not absolute, not http(s), or carries credentials or a query', () => {
-    for (const raw of ['api.example.com/v1', 'ftp://example.com/v1', 'https://user:pw@example.com/v1', 'https://example.com/v1?x=1']) {
+    for (const raw of [
+      'api.example.com/v1',
+      'ftp://example.com/v1',
+      'https://user:pw@example.com/v1',
+      'https://example.com/v1?x=1',
+    ]) {
       expect(() => parseBaseUrl(raw)).toThrow(InvalidInputError);
     }
   });
 });
 
 describe('input checked before any request', () => {
-  it.each([['../x'], ['123'], [''], [' 284102390141648897'], ['284102390141648897/'], ['1'.repeat(21)], ['２８４１０２３９０１４１６４８８９７']])(
-    'rejects user id %j with no request made',
-    async (userId) => {
-      const client = clientFor(sandbox);
-      for (const call of [() => client.getVote(userId), () => client.getReview(userId)]) {
-        const error = await failure(call());
-        expect(error).toBeInstanceOf(InvalidInputError);
-        expect((error as InvalidInputError).field).toBe('userId');
-        expect((error as Error).message).toBe('User id must be a Discord snowflake (17–20 digits).');
-      }
-      expect(sandbox.requestCount()).toBe(0);
-    },
-  );
+  it.each([
+    ['../x'],
+    ['123'],
+    [''],
+    [' 284102390141648897'],
+    ['284102390141648897/'],
+    ['1'.repeat(21)],
+    ['２８４１０２３９０１４１６４８８９７'],
+  ])('rejects user id %j with no request made', async (userId) => {
+    const client = clientFor(sandbox);
+    for (const call of [() => client.getVote(userId), () => client.getReview(userId)]) {
+      const error = await failure(call());
+      expect(error).toBeInstanceOf(InvalidInputError);
+      expect((error as InvalidInputError).field).toBe('userId');
+      expect((error as Error).message).toBe('User id must be a Discord snowflake (17–20 digits).');
+    }
+    expect(sandbox.requestCount()).toBe(0);
+  });
 
   it.each([[''], ['r'.repeat(81)], ['rev 1'], ['rev\n1'], ['rev\u00001'], ['..'], ['.']])(
     'rejects review id %j with no request made',
@@ -195,7 +209,9 @@ describe('input checked before any request', () => {
 
   it('accepts a reply of exactly 1000 characters once the surrounding spaces are trimmed', async () => {
     await clientFor(sandbox).replyToReview(CRITIC_REVIEW, { content: `  ${'x'.repeat(1000)}  `, pinned: true });
-    expect(sandbox.repliesTo(CRITIC_REVIEW)).toEqual([expect.objectContaining({ content: 'x'.repeat(1000), pinned: true })]);
+    expect(sandbox.repliesTo(CRITIC_REVIEW)).toEqual([
+      expect.objectContaining({ content: 'x'.repeat(1000), pinned: true }),
+    ]);
   });
 });
 
@@ -215,7 +231,11 @@ describe('results', () => {
     const list = await clientFor(sandbox).listVotes();
     expect(list.totalVotes).toBe(4812);
     expect(list.monthlyVotes).toBe(367);
-    expect(list.votes.find((entry) => entry.userId === VOTER)).toEqual({ userId: VOTER, remainingMs: expect.any(Number), viaDiscord: true });
+    expect(list.votes.find((entry) => entry.userId === VOTER)).toEqual({
+      userId: VOTER,
+      remainingMs: expect.any(Number),
+      viaDiscord: true,
+    });
     expect(list.votes.find((entry) => entry.userId === '272487098191537099')?.viaDiscord).toBe(false);
   });
 
@@ -241,9 +261,13 @@ describe('results', () => {
 
   it('accepts any 2xx with a string id as a posted reply', async () => {
     sandbox.setFault('postReply', { status: 200, body: '{"id":"reply_1","extra":true}' });
-    expect(await clientFor(sandbox).replyToReview(VOTER_REVIEW, { content: 'ok', pinned: false })).toEqual({ id: 'reply_1' });
+    expect(await clientFor(sandbox).replyToReview(VOTER_REVIEW, { content: 'ok', pinned: false })).toEqual({
+      id: 'reply_1',
+    });
     sandbox.setFault('postReply', { status: 202, body: '{"id":"reply_2"}' });
-    expect(await clientFor(sandbox).replyToReview(VOTER_REVIEW, { content: 'ok', pinned: false })).toEqual({ id: 'reply_2' });
+    expect(await clientFor(sandbox).replyToReview(VOTER_REVIEW, { content: 'ok', pinned: false })).toEqual({
+      id: 'reply_2',
+    });
   });
 });
 
@@ -252,7 +276,11 @@ describe('tolerant reading of what the spec leaves open', () => {
     ['voted absent means false', '{"remaining":1000}', { voted: false, remainingMs: 1000 }],
     ['remaining absent means null', '{"voted":false}', { voted: false, remainingMs: null }],
     ['remaining null stays null', '{"voted":true,"remaining":null}', { voted: true, remainingMs: null }],
-    ['unknown fields are ignored', '{"voted":true,"remaining":60000,"platform":"x","nested":{"a":1}}', { voted: true, remainingMs: 60000 }],
+    [
+      'unknown fields are ignored',
+      '{"voted":true,"remaining":60000,"platform":"x","nested":{"a":1}}',
+      { voted: true, remainingMs: 60000 },
+    ],
   ])('reads a vote check where %s', async (_, body, expected) => {
     sandbox.setFault('getVote', { status: 200, body });
     expect(await clientFor(sandbox).getVote(VOTER)).toEqual(expected);
@@ -320,7 +348,12 @@ describe('answers the client refuses', () => {
   ] as const)('reports %s as an invalid response after 1 request, not retried', async (_, route, body) => {
     sandbox.setFault(route, { status: 200, body });
     const client = clientFor(sandbox, { retries: 3 });
-    const call = route === 'getVote' ? client.getVote(VOTER) : route === 'listVotes' ? client.listVotes() : client.getReview(VOTER);
+    const call =
+      route === 'getVote'
+        ? client.getVote(VOTER)
+        : route === 'listVotes'
+          ? client.listVotes()
+          : client.getReview(VOTER);
     const error = await failure(call);
     expect(error).toBeInstanceOf(InvalidResponseError);
     expect((error as InvalidResponseError).status).toBe(200);
@@ -337,7 +370,9 @@ describe('answers the client refuses', () => {
 
   it('reports a POST 2xx without a reply id as an unknown outcome after 1 request, so nobody sends it twice', async () => {
     sandbox.setFault('postReply', { status: 201, body: '{"ok":true}' });
-    const error = await failure(clientFor(sandbox, { retries: 3 }).replyToReview(VOTER_REVIEW, { content: 'x', pinned: false }));
+    const error = await failure(
+      clientFor(sandbox, { retries: 3 }).replyToReview(VOTER_REVIEW, { content: 'x', pinned: false }),
+    );
     expect(error).toBeInstanceOf(ReplyOutcomeUnknownError);
     expect(sandbox.requestCount('postReply')).toBe(1);
   });
@@ -346,7 +381,13 @@ describe('answers the client refuses', () => {
 describe('errors the service reports', () => {
   it('gives an unauthorized error for a wrong key, without the key in its message, after 1 request', async () => {
     const wrongKey = 'sk_wrong_Zq81xLmP3';
-    const client = createServiceClient({ baseUrl: sandbox.baseUrl, apiKey: wrongKey, appId: sandbox.appId, retries: 3, minRetryDelayMs: 10 });
+    const client = createServiceClient({
+      baseUrl: sandbox.baseUrl,
+      apiKey: wrongKey,
+      appId: sandbox.appId,
+      retries: 3,
+      minRetryDelayMs: 10,
+    });
     const error = await failure(client.getVote(VOTER));
     expect(error).toBeInstanceOf(UnauthorizedError);
     expect((error as UnauthorizedError).code).toBe('unauthorized');
@@ -355,7 +396,13 @@ describe('errors the service reports', () => {
   });
 
   it('gives an unauthorized error on every route, never retried', async () => {
-    const client = createServiceClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, appId: 'wrong-app', retries: 3, minRetryDelayMs: 10 });
+    const client = createServiceClient({
+      baseUrl: sandbox.baseUrl,
+      apiKey: sandbox.apiKey,
+      appId: 'wrong-app',
+      retries: 3,
+      minRetryDelayMs: 10,
+    });
     for (const call of [
       () => client.getVote(VOTER),
       () => client.listVotes(),
@@ -369,7 +416,11 @@ describe('errors the service reports', () => {
 
   it('reads a 401 whose body carries message, or no body at all, as unauthorized', async () => {
     const client = clientFor(sandbox, { retries: 3 });
-    sandbox.setFault('*', { status: 401, body: '{"status":401,"error":"Unauthorised","message":"Invalid API key"}', times: 1 });
+    sandbox.setFault('*', {
+      status: 401,
+      body: '{"status":401,"error":"Unauthorised","message":"Invalid API key"}',
+      times: 1,
+    });
     expect(await failure(client.getVote(VOTER))).toBeInstanceOf(UnauthorizedError);
     sandbox.setFault('*', { status: 401, body: '', times: 1 });
     expect(await failure(client.getReview(VOTER))).toBeInstanceOf(UnauthorizedError);
@@ -385,12 +436,16 @@ describe('errors the service reports', () => {
 
   it('gives review-not-found for an Unknown Review body at any status, even 200', async () => {
     sandbox.setFault('postReply', { status: 200, body: '{"error":"Unknown Review"}' });
-    expect(await failure(clientFor(sandbox).replyToReview(VOTER_REVIEW, { content: 'x', pinned: false }))).toBeInstanceOf(ReviewNotFoundError);
+    expect(
+      await failure(clientFor(sandbox).replyToReview(VOTER_REVIEW, { content: 'x', pinned: false })),
+    ).toBeInstanceOf(ReviewNotFoundError);
   });
 
   it('gives an invalid-input error quoting the service for another 4xx with an {error} body', async () => {
     sandbox.setFault('postReply', { status: 400, body: '{"error":"content must be a non-empty string"}' });
-    const error = await failure(clientFor(sandbox, { retries: 3 }).replyToReview(VOTER_REVIEW, { content: 'x', pinned: false }));
+    const error = await failure(
+      clientFor(sandbox, { retries: 3 }).replyToReview(VOTER_REVIEW, { content: 'x', pinned: false }),
+    );
     expect(error).toBeInstanceOf(InvalidInputError);
     expect((error as InvalidInputError).field).toBe('reply');
     expect((error as Error).message).toBe('The service refused the reply: content must be a non-empty string');

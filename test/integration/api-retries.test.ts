@@ -1,9 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import {
-  parseRetryAfter,
-  ReplyOutcomeUnknownError,
-  ServiceUnavailableError,
-} from '../../src/api/index.js';
+import { parseRetryAfter, ReplyOutcomeUnknownError, ServiceUnavailableError } from '../../src/api/index.js';
 import type { AttemptInfo, ServiceClient, ServiceClientOptions } from '../../src/api/index.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
@@ -15,8 +11,6 @@ let sandbox: Sandbox;
 
 const clientFor = (baseUrl: string, overrides: Partial<ServiceClientOptions> = {}): ServiceClient =>
   fastClient({ baseUrl, apiKey: sandbox.apiKey, appId: sandbox.appId }, { retries: 3, ...overrides });
-
-
 
 const gapsBetween = (requests: readonly { at: number }[]) =>
   requests.slice(1).map((request, index) => request.at - (requests[index]?.at ?? 0));
@@ -81,7 +75,10 @@ describe('GET retries', () => {
 
   it('retries a GET to a closed port and then fails as unavailable', async () => {
     const attempts: AttemptInfo[] = [];
-    const client = clientFor(`http://127.0.0.1:${await closedPort()}/v1`, { retries: 2, onAttempt: (info) => attempts.push(info) });
+    const client = clientFor(`http://127.0.0.1:${await closedPort()}/v1`, {
+      retries: 2,
+      onAttempt: (info) => attempts.push(info),
+    });
     const error = await failure(client.getVote(VOTER));
     expect(error).toBeInstanceOf(ServiceUnavailableError);
     expect((error as ServiceUnavailableError).reason).toBe('retries_exhausted');
@@ -143,7 +140,11 @@ describe('timeouts and budgets', () => {
     const attempts: AttemptInfo[] = [];
     const started = performance.now();
     const error = await failure(
-      clientFor(sandbox.baseUrl, { attemptTimeoutMs: 150, retries: 0, onAttempt: (info) => attempts.push(info) }).getVote(VOTER),
+      clientFor(sandbox.baseUrl, {
+        attemptTimeoutMs: 150,
+        retries: 0,
+        onAttempt: (info) => attempts.push(info),
+      }).getVote(VOTER),
     );
     expect(performance.now() - started).toBeLessThan(1000);
     expect(error).toBeInstanceOf(ServiceUnavailableError);
@@ -163,7 +164,9 @@ describe('timeouts and budgets', () => {
   it('stops retrying when the total budget is spent, with reason timeout', async () => {
     sandbox.setFault('getVote', { latencyMs: 400 });
     const started = performance.now();
-    const error = await failure(clientFor(sandbox.baseUrl, { attemptTimeoutMs: 300, totalBudgetMs: 500, retries: 10 }).getVote(VOTER));
+    const error = await failure(
+      clientFor(sandbox.baseUrl, { attemptTimeoutMs: 300, totalBudgetMs: 500, retries: 10 }).getVote(VOTER),
+    );
     const elapsed = performance.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(480);
     expect(elapsed).toBeLessThan(900);
@@ -175,7 +178,9 @@ describe('timeouts and budgets', () => {
   it('ends a call at its own budgetMs when that is shorter than the client budget', async () => {
     sandbox.setFault('getVote', { latencyMs: 1000 });
     const started = performance.now();
-    const error = await failure(clientFor(sandbox.baseUrl, { attemptTimeoutMs: 2000 }).getVote(VOTER, { budgetMs: 100 }));
+    const error = await failure(
+      clientFor(sandbox.baseUrl, { attemptTimeoutMs: 2000 }).getVote(VOTER, { budgetMs: 100 }),
+    );
     expect(performance.now() - started).toBeLessThan(400);
     expect((error as ServiceUnavailableError).reason).toBe('timeout');
   });
@@ -199,24 +204,31 @@ describe('timeouts and budgets', () => {
 });
 
 describe('POST is not idempotent', () => {
-  it.each([[500], [502], [503], [504]])('reports an unknown outcome after 1 request when the POST is answered %i', async (status) => {
-    sandbox.setFault('postReply', { status });
-    const error = await failure(clientFor(sandbox.baseUrl).replyToReview(CRITIC_REVIEW, REPLY));
-    expect(error).toBeInstanceOf(ReplyOutcomeUnknownError);
-    expect((error as ReplyOutcomeUnknownError).status).toBe(status);
-    expect((error as ReplyOutcomeUnknownError).reviewId).toBe(CRITIC_REVIEW);
-    expect(sandbox.requestCount('postReply')).toBe(1);
-  });
+  it.each([[500], [502], [503], [504]])(
+    'reports an unknown outcome after 1 request when the POST is answered %i',
+    async (status) => {
+      sandbox.setFault('postReply', { status });
+      const error = await failure(clientFor(sandbox.baseUrl).replyToReview(CRITIC_REVIEW, REPLY));
+      expect(error).toBeInstanceOf(ReplyOutcomeUnknownError);
+      expect((error as ReplyOutcomeUnknownError).status).toBe(status);
+      expect((error as ReplyOutcomeUnknownError).reviewId).toBe(CRITIC_REVIEW);
+      expect(sandbox.requestCount('postReply')).toBe(1);
+    },
+  );
 
   it('reports an unknown outcome for an Internal Server Error body whatever its status', async () => {
     sandbox.setFault('postReply', { status: 400, body: '{"error":"Internal Server Error"}' });
-    expect(await failure(clientFor(sandbox.baseUrl).replyToReview(CRITIC_REVIEW, REPLY))).toBeInstanceOf(ReplyOutcomeUnknownError);
+    expect(await failure(clientFor(sandbox.baseUrl).replyToReview(CRITIC_REVIEW, REPLY))).toBeInstanceOf(
+      ReplyOutcomeUnknownError,
+    );
     expect(sandbox.requestCount('postReply')).toBe(1);
   });
 
   it('reports an unknown outcome after 1 request when the POST times out, and the reply was in fact posted', async () => {
     sandbox.setFault('postReply', { latencyMs: 300, times: 1 });
-    const error = await failure(clientFor(sandbox.baseUrl, { attemptTimeoutMs: 100 }).replyToReview(CRITIC_REVIEW, REPLY));
+    const error = await failure(
+      clientFor(sandbox.baseUrl, { attemptTimeoutMs: 100 }).replyToReview(CRITIC_REVIEW, REPLY),
+    );
     expect(error).toBeInstanceOf(ReplyOutcomeUnknownError);
     expect(sandbox.requestCount('postReply')).toBe(1);
     // This is why it is not sent again: the service went on and posted it.
@@ -233,14 +245,18 @@ describe('POST is not idempotent', () => {
 
   it('reports an unknown outcome after 1 request when the answer arrives but its body trickles past the timeout', async () => {
     sandbox.setFault('postReply', { trickleMs: 100 });
-    const error = await failure(clientFor(sandbox.baseUrl, { attemptTimeoutMs: 150 }).replyToReview(CRITIC_REVIEW, REPLY));
+    const error = await failure(
+      clientFor(sandbox.baseUrl, { attemptTimeoutMs: 150 }).replyToReview(CRITIC_REVIEW, REPLY),
+    );
     expect(error).toBeInstanceOf(ReplyOutcomeUnknownError);
     expect(sandbox.requestCount('postReply')).toBe(1);
   });
 
   it('reports an unknown outcome after 1 request when its caller cancels the POST in flight', async () => {
     sandbox.setFault('postReply', { latencyMs: 300, times: 1 });
-    const error = await failure(clientFor(sandbox.baseUrl).replyToReview(CRITIC_REVIEW, REPLY, { signal: AbortSignal.timeout(50) }));
+    const error = await failure(
+      clientFor(sandbox.baseUrl).replyToReview(CRITIC_REVIEW, REPLY, { signal: AbortSignal.timeout(50) }),
+    );
     expect(error).toBeInstanceOf(ReplyOutcomeUnknownError);
     expect(sandbox.requestCount('postReply')).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -263,7 +279,10 @@ describe('POST is not idempotent', () => {
 
   it('retries a POST to a closed port, then fails as unavailable', async () => {
     const attempts: AttemptInfo[] = [];
-    const client = clientFor(`http://127.0.0.1:${await closedPort()}/v1`, { retries: 2, onAttempt: (info) => attempts.push(info) });
+    const client = clientFor(`http://127.0.0.1:${await closedPort()}/v1`, {
+      retries: 2,
+      onAttempt: (info) => attempts.push(info),
+    });
     const error = await failure(client.replyToReview(CRITIC_REVIEW, REPLY));
     expect(error).toBeInstanceOf(ServiceUnavailableError);
     expect((error as ServiceUnavailableError).reason).toBe('retries_exhausted');
@@ -282,7 +301,8 @@ describe('POST is not idempotent', () => {
       maxRetryDelayMs: 400,
       // The service starts listening right after the first refusal, before the retry.
       onAttempt: (info) => {
-        if (info.error === 'ECONNREFUSED') service ??= startSandbox({ port, apiKey: sandbox.apiKey, appId: sandbox.appId });
+        if (info.error === 'ECONNREFUSED')
+          service ??= startSandbox({ port, apiKey: sandbox.apiKey, appId: sandbox.appId });
       },
     });
     try {

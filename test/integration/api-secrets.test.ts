@@ -58,7 +58,12 @@ async function caught(run: () => unknown): Promise<unknown> {
 function everyRendering(error: unknown): string[] {
   const texts: string[] = [];
   for (let current = error, depth = 0; current !== undefined && depth < 10; depth += 1) {
-    texts.push(String(current), (current as Error).stack ?? '', JSON.stringify(current) ?? '', inspect(current, { depth: 5 }));
+    texts.push(
+      String(current),
+      (current as Error).stack ?? '',
+      JSON.stringify(current) ?? '',
+      inspect(current, { depth: 5 }),
+    );
     current = (current as { cause?: unknown }).cause;
   }
   return texts;
@@ -85,22 +90,63 @@ describe('secrets', () => {
     };
     const none = () => sandbox.reset();
 
-    const cases: Array<{ kind: new (...args: never[]) => ServiceError; setup: () => void; run: () => unknown; reason?: string }> = [
+    const cases: Array<{
+      kind: new (...args: never[]) => ServiceError;
+      setup: () => void;
+      run: () => unknown;
+      reason?: string;
+    }> = [
       { kind: InvalidInputError, setup: none, run: () => clientFor().getVote('../x') },
       { kind: InvalidInputError, setup: none, run: () => clientFor().replyToReview('bad id', REPLY) },
       { kind: InvalidInputError, setup: none, run: () => clientFor({ baseUrl: 'http://example.com/v1' }) },
       { kind: InvalidInputError, setup: none, run: () => clientFor({ apiKey: `${API_KEY}\r\nX: y` }) },
       { kind: InvalidInputError, setup: none, run: () => clientFor({ appId: `${APP_ID} ` }) },
-      { kind: InvalidInputError, setup: fault('postReply', { status: 400, body: '{"error":"Bad reply"}' }), run: () => clientFor().replyToReview(REVIEW, REPLY) },
+      {
+        kind: InvalidInputError,
+        setup: fault('postReply', { status: 400, body: '{"error":"Bad reply"}' }),
+        run: () => clientFor().replyToReview(REVIEW, REPLY),
+      },
       { kind: UnauthorizedError, setup: none, run: () => clientFor({ apiKey: WRONG_KEY }).getVote(VOTER) },
-      { kind: UnauthorizedError, setup: none, run: () => clientFor({ apiKey: WRONG_KEY }).replyToReview(REVIEW, REPLY) },
+      {
+        kind: UnauthorizedError,
+        setup: none,
+        run: () => clientFor({ apiKey: WRONG_KEY }).replyToReview(REVIEW, REPLY),
+      },
       { kind: ReviewNotFoundError, setup: none, run: () => clientFor().replyToReview('rev_missing', REPLY) },
-      { kind: InvalidResponseError, setup: fault('getVote', { malformed: true }), run: () => clientFor().getVote(VOTER) },
-      { kind: InvalidResponseError, setup: fault('getReview', { status: 200, body: '{"id":"r","rating":9}' }), run: () => clientFor().getReview(VOTER) },
-      { kind: ServiceUnavailableError, reason: 'retries_exhausted', setup: fault('getVote', { status: 503 }), run: () => clientFor().getVote(VOTER) },
-      { kind: ServiceUnavailableError, reason: 'timeout', setup: fault('getVote', { trickleMs: 60 }), run: () => clientFor().getVote(VOTER) },
-      { kind: ServiceUnavailableError, reason: 'timeout', setup: fault('getVote', { status: 429, retryAfter: '60' }), run: () => clientFor().getVote(VOTER) },
-      { kind: ServiceUnavailableError, reason: 'aborted', setup: fault('getVote', { latencyMs: 300 }), run: () => clientFor().getVote(VOTER, { signal: AbortSignal.timeout(20) }) },
+      {
+        kind: InvalidResponseError,
+        setup: fault('getVote', { malformed: true }),
+        run: () => clientFor().getVote(VOTER),
+      },
+      {
+        kind: InvalidResponseError,
+        setup: fault('getReview', { status: 200, body: '{"id":"r","rating":9}' }),
+        run: () => clientFor().getReview(VOTER),
+      },
+      {
+        kind: ServiceUnavailableError,
+        reason: 'retries_exhausted',
+        setup: fault('getVote', { status: 503 }),
+        run: () => clientFor().getVote(VOTER),
+      },
+      {
+        kind: ServiceUnavailableError,
+        reason: 'timeout',
+        setup: fault('getVote', { trickleMs: 60 }),
+        run: () => clientFor().getVote(VOTER),
+      },
+      {
+        kind: ServiceUnavailableError,
+        reason: 'timeout',
+        setup: fault('getVote', { status: 429, retryAfter: '60' }),
+        run: () => clientFor().getVote(VOTER),
+      },
+      {
+        kind: ServiceUnavailableError,
+        reason: 'aborted',
+        setup: fault('getVote', { latencyMs: 300 }),
+        run: () => clientFor().getVote(VOTER, { signal: AbortSignal.timeout(20) }),
+      },
       {
         kind: ServiceUnavailableError,
         reason: 'retries_exhausted',
@@ -117,9 +163,21 @@ describe('secrets', () => {
           return client.listVotes();
         },
       },
-      { kind: ReplyOutcomeUnknownError, setup: fault('postReply', { status: 500 }), run: () => clientFor().replyToReview(REVIEW, REPLY) },
-      { kind: ReplyOutcomeUnknownError, setup: fault('postReply', { reset: true }), run: () => clientFor().replyToReview(REVIEW, REPLY) },
-      { kind: ReplyOutcomeUnknownError, setup: fault('postReply', { latencyMs: 300 }), run: () => clientFor().replyToReview(REVIEW, REPLY) },
+      {
+        kind: ReplyOutcomeUnknownError,
+        setup: fault('postReply', { status: 500 }),
+        run: () => clientFor().replyToReview(REVIEW, REPLY),
+      },
+      {
+        kind: ReplyOutcomeUnknownError,
+        setup: fault('postReply', { reset: true }),
+        run: () => clientFor().replyToReview(REVIEW, REPLY),
+      },
+      {
+        kind: ReplyOutcomeUnknownError,
+        setup: fault('postReply', { latencyMs: 300 }),
+        run: () => clientFor().replyToReview(REVIEW, REPLY),
+      },
     ];
 
     const seen = new Set<string>();

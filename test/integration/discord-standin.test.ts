@@ -53,11 +53,11 @@ async function connected(
   const stand = (standIn = await startDiscordStandIn(options));
   const bot = newClient(stand);
   const received: Interaction[] = [];
-  bot.on(Events.InteractionCreate, interaction => {
+  bot.on(Events.InteractionCreate, (interaction) => {
     received.push(interaction);
     void Promise.resolve(onInteraction(interaction)).catch(() => {});
   });
-  const ready = new Promise(resolve => bot.once(Events.ClientReady, resolve));
+  const ready = new Promise((resolve) => bot.once(Events.ClientReady, resolve));
   await bot.login(stand.token);
   await ready;
   return { stand, bot, received };
@@ -76,18 +76,25 @@ describe('the Discord stand-in', () => {
     expect(bot.guilds.cache.get(stand.guildId)?.channels.cache.has(stand.channelId)).toBe(true);
     expect(bot.guilds.cache.get(stand.guildId)?.members.me?.id).toBe(stand.botUserId);
     expect(stand.gatewaySessions).toBe(1);
-    expect(stand.requests.map(r => `${r.method} ${r.path}`)).toEqual(['GET /gateway/bot']);
+    expect(stand.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /gateway/bot']);
   });
 
   it('delivers a slash command as a ChatInputCommandInteraction whose reply is a type 4 callback', async () => {
-    const { stand, received } = await connected(async interaction => {
+    const { stand, received } = await connected(async (interaction) => {
       if (interaction.isChatInputCommand()) {
-        await interaction.reply({ content: `votes of ${interaction.options.getUser('user')?.username}`, flags: MessageFlags.Ephemeral });
+        await interaction.reply({
+          content: `votes of ${interaction.options.getUser('user')?.username}`,
+          flags: MessageFlags.Ephemeral,
+        });
       }
     });
     const target = member({ username: 'target_user' });
     const handle = stand.sendInteraction(
-      slashCommand({ name: 'votes', options: [{ name: 'user', type: OptionType.User, value: target.user.id }], resolvedUsers: [target] }),
+      slashCommand({
+        name: 'votes',
+        options: [{ name: 'user', type: OptionType.User, value: target.user.id }],
+        resolvedUsers: [target],
+      }),
     );
 
     const callback = await handle.firstCallback();
@@ -103,25 +110,28 @@ describe('the Discord stand-in', () => {
   });
 
   it('records deferReply and editReply, and waitForResponse returns the edited message', async () => {
-    const { stand } = await connected(async interaction => {
+    const { stand } = await connected(async (interaction) => {
       if (!interaction.isChatInputCommand()) return;
       await interaction.deferReply();
-      await new Promise(resolve => setTimeout(resolve, 20));
+      await new Promise((resolve) => setTimeout(resolve, 20));
       await interaction.editReply({ content: 'three votes', components: [reviewButtonRow()] });
     });
     const handle = stand.sendInteraction(slashCommand({ name: 'votes' }));
 
     const answer = await handle.waitForMessage();
-    expect(handle.callbacks.map(c => c.type)).toEqual([5]);
-    expect(handle.webhookCalls.map(c => `${c.method} ${c.path.endsWith('/messages/@original')} ${c.status}`)).toEqual(['PATCH true 200']);
+    expect(handle.callbacks.map((c) => c.type)).toEqual([5]);
+    expect(handle.webhookCalls.map((c) => `${c.method} ${c.path.endsWith('/messages/@original')} ${c.status}`)).toEqual(
+      ['PATCH true 200'],
+    );
     expect(answer.content).toBe('three votes');
     expect(answer.components[0].components[0].custom_id).toBe('review-reply:rev_1');
     expect(answer.flags & 128).toBe(0);
   });
 
   it('delivers a button click on the bot’s message with its custom id, and update() is a type 7 callback', async () => {
-    const { stand, received } = await connected(async interaction => {
-      if (interaction.isChatInputCommand()) await interaction.reply({ content: 'page 1', components: [reviewButtonRow()] });
+    const { stand, received } = await connected(async (interaction) => {
+      if (interaction.isChatInputCommand())
+        await interaction.reply({ content: 'page 1', components: [reviewButtonRow()] });
       if (interaction.isButton()) await interaction.update({ content: 'page 2', components: [] });
     });
     const command = stand.sendInteraction(slashCommand({ name: 'votes' }));
@@ -133,15 +143,16 @@ describe('the Discord stand-in', () => {
     const button = received[1];
     expect(button?.isButton() && button.customId).toBe('review-reply:rev_1');
     expect(button?.isButton() && button.message.id).toBe(first.id);
-    expect(click.callbacks.map(c => c.type)).toEqual([7]);
+    expect(click.callbacks.map((c) => c.type)).toEqual([7]);
     expect(click.message()?.id).toBe(first.id);
     expect(command.message()?.content).toBe('page 2');
     expect(command.message()?.components).toEqual([]);
   });
 
   it('lets deferUpdate() and editReply() on a button edit the message the button is on', async () => {
-    const { stand } = await connected(async interaction => {
-      if (interaction.isChatInputCommand()) await interaction.reply({ content: 'page 1', components: [reviewButtonRow()] });
+    const { stand } = await connected(async (interaction) => {
+      if (interaction.isChatInputCommand())
+        await interaction.reply({ content: 'page 1', components: [reviewButtonRow()] });
       if (interaction.isButton()) {
         await interaction.deferUpdate();
         await interaction.editReply({ content: 'page 2' });
@@ -151,7 +162,7 @@ describe('the Discord stand-in', () => {
     const click = stand.sendInteraction(buttonClick({ customId: 'review-reply:rev_1', message: first }));
 
     const edited = await click.waitForMessage();
-    expect(click.callbacks.map(c => c.type)).toEqual([6]);
+    expect(click.callbacks.map((c) => c.type)).toEqual([6]);
     expect(edited.id).toBe(first.id);
     expect(edited.content).toBe('page 2');
     expect(edited.edited_timestamp).not.toBeNull();
@@ -159,23 +170,32 @@ describe('the Discord stand-in', () => {
 
   it('answers showModal() with a type 9 callback and has discord.js parse a label-shaped modal submit', async () => {
     const submitted: Array<{ content: string; pinned: readonly string[] }> = [];
-    const { stand } = await connected(async interaction => {
+    const { stand } = await connected(async (interaction) => {
       if (interaction.isButton()) {
         await interaction.showModal(
           new ModalBuilder()
             .setCustomId('review-reply-submit:rev_1')
             .setTitle('Reply to review')
             .addLabelComponents(
-              new LabelBuilder().setLabel('Reply').setTextInputComponent(new TextInputBuilder().setCustomId('content').setStyle(TextInputStyle.Paragraph)),
+              new LabelBuilder()
+                .setLabel('Reply')
+                .setTextInputComponent(
+                  new TextInputBuilder().setCustomId('content').setStyle(TextInputStyle.Paragraph),
+                ),
               new LabelBuilder()
                 .setLabel('Pin it?')
                 .setStringSelectMenuComponent(
-                  new StringSelectMenuBuilder().setCustomId('pinned').addOptions({ label: 'Yes', value: 'yes' }, { label: 'No', value: 'no' }),
+                  new StringSelectMenuBuilder()
+                    .setCustomId('pinned')
+                    .addOptions({ label: 'Yes', value: 'yes' }, { label: 'No', value: 'no' }),
                 ),
             ),
         );
       } else if (interaction.isModalSubmit()) {
-        submitted.push({ content: interaction.fields.getTextInputValue('content'), pinned: interaction.fields.getStringSelectValues('pinned') });
+        submitted.push({
+          content: interaction.fields.getTextInputValue('content'),
+          pinned: interaction.fields.getStringSelectValues('pinned'),
+        });
         if (interaction.isFromMessage()) await interaction.update({ content: 'replied', components: [] });
       } else if (interaction.isChatInputCommand()) {
         await interaction.reply({ content: 'a review', components: [reviewButtonRow()] });
@@ -185,30 +205,42 @@ describe('the Discord stand-in', () => {
     const click = stand.sendInteraction(buttonClick({ customId: 'review-reply:rev_1', message: review }));
 
     const modal = await click.waitForModal();
-    expect(click.callbacks.map(c => c.type)).toEqual([9]);
+    expect(click.callbacks.map((c) => c.type)).toEqual([9]);
     expect(modal.custom_id).toBe('review-reply-submit:rev_1');
     expect(modal.components[0].type).toBe(18);
 
     const submit = stand.sendInteraction(
-      modalSubmit({ customId: modal.custom_id, fields: { content: 'Thanks!' }, selects: { pinned: ['yes'] }, message: review }),
+      modalSubmit({
+        customId: modal.custom_id,
+        fields: { content: 'Thanks!' },
+        selects: { pinned: ['yes'] },
+        message: review,
+      }),
     );
     await submit.waitForResponse();
-    expect(submit.payload.data.components.map((c: { type: number; component: { type: number } }) => [c.type, c.component.type])).toEqual([
+    expect(
+      submit.payload.data.components.map((c: { type: number; component: { type: number } }) => [
+        c.type,
+        c.component.type,
+      ]),
+    ).toEqual([
       [18, 4],
       [18, 3],
     ]);
     expect(submitted).toEqual([{ content: 'Thanks!', pinned: ['yes'] }]);
-    expect(submit.callbacks.map(c => c.type)).toEqual([7]);
+    expect(submit.callbacks.map((c) => c.type)).toEqual([7]);
   });
 
   it('has discord.js parse a legacy action-row modal submit as well', async () => {
     let content: string | undefined;
-    const { stand } = await connected(async interaction => {
+    const { stand } = await connected(async (interaction) => {
       if (!interaction.isModalSubmit()) return;
       content = interaction.fields.getTextInputValue('content');
       await interaction.reply({ content: 'ok', flags: MessageFlags.Ephemeral });
     });
-    const submit = stand.sendInteraction(modalSubmit({ customId: 'review-reply-submit:rev_2', fields: { content: 'Legacy' }, shape: 'actionRow' }));
+    const submit = stand.sendInteraction(
+      modalSubmit({ customId: 'review-reply-submit:rev_2', fields: { content: 'Legacy' }, shape: 'actionRow' }),
+    );
 
     await submit.waitForResponse();
     expect(content).toBe('Legacy');
@@ -217,14 +249,14 @@ describe('the Discord stand-in', () => {
 
   it('refuses a second callback for one interaction with 40060, which discord.js rejects', async () => {
     const outcomes: PromiseSettledResult<unknown>[] = [];
-    const { stand } = await connected(async interaction => {
+    const { stand } = await connected(async (interaction) => {
       if (!interaction.isChatInputCommand()) return;
       // Two replies raced without awaiting: discord.js only marks `replied` after the request returns.
       outcomes.push(...(await Promise.allSettled([interaction.reply('first'), interaction.reply('second')])));
     });
     const handle = stand.sendInteraction(slashCommand({ name: 'votes' }));
 
-    await handle.waitFor(h => h.rejectedCallbacks.length === 1);
+    await handle.waitFor((h) => h.rejectedCallbacks.length === 1);
     await stand.waitUntil(() => outcomes.length === 2);
     const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     expect(failure?.reason).toBeInstanceOf(DiscordAPIError);
@@ -234,7 +266,9 @@ describe('the Discord stand-in', () => {
   });
 
   it('shows member permissions and roles as interaction.memberPermissions and interaction.member.roles', async () => {
-    const { stand, received } = await connected(interaction => (interaction.isRepliable() ? interaction.reply('seen') : undefined));
+    const { stand, received } = await connected((interaction) =>
+      interaction.isRepliable() ? interaction.reply('seen') : undefined,
+    );
     const extraRoleId = nextSnowflake();
     const moderator = member({ roles: [stand.moderatorRoleId, extraRoleId], permissions: MODERATOR_PERMISSIONS });
     await stand.sendInteraction(slashCommand({ name: 'votes', member: moderator })).waitForResponse();
@@ -242,7 +276,9 @@ describe('the Discord stand-in', () => {
 
     const [asModerator, asMember] = received;
     expect(asModerator?.memberPermissions?.has(PermissionFlagsBits.ManageGuild)).toBe(true);
-    expect(asModerator?.inCachedGuild() && asModerator.member.permissions.has(PermissionFlagsBits.ManageGuild)).toBe(true);
+    expect(asModerator?.inCachedGuild() && asModerator.member.permissions.has(PermissionFlagsBits.ManageGuild)).toBe(
+      true,
+    );
     expect(asMember?.memberPermissions?.has(PermissionFlagsBits.ManageGuild)).toBe(false);
     expect(asMember?.memberPermissions?.has(PermissionFlagsBits.SendMessages)).toBe(true);
     const roles = asModerator?.inCachedGuild() ? asModerator.member.roles.cache : undefined;
@@ -253,7 +289,9 @@ describe('the Discord stand-in', () => {
   });
 
   it('lets an interaction from a guild the bot is not in reach the client without crashing it', async () => {
-    const { stand, received } = await connected(interaction => (interaction.isRepliable() ? interaction.reply('not here') : undefined));
+    const { stand, received } = await connected((interaction) =>
+      interaction.isRepliable() ? interaction.reply('not here') : undefined,
+    );
     const foreign = stand.sendInteraction(slashCommand({ name: 'votes', guildId: DEFAULTS.foreignGuildId }));
 
     await foreign.waitForResponse();
@@ -269,7 +307,7 @@ describe('the Discord stand-in', () => {
 
     expect(failure).toBeInstanceOf(DiscordAPIError);
     expect((failure as DiscordAPIError).status).toBe(404);
-    expect(stand.unknownRoutes.map(r => `${r.method} ${r.path}`)).toEqual(['GET /no-such/route']);
+    expect(stand.unknownRoutes.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /no-such/route']);
   });
 
   it('makes login() reject when the token is wrong', async () => {
@@ -285,7 +323,9 @@ describe('the Discord stand-in', () => {
   });
 
   it('resumes the session after dropGateway(4000) and still delivers and answers interactions', async () => {
-    const { stand } = await connected(interaction => (interaction.isRepliable() ? interaction.reply('still here') : undefined));
+    const { stand } = await connected((interaction) =>
+      interaction.isRepliable() ? interaction.reply('still here') : undefined,
+    );
     stand.dropGateway(4000);
     await stand.waitForResume();
 
@@ -296,7 +336,9 @@ describe('the Discord stand-in', () => {
   });
 
   it('replays an interaction sent while the connection was dropped once the client resumes', async () => {
-    const { stand } = await connected(interaction => (interaction.isRepliable() ? interaction.reply('after the gap') : undefined));
+    const { stand } = await connected((interaction) =>
+      interaction.isRepliable() ? interaction.reply('after the gap') : undefined,
+    );
     stand.dropGateway();
     const handle = stand.sendInteraction(slashCommand({ name: 'votes' }));
 
@@ -308,16 +350,16 @@ describe('the Discord stand-in', () => {
   it('refuses a first callback that comes after the interaction deadline with 10062', async () => {
     let failure: unknown;
     const { stand } = await connected(
-      async interaction => {
+      async (interaction) => {
         if (!interaction.isChatInputCommand()) return;
-        await new Promise(resolve => setTimeout(resolve, 80));
+        await new Promise((resolve) => setTimeout(resolve, 80));
         await interaction.reply('too late').catch((error: unknown) => (failure = error));
       },
       { interactionDeadlineMs: 40 },
     );
     const handle = stand.sendInteraction(slashCommand({ name: 'votes' }));
 
-    await handle.waitFor(h => h.rejectedCallbacks.length === 1);
+    await handle.waitFor((h) => h.rejectedCallbacks.length === 1);
     await stand.waitUntil(() => failure !== undefined);
     expect((failure as DiscordAPIError).code).toBe(10062);
     expect(handle.callbacks).toHaveLength(0);
@@ -325,19 +367,20 @@ describe('the Discord stand-in', () => {
 
   it('refuses a reply longer than 2,000 characters with Invalid Form Body', async () => {
     let failure: unknown;
-    const { stand } = await connected(async interaction => {
-      if (interaction.isChatInputCommand()) await interaction.reply('x'.repeat(2001)).catch((error: unknown) => (failure = error));
+    const { stand } = await connected(async (interaction) => {
+      if (interaction.isChatInputCommand())
+        await interaction.reply('x'.repeat(2001)).catch((error: unknown) => (failure = error));
     });
     const handle = stand.sendInteraction(slashCommand({ name: 'votes' }));
 
-    await handle.waitFor(h => h.rejectedCallbacks.length === 1);
+    await handle.waitFor((h) => h.rejectedCallbacks.length === 1);
     await stand.waitUntil(() => failure !== undefined);
     expect((failure as DiscordAPIError).code).toBe(50035);
     expect((failure as DiscordAPIError).message).toMatch(/content.*2000/s);
   });
 
   it('fills the deferred "thinking" message with the first followUp', async () => {
-    const { stand } = await connected(async interaction => {
+    const { stand } = await connected(async (interaction) => {
       if (!interaction.isChatInputCommand()) return;
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       await interaction.followUp({ content: 'done' });
@@ -353,7 +396,7 @@ describe('the Discord stand-in', () => {
 
   it('answers a reply with_response with the created message', async () => {
     let content: string | null | undefined;
-    const { stand } = await connected(async interaction => {
+    const { stand } = await connected(async (interaction) => {
       if (!interaction.isChatInputCommand()) return;
       const response = await interaction.reply({ content: 'with response', withResponse: true });
       content = response.resource?.message?.content;
@@ -362,11 +405,13 @@ describe('the Discord stand-in', () => {
 
     await stand.waitUntil(() => content !== undefined);
     expect(content).toBe('with response');
-    expect(stand.requests.find(r => r.path.endsWith('/callback'))?.query.with_response).toBe('true');
+    expect(stand.requests.find((r) => r.path.endsWith('/callback'))?.query.with_response).toBe('true');
   });
 
   it('registers guild commands by bulk overwrite, returns them with ids, and uses those ids in interactions', async () => {
-    const { stand, bot, received } = await connected(interaction => (interaction.isRepliable() ? interaction.reply('ok') : undefined));
+    const { stand, bot, received } = await connected((interaction) =>
+      interaction.isRepliable() ? interaction.reply('ok') : undefined,
+    );
     await bot.application!.commands.set([{ name: 'votes', description: 'Show recent votes' }], stand.guildId);
 
     const [registered] = stand.registeredCommands();

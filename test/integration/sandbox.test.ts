@@ -189,7 +189,7 @@ describe('POST /reviews/{review_id}', () => {
 
   it('gives each reply its own id, oldest first', async () => {
     const post = async (content: string) =>
-      ((await (await postReply('rev_7Hq2LmX9', { content, pinned: false })).json()) as { id: string });
+      (await (await postReply('rev_7Hq2LmX9', { content, pinned: false })).json()) as { id: string };
     const first = await post('one');
     const second = await post('two');
     expect(first.id).not.toBe(second.id);

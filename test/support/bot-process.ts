@@ -8,7 +8,8 @@ export const ROOT = findRoot(path.dirname(fileURLToPath(import.meta.url)));
 
 function findRoot(from: string): string {
   for (let dir = from; ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'package.json')) && existsSync(path.join(dir, '.env.example'))) return `${dir}${path.sep}`;
+    if (existsSync(path.join(dir, 'package.json')) && existsSync(path.join(dir, '.env.example')))
+      return `${dir}${path.sep}`;
     if (path.dirname(dir) === dir) throw new Error(`no project root above ${from}`);
   }
 }
@@ -32,7 +33,9 @@ export interface BotProcess {
 
 /** The command `npm start` runs (after its build step), read from package.json so they cannot drift. */
 export function startCommand(): { command: string; args: string[] } {
-  const pkg = JSON.parse(readFileSync(new URL('package.json', `file://${ROOT}`), 'utf8')) as { scripts: Record<string, string> };
+  const pkg = JSON.parse(readFileSync(new URL('package.json', `file://${ROOT}`), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
   const [command, ...args] = (pkg.scripts.start ?? '').split(/\s+/);
   if (command !== 'node') throw new Error(`the start script is not a plain node command: ${pkg.scripts.start}`);
   return { command: process.execPath, args };
@@ -87,7 +90,10 @@ export function startBot(env: Record<string, string>): BotProcess {
         if (found) return done(() => resolve(found));
         if (isExited) done(() => reject(new Error(`bot exited before ${what}; stderr: ${stderr}`)));
       };
-      const timer = setTimeout(() => done(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; stderr: ${stderr}`))), timeoutMs);
+      const timer = setTimeout(
+        () => done(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; stderr: ${stderr}`))),
+        timeoutMs,
+      );
       const done = (finish: () => void) => {
         clearTimeout(timer);
         waiters.delete(check);

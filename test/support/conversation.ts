@@ -53,12 +53,14 @@ export function buttonIds(message: Message): string[] {
 export function textOf(message: Message): string {
   return [
     message.content,
-    ...message.embeds.flatMap((e: { title?: string; description?: string; fields?: Array<{ name: string; value: string }>; footer?: { text: string } }) => [
-      e.title,
-      e.description,
-      ...(e.fields ?? []).flatMap((f) => [f.name, f.value]),
-      e.footer?.text,
-    ]),
+    ...message.embeds.flatMap(
+      (e: {
+        title?: string;
+        description?: string;
+        fields?: Array<{ name: string; value: string }>;
+        footer?: { text: string };
+      }) => [e.title, e.description, ...(e.fields ?? []).flatMap((f) => [f.name, f.value]), e.footer?.text],
+    ),
   ]
     .filter(Boolean)
     .join('\n');

@@ -32,8 +32,18 @@ const EPHEMERAL = 1 << 6;
 const ZERO_WIDTH = /[\u200b\u200c\u200d\u2060\ufeff]/g;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const MONTHS_LONG = [
-  'January', 'February', 'March', 'April', 'May', 'June',
-  'July', 'August', 'September', 'October', 'November', 'December',
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
 ];
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
@@ -170,10 +180,15 @@ export function displayWidth(text: string): number {
   let width = 0;
   for (const ch of text.replace(/\x1b\[[0-9;]*m/g, '')) {
     const cp = ch.codePointAt(0)!;
-    width += (cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0xa4cf) || (cp >= 0xac00 && cp <= 0xd7a3) ||
-      (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xff00 && cp <= 0xff60) || (cp >= 0x1f300 && cp <= 0x1faff)
-      ? 2
-      : 1;
+    width +=
+      (cp >= 0x1100 && cp <= 0x115f) ||
+      (cp >= 0x2e80 && cp <= 0xa4cf) ||
+      (cp >= 0xac00 && cp <= 0xd7a3) ||
+      (cp >= 0xf900 && cp <= 0xfaff) ||
+      (cp >= 0xff00 && cp <= 0xff60) ||
+      (cp >= 0x1f300 && cp <= 0x1faff)
+        ? 2
+        : 1;
   }
   return width;
 }
@@ -275,7 +290,11 @@ function renderButton(button: Record<string, any>, ctx: RenderContext): string {
   const emoji = button.emoji?.name ? `${button.emoji.name} ` : '';
   const label = `[ ${emoji}${plain(button.label)}${button.url ? ' ↗' : ''} ]`;
   const notes = [button.disabled ? 'disabled' : '', button.url ? String(button.url) : ''].filter(Boolean);
-  return button.disabled ? style.dim(`${label} (${notes.join(', ')})`) : notes.length ? `${label} ${style.dim(notes.join(', '))}` : label;
+  return button.disabled
+    ? style.dim(`${label} (${notes.join(', ')})`)
+    : notes.length
+      ? `${label} ${style.dim(notes.join(', '))}`
+      : label;
 }
 
 function renderComponentRows(components: any[], ctx: RenderContext, width: number): string[] {
@@ -300,7 +319,11 @@ export interface MessageRenderOptions {
 }
 
 /** A message as a member would see it: author line, content, embeds, buttons. */
-export function renderMessage(message: Record<string, any>, ctx: RenderContext, options: MessageRenderOptions = {}): string {
+export function renderMessage(
+  message: Record<string, any>,
+  ctx: RenderContext,
+  options: MessageRenderOptions = {},
+): string {
   const style = ctx.style ?? plainStyle;
   const width = ctx.width ?? 100;
   const body = width - 2;
@@ -335,7 +358,13 @@ function describeInput(input: Record<string, any>): string {
   return limits.join(', ');
 }
 
-function renderModalField(label: string | undefined, description: string | undefined, input: Record<string, any>, ctx: RenderContext, width: number): string[] {
+function renderModalField(
+  label: string | undefined,
+  description: string | undefined,
+  input: Record<string, any>,
+  ctx: RenderContext,
+  width: number,
+): string[] {
   const style = ctx.style ?? plainStyle;
   const lines: string[] = [];
   const title = label ?? input.label ?? input.custom_id;
@@ -373,7 +402,8 @@ export function renderModal(modal: Record<string, any>, ctx: RenderContext): str
     if (component?.type === 18 && component.component) {
       lines.push(...renderModalField(component.label, component.description, component.component, ctx, width));
     } else if (component?.type === 1 && Array.isArray(component.components)) {
-      for (const input of component.components) lines.push(...renderModalField(undefined, undefined, input, ctx, width));
+      for (const input of component.components)
+        lines.push(...renderModalField(undefined, undefined, input, ctx, width));
     } else if (component?.type === 10) {
       lines.push(...wrap(renderMarkdown(String(component.content ?? ''), ctx), width));
     }

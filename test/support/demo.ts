@@ -156,7 +156,11 @@ function modalInputs(modal: ModalResponse): { text?: string; select?: string } {
 }
 
 /** What the sandbox holds for Carol's review: its reply count, and the replies this demo posted. */
-function carolsReviewInSandbox(): { count: string; posted: Array<{ content: string; pinned: boolean }>; posts: number } {
+function carolsReviewInSandbox(): {
+  count: string;
+  posted: Array<{ content: string; pinned: boolean }>;
+  posts: number;
+} {
   const review = world!.sandbox.getReviewById(CAROLS_REVIEW);
   return {
     count: review ? String(review.replies) : 'an unknown number of',
@@ -172,7 +176,7 @@ async function play(w: World): Promise<void> {
   const vote = command(alice, 'vote');
   showMessage(await answer('answer to /vote', (ms) => vote.waitForMessage(ms)), timing(vote));
 
-  header("2. Alice checks whether Bob has voted: /vote member:@Bob");
+  header('2. Alice checks whether Bob has voted: /vote member:@Bob');
   const bobsVote = command(alice, 'vote', [userOption('member', bob)], '/vote member:@Bob');
   showMessage(await answer('answer to /vote member:@Bob', (ms) => bobsVote.waitForMessage(ms)), timing(bobsVote));
 
@@ -185,8 +189,12 @@ async function play(w: World): Promise<void> {
   showMessage(await answer('page 2 after Next', (ms) => next.waitForMessage(ms)), timing(next));
 
   header("4. Maya, a moderator, shares Carol's review: /review member:@Carol public:True");
-  const review = command(maya, 'review', [userOption('member', carol), { name: 'public', type: OptionType.Boolean, value: true }],
-    '/review member:@Carol public:True');
+  const review = command(
+    maya,
+    'review',
+    [userOption('member', carol), { name: 'public', type: OptionType.Boolean, value: true }],
+    '/review member:@Carol public:True',
+  );
   const reviewMessage = await answer('answer to /review', (ms) => review.waitForMessage(ms));
   showMessage(reviewMessage, timing(review));
   const allowed = review.callbacks[0]?.data?.allowed_mentions;
@@ -247,7 +255,6 @@ async function play(w: World): Promise<void> {
     `No form was opened for Dan. The sandbox still counts ${afterDan.count} replies on ${CAROLS_REVIEW} and has ` +
       `received ${afterDan.posts} reply POST${afterDan.posts === 1 ? '' : 's'} in all (Maya's): nothing was posted by Dan.`,
   );
-
 }
 
 /** SIGTERM, as a service manager stops the bot; undefined when it has not exited in STOP_MS. */
@@ -277,7 +284,9 @@ async function main(): Promise<number> {
     return 1;
   }
   const ready = world.bot.logs.find((line) => line.msg === 'ready');
-  const commands = Array.isArray(ready?.commands) ? ` with ${(ready.commands as string[]).map((c) => `/${c}`).join(', ')}` : '';
+  const commands = Array.isArray(ready?.commands)
+    ? ` with ${(ready.commands as string[]).map((c) => `/${c}`).join(', ')}`
+    : '';
   print(style.dim(`Bot ready${commands} after ${((performance.now() - started) / 1000).toFixed(1)} s.`));
   ctx = renderContext(world);
 
@@ -302,7 +311,12 @@ async function main(): Promise<number> {
     for (const line of problems) print(`  ${line.level! >= 50 ? 'error' : 'warn'}: ${String(line.msg)}`);
   }
   const exit = await stopBot(world);
-  const how = exit === undefined ? `no exit within ${STOP_MS / 1000} s, killed` : exit.code !== null ? `exit code ${exit.code}` : `signal ${exit.signal}`;
+  const how =
+    exit === undefined
+      ? `no exit within ${STOP_MS / 1000} s, killed`
+      : exit.code !== null
+        ? `exit code ${exit.code}`
+        : `signal ${exit.signal}`;
   print(`Bot stopped with SIGTERM: ${how}${exit ? ` after ${Math.round(exit.ms)} ms` : ''}.`);
   await world.close();
   const seconds = ((performance.now() - started) / 1000).toFixed(1);

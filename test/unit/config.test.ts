@@ -30,7 +30,13 @@ describe('parseConfig', () => {
       apiUrl: undefined,
       restRequestsPerSecond: 200,
     });
-    expect(config.service).toMatchObject({ headerPrefix: 'Service', attemptTimeoutMs: 6000, totalBudgetMs: 12_000, cacheTtlMs: 30_000, notVotedTtlMs: 5_000 });
+    expect(config.service).toMatchObject({
+      headerPrefix: 'Service',
+      attemptTimeoutMs: 6000,
+      totalBudgetMs: 12_000,
+      cacheTtlMs: 30_000,
+      notVotedTtlMs: 5_000,
+    });
     expect(config.moderatorRoleIds).toEqual([]);
     expect(config.reviewLogChannelId).toBeUndefined();
     expect(config.logLevel).toBe('info');
@@ -46,7 +52,14 @@ describe('parseConfig', () => {
 
   it('reports every missing required variable at once, each with what to put there', () => {
     const problems = problemsOf({});
-    const names = ['DISCORD_TOKEN', 'DISCORD_CLIENT_ID', 'DISCORD_GUILD_ID', 'SERVICE_BASE_URL', 'SERVICE_API_KEY', 'SERVICE_APP_ID'];
+    const names = [
+      'DISCORD_TOKEN',
+      'DISCORD_CLIENT_ID',
+      'DISCORD_GUILD_ID',
+      'SERVICE_BASE_URL',
+      'SERVICE_API_KEY',
+      'SERVICE_APP_ID',
+    ];
     expect(problems).toHaveLength(names.length);
     for (const name of names) {
       const line = problems.find((p) => p.startsWith(`${name} `));
@@ -66,7 +79,13 @@ describe('parseConfig', () => {
   });
 
   it('treats empty optional lines from .env.example as unset', () => {
-    const config = parseConfig({ ...valid, DISCORD_API_URL: '', REVIEW_LOG_CHANNEL_ID: '', LOG_LEVEL: '', METRICS_PORT: '' });
+    const config = parseConfig({
+      ...valid,
+      DISCORD_API_URL: '',
+      REVIEW_LOG_CHANNEL_ID: '',
+      LOG_LEVEL: '',
+      METRICS_PORT: '',
+    });
     expect(config.discord.apiUrl).toBeUndefined();
     expect(config.reviewLogChannelId).toBeUndefined();
     expect(config.logLevel).toBe('info');
@@ -76,12 +95,25 @@ describe('parseConfig', () => {
     expect(problemsOf({ ...valid, SERVICE_BASE_URL: 'http://api.example.com/v1' })).toEqual([
       expect.stringMatching(/^SERVICE_BASE_URL .*https/i),
     ]);
-    expect(parseConfig({ ...valid, SERVICE_BASE_URL: 'http://127.0.0.1:8787/v1' }).service.baseUrl).toBe('http://127.0.0.1:8787/v1');
+    expect(parseConfig({ ...valid, SERVICE_BASE_URL: 'http://127.0.0.1:8787/v1' }).service.baseUrl).toBe(
+      'http://127.0.0.1:8787/v1',
+    );
   });
 
   it('refuses bad numbers, log levels and ids with the variable named', () => {
-    const problems = problemsOf({ ...valid, SERVICE_TIMEOUT_MS: 'soon', LOG_LEVEL: 'loud', DISCORD_GUILD_ID: '12', METRICS_PORT: '70000' });
-    expect(problems.map((p) => p.split(' ')[0]).sort()).toEqual(['DISCORD_GUILD_ID', 'LOG_LEVEL', 'METRICS_PORT', 'SERVICE_TIMEOUT_MS']);
+    const problems = problemsOf({
+      ...valid,
+      SERVICE_TIMEOUT_MS: 'soon',
+      LOG_LEVEL: 'loud',
+      DISCORD_GUILD_ID: '12',
+      METRICS_PORT: '70000',
+    });
+    expect(problems.map((p) => p.split(' ')[0]).sort()).toEqual([
+      'DISCORD_GUILD_ID',
+      'LOG_LEVEL',
+      'METRICS_PORT',
+      'SERVICE_TIMEOUT_MS',
+    ]);
   });
 
   it('never echoes a secret value in its problems', () => {

@@ -107,7 +107,13 @@ export function userPayload(id: string, username: string, bot = false): UserPayl
   };
 }
 
-export function rolePayload(id: string, name: string, position: number, permissions: bigint, extra: Partial<RolePayload> = {}): RolePayload {
+export function rolePayload(
+  id: string,
+  name: string,
+  position: number,
+  permissions: bigint,
+  extra: Partial<RolePayload> = {},
+): RolePayload {
   return {
     id,
     name,
@@ -143,7 +149,12 @@ export function textChannelPayload(guildId: string, withGuildId = true): Channel
   };
 }
 
-export function memberPayload(user: UserPayload, roles: string[], permissions: bigint | string, joinedAt: string): MemberPayload {
+export function memberPayload(
+  user: UserPayload,
+  roles: string[],
+  permissions: bigint | string,
+  joinedAt: string,
+): MemberPayload {
   return {
     user,
     roles,
@@ -174,7 +185,10 @@ export function defaultRoles(guildId: string, botUserId: string, moderatorRoleId
   return [
     rolePayload(guildId, '@everyone', 0, MEMBER_PERMISSIONS),
     rolePayload(moderatorRoleId, 'Moderator', 1, MODERATOR_ROLE_PERMISSIONS, { hoist: true, mentionable: true }),
-    rolePayload(botRoleIdFor(guildId), DEFAULTS.botUsername, 2, BOT_PERMISSIONS, { managed: true, tags: { bot_id: botUserId } }),
+    rolePayload(botRoleIdFor(guildId), DEFAULTS.botUsername, 2, BOT_PERMISSIONS, {
+      managed: true,
+      tags: { bot_id: botUserId },
+    }),
   ];
 }
 
@@ -182,7 +196,12 @@ export function defaultRoles(guildId: string, botUserId: string, moderatorRoleId
 export function guildCreatePayload(guild: GuildSetup, joinedAt: string): Record<string, unknown> {
   const channel = textChannelPayload(guild.id, false);
   // Members in GUILD_CREATE carry no `permissions`: only interaction members do.
-  const { permissions: _permissions, ...botMember } = memberPayload(guild.botUser, [botRoleIdFor(guild.id)], BOT_PERMISSIONS, joinedAt);
+  const { permissions: _permissions, ...botMember } = memberPayload(
+    guild.botUser,
+    [botRoleIdFor(guild.id)],
+    BOT_PERMISSIONS,
+    joinedAt,
+  );
   return {
     id: guild.id,
     name: guild.name,

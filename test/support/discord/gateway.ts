@@ -4,7 +4,16 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { Signal } from './signal.js';
 import type { Store } from './store.js';
 
-const Op = { Dispatch: 0, Heartbeat: 1, Identify: 2, Resume: 6, Reconnect: 7, InvalidSession: 9, Hello: 10, HeartbeatAck: 11 } as const;
+const Op = {
+  Dispatch: 0,
+  Heartbeat: 1,
+  Identify: 2,
+  Resume: 6,
+  Reconnect: 7,
+  InvalidSession: 9,
+  Hello: 10,
+  HeartbeatAck: 11,
+} as const;
 const HEARTBEAT_INTERVAL_MS = 41_250;
 /** GATEWAY_GUILD_MEMBERS_LIMITED | APPLICATION_COMMAND_BADGE, what a typical verified-less bot has. */
 const APPLICATION_FLAGS = 8_421_376;
@@ -43,7 +52,7 @@ export class Gateway {
     private readonly url: () => string,
   ) {
     this.wss = new WebSocketServer({ server });
-    this.wss.on('connection', socket => this.accept(socket));
+    this.wss.on('connection', (socket) => this.accept(socket));
   }
 
   get ready(): boolean {
@@ -111,7 +120,7 @@ export class Gateway {
       d: {
         v: 10,
         user: { ...config.botUser, verified: true, mfa_enabled: false, email: null },
-        guilds: config.guilds.map(guild => ({ id: guild.id, unavailable: true })),
+        guilds: config.guilds.map((guild) => ({ id: guild.id, unavailable: true })),
         session_id: session.id,
         session_type: 'normal',
         resume_gateway_url: this.url(),
@@ -127,7 +136,8 @@ export class Gateway {
         _trace: ['["stand-in-gateway",{"micros":0}]'],
       },
     });
-    for (const guild of config.guilds) this.dispatchOn(session, { t: 'GUILD_CREATE', d: this.store.guildCreate(guild) });
+    for (const guild of config.guilds)
+      this.dispatchOn(session, { t: 'GUILD_CREATE', d: this.store.guildCreate(guild) });
     this.identifies += 1;
     this.live = session;
     for (const event of this.early.splice(0)) this.dispatchOn(session, event);
@@ -191,6 +201,6 @@ export class Gateway {
   close(): Promise<void> {
     for (const client of this.wss.clients) client.terminate();
     this.changed.cancelAll('The Discord stand-in closed');
-    return new Promise(resolve => this.wss.close(() => resolve()));
+    return new Promise((resolve) => this.wss.close(() => resolve()));
   }
 }

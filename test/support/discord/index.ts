@@ -9,8 +9,33 @@
  */
 export { startDiscordStandIn, type DiscordStandIn, type DiscordStandInOptions } from './standin.js';
 export { isModal, type InteractionHandle, type InteractionResponse } from './interaction-record.js';
-export { buttonClick, member, modalSubmit, slashCommand, stringSelect, InteractionType, OptionType } from './payloads.js';
-export type { ButtonClickOptions, CommandOption, MemberOptions, ModalSubmitOptions, SelectMenuOptions, SlashCommandOptions } from './payloads.js';
+export {
+  buttonClick,
+  member,
+  modalSubmit,
+  slashCommand,
+  stringSelect,
+  InteractionType,
+  OptionType,
+} from './payloads.js';
+export type {
+  ButtonClickOptions,
+  CommandOption,
+  MemberOptions,
+  ModalSubmitOptions,
+  SelectMenuOptions,
+  SlashCommandOptions,
+} from './payloads.js';
 export { DEFAULTS, MEMBER_PERMISSIONS, MODERATOR_PERMISSIONS, Permission, textChannelIdFor } from './fixtures.js';
 export { nextSnowflake } from './snowflake.js';
-export type { Callback, InteractionPayload, MemberPayload, Message, ModalResponse, RecordedRequest, RejectedCallback, UserPayload, WebhookCall } from './types.js';
+export type {
+  Callback,
+  InteractionPayload,
+  MemberPayload,
+  Message,
+  ModalResponse,
+  RecordedRequest,
+  RejectedCallback,
+  UserPayload,
+  WebhookCall,
+} from './types.js';

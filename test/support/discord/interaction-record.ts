@@ -82,7 +82,7 @@ export class InteractionRecord implements InteractionHandle {
   }
 
   followUps(): Message[] {
-    return this.followUpIds.flatMap(id => this.lookup(id) ?? []);
+    return this.followUpIds.flatMap((id) => this.lookup(id) ?? []);
   }
 
   response(): InteractionResponse | undefined {
@@ -91,15 +91,21 @@ export class InteractionRecord implements InteractionHandle {
   }
 
   describe(): string {
-    const callbacks = this.callbacks.map(c => c.type).join(',') || 'none';
-    const rejected = this.rejectedCallbacks.map(c => `${c.type}→${c.code}`).join(',') || 'none';
-    const calls = this.webhookCalls.map(c => `${c.method} ${c.path.replace(this.token, '{token}')} → ${c.status}`).join('; ') || 'none';
+    const callbacks = this.callbacks.map((c) => c.type).join(',') || 'none';
+    const rejected = this.rejectedCallbacks.map((c) => `${c.type}→${c.code}`).join(',') || 'none';
+    const calls =
+      this.webhookCalls.map((c) => `${c.method} ${c.path.replace(this.token, '{token}')} → ${c.status}`).join('; ') ||
+      'none';
     const sent = Number.isNaN(this.sentAt) ? 'not yet dispatched' : 'dispatched';
     return `interaction ${this.id} (type ${this.payload.type}, ${sent}); callbacks: ${callbacks}; rejected: ${rejected}; webhook calls: ${calls}`;
   }
 
   waitFor(predicate: (handle: InteractionHandle) => boolean, timeoutMs = DEFAULT_WAIT_MS): Promise<void> {
-    return this.signal.wait(() => predicate(this), timeoutMs, () => this.describe());
+    return this.signal.wait(
+      () => predicate(this),
+      timeoutMs,
+      () => this.describe(),
+    );
   }
 
   async firstCallback(timeoutMs = DEFAULT_WAIT_MS): Promise<Callback> {

@@ -33,7 +33,8 @@ function maxLength(errors: FormErrors, path: Path, value: unknown, max: number, 
     return 0;
   }
   const text = String(value);
-  if (required && text.length === 0) errors.add(path, 'BASE_TYPE_BAD_LENGTH', `Must be between 1 and ${max} in length.`);
+  if (required && text.length === 0)
+    errors.add(path, 'BASE_TYPE_BAD_LENGTH', `Must be between 1 and ${max} in length.`);
   if (text.length > max) errors.add(path, 'BASE_TYPE_MAX_LENGTH', `Must be ${max} or fewer in length.`);
   return text.length;
 }
@@ -75,7 +76,8 @@ function validateMessageComponent(errors: FormErrors, path: Path, raw: unknown, 
   if (component.type === 2) {
     const link = component.style === 5 || component.style === 6;
     if (!link) customId(errors, [...path, 'custom_id'], component.custom_id, seen);
-    if (component.style === 5 && !component.url) errors.add([...path, 'url'], 'BASE_TYPE_REQUIRED', 'This field is required');
+    if (component.style === 5 && !component.url)
+      errors.add([...path, 'url'], 'BASE_TYPE_REQUIRED', 'This field is required');
     maxLength(errors, [...path, 'label'], component.label, 80);
   } else if (component.type >= 3 && component.type <= 8) {
     customId(errors, [...path, 'custom_id'], component.custom_id, seen);
@@ -126,7 +128,8 @@ function validateModalInput(errors: FormErrors, path: Path, raw: unknown, seen: 
   const input = (raw ?? {}) as Record<string, any>;
   if (input.type === 4) {
     customId(errors, [...path, 'custom_id'], input.custom_id, seen);
-    if (input.style !== 1 && input.style !== 2) errors.add([...path, 'style'], 'BASE_TYPE_CHOICES', 'Value must be one of {1, 2}.');
+    if (input.style !== 1 && input.style !== 2)
+      errors.add([...path, 'style'], 'BASE_TYPE_CHOICES', 'Value must be one of {1, 2}.');
     if (legacy) maxLength(errors, [...path, 'label'], input.label, 45, true);
     maxLength(errors, [...path, 'value'], input.value, 4000);
     maxLength(errors, [...path, 'placeholder'], input.placeholder, 100);
@@ -153,7 +156,8 @@ export function checkModal(body: unknown): DiscordErrorBody | null {
   const seen = new Set<string>();
   maxLength(errors, ['data', 'title'], data.title, 45, true);
   maxLength(errors, ['data', 'custom_id'], data.custom_id, 100, true);
-  if (!Array.isArray(data.components)) errors.add(['data', 'components'], 'BASE_TYPE_REQUIRED', 'This field is required');
+  if (!Array.isArray(data.components))
+    errors.add(['data', 'components'], 'BASE_TYPE_REQUIRED', 'This field is required');
   maxItems(errors, ['data', 'components'], data.components, 5, 1).forEach((raw, i) => {
     const top = (raw ?? {}) as Record<string, any>;
     const path = ['data', 'components', i];
@@ -167,7 +171,11 @@ export function checkModal(body: unknown): DiscordErrorBody | null {
       if (!top.component) errors.add([...path, 'component'], 'BASE_TYPE_REQUIRED', 'This field is required');
       else validateModalInput(errors, [...path, 'component'], top.component, seen, false);
     } else if (top.type !== 10) {
-      errors.add([...path, 'type'], 'COMPONENT_TYPE_INVALID', 'The specified component type is invalid in this context');
+      errors.add(
+        [...path, 'type'],
+        'COMPONENT_TYPE_INVALID',
+        'The specified component type is invalid in this context',
+      );
     }
   });
   return errors.empty ? null : errors.body();
@@ -190,7 +198,12 @@ function validateOptions(errors: FormErrors, path: Path, options: unknown): void
     maxItems(errors, [...at, 'choices'], option.choices, 25);
     if (option.type === 1 || option.type === 2) validateOptions(errors, [...at, 'options'], option.options);
     else if (option.required) {
-      if (optionalSeen) errors.add(at, 'APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID', 'Required options must be placed before non-required options');
+      if (optionalSeen)
+        errors.add(
+          at,
+          'APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID',
+          'Required options must be placed before non-required options',
+        );
     } else optionalSeen = true;
   });
 }
@@ -208,7 +221,10 @@ export function checkCommands(body: unknown): DiscordErrorBody | null {
     const type = command.type ?? 1;
     const name = command.name;
     const chatInput = type === 1;
-    if (typeof name !== 'string' || (chatInput ? !NAME.test(name) || name !== name.toLowerCase() : name.length < 1 || name.length > 32)) {
+    if (
+      typeof name !== 'string' ||
+      (chatInput ? !NAME.test(name) || name !== name.toLowerCase() : name.length < 1 || name.length > 32)
+    ) {
       errors.add([i, 'name'], 'APPLICATION_COMMAND_INVALID_NAME', 'Command name is invalid');
     } else if (names.has(`${type}:${name}`)) {
       errors.add([i, 'name'], 'APPLICATION_COMMANDS_DUPLICATE_NAME', `Application command names must be unique`);

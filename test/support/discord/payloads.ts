@@ -42,7 +42,12 @@ export interface MemberOptions {
 export function member(options: MemberOptions = {}): MemberPayload {
   const id = options.id ?? nextSnowflake();
   const user = userPayload(id, options.username ?? `member_${id.slice(-4)}`);
-  const payload = memberPayload(user, options.roles ?? [], options.permissions ?? MEMBER_PERMISSIONS, '2023-05-04T10:20:30.000000+00:00');
+  const payload = memberPayload(
+    user,
+    options.roles ?? [],
+    options.permissions ?? MEMBER_PERMISSIONS,
+    '2023-05-04T10:20:30.000000+00:00',
+  );
   if (options.nick !== undefined) payload.nick = options.nick;
   return payload;
 }
@@ -105,9 +110,11 @@ export interface SlashCommandOptions extends Where {
 
 function userOptionIds(options: CommandOption[] | undefined): string[] {
   if (!options) return [];
-  return options.flatMap(option =>
+  return options.flatMap((option) =>
     option.type === OptionType.User || option.type === OptionType.Mentionable
-      ? typeof option.value === 'string' ? [option.value] : []
+      ? typeof option.value === 'string'
+        ? [option.value]
+        : []
       : userOptionIds(option.options),
   );
 }
@@ -129,7 +136,7 @@ export function slashCommand(options: SlashCommandOptions): InteractionPayload {
     const users: Record<string, UserPayload> = {};
     const members: Record<string, Omit<MemberPayload, 'user'>> = {};
     for (const id of ids) {
-      const given = options.resolvedUsers?.find(entry => ('user' in entry ? entry.user.id : entry.id) === id);
+      const given = options.resolvedUsers?.find((entry) => ('user' in entry ? entry.user.id : entry.id) === id);
       if (given && !('user' in given)) {
         users[id] = given;
         continue;
@@ -219,7 +226,12 @@ export function modalSubmit(options: ModalSubmitOptions): InteractionPayload {
   }
 
   const where = options.message ? onMessage(options.message, options) : options;
-  const payload = envelope(InteractionType.ModalSubmit, { custom_id: options.customId, components }, options.member ?? member(), where);
+  const payload = envelope(
+    InteractionType.ModalSubmit,
+    { custom_id: options.customId, components },
+    options.member ?? member(),
+    where,
+  );
   if (options.message) payload.message = structuredClone(options.message);
   return payload;
 }

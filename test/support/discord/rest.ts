@@ -29,7 +29,16 @@ export interface RestContext {
   gatewayBotStatus: number | null;
 }
 
-const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable' };
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+};
 
 const error = (status: number, message: string, code: number): RestResult => ({ status, body: { message, code } });
 const invalid = (body: DiscordErrorBody): RestResult => ({ status: 400, body });
@@ -50,7 +59,16 @@ function invalidCallbackType(type: unknown): RestResult {
   return invalid({
     message: 'Invalid Form Body',
     code: 50035,
-    errors: { type: { _errors: [{ code: 'INTERACTION_RESPONSE_TYPE_INVALID', message: `Interaction response type ${String(type)} is not valid for this interaction.` }] } },
+    errors: {
+      type: {
+        _errors: [
+          {
+            code: 'INTERACTION_RESPONSE_TYPE_INVALID',
+            message: `Interaction response type ${String(type)} is not valid for this interaction.`,
+          },
+        ],
+      },
+    },
   });
 }
 
@@ -64,16 +82,28 @@ export function handleRest(context: RestContext, request: RestRequest): RestResu
   const ctx = { ...context, config: context.store.config };
   const [root] = request.segments;
   const handler: Handler | undefined =
-    root === 'interactions' ? interactionCallback
-    : root === 'webhooks' ? webhook
-    : root === 'gateway' ? gateway
-    : undefined;
+    root === 'interactions'
+      ? interactionCallback
+      : root === 'webhooks'
+        ? webhook
+        : root === 'gateway'
+          ? gateway
+          : undefined;
   if (handler) return handler(ctx, request) ?? NOT_FOUND;
   if (!authorized(ctx.config.token, request)) {
     const known = root === 'channels' || root === 'applications' || root === 'users' || root === 'guilds';
     return known ? plain(401) : NOT_FOUND;
   }
-  const bot = root === 'channels' ? channels : root === 'applications' ? applications : root === 'users' ? users : root === 'guilds' ? guilds : undefined;
+  const bot =
+    root === 'channels'
+      ? channels
+      : root === 'applications'
+        ? applications
+        : root === 'users'
+          ? users
+          : root === 'guilds'
+            ? guilds
+            : undefined;
   return bot?.(ctx, request) ?? NOT_FOUND;
 }
 
@@ -84,14 +114,26 @@ const gateway: Handler = (ctx, request) => {
   if (segments.length !== 2 || segments[1] !== 'bot') return undefined;
   if (ctx.gatewayBotStatus !== null) return plain(ctx.gatewayBotStatus);
   if (!authorized(ctx.config.token, request)) return plain(401);
-  return { status: 200, body: { url: ctx.gatewayUrl, shards: 1, session_start_limit: { total: 1000, remaining: 999, reset_after: 86_400_000, max_concurrency: 1 } } };
+  return {
+    status: 200,
+    body: {
+      url: ctx.gatewayUrl,
+      shards: 1,
+      session_start_limit: { total: 1000, remaining: 999, reset_after: 86_400_000, max_concurrency: 1 },
+    },
+  };
 };
 
 function messageTypeFor(record: InteractionRecord): number {
   return record.payload.type === 2 ? 20 : 0;
 }
 
-function callbackResult(record: InteractionRecord, type: number, withResponse: boolean, message: Message | undefined): RestResult {
+function callbackResult(
+  record: InteractionRecord,
+  type: number,
+  withResponse: boolean,
+  message: Message | undefined,
+): RestResult {
   if (!withResponse) return { status: 204 };
   return {
     status: 200,
@@ -129,21 +171,37 @@ const interactionCallback: Handler = (ctx, request) => {
     return result;
   };
   if (record.acknowledged) return reject(ALREADY_ACKNOWLEDGED);
-  if (Number.isNaN(record.sentAt) || at - record.sentAt > ctx.config.interactionDeadlineMs) return reject(UNKNOWN_INTERACTION);
+  if (Number.isNaN(record.sentAt) || at - record.sentAt > ctx.config.interactionDeadlineMs)
+    return reject(UNKNOWN_INTERACTION);
 
   const kind = record.payload.type;
   const onMessage = record.payload.message !== undefined;
   const allowed = type === 4 || type === 5 || ((type === 6 || type === 7) && onMessage) || (type === 9 && kind !== 5);
   if (!allowed) return reject(invalidCallbackType(type));
 
-  const problem = type === 4 ? checkMessage(data, ['data'], true) : type === 7 ? checkMessage(data, ['data'], false) : type === 9 ? checkModal(data) : null;
+  const problem =
+    type === 4
+      ? checkMessage(data, ['data'], true)
+      : type === 7
+        ? checkMessage(data, ['data'], false)
+        : type === 9
+          ? checkModal(data)
+          : null;
   if (problem) return reject(invalid(problem));
 
   record.callbacks.push({ type, data, at });
-  const where = { channelId: record.payload.channel?.id ?? record.payload.channel_id ?? '', guildId: record.payload.guild_id };
+  const where = {
+    channelId: record.payload.channel?.id ?? record.payload.channel_id ?? '',
+    guildId: record.payload.guild_id,
+  };
   let message: Message | undefined;
   if (type === 4) {
-    message = ctx.store.createMessage({ ...where, data: data ?? {}, type: messageTypeFor(record), interaction: record });
+    message = ctx.store.createMessage({
+      ...where,
+      data: data ?? {},
+      type: messageTypeFor(record),
+      interaction: record,
+    });
     record.originalId = record.answerId = message.id;
   } else if (type === 5) {
     const flags = (Number(data?.flags ?? 0) & MessageFlag.Ephemeral) | MessageFlag.Loading;
@@ -202,7 +260,11 @@ const webhook: Handler = (ctx, request) => {
   return result;
 };
 
-function followUp(ctx: RestContext & { config: Store['config'] }, record: InteractionRecord, request: RestRequest): RestResult {
+function followUp(
+  ctx: RestContext & { config: Store['config'] },
+  record: InteractionRecord,
+  request: RestRequest,
+): RestResult {
   const body = request.body ?? {};
   const problem = checkMessage(body, [], true);
   if (problem) return invalid(problem);
@@ -213,7 +275,10 @@ function followUp(ctx: RestContext & { config: Store['config'] }, record: Intera
     applyMessageData(original, body, true);
     message = original;
   } else {
-    const where = { channelId: record.payload.channel?.id ?? record.payload.channel_id ?? '', guildId: record.payload.guild_id };
+    const where = {
+      channelId: record.payload.channel?.id ?? record.payload.channel_id ?? '',
+      guildId: record.payload.guild_id,
+    };
     message = ctx.store.createMessage({ ...where, data: body, interaction: record });
     record.followUpIds.push(message.id);
   }
@@ -242,7 +307,8 @@ const channels: Handler = (ctx, { segments, method, body }) => {
   }
   if (method !== 'GET' && method !== 'PATCH' && method !== 'DELETE') return undefined;
   const message = ctx.store.messages.get(messageId!);
-  if (!message || message.channel_id !== channelId || (message.flags & MessageFlag.Ephemeral) !== 0) return UNKNOWN_MESSAGE;
+  if (!message || message.channel_id !== channelId || (message.flags & MessageFlag.Ephemeral) !== 0)
+    return UNKNOWN_MESSAGE;
   if (method === 'GET') return { status: 200, body: message };
   if (method === 'DELETE') {
     ctx.store.deleteMessage(message.id);
@@ -260,9 +326,9 @@ function registerCommands(ctx: RestContext & { config: Store['config'] }, scope:
   const problem = checkCommands(body);
   if (problem) return invalid(problem);
   const previous = ctx.store.commands.get(scope) ?? [];
-  const commands = (body as Array<Record<string, any>>).map(command => {
+  const commands = (body as Array<Record<string, any>>).map((command) => {
     const type = command.type ?? 1;
-    const kept = previous.find(old => old.name === command.name && old.type === type);
+    const kept = previous.find((old) => old.name === command.name && old.type === type);
     return {
       id: kept?.id ?? nextSnowflake(),
       application_id: ctx.config.applicationId,
@@ -315,7 +381,12 @@ const applications: Handler = (ctx, { segments, method, body }) => {
       },
     };
   }
-  const scope = segments.length === 3 && third === 'commands' ? 'global' : segments.length === 5 && third === 'guilds' && fifth === 'commands' ? guildId : undefined;
+  const scope =
+    segments.length === 3 && third === 'commands'
+      ? 'global'
+      : segments.length === 5 && third === 'guilds' && fifth === 'commands'
+        ? guildId
+        : undefined;
   if (scope === undefined) return undefined;
   if (app !== ctx.config.applicationId) return MISSING_ACCESS;
   if (scope !== 'global' && !ctx.store.guild(scope)) return MISSING_ACCESS;
@@ -337,11 +408,19 @@ const guilds: Handler = (ctx, { segments, method }) => {
   if (segments.length < 2 || segments.length > 4) return undefined;
   if (!guild) return segments.length === 2 ? UNKNOWN_GUILD : MISSING_ACCESS;
   if (segments.length === 2) {
-    const { members: _m, channels: _c, threads: _t, presences: _p, voice_states: _v, ...rest } = ctx.store.guildCreate(guild);
+    const {
+      members: _m,
+      channels: _c,
+      threads: _t,
+      presences: _p,
+      voice_states: _v,
+      ...rest
+    } = ctx.store.guildCreate(guild);
     return { status: 200, body: rest };
   }
   if (segments.length === 3 && sub === 'roles') return { status: 200, body: guild.roles };
-  if (segments.length === 3 && sub === 'channels') return { status: 200, body: [ctx.store.channel(textChannelIdFor(guild.id))] };
+  if (segments.length === 3 && sub === 'channels')
+    return { status: 200, body: [ctx.store.channel(textChannelIdFor(guild.id))] };
   if (segments.length === 4 && sub === 'members') {
     const member = ctx.store.member(guild.id, userId!);
     return member ? { status: 200, body: member } : UNKNOWN_MEMBER;

@@ -26,7 +26,10 @@ export class Signal {
           reject(error);
         },
       };
-      const timer = setTimeout(() => waiter.fail(new Error(`Timed out after ${timeoutMs} ms: ${describe()}`)), timeoutMs);
+      const timer = setTimeout(
+        () => waiter.fail(new Error(`Timed out after ${timeoutMs} ms: ${describe()}`)),
+        timeoutMs,
+      );
       timer.unref();
       const poll = pollMs > 0 ? setInterval(() => waiter.check(), pollMs) : undefined;
       poll?.unref();

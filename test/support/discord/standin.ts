@@ -87,9 +87,13 @@ async function readBody(req: IncomingMessage): Promise<{ body: any; contentType:
     for (const [key, value] of form.entries()) {
       if (key !== 'payload_json' && typeof value !== 'string') files.push({ filename: value.name, size: value.size });
     }
-    if (files.length > 0 && !Array.isArray(body.attachments)) body.attachments = files.map((file, id) => ({ id, ...file }));
+    if (files.length > 0 && !Array.isArray(body.attachments))
+      body.attachments = files.map((file, id) => ({ id, ...file }));
     else if (Array.isArray(body.attachments)) {
-      body.attachments = body.attachments.map((a: Record<string, unknown>, i: number) => ({ size: files[i]?.size ?? 0, ...a }));
+      body.attachments = body.attachments.map((a: Record<string, unknown>, i: number) => ({
+        size: files[i]?.size ?? 0,
+        ...a,
+      }));
     }
     return { body, contentType };
   }
@@ -151,13 +155,16 @@ class StandIn implements DiscordStandIn {
     }
     const match = /^\/api\/v\d+(\/.*)?$/.exec(url.pathname);
     const rest = match?.[1] ?? '';
-    const segments = rest.split('/').filter(Boolean).map(segment => {
-      try {
-        return decodeURIComponent(segment);
-      } catch {
-        return segment;
-      }
-    });
+    const segments = rest
+      .split('/')
+      .filter(Boolean)
+      .map((segment) => {
+        try {
+          return decodeURIComponent(segment);
+        } catch {
+          return segment;
+        }
+      });
     const path = `/${segments.join('/')}`;
     const request: RestRequest = {
       method,
@@ -168,25 +175,50 @@ class StandIn implements DiscordStandIn {
       body,
       at,
     };
-    const context: RestContext = { store: this.store, gatewayUrl: this.gatewayUrl, gatewayBotStatus: this.gatewayBotStatus };
+    const context: RestContext = {
+      store: this.store,
+      gatewayUrl: this.gatewayUrl,
+      gatewayBotStatus: this.gatewayBotStatus,
+    };
     const result = match
       ? handleRest(context, request)
       : { status: 404, body: { message: '404: Not Found', code: 0 }, unknown: true };
-    this.store.record({ method, path: match ? path : url.pathname, query: request.query, headers: req.headers, body, at, status: result.status }, result.unknown === true);
+    this.store.record(
+      {
+        method,
+        path: match ? path : url.pathname,
+        query: request.query,
+        headers: req.headers,
+        body,
+        at,
+        status: result.status,
+      },
+      result.unknown === true,
+    );
     if (result.body === undefined) {
       res.writeHead(result.status).end();
     } else {
       const json = JSON.stringify(result.body);
-      res.writeHead(result.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) }).end(json);
+      res
+        .writeHead(result.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) })
+        .end(json);
     }
   }
 
   waitForReady(timeoutMs = DEFAULT_WAIT_MS): Promise<void> {
-    return this.gateway.changed.wait(() => this.gateway.identifies > 0 && this.gateway.ready, timeoutMs, () => 'no client has identified on the gateway');
+    return this.gateway.changed.wait(
+      () => this.gateway.identifies > 0 && this.gateway.ready,
+      timeoutMs,
+      () => 'no client has identified on the gateway',
+    );
   }
 
   waitForResume(count = this.gateway.resumes + 1, timeoutMs = DEFAULT_WAIT_MS): Promise<void> {
-    return this.gateway.changed.wait(() => this.gateway.resumes >= count, timeoutMs, () => `resumes: ${this.gateway.resumes}, waiting for ${count}`);
+    return this.gateway.changed.wait(
+      () => this.gateway.resumes >= count,
+      timeoutMs,
+      () => `resumes: ${this.gateway.resumes}, waiting for ${count}`,
+    );
   }
 
   waitUntil(condition: () => boolean, timeoutMs = DEFAULT_WAIT_MS, what = 'condition'): Promise<void> {
@@ -195,7 +227,7 @@ class StandIn implements DiscordStandIn {
 
   sendInteraction(payload: InteractionPayload): InteractionHandle {
     this.store.interactionPayloadFixups(payload);
-    const record = new InteractionRecord(payload, id => this.store.messages.get(id));
+    const record = new InteractionRecord(payload, (id) => this.store.messages.get(id));
     this.store.registerInteraction(record);
     if (payload.message) this.store.adoptMessage(payload.message);
     const guildId = payload.guild_id;
@@ -205,7 +237,7 @@ class StandIn implements DiscordStandIn {
       this.store.rememberMember(guildId, member);
       for (const role of created) this.gateway.dispatch('GUILD_ROLE_CREATE', { guild_id: guildId, role });
     }
-    this.gateway.dispatch('INTERACTION_CREATE', payload, at => {
+    this.gateway.dispatch('INTERACTION_CREATE', payload, (at) => {
       record.sentAt = at;
       record.changed();
     });
@@ -236,7 +268,7 @@ class StandIn implements DiscordStandIn {
     for (const record of this.store.interactionsById.values()) record.cancel('The Discord stand-in closed');
     this.store.changed.cancelAll('The Discord stand-in closed');
     await this.gateway.close();
-    await new Promise<void>(resolve => {
+    await new Promise<void>((resolve) => {
       this.server.close(() => resolve());
       this.server.closeAllConnections();
     });
@@ -263,7 +295,8 @@ export async function startDiscordStandIn(options: DiscordStandInOptions = {}): 
     guildId,
     guilds,
     maxLog: Math.max(1, options.maxLog ?? 10_000),
-    interactionDeadlineMs: options.interactionDeadlineMs === 0 ? Number.POSITIVE_INFINITY : (options.interactionDeadlineMs ?? 3000),
+    interactionDeadlineMs:
+      options.interactionDeadlineMs === 0 ? Number.POSITIVE_INFINITY : (options.interactionDeadlineMs ?? 3000),
     joinedAt: new Date(Date.now() - 86_400_000).toISOString().replace('Z', '000+00:00'),
   });
 

@@ -1,11 +1,25 @@
-import { guildCreatePayload, memberPayload, rolePayload, textChannelIdFor, textChannelPayload, type GuildSetup } from './fixtures.js';
+import {
+  guildCreatePayload,
+  memberPayload,
+  rolePayload,
+  textChannelIdFor,
+  textChannelPayload,
+  type GuildSetup,
+} from './fixtures.js';
 import { appendBounded, BoundedMap, Signal } from './signal.js';
 import { nextSnowflake } from './snowflake.js';
 import type { InteractionPayload, MemberPayload, Message, RecordedRequest, RolePayload, UserPayload } from './types.js';
 import type { InteractionRecord } from './interaction-record.js';
 
-export const MessageFlag = { SuppressEmbeds: 4, Ephemeral: 64, Loading: 128, SuppressNotifications: 4096, IsComponentsV2: 32768 } as const;
-const SETTABLE_FLAGS = MessageFlag.SuppressEmbeds | MessageFlag.Ephemeral | MessageFlag.SuppressNotifications | MessageFlag.IsComponentsV2;
+export const MessageFlag = {
+  SuppressEmbeds: 4,
+  Ephemeral: 64,
+  Loading: 128,
+  SuppressNotifications: 4096,
+  IsComponentsV2: 32768,
+} as const;
+const SETTABLE_FLAGS =
+  MessageFlag.SuppressEmbeds | MessageFlag.Ephemeral | MessageFlag.SuppressNotifications | MessageFlag.IsComponentsV2;
 
 export interface StoreConfig {
   token: string;
@@ -53,16 +67,18 @@ export class Store {
   }
 
   guild(id: string): GuildSetup | undefined {
-    return this.config.guilds.find(guild => guild.id === id);
+    return this.config.guilds.find((guild) => guild.id === id);
   }
 
   guildOfChannel(channelId: string): GuildSetup | undefined {
-    return this.config.guilds.find(guild => textChannelIdFor(guild.id) === channelId);
+    return this.config.guilds.find((guild) => textChannelIdFor(guild.id) === channelId);
   }
 
   channel(channelId: string): Record<string, unknown> | undefined {
     const guild = this.guildOfChannel(channelId);
-    return guild && { ...textChannelPayload(guild.id), last_message_id: this.channelLogs.get(channelId)?.at(-1) ?? null };
+    return (
+      guild && { ...textChannelPayload(guild.id), last_message_id: this.channelLogs.get(channelId)?.at(-1) ?? null }
+    );
   }
 
   guildCreate(guild: GuildSetup): Record<string, unknown> {
@@ -79,7 +95,7 @@ export class Store {
     const guild = this.guild(guildId);
     if (!guild) return { member, created: [] };
     const created: RolePayload[] = [];
-    const byId = new Map(guild.roles.map(role => [role.id, role]));
+    const byId = new Map(guild.roles.map((role) => [role.id, role]));
     for (const id of member.roles) {
       if (byId.has(id)) continue;
       const role = rolePayload(id, `role-${id.slice(-4)}`, guild.roles.length, 0n);
@@ -91,7 +107,7 @@ export class Store {
     for (const id of member.roles) granted |= BigInt(byId.get(id)?.permissions ?? '0');
     const missing = BigInt(member.permissions) & ~granted;
     if (missing === 0n) return { member, created };
-    let role = guild.roles.find(r => r.name === `granted-${missing}`);
+    let role = guild.roles.find((r) => r.name === `granted-${missing}`);
     if (!role) {
       role = rolePayload(nextSnowflake(), `granted-${missing}`, guild.roles.length, missing);
       guild.roles.push(role);
@@ -196,7 +212,7 @@ export class Store {
     payload.application_id = this.config.applicationId;
     if (payload.type === 2 && payload.guild_id) {
       const registered = [...(this.commands.get(payload.guild_id) ?? []), ...(this.commands.get('global') ?? [])].find(
-        command => command.name === payload.data?.name && (command.type ?? 1) === (payload.data?.type ?? 1),
+        (command) => command.name === payload.data?.name && (command.type ?? 1) === (payload.data?.type ?? 1),
       );
       if (registered) payload.data.id = registered.id;
     }
@@ -206,7 +222,7 @@ export class Store {
 /** Applies a message body (create or edit) to a stored message, as Discord does. */
 export function applyMessageData(message: Message, data: Record<string, any>, edit: boolean): void {
   if (typeof data.content === 'string') message.content = data.content;
-  if (Array.isArray(data.embeds)) message.embeds = data.embeds.map(embed => ({ type: 'rich', ...embed }));
+  if (Array.isArray(data.embeds)) message.embeds = data.embeds.map((embed) => ({ type: 'rich', ...embed }));
   if (Array.isArray(data.components)) message.components = structuredClone(data.components);
   if (Array.isArray(data.attachments)) {
     message.attachments = data.attachments.map((attachment: Record<string, any>) => ({

@@ -17,7 +17,10 @@ describe('toUserMessage', () => {
     [new ServiceUnavailableError('retries_exhausted', 'spent'), /not answering; try again shortly/],
     [new ServiceUnavailableError('circuit_open', 'open'), /not answering; try again shortly/],
     [new ReplyOutcomeUnknownError('rev_1', 'timeout'), /may or may not have been posted; check/],
-    [new InvalidInputError('userId', 'User id must be a Discord snowflake (17–20 digits).'), /must be a Discord snowflake/],
+    [
+      new InvalidInputError('userId', 'User id must be a Discord snowflake (17–20 digits).'),
+      /must be a Discord snowflake/,
+    ],
     [new UserFacingError('Only moderators can reply.'), /Only moderators can reply/],
   ])('gives %p its own message without a reference id', (error, text) => {
     const message = toUserMessage(error);
@@ -26,7 +29,9 @@ describe('toUserMessage', () => {
   });
 
   it('hides an unexpected error behind a generic text with a reference id', () => {
-    const message = toUserMessage(new TypeError('Cannot read properties of undefined (reading "x") at secret-path.ts:12'));
+    const message = toUserMessage(
+      new TypeError('Cannot read properties of undefined (reading "x") at secret-path.ts:12'),
+    );
     expect(message.description).toMatch(/^Something went wrong/);
     expect(message.description).not.toContain('secret-path');
     expect(message.referenceId).toMatch(/^[0-9A-F]{8}$/);

@@ -27,7 +27,10 @@ describe('loadCommands', () => {
   });
 
   it('names the file and the export that is missing', async () => {
-    const url = await commandsDir({ 'a.js': good('a'), 'broken.js': `export const data = { name: 'b', toJSON() {} };\n` });
+    const url = await commandsDir({
+      'a.js': good('a'),
+      'broken.js': `export const data = { name: 'b', toJSON() {} };\n`,
+    });
     await expect(loadCommands(url)).rejects.toThrow('commands/broken.js must export "execute" (a function)');
   });
 

@@ -62,6 +62,8 @@ describe('the health and metrics server', () => {
   it('rejects when the port is taken', async () => {
     const url = await start(() => ({ status: 'ok', ready: true }));
     const port = Number(new URL(url).port);
-    await expect(startHealthServer({ port, health: () => ({ status: 'ok', ready: true }), metrics: () => '' })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    await expect(
+      startHealthServer({ port, health: () => ({ status: 'ok', ready: true }), metrics: () => '' }),
+    ).rejects.toMatchObject({ code: 'EADDRINUSE' });
   });
 });

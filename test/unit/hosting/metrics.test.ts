@@ -36,8 +36,21 @@ describe('the bot metrics', () => {
     const metrics = new BotMetrics();
     metrics.serviceAttempt({ route: 'getVote', method: 'GET', attempt: 1, durationMs: 5, status: 200 });
     metrics.serviceAttempt({ route: 'postReply', method: 'POST', attempt: 1, durationMs: 5, error: 'ECONNRESET' });
-    metrics.serviceAttempt({ route: 'getReview', method: 'GET', attempt: 1, durationMs: 5, status: 200, error: 'timeout' });
-    metrics.serviceAttempt({ route: 'getReview', method: 'GET', attempt: 2, durationMs: 5, error: 'fetch failed: something odd' });
+    metrics.serviceAttempt({
+      route: 'getReview',
+      method: 'GET',
+      attempt: 1,
+      durationMs: 5,
+      status: 200,
+      error: 'timeout',
+    });
+    metrics.serviceAttempt({
+      route: 'getReview',
+      method: 'GET',
+      attempt: 2,
+      durationMs: 5,
+      error: 'fetch failed: something odd',
+    });
     const text = metrics.render(live);
     expect(sample(text, 'vote_review_bot_service_attempts_total{route="getVote",result="200"}')).toBe(1);
     expect(sample(text, 'vote_review_bot_service_attempts_total{route="postReply",result="ECONNRESET"}')).toBe(1);
@@ -57,7 +70,9 @@ describe('the bot metrics', () => {
     const text = metrics.render(live);
     expect(sample(text, 'vote_review_bot_interaction_first_response_seconds_count')).toBe(1);
     expect(sample(text, 'vote_review_bot_interaction_first_response_seconds_sum')).toBeCloseTo(0.04);
-    expect(sample(text, 'vote_review_bot_interaction_responses_total{type="deferred_reply",result="accepted"}')).toBe(1);
+    expect(sample(text, 'vote_review_bot_interaction_responses_total{type="deferred_reply",result="accepted"}')).toBe(
+      1,
+    );
     expect(sample(text, 'vote_review_bot_interaction_responses_total{type="reply",result="rejected"}')).toBe(1);
   });
 
@@ -77,7 +92,10 @@ describe('the bot metrics', () => {
 
   it('names every family with the prefix and gives each HELP and TYPE', () => {
     const text = new BotMetrics().render(live);
-    const names = text.split('\n').filter((l) => l.startsWith('# TYPE ')).map((l) => l.split(' ')[2]);
+    const names = text
+      .split('\n')
+      .filter((l) => l.startsWith('# TYPE '))
+      .map((l) => l.split(' ')[2]);
     expect(names.length).toBeGreaterThan(10);
     for (const name of names) {
       expect(name).toMatch(/^vote_review_bot_/);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { Counter, escapeHelp, escapeLabelValue, formatValue, gauge, Histogram, render } from '../../../src/hosting/prometheus.js';
+import {
+  Counter,
+  escapeHelp,
+  escapeLabelValue,
+  formatValue,
+  gauge,
+  Histogram,
+  render,
+} from '../../../src/hosting/prometheus.js';
 
 describe('the Prometheus text format', () => {
   it('escapes backslash, double quote and line feed in label values', () => {
@@ -31,7 +39,9 @@ describe('the Prometheus text format', () => {
   });
 
   it('keeps HELP and TYPE for a family with no samples yet, and renders nothing at all for no families', () => {
-    expect(render([new Counter('demo_total', 'None yet.').collect()])).toBe('# HELP demo_total None yet.\n# TYPE demo_total counter\n');
+    expect(render([new Counter('demo_total', 'None yet.').collect()])).toBe(
+      '# HELP demo_total None yet.\n# TYPE demo_total counter\n',
+    );
     expect(render([])).toBe('');
   });
 
@@ -71,12 +81,16 @@ describe('the Prometheus text format', () => {
     histogram.observe({}, NaN);
     histogram.observe({}, 0.5);
     const text = render([histogram.collect()]);
-    expect(text).toContain('demo_seconds_bucket{le="0.1"} 0\ndemo_seconds_bucket{le="1"} 1\ndemo_seconds_bucket{le="+Inf"} 1\n');
+    expect(text).toContain(
+      'demo_seconds_bucket{le="0.1"} 0\ndemo_seconds_bucket{le="1"} 1\ndemo_seconds_bucket{le="+Inf"} 1\n',
+    );
     expect(text).toContain('demo_seconds_count 1\n');
   });
 
   it('writes a gauge without labels, and leaves an unknown value out', () => {
     expect(render([gauge('demo_up', 'Up.', 1)])).toBe('# HELP demo_up Up.\n# TYPE demo_up gauge\ndemo_up 1\n');
-    expect(render([gauge('demo_ping_seconds', 'Ping.', undefined)])).toBe('# HELP demo_ping_seconds Ping.\n# TYPE demo_ping_seconds gauge\n');
+    expect(render([gauge('demo_ping_seconds', 'Ping.', undefined)])).toBe(
+      '# HELP demo_ping_seconds Ping.\n# TYPE demo_ping_seconds gauge\n',
+    );
   });
 });

@@ -18,7 +18,9 @@ describe('message views', () => {
 
   it('never set the ephemeral flag, which the handler decides', () => {
     expect(noticeView({ tone: 'info', title: 't', description: 'd' })).not.toHaveProperty('flags');
-    expect(votesView({ list: { totalVotes: 0, monthlyVotes: 0, votes: [] }, page: 1, now: NOW })).not.toHaveProperty('flags');
+    expect(votesView({ list: { totalVotes: 0, monthlyVotes: 0, votes: [] }, page: 1, now: NOW })).not.toHaveProperty(
+      'flags',
+    );
   });
 
   it('get a fresh allowedMentions object each time, so no caller can change another’s', () => {

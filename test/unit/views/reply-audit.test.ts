@@ -43,14 +43,24 @@ describe('replyAuditView', () => {
 
   it('keeps a worst-case 1,000-character reply whole', () => {
     const worst = embedOf(
-      replyAuditView({ moderatorId: MODERATOR, review: { id: 'r' }, reply: { id: 'p', content: '*'.repeat(1000), pinned: true }, at: NOW }),
+      replyAuditView({
+        moderatorId: MODERATOR,
+        review: { id: 'r' },
+        reply: { id: 'p', content: '*'.repeat(1000), pinned: true },
+        at: NOW,
+      }),
     );
     expect(worst.description).toBe('\\*'.repeat(1000));
   });
 
   it('says Unknown for an author and rating the handler does not know', () => {
     const bare = embedOf(
-      replyAuditView({ moderatorId: MODERATOR, review: { id: 'r' }, reply: { id: 'p', content: 'ok', pinned: true }, at: NOW }),
+      replyAuditView({
+        moderatorId: MODERATOR,
+        review: { id: 'r' },
+        reply: { id: 'p', content: 'ok', pinned: true },
+        at: NOW,
+      }),
     );
     expect(bare.fields?.find((f) => f.name === 'Review author')?.value).toBe('Unknown');
     expect(bare.fields?.find((f) => f.name === 'Rating')?.value).toBe('Unknown');

@@ -91,7 +91,12 @@ describe('reviewView escaping', () => {
   });
 
   it('keeps a very long review within Discord’s description limit', () => {
-    const long = reviewView({ authorId: MEMBER, review: review({ content: '*'.repeat(5000) }), now: NOW, showReplyButton: false });
+    const long = reviewView({
+      authorId: MEMBER,
+      review: review({ content: '*'.repeat(5000) }),
+      now: NOW,
+      showReplyButton: false,
+    });
     const text = embedOf(long).description ?? '';
     expect(text.length).toBeLessThanOrEqual(4096);
     expect(text.endsWith('…')).toBe(true);
@@ -118,16 +123,22 @@ describe('reviewView without a review', () => {
 describe('reviewView Reply button', () => {
   it('is offered when asked for, with custom id review-reply:<reviewId>', () => {
     const buttons = buttonsOf(reviewView({ authorId: MEMBER, review: review(), now: NOW, showReplyButton: true }));
-    expect(buttons).toEqual([{ type: 2, style: ButtonStyle.Primary, label: 'Reply', custom_id: 'review-reply:rev_8f3a2c' }]);
+    expect(buttons).toEqual([
+      { type: 2, style: ButtonStyle.Primary, label: 'Reply', custom_id: 'review-reply:rev_8f3a2c' },
+    ]);
   });
 
   it('is absent when not asked for', () => {
-    expect(reviewView({ authorId: MEMBER, review: review(), now: NOW, showReplyButton: false }).components).toHaveLength(0);
+    expect(
+      reviewView({ authorId: MEMBER, review: review(), now: NOW, showReplyButton: false }).components,
+    ).toHaveLength(0);
   });
 
   it('fits 100 characters with the longest review id', () => {
     const id = 'r'.repeat(80);
-    const [button] = buttonsOf(reviewView({ authorId: MEMBER, review: review({ id }), now: NOW, showReplyButton: true }));
+    const [button] = buttonsOf(
+      reviewView({ authorId: MEMBER, review: review({ id }), now: NOW, showReplyButton: true }),
+    );
     expect(customIdOf(button)).toBe(`review-reply:${id}`);
     expect(customIdOf(button)!.length).toBeLessThanOrEqual(CUSTOM_ID_MAX);
   });

@@ -36,9 +36,7 @@ describe('voteView for a vote with no known time left', () => {
   const embed = embedOf(voteView({ userId: MEMBER, self: true, status: { voted: true, remainingMs: null }, now: NOW }));
 
   it('says the member has an active vote and that the run-out time is unknown', () => {
-    expect(embed.description).toBe(
-      `<@${MEMBER}> has an active vote. The service did not say when it runs out.`,
-    );
+    expect(embed.description).toBe(`<@${MEMBER}> has an active vote. The service did not say when it runs out.`);
   });
 
   it('shows no timestamp it cannot know', () => {
@@ -50,7 +48,13 @@ describe('voteView for a member who has not voted', () => {
   const notVoted = { voted: false, remainingMs: null };
 
   it('says how to vote and offers a "Vote now" link button when a vote URL is given', () => {
-    const view = voteView({ userId: MEMBER, self: true, status: notVoted, now: NOW, voteUrl: 'https://guilds.example/g/1/vote' });
+    const view = voteView({
+      userId: MEMBER,
+      self: true,
+      status: notVoted,
+      now: NOW,
+      voteUrl: 'https://guilds.example/g/1/vote',
+    });
     expect(embedOf(view).description).toContain('Use the button below to vote');
     expect(buttonsOf(view)).toEqual([
       { type: 2, style: ButtonStyle.Link, label: 'Vote now', url: 'https://guilds.example/g/1/vote' },
@@ -74,14 +78,22 @@ describe('voteView for a member who has not voted', () => {
 describe('voteView about another member', () => {
   const OTHER = '412958623017041920';
   it('speaks about them, not to the caller, when they have voted', () => {
-    const description = voteView({ userId: OTHER, self: false, status: { voted: true, remainingMs: 60_000 }, now: NOW })
-      .embeds[0]!.toJSON().description;
+    const description = voteView({
+      userId: OTHER,
+      self: false,
+      status: { voted: true, remainingMs: 60_000 },
+      now: NOW,
+    }).embeds[0]!.toJSON().description;
     expect(description).toBe(`<@${OTHER}> has voted.`);
   });
 
   it('says they can vote, without telling the caller to, when they have not', () => {
-    const description = voteView({ userId: OTHER, self: false, status: { voted: false, remainingMs: null }, now: NOW })
-      .embeds[0]!.toJSON().description;
+    const description = voteView({
+      userId: OTHER,
+      self: false,
+      status: { voted: false, remainingMs: null },
+      now: NOW,
+    }).embeds[0]!.toJSON().description;
     expect(description).toContain(`<@${OTHER}> has no active vote right now.`);
     expect(description).toContain('They can vote any time');
     expect(description).not.toMatch(/check again/);
