@@ -109,6 +109,7 @@ export async function startBenchBot(
     await kill();
     throw new Error(
       `the ${kind === 'ours' ? 'bot' : 'baseline'} did not get ready (${(error as Error).message.slice(0, 200)}); stderr: ${stderr.slice(-2000)}`,
+      { cause: error },
     );
   }
   lines = [];

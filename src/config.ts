@@ -1,7 +1,6 @@
 import { config as loadDotenv } from 'dotenv';
 import { z } from 'zod';
-import { parseBaseUrl } from './api/base-url.js';
-import { DEFAULT_CLIENT_OPTIONS as API_DEFAULTS } from './api/options.js';
+import { DEFAULT_CLIENT_OPTIONS as API_DEFAULTS, parseBaseUrl, SNOWFLAKE } from './api/index.js';
 
 /** Everything the bot reads from the environment, parsed once. */
 export interface Config {
@@ -46,8 +45,6 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
-
-const SNOWFLAKE = /^\d{17,20}$/;
 
 // Each hint says what belongs in the variable; it is shown with the problem. Values of secret
 // variables are never echoed back.
@@ -111,7 +108,9 @@ const schema = z.object({
       .regex(/^[A-Za-z][A-Za-z0-9]*$/, 'must be a single word such as Service or Guilds'),
   ).transform((v) => v ?? 'Service'),
   SERVICE_TIMEOUT_MS: intInRange(100, 60_000, API_DEFAULTS.attemptTimeoutMs),
-  SERVICE_BUDGET_MS: intInRange(100, 600_000, API_DEFAULTS.totalBudgetMs),
+  // At most 7 min: the reply form's post and refresh, one after the other, stay within the 15 min an
+  // interaction token lives, so no handler needs a deadline of its own.
+  SERVICE_BUDGET_MS: intInRange(100, 420_000, API_DEFAULTS.totalBudgetMs),
   SERVICE_CACHE_TTL_SECONDS: intInRange(0, 86_400, API_DEFAULTS.cacheTtlMs / 1000),
   SERVICE_NOT_VOTED_TTL_SECONDS: intInRange(0, 3_600, API_DEFAULTS.notVotedTtlMs / 1000),
   MODERATOR_ROLE_IDS: optional(z.string())

@@ -1,9 +1,7 @@
-/**
- * Custom ids are `prefix:arg`; the prefix names the file in src/interactions that handles it.
- * Discord caps custom ids at 100 characters, so encoding refuses anything longer rather than
- * letting Discord reject the whole message.
- */
-export const CUSTOM_ID_MAX = 100;
+import { CUSTOM_ID_MAX } from './discord-limits.js';
+
+// Custom ids are `prefix:arg`; the prefix names the file in src/interactions that handles it.
+// Encoding refuses ids over Discord's limit rather than letting Discord reject the whole message.
 
 export const Prefix = {
   votesPage: 'votes-page',

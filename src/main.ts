@@ -1,7 +1,7 @@
 import { disableValidators, Events, MessageFlags, RouteBases, type Interaction } from 'discord.js';
 import { createServiceClient } from './api/index.js';
 import { createDiscordClient } from './bot/client.js';
-import { newReferenceId } from './bot/error-message.js';
+import { newReferenceId } from './bot/error-outcome.js';
 import { connect, FatalStartError } from './bot/connect.js';
 import { InFlight } from './bot/in-flight.js';
 import { loadCommands } from './bot/load-commands.js';
@@ -10,6 +10,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { startHosting, type Hosting, type Phase } from './hosting/index.js';
 import { BotMetrics } from './hosting/metrics.js';
 import { componentHandlers } from './interactions/index.js';
+import { ReplyGuard } from './interactions/reply-guard.js';
 import { createLogger, type Logger } from './log.js';
 
 async function main(): Promise<void> {
@@ -33,7 +34,7 @@ async function main(): Promise<void> {
   const route = createRouter({
     commands,
     components: componentHandlers,
-    ctx: { config, api, logger, now: () => new Date() },
+    ctx: { config, api, logger, replyGuard: new ReplyGuard(), now: () => new Date() },
     onHandled: metrics && ((info) => metrics.interactionHandled(info)),
   });
   const inFlight = new InFlight();

@@ -1,4 +1,4 @@
-import { label, type Figures, type Scenario } from '../context.js';
+import { label, type Scenario } from '../context.js';
 import { drive, lateCount } from '../load.js';
 import { mixedVotes } from '../members.js';
 import { rssMb } from '../proc.js';

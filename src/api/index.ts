@@ -1,9 +1,15 @@
 // The service client's public surface. Nothing under src/api imports discord.js.
 export { createServiceClient } from './client.js';
-export { parseBaseUrl, isLoopbackHost } from './base-url.js';
-export { parseRetryAfter } from './retry-after.js';
-export { checkUserId, checkReviewId, checkReplyInput, REPLY_MAX_LENGTH } from './validate-input.js';
-export { DEFAULT_CLIENT_OPTIONS, MAX_CACHE_ENTRIES } from './options.js';
+export { parseBaseUrl } from './base-url.js';
+export {
+  isSnowflake,
+  reviewIdProblem,
+  SNOWFLAKE,
+  REVIEW_ID_MAX,
+  REPLY_MIN_LENGTH,
+  REPLY_MAX_LENGTH,
+} from './validate-input.js';
+export { DEFAULT_CLIENT_OPTIONS } from './options.js';
 export {
   ServiceError,
   InvalidInputError,
@@ -13,15 +19,12 @@ export {
   InvalidResponseError,
   ReplyOutcomeUnknownError,
 } from './errors.js';
-export type { UnavailableReason } from './errors.js';
 export type {
   VoteStatus,
   VoteEntry,
   VoteList,
   Review,
-  ReplyInput,
   Reply,
-  CallOptions,
   RouteName,
   AttemptInfo,
   ServiceClientOptions,

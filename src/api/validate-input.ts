@@ -2,36 +2,42 @@ import { InvalidInputError } from './errors.js';
 import type { ReplyInput } from './types.js';
 
 // Checked before any request: a bad id must never become a path like /reviews/../votes.
-const SNOWFLAKE = /^\d{17,20}$/;
-const REVIEW_ID_MAX = 80;
+/** A Discord id: user, guild, channel and role ids all have this form. */
+export const SNOWFLAKE = /^\d{17,20}$/;
+/** Leaves room for `review-reply-submit:<id>` within Discord's 100-character custom ids. */
+export const REVIEW_ID_MAX = 80;
 const WHITESPACE_OR_CONTROL = /[\s\p{Cc}\p{Cf}]/u;
 // Spec gap: no reply length limit is given; the bot keeps replies to what its modal allows.
+export const REPLY_MIN_LENGTH = 1;
 export const REPLY_MAX_LENGTH = 1000;
+
+export function isSnowflake(value: unknown): value is string {
+  return typeof value === 'string' && SNOWFLAKE.test(value);
+}
 
 /** Returns the user id if it is a Discord snowflake; throws InvalidInputError('userId') otherwise. */
 export function checkUserId(userId: unknown): string {
-  if (typeof userId !== 'string' || !SNOWFLAKE.test(userId)) {
+  if (!isSnowflake(userId)) {
     throw new InvalidInputError('userId', 'User id must be a Discord snowflake (17–20 digits).');
   }
   return userId;
 }
 
-/** Returns the review id if it is safe to put in a path (it is URL-encoded there as well). */
-export function checkReviewId(reviewId: unknown): string {
-  if (typeof reviewId !== 'string' || reviewId.length === 0) {
-    throw new InvalidInputError('reviewId', 'Review id must be a non-empty string.');
-  }
-  if (reviewId.length > REVIEW_ID_MAX) {
-    throw new InvalidInputError('reviewId', `Review id must be at most ${REVIEW_ID_MAX} characters.`);
-  }
-  if (WHITESPACE_OR_CONTROL.test(reviewId)) {
-    throw new InvalidInputError('reviewId', 'Review id must not contain spaces or control characters.');
-  }
+/** Why a review id cannot go into a path (it is URL-encoded there as well), or null when it can. */
+export function reviewIdProblem(reviewId: unknown): string | null {
+  if (typeof reviewId !== 'string' || reviewId.length === 0) return 'Review id must be a non-empty string.';
+  if (reviewId.length > REVIEW_ID_MAX) return `Review id must be at most ${REVIEW_ID_MAX} characters.`;
+  if (WHITESPACE_OR_CONTROL.test(reviewId)) return 'Review id must not contain spaces or control characters.';
   // '.' and '..' survive encodeURIComponent and would be resolved as path segments.
-  if (reviewId === '.' || reviewId === '..') {
-    throw new InvalidInputError('reviewId', 'Review id must not be a relative path segment.');
-  }
-  return reviewId;
+  if (reviewId === '.' || reviewId === '..') return 'Review id must not be a relative path segment.';
+  return null;
+}
+
+/** Returns the review id if it is safe to put in a path; throws InvalidInputError('reviewId') otherwise. */
+export function checkReviewId(reviewId: unknown): string {
+  const problem = reviewIdProblem(reviewId);
+  if (problem !== null) throw new InvalidInputError('reviewId', problem);
+  return reviewId as string;
 }
 
 /** Returns the reply with its content trimmed; `pinned` must be an explicit boolean. */
@@ -44,10 +50,10 @@ export function checkReplyInput(input: unknown): ReplyInput {
     throw new InvalidInputError('content', 'Reply content must be a string.');
   }
   const trimmed = content.trim();
-  if (trimmed.length === 0 || trimmed.length > REPLY_MAX_LENGTH) {
+  if (trimmed.length < REPLY_MIN_LENGTH || trimmed.length > REPLY_MAX_LENGTH) {
     throw new InvalidInputError(
       'content',
-      `Reply content must be 1–${REPLY_MAX_LENGTH} characters after trimming (got ${trimmed.length}).`,
+      `Reply content must be ${REPLY_MIN_LENGTH}–${REPLY_MAX_LENGTH} characters after trimming (got ${trimmed.length}).`,
     );
   }
   if (typeof pinned !== 'boolean') {

@@ -1,5 +1,6 @@
 import type { ServiceClient } from '../api/index.js';
 import type { Config } from '../config.js';
+import type { ReplyGuard } from '../interactions/reply-guard.js';
 import type { Logger } from '../log.js';
 
 /** What every handler may use; handed in by main.ts so handlers never reach for globals. */
@@ -7,6 +8,8 @@ export interface BotContext {
   readonly config: Config;
   readonly api: ServiceClient;
   readonly logger: Logger;
+  /** Replies being posted or just posted, so one form sent twice posts once. */
+  readonly replyGuard: ReplyGuard;
   /** Clock in one place so views and tests agree on "now". */
   readonly now: () => Date;
 }

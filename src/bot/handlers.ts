@@ -29,4 +29,4 @@ export interface ModalHandler<Arg = unknown> extends ComponentHandlerBase<Arg> {
   run(interaction: ModalSubmitInteraction, arg: Arg, ctx: BotContext): Promise<void>;
 }
 
-export type ComponentHandler = ButtonHandler<any> | ModalHandler<any>;
+export type ComponentHandler = ButtonHandler | ModalHandler;

@@ -9,16 +9,9 @@ import {
 
 /** Discord's first-response window is 3 s; deferring here leaves room for network latency. */
 export const DEFER_AFTER_MS = 1_800;
-/** An interaction token lives 15 minutes; no work may outlast it. */
-export const TOKEN_LIFE_MS = 15 * 60_000;
 
 export type ReplyPayload = Omit<InteractionReplyOptions, 'flags' | 'withResponse' | 'fetchReply'> &
   Omit<InteractionEditReplyOptions, 'flags'>;
-
-/** Time left on the interaction's token, for bounding the service calls it waits on. */
-export function tokenBudgetMs(receivedAt: number): number {
-  return Math.max(0, TOKEN_LIFE_MS - (Date.now() - receivedAt) - 5_000);
-}
 
 /**
  * Answers with `work`'s payload directly when it is ready within DEFER_AFTER_MS, otherwise defers

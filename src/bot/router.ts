@@ -2,6 +2,7 @@ import type { Interaction, RepliableInteraction } from 'discord.js';
 import { decodeCustomId, type DecodedCustomId } from '../custom-id.js';
 import type { BotContext } from './context.js';
 import type { CommandModule, ComponentHandler } from './handlers.js';
+import { errorOutcome } from './error-outcome.js';
 import { sendError } from './send-error.js';
 import { UserFacingError } from './user-error.js';
 
@@ -19,8 +20,8 @@ export interface HandledInfo {
   userId: string;
   outcome: string;
   durationMs: number;
-  /** What the handler threw, when outcome is not 'ok'. */
-  error?: unknown;
+  /** Why it failed, as a bounded label, when outcome is not 'ok'. */
+  reason?: string;
 }
 
 export type Router = (interaction: Interaction) => Promise<void>;
@@ -37,15 +38,16 @@ export function createRouter({ commands, components, ctx, onHandled }: RouterOpt
     const component = componentOf(interaction);
     const handler = describe(interaction, component);
     let outcome = 'ok';
-    let failure: unknown;
+    let reason: string | undefined;
     try {
       if (interaction.guildId !== ctx.config.discord.guildId) {
         throw new UserFacingError('This bot only works in the server it was set up for.', 'Wrong server');
       }
       await dispatch(interaction, component, commands, byPrefix, ctx);
     } catch (error) {
-      failure = error;
-      outcome = await sendError(interaction, error, ctx.logger);
+      const result = errorOutcome(error);
+      ({ outcome, reason } = result);
+      await sendError(interaction, error, result, ctx.logger);
     } finally {
       const durationMs = performance.now() - started;
       ctx.logger.info(
@@ -59,7 +61,7 @@ export function createRouter({ commands, components, ctx, onHandled }: RouterOpt
           userId: interaction.user.id,
           outcome,
           durationMs,
-          error: failure,
+          reason,
         });
       } catch {
         // An observer's failure must never reach the user's interaction.

@@ -1,24 +1,28 @@
 import { MessageFlags, type RepliableInteraction } from 'discord.js';
 import type { Logger } from '../log.js';
 import { noticeView } from '../views/notice.js';
-import { ServiceUnavailableError, UnauthorizedError } from '../api/index.js';
-import { isInternal, toUserMessage } from './error-message.js';
+import type { ErrorOutcome } from './error-outcome.js';
 import { wasDeferredAsUpdate } from './respond.js';
 
+const LOG_LINE: Record<ErrorOutcome['logLevel'], string> = {
+  error: 'interaction failed',
+  warn: 'service failure shown to a member',
+  info: 'interaction refused or failed',
+};
+
 /**
- * Tells the user what went wrong, ephemerally, through whichever response the interaction still
- * allows: a first reply, the edit of a deferred reply, or a follow-up. Returns the outcome label.
+ * Logs a failure at its level and tells the user, ephemerally, through whichever response the
+ * interaction still allows: a first reply, the edit of a deferred reply, or a follow-up.
  */
-export async function sendError(interaction: RepliableInteraction, error: unknown, logger: Logger): Promise<string> {
-  const message = toUserMessage(error);
-  const log = { interactionId: interaction.id, referenceId: message.referenceId, err: error };
-  if (isInternal(message)) logger.error(log, 'interaction failed');
-  else if (needsOperator(error))
-    logger.warn(
-      { interactionId: interaction.id, reason: (error as Error).name, err: error },
-      'service failure shown to a member',
-    );
-  else logger.info({ interactionId: interaction.id, reason: (error as Error).name }, 'interaction refused or failed');
+export async function sendError(
+  interaction: RepliableInteraction,
+  error: unknown,
+  { message, logLevel, reason }: ErrorOutcome,
+  logger: Logger,
+): Promise<void> {
+  const fields = { interactionId: interaction.id, reason, referenceId: message.referenceId };
+  if (logLevel === 'info') logger.info(fields, LOG_LINE.info);
+  else logger[logLevel]({ ...fields, err: error }, LOG_LINE[logLevel]);
 
   const payload = noticeView(message);
   try {
@@ -32,10 +36,4 @@ export async function sendError(interaction: RepliableInteraction, error: unknow
   } catch (sendFailure) {
     logger.warn({ interactionId: interaction.id, err: sendFailure }, 'could not tell the user about a failure');
   }
-  return isInternal(message) ? 'error' : 'refused';
-}
-
-/** Rejected credentials and an unreachable service are the operator's to act on, not the member's. */
-function needsOperator(error: unknown): boolean {
-  return error instanceof UnauthorizedError || error instanceof ServiceUnavailableError;
 }

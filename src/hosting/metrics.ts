@@ -1,6 +1,5 @@
-import { ServiceError, ServiceUnavailableError, type AttemptInfo } from '../api/index.js';
+import type { AttemptInfo } from '../api/index.js';
 import type { HandledInfo } from '../bot/router.js';
-import { UserFacingError } from '../bot/user-error.js';
 import { Counter, gauge, Histogram, render, type MetricFamily } from './prometheus.js';
 
 const PREFIX = 'vote_review_bot_';
@@ -98,7 +97,7 @@ export class BotMetrics {
     this.pendingAcks.delete(info.interactionId);
     this.interactions.inc({ handler: info.handler, outcome: info.outcome });
     this.duration.observe({ handler: info.handler }, info.durationMs / 1000);
-    if (info.outcome !== 'ok') this.failures.inc({ handler: info.handler, reason: failureReason(info.error) });
+    if (info.outcome !== 'ok') this.failures.inc({ handler: info.handler, reason: info.reason ?? 'internal' });
   }
 
   /** One HTTP attempt to the service, as the API module reports it. */
@@ -137,14 +136,6 @@ export class BotMetrics {
     ];
     return render(families);
   }
-}
-
-/** A bounded label for why an interaction failed: the error's kind, never its message. */
-export function failureReason(error: unknown): string {
-  if (error instanceof UserFacingError) return 'refused';
-  if (error instanceof ServiceUnavailableError) return error.reason;
-  if (error instanceof ServiceError) return error.code;
-  return 'internal';
 }
 
 /** Transport error codes (ECONNRESET, timeout, …) are short words; anything else is lumped together. */

@@ -1,9 +1,9 @@
 import { MessageFlags, type ModalSubmitInteraction } from 'discord.js';
-import type { Review } from '../api/index.js';
+import type { Reply, Review } from '../api/index.js';
 import type { BotContext } from '../bot/context.js';
 import type { ModalHandler } from '../bot/handlers.js';
 import { postAuditMessage } from '../bot/post-audit-message.js';
-import { replyInTime, tokenBudgetMs, updateInTime, type ReplyPayload } from '../bot/respond.js';
+import { replyInTime, updateInTime, type ReplyPayload } from '../bot/respond.js';
 import { UserFacingError } from '../bot/user-error.js';
 import { Prefix } from '../custom-id.js';
 import { readReplyModal, ReplyModalField } from '../views/reply-modal.js';
@@ -11,82 +11,116 @@ import { replyAuditView } from '../views/reply-audit.js';
 import { replyPostedView } from '../views/reply-posted.js';
 import { reviewAuthorFromEmbeds } from '../views/review-author.js';
 import { parseReviewId, reviewView } from '../views/review.js';
-import { ReplyGuard } from './reply-guard.js';
 import { requireModerator } from './require-moderator.js';
 
-const guard = new ReplyGuard();
+interface ReplyForm {
+  reviewId: string;
+  content: string;
+  pinned: boolean;
+  /** The author of the review on the message the form came from, read back from its embed. */
+  authorId: string | null;
+}
 
-/** The reply form sent back: checked again (a submit can be forged), posted once, then shown. */
+/** The reply form sent back: checked again (a submit can be forged), claimed, posted once, shown, audited. */
 export const reviewReplySubmit: ModalHandler<string> = {
   kind: 'modal',
   prefix: Prefix.reviewReplySubmit,
   parse: parseReviewId,
   async run(interaction, reviewId, ctx) {
-    const receivedAt = Date.now();
     requireModerator(interaction, ctx.config.moderatorRoleIds);
-    const form = readReplyModal(readFields(interaction));
-    if (!form.ok) throw new UserFacingError(form.problem, 'Reply not sent');
-
-    const claim = guard.claim(reviewId, form.content);
-    if (!claim.ok) {
-      throw new UserFacingError(
-        claim.state === 'pending'
-          ? 'This reply is already being posted. Wait a moment and check the review.'
-          : `This reply was already posted (reply id ${claim.replyId}); it was not sent again.`,
-        'Already sent',
-      );
-    }
-
-    const budgetMs = tokenBudgetMs(receivedAt);
-    const authorId = interaction.isFromMessage() ? reviewAuthorFromEmbeds(interaction.message.embeds) : null;
-    const posted = ctx.api.replyToReview(reviewId, { content: form.content, pinned: form.pinned }, { budgetMs }).then(
-      async (reply) => {
-        guard.posted(reviewId, form.content, reply.id);
-        return { reply, fresh: authorId ? await freshReview(authorId, budgetMs, ctx) : undefined };
-      },
-      (error: unknown) => {
-        guard.release(reviewId, form.content);
-        throw error;
-      },
-    );
-
-    const confirmation = (reply: { id: string }) =>
-      replyPostedView({ reviewId, replyId: reply.id, content: form.content, pinned: form.pinned });
-    if (interaction.isFromMessage()) {
-      const message = interaction.message;
-      await updateInTime(
-        interaction,
-        posted.then(({ fresh }): ReplyPayload =>
-          fresh && authorId
-            ? reviewView({ authorId, review: fresh, now: ctx.now(), showReplyButton: true })
-            : { embeds: message.embeds, components: message.components },
-        ),
-      );
-      const { reply } = await posted;
-      await interaction.followUp({ ...confirmation(reply), flags: MessageFlags.Ephemeral });
-    } else {
-      await replyInTime(
-        interaction,
-        posted.then(({ reply }) => confirmation(reply)),
-        { ephemeral: true },
-      );
-    }
-
-    const { reply, fresh } = await posted;
-    if (ctx.config.reviewLogChannelId) {
-      const audit = replyAuditView({
-        moderatorId: interaction.user.id,
-        review: { id: reviewId, authorId: authorId ?? undefined, rating: fresh?.rating },
-        reply: { id: reply.id, content: form.content, pinned: form.pinned },
-        at: ctx.now(),
-      });
-      await postAuditMessage(interaction.client, ctx.config.reviewLogChannelId, audit, ctx.logger, {
-        reviewId,
-        replyId: reply.id,
-      });
-    }
+    const form = readForm(interaction, reviewId);
+    claim(form, ctx);
+    const posted = postOnce(form, ctx);
+    const reply = await show(interaction, form, posted);
+    await audit(interaction, form, reply, await posted, ctx);
   },
 };
+
+function readForm(interaction: ModalSubmitInteraction, reviewId: string): ReplyForm {
+  const form = readReplyModal(readFields(interaction));
+  if (!form.ok) throw new UserFacingError(form.problem, 'Reply not sent');
+  const authorId = interaction.isFromMessage() ? reviewAuthorFromEmbeds(interaction.message.embeds) : null;
+  return { reviewId, content: form.content, pinned: form.pinned, authorId };
+}
+
+function claim({ reviewId, content }: ReplyForm, ctx: BotContext): void {
+  const claimed = ctx.replyGuard.claim(reviewId, content);
+  if (claimed.ok) return;
+  throw new UserFacingError(
+    claimed.state === 'pending'
+      ? 'This reply is already being posted. Wait a moment and check the review.'
+      : `This reply was already posted (reply id ${claimed.replyId}); it was not sent again.`,
+    'Already sent',
+  );
+}
+
+interface Posted {
+  reply: Reply;
+  /** The review as it stands after the reply, when the message shows one and it could be read. */
+  fresh: Review | undefined;
+}
+
+/** Posts the claimed reply; the service client never sends it twice, and the guard keeps the outcome. */
+function postOnce(form: ReplyForm, ctx: BotContext): Promise<Posted> {
+  const { reviewId, content, pinned, authorId } = form;
+  return ctx.api.replyToReview(reviewId, { content, pinned }).then(
+    async (reply) => {
+      ctx.replyGuard.posted(reviewId, content, reply.id);
+      return { reply, fresh: authorId ? await freshReview(authorId, ctx) : undefined };
+    },
+    (error: unknown) => {
+      ctx.replyGuard.release(reviewId, content);
+      throw error;
+    },
+  );
+}
+
+/** Updates the review message in place (or answers, for a form not opened from one), then confirms. */
+async function show(interaction: ModalSubmitInteraction, form: ReplyForm, posted: Promise<Posted>): Promise<Reply> {
+  const confirmation = (reply: Reply) =>
+    replyPostedView({ reviewId: form.reviewId, replyId: reply.id, content: form.content, pinned: form.pinned });
+  if (!interaction.isFromMessage()) {
+    await replyInTime(
+      interaction,
+      posted.then(({ reply }) => confirmation(reply)),
+      { ephemeral: true },
+    );
+    return (await posted).reply;
+  }
+  const { embeds, components } = interaction.message;
+  await updateInTime(
+    interaction,
+    posted.then(({ fresh }): ReplyPayload =>
+      fresh && form.authorId
+        ? reviewView({ authorId: form.authorId, review: fresh, showReplyButton: true })
+        : { embeds, components },
+    ),
+  );
+  const { reply } = await posted;
+  await interaction.followUp({ ...confirmation(reply), flags: MessageFlags.Ephemeral });
+  return reply;
+}
+
+async function audit(
+  interaction: ModalSubmitInteraction,
+  form: ReplyForm,
+  reply: Reply,
+  { fresh }: Posted,
+  ctx: BotContext,
+): Promise<void> {
+  const channelId = ctx.config.reviewLogChannelId;
+  if (!channelId) return;
+  const view = replyAuditView({
+    moderatorId: interaction.user.id,
+    review: { id: form.reviewId, authorId: form.authorId ?? undefined, rating: fresh?.rating },
+    reply: { id: reply.id, content: form.content, pinned: form.pinned },
+    at: ctx.now(),
+  });
+  await postAuditMessage(interaction.client, channelId, view, ctx.logger, {
+    reviewId: form.reviewId,
+    replyId: reply.id,
+  });
+}
 
 function readFields(interaction: ModalSubmitInteraction): { content: string; pinned: string[] | undefined } {
   try {
@@ -104,9 +138,9 @@ function readFields(interaction: ModalSubmitInteraction): { content: string; pin
 }
 
 /** The reply is already posted: a failed refresh only means the old count stays on screen. */
-async function freshReview(authorId: string, budgetMs: number, ctx: BotContext): Promise<Review | undefined> {
+async function freshReview(authorId: string, ctx: BotContext): Promise<Review | undefined> {
   try {
-    return (await ctx.api.getReview(authorId, { budgetMs })) ?? undefined;
+    return (await ctx.api.getReview(authorId)) ?? undefined;
   } catch (err) {
     ctx.logger.warn({ err, authorId }, 'could not refresh the review after a reply');
     return undefined;

@@ -1,5 +1,5 @@
 import type { ButtonHandler } from '../bot/handlers.js';
-import { tokenBudgetMs, updateInTime } from '../bot/respond.js';
+import { updateInTime } from '../bot/respond.js';
 import { Prefix } from '../custom-id.js';
 import { parseVotesPage, votesView } from '../views/votes.js';
 
@@ -9,10 +9,7 @@ export const votesPage: ButtonHandler<number> = {
   prefix: Prefix.votesPage,
   parse: parseVotesPage,
   async run(interaction, page, ctx) {
-    const receivedAt = Date.now();
-    const work = ctx.api
-      .listVotes({ budgetMs: tokenBudgetMs(receivedAt) })
-      .then((list) => votesView({ list, page, now: ctx.now() }));
+    const work = ctx.api.listVotes().then((list) => votesView({ list, page, now: ctx.now() }));
     await updateInTime(interaction, work);
   },
 };

@@ -1,8 +1,8 @@
 import { TimestampStyles, inlineCode, time, userMention } from 'discord.js';
+import { isSnowflake } from '../api/index.js';
 
 const ELLIPSIS = '…';
 const ZWSP = '\u200b';
-const SNOWFLAKE = /^\d{17,20}$/;
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
@@ -128,7 +128,7 @@ export function blockQuote(escaped: string): string {
 
 /** `<@id>` for a real user id; anything else is shown as escaped text, never as a mention. */
 export function mention(userId: string): string {
-  return SNOWFLAKE.test(userId) ? userMention(userId) : safeText(userId, 40);
+  return isSnowflake(userId) ? userMention(userId) : safeText(userId, 40);
 }
 
 /** An id from the service, in inline code when it is safe there, else escaped. */

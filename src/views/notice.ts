@@ -1,4 +1,5 @@
 import { EmbedBuilder } from 'discord.js';
+import { EMBED_DESCRIPTION_MAX, EMBED_FOOTER_MAX, EMBED_TITLE_MAX } from '../discord-limits.js';
 import { truncate } from './format.js';
 import { messageView, type MessageView } from './message.js';
 import { ToneColour, type Tone } from './theme.js';
@@ -15,9 +16,9 @@ export interface NoticeInput {
 export function noticeEmbed({ tone, title, description, referenceId }: NoticeInput): EmbedBuilder {
   const embed = new EmbedBuilder()
     .setColor(ToneColour[tone])
-    .setTitle(truncate(title, 256))
-    .setDescription(truncate(description, 4096));
-  if (referenceId) embed.setFooter({ text: truncate(`Reference: ${referenceId}`, 2048) });
+    .setTitle(truncate(title, EMBED_TITLE_MAX))
+    .setDescription(truncate(description, EMBED_DESCRIPTION_MAX));
+  if (referenceId) embed.setFooter({ text: truncate(`Reference: ${referenceId}`, EMBED_FOOTER_MAX) });
   return embed;
 }
 

@@ -1,6 +1,7 @@
 import { LabelBuilder, ModalBuilder, StringSelectMenuBuilder, TextInputBuilder, TextInputStyle } from 'discord.js';
+import { REPLY_MAX_LENGTH, REPLY_MIN_LENGTH } from '../api/index.js';
 import { Prefix, encodeCustomId } from '../custom-id.js';
-import { formatCount, truncate } from './format.js';
+import { formatCount } from './format.js';
 import { parseReviewId } from './review.js';
 
 /**
@@ -15,35 +16,20 @@ export const ReplyModalField = {
 
 export const PinChoice = { no: 'no', yes: 'yes' } as const;
 
-export const REPLY_MIN = 1;
-export const REPLY_MAX = 1_000;
-const TITLE_MAX = 45;
-
-/** `Reply to <name>'s review`, shortened to Discord's 45-character modal title limit. */
-export function replyModalTitle(authorName?: string): string {
-  // Modal titles render no markdown or mentions, so the name only needs to be one tidy line.
-  const name = authorName?.replace(/[\p{Cc}\s]+/gu, ' ').trim() ?? '';
-  if (name === '') return 'Reply to review';
-  const frame = "Reply to 's review".length;
-  return `Reply to ${truncate(name, TITLE_MAX - frame)}'s review`;
-}
-
 export interface ReplyModalInput {
   reviewId: string;
-  /** The review author's display name, for the title; plain text, shortened to fit. */
-  authorName?: string;
 }
 
 /** The form a moderator fills in to reply to a review as the guild. */
-export function replyModal({ reviewId, authorName }: ReplyModalInput): ModalBuilder {
+export function replyModal({ reviewId }: ReplyModalInput): ModalBuilder {
   if (parseReviewId(reviewId) === null) throw new Error('replyModal: malformed review id');
 
   const content = new TextInputBuilder()
     .setCustomId(ReplyModalField.content)
     .setStyle(TextInputStyle.Paragraph)
     .setRequired(true)
-    .setMinLength(REPLY_MIN)
-    .setMaxLength(REPLY_MAX)
+    .setMinLength(REPLY_MIN_LENGTH)
+    .setMaxLength(REPLY_MAX_LENGTH)
     .setPlaceholder('Posted publicly under the review, as the guild.');
 
   const pinned = new StringSelectMenuBuilder()
@@ -58,7 +44,7 @@ export function replyModal({ reviewId, authorName }: ReplyModalInput): ModalBuil
 
   return new ModalBuilder()
     .setCustomId(encodeCustomId(Prefix.reviewReplySubmit, reviewId))
-    .setTitle(replyModalTitle(authorName))
+    .setTitle('Reply to review')
     .addLabelComponents(
       new LabelBuilder()
         .setLabel('Your reply')
@@ -91,13 +77,13 @@ export function readReplyModal(values: {
   pinned: readonly string[] | string | undefined;
 }): ReplyModalResult {
   const content = values.content.trim();
-  if (content.length < REPLY_MIN) {
+  if (content.length < REPLY_MIN_LENGTH) {
     return {
       ok: false,
       problem: 'Your reply is empty. Write between 1 and 1,000 characters and send it again.',
     };
   }
-  if (content.length > REPLY_MAX) {
+  if (content.length > REPLY_MAX_LENGTH) {
     return {
       ok: false,
       problem:

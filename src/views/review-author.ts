@@ -1,6 +1,6 @@
+import { isSnowflake } from '../api/index.js';
 import { mention, stars } from './format.js';
 
-const SNOWFLAKE = /^\d{17,20}$/;
 /** Anchored at the start of the description, which user text never reaches (it follows a blank line). */
 const AUTHOR_LINE = /^\*\*[★☆]{5} [\d.]+\/5\*\* · by <@(\d{17,20})>(?:\n|$)/;
 
@@ -16,5 +16,5 @@ export function authorLine(rating: number, authorId: string): string {
 export function reviewAuthorFromEmbeds(embeds: ReadonlyArray<{ readonly description?: string | null }>): string | null {
   const match = AUTHOR_LINE.exec(embeds[0]?.description ?? '');
   const id = match?.[1];
-  return id !== undefined && SNOWFLAKE.test(id) ? id : null;
+  return isSnowflake(id) ? id : null;
 }

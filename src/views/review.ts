@@ -1,33 +1,24 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder } from 'discord.js';
-import type { Review } from '../api/types.js';
+import { reviewIdProblem, type Review } from '../api/index.js';
+import { EMBED_FOOTER_MAX } from '../discord-limits.js';
 import { Prefix, encodeCustomId } from '../custom-id.js';
 import { exactTime, formatCount, mention, relativeTime, safeText, truncate } from './format.js';
 import { authorLine } from './review-author.js';
 import { messageView, type MessageView } from './message.js';
 import { ToneColour } from './theme.js';
 
-/** Review ids are at most this long, so `review-reply-submit:<id>` fits Discord's 100. */
-export const REVIEW_ID_MAX = 80;
 /** Room left in the description for the rating line. */
 const CONTENT_MAX = 3_800;
 
-/**
- * A review id from a custom id, or null. The rule of the API module's `checkReviewId`: non-empty,
- * at most 80 characters, no whitespace, control or invisible format characters, and not `.` or
- * `..` (which would act as path segments).
- */
+/** A review id from a custom id, or null: the API module's rule, so a button never carries an id it would refuse. */
 export function parseReviewId(arg: string): string | null {
-  if (arg.length === 0 || arg.length > REVIEW_ID_MAX) return null;
-  if (arg === '.' || arg === '..') return null;
-  return /[\s\p{Cc}\p{Cf}]/u.test(arg) ? null : arg;
+  return reviewIdProblem(arg) === null ? arg : null;
 }
 
 export interface ReviewViewInput {
   /** The member who was asked about; used when they have no review. */
   authorId: string;
   review: Review | null;
-  /** Part of every view's input; this layout shows only Discord timestamps, which need no clock. */
-  now: Date;
   /** Offer moderators a Reply button; the click and the modal submit are checked again. */
   showReplyButton: boolean;
 }
@@ -52,7 +43,7 @@ function reviewEmbed(review: Review): EmbedBuilder {
       { name: 'Replies', value: formatCount(review.replies), inline: true },
       { name: 'Written', value: written, inline: true },
     )
-    .setFooter({ text: truncate(`Review ID: ${review.id}`, 2048) });
+    .setFooter({ text: truncate(`Review ID: ${review.id}`, EMBED_FOOTER_MAX) });
 }
 
 /** A member's review, or a line saying they have none. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { parseRetryAfter, ReplyOutcomeUnknownError, ServiceUnavailableError } from '../../src/api/index.js';
+import { ReplyOutcomeUnknownError, ServiceUnavailableError } from '../../src/api/index.js';
+import { parseRetryAfter } from '../../src/api/retry-after.js';
 import type { AttemptInfo, ServiceClient, ServiceClientOptions } from '../../src/api/index.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';

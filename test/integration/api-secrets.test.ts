@@ -8,7 +8,7 @@ import {
   InvalidResponseError,
   ReplyOutcomeUnknownError,
   ReviewNotFoundError,
-  ServiceError,
+  type ServiceError,
   ServiceUnavailableError,
   UnauthorizedError,
 } from '../../src/api/index.js';

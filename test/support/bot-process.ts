@@ -77,7 +77,7 @@ export function startBot(env: Record<string, string>): BotProcess {
     stderr += chunk;
   });
   const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  exited.then(() => {
+  void exited.then(() => {
     for (const wake of waiters) wake();
   });
   let isExited = false;

@@ -29,7 +29,7 @@ export interface RenderContext {
 }
 
 const EPHEMERAL = 1 << 6;
-const ZERO_WIDTH = /[\u200b\u200c\u200d\u2060\ufeff]/g;
+const ZERO_WIDTH = /\u200b|\u200c|\u200d|\u2060|\ufeff/g;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const MONTHS_LONG = [
   'January',
@@ -178,6 +178,8 @@ function renderInline(text: string, ctx: RenderContext, style: Style): string {
 /** Length as a terminal shows it: ANSI codes take no room, wide (CJK) characters take two. */
 export function displayWidth(text: string): number {
   let width = 0;
+  // Strips the ANSI colour codes this file adds, to measure the width a terminal shows.
+  // eslint-disable-next-line no-control-regex -- ESC is the point of this pattern
   for (const ch of text.replace(/\x1b\[[0-9;]*m/g, '')) {
     const cp = ch.codePointAt(0)!;
     width +=

@@ -1,5 +1,6 @@
 import { describe, it, expect } from '@jest/globals';
-import { CUSTOM_ID_MAX, decodeCustomId, encodeCustomId, Prefix } from '../../src/custom-id.js';
+import { decodeCustomId, encodeCustomId, Prefix } from '../../src/custom-id.js';
+import { CUSTOM_ID_MAX } from '../../src/discord-limits.js';
 
 describe('custom id codec', () => {
   it('joins prefix and argument with a colon and reads them back', () => {

@@ -1,7 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ReplyOutcomeUnknownError, ServiceUnavailableError, UnauthorizedError } from '../../../src/api/index.js';
-import { UserFacingError } from '../../../src/bot/user-error.js';
-import { BotMetrics, failureReason } from '../../../src/hosting/metrics.js';
+import { BotMetrics } from '../../../src/hosting/metrics.js';
 
 const live = { ready: true, inFlight: 2, gatewayPingMs: 42, gatewayConnected: true };
 
@@ -21,7 +19,7 @@ describe('the bot metrics', () => {
       userId: 'u',
       outcome: 'refused',
       durationMs: 1,
-      error: new ServiceUnavailableError('circuit_open', 'open'),
+      reason: 'circuit_open',
     });
     const text = metrics.render(live);
     expect(sample(text, 'vote_review_bot_interactions_total{handler="/vote",outcome="ok"}')).toBe(2);
@@ -101,15 +99,5 @@ describe('the bot metrics', () => {
       expect(name).toMatch(/^vote_review_bot_/);
       expect(text).toContain(`# HELP ${name} `);
     }
-  });
-
-  it.each([
-    [new UserFacingError('no'), 'refused'],
-    [new ServiceUnavailableError('retries_exhausted', 'x'), 'retries_exhausted'],
-    [new UnauthorizedError(), 'unauthorized'],
-    [new ReplyOutcomeUnknownError('rev_1', 'x'), 'reply_outcome_unknown'],
-    [new TypeError('boom'), 'internal'],
-  ])('labels a failure by its kind, never its text (%p)', (error, reason) => {
-    expect(failureReason(error)).toBe(reason);
   });
 });

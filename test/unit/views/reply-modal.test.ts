@@ -1,17 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
 import { ComponentType, TextInputStyle } from 'discord.js';
-import { CUSTOM_ID_MAX } from '../../../src/custom-id.js';
-import { ReplyModalField, readReplyModal, replyModal, replyModalTitle } from '../../../src/views/reply-modal.js';
+import { CUSTOM_ID_MAX } from '../../../src/discord-limits.js';
+import { ReplyModalField, readReplyModal, replyModal } from '../../../src/views/reply-modal.js';
 
 describe('replyModal', () => {
-  const modal = replyModal({ reviewId: 'rev_8f3a2c', authorName: 'Ada' }).toJSON();
+  const modal = replyModal({ reviewId: 'rev_8f3a2c' }).toJSON();
 
   it('has custom id review-reply-submit:<reviewId>', () => {
     expect(modal.custom_id).toBe('review-reply-submit:rev_8f3a2c');
   });
 
-  it('is titled after the review author', () => {
-    expect(modal.title).toBe("Reply to Ada's review");
+  it('is titled as a reply to the review', () => {
+    expect(modal.title).toBe('Reply to review');
   });
 
   it('wraps a required paragraph input of 1 to 1,000 characters in a label', () => {
@@ -58,32 +58,6 @@ describe('replyModal', () => {
   it('refuses a malformed review id instead of building a modal Discord would reject', () => {
     expect(() => replyModal({ reviewId: 'r'.repeat(81) })).toThrow('malformed review id');
     expect(() => replyModal({ reviewId: '' })).toThrow('malformed review id');
-  });
-});
-
-describe('replyModalTitle', () => {
-  it('falls back to a plain title without a name', () => {
-    expect(replyModalTitle()).toBe('Reply to review');
-    expect(replyModalTitle('  ')).toBe('Reply to review');
-  });
-
-  it('shortens a long name so the title fits 45 characters', () => {
-    const title = replyModalTitle('A'.repeat(60));
-    expect(title).toBe(`Reply to ${'A'.repeat(26)}…'s review`);
-    expect(title).toHaveLength(45);
-  });
-
-  it('keeps a name that just fits whole', () => {
-    expect(replyModalTitle('B'.repeat(27))).toHaveLength(45);
-    expect(replyModalTitle('B'.repeat(27))).not.toContain('…');
-  });
-
-  it('puts a multi-line name on one line', () => {
-    expect(replyModalTitle('Ada\nLovelace')).toBe("Reply to Ada Lovelace's review");
-  });
-
-  it('builds with a long name, which the builder would refuse over 45 characters', () => {
-    expect(replyModal({ reviewId: 'x', authorName: 'A'.repeat(60) }).toJSON().title).toHaveLength(45);
   });
 });
 

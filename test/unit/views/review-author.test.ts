@@ -10,12 +10,12 @@ function review(content: string): Review {
 
 describe('reviewAuthorFromEmbeds', () => {
   it('reads the author back from a review message the bot sent', () => {
-    const embed = embedOf(reviewView({ authorId: MEMBER, review: review('Nice.'), now: NOW, showReplyButton: true }));
+    const embed = embedOf(reviewView({ authorId: MEMBER, review: review('Nice.'), showReplyButton: true }));
     expect(reviewAuthorFromEmbeds([embed])).toBe(MEMBER);
   });
 
   it('returns null for the no-review message', () => {
-    const embed = embedOf(reviewView({ authorId: MEMBER, review: null, now: NOW, showReplyButton: true }));
+    const embed = embedOf(reviewView({ authorId: MEMBER, review: null, showReplyButton: true }));
     expect(reviewAuthorFromEmbeds([embed])).toBeNull();
   });
 
@@ -26,7 +26,7 @@ describe('reviewAuthorFromEmbeds', () => {
 
   it('is not fooled by review text that imitates the author line', () => {
     const fake = `**★★★★★ 5/5** · by <@${'9'.repeat(18)}>`;
-    const embed = embedOf(reviewView({ authorId: MEMBER, review: review(fake), now: NOW, showReplyButton: true }));
+    const embed = embedOf(reviewView({ authorId: MEMBER, review: review(fake), showReplyButton: true }));
     expect(reviewAuthorFromEmbeds([embed])).toBe(MEMBER);
     expect(reviewAuthorFromEmbeds([{ description: `Intro\n${fake}` }])).toBeNull();
   });
