@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CONTENT_TYPE } from './prometheus.js';
+import { METRICS_CONTENT_TYPE } from './metrics.js';
 
 export interface Health {
   status: 'starting' | 'ok' | 'stopping';
@@ -13,7 +13,7 @@ export interface HealthServerOptions {
   /** Loopback by default: the host's agent scrapes locally; nothing here is for the internet. */
   host?: string;
   health: () => Health;
-  metrics: () => string;
+  metrics: () => Promise<string>;
 }
 
 export interface HealthServer {
@@ -27,7 +27,7 @@ export interface HealthServer {
  * (Prometheus text). Anything else is 404, or 405 for another method on those two paths.
  */
 export async function startHealthServer(options: HealthServerOptions): Promise<HealthServer> {
-  const server = createServer((req, res) => answer(req, res, options));
+  const server = createServer((req, res) => void answer(req, res, options));
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -47,7 +47,7 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
   };
 }
 
-function answer(req: IncomingMessage, res: ServerResponse, options: HealthServerOptions): void {
+async function answer(req: IncomingMessage, res: ServerResponse, options: HealthServerOptions): Promise<void> {
   const path = (req.url ?? '/').split('?')[0];
   if (path !== '/healthz' && path !== '/metrics') return send(res, 404, 'text/plain; charset=utf-8', 'Not found\n');
   if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -65,7 +65,8 @@ function answer(req: IncomingMessage, res: ServerResponse, options: HealthServer
         req.method === 'HEAD',
       );
     }
-    return send(res, 200, CONTENT_TYPE, options.metrics(), req.method === 'HEAD');
+    const text = await options.metrics();
+    return send(res, 200, METRICS_CONTENT_TYPE, text, req.method === 'HEAD');
   } catch {
     return send(res, 500, 'text/plain; charset=utf-8', 'Internal error\n');
   }

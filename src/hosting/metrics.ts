@@ -1,6 +1,6 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AttemptInfo } from '../api/index.js';
 import type { HandledInfo } from '../bot/router.js';
-import { Counter, gauge, Histogram, render, type MetricFamily } from './prometheus.js';
 
 const PREFIX = 'vote_review_bot_';
 
@@ -10,7 +10,7 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
 const ACK_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 1.5, 2, 2.5, 3, 5];
 const ATTEMPT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
-/** Interaction callback types as Discord numbers them, named for the label. */
+/** Interaction callback types as Discord numbers them (InteractionResponseType), named for the label. */
 const CALLBACK_TYPES: Readonly<Record<number, string>> = {
   4: 'reply',
   5: 'deferred_reply',
@@ -31,52 +31,77 @@ export interface LiveState {
   gatewayConnected: boolean;
 }
 
+export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
+
 /**
- * The bot's metrics. The router, the service client's attempt observer and the Discord REST
- * observer feed it; /metrics renders it. Labels hold handler names, routes and status codes:
- * never user ids, tokens or anything secret.
+ * The bot's metrics, on a registry of their own (prom-client), with prom-client's process and
+ * Node metrics (event-loop lag, GC, heap, resident memory) under the same prefix. The router, the
+ * service client's attempt observer and the Discord REST observer feed it; /metrics renders it.
+ * Labels hold handler names, routes and status codes: never user ids, tokens or anything secret.
  */
 export class BotMetrics {
-  private readonly interactions = new Counter(
-    `${PREFIX}interactions_total`,
-    'Interactions handled, by handler and outcome (ok, refused, error).',
-    ['handler', 'outcome'],
+  private readonly registry = new Registry();
+  private readonly interactions = new Counter({
+    name: `${PREFIX}interactions_total`,
+    help: 'Interactions handled, by handler and outcome (ok, refused, error).',
+    labelNames: ['handler', 'outcome'],
+    registers: [this.registry],
+  });
+  private readonly failures = new Counter({
+    name: `${PREFIX}interaction_failures_total`,
+    help: 'Interactions that ended in a message about a failure, by handler and cause (circuit_open counts calls refused by the open circuit breaker).',
+    labelNames: ['handler', 'reason'],
+    registers: [this.registry],
+  });
+  private readonly duration = new Histogram({
+    name: `${PREFIX}interaction_duration_seconds`,
+    help: 'Time from receiving an interaction to the end of its handling, by handler.',
+    buckets: DURATION_BUCKETS,
+    labelNames: ['handler'],
+    registers: [this.registry],
+  });
+  private readonly ackLatency = new Histogram({
+    name: `${PREFIX}interaction_first_response_seconds`,
+    help: "Time from receiving an interaction to Discord's answer to its first response (reply, deferral or modal); Discord allows 3 s.",
+    buckets: ACK_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly acks = new Counter({
+    name: `${PREFIX}interaction_responses_total`,
+    help: 'Interaction callbacks sent to Discord, by type and whether Discord accepted them.',
+    labelNames: ['type', 'result'],
+    registers: [this.registry],
+  });
+  private readonly attempts = new Counter({
+    name: `${PREFIX}service_attempts_total`,
+    help: 'HTTP attempts to the votes and reviews service, by route and result (the status code, or the transport error).',
+    labelNames: ['route', 'result'],
+    registers: [this.registry],
+  });
+  private readonly attemptDuration = new Histogram({
+    name: `${PREFIX}service_attempt_duration_seconds`,
+    help: 'Duration of HTTP attempts to the votes and reviews service, by route.',
+    buckets: ATTEMPT_BUCKETS,
+    labelNames: ['route'],
+    registers: [this.registry],
+  });
+  private readonly inFlight = this.gauge('interactions_in_flight', 'Interactions being handled now.');
+  private readonly ready = this.gauge('ready', '1 once the Discord client is ready, 0 before and during shutdown.');
+  private readonly gatewayConnected = this.gauge(
+    'gateway_connected',
+    '1 while the gateway connection is up and ready, 0 while it reconnects or resumes.',
   );
-  private readonly failures = new Counter(
-    `${PREFIX}interaction_failures_total`,
-    'Interactions that ended in a message about a failure, by handler and cause (circuit_open counts calls refused by the open circuit breaker).',
-    ['handler', 'reason'],
+  private readonly gatewayPing = this.gauge(
+    'gateway_ping_seconds',
+    'Average gateway heartbeat round trip (absent until the first heartbeat is acknowledged).',
   );
-  private readonly duration = new Histogram(
-    `${PREFIX}interaction_duration_seconds`,
-    'Time from receiving an interaction to the end of its handling, by handler.',
-    DURATION_BUCKETS,
-    ['handler'],
-  );
-  private readonly ackLatency = new Histogram(
-    `${PREFIX}interaction_first_response_seconds`,
-    "Time from receiving an interaction to Discord's answer to its first response (reply, deferral or modal); Discord allows 3 s.",
-    ACK_BUCKETS,
-  );
-  private readonly acks = new Counter(
-    `${PREFIX}interaction_responses_total`,
-    'Interaction callbacks sent to Discord, by type and whether Discord accepted them.',
-    ['type', 'result'],
-  );
-  private readonly attempts = new Counter(
-    `${PREFIX}service_attempts_total`,
-    'HTTP attempts to the votes and reviews service, by route and result (the status code, or the transport error).',
-    ['route', 'result'],
-  );
-  private readonly attemptDuration = new Histogram(
-    `${PREFIX}service_attempt_duration_seconds`,
-    'Duration of HTTP attempts to the votes and reviews service, by route.',
-    ATTEMPT_BUCKETS,
-    ['route'],
-  );
+  private readonly heapUsed = this.gauge('process_heap_used_bytes', 'V8 heap in use.');
+  private readonly uptime = this.gauge('uptime_seconds', 'Seconds since the bot process started.');
   private readonly pendingAcks = new Map<string, number>();
 
-  constructor(private readonly clock: () => number = () => performance.now()) {}
+  constructor(private readonly clock: () => number = () => performance.now()) {
+    collectDefaultMetrics({ register: this.registry, prefix: PREFIX });
+  }
 
   /** An interaction arrived: its first response is timed from here. */
   interactionReceived(interactionId: string): void {
@@ -89,7 +114,7 @@ export class BotMetrics {
     const receivedAt = this.pendingAcks.get(interactionId);
     if (receivedAt === undefined) return;
     this.pendingAcks.delete(interactionId);
-    if (accepted) this.ackLatency.observe({}, (this.clock() - receivedAt) / 1000);
+    if (accepted) this.ackLatency.observe((this.clock() - receivedAt) / 1000);
   }
 
   /** The router finished an interaction (the same facts as its log line). */
@@ -107,34 +132,20 @@ export class BotMetrics {
     this.attemptDuration.observe({ route: info.route }, info.durationMs / 1000);
   }
 
-  /** The exposition text: counters and histograms, then what is read now. */
-  render(live: LiveState): string {
-    const memory = process.memoryUsage();
-    const families: MetricFamily[] = [
-      this.interactions.collect(),
-      this.failures.collect(),
-      this.duration.collect(),
-      this.ackLatency.collect(),
-      this.acks.collect(),
-      this.attempts.collect(),
-      this.attemptDuration.collect(),
-      gauge(`${PREFIX}interactions_in_flight`, 'Interactions being handled now.', live.inFlight),
-      gauge(`${PREFIX}ready`, '1 once the Discord client is ready, 0 before and during shutdown.', live.ready ? 1 : 0),
-      gauge(
-        `${PREFIX}gateway_connected`,
-        '1 while the gateway connection is up and ready, 0 while it reconnects or resumes.',
-        live.gatewayConnected ? 1 : 0,
-      ),
-      gauge(
-        `${PREFIX}gateway_ping_seconds`,
-        'Average gateway heartbeat round trip (absent until the first heartbeat is acknowledged).',
-        Number.isFinite(live.gatewayPingMs) && live.gatewayPingMs >= 0 ? live.gatewayPingMs / 1000 : undefined,
-      ),
-      gauge(`${PREFIX}process_resident_memory_bytes`, 'Resident set size of the bot process.', memory.rss),
-      gauge(`${PREFIX}process_heap_used_bytes`, 'V8 heap in use.', memory.heapUsed),
-      gauge(`${PREFIX}uptime_seconds`, 'Seconds since the bot process started.', process.uptime()),
-    ];
-    return render(families);
+  /** The exposition text, with the live state read now. */
+  async render(live: LiveState): Promise<string> {
+    this.inFlight.set(live.inFlight);
+    this.ready.set(live.ready ? 1 : 0);
+    this.gatewayConnected.set(live.gatewayConnected ? 1 : 0);
+    if (Number.isFinite(live.gatewayPingMs) && live.gatewayPingMs >= 0) this.gatewayPing.set(live.gatewayPingMs / 1000);
+    else this.gatewayPing.remove();
+    this.heapUsed.set(process.memoryUsage().heapUsed);
+    this.uptime.set(process.uptime());
+    return this.registry.metrics();
+  }
+
+  private gauge(name: string, help: string): Gauge {
+    return new Gauge({ name: `${PREFIX}${name}`, help, registers: [this.registry] });
   }
 }
 

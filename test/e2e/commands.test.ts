@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { InteractionResponseType, MessageFlags } from 'discord.js';
 import { asMember, buttonIds, moderator, textOf } from '../support/conversation.js';
 import { member } from '../support/discord/index.js';
 import { startWorld, type World } from '../support/world.js';
+import { CRITIC, NOBODY, VOTER } from '../support/seed.js';
 
-const EPHEMERAL = 64;
-const VOTER = '284102390141648897';
-const NOBODY = '412958623017041920';
-const CRITIC = '593031275438718986';
 const VOTE_URL = 'https://listing.example/servers/123/vote';
 
 let world: World;
@@ -26,7 +24,7 @@ describe('/vote', () => {
     const message = await asMember(world.discord, member({ id: VOTER }))
       .command('vote')
       .waitForMessage();
-    expect(message.flags & EPHEMERAL).toBe(EPHEMERAL);
+    expect(message.flags & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
     const text = textOf(message);
     expect(text).toContain(`<@${VOTER}>`);
     expect(text).toMatch(/<t:\d+:R>/);
@@ -42,7 +40,7 @@ describe('/vote', () => {
 
   it('shares the answer with the channel when public is true', async () => {
     const message = await asMember(world.discord).command('vote', { member: VOTER, public: true }).waitForMessage();
-    expect(message.flags & EPHEMERAL).toBe(0);
+    expect(message.flags & MessageFlags.Ephemeral).toBe(0);
   });
 
   it('pings nobody, whoever it mentions', async () => {
@@ -79,7 +77,7 @@ describe('/votes', () => {
     const requestsBefore = world.sandbox.requestCount('listVotes');
     const next = member.click(first, 'votes-page:2');
     const page2 = await next.waitForMessage();
-    expect(next.callbacks[0]?.type).toBe(7);
+    expect(next.callbacks[0]?.type).toBe(InteractionResponseType.UpdateMessage);
     expect(page2.id).toBe(first.id);
     expect(textOf(page2)).toMatch(/Page 2 of 3/);
     expect(buttonIds(page2)).toEqual(['votes-page:1', 'votes-page:3']);
@@ -98,7 +96,7 @@ describe('/votes', () => {
     const member = asMember(world.discord);
     const first = await member.command('votes').waitForMessage();
     const answer = await member.click(first, 'votes-page:-1').waitForMessage();
-    expect(answer.flags & EPHEMERAL).toBe(EPHEMERAL);
+    expect(answer.flags & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
     expect(textOf(answer)).toMatch(/not recognised/);
   });
 });
@@ -111,7 +109,7 @@ describe('/review', () => {
     expect(description).toContain('\\*\\*bold\\*\\*');
     expect(description).not.toMatch(/(^|[^\u200b])@everyone/);
     expect(textOf(message)).toMatch(/Likes[\s\S]*Replies[\s\S]*<t:\d+:R>/);
-    expect(message.flags & EPHEMERAL).toBe(EPHEMERAL);
+    expect(message.flags & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
   });
 
   it('offers moderators a Reply button and ordinary members none', async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { MessageFlags } from 'discord.js';
 import { asMember, textOf } from '../support/conversation.js';
 import { startWorld, type World } from '../support/world.js';
 
-const EPHEMERAL = 64;
 const DEFERRED_REPLY = 5;
 const REPLY = 4;
 let nextMember = 310_000_000_000_000_000n;
@@ -33,7 +33,7 @@ describe('answering within Discord deadline', () => {
     const first = await handle.firstCallback(3_000);
     expect(first.type).toBe(DEFERRED_REPLY);
     expect(first.at - handle.sentAt).toBeLessThan(3_000);
-    expect(first.data?.flags & EPHEMERAL).toBe(EPHEMERAL);
+    expect(first.data?.flags & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
     const message = await handle.waitForMessage(6_000);
     expect(handle.webhookCalls.some((c) => c.method === 'PATCH' && c.path.endsWith('/messages/@original'))).toBe(true);
     expect(textOf(message)).toMatch(/vote/i);
@@ -60,7 +60,7 @@ describe('failures, each with its own message', () => {
       .command('vote', { member: freshMember(), public: true })
       .waitForMessage();
     expect(textOf(message)).toMatch(/credentials were rejected; an administrator must check them/);
-    expect(message.flags & EPHEMERAL).toBe(EPHEMERAL);
+    expect(message.flags & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
   });
 
   it('says the service is not answering when it keeps failing', async () => {
@@ -83,7 +83,7 @@ describe('failures, each with its own message', () => {
   it('refuses a member option that is not a user id before asking the service', async () => {
     const message = await asMember(world.discord).command('vote', { member: '12' }).waitForMessage();
     expect(world.sandbox.requestCount('getVote')).toBe(0);
-    expect(message.flags & EPHEMERAL).toBe(EPHEMERAL);
+    expect(message.flags & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
     expect(textOf(message)).toMatch(/Please check your input[\s\S]*snowflake/);
   });
 });

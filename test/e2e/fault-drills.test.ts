@@ -11,8 +11,8 @@ import {
   type Message,
 } from '../support/discord/index.js';
 import { buttonIds, textOf } from '../support/conversation.js';
-import { CRITIC as REVIEWER, CRITIC_REVIEW, NOBODY, VOTER, VOTER_REVIEW } from '../support/service.js';
 import { startWorld, type World } from '../support/world.js';
+import { CRITIC, CRITIC_REVIEW, NOBODY, VOTER, VOTER_REVIEW } from '../support/seed.js';
 
 /*
  * Fault drills: the built bot against the sandbox with a fault injected, driven through the
@@ -21,7 +21,7 @@ import { startWorld, type World } from '../support/world.js';
  * once the fault ends.
  */
 
-const REVIEWS: Record<string, string> = { [VOTER]: VOTER_REVIEW, [REVIEWER]: CRITIC_REVIEW };
+const REVIEWS: Record<string, string> = { [VOTER]: VOTER_REVIEW, [CRITIC]: CRITIC_REVIEW };
 
 const NOT_ANSWERING = /not answering; try again shortly/;
 const MAYBE_POSTED = /may or may not have been posted/;
@@ -154,8 +154,8 @@ describe('fault drill: the service answers 500 for ten seconds', () => {
 
   it('tells members the service is not answering, opens the circuit, and answers normally after recovery; the reply is never doubled', async () => {
     const drill = new Drill(world);
-    const reviewId = REVIEWS[REVIEWER]!;
-    const reviewMessage = await drill.reviewMessage(REVIEWER);
+    const reviewId = REVIEWS[CRITIC]!;
+    const reviewMessage = await drill.reviewMessage(CRITIC);
     const repliesBefore = world.sandbox.repliesTo(reviewId).length;
 
     world.sandbox.setFault('*', { status: 500 });
@@ -172,14 +172,14 @@ describe('fault drill: the service answers 500 for ten seconds', () => {
       drill.vote(NOBODY),
       drill.vote(),
       drill.review(VOTER),
-      drill.review(REVIEWER),
+      drill.review(CRITIC),
       drill.review(NOBODY),
     ];
     for (const handle of wave) expect(await drill.answer(handle)).toMatch(NOT_ANSWERING);
 
     // Seven failed calls in a row open the circuit: the next ones fail fast without a request.
     const requestsWhileOpen = world.sandbox.requestCount();
-    for (const handle of [drill.vote(VOTER), drill.review(REVIEWER)])
+    for (const handle of [drill.vote(VOTER), drill.review(CRITIC)])
       expect(await drill.answer(handle)).toMatch(NOT_ANSWERING);
     expect(world.sandbox.requestCount()).toBe(requestsWhileOpen);
 
@@ -192,7 +192,7 @@ describe('fault drill: the service answers 500 for ten seconds', () => {
 
     // The reply was never posted twice; sent again by the moderator once the service is back, it posts once.
     expect(world.sandbox.repliesTo(reviewId).length - repliesBefore).toBeLessThanOrEqual(1);
-    const fresh = await drill.reviewMessage(REVIEWER);
+    const fresh = await drill.reviewMessage(CRITIC);
     const again = await drill.reply(fresh, reviewId, 'Thanks for the feedback during the outage.');
     expect(again).not.toMatch(ANY_FAILURE);
     expect(world.sandbox.repliesTo(reviewId).length - repliesBefore).toBe(1);
@@ -223,7 +223,7 @@ describe('fault drills against one bot', () => {
 
     world.sandbox.setFault('*', { reset: true });
     expect(await drill.reply(reviewMessage, reviewId, 'Reset drill reply.')).toMatch(MAYBE_POSTED);
-    for (const handle of [drill.vote(NOBODY), drill.review(REVIEWER)])
+    for (const handle of [drill.vote(NOBODY), drill.review(CRITIC)])
       expect(await drill.answer(handle)).toMatch(NOT_ANSWERING);
     // The POST was sent once and never again by the bot itself.
     expect(world.sandbox.requests.filter((r) => r.route === 'postReply').length).toBe(1);
@@ -240,8 +240,8 @@ describe('fault drills against one bot', () => {
 
   it('a 429 storm with Retry-After: 1: members are told to try again, the service is not hammered, a rate-limited reply posts once', async () => {
     const drill = new Drill(world);
-    const reviewId = REVIEWS[REVIEWER]!;
-    const reviewMessage = await drill.reviewMessage(REVIEWER);
+    const reviewId = REVIEWS[CRITIC]!;
+    const reviewMessage = await drill.reviewMessage(CRITIC);
 
     const before = {
       getVote: world.sandbox.requestCount('getVote'),
@@ -274,7 +274,7 @@ describe('fault drills against one bot', () => {
     const reviewMessage = await drill.reviewMessage(VOTER);
 
     world.sandbox.setFault('*', { malformed: true });
-    for (const handle of [drill.vote(VOTER), drill.review(REVIEWER)]) {
+    for (const handle of [drill.vote(VOTER), drill.review(CRITIC)]) {
       const text = await drill.answer(handle);
       const reference = /Reference: ([0-9A-F]{8})/.exec(text)?.[1];
       expect(reference).toBeDefined();
@@ -290,8 +290,8 @@ describe('fault drills against one bot', () => {
 
   it('401: members and moderators are told the credentials were rejected', async () => {
     const drill = new Drill(world);
-    const reviewId = REVIEWS[REVIEWER]!;
-    const reviewMessage = await drill.reviewMessage(REVIEWER);
+    const reviewId = REVIEWS[CRITIC]!;
+    const reviewMessage = await drill.reviewMessage(CRITIC);
 
     world.sandbox.setFault('*', { status: 401 });
     for (const handle of [drill.vote(VOTER), drill.vote(), drill.review(VOTER)])
@@ -315,7 +315,7 @@ describe('fault drills against one bot', () => {
 
     // A byte every 200 ms: no attempt completes; the sandbox stores the reply before it trickles.
     world.sandbox.setFault('*', { trickleMs: 200 });
-    for (const handle of [drill.vote(NOBODY), drill.review(REVIEWER)])
+    for (const handle of [drill.vote(NOBODY), drill.review(CRITIC)])
       expect(await drill.answer(handle)).toMatch(NOT_ANSWERING);
     expect(await drill.reply(reviewMessage, reviewId, 'Trickle drill reply.')).toMatch(MAYBE_POSTED);
     expect(world.sandbox.requests.filter((r) => r.route === 'postReply').length).toBe(1);
@@ -330,7 +330,7 @@ describe('fault drills against one bot', () => {
     const drill = new Drill(world);
     const resumes = world.discord.resumes;
     world.sandbox.setFault('*', { latencyMs: 500 });
-    const inFlight = [drill.vote(VOTER), drill.vote(NOBODY), drill.review(REVIEWER)];
+    const inFlight = [drill.vote(VOTER), drill.vote(NOBODY), drill.review(CRITIC)];
     await world.discord.waitUntil(() => world.sandbox.requestCount() >= 3, 5_000, 'three service calls in flight');
 
     world.discord.dropGateway();

@@ -4,9 +4,8 @@ import { createServer } from 'node:net';
 import { startBot } from '../support/bot-process.js';
 import { member, slashCommand, startDiscordStandIn } from '../support/discord/index.js';
 import { startWorld, type World } from '../support/world.js';
-
-const VOTER = '284102390141648897';
-const REVIEWER = '593031275438718986';
+import { parsePrometheusText } from '../support/prometheus-text.js';
+import { CRITIC, VOTER } from '../support/seed.js';
 
 describe('with METRICS_PORT set', () => {
   let world: World;
@@ -59,7 +58,7 @@ describe('with METRICS_PORT set', () => {
     world.sandbox.setFault('getReview', { status: 401, times: 1 });
     try {
       const handle = world.discord.sendInteraction(
-        slashCommand({ name: 'review', member: member(), options: [{ name: 'member', type: 6, value: REVIEWER }] }),
+        slashCommand({ name: 'review', member: member(), options: [{ name: 'member', type: 6, value: CRITIC }] }),
       );
       await handle.waitForMessage();
       await world.bot.waitForLog((l) => l.msg === 'interaction handled' && l.interactionId === handle.id);
@@ -88,6 +87,7 @@ describe('with METRICS_PORT set', () => {
     );
     for (const name of families) expect(name).toMatch(/^vote_review_bot_/);
     expect(value(text, 'vote_review_bot_ready')).toBe(1);
+    expect(parsePrometheusText(text).get('vote_review_bot_nodejs_eventloop_lag_seconds')?.type).toBe('gauge');
     expect(value(text, 'vote_review_bot_process_resident_memory_bytes')).toBeGreaterThan(10_000_000);
   });
 
@@ -98,7 +98,7 @@ describe('with METRICS_PORT set', () => {
 
   it('never shows a secret or a user id', async () => {
     const all = (await scrape(base)) + (await (await fetch(`${base}/healthz`)).text());
-    for (const secret of [world.discord.token, world.sandbox.apiKey, world.sandbox.appId, VOTER, REVIEWER])
+    for (const secret of [world.discord.token, world.sandbox.apiKey, world.sandbox.appId, VOTER, CRITIC])
       expect(all).not.toContain(secret);
   });
 });

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { InteractionResponseType, MessageFlags } from 'discord.js';
 import { startBot } from '../support/bot-process.js';
 import { buttonClick, DEFAULTS, member, slashCommand, startDiscordStandIn } from '../support/discord/index.js';
 import { closedPort } from '../support/service.js';
 import { startWorld, type World } from '../support/world.js';
-
-const EPHEMERAL = 64;
-const VOTER = '284102390141648897';
+import { VOTER } from '../support/seed.js';
 
 describe('the bot process', () => {
   let world: World;
@@ -28,8 +27,8 @@ describe('the bot process', () => {
       slashCommand({ name: 'vote', member: member(), options: [{ name: 'member', type: 6, value: VOTER }] }),
     );
     const message = await handle.waitForMessage();
-    expect(handle.callbacks[0]?.type).toBe(4);
-    expect(message.flags & EPHEMERAL).toBe(EPHEMERAL);
+    expect(handle.callbacks[0]?.type).toBe(InteractionResponseType.ChannelMessageWithSource);
+    expect(message.flags & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
     expect(JSON.stringify(message.embeds)).toContain(`<@${VOTER}>`);
     expect(world.sandbox.requests.filter((r) => r.route === 'getVote').at(-1)?.path).toBe(`/v1/votes/${VOTER}`);
   });
@@ -41,7 +40,7 @@ describe('the bot process', () => {
       buttonClick({ customId: 'launch-rockets:1', message: listed, member: member() }),
     );
     const answer = await click.waitForMessage();
-    expect(answer.flags & EPHEMERAL).toBe(EPHEMERAL);
+    expect(answer.flags & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
     expect(answer.embeds[0]?.description).toMatch(/not recognised/);
   });
 
@@ -51,7 +50,7 @@ describe('the bot process', () => {
       slashCommand({ name: 'votes', member: member(), guildId: DEFAULTS.foreignGuildId }),
     );
     const answer = await handle.waitForMessage();
-    expect(answer.flags & EPHEMERAL).toBe(EPHEMERAL);
+    expect(answer.flags & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
     expect(answer.embeds[0]?.description).toMatch(/only works in the server it was set up for/);
     expect(world.sandbox.requestCount()).toBe(before);
   });

@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { InteractionResponseType, MessageFlags } from 'discord.js';
 import { asMember, buttonIds, moderator, textOf } from '../support/conversation.js';
 import { member, type Message } from '../support/discord/index.js';
 import { startWorld, type World } from '../support/world.js';
-
-const EPHEMERAL = 64;
-const CRITIC = '593031275438718986';
-const REVIEW = 'rev_Kd81PzQ4';
+import { CRITIC, CRITIC_REVIEW } from '../support/seed.js';
 
 let world: World;
 beforeAll(async () => {
@@ -30,10 +28,10 @@ function uniqueText(label: string): string {
 describe('the moderator reply flow', () => {
   it('opens the reply form for a moderator, with the text and pin fields', async () => {
     const mod = asMember(world.discord, moderator());
-    const click = mod.click(await reviewMessage(mod), `review-reply:${REVIEW}`);
+    const click = mod.click(await reviewMessage(mod), `review-reply:${CRITIC_REVIEW}`);
     const modal = await click.waitForModal();
-    expect(click.callbacks[0]?.type).toBe(9);
-    expect(modal.custom_id).toBe(`review-reply-submit:${REVIEW}`);
+    expect(click.callbacks[0]?.type).toBe(InteractionResponseType.Modal);
+    expect(modal.custom_id).toBe(`review-reply-submit:${CRITIC_REVIEW}`);
     const inner = modal.components.map((c: { component: { custom_id: string } }) => c.component.custom_id);
     expect(inner).toEqual(['reply-content', 'reply-pinned']);
   });
@@ -41,14 +39,14 @@ describe('the moderator reply flow', () => {
   it('posts the reply as the guild, updates the review with the fresh count, confirms and audits', async () => {
     const mod = asMember(world.discord, moderator());
     const message = await reviewMessage(mod);
-    const repliesBefore = world.sandbox.getReviewById(REVIEW)!.replies;
+    const repliesBefore = world.sandbox.getReviewById(CRITIC_REVIEW)!.replies;
     const text = uniqueText('Thanks **a lot** @everyone');
-    const submit = mod.submitReply(message, REVIEW, text, 'yes');
+    const submit = mod.submitReply(message, CRITIC_REVIEW, text, 'yes');
     const updated = await submit.waitForMessage();
 
-    const posted = world.sandbox.repliesTo(REVIEW);
+    const posted = world.sandbox.repliesTo(CRITIC_REVIEW);
     expect(posted).toEqual([expect.objectContaining({ content: text, pinned: true })]);
-    expect(submit.callbacks[0]?.type).toBe(7);
+    expect(submit.callbacks[0]?.type).toBe(InteractionResponseType.UpdateMessage);
     expect(updated.id).toBe(message.id);
     expect(updated.embeds[0]?.fields.find((f: { name: string }) => f.name === 'Replies')?.value).toBe(
       String(repliesBefore + 1),
@@ -56,7 +54,7 @@ describe('the moderator reply flow', () => {
 
     await submit.waitFor((h) => h.followUps().length === 1);
     const confirmation = submit.followUps()[0]!;
-    expect(confirmation.flags & EPHEMERAL).toBe(EPHEMERAL);
+    expect(confirmation.flags & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
     expect(textOf(confirmation)).toContain(posted[0]!.id);
 
     await world.discord.waitUntil(
@@ -67,7 +65,7 @@ describe('the moderator reply flow', () => {
     const audit = world.discord.channelMessages(world.discord.channelId).at(-1)!;
     const auditText = textOf(audit);
     expect(auditText).toContain(`<@${mod.who.user.id}>`);
-    expect(auditText).toContain(REVIEW);
+    expect(auditText).toContain(CRITIC_REVIEW);
     expect(auditText).toContain(`<@${CRITIC}>`);
     expect(auditText).toContain('\\*\\*a lot\\*\\*');
     expect(auditText).toMatch(/Pinned[\s\S]*Yes/);
@@ -77,26 +75,26 @@ describe('the moderator reply flow', () => {
   it('lets a member with a configured moderator role reply without Manage Server', async () => {
     const roleHolder = asMember(world.discord, member({ roles: [world.discord.moderatorRoleId] }));
     const message = await reviewMessage(roleHolder);
-    expect(buttonIds(message)).toEqual([`review-reply:${REVIEW}`]);
+    expect(buttonIds(message)).toEqual([`review-reply:${CRITIC_REVIEW}`]);
     const text = uniqueText('Role reply');
-    await roleHolder.submitReply(message, REVIEW, text).waitForMessage();
-    expect(world.sandbox.repliesTo(REVIEW).map((r) => r.content)).toEqual([text]);
+    await roleHolder.submitReply(message, CRITIC_REVIEW, text).waitForMessage();
+    expect(world.sandbox.repliesTo(CRITIC_REVIEW).map((r) => r.content)).toEqual([text]);
   });
 
   it('refuses the Reply button to a member who is not a moderator', async () => {
     const message = await reviewMessage();
-    const click = asMember(world.discord).click(message, `review-reply:${REVIEW}`);
+    const click = asMember(world.discord).click(message, `review-reply:${CRITIC_REVIEW}`);
     const answer = await click.waitForMessage();
     expect(click.modal()).toBeUndefined();
-    expect(answer.flags & EPHEMERAL).toBe(EPHEMERAL);
+    expect(answer.flags & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
     expect(textOf(answer)).toMatch(/Only moderators can reply/);
   });
 
   it('refuses a forged reply form from a non-moderator and posts nothing', async () => {
     const message = await reviewMessage();
-    const answer = await asMember(world.discord).submitReply(message, REVIEW, 'forged').waitForMessage();
+    const answer = await asMember(world.discord).submitReply(message, CRITIC_REVIEW, 'forged').waitForMessage();
     expect(textOf(answer)).toMatch(/Only moderators can reply/);
-    expect(world.sandbox.repliesTo(REVIEW)).toEqual([]);
+    expect(world.sandbox.repliesTo(CRITIC_REVIEW)).toEqual([]);
     expect(world.sandbox.requestCount('postReply')).toBe(0);
   });
 
@@ -104,19 +102,19 @@ describe('the moderator reply flow', () => {
     const mod = asMember(world.discord, moderator());
     const message = await reviewMessage(mod);
     const text = uniqueText('Twice');
-    await mod.submitReply(message, REVIEW, text).waitForMessage();
-    const second = await mod.submitReply(message, REVIEW, text).waitForMessage();
+    await mod.submitReply(message, CRITIC_REVIEW, text).waitForMessage();
+    const second = await mod.submitReply(message, CRITIC_REVIEW, text).waitForMessage();
     expect(textOf(second)).toMatch(/already posted/);
-    expect(world.sandbox.repliesTo(REVIEW)).toHaveLength(1);
+    expect(world.sandbox.repliesTo(CRITIC_REVIEW)).toHaveLength(1);
   });
 
   it('posts once when the same form arrives twice at the same moment', async () => {
     const mod = asMember(world.discord, moderator());
     const message = await reviewMessage(mod);
     const text = uniqueText('Double click');
-    const [a, b] = [mod.submitReply(message, REVIEW, text), mod.submitReply(message, REVIEW, text)];
+    const [a, b] = [mod.submitReply(message, CRITIC_REVIEW, text), mod.submitReply(message, CRITIC_REVIEW, text)];
     const answers = await Promise.all([a.waitForMessage(), b.waitForMessage()]);
-    expect(world.sandbox.repliesTo(REVIEW)).toHaveLength(1);
+    expect(world.sandbox.repliesTo(CRITIC_REVIEW)).toHaveLength(1);
     expect(answers.map(textOf).join('\n')).toMatch(/already being posted|already posted/);
   });
 
@@ -125,8 +123,8 @@ describe('the moderator reply flow', () => {
     ['too long', 'x'.repeat(1_001), /1,001 characters long/],
   ])('refuses a reply that is %s with what to do, posting nothing', async (_label, text, problem) => {
     const mod = asMember(world.discord, moderator());
-    const answer = await mod.submitReply(await reviewMessage(mod), REVIEW, text).waitForMessage();
-    expect(answer.flags & EPHEMERAL).toBe(EPHEMERAL);
+    const answer = await mod.submitReply(await reviewMessage(mod), CRITIC_REVIEW, text).waitForMessage();
+    expect(answer.flags & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
     expect(textOf(answer)).toMatch(problem);
     expect(world.sandbox.requestCount('postReply')).toBe(0);
   });
@@ -135,7 +133,7 @@ describe('the moderator reply flow', () => {
     const mod = asMember(world.discord, moderator());
     const message = await reviewMessage(mod);
     world.sandbox.deleteReview(CRITIC);
-    const answer = await mod.submitReply(message, REVIEW, uniqueText('Too late')).waitForMessage();
+    const answer = await mod.submitReply(message, CRITIC_REVIEW, uniqueText('Too late')).waitForMessage();
     expect(textOf(answer)).toMatch(/That review no longer exists/);
   });
 
@@ -143,7 +141,7 @@ describe('the moderator reply flow', () => {
     const mod = asMember(world.discord, moderator());
     const message = await reviewMessage(mod);
     world.sandbox.setFault('postReply', { status: 500 });
-    const answer = await mod.submitReply(message, REVIEW, uniqueText('Unknown')).waitForMessage();
+    const answer = await mod.submitReply(message, CRITIC_REVIEW, uniqueText('Unknown')).waitForMessage();
     expect(textOf(answer)).toMatch(/may or may not have been posted; check the review before sending it again/);
     expect(world.sandbox.requestCount('postReply')).toBe(1);
   });

@@ -4,7 +4,8 @@ import type { ServiceClient, ServiceClientOptions } from '../../src/api/index.js
 import { TtlCache } from '../../src/api/cache.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
-import { CRITIC, CRITIC_REVIEW, failure, fastClient, NOBODY, VOTER } from '../support/service.js';
+import { failure, fastClient } from '../support/service.js';
+import { CRITIC, CRITIC_REVIEW, NOBODY, VOTER } from '../support/seed.js';
 
 let sandbox: Sandbox;
 

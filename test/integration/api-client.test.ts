@@ -13,15 +13,14 @@ import {
 } from '../../src/api/index.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
-import { CRITIC, CRITIC_REVIEW, failure, fastClient, NOBODY, VOTER, VOTER_REVIEW } from '../support/service.js';
+import { failure, fastClient } from '../support/service.js';
+import { CRITIC, CRITIC_REVIEW, NOBODY, VOTER, VOTER_REVIEW } from '../support/seed.js';
 
 // Seed fixtures (src/sandbox/seed.json).
 
 let sandbox: Sandbox;
 
 /** A client with small timings and no cache or breaker, so each test sees every request. */
-const clientFor = fastClient;
-
 beforeAll(async () => {
   sandbox = await startSandbox();
 });
@@ -34,7 +33,7 @@ beforeEach(() => {
 
 describe('requests the client sends', () => {
   it('sends Service-Api-Key, Service-App-Id, Accept and a User-Agent on every GET', async () => {
-    const client = clientFor(sandbox);
+    const client = fastClient(sandbox);
     await client.getVote(VOTER);
     await client.listVotes();
     await client.getReview(VOTER);
@@ -70,7 +69,7 @@ describe('requests the client sends', () => {
   it('sends Guilds-Api-Key and Guilds-App-Id when headerPrefix is Guilds', async () => {
     const guilds = await startSandbox({ headerPrefix: 'Guilds' });
     try {
-      const vote = await clientFor(guilds, { headerPrefix: 'Guilds' }).getVote(VOTER);
+      const vote = await fastClient(guilds, { headerPrefix: 'Guilds' }).getVote(VOTER);
       expect(vote.voted).toBe(true);
       expect(guilds.requestCount()).toBe(1);
       const [request] = guilds.requests;
@@ -83,7 +82,7 @@ describe('requests the client sends', () => {
   });
 
   it('posts a JSON body with the content trimmed and pinned always sent', async () => {
-    const reply = await clientFor(sandbox).replyToReview(CRITIC_REVIEW, {
+    const reply = await fastClient(sandbox).replyToReview(CRITIC_REVIEW, {
       content: '  Thanks for the feedback!  ',
       pinned: false,
     });
@@ -104,7 +103,7 @@ describe('requests the client sends', () => {
   });
 
   it('URL-encodes the review id in the path', async () => {
-    const error = await failure(clientFor(sandbox).replyToReview('rev/x?y#z', { content: 'hi', pinned: true }));
+    const error = await failure(fastClient(sandbox).replyToReview('rev/x?y#z', { content: 'hi', pinned: true }));
     expect(error).toBeInstanceOf(ReviewNotFoundError);
     expect(sandbox.requests.map((request) => request.path)).toEqual(['/v1/reviews/rev%2Fx%3Fy%23z']);
   });
@@ -112,12 +111,12 @@ describe('requests the client sends', () => {
 
 describe('base URL', () => {
   it('keeps the /v1 segment without a trailing slash', async () => {
-    await clientFor(sandbox, { baseUrl: sandbox.baseUrl.replace(/\/$/, '') }).getVote(VOTER);
+    await fastClient(sandbox, { baseUrl: sandbox.baseUrl.replace(/\/$/, '') }).getVote(VOTER);
     expect(sandbox.requests.map((request) => request.path)).toEqual([`/v1/votes/${VOTER}`]);
   });
 
   it('keeps the /v1 segment with a trailing slash', async () => {
-    await clientFor(sandbox, { baseUrl: `${sandbox.baseUrl}/` }).listVotes();
+    await fastClient(sandbox, { baseUrl: `${sandbox.baseUrl}/` }).listVotes();
     expect(sandbox.requests.map((request) => request.path)).toEqual(['/v1/votes']);
   });
 
@@ -167,7 +166,7 @@ describe('input checked before any request', () => {
     ['1'.repeat(21)],
     ['２８４１０２３９０１４１６４８８９７'],
   ])('rejects user id %j with no request made', async (userId) => {
-    const client = clientFor(sandbox);
+    const client = fastClient(sandbox);
     for (const call of [() => client.getVote(userId), () => client.getReview(userId)]) {
       const error = await failure(call());
       expect(error).toBeInstanceOf(InvalidInputError);
@@ -180,7 +179,7 @@ describe('input checked before any request', () => {
   it.each([[''], ['r'.repeat(81)], ['rev 1'], ['rev\n1'], ['rev\u00001'], ['..'], ['.']])(
     'rejects review id %j with no request made',
     async (reviewId) => {
-      const error = await failure(clientFor(sandbox).replyToReview(reviewId, { content: 'hi', pinned: false }));
+      const error = await failure(fastClient(sandbox).replyToReview(reviewId, { content: 'hi', pinned: false }));
       expect(error).toBeInstanceOf(InvalidInputError);
       expect((error as InvalidInputError).field).toBe('reviewId');
       expect(sandbox.requestCount()).toBe(0);
@@ -188,7 +187,7 @@ describe('input checked before any request', () => {
   );
 
   it('rejects empty, blank and over-long reply content, and a pinned that is not a boolean, with no request made', async () => {
-    const client = clientFor(sandbox);
+    const client = fastClient(sandbox);
     const cases: Array<[unknown, string, RegExp]> = [
       [{ content: '', pinned: false }, 'content', /1–1000 characters after trimming \(got 0\)/],
       [{ content: ' \n\t ', pinned: false }, 'content', /1–1000 characters/],
@@ -208,7 +207,7 @@ describe('input checked before any request', () => {
   });
 
   it('accepts a reply of exactly 1000 characters once the surrounding spaces are trimmed', async () => {
-    await clientFor(sandbox).replyToReview(CRITIC_REVIEW, { content: `  ${'x'.repeat(1000)}  `, pinned: true });
+    await fastClient(sandbox).replyToReview(CRITIC_REVIEW, { content: `  ${'x'.repeat(1000)}  `, pinned: true });
     expect(sandbox.repliesTo(CRITIC_REVIEW)).toEqual([
       expect.objectContaining({ content: 'x'.repeat(1000), pinned: true }),
     ]);
@@ -217,18 +216,18 @@ describe('input checked before any request', () => {
 
 describe('results', () => {
   it('returns an active vote with its remaining time in ms', async () => {
-    const vote = await clientFor(sandbox).getVote(VOTER);
+    const vote = await fastClient(sandbox).getVote(VOTER);
     expect(vote.voted).toBe(true);
     expect(vote.remainingMs).toBeGreaterThan(0);
     expect(sandbox.requestCount('getVote')).toBe(1);
   });
 
   it('returns not voted with a null remaining time for a member without a vote', async () => {
-    expect(await clientFor(sandbox).getVote(NOBODY)).toEqual({ voted: false, remainingMs: null });
+    expect(await fastClient(sandbox).getVote(NOBODY)).toEqual({ voted: false, remainingMs: null });
   });
 
   it('reads the vote list, the platform flag from the key discord as viaDiscord', async () => {
-    const list = await clientFor(sandbox).listVotes();
+    const list = await fastClient(sandbox).listVotes();
     expect(list.totalVotes).toBe(4812);
     expect(list.monthlyVotes).toBe(367);
     expect(list.votes.find((entry) => entry.userId === VOTER)).toEqual({
@@ -240,7 +239,7 @@ describe('results', () => {
   });
 
   it('returns a review with created_at as a Date', async () => {
-    const review = await clientFor(sandbox).getReview(VOTER);
+    const review = await fastClient(sandbox).getReview(VOTER);
     const wire = sandbox.getReviewById(VOTER_REVIEW);
     expect(review).toEqual({
       id: VOTER_REVIEW,
@@ -255,17 +254,17 @@ describe('results', () => {
   });
 
   it('returns the reply id from a 201', async () => {
-    const reply = await clientFor(sandbox).replyToReview(VOTER_REVIEW, { content: 'Thank you!', pinned: true });
+    const reply = await fastClient(sandbox).replyToReview(VOTER_REVIEW, { content: 'Thank you!', pinned: true });
     expect(sandbox.repliesTo(VOTER_REVIEW).map((stored) => stored.id)).toEqual([reply.id]);
   });
 
   it('accepts any 2xx with a string id as a posted reply', async () => {
     sandbox.setFault('postReply', { status: 200, body: '{"id":"reply_1","extra":true}' });
-    expect(await clientFor(sandbox).replyToReview(VOTER_REVIEW, { content: 'ok', pinned: false })).toEqual({
+    expect(await fastClient(sandbox).replyToReview(VOTER_REVIEW, { content: 'ok', pinned: false })).toEqual({
       id: 'reply_1',
     });
     sandbox.setFault('postReply', { status: 202, body: '{"id":"reply_2"}' });
-    expect(await clientFor(sandbox).replyToReview(VOTER_REVIEW, { content: 'ok', pinned: false })).toEqual({
+    expect(await fastClient(sandbox).replyToReview(VOTER_REVIEW, { content: 'ok', pinned: false })).toEqual({
       id: 'reply_2',
     });
   });
@@ -283,7 +282,7 @@ describe('tolerant reading of what the spec leaves open', () => {
     ],
   ])('reads a vote check where %s', async (_, body, expected) => {
     sandbox.setFault('getVote', { status: 200, body });
-    expect(await clientFor(sandbox).getVote(VOTER)).toEqual(expected);
+    expect(await fastClient(sandbox).getVote(VOTER)).toEqual(expected);
   });
 
   it('reads list entries without discord as not via Discord and their remaining as ms', async () => {
@@ -299,7 +298,7 @@ describe('tolerant reading of what the spec leaves open', () => {
         ],
       }),
     });
-    expect(await clientFor(sandbox).listVotes()).toEqual({
+    expect(await fastClient(sandbox).listVotes()).toEqual({
       totalVotes: 2,
       monthlyVotes: 1,
       votes: [
@@ -318,19 +317,19 @@ describe('tolerant reading of what the spec leaves open', () => {
     ['a 400 with an {error} body', { status: 400, body: '{"error":"Unknown User"}' }],
   ])('getReview returns null for %s, after one request', async (_, fault) => {
     sandbox.setFault('getReview', fault);
-    expect(await clientFor(sandbox, { retries: 3 }).getReview(VOTER)).toBeNull();
+    expect(await fastClient(sandbox, { retries: 3 }).getReview(VOTER)).toBeNull();
     expect(sandbox.requestCount('getReview')).toBe(1);
   });
 
   it('getReview returns null for the sandbox’s own answer to a member without a review', async () => {
-    expect(await clientFor(sandbox).getReview(NOBODY)).toBeNull();
+    expect(await fastClient(sandbox).getReview(NOBODY)).toBeNull();
   });
 });
 
 describe('answers the client refuses', () => {
   it('reports malformed JSON as an invalid response after 1 request, not retried', async () => {
     sandbox.setFault('getVote', { malformed: true });
-    const error = await failure(clientFor(sandbox, { retries: 3 }).getVote(VOTER));
+    const error = await failure(fastClient(sandbox, { retries: 3 }).getVote(VOTER));
     expect(error).toBeInstanceOf(InvalidResponseError);
     expect((error as Error).message).toMatch(/not JSON/);
     expect(sandbox.requestCount('getVote')).toBe(1);
@@ -347,7 +346,7 @@ describe('answers the client refuses', () => {
     ['a review without an id', 'getReview', review({ id: undefined })],
   ] as const)('reports %s as an invalid response after 1 request, not retried', async (_, route, body) => {
     sandbox.setFault(route, { status: 200, body });
-    const client = clientFor(sandbox, { retries: 3 });
+    const client = fastClient(sandbox, { retries: 3 });
     const call =
       route === 'getVote'
         ? client.getVote(VOTER)
@@ -362,7 +361,7 @@ describe('answers the client refuses', () => {
 
   it.each([[400], [403], [404], [409], [422]])('does not retry a GET answered %i', async (status) => {
     sandbox.setFault('getVote', { status });
-    const error = await failure(clientFor(sandbox, { retries: 3 }).getVote(VOTER));
+    const error = await failure(fastClient(sandbox, { retries: 3 }).getVote(VOTER));
     expect(error).toBeInstanceOf(InvalidResponseError);
     expect((error as InvalidResponseError).status).toBe(status);
     expect(sandbox.requestCount('getVote')).toBe(1);
@@ -371,7 +370,7 @@ describe('answers the client refuses', () => {
   it('reports a POST 2xx without a reply id as an unknown outcome after 1 request, so nobody sends it twice', async () => {
     sandbox.setFault('postReply', { status: 201, body: '{"ok":true}' });
     const error = await failure(
-      clientFor(sandbox, { retries: 3 }).replyToReview(VOTER_REVIEW, { content: 'x', pinned: false }),
+      fastClient(sandbox, { retries: 3 }).replyToReview(VOTER_REVIEW, { content: 'x', pinned: false }),
     );
     expect(error).toBeInstanceOf(ReplyOutcomeUnknownError);
     expect(sandbox.requestCount('postReply')).toBe(1);
@@ -415,7 +414,7 @@ describe('errors the service reports', () => {
   });
 
   it('reads a 401 whose body carries message, or no body at all, as unauthorized', async () => {
-    const client = clientFor(sandbox, { retries: 3 });
+    const client = fastClient(sandbox, { retries: 3 });
     sandbox.setFault('*', {
       status: 401,
       body: '{"status":401,"error":"Unauthorised","message":"Invalid API key"}',
@@ -428,7 +427,7 @@ describe('errors the service reports', () => {
   });
 
   it('gives review-not-found for an unknown review id', async () => {
-    const error = await failure(clientFor(sandbox).replyToReview('rev_doesNotExist', { content: 'x', pinned: false }));
+    const error = await failure(fastClient(sandbox).replyToReview('rev_doesNotExist', { content: 'x', pinned: false }));
     expect(error).toBeInstanceOf(ReviewNotFoundError);
     expect((error as ReviewNotFoundError).reviewId).toBe('rev_doesNotExist');
     expect(sandbox.requestCount('postReply')).toBe(1);
@@ -437,14 +436,14 @@ describe('errors the service reports', () => {
   it('gives review-not-found for an Unknown Review body at any status, even 200', async () => {
     sandbox.setFault('postReply', { status: 200, body: '{"error":"Unknown Review"}' });
     expect(
-      await failure(clientFor(sandbox).replyToReview(VOTER_REVIEW, { content: 'x', pinned: false })),
+      await failure(fastClient(sandbox).replyToReview(VOTER_REVIEW, { content: 'x', pinned: false })),
     ).toBeInstanceOf(ReviewNotFoundError);
   });
 
   it('gives an invalid-input error quoting the service for another 4xx with an {error} body', async () => {
     sandbox.setFault('postReply', { status: 400, body: '{"error":"content must be a non-empty string"}' });
     const error = await failure(
-      clientFor(sandbox, { retries: 3 }).replyToReview(VOTER_REVIEW, { content: 'x', pinned: false }),
+      fastClient(sandbox, { retries: 3 }).replyToReview(VOTER_REVIEW, { content: 'x', pinned: false }),
     );
     expect(error).toBeInstanceOf(InvalidInputError);
     expect((error as InvalidInputError).field).toBe('reply');

@@ -4,7 +4,8 @@ import { parseRetryAfter } from '../../src/api/retry-after.js';
 import type { AttemptInfo, ServiceClient, ServiceClientOptions } from '../../src/api/index.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
-import { closedPort, CRITIC_REVIEW, failure, fastClient, VOTER } from '../support/service.js';
+import { closedPort, failure, fastClient } from '../support/service.js';
+import { CRITIC_REVIEW, VOTER } from '../support/seed.js';
 
 const REPLY = { content: 'Thanks for the feedback', pinned: false };
 

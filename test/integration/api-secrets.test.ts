@@ -1,9 +1,6 @@
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
-  createServiceClient,
   InvalidInputError,
   InvalidResponseError,
   ReplyOutcomeUnknownError,
@@ -14,35 +11,33 @@ import {
 } from '../../src/api/index.js';
 import type { AttemptInfo, ServiceClient, ServiceClientOptions } from '../../src/api/index.js';
 import { startSandbox } from '../../src/sandbox/server.js';
+import { closedPort, fastClient } from '../support/service.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
+import { VOTER, VOTER_REVIEW } from '../support/seed.js';
 
 const API_KEY = 'sk_live_SECRETKEY_Xq7Lm2Pz9Wv4';
 const APP_ID = 'app_SECRETAPPID_Hd83Kq1';
 const WRONG_KEY = 'sk_live_WRONGKEY_Tb55Ng0';
 const SECRETS = [API_KEY, APP_ID, WRONG_KEY, 'SECRETKEY', 'SECRETAPPID', 'WRONGKEY'];
 
-const VOTER = '284102390141648897';
-const REVIEW = 'rev_7Hq2LmX9';
 const REPLY = { content: 'Thanks!', pinned: false };
 
 let sandbox: Sandbox;
 const attempts: AttemptInfo[] = [];
 
 function clientFor(overrides: Partial<ServiceClientOptions> = {}): ServiceClient {
-  return createServiceClient({
-    baseUrl: sandbox.baseUrl,
-    apiKey: API_KEY,
-    appId: APP_ID,
-    attemptTimeoutMs: 100,
-    totalBudgetMs: 1000,
-    retries: 1,
-    minRetryDelayMs: 5,
-    maxRetryDelayMs: 10,
-    cacheTtlMs: 0,
-    breakerThreshold: 0,
-    onAttempt: (info) => attempts.push(info),
-    ...overrides,
-  });
+  return fastClient(
+    { baseUrl: sandbox.baseUrl, apiKey: API_KEY, appId: APP_ID },
+    {
+      attemptTimeoutMs: 100,
+      totalBudgetMs: 1000,
+      retries: 1,
+      minRetryDelayMs: 5,
+      maxRetryDelayMs: 10,
+      onAttempt: (info) => attempts.push(info),
+      ...overrides,
+    },
+  );
 }
 
 async function caught(run: () => unknown): Promise<unknown> {
@@ -78,12 +73,7 @@ afterAll(async () => {
 
 describe('secrets', () => {
   it('never puts the API key or app id in any error, its stack, its JSON or its causes', async () => {
-    const closedPort = await new Promise<number>((resolve) => {
-      const server = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = server.address() as AddressInfo;
-        server.close(() => resolve(port));
-      });
-    });
+    const closed = await closedPort();
     const fault = (route: Parameters<Sandbox['setFault']>[0], spec: Parameters<Sandbox['setFault']>[1]) => () => {
       sandbox.reset();
       sandbox.setFault(route, spec);
@@ -104,13 +94,13 @@ describe('secrets', () => {
       {
         kind: InvalidInputError,
         setup: fault('postReply', { status: 400, body: '{"error":"Bad reply"}' }),
-        run: () => clientFor().replyToReview(REVIEW, REPLY),
+        run: () => clientFor().replyToReview(VOTER_REVIEW, REPLY),
       },
       { kind: UnauthorizedError, setup: none, run: () => clientFor({ apiKey: WRONG_KEY }).getVote(VOTER) },
       {
         kind: UnauthorizedError,
         setup: none,
-        run: () => clientFor({ apiKey: WRONG_KEY }).replyToReview(REVIEW, REPLY),
+        run: () => clientFor({ apiKey: WRONG_KEY }).replyToReview(VOTER_REVIEW, REPLY),
       },
       { kind: ReviewNotFoundError, setup: none, run: () => clientFor().replyToReview('rev_missing', REPLY) },
       {
@@ -151,7 +141,7 @@ describe('secrets', () => {
         kind: ServiceUnavailableError,
         reason: 'retries_exhausted',
         setup: none,
-        run: () => clientFor({ baseUrl: `http://127.0.0.1:${closedPort}/v1` }).replyToReview(REVIEW, REPLY),
+        run: () => clientFor({ baseUrl: `http://127.0.0.1:${closed}/v1` }).replyToReview(VOTER_REVIEW, REPLY),
       },
       {
         kind: ServiceUnavailableError,
@@ -166,17 +156,17 @@ describe('secrets', () => {
       {
         kind: ReplyOutcomeUnknownError,
         setup: fault('postReply', { status: 500 }),
-        run: () => clientFor().replyToReview(REVIEW, REPLY),
+        run: () => clientFor().replyToReview(VOTER_REVIEW, REPLY),
       },
       {
         kind: ReplyOutcomeUnknownError,
         setup: fault('postReply', { reset: true }),
-        run: () => clientFor().replyToReview(REVIEW, REPLY),
+        run: () => clientFor().replyToReview(VOTER_REVIEW, REPLY),
       },
       {
         kind: ReplyOutcomeUnknownError,
         setup: fault('postReply', { latencyMs: 300 }),
-        run: () => clientFor().replyToReview(REVIEW, REPLY),
+        run: () => clientFor().replyToReview(VOTER_REVIEW, REPLY),
       },
     ];
 

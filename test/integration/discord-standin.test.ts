@@ -7,6 +7,7 @@ import {
   DiscordAPIError,
   Events,
   GatewayIntentBits,
+  InteractionResponseType,
   LabelBuilder,
   MessageFlags,
   ModalBuilder,
@@ -98,7 +99,7 @@ describe('the Discord stand-in', () => {
     );
 
     const callback = await handle.firstCallback();
-    expect(callback.type).toBe(4);
+    expect(callback.type).toBe(InteractionResponseType.ChannelMessageWithSource);
     expect(callback.data.content).toBe('votes of target_user');
     const [interaction] = received;
     expect(interaction?.isChatInputCommand() && interaction.commandName).toBe('votes');

@@ -3,10 +3,8 @@ import { request } from 'node:http';
 import { bundledSeed } from '../../src/sandbox/seed.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
+import { CRITIC, NOBODY, VOTER } from '../support/seed.js';
 
-const VOTER = '284102390141648897';
-const NOBODY = '412958623017041920';
-const CRITIC = '593031275438718986';
 const HOUR = 3_600_000;
 const SNOWFLAKE = /^\d{17,20}$/;
 

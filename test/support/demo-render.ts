@@ -1,3 +1,4 @@
+import { MessageFlags } from 'discord.js';
 /* Plain-text rendering of what a Discord client would show for a bot's message or modal, for
  * `npm run demo`. Pure: every input (the clock, names, width, styling) comes in through the context. */
 
@@ -28,7 +29,6 @@ export interface RenderContext {
   style?: Style;
 }
 
-const EPHEMERAL = 1 << 6;
 const ZERO_WIDTH = /\u200b|\u200c|\u200d|\u2060|\ufeff/g;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const MONTHS_LONG = [
@@ -331,7 +331,7 @@ export function renderMessage(
   const body = width - 2;
   const author = options.author ?? message.author?.global_name ?? message.author?.username ?? 'bot';
   const head = [style.bold(String(author))];
-  if ((Number(message.flags ?? 0) & EPHEMERAL) !== 0) head.push(style.accent('(only you can see this)'));
+  if ((Number(message.flags ?? 0) & MessageFlags.Ephemeral) !== 0) head.push(style.accent('(only you can see this)'));
   if (message.edited_timestamp) head.push(style.dim('(edited)'));
   if (options.note) head.push(style.dim(`· ${options.note}`));
   const lines: string[] = [head.join(' ')];

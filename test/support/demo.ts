@@ -18,6 +18,7 @@ import {
   type ModalResponse,
 } from './discord/index.js';
 import type { World } from './world.js';
+import { CRITIC_REVIEW } from './seed.js';
 
 const WIDTH = 100;
 /** Longest wait for any one answer. */
@@ -42,7 +43,6 @@ const bob = person('412958623017041920', 'Bob', MEMBER_PERMISSIONS);
 const carol = person('593031275438718986', 'Carol', MEMBER_PERMISSIONS);
 const maya = person('190734882611429376', 'Maya', MODERATOR_PERMISSIONS);
 const dan = person('731849927350075412', 'Dan', MEMBER_PERMISSIONS);
-const CAROLS_REVIEW = 'rev_Kd81PzQ4';
 
 const useColour = process.stdout.isTTY === true && !process.env.NO_COLOR;
 const style = useColour ? ttyStyle : plainStyle;
@@ -161,10 +161,10 @@ function carolsReviewInSandbox(): {
   posted: Array<{ content: string; pinned: boolean }>;
   posts: number;
 } {
-  const review = world!.sandbox.getReviewById(CAROLS_REVIEW);
+  const review = world!.sandbox.getReviewById(CRITIC_REVIEW);
   return {
     count: review ? String(review.replies) : 'an unknown number of',
-    posted: world!.sandbox.repliesTo(CAROLS_REVIEW),
+    posted: world!.sandbox.repliesTo(CRITIC_REVIEW),
     posts: world!.sandbox.requestCount('postReply'),
   };
 }
@@ -241,7 +241,7 @@ async function play(w: World): Promise<void> {
   const afterMaya = carolsReviewInSandbox();
   const last = afterMaya.posted.at(-1);
   remark(
-    `The sandbox now counts ${afterMaya.count} replies on ${CAROLS_REVIEW}; it received ${afterMaya.posts} reply ` +
+    `The sandbox now counts ${afterMaya.count} replies on ${CRITIC_REVIEW}; it received ${afterMaya.posts} reply ` +
       `POST${afterMaya.posts === 1 ? '' : 's'}` +
       (last ? `, stored as “${last.content}”, pinned: ${last.pinned ? 'yes' : 'no'}.` : ', but stored no reply.'),
   );
@@ -252,7 +252,7 @@ async function play(w: World): Promise<void> {
   showMessage(await answer('answer to Dan', (ms) => sneaky.waitForMessage(ms)), timing(sneaky));
   const afterDan = carolsReviewInSandbox();
   remark(
-    `No form was opened for Dan. The sandbox still counts ${afterDan.count} replies on ${CAROLS_REVIEW} and has ` +
+    `No form was opened for Dan. The sandbox still counts ${afterDan.count} replies on ${CRITIC_REVIEW} and has ` +
       `received ${afterDan.posts} reply POST${afterDan.posts === 1 ? '' : 's'} in all (Maya's): nothing was posted by Dan.`,
   );
 }

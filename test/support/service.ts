@@ -2,13 +2,6 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createServiceClient, type ServiceClient, type ServiceClientOptions } from '../../src/api/index.js';
 
-/** Seed fixtures of the sandbox (src/sandbox/seed.json). */
-export const VOTER = '284102390141648897';
-export const VOTER_REVIEW = 'rev_7Hq2LmX9';
-export const NOBODY = '412958623017041920';
-export const CRITIC = '593031275438718986';
-export const CRITIC_REVIEW = 'rev_Kd81PzQ4';
-
 /**
  * A client with timings of tens of milliseconds and no cache or breaker, so a test sees every
  * request it causes and runs fast. Tests switch on what they examine through `overrides`.

@@ -1,3 +1,4 @@
+import { InteractionResponseType, InteractionType } from 'discord.js';
 import { textChannelIdFor } from './fixtures.js';
 import { checkCommands, checkMessage, checkModal } from './limits.js';
 import type { InteractionRecord } from './interaction-record.js';
@@ -75,6 +76,14 @@ function invalidCallbackType(type: unknown): RestResult {
 function authorized(token: string, request: RestRequest): boolean {
   return request.headers.authorization === `Bot ${token}`;
 }
+
+const Callback = {
+  Reply: InteractionResponseType.ChannelMessageWithSource,
+  DeferredReply: InteractionResponseType.DeferredChannelMessageWithSource,
+  DeferredUpdate: InteractionResponseType.DeferredMessageUpdate,
+  Update: InteractionResponseType.UpdateMessage,
+  Modal: InteractionResponseType.Modal,
+} as const;
 
 type Handler = (ctx: RestContext & { config: Store['config'] }, request: RestRequest) => RestResult | undefined;
 
@@ -176,15 +185,19 @@ const interactionCallback: Handler = (ctx, request) => {
 
   const kind = record.payload.type;
   const onMessage = record.payload.message !== undefined;
-  const allowed = type === 4 || type === 5 || ((type === 6 || type === 7) && onMessage) || (type === 9 && kind !== 5);
+  const allowed =
+    type === Callback.Reply ||
+    type === Callback.DeferredReply ||
+    ((type === Callback.DeferredUpdate || type === Callback.Update) && onMessage) ||
+    (type === Callback.Modal && kind !== InteractionType.ModalSubmit);
   if (!allowed) return reject(invalidCallbackType(type));
 
   const problem =
-    type === 4
+    type === Callback.Reply
       ? checkMessage(data, ['data'], true)
-      : type === 7
+      : type === Callback.Update
         ? checkMessage(data, ['data'], false)
-        : type === 9
+        : type === Callback.Modal
           ? checkModal(data)
           : null;
   if (problem) return reject(invalid(problem));
@@ -195,7 +208,7 @@ const interactionCallback: Handler = (ctx, request) => {
     guildId: record.payload.guild_id,
   };
   let message: Message | undefined;
-  if (type === 4) {
+  if (type === Callback.Reply) {
     message = ctx.store.createMessage({
       ...where,
       data: data ?? {},
@@ -203,14 +216,14 @@ const interactionCallback: Handler = (ctx, request) => {
       interaction: record,
     });
     record.originalId = record.answerId = message.id;
-  } else if (type === 5) {
+  } else if (type === Callback.DeferredReply) {
     const flags = (Number(data?.flags ?? 0) & MessageFlag.Ephemeral) | MessageFlag.Loading;
     message = ctx.store.createMessage({ ...where, data: {}, type: messageTypeFor(record), flags, interaction: record });
     record.originalId = message.id;
-  } else if (type === 6 || type === 7) {
+  } else if (type === Callback.DeferredUpdate || type === Callback.Update) {
     message = ctx.store.adoptMessage(record.payload.message!);
     record.originalId = message.id;
-    if (type === 7) {
+    if (type === Callback.Update) {
       applyMessageData(message, data ?? {}, true);
       record.answerId = message.id;
     }
@@ -218,7 +231,12 @@ const interactionCallback: Handler = (ctx, request) => {
     record.modalData = data;
   }
   record.changed();
-  return callbackResult(record, type, request.query.with_response === 'true', type === 6 ? undefined : message);
+  return callbackResult(
+    record,
+    type,
+    request.query.with_response === 'true',
+    type === Callback.DeferredUpdate ? undefined : message,
+  );
 };
 
 function webhookMessage(record: InteractionRecord, id: string | undefined, store: Store): Message | undefined {

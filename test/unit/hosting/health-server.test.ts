@@ -9,7 +9,7 @@ describe('the health and metrics server', () => {
   });
 
   async function start(health: () => Health) {
-    server = await startHealthServer({ port: 0, health, metrics: () => '# HELP x X.\n# TYPE x gauge\nx 1\n' });
+    server = await startHealthServer({ port: 0, health, metrics: async () => '# HELP x X.\n# TYPE x gauge\nx 1\n' });
     return server.url;
   }
 
@@ -63,7 +63,7 @@ describe('the health and metrics server', () => {
     const url = await start(() => ({ status: 'ok', ready: true }));
     const port = Number(new URL(url).port);
     await expect(
-      startHealthServer({ port, health: () => ({ status: 'ok', ready: true }), metrics: () => '' }),
+      startHealthServer({ port, health: () => ({ status: 'ok', ready: true }), metrics: async () => '' }),
     ).rejects.toMatchObject({ code: 'EADDRINUSE' });
   });
 });

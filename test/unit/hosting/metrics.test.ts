@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { BotMetrics } from '../../../src/hosting/metrics.js';
+import { parsePrometheusText } from '../../support/prometheus-text.js';
 
 const live = { ready: true, inFlight: 2, gatewayPingMs: 42, gatewayConnected: true };
 
@@ -9,7 +10,7 @@ function sample(text: string, series: string): number | undefined {
 }
 
 describe('the bot metrics', () => {
-  it('counts interactions by handler and outcome, and failures by cause', () => {
+  it('counts interactions by handler and outcome, and failures by cause', async () => {
     const metrics = new BotMetrics();
     metrics.interactionHandled({ interactionId: '1', handler: '/vote', userId: 'u', outcome: 'ok', durationMs: 12 });
     metrics.interactionHandled({ interactionId: '2', handler: '/vote', userId: 'u', outcome: 'ok', durationMs: 30 });
@@ -21,16 +22,16 @@ describe('the bot metrics', () => {
       durationMs: 1,
       reason: 'circuit_open',
     });
-    const text = metrics.render(live);
+    const text = await metrics.render(live);
     expect(sample(text, 'vote_review_bot_interactions_total{handler="/vote",outcome="ok"}')).toBe(2);
     expect(sample(text, 'vote_review_bot_interactions_total{handler="/review",outcome="refused"}')).toBe(1);
     expect(sample(text, 'vote_review_bot_interaction_failures_total{handler="/review",reason="circuit_open"}')).toBe(1);
     expect(sample(text, 'vote_review_bot_interaction_duration_seconds_count{handler="/vote"}')).toBe(2);
     expect(sample(text, 'vote_review_bot_interaction_duration_seconds_sum{handler="/vote"}')).toBeCloseTo(0.042);
-    expect(sample(text, 'vote_review_bot_interaction_duration_seconds_bucket{handler="/vote",le="0.025"}')).toBe(1);
+    expect(sample(text, 'vote_review_bot_interaction_duration_seconds_bucket{le="0.025",handler="/vote"}')).toBe(1);
   });
 
-  it('counts service attempts by route and status, or by transport error', () => {
+  it('counts service attempts by route and status, or by transport error', async () => {
     const metrics = new BotMetrics();
     metrics.serviceAttempt({ route: 'getVote', method: 'GET', attempt: 1, durationMs: 5, status: 200 });
     metrics.serviceAttempt({ route: 'postReply', method: 'POST', attempt: 1, durationMs: 5, error: 'ECONNRESET' });
@@ -49,7 +50,7 @@ describe('the bot metrics', () => {
       durationMs: 5,
       error: 'fetch failed: something odd',
     });
-    const text = metrics.render(live);
+    const text = await metrics.render(live);
     expect(sample(text, 'vote_review_bot_service_attempts_total{route="getVote",result="200"}')).toBe(1);
     expect(sample(text, 'vote_review_bot_service_attempts_total{route="postReply",result="ECONNRESET"}')).toBe(1);
     expect(sample(text, 'vote_review_bot_service_attempts_total{route="getReview",result="timeout"}')).toBe(1);
@@ -57,7 +58,7 @@ describe('the bot metrics', () => {
     expect(sample(text, 'vote_review_bot_service_attempt_duration_seconds_count{route="getReview"}')).toBe(2);
   });
 
-  it('times the first accepted response of an interaction once, from when it arrived', () => {
+  it('times the first accepted response of an interaction once, from when it arrived', async () => {
     let now = 1_000;
     const metrics = new BotMetrics(() => now);
     metrics.interactionReceived('10');
@@ -65,7 +66,7 @@ describe('the bot metrics', () => {
     metrics.interactionCallback('10', 5, true);
     now += 2_000;
     metrics.interactionCallback('10', 4, false);
-    const text = metrics.render(live);
+    const text = await metrics.render(live);
     expect(sample(text, 'vote_review_bot_interaction_first_response_seconds_count')).toBe(1);
     expect(sample(text, 'vote_review_bot_interaction_first_response_seconds_sum')).toBeCloseTo(0.04);
     expect(sample(text, 'vote_review_bot_interaction_responses_total{type="deferred_reply",result="accepted"}')).toBe(
@@ -74,22 +75,22 @@ describe('the bot metrics', () => {
     expect(sample(text, 'vote_review_bot_interaction_responses_total{type="reply",result="rejected"}')).toBe(1);
   });
 
-  it('reports the live state, and leaves the gateway ping out while it is unknown', () => {
+  it('reports the live state, and leaves the gateway ping out while it is unknown', async () => {
     const metrics = new BotMetrics();
-    const text = metrics.render(live);
+    const text = await metrics.render(live);
     expect(sample(text, 'vote_review_bot_ready')).toBe(1);
     expect(sample(text, 'vote_review_bot_interactions_in_flight')).toBe(2);
     expect(sample(text, 'vote_review_bot_gateway_ping_seconds')).toBe(0.042);
     expect(sample(text, 'vote_review_bot_process_resident_memory_bytes')).toBeGreaterThan(0);
     expect(sample(text, 'vote_review_bot_uptime_seconds')).toBeGreaterThan(0);
-    const starting = metrics.render({ ready: false, inFlight: 0, gatewayPingMs: -1, gatewayConnected: false });
+    const starting = await metrics.render({ ready: false, inFlight: 0, gatewayPingMs: -1, gatewayConnected: false });
     expect(sample(starting, 'vote_review_bot_ready')).toBe(0);
     expect(sample(starting, 'vote_review_bot_gateway_ping_seconds')).toBeUndefined();
     expect(starting).toContain('# TYPE vote_review_bot_gateway_ping_seconds gauge');
   });
 
-  it('names every family with the prefix and gives each HELP and TYPE', () => {
-    const text = new BotMetrics().render(live);
+  it('names every family with the prefix and gives each HELP and TYPE', async () => {
+    const text = await new BotMetrics().render(live);
     const names = text
       .split('\n')
       .filter((l) => l.startsWith('# TYPE '))
@@ -99,5 +100,22 @@ describe('the bot metrics', () => {
       expect(name).toMatch(/^vote_review_bot_/);
       expect(text).toContain(`# HELP ${name} `);
     }
+  });
+
+  it('renders text a strict parser of the exposition format reads whole, with the process metrics', async () => {
+    const metrics = new BotMetrics();
+    metrics.interactionHandled({ interactionId: '1', handler: '/vote', userId: 'u', outcome: 'ok', durationMs: 3 });
+    const families = parsePrometheusText(await metrics.render(live));
+    expect(families.get('vote_review_bot_interactions_total')?.type).toBe('counter');
+    expect(families.get('vote_review_bot_interaction_duration_seconds')?.type).toBe('histogram');
+    for (const name of ['nodejs_eventloop_lag_seconds', 'nodejs_gc_duration_seconds', 'nodejs_heap_size_used_bytes']) {
+      expect(families.has(`vote_review_bot_${name}`)).toBe(true);
+    }
+  });
+
+  it('refuses text that breaks the format, so the test above can fail', () => {
+    expect(() => parsePrometheusText('x 1\n')).toThrow(/no declared family/);
+    expect(() => parsePrometheusText('# HELP x X.\n# TYPE x gauge\nx{a="1} 1\n')).toThrow(/bad labels|not a sample/);
+    expect(() => parsePrometheusText('# HELP x X.\n# TYPE x gauge\nx one\n')).toThrow(/not a number/);
   });
 });
