@@ -1,22 +1,23 @@
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { InteractionContextType, type ChatInputCommandInteraction } from 'discord.js';
 import type { BotContext } from '../src/bot/context.js';
-import { isEphemeral, memberOption, publicOption, targetUser } from '../src/bot/command-options.js';
+import { commandNamed, isEphemeral, memberOption, publicOption, targetUser } from '../src/bot/command-options.js';
 import { replyInTime } from '../src/bot/respond.js';
+import { translatorFor } from '../src/i18n/index.js';
 import { voteView } from '../src/views/vote.js';
 
-export const data = new SlashCommandBuilder()
-  .setName('vote')
-  .setDescription("Show whether a member's vote for this server is active, and when it runs out")
+export const data = commandNamed(new SlashCommandBuilder(), 'vote')
   .setContexts(InteractionContextType.Guild)
-  .addUserOption(memberOption('Whose vote to check (default: yours)'))
-  .addBooleanOption(publicOption('Show the answer to everyone in the channel'));
+  .addUserOption(memberOption('option.vote.member.description'))
+  .addBooleanOption(publicOption('option.vote.public.description'));
 
 export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
   const user = targetUser(interaction);
   const self = user.id === interaction.user.id;
+  const i18n = translatorFor(interaction.locale);
+  const { voteUrl } = ctx.config;
   const work = ctx.api
     .getVote(user.id)
-    .then((status) => voteView({ userId: user.id, self, status, now: ctx.now(), voteUrl: ctx.config.voteUrl }));
+    .then((status) => voteView({ userId: user.id, self, status, now: ctx.now(), voteUrl, i18n }));
   await replyInTime(interaction, work, { ephemeral: isEphemeral(interaction) });
 }

@@ -11,6 +11,7 @@ import { startHosting, type Hosting, type Phase } from './hosting/index.js';
 import { BotMetrics } from './hosting/metrics.js';
 import { componentHandlers } from './interactions/index.js';
 import { ReplyGuard } from './interactions/reply-guard.js';
+import { translatorFor } from './i18n/index.js';
 import { createLogger, type Logger } from './log.js';
 
 async function main(): Promise<void> {
@@ -100,7 +101,7 @@ async function refuseWhileStopping(interaction: Interaction, logger: Logger): Pr
   if (!interaction.isRepliable()) return;
   try {
     await interaction.reply({
-      content: 'The bot is restarting; try again in a moment.',
+      content: translatorFor(interaction.locale).t('bot.restarting'),
       flags: MessageFlags.Ephemeral,
     });
   } catch (err) {

@@ -1,17 +1,42 @@
-import type { SlashCommandBooleanOption, SlashCommandUserOption } from '@discordjs/builders';
+import type { SlashCommandBooleanOption, SlashCommandBuilder, SlashCommandUserOption } from '@discordjs/builders';
 import type { ChatInputCommandInteraction, User } from 'discord.js';
+import { english, localizations, type MessageKey } from '../i18n/index.js';
 
 // The options several commands share, named once so the builder and the reader cannot drift apart.
-const MEMBER = 'member';
-const PUBLIC = 'public';
+// Discord sends the English name whatever the member's language, so the readers use it.
+const MEMBER = english.t('option.member.name');
+const PUBLIC = english.t('option.public.name');
+
+type Localizations = ReturnType<typeof localizations>;
+
+/** What commands and options share in the builders. */
+interface Localizable {
+  setName(name: string): unknown;
+  setNameLocalizations(localized: Localizations): unknown;
+  setDescription(description: string): unknown;
+  setDescriptionLocalizations(localized: Localizations): unknown;
+}
+
+/** Sets a name and a description, in English and in every language with a catalog. */
+function named<T extends Localizable>(builder: T, name: MessageKey, description: MessageKey): T {
+  builder.setName(english.t(name));
+  builder.setNameLocalizations(localizations(name));
+  builder.setDescription(english.t(description));
+  builder.setDescriptionLocalizations(localizations(description));
+  return builder;
+}
+
+/** A command's name and description from the catalogs: `command.<name>.name` and `.description`. */
+export const commandNamed = (builder: SlashCommandBuilder, command: 'vote' | 'votes' | 'review') =>
+  named(builder, `command.${command}.name`, `command.${command}.description`);
 
 /** `member`: whose answer to show; the caller when left out. */
-export const memberOption = (description: string) => (option: SlashCommandUserOption) =>
-  option.setName(MEMBER).setDescription(description);
+export const memberOption = (description: MessageKey) => (option: SlashCommandUserOption) =>
+  named(option, 'option.member.name', description);
 
 /** `public`: show the answer to the channel instead of only to the caller. */
-export const publicOption = (description: string) => (option: SlashCommandBooleanOption) =>
-  option.setName(PUBLIC).setDescription(description);
+export const publicOption = (description: MessageKey) => (option: SlashCommandBooleanOption) =>
+  named(option, 'option.public.name', description);
 
 /** The `member` option, or the caller when it is left out. */
 export function targetUser(interaction: ChatInputCommandInteraction): User {

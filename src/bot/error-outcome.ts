@@ -7,6 +7,7 @@ import {
   ServiceUnavailableError,
   UnauthorizedError,
 } from '../api/index.js';
+import { english, type NoticeKey, type Translator, type Vars } from '../i18n/index.js';
 import { UserFacingError } from './user-error.js';
 
 export interface UserMessage {
@@ -28,11 +29,18 @@ export interface ErrorOutcome {
   outcome: 'error' | 'refused';
 }
 
+/** What a row says to the member: a notice key of the catalogs, with its values. */
+interface Notice {
+  tone: UserMessage['tone'];
+  key: NoticeKey;
+  vars?: Vars;
+}
+
 interface Row<E> {
   type: abstract new (...args: never[]) => E;
   logLevel: 'warn' | 'info';
   reason: (error: E) => string;
-  message: (error: E) => Omit<UserMessage, 'referenceId'>;
+  notice: (error: E) => Notice;
 }
 
 const row = <E>(r: Row<E>) => r as Row<unknown>;
@@ -44,49 +52,40 @@ const TABLE: readonly Row<unknown>[] = [
     type: UserFacingError,
     logLevel: 'info',
     reason: () => 'refused',
-    message: (e) => ({ tone: 'warning', title: e.title, description: e.message }),
+    notice: (e) => ({ tone: 'warning', key: e.key, vars: e.vars }),
   }),
   row({
     type: InvalidInputError,
     logLevel: 'info',
     reason: code,
-    message: (e) => ({ tone: 'warning', title: 'Please check your input', description: e.message }),
+    notice: (e) =>
+      e.field === 'userId'
+        ? { tone: 'warning', key: 'error.userId' }
+        : { tone: 'warning', key: 'error.input', vars: { detail: e.message } },
   }),
   row({
     type: UnauthorizedError,
     logLevel: 'warn',
     reason: code,
-    message: () => ({
-      tone: 'error',
-      title: 'Service credentials rejected',
-      description: "The bot's service credentials were rejected; an administrator must check them.",
-    }),
+    notice: () => ({ tone: 'error', key: 'error.credentials' }),
   }),
   row({
     type: ReviewNotFoundError,
     logLevel: 'info',
     reason: code,
-    message: () => ({ tone: 'warning', title: 'Review not found', description: 'That review no longer exists.' }),
+    notice: () => ({ tone: 'warning', key: 'error.reviewGone' }),
   }),
   row({
     type: ServiceUnavailableError,
     logLevel: 'warn',
     reason: (e) => e.reason,
-    message: () => ({
-      tone: 'error',
-      title: 'Service not answering',
-      description: 'The service is not answering; try again shortly.',
-    }),
+    notice: () => ({ tone: 'error', key: 'error.unavailable' }),
   }),
   row({
     type: ReplyOutcomeUnknownError,
     logLevel: 'info',
     reason: code,
-    message: () => ({
-      tone: 'warning',
-      title: 'Reply outcome unknown',
-      description: 'The reply may or may not have been posted; check the review before sending it again.',
-    }),
+    notice: () => ({ tone: 'warning', key: 'error.replyUnknown' }),
   }),
 ];
 
@@ -94,18 +93,23 @@ export function newReferenceId(): string {
   return randomBytes(4).toString('hex').toUpperCase();
 }
 
-/** The one place that turns any thrown value into its message, log level and metrics label. */
-export function errorOutcome(error: unknown): ErrorOutcome {
+/**
+ * The one place that turns any thrown value into its message (in the member's language), log
+ * level and metrics label.
+ */
+export function errorOutcome(error: unknown, { t }: Translator = english): ErrorOutcome {
   const match = TABLE.find((r) => error instanceof r.type);
   if (match) {
-    return { message: match.message(error), logLevel: match.logLevel, reason: match.reason(error), outcome: 'refused' };
+    const { tone, key, vars } = match.notice(error);
+    const message = { tone, title: t(`${key}.title`), description: t(`${key}.text`, vars) };
+    return { message, logLevel: match.logLevel, reason: match.reason(error), outcome: 'refused' };
   }
   const referenceId = newReferenceId();
   return {
     message: {
       tone: 'error',
-      title: 'Something went wrong',
-      description: `Something went wrong on our side. If it keeps happening, give an administrator this reference: ${referenceId}.`,
+      title: t('error.internal.title'),
+      description: t('error.internal.text', { reference: referenceId }),
       referenceId,
     },
     logLevel: 'error',

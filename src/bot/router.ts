@@ -2,6 +2,7 @@ import type { Interaction, RepliableInteraction } from 'discord.js';
 import { decodeCustomId, type DecodedCustomId } from '../custom-id.js';
 import type { BotContext } from './context.js';
 import type { CommandModule, ComponentHandler } from './handlers.js';
+import { translatorFor } from '../i18n/index.js';
 import { errorOutcome } from './error-outcome.js';
 import { sendError } from './send-error.js';
 import { UserFacingError } from './user-error.js';
@@ -41,11 +42,11 @@ export function createRouter({ commands, components, ctx, onHandled }: RouterOpt
     let reason: string | undefined;
     try {
       if (interaction.guildId !== ctx.config.discord.guildId) {
-        throw new UserFacingError('This bot only works in the server it was set up for.', 'Wrong server');
+        throw new UserFacingError('refusal.wrongServer');
       }
       await dispatch(interaction, component, commands, byPrefix, ctx);
     } catch (error) {
-      const result = errorOutcome(error);
+      const result = errorOutcome(error, translatorFor(interaction.locale));
       ({ outcome, reason } = result);
       await sendError(interaction, error, result, ctx.logger);
     } finally {
@@ -79,26 +80,21 @@ async function dispatch(
 ): Promise<void> {
   if (interaction.isChatInputCommand()) {
     const command = commands.get(interaction.commandName);
-    if (!command) throw new UserFacingError(STALE_COMMAND, 'Unknown command');
+    if (!command) throw new UserFacingError('refusal.staleCommand');
     return command.execute(interaction, ctx);
   }
   if (component) {
     const { kind, decoded } = component;
     const handler = decoded && byPrefix.get(decoded.prefix);
-    if (!decoded || !handler || handler.kind !== kind) throw new UserFacingError(STALE_COMPONENT, 'Unknown action');
+    if (!decoded || !handler || handler.kind !== kind) throw new UserFacingError('refusal.staleComponent');
     const arg = handler.parse(decoded.arg);
-    if (arg === null) throw new UserFacingError(STALE_COMPONENT, 'Unknown action');
+    if (arg === null) throw new UserFacingError('refusal.staleComponent');
     // The kind check above makes these casts exact.
     if (handler.kind === 'button') return handler.run(interaction as never, arg, ctx);
     return handler.run(interaction as never, arg, ctx);
   }
-  throw new UserFacingError('This kind of interaction is not supported here.', 'Not supported');
+  throw new UserFacingError('refusal.unsupported');
 }
-
-const STALE_COMMAND =
-  'This command is not known to the bot. It may have been removed: an administrator can run `npm run deploy-commands` to refresh the list.';
-const STALE_COMPONENT =
-  'This button or form is not recognised, perhaps from an older version of the bot. Run the command again for a fresh one.';
 
 /** A button or modal submit with its custom id read once, for routing and for the log line. */
 interface Component {

@@ -1,5 +1,6 @@
 import { MessageFlags, type RepliableInteraction } from 'discord.js';
 import type { Logger } from '../log.js';
+import { translatorFor } from '../i18n/index.js';
 import { noticeView } from '../views/notice.js';
 import type { ErrorOutcome } from './error-outcome.js';
 import { wasDeferredAsUpdate } from './respond.js';
@@ -24,7 +25,7 @@ export async function sendError(
   if (logLevel === 'info') logger.info(fields, LOG_LINE.info);
   else logger[logLevel]({ ...fields, err: error }, LOG_LINE[logLevel]);
 
-  const payload = noticeView(message);
+  const payload = noticeView({ ...message, i18n: translatorFor(interaction.locale) });
   try {
     if (interaction.deferred && !interaction.replied && !wasDeferredAsUpdate(interaction)) {
       await interaction.editReply(payload);

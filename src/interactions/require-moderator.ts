@@ -4,9 +4,6 @@ import { UserFacingError } from '../bot/user-error.js';
 
 export function requireModerator(interaction: Interaction, moderatorRoleIds: readonly string[]): void {
   if (!isModerator(interaction, moderatorRoleIds)) {
-    throw new UserFacingError(
-      'Only moderators can reply to reviews: members with Manage Server, or with one of the moderator roles in the bot’s settings.',
-      'Moderators only',
-    );
+    throw new UserFacingError('refusal.moderatorsOnly');
   }
 }

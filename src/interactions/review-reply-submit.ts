@@ -6,6 +6,7 @@ import { postAuditMessage } from '../bot/post-audit-message.js';
 import { replyInTime, updateInTime, type ReplyPayload } from '../bot/respond.js';
 import { UserFacingError } from '../bot/user-error.js';
 import { Prefix } from '../custom-id.js';
+import { translatorFor } from '../i18n/index.js';
 import { readReplyModal, ReplyModalField } from '../views/reply-modal.js';
 import { replyAuditView } from '../views/reply-audit.js';
 import { replyPostedView } from '../views/reply-posted.js';
@@ -38,7 +39,7 @@ export const reviewReplySubmit: ModalHandler<string> = {
 
 function readForm(interaction: ModalSubmitInteraction, reviewId: string): ReplyForm {
   const form = readReplyModal(readFields(interaction));
-  if (!form.ok) throw new UserFacingError(form.problem, 'Reply not sent');
+  if (!form.ok) throw new UserFacingError(form.problem, form.vars);
   const authorId = interaction.isFromMessage() ? reviewAuthorFromEmbeds(interaction.message.embeds) : null;
   return { reviewId, content: form.content, pinned: form.pinned, authorId };
 }
@@ -46,12 +47,8 @@ function readForm(interaction: ModalSubmitInteraction, reviewId: string): ReplyF
 function claim({ reviewId, content }: ReplyForm, ctx: BotContext): void {
   const claimed = ctx.replyGuard.claim(reviewId, content);
   if (claimed.ok) return;
-  throw new UserFacingError(
-    claimed.state === 'pending'
-      ? 'This reply is already being posted. Wait a moment and check the review.'
-      : `This reply was already posted (reply id ${claimed.replyId}); it was not sent again.`,
-    'Already sent',
-  );
+  if (claimed.state === 'pending') throw new UserFacingError('refusal.replyPending');
+  throw new UserFacingError('refusal.replyPosted', { replyId: claimed.replyId });
 }
 
 interface Posted {
@@ -77,8 +74,9 @@ function postOnce(form: ReplyForm, ctx: BotContext): Promise<Posted> {
 
 /** Updates the review message in place (or answers, for a form not opened from one), then confirms. */
 async function show(interaction: ModalSubmitInteraction, form: ReplyForm, posted: Promise<Posted>): Promise<Reply> {
+  const i18n = translatorFor(interaction.locale);
   const confirmation = (reply: Reply) =>
-    replyPostedView({ reviewId: form.reviewId, replyId: reply.id, content: form.content, pinned: form.pinned });
+    replyPostedView({ reviewId: form.reviewId, replyId: reply.id, content: form.content, pinned: form.pinned, i18n });
   if (!interaction.isFromMessage()) {
     await replyInTime(
       interaction,
@@ -92,7 +90,7 @@ async function show(interaction: ModalSubmitInteraction, form: ReplyForm, posted
     interaction,
     posted.then(({ fresh }): ReplyPayload =>
       fresh && form.authorId
-        ? reviewView({ authorId: form.authorId, review: fresh, showReplyButton: true })
+        ? reviewView({ authorId: form.authorId, review: fresh, showReplyButton: true, i18n })
         : { embeds, components },
     ),
   );
@@ -115,6 +113,7 @@ async function audit(
     review: { id: form.reviewId, authorId: form.authorId ?? undefined, rating: fresh?.rating },
     reply: { id: reply.id, content: form.content, pinned: form.pinned },
     at: ctx.now(),
+    i18n: translatorFor(interaction.guildLocale),
   });
   await postAuditMessage(interaction.client, channelId, view, ctx.logger, {
     reviewId: form.reviewId,
@@ -130,10 +129,7 @@ function readFields(interaction: ModalSubmitInteraction): { content: string; pin
       : undefined;
     return { content, pinned };
   } catch {
-    throw new UserFacingError(
-      'The reply form came back incomplete. Press Reply on the review to open it again.',
-      'Reply not sent',
-    );
+    throw new UserFacingError('refusal.replyIncomplete');
   }
 }
 

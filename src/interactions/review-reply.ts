@@ -1,5 +1,6 @@
 import type { ButtonHandler } from '../bot/handlers.js';
 import { Prefix } from '../custom-id.js';
+import { translatorFor } from '../i18n/index.js';
 import { replyModal } from '../views/reply-modal.js';
 import { parseReviewId } from '../views/review.js';
 import { requireModerator } from './require-moderator.js';
@@ -11,6 +12,6 @@ export const reviewReply: ButtonHandler<string> = {
   parse: parseReviewId,
   async run(interaction, reviewId, ctx) {
     requireModerator(interaction, ctx.config.moderatorRoleIds);
-    await interaction.showModal(replyModal({ reviewId }));
+    await interaction.showModal(replyModal({ reviewId, i18n: translatorFor(interaction.locale) }));
   },
 };

@@ -1,12 +1,12 @@
 import { TimestampStyles, inlineCode, time, userMention } from 'discord.js';
 import { isSnowflake } from '../api/index.js';
+import type { Translator } from '../i18n/index.js';
 
 const ELLIPSIS = '…';
 const ZWSP = '\u200b';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
-const counts = new Intl.NumberFormat('en-US');
 const ratings = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
 
 /** `★★★★☆ 4/5`: the number is there for screen readers, which read the stars as symbols. */
@@ -31,23 +31,18 @@ export function timeAfter(now: Date, ms: number): Date {
   return new Date(now.getTime() + ms);
 }
 
-/** `12,345`. */
-export function formatCount(n: number): string {
-  return counts.format(n);
-}
-
 /**
  * Time left in words, rounded down so it never promises more than is left:
  * `2 d 3 h`, `9 h 58 min`, `12 min`, `less than a minute`.
  */
-export function durationInWords(ms: number): string {
-  if (!Number.isFinite(ms) || ms < MINUTE) return 'less than a minute';
+export function durationInWords(ms: number, { t }: Translator): string {
+  if (!Number.isFinite(ms) || ms < MINUTE) return t('duration.underMinute');
   const days = Math.floor(ms / DAY);
   const hours = Math.floor((ms % DAY) / HOUR);
   const minutes = Math.floor((ms % HOUR) / MINUTE);
-  if (days > 0) return hours > 0 ? `${days} d ${hours} h` : `${days} d`;
-  if (hours > 0) return minutes > 0 ? `${hours} h ${minutes} min` : `${hours} h`;
-  return `${minutes} min`;
+  if (days > 0) return hours > 0 ? t('duration.daysHours', { days, hours }) : t('duration.days', { days });
+  if (hours > 0) return minutes > 0 ? t('duration.hoursMinutes', { hours, minutes }) : t('duration.hours', { hours });
+  return t('duration.minutes', { minutes });
 }
 
 /**
@@ -136,6 +131,6 @@ export function idText(id: string): string {
   return /^[\w.:-]{1,100}$/.test(id) ? inlineCode(id) : safeText(id, 100);
 }
 
-export function yesNo(value: boolean): string {
-  return value ? 'Yes' : 'No';
+export function yesNo(value: boolean, { t }: Translator): string {
+  return value ? t('common.yes') : t('common.no');
 }

@@ -1,5 +1,6 @@
 import { EmbedBuilder } from 'discord.js';
 import { EMBED_DESCRIPTION_MAX, EMBED_FOOTER_MAX, EMBED_TITLE_MAX } from '../discord-limits.js';
+import type { Translator } from '../i18n/index.js';
 import { truncate } from './format.js';
 import { messageView, type MessageView } from './message.js';
 import { ToneColour, type Tone } from './theme.js';
@@ -11,14 +12,16 @@ export interface NoticeInput {
   description: string;
   /** Short id also written to the log, so a member can quote it to an administrator. */
   referenceId?: string;
+  i18n: Translator;
 }
 
-export function noticeEmbed({ tone, title, description, referenceId }: NoticeInput): EmbedBuilder {
+export function noticeEmbed({ tone, title, description, referenceId, i18n }: NoticeInput): EmbedBuilder {
   const embed = new EmbedBuilder()
     .setColor(ToneColour[tone])
     .setTitle(truncate(title, EMBED_TITLE_MAX))
     .setDescription(truncate(description, EMBED_DESCRIPTION_MAX));
-  if (referenceId) embed.setFooter({ text: truncate(`Reference: ${referenceId}`, EMBED_FOOTER_MAX) });
+  if (referenceId)
+    embed.setFooter({ text: truncate(i18n.t('notice.reference', { reference: referenceId }), EMBED_FOOTER_MAX) });
   return embed;
 }
 

@@ -1,4 +1,5 @@
 import { EmbedBuilder } from 'discord.js';
+import type { Translator } from '../i18n/index.js';
 import { exactTime, idText, mention, relativeTime, safeText, stars, yesNo } from './format.js';
 import { messageView, type MessageView } from './message.js';
 import { ToneColour } from './theme.js';
@@ -12,6 +13,8 @@ export interface ReplyAuditInput {
   review: { id: string; authorId?: string; rating?: number };
   reply: { id: string; content: string; pinned: boolean };
   at: Date;
+  /** The server's language: the audit channel is read by its moderators, not one member. */
+  i18n: Translator;
 }
 
 /** A user shown both as a mention and as a raw id, which still reads after they leave the guild. */
@@ -23,19 +26,24 @@ function who(userId: string): string {
  * The log-channel record of a reply: the only record of which moderator wrote what, so the
  * text is kept whole (escaped, never cut for length in practice).
  */
-export function replyAuditView({ moderatorId, review, reply, at }: ReplyAuditInput): MessageView {
+export function replyAuditView({ moderatorId, review, reply, at, i18n }: ReplyAuditInput): MessageView {
+  const { t } = i18n;
   const embed = new EmbedBuilder()
     .setColor(ToneColour.info)
-    .setTitle('Review reply posted')
+    .setTitle(t('audit.title'))
     .setDescription(safeText(reply.content, REPLY_TEXT_MAX))
     .addFields(
-      { name: 'Moderator', value: who(moderatorId) },
-      { name: 'Review author', value: review.authorId ? who(review.authorId) : 'Unknown' },
-      { name: 'Rating', value: review.rating === undefined ? 'Unknown' : stars(review.rating), inline: true },
-      { name: 'Pinned', value: yesNo(reply.pinned), inline: true },
-      { name: 'Time', value: `${exactTime(at)} (${relativeTime(at)})`, inline: true },
-      { name: 'Review ID', value: idText(review.id), inline: true },
-      { name: 'Reply ID', value: idText(reply.id), inline: true },
+      { name: t('audit.field.moderator'), value: who(moderatorId) },
+      { name: t('audit.field.author'), value: review.authorId ? who(review.authorId) : t('common.unknown') },
+      {
+        name: t('audit.field.rating'),
+        value: review.rating === undefined ? t('common.unknown') : stars(review.rating),
+        inline: true,
+      },
+      { name: t('replyPosted.field.pinned'), value: yesNo(reply.pinned, i18n), inline: true },
+      { name: t('audit.field.time'), value: `${exactTime(at)} (${relativeTime(at)})`, inline: true },
+      { name: t('replyPosted.field.reviewId'), value: idText(review.id), inline: true },
+      { name: t('replyPosted.field.replyId'), value: idText(reply.id), inline: true },
     )
     .setTimestamp(at);
   return messageView(embed);

@@ -1,7 +1,7 @@
 import { LabelBuilder, ModalBuilder, StringSelectMenuBuilder, TextInputBuilder, TextInputStyle } from 'discord.js';
 import { REPLY_MAX_LENGTH, REPLY_MIN_LENGTH } from '../api/index.js';
 import { Prefix, encodeCustomId } from '../custom-id.js';
-import { formatCount } from './format.js';
+import type { NoticeKey, Translator, Vars } from '../i18n/index.js';
 import { parseReviewId } from './review.js';
 
 /**
@@ -18,10 +18,11 @@ export const PinChoice = { no: 'no', yes: 'yes' } as const;
 
 export interface ReplyModalInput {
   reviewId: string;
+  i18n: Translator;
 }
 
 /** The form a moderator fills in to reply to a review as the guild. */
-export function replyModal({ reviewId }: ReplyModalInput): ModalBuilder {
+export function replyModal({ reviewId, i18n: { t } }: ReplyModalInput): ModalBuilder {
   if (parseReviewId(reviewId) === null) throw new Error('replyModal: malformed review id');
 
   const content = new TextInputBuilder()
@@ -30,7 +31,7 @@ export function replyModal({ reviewId }: ReplyModalInput): ModalBuilder {
     .setRequired(true)
     .setMinLength(REPLY_MIN_LENGTH)
     .setMaxLength(REPLY_MAX_LENGTH)
-    .setPlaceholder('Posted publicly under the review, as the guild.');
+    .setPlaceholder(t('replyModal.content.placeholder'));
 
   const pinned = new StringSelectMenuBuilder()
     .setCustomId(ReplyModalField.pinned)
@@ -38,23 +39,24 @@ export function replyModal({ reviewId }: ReplyModalInput): ModalBuilder {
     .setMinValues(1)
     .setMaxValues(1)
     .addOptions(
-      { label: 'No', value: PinChoice.no, default: true },
-      { label: 'Yes', value: PinChoice.yes, description: 'Show this reply at the top of the review.' },
+      { label: t('common.no'), value: PinChoice.no, default: true },
+      { label: t('common.yes'), value: PinChoice.yes, description: t('replyModal.pin.yesDescription') },
     );
 
   return new ModalBuilder()
     .setCustomId(encodeCustomId(Prefix.reviewReplySubmit, reviewId))
-    .setTitle('Reply to review')
+    .setTitle(t('replyModal.title'))
     .addLabelComponents(
       new LabelBuilder()
-        .setLabel('Your reply')
-        .setDescription('Everyone can read it on the listing; 1 to 1,000 characters.')
+        .setLabel(t('replyModal.content.label'))
+        .setDescription(t('replyModal.content.description'))
         .setTextInputComponent(content),
-      new LabelBuilder().setLabel('Pin this reply?').setStringSelectMenuComponent(pinned),
+      new LabelBuilder().setLabel(t('replyModal.pin.label')).setStringSelectMenuComponent(pinned),
     );
 }
 
-export type ReplyModalResult = { ok: true; content: string; pinned: boolean } | { ok: false; problem: string };
+export type ReplyModalResult =
+  { ok: true; content: string; pinned: boolean } | { ok: false; problem: NoticeKey; vars?: Vars };
 
 function readPinned(value: readonly string[] | string | undefined): boolean | null {
   if (value === undefined) return false;
@@ -78,22 +80,14 @@ export function readReplyModal(values: {
 }): ReplyModalResult {
   const content = values.content.trim();
   if (content.length < REPLY_MIN_LENGTH) {
-    return {
-      ok: false,
-      problem: 'Your reply is empty. Write between 1 and 1,000 characters and send it again.',
-    };
+    return { ok: false, problem: 'refusal.replyEmpty' };
   }
   if (content.length > REPLY_MAX_LENGTH) {
-    return {
-      ok: false,
-      problem:
-        `Your reply is ${formatCount(content.length)} characters long (emoji count as two). ` +
-        'Shorten it to 1,000 or fewer and send it again.',
-    };
+    return { ok: false, problem: 'refusal.replyTooLong', vars: { length: content.length } };
   }
   const pinned = readPinned(values.pinned);
   if (pinned === null) {
-    return { ok: false, problem: 'Choose “Yes” or “No” for “Pin this reply?” and send it again.' };
+    return { ok: false, problem: 'refusal.replyPinChoice' };
   }
   return { ok: true, content, pinned };
 }

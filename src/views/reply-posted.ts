@@ -1,4 +1,5 @@
 import { EmbedBuilder } from 'discord.js';
+import type { Translator } from '../i18n/index.js';
 import { blockQuote, idText, safeText, yesNo } from './format.js';
 import { messageView, type MessageView } from './message.js';
 import { ToneColour } from './theme.js';
@@ -10,18 +11,20 @@ export interface ReplyPostedInput {
   replyId: string;
   content: string;
   pinned: boolean;
+  i18n: Translator;
 }
 
 /** The moderator's confirmation that the reply went out (the handler makes it ephemeral). */
-export function replyPostedView({ reviewId, replyId, content, pinned }: ReplyPostedInput): MessageView {
+export function replyPostedView({ reviewId, replyId, content, pinned, i18n }: ReplyPostedInput): MessageView {
+  const { t } = i18n;
   const embed = new EmbedBuilder()
     .setColor(ToneColour.success)
-    .setTitle('Reply posted')
+    .setTitle(t('replyPosted.title'))
     .setDescription(blockQuote(safeText(content, QUOTE_MAX)))
     .addFields(
-      { name: 'Pinned', value: yesNo(pinned), inline: true },
-      { name: 'Reply ID', value: idText(replyId), inline: true },
-      { name: 'Review ID', value: idText(reviewId), inline: true },
+      { name: t('replyPosted.field.pinned'), value: yesNo(pinned, i18n), inline: true },
+      { name: t('replyPosted.field.replyId'), value: idText(replyId), inline: true },
+      { name: t('replyPosted.field.reviewId'), value: idText(reviewId), inline: true },
     );
   return messageView(embed);
 }

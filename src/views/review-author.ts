@@ -1,12 +1,16 @@
 import { isSnowflake } from '../api/index.js';
+import type { Translator } from '../i18n/index.js';
 import { mention, stars } from './format.js';
 
-/** Anchored at the start of the description, which user text never reaches (it follows a blank line). */
-const AUTHOR_LINE = /^\*\*[★☆]{5} [\d.]+\/5\*\* · by <@(\d{17,20})>(?:\n|$)/;
+/**
+ * Anchored at the start of the description, which user text never reaches (it follows a blank
+ * line). The word before the mention is "by" in the language the message was written in.
+ */
+const AUTHOR_LINE = /^\*\*[★☆]{5} [\d.]+\/5\*\* · [^\s<*]{1,12} <@(\d{17,20})>(?:\n|$)/u;
 
 /** The first line of a review embed: rating and author. `reviewAuthorFromEmbeds` reads it back. */
-export function authorLine(rating: number, authorId: string): string {
-  return `**${stars(rating)}** · by ${mention(authorId)}`;
+export function authorLine(rating: number, authorId: string, { t }: Translator): string {
+  return `**${stars(rating)}** · ${t('review.by')} ${mention(authorId)}`;
 }
 
 /**

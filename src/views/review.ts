@@ -2,7 +2,8 @@ import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder } from 'disc
 import { reviewIdProblem, type Review } from '../api/index.js';
 import { EMBED_FOOTER_MAX } from '../discord-limits.js';
 import { Prefix, encodeCustomId } from '../custom-id.js';
-import { exactTime, formatCount, mention, relativeTime, safeText, truncate } from './format.js';
+import type { Translator } from '../i18n/index.js';
+import { exactTime, mention, relativeTime, safeText, truncate } from './format.js';
 import { authorLine } from './review-author.js';
 import { messageView, type MessageView } from './message.js';
 import { ToneColour } from './theme.js';
@@ -21,41 +22,44 @@ export interface ReviewViewInput {
   review: Review | null;
   /** Offer moderators a Reply button; the click and the modal submit are checked again. */
   showReplyButton: boolean;
+  i18n: Translator;
 }
 
-function replyButton(reviewId: string): ActionRowBuilder<ButtonBuilder> {
+function replyButton(reviewId: string, { t }: Translator): ActionRowBuilder<ButtonBuilder> {
   const button = new ButtonBuilder()
     .setStyle(ButtonStyle.Primary)
-    .setLabel('Reply')
+    .setLabel(t('review.button'))
     .setCustomId(encodeCustomId(Prefix.reviewReply, reviewId));
   return new ActionRowBuilder<ButtonBuilder>().addComponents(button);
 }
 
-function reviewEmbed(review: Review): EmbedBuilder {
-  const content = review.content.trim() === '' ? '*No text, rating only.*' : safeText(review.content, CONTENT_MAX);
+function reviewEmbed(review: Review, i18n: Translator): EmbedBuilder {
+  const { t } = i18n;
+  const content = review.content.trim() === '' ? t('review.noText') : safeText(review.content, CONTENT_MAX);
   const written = `${relativeTime(review.createdAt)}\n${exactTime(review.createdAt)}`;
   return new EmbedBuilder()
     .setColor(ToneColour.info)
-    .setTitle('Review')
-    .setDescription(`${authorLine(review.rating, review.authorId)}\n\n${content}`)
+    .setTitle(t('review.title'))
+    .setDescription(`${authorLine(review.rating, review.authorId, i18n)}\n\n${content}`)
     .addFields(
-      { name: 'Likes', value: formatCount(review.likes), inline: true },
-      { name: 'Replies', value: formatCount(review.replies), inline: true },
-      { name: 'Written', value: written, inline: true },
+      { name: t('review.field.likes'), value: i18n.number(review.likes), inline: true },
+      { name: t('review.field.replies'), value: i18n.number(review.replies), inline: true },
+      { name: t('review.field.written'), value: written, inline: true },
     )
-    .setFooter({ text: truncate(`Review ID: ${review.id}`, EMBED_FOOTER_MAX) });
+    .setFooter({ text: truncate(t('review.footer', { id: review.id }), EMBED_FOOTER_MAX) });
 }
 
 /** A member's review, or a line saying they have none. */
-export function reviewView({ authorId, review, showReplyButton }: ReviewViewInput): MessageView {
+export function reviewView({ authorId, review, showReplyButton, i18n }: ReviewViewInput): MessageView {
+  const { t } = i18n;
   if (review === null) {
     const embed = new EmbedBuilder()
       .setColor(ToneColour.info)
-      .setTitle('No review')
-      .setDescription(`${mention(authorId)} has not written a review yet.`);
+      .setTitle(t('review.none.title'))
+      .setDescription(t('review.none.text', { member: mention(authorId) }));
     return messageView(embed);
   }
   // An id the reply handler would refuse gets no button, rather than one that can only fail.
   const canReply = showReplyButton && parseReviewId(review.id) !== null;
-  return messageView(reviewEmbed(review), canReply ? [replyButton(review.id)] : []);
+  return messageView(reviewEmbed(review, i18n), canReply ? [replyButton(review.id, i18n)] : []);
 }

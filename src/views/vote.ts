@@ -1,5 +1,6 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder } from 'discord.js';
-import type { VoteStatus } from '../api/types.js';
+import type { VoteStatus } from '../api/index.js';
+import type { Translator } from '../i18n/index.js';
 import { durationInWords, exactTime, mention, relativeTime, timeAfter } from './format.js';
 import { messageView, type MessageView } from './message.js';
 import { ToneColour } from './theme.js';
@@ -12,6 +13,7 @@ export interface VoteViewInput {
   now: Date;
   /** The guild's voting page; adds a "Vote now" link button to the not-voted view. */
   voteUrl?: string;
+  i18n: Translator;
 }
 
 /** Discord accepts link buttons with http(s) URLs of at most 512 characters. */
@@ -25,42 +27,37 @@ function isLinkUrl(url: string): boolean {
   }
 }
 
-function votedEmbed(userId: string, self: boolean, remainingMs: number | null, now: Date): EmbedBuilder {
-  const embed = new EmbedBuilder().setColor(ToneColour.success).setTitle('Vote active');
-  if (remainingMs === null) {
-    return embed.setDescription(`${mention(userId)} has an active vote. The service did not say when it runs out.`);
-  }
-  const runsOut = timeAfter(now, Math.max(0, remainingMs));
+function votedEmbed({ userId, self, status, now, i18n }: VoteViewInput): EmbedBuilder {
+  const { t } = i18n;
+  const member = mention(userId);
+  const embed = new EmbedBuilder().setColor(ToneColour.success).setTitle(t('vote.active.title'));
+  if (status.remainingMs === null) return embed.setDescription(t('vote.active.unknownEnd', { member }));
+  const runsOut = timeAfter(now, Math.max(0, status.remainingMs));
   return embed
-    .setDescription(self ? `${mention(userId)}, you have voted. Thank you!` : `${mention(userId)} has voted.`)
+    .setDescription(t(self ? 'vote.active.self' : 'vote.active.other', { member }))
     .addFields(
-      { name: 'Runs out', value: relativeTime(runsOut), inline: true },
-      { name: 'Exact time', value: exactTime(runsOut), inline: true },
-      { name: 'Time left', value: durationInWords(remainingMs), inline: true },
+      { name: t('vote.field.runsOut'), value: relativeTime(runsOut), inline: true },
+      { name: t('vote.field.exactTime'), value: exactTime(runsOut), inline: true },
+      { name: t('vote.field.timeLeft'), value: durationInWords(status.remainingMs, i18n), inline: true },
     );
 }
 
-function notVotedEmbed(userId: string, self: boolean, withButton: boolean): EmbedBuilder {
-  const where = withButton
-    ? 'the button below leads to the server’s listing page'
-    : 'votes are cast on the server’s listing page';
+function notVotedEmbed({ userId, self, i18n: { t } }: VoteViewInput, withButton: boolean): EmbedBuilder {
   const how = self
-    ? withButton
-      ? 'Use the button below to vote on the server’s listing page, then check again here.'
-      : 'Vote for the server on its listing page, then check again here.'
-    : `They can vote any time: ${where}.`;
+    ? t(withButton ? 'vote.none.selfWithButton' : 'vote.none.self')
+    : t(withButton ? 'vote.none.otherWithButton' : 'vote.none.other');
   return new EmbedBuilder()
     .setColor(ToneColour.info)
-    .setTitle('No active vote')
-    .setDescription(`${mention(userId)} has no active vote right now.\n${how}`);
+    .setTitle(t('vote.none.title'))
+    .setDescription(`${t('vote.none.text', { member: mention(userId) })}\n${how}`);
 }
 
 /** A member's vote: when it runs out, or how to vote. */
-export function voteView({ userId, self, status, now, voteUrl }: VoteViewInput): MessageView {
-  if (status.voted) return messageView(votedEmbed(userId, self, status.remainingMs, now));
-  const link = voteUrl !== undefined && isLinkUrl(voteUrl) ? voteUrl : undefined;
-  const embed = notVotedEmbed(userId, self, link !== undefined);
+export function voteView(input: VoteViewInput): MessageView {
+  if (input.status.voted) return messageView(votedEmbed(input));
+  const link = input.voteUrl !== undefined && isLinkUrl(input.voteUrl) ? input.voteUrl : undefined;
+  const embed = notVotedEmbed(input, link !== undefined);
   if (link === undefined) return messageView(embed);
-  const button = new ButtonBuilder().setStyle(ButtonStyle.Link).setLabel('Vote now').setURL(link);
+  const button = new ButtonBuilder().setStyle(ButtonStyle.Link).setLabel(input.i18n.t('vote.button')).setURL(link);
   return messageView(embed, [new ActionRowBuilder<ButtonBuilder>().addComponents(button)]);
 }

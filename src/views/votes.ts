@@ -1,7 +1,8 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder } from 'discord.js';
 import type { VoteEntry, VoteList } from '../api/types.js';
 import { Prefix, encodeCustomId } from '../custom-id.js';
-import { formatCount, mention, relativeTime, timeAfter } from './format.js';
+import type { Translator } from '../i18n/index.js';
+import { mention, relativeTime, timeAfter } from './format.js';
 import { messageView, type MessageView } from './message.js';
 import { ToneColour } from './theme.js';
 
@@ -28,6 +29,7 @@ export interface VotesViewInput {
   page: number;
   now: Date;
   pageSize?: number;
+  i18n: Translator;
 }
 
 /** Soonest to run out first; votes with no known time left go last. Ties by user id, for stable pages. */
@@ -39,57 +41,58 @@ export function orderByTimeLeft(votes: readonly VoteEntry[]): VoteEntry[] {
   });
 }
 
-function voterLine(rank: number, vote: VoteEntry, now: Date): string {
+function voterLine(rank: number, vote: VoteEntry, now: Date, { t }: Translator): string {
   const when =
     vote.remainingMs === null
-      ? 'time left unknown'
-      : `runs out ${relativeTime(timeAfter(now, Math.max(0, vote.remainingMs)))}`;
+      ? t('votes.line.unknown')
+      : t('votes.line.runsOut', { when: relativeTime(timeAfter(now, Math.max(0, vote.remainingMs))) });
   // The dot is escaped so Discord does not turn the lines into its own renumbered list.
   return `${rank}\\. ${mention(vote.userId)} · ${when}`;
 }
 
-function pageButtons(page: number, pageCount: number): ActionRowBuilder<ButtonBuilder> {
+function pageButtons(page: number, pageCount: number, { t }: Translator): ActionRowBuilder<ButtonBuilder> {
   // Targets are clamped into range, so Previous and Next never share a custom id when there
   // are two or more pages (page 1 of 2: 1 and 2; page 2 of 2: 1 and 2).
   const previous = new ButtonBuilder()
     .setStyle(ButtonStyle.Secondary)
-    .setLabel('Previous')
+    .setLabel(t('votes.previous'))
     .setCustomId(encodeCustomId(Prefix.votesPage, String(Math.max(1, page - 1))))
     .setDisabled(page <= 1);
   const next = new ButtonBuilder()
     .setStyle(ButtonStyle.Secondary)
-    .setLabel('Next')
+    .setLabel(t('votes.next'))
     .setCustomId(encodeCustomId(Prefix.votesPage, String(Math.min(pageCount, page + 1))))
     .setDisabled(page >= pageCount);
   return new ActionRowBuilder<ButtonBuilder>().addComponents(previous, next);
 }
 
 /** The guild's totals and one page of active voters. */
-export function votesView({ list, page, now, pageSize = VOTES_PAGE_SIZE }: VotesViewInput): MessageView {
+export function votesView({ list, page, now, pageSize = VOTES_PAGE_SIZE, i18n }: VotesViewInput): MessageView {
+  const { t } = i18n;
   const size = Number.isInteger(pageSize) ? Math.min(PAGE_SIZE_MAX, Math.max(1, pageSize)) : VOTES_PAGE_SIZE;
   const pageCount = Math.max(1, Math.ceil(list.votes.length / size));
   const current = Number.isInteger(page) ? Math.min(pageCount, Math.max(1, page)) : 1;
 
   const embed = new EmbedBuilder()
     .setColor(ToneColour.info)
-    .setTitle('Votes')
+    .setTitle(t('votes.title'))
     .addFields(
-      { name: 'All time', value: formatCount(list.totalVotes), inline: true },
-      { name: 'This month', value: formatCount(list.monthlyVotes), inline: true },
-      { name: 'Active now', value: formatCount(list.votes.length), inline: true },
+      { name: t('votes.field.allTime'), value: i18n.number(list.totalVotes), inline: true },
+      { name: t('votes.field.month'), value: i18n.number(list.monthlyVotes), inline: true },
+      { name: t('votes.field.active'), value: i18n.number(list.votes.length), inline: true },
     );
 
   if (list.votes.length === 0) {
-    return messageView(embed.setDescription('No active votes right now — be the first!'));
+    return messageView(embed.setDescription(t('votes.empty')));
   }
 
   const first = (current - 1) * size;
   const lines = orderByTimeLeft(list.votes)
     .slice(first, first + size)
-    .map((vote, index) => voterLine(first + index + 1, vote, now));
+    .map((vote, index) => voterLine(first + index + 1, vote, now, i18n));
   embed
-    .setDescription(['**Active voters**, soonest to run out first:', ...lines].join('\n'))
-    .setFooter({ text: `Page ${current} of ${pageCount}` });
+    .setDescription([t('votes.heading'), ...lines].join('\n'))
+    .setFooter({ text: t('votes.page', { page: current, pages: pageCount }) });
 
-  return messageView(embed, pageCount > 1 ? [pageButtons(current, pageCount)] : []);
+  return messageView(embed, pageCount > 1 ? [pageButtons(current, pageCount, i18n)] : []);
 }

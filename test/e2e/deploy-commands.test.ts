@@ -58,6 +58,13 @@ describe('npm run deploy-commands', () => {
     ]);
   });
 
+  it('registers each command with its name and description in German, French, Spanish and Portuguese', async () => {
+    const review = discord.registeredCommands().find((c) => c.name === 'review');
+    expect(review?.name_localizations).toMatchObject({ de: 'bewertung', fr: 'avis', 'pt-BR': 'avaliação' });
+    expect(review?.description_localizations?.['es-ES']).toBe('Muestra la reseña de un miembro sobre este servidor');
+    expect(review?.options[0]?.name_localizations).toMatchObject({ de: 'mitglied', 'es-419': 'miembro' });
+  });
+
   it('says the token is wrong, without printing it, when Discord answers 401', async () => {
     const result = await deploy(envFor(discord, { DISCORD_TOKEN: 'wrong-token-value' }));
     expect(result.code).toBe(1);

@@ -12,7 +12,7 @@ import {
 } from './discord/index.js';
 
 /** Short, readable ways for e2e tests to act as members in the stand-in. */
-export function asMember(discord: DiscordStandIn, who: MemberPayload = member()) {
+export function asMember(discord: DiscordStandIn, who: MemberPayload = member(), locale?: string) {
   return {
     who,
     command(name: string, options: Record<string, string | boolean> = {}): InteractionHandle {
@@ -21,10 +21,10 @@ export function asMember(discord: DiscordStandIn, who: MemberPayload = member())
         type: typeof value === 'boolean' ? OptionType.Boolean : OptionType.User,
         value,
       }));
-      return discord.sendInteraction(slashCommand({ name, member: who, options: opts }));
+      return discord.sendInteraction(slashCommand({ name, member: who, options: opts, locale }));
     },
     click(message: Message, customId: string): InteractionHandle {
-      return discord.sendInteraction(buttonClick({ customId, message, member: who }));
+      return discord.sendInteraction(buttonClick({ customId, message, member: who, locale }));
     },
     submitReply(message: Message, reviewId: string, content: string, pinned: 'yes' | 'no' = 'no'): InteractionHandle {
       return discord.sendInteraction(
@@ -34,6 +34,7 @@ export function asMember(discord: DiscordStandIn, who: MemberPayload = member())
           selects: { 'reply-pinned': [pinned] },
           member: who,
           message,
+          locale,
         }),
       );
     },

@@ -56,6 +56,8 @@ interface Where {
   guildId?: string;
   channelId?: string;
   applicationId?: string;
+  /** The member's client language, as Discord sends it (`en-US` unless set). */
+  locale?: string;
 }
 
 function interactionToken(id: string): string {
@@ -81,7 +83,7 @@ function envelope(type: number, data: unknown, who: MemberPayload, where: Where)
     channel_id: channel.id,
     member: who,
     app_permissions: BOT_APP_PERMISSIONS,
-    locale: 'en-US',
+    locale: where.locale ?? 'en-US',
     guild_locale: 'en-US',
     entitlements: [],
     authorizing_integration_owners: { '0': guildId },

@@ -8,6 +8,7 @@ import {
   UnauthorizedError,
 } from '../../../src/api/index.js';
 import { errorOutcome } from '../../../src/bot/error-outcome.js';
+import { translatorFor } from '../../../src/i18n/index.js';
 import { UserFacingError } from '../../../src/bot/user-error.js';
 
 describe('errorOutcome', () => {
@@ -33,7 +34,7 @@ describe('errorOutcome', () => {
       'info',
       'invalid_input',
     ],
-    [new UserFacingError('Only moderators can reply.'), /Only moderators can reply/, 'info', 'refused'],
+    [new UserFacingError('refusal.moderatorsOnly'), /Only moderators can reply to reviews/, 'info', 'refused'],
   ])('gives %p its own message, log level and label, without a reference id', (error, text, logLevel, reason) => {
     const outcome = errorOutcome(error);
     expect(outcome.message.description).toMatch(text);
@@ -60,5 +61,15 @@ describe('errorOutcome', () => {
 
   it('gives each unexpected failure its own reference id', () => {
     expect(errorOutcome(new Error('a')).message.referenceId).not.toBe(errorOutcome(new Error('a')).message.referenceId);
+  });
+
+  it("speaks the member's language, English when the locale has no catalog", () => {
+    expect(errorOutcome(new UnauthorizedError(), translatorFor('de')).message.title).toBe('Zugangsdaten abgelehnt');
+    expect(errorOutcome(new UserFacingError('refusal.wrongServer'), translatorFor('pt-BR')).message.description).toBe(
+      'Este bot só funciona no servidor para o qual foi configurado.',
+    );
+    expect(errorOutcome(new UnauthorizedError(), translatorFor('ja')).message.title).toBe(
+      'Service credentials rejected',
+    );
   });
 });

@@ -3,7 +3,6 @@ import {
   durationInWords,
   escapeUserText,
   exactTime,
-  formatCount,
   mention,
   neutraliseMentions,
   relativeTime,
@@ -13,6 +12,7 @@ import {
   truncate,
 } from '../../../src/views/format.js';
 import { NOW, NOW_UNIX } from './view-json.js';
+import { english, translatorFor } from '../../../src/i18n/index.js';
 
 describe('stars', () => {
   it('shows one filled star and four empty ones for a rating of 1, with the number for screen readers', () => {
@@ -43,34 +43,40 @@ describe('timestamps', () => {
   });
 });
 
-describe('formatCount', () => {
-  it('groups thousands with commas', () => {
-    expect(formatCount(1234567)).toBe('1,234,567');
-    expect(formatCount(12)).toBe('12');
+describe('numbers', () => {
+  it("groups thousands as the member's language does", () => {
+    expect(english.number(1234567)).toBe('1,234,567');
+    expect(english.number(12)).toBe('12');
+    expect(translatorFor('de').number(1234567)).toBe('1.234.567');
   });
 });
 
 describe('durationInWords', () => {
   it('says hours and minutes, rounded down', () => {
-    expect(durationInWords((9 * 60 + 58) * 60_000 + 59_000)).toBe('9 h 58 min');
+    expect(durationInWords((9 * 60 + 58) * 60_000 + 59_000, english)).toBe('9 h 58 min');
   });
 
   it('says only minutes under an hour', () => {
-    expect(durationInWords(12 * 60_000)).toBe('12 min');
+    expect(durationInWords(12 * 60_000, english)).toBe('12 min');
   });
 
   it('says whole hours without "0 min"', () => {
-    expect(durationInWords(2 * 3_600_000)).toBe('2 h');
+    expect(durationInWords(2 * 3_600_000, english)).toBe('2 h');
   });
 
   it('says days and hours for long durations', () => {
-    expect(durationInWords(50 * 3_600_000)).toBe('2 d 2 h');
+    expect(durationInWords(50 * 3_600_000, english)).toBe('2 d 2 h');
   });
 
   it('says "less than a minute" under a minute, at zero and below', () => {
-    expect(durationInWords(59_999)).toBe('less than a minute');
-    expect(durationInWords(0)).toBe('less than a minute');
-    expect(durationInWords(-5)).toBe('less than a minute');
+    expect(durationInWords(59_999, english)).toBe('less than a minute');
+    expect(durationInWords(0, english)).toBe('less than a minute');
+    expect(durationInWords(-5, english)).toBe('less than a minute');
+  });
+
+  it("speaks the member's language", () => {
+    expect(durationInWords(50 * 3_600_000, translatorFor('de'))).toBe('2 T. 2 Std.');
+    expect(durationInWords(30_000, translatorFor('fr'))).toBe('moins d’une minute');
   });
 });
 

@@ -4,6 +4,7 @@ import type { MessageView } from '../../../src/views/message.js';
 import { noticeView } from '../../../src/views/notice.js';
 import { votesView } from '../../../src/views/votes.js';
 import { NOW } from './view-json.js';
+import { english } from '../../../src/i18n/index.js';
 
 // Compile-time: a view goes straight into reply, editReply and update (checked by tsc).
 const asReply = (view: MessageView): InteractionReplyOptions => view;
@@ -12,20 +13,20 @@ const asUpdate = (view: MessageView): InteractionUpdateOptions => view;
 
 describe('message views', () => {
   it('can be passed to reply, editReply and update as they are', () => {
-    const view = noticeView({ tone: 'info', title: 't', description: 'd' });
+    const view = noticeView({ i18n: english, tone: 'info', title: 't', description: 'd' });
     expect([asReply(view), asEditReply(view), asUpdate(view)]).toEqual([view, view, view]);
   });
 
   it('never set the ephemeral flag, which the handler decides', () => {
-    expect(noticeView({ tone: 'info', title: 't', description: 'd' })).not.toHaveProperty('flags');
-    expect(votesView({ list: { totalVotes: 0, monthlyVotes: 0, votes: [] }, page: 1, now: NOW })).not.toHaveProperty(
-      'flags',
-    );
+    expect(noticeView({ i18n: english, tone: 'info', title: 't', description: 'd' })).not.toHaveProperty('flags');
+    expect(
+      votesView({ i18n: english, list: { totalVotes: 0, monthlyVotes: 0, votes: [] }, page: 1, now: NOW }),
+    ).not.toHaveProperty('flags');
   });
 
   it('get a fresh allowedMentions object each time, so no caller can change another’s', () => {
-    const a = noticeView({ tone: 'info', title: 't', description: 'd' });
-    const b = noticeView({ tone: 'info', title: 't', description: 'd' });
+    const a = noticeView({ i18n: english, tone: 'info', title: 't', description: 'd' });
+    const b = noticeView({ i18n: english, tone: 'info', title: 't', description: 'd' });
     expect(a.allowedMentions).not.toBe(b.allowedMentions);
   });
 });

@@ -1,12 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { replyAuditView } from '../../../src/views/reply-audit.js';
 import { MEMBER, NOW, NOW_UNIX, embedOf } from './view-json.js';
+import { english } from '../../../src/i18n/index.js';
 
 const MODERATOR = '876543210987654321';
 
 describe('replyAuditView', () => {
   const content = `We fixed it. ${'**Thanks** <@111111111111111111> '.repeat(30)}`.trim();
   const view = replyAuditView({
+    i18n: english,
     moderatorId: MODERATOR,
     review: { id: 'rev_8f3a2c', authorId: MEMBER, rating: 2 },
     reply: { id: 'rep_19', content, pinned: false },
@@ -44,6 +46,7 @@ describe('replyAuditView', () => {
   it('keeps a worst-case 1,000-character reply whole', () => {
     const worst = embedOf(
       replyAuditView({
+        i18n: english,
         moderatorId: MODERATOR,
         review: { id: 'r' },
         reply: { id: 'p', content: '*'.repeat(1000), pinned: true },
@@ -56,6 +59,7 @@ describe('replyAuditView', () => {
   it('says Unknown for an author and rating the handler does not know', () => {
     const bare = embedOf(
       replyAuditView({
+        i18n: english,
         moderatorId: MODERATOR,
         review: { id: 'r' },
         reply: { id: 'p', content: 'ok', pinned: true },

@@ -2,9 +2,10 @@ import { describe, expect, it } from '@jest/globals';
 import { ComponentType, TextInputStyle } from 'discord.js';
 import { CUSTOM_ID_MAX } from '../../../src/discord-limits.js';
 import { ReplyModalField, readReplyModal, replyModal } from '../../../src/views/reply-modal.js';
+import { english } from '../../../src/i18n/index.js';
 
 describe('replyModal', () => {
-  const modal = replyModal({ reviewId: 'rev_8f3a2c' }).toJSON();
+  const modal = replyModal({ i18n: english, reviewId: 'rev_8f3a2c' }).toJSON();
 
   it('has custom id review-reply-submit:<reviewId>', () => {
     expect(modal.custom_id).toBe('review-reply-submit:rev_8f3a2c');
@@ -50,14 +51,14 @@ describe('replyModal', () => {
   });
 
   it('fits 100 characters with the longest review id', () => {
-    const id = replyModal({ reviewId: 'r'.repeat(80) }).toJSON().custom_id;
+    const id = replyModal({ i18n: english, reviewId: 'r'.repeat(80) }).toJSON().custom_id;
     expect(id).toBe(`review-reply-submit:${'r'.repeat(80)}`);
     expect(id.length).toBeLessThanOrEqual(CUSTOM_ID_MAX);
   });
 
   it('refuses a malformed review id instead of building a modal Discord would reject', () => {
-    expect(() => replyModal({ reviewId: 'r'.repeat(81) })).toThrow('malformed review id');
-    expect(() => replyModal({ reviewId: '' })).toThrow('malformed review id');
+    expect(() => replyModal({ i18n: english, reviewId: 'r'.repeat(81) })).toThrow('malformed review id');
+    expect(() => replyModal({ i18n: english, reviewId: '' })).toThrow('malformed review id');
   });
 });
 
@@ -89,10 +90,10 @@ describe('readReplyModal', () => {
   });
 
   it('refuses an empty reply and says what to do', () => {
-    expect(readReplyModal({ content: '', pinned: ['no'] })).toEqual({
-      ok: false,
-      problem: 'Your reply is empty. Write between 1 and 1,000 characters and send it again.',
-    });
+    expect(readReplyModal({ content: '', pinned: ['no'] })).toEqual({ ok: false, problem: 'refusal.replyEmpty' });
+    expect(english.t('refusal.replyEmpty.text')).toBe(
+      'Your reply is empty. Write between 1 and 1,000 characters and send it again.',
+    );
   });
 
   it('refuses a reply of only whitespace', () => {
@@ -102,14 +103,16 @@ describe('readReplyModal', () => {
   it('refuses 1,001 characters and says how long it is', () => {
     const result = readReplyModal({ content: 'x'.repeat(1001), pinned: ['no'] });
     expect(result).toMatchObject({ ok: false });
-    expect(!result.ok && result.problem).toContain('1,001 characters');
-    expect(!result.ok && result.problem).toContain('Shorten it to 1,000 or fewer');
+    expect(result).toEqual({ ok: false, problem: 'refusal.replyTooLong', vars: { length: 1001 } });
+    const text = english.t('refusal.replyTooLong.text', { length: 1001 });
+    expect(text).toContain('1,001 characters');
+    expect(text).toContain('Shorten it to 1,000 or fewer');
   });
 
   it('refuses a pin answer that is neither yes nor no', () => {
     expect(readReplyModal({ content: 'Thanks', pinned: 'maybe' })).toEqual({
       ok: false,
-      problem: 'Choose “Yes” or “No” for “Pin this reply?” and send it again.',
+      problem: 'refusal.replyPinChoice',
     });
   });
 

@@ -1,9 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { replyPostedView } from '../../../src/views/reply-posted.js';
 import { embedOf } from './view-json.js';
+import { english } from '../../../src/i18n/index.js';
 
 describe('replyPostedView', () => {
   const view = replyPostedView({
+    i18n: english,
     reviewId: 'rev_8f3a2c',
     replyId: 'rep_19',
     content: 'Thanks **so** much,\n@everyone loves you',
@@ -28,17 +30,23 @@ describe('replyPostedView', () => {
   });
 
   it('says No for a reply that was not pinned', () => {
-    const unpinned = embedOf(replyPostedView({ reviewId: 'r', replyId: 'p', content: 'ok', pinned: false }));
+    const unpinned = embedOf(
+      replyPostedView({ i18n: english, reviewId: 'r', replyId: 'p', content: 'ok', pinned: false }),
+    );
     expect(unpinned.fields?.[0]).toEqual({ name: 'Pinned', value: 'No', inline: true });
   });
 
   it('shortens a long reply in the quote', () => {
-    const long = embedOf(replyPostedView({ reviewId: 'r', replyId: 'p', content: 'y'.repeat(1000), pinned: false }));
+    const long = embedOf(
+      replyPostedView({ i18n: english, reviewId: 'r', replyId: 'p', content: 'y'.repeat(1000), pinned: false }),
+    );
     expect(long.description).toBe(`> ${'y'.repeat(499)}…`);
   });
 
   it('shows an id with a backtick as escaped text, not broken code', () => {
-    const odd = embedOf(replyPostedView({ reviewId: 'r', replyId: 'a`b', content: 'ok', pinned: false }));
+    const odd = embedOf(
+      replyPostedView({ i18n: english, reviewId: 'r', replyId: 'a`b', content: 'ok', pinned: false }),
+    );
     expect(odd.fields?.[1]?.value).toBe('a\\`b');
   });
 

@@ -3,6 +3,7 @@ import type { Review } from '../../../src/api/types.js';
 import { reviewAuthorFromEmbeds } from '../../../src/views/review-author.js';
 import { reviewView } from '../../../src/views/review.js';
 import { MEMBER, NOW, embedOf } from './view-json.js';
+import { english } from '../../../src/i18n/index.js';
 
 function review(content: string): Review {
   return { id: 'rev_1', rating: 3, content, likes: 0, replies: 0, createdAt: NOW, authorId: MEMBER };
@@ -10,12 +11,14 @@ function review(content: string): Review {
 
 describe('reviewAuthorFromEmbeds', () => {
   it('reads the author back from a review message the bot sent', () => {
-    const embed = embedOf(reviewView({ authorId: MEMBER, review: review('Nice.'), showReplyButton: true }));
+    const embed = embedOf(
+      reviewView({ i18n: english, authorId: MEMBER, review: review('Nice.'), showReplyButton: true }),
+    );
     expect(reviewAuthorFromEmbeds([embed])).toBe(MEMBER);
   });
 
   it('returns null for the no-review message', () => {
-    const embed = embedOf(reviewView({ authorId: MEMBER, review: null, showReplyButton: true }));
+    const embed = embedOf(reviewView({ i18n: english, authorId: MEMBER, review: null, showReplyButton: true }));
     expect(reviewAuthorFromEmbeds([embed])).toBeNull();
   });
 
@@ -26,7 +29,7 @@ describe('reviewAuthorFromEmbeds', () => {
 
   it('is not fooled by review text that imitates the author line', () => {
     const fake = `**★★★★★ 5/5** · by <@${'9'.repeat(18)}>`;
-    const embed = embedOf(reviewView({ authorId: MEMBER, review: review(fake), showReplyButton: true }));
+    const embed = embedOf(reviewView({ i18n: english, authorId: MEMBER, review: review(fake), showReplyButton: true }));
     expect(reviewAuthorFromEmbeds([embed])).toBe(MEMBER);
     expect(reviewAuthorFromEmbeds([{ description: `Intro\n${fake}` }])).toBeNull();
   });

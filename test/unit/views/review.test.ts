@@ -4,6 +4,7 @@ import type { Review } from '../../../src/api/types.js';
 import { CUSTOM_ID_MAX } from '../../../src/discord-limits.js';
 import { parseReviewId, reviewView } from '../../../src/views/review.js';
 import { MEMBER, buttonsOf, customIdOf, embedOf, embedText } from './view-json.js';
+import { english } from '../../../src/i18n/index.js';
 
 const WRITTEN = new Date('2025-02-20T08:30:00Z');
 const WRITTEN_UNIX = 1_740_040_200;
@@ -22,7 +23,7 @@ function review(overrides: Partial<Review> = {}): Review {
 }
 
 describe('reviewView for a review', () => {
-  const view = reviewView({ authorId: MEMBER, review: review(), showReplyButton: false });
+  const view = reviewView({ i18n: english, authorId: MEMBER, review: review(), showReplyButton: false });
   const embed = embedOf(view);
 
   it('shows the rating as stars, and the author as a mention', () => {
@@ -64,7 +65,12 @@ describe('reviewView escaping', () => {
     'code that would eat the embed',
     '```',
   ].join('\n');
-  const view = reviewView({ authorId: MEMBER, review: review({ content: hostile }), showReplyButton: false });
+  const view = reviewView({
+    i18n: english,
+    authorId: MEMBER,
+    review: review({ content: hostile }),
+    showReplyButton: false,
+  });
   const description = embedOf(view).description ?? '';
 
   it('escapes bold so it shows as typed', () => {
@@ -92,6 +98,7 @@ describe('reviewView escaping', () => {
 
   it('keeps a very long review within Discord’s description limit', () => {
     const long = reviewView({
+      i18n: english,
       authorId: MEMBER,
       review: review({ content: '*'.repeat(5000) }),
       showReplyButton: false,
@@ -102,13 +109,18 @@ describe('reviewView escaping', () => {
   });
 
   it('says a rating-only review has no text', () => {
-    const empty = reviewView({ authorId: MEMBER, review: review({ content: '  ' }), showReplyButton: false });
+    const empty = reviewView({
+      i18n: english,
+      authorId: MEMBER,
+      review: review({ content: '  ' }),
+      showReplyButton: false,
+    });
     expect(embedOf(empty).description).toContain('*No text, rating only.*');
   });
 });
 
 describe('reviewView without a review', () => {
-  const view = reviewView({ authorId: MEMBER, review: null, showReplyButton: true });
+  const view = reviewView({ i18n: english, authorId: MEMBER, review: null, showReplyButton: true });
 
   it('says the member has not written a review yet', () => {
     expect(embedOf(view).description).toBe(`<@${MEMBER}> has not written a review yet.`);
@@ -121,25 +133,34 @@ describe('reviewView without a review', () => {
 
 describe('reviewView Reply button', () => {
   it('is offered when asked for, with custom id review-reply:<reviewId>', () => {
-    const buttons = buttonsOf(reviewView({ authorId: MEMBER, review: review(), showReplyButton: true }));
+    const buttons = buttonsOf(reviewView({ i18n: english, authorId: MEMBER, review: review(), showReplyButton: true }));
     expect(buttons).toEqual([
       { type: 2, style: ButtonStyle.Primary, label: 'Reply', custom_id: 'review-reply:rev_8f3a2c' },
     ]);
   });
 
   it('is absent when not asked for', () => {
-    expect(reviewView({ authorId: MEMBER, review: review(), showReplyButton: false }).components).toHaveLength(0);
+    expect(
+      reviewView({ i18n: english, authorId: MEMBER, review: review(), showReplyButton: false }).components,
+    ).toHaveLength(0);
   });
 
   it('fits 100 characters with the longest review id', () => {
     const id = 'r'.repeat(80);
-    const [button] = buttonsOf(reviewView({ authorId: MEMBER, review: review({ id }), showReplyButton: true }));
+    const [button] = buttonsOf(
+      reviewView({ i18n: english, authorId: MEMBER, review: review({ id }), showReplyButton: true }),
+    );
     expect(customIdOf(button)).toBe(`review-reply:${id}`);
     expect(customIdOf(button)!.length).toBeLessThanOrEqual(CUSTOM_ID_MAX);
   });
 
   it('is left out for a review id the reply handler would refuse', () => {
-    const view = reviewView({ authorId: MEMBER, review: review({ id: 'has space' }), showReplyButton: true });
+    const view = reviewView({
+      i18n: english,
+      authorId: MEMBER,
+      review: review({ id: 'has space' }),
+      showReplyButton: true,
+    });
     expect(view.components).toHaveLength(0);
     expect(embedText(embedOf(view))).toContain('has space');
   });

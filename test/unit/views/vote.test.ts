@@ -2,11 +2,18 @@ import { describe, expect, it } from '@jest/globals';
 import { ButtonStyle } from 'discord.js';
 import { voteView } from '../../../src/views/vote.js';
 import { MEMBER, NOW, NOW_UNIX, buttonsOf, embedOf, embedText } from './view-json.js';
+import { english } from '../../../src/i18n/index.js';
 
 const NINE_H_58 = (9 * 60 + 58) * 60_000;
 
 describe('voteView for a member who voted', () => {
-  const view = voteView({ userId: MEMBER, self: true, status: { voted: true, remainingMs: NINE_H_58 }, now: NOW });
+  const view = voteView({
+    i18n: english,
+    userId: MEMBER,
+    self: true,
+    status: { voted: true, remainingMs: NINE_H_58 },
+    now: NOW,
+  });
   const embed = embedOf(view);
   const runsOut = NOW_UNIX + NINE_H_58 / 1000;
 
@@ -33,7 +40,9 @@ describe('voteView for a member who voted', () => {
 });
 
 describe('voteView for a vote with no known time left', () => {
-  const embed = embedOf(voteView({ userId: MEMBER, self: true, status: { voted: true, remainingMs: null }, now: NOW }));
+  const embed = embedOf(
+    voteView({ i18n: english, userId: MEMBER, self: true, status: { voted: true, remainingMs: null }, now: NOW }),
+  );
 
   it('says the member has an active vote and that the run-out time is unknown', () => {
     expect(embed.description).toBe(`<@${MEMBER}> has an active vote. The service did not say when it runs out.`);
@@ -49,6 +58,7 @@ describe('voteView for a member who has not voted', () => {
 
   it('says how to vote and offers a "Vote now" link button when a vote URL is given', () => {
     const view = voteView({
+      i18n: english,
       userId: MEMBER,
       self: true,
       status: notVoted,
@@ -62,7 +72,7 @@ describe('voteView for a member who has not voted', () => {
   });
 
   it('says how to vote without a button when no vote URL is given', () => {
-    const view = voteView({ userId: MEMBER, self: true, status: notVoted, now: NOW });
+    const view = voteView({ i18n: english, userId: MEMBER, self: true, status: notVoted, now: NOW });
     expect(embedOf(view).description).toBe(
       `<@${MEMBER}> has no active vote right now.\nVote for the server on its listing page, then check again here.`,
     );
@@ -70,7 +80,14 @@ describe('voteView for a member who has not voted', () => {
   });
 
   it('leaves the button out rather than sending a URL Discord would reject', () => {
-    const view = voteView({ userId: MEMBER, self: true, status: notVoted, now: NOW, voteUrl: 'javascript:alert(1)' });
+    const view = voteView({
+      i18n: english,
+      userId: MEMBER,
+      self: true,
+      status: notVoted,
+      now: NOW,
+      voteUrl: 'javascript:alert(1)',
+    });
     expect(view.components).toHaveLength(0);
   });
 });
@@ -79,6 +96,7 @@ describe('voteView about another member', () => {
   const OTHER = '412958623017041920';
   it('speaks about them, not to the caller, when they have voted', () => {
     const description = voteView({
+      i18n: english,
       userId: OTHER,
       self: false,
       status: { voted: true, remainingMs: 60_000 },
@@ -89,6 +107,7 @@ describe('voteView about another member', () => {
 
   it('says they can vote, without telling the caller to, when they have not', () => {
     const description = voteView({
+      i18n: english,
       userId: OTHER,
       self: false,
       status: { voted: false, remainingMs: null },

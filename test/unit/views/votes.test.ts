@@ -3,6 +3,7 @@ import type { VoteEntry, VoteList } from '../../../src/api/types.js';
 import { CUSTOM_ID_MAX } from '../../../src/discord-limits.js';
 import { orderByTimeLeft, parseVotesPage, votesView } from '../../../src/views/votes.js';
 import { NOW, NOW_UNIX, buttonsOf, customIdOf, embedOf } from './view-json.js';
+import { english } from '../../../src/i18n/index.js';
 
 const MINUTE = 60_000;
 
@@ -22,7 +23,7 @@ function voterLines(description: string | undefined): string[] {
 }
 
 describe('votesView totals', () => {
-  const embed = embedOf(votesView({ list: listOf(3), page: 1, now: NOW }));
+  const embed = embedOf(votesView({ i18n: english, list: listOf(3), page: 1, now: NOW }));
 
   it('shows all-time, monthly and active counts with thousands separators', () => {
     expect(embed.fields).toEqual([
@@ -34,7 +35,7 @@ describe('votesView totals', () => {
 });
 
 describe('votesView ordering and lines', () => {
-  const view = votesView({ list: listOf(3), page: 1, now: NOW });
+  const view = votesView({ i18n: english, list: listOf(3), page: 1, now: NOW });
   const embed = embedOf(view);
 
   it('says the order and lists the soonest to run out first, one mention per line', () => {
@@ -56,7 +57,9 @@ describe('votesView ordering and lines', () => {
 
   it('says "time left unknown" for such a vote', () => {
     const unknown: VoteEntry = { userId: '100000000000000099', remainingMs: null, viaDiscord: false };
-    const only = embedOf(votesView({ list: { totalVotes: 1, monthlyVotes: 1, votes: [unknown] }, page: 1, now: NOW }));
+    const only = embedOf(
+      votesView({ i18n: english, list: { totalVotes: 1, monthlyVotes: 1, votes: [unknown] }, page: 1, now: NOW }),
+    );
     expect(only.description).toContain('<@100000000000000099> · time left unknown');
   });
 
@@ -72,34 +75,38 @@ describe('votesView ordering and lines', () => {
 
 describe('votesView paging', () => {
   it('shows 10 voters per page', () => {
-    expect(voterLines(embedOf(votesView({ list: listOf(25), page: 1, now: NOW })).description)).toHaveLength(10);
+    expect(
+      voterLines(embedOf(votesView({ i18n: english, list: listOf(25), page: 1, now: NOW })).description),
+    ).toHaveLength(10);
   });
 
   it('shows voters 11 to 20 on page 2, numbered on from page 1', () => {
-    const lines = voterLines(embedOf(votesView({ list: listOf(25), page: 2, now: NOW })).description);
+    const lines = voterLines(embedOf(votesView({ i18n: english, list: listOf(25), page: 2, now: NOW })).description);
     expect(lines[0]).toBe(`11\\. <@${voter(11).userId}> · runs out <t:${NOW_UNIX + 11 * 60}:R>`);
     expect(lines[9]).toMatch(/^20\\\. <@100000000000000020>/);
     expect(lines).toHaveLength(10);
   });
 
   it('shows the remaining 5 voters on the last page', () => {
-    const embed = embedOf(votesView({ list: listOf(25), page: 3, now: NOW }));
+    const embed = embedOf(votesView({ i18n: english, list: listOf(25), page: 3, now: NOW }));
     expect(voterLines(embed.description)).toHaveLength(5);
     expect(embed.footer?.text).toBe('Page 3 of 3');
   });
 
   it('clamps a page past the end to the last page', () => {
-    expect(embedOf(votesView({ list: listOf(25), page: 99, now: NOW })).footer?.text).toBe('Page 3 of 3');
+    expect(embedOf(votesView({ i18n: english, list: listOf(25), page: 99, now: NOW })).footer?.text).toBe(
+      'Page 3 of 3',
+    );
   });
 
   it('clamps page 0, negative and non-integer pages to the first page', () => {
     for (const page of [0, -4, Number.NaN, 1.5]) {
-      expect(embedOf(votesView({ list: listOf(25), page, now: NOW })).footer?.text).toBe('Page 1 of 3');
+      expect(embedOf(votesView({ i18n: english, list: listOf(25), page, now: NOW })).footer?.text).toBe('Page 1 of 3');
     }
   });
 
   it('points Previous and Next at the neighbouring pages in the middle, both enabled', () => {
-    const buttons = buttonsOf(votesView({ list: listOf(25), page: 2, now: NOW }));
+    const buttons = buttonsOf(votesView({ i18n: english, list: listOf(25), page: 2, now: NOW }));
     expect(buttons.map((b) => ['label' in b ? b.label : undefined, customIdOf(b), b.disabled])).toEqual([
       ['Previous', 'votes-page:1', false],
       ['Next', 'votes-page:3', false],
@@ -107,48 +114,48 @@ describe('votesView paging', () => {
   });
 
   it('disables Previous on the first page', () => {
-    const buttons = buttonsOf(votesView({ list: listOf(25), page: 1, now: NOW }));
+    const buttons = buttonsOf(votesView({ i18n: english, list: listOf(25), page: 1, now: NOW }));
     expect(buttons.map((b) => b.disabled)).toEqual([true, false]);
   });
 
   it('disables Next on the last page', () => {
-    const buttons = buttonsOf(votesView({ list: listOf(25), page: 3, now: NOW }));
+    const buttons = buttonsOf(votesView({ i18n: english, list: listOf(25), page: 3, now: NOW }));
     expect(buttons.map((b) => b.disabled)).toEqual([false, true]);
   });
 
   it('gives Previous and Next different custom ids on both pages of a 2-page list', () => {
     for (const page of [1, 2]) {
-      const ids = buttonsOf(votesView({ list: listOf(11), page, now: NOW })).map(customIdOf);
+      const ids = buttonsOf(votesView({ i18n: english, list: listOf(11), page, now: NOW })).map(customIdOf);
       expect(ids).toEqual(['votes-page:1', 'votes-page:2']);
     }
   });
 
   it('has one page and no buttons for exactly 10 voters', () => {
-    const view = votesView({ list: listOf(10), page: 1, now: NOW });
+    const view = votesView({ i18n: english, list: listOf(10), page: 1, now: NOW });
     expect(view.components).toHaveLength(0);
     expect(embedOf(view).footer?.text).toBe('Page 1 of 1');
   });
 
   it('has two pages for 11 voters, the second holding one', () => {
-    const embed = embedOf(votesView({ list: listOf(11), page: 2, now: NOW }));
+    const embed = embedOf(votesView({ i18n: english, list: listOf(11), page: 2, now: NOW }));
     expect(embed.footer?.text).toBe('Page 2 of 2');
     expect(voterLines(embed.description)).toEqual([`11\\. <@${voter(11).userId}> · runs out <t:${NOW_UNIX + 660}:R>`]);
   });
 
   it('honours a custom page size', () => {
-    const embed = embedOf(votesView({ list: listOf(7), page: 2, now: NOW, pageSize: 3 }));
+    const embed = embedOf(votesView({ i18n: english, list: listOf(7), page: 2, now: NOW, pageSize: 3 }));
     expect(voterLines(embed.description)).toHaveLength(3);
     expect(embed.footer?.text).toBe('Page 2 of 3');
   });
 
   it('keeps every custom id within 100 characters on a very long list', () => {
-    const ids = buttonsOf(votesView({ list: listOf(100_000), page: 9_999, now: NOW })).map(customIdOf);
+    const ids = buttonsOf(votesView({ i18n: english, list: listOf(100_000), page: 9_999, now: NOW })).map(customIdOf);
     for (const id of ids) expect(id!.length).toBeLessThanOrEqual(CUSTOM_ID_MAX);
   });
 });
 
 describe('votesView with no active votes', () => {
-  const view = votesView({ list: { totalVotes: 5, monthlyVotes: 0, votes: [] }, page: 1, now: NOW });
+  const view = votesView({ i18n: english, list: { totalVotes: 5, monthlyVotes: 0, votes: [] }, page: 1, now: NOW });
 
   it('says so in a friendly line and keeps the totals', () => {
     const embed = embedOf(view);

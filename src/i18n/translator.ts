@@ -1,0 +1,62 @@
+import { en, type MessageKey } from './catalogs/en.js';
+import { CATALOGS, DISCORD_LOCALES, type LocalizedDiscordLocale } from './locales.js';
+
+export type { MessageKey } from './catalogs/en.js';
+export type Vars = Readonly<Record<string, string | number>>;
+
+/** Texts and numbers in one member's language. */
+export interface Translator {
+  /** The catalog's language tag, e.g. `de` or `en`. */
+  readonly language: string;
+  /** The text for `key` with each `{name}` replaced; numbers in `vars` are formatted for the language. */
+  t(key: MessageKey, vars?: Vars): string;
+  /** `12,345` in English, `12.345` in German. */
+  number(value: number): string;
+}
+
+const PLACEHOLDER = /\{(\w+)\}/g;
+const translators = new Map<string, Translator>();
+
+/** The translator for a Discord locale (`interaction.locale`); English for any locale without a catalog. */
+export function translatorFor(discordLocale: string | null | undefined): Translator {
+  const language = DISCORD_LOCALES[discordLocale as LocalizedDiscordLocale] ?? 'en';
+  let translator = translators.get(language);
+  if (!translator) {
+    translator = createTranslator(language);
+    translators.set(language, translator);
+  }
+  return translator;
+}
+
+/** English, for logs and for posts that answer no member in particular. */
+export const english = translatorFor('en-US');
+
+function createTranslator(language: string): Translator {
+  const catalog = CATALOGS[language] ?? en;
+  const numbers = new Intl.NumberFormat(language === 'en' ? 'en-US' : language);
+  const number = (value: number) => numbers.format(value);
+  return {
+    language,
+    number,
+    t(key, vars) {
+      const text = catalog[key] ?? en[key];
+      if (!vars) return text;
+      return text.replace(PLACEHOLDER, (whole, name: string) => {
+        const value = vars[name];
+        if (value === undefined) return whole;
+        return typeof value === 'number' ? number(value) : value;
+      });
+    },
+  };
+}
+
+/** A command's or option's name or description in every language with a catalog, for the builders. */
+export function localizations(key: MessageKey): Partial<Record<LocalizedDiscordLocale, string>> {
+  const entries = Object.entries(DISCORD_LOCALES).map(([locale, language]) => [locale, CATALOGS[language]![key]]);
+  return Object.fromEntries(entries) as Partial<Record<LocalizedDiscordLocale, string>>;
+}
+
+/** A notice's key: the catalog has `<key>.title` and `<key>.text`. */
+export type NoticeKey = {
+  [K in MessageKey]: K extends `${infer P}.title` ? (`${P}.text` extends MessageKey ? P : never) : never;
+}[MessageKey];
