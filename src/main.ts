@@ -10,7 +10,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { startHosting, type Hosting, type Phase } from './hosting/index.js';
 import { BotMetrics } from './hosting/metrics.js';
 import { componentHandlers } from './interactions/index.js';
-import { ReplyGuard } from './interactions/reply-guard.js';
+import { ReplyGuard } from './bot/reply-guard.js';
 import { translatorFor } from './i18n/index.js';
 import { createLogger, type Logger } from './log.js';
 

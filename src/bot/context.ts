@@ -1,6 +1,6 @@
 import type { ServiceClient } from '../api/index.js';
 import type { Config } from '../config.js';
-import type { ReplyGuard } from '../interactions/reply-guard.js';
+import type { ReplyGuard } from './reply-guard.js';
 import type { Logger } from '../log.js';
 
 /** What every handler may use; handed in by main.ts so handlers never reach for globals. */

@@ -1,5 +1,5 @@
 import { describe, it, expect } from '@jest/globals';
-import { ReplyGuard } from '../../../src/interactions/reply-guard.js';
+import { ReplyGuard } from '../../../src/bot/reply-guard.js';
 
 describe('ReplyGuard', () => {
   it('lets the first submit through and holds a second one while the first is posting', () => {
