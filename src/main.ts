@@ -10,6 +10,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { startHosting, type Hosting, type Phase } from './hosting/index.js';
 import { BotMetrics } from './hosting/metrics.js';
 import { componentHandlers } from './interactions/index.js';
+import { MemberNames } from './bot/member-names.js';
 import { ReplyGuard } from './bot/reply-guard.js';
 import { translatorFor } from './i18n/index.js';
 import { createLogger, type Logger } from './log.js';
@@ -32,16 +33,18 @@ async function main(): Promise<void> {
   });
   const commands = await loadCommands(new URL('../commands/', import.meta.url));
   const client = createDiscordClient(config);
+  const names = new MemberNames();
   const route = createRouter({
     commands,
     components: componentHandlers,
-    ctx: { config, api, logger, replyGuard: new ReplyGuard(), now: () => new Date() },
+    ctx: { config, api, logger, replyGuard: new ReplyGuard(), names, now: () => new Date() },
     onHandled: metrics && ((info) => metrics.interactionHandled(info)),
   });
   const inFlight = new InFlight();
   let phase: Phase = 'starting';
 
   client.on(Events.InteractionCreate, (interaction) => {
+    names.rememberFrom(interaction);
     if (interaction.isRepliable()) metrics?.interactionReceived(interaction.id);
     if (inFlight.accepting) inFlight.track(route(interaction));
     else void refuseWhileStopping(interaction, logger);

@@ -1,5 +1,6 @@
 import type { ServiceClient } from '../api/index.js';
 import type { Config } from '../config.js';
+import type { MemberNames } from './member-names.js';
 import type { ReplyGuard } from './reply-guard.js';
 import type { Logger } from '../log.js';
 
@@ -10,6 +11,8 @@ export interface BotContext {
   readonly logger: Logger;
   /** Replies being posted or just posted, so one form sent twice posts once. */
   readonly replyGuard: ReplyGuard;
+  /** Members' display names, shown beside mentions. */
+  readonly names: MemberNames;
   /** Clock in one place so views and tests agree on "now". */
   readonly now: () => Date;
 }

@@ -1,8 +1,11 @@
+import type { Interaction } from 'discord.js';
+import type { BotContext } from '../bot/context.js';
 import type { ButtonHandler } from '../bot/handlers.js';
 import { updateInTime } from '../bot/respond.js';
 import { Prefix } from '../custom-id.js';
 import { translatorFor } from '../i18n/index.js';
-import { parseVotesPage, votesView } from '../views/votes.js';
+import type { MessageView } from '../views/message.js';
+import { parseVotesPage, votesPage as pageOf, votesView } from '../views/votes.js';
 
 /** Previous/Next on the /votes list: redraws the same message, from the client's cached list. */
 export const votesPage: ButtonHandler<number> = {
@@ -10,8 +13,18 @@ export const votesPage: ButtonHandler<number> = {
   prefix: Prefix.votesPage,
   parse: parseVotesPage,
   async run(interaction, page, ctx) {
-    const i18n = translatorFor(interaction.locale);
-    const work = ctx.api.listVotes().then((list) => votesView({ list, page, now: ctx.now(), i18n }));
-    await updateInTime(interaction, work);
+    await updateInTime(interaction, votesPageWithNames(interaction, page, ctx));
   },
 };
+
+/** A page of /votes with the names of its members beside their mentions (/votes and its buttons). */
+export async function votesPageWithNames(
+  interaction: Interaction,
+  page: number,
+  ctx: BotContext,
+): Promise<MessageView> {
+  const list = await ctx.api.listVotes();
+  const ids = pageOf(list, page).votes.map((vote) => vote.userId);
+  const names = await ctx.names.resolve(interaction.guild, ids);
+  return votesView({ list, page, now: ctx.now(), i18n: translatorFor(interaction.locale), names });
+}

@@ -2,7 +2,7 @@ import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder } from 'disc
 import type { VoteEntry, VoteList } from '../api/types.js';
 import { Prefix, encodeCustomId } from '../custom-id.js';
 import type { Translator } from '../i18n/index.js';
-import { mention, relativeTime, timeAfter } from './format.js';
+import { mention, relativeTime, safeText, timeAfter } from './format.js';
 import { messageView, type MessageView } from './message.js';
 import { ToneColour } from './theme.js';
 
@@ -30,7 +30,12 @@ export interface VotesViewInput {
   now: Date;
   pageSize?: number;
   i18n: Translator;
+  /** Display names to show beside the mentions, by user id; a member without one shows the mention alone. */
+  names?: ReadonlyMap<string, string>;
 }
+
+/** Discord caps nicknames at 32 characters; anything longer is not a name Discord gave. */
+const NAME_MAX = 32;
 
 /** Soonest to run out first; votes with no known time left go last. Ties by user id, for stable pages. */
 export function orderByTimeLeft(votes: readonly VoteEntry[]): VoteEntry[] {
@@ -41,13 +46,14 @@ export function orderByTimeLeft(votes: readonly VoteEntry[]): VoteEntry[] {
   });
 }
 
-function voterLine(rank: number, vote: VoteEntry, now: Date, { t }: Translator): string {
+function voterLine(rank: number, vote: VoteEntry, now: Date, { t }: Translator, name?: string): string {
   const when =
     vote.remainingMs === null
       ? t('votes.line.unknown')
       : t('votes.line.runsOut', { when: relativeTime(timeAfter(now, Math.max(0, vote.remainingMs))) });
   // The dot is escaped so Discord does not turn the lines into its own renumbered list.
-  return `${rank}\\. ${mention(vote.userId)} · ${when}`;
+  const who = name === undefined ? mention(vote.userId) : `${mention(vote.userId)} (${safeText(name, NAME_MAX)})`;
+  return `${rank}\\. ${who} · ${when}`;
 }
 
 function pageButtons(page: number, pageCount: number, { t }: Translator): ActionRowBuilder<ButtonBuilder> {
@@ -66,12 +72,19 @@ function pageButtons(page: number, pageCount: number, { t }: Translator): Action
   return new ActionRowBuilder<ButtonBuilder>().addComponents(previous, next);
 }
 
-/** The guild's totals and one page of active voters. */
-export function votesView({ list, page, now, pageSize = VOTES_PAGE_SIZE, i18n }: VotesViewInput): MessageView {
-  const { t } = i18n;
+/** One page of the list, with where it starts and how many pages there are; out-of-range pages are clamped. */
+export function votesPage(list: VoteList, page: number, pageSize = VOTES_PAGE_SIZE) {
   const size = Number.isInteger(pageSize) ? Math.min(PAGE_SIZE_MAX, Math.max(1, pageSize)) : VOTES_PAGE_SIZE;
   const pageCount = Math.max(1, Math.ceil(list.votes.length / size));
   const current = Number.isInteger(page) ? Math.min(pageCount, Math.max(1, page)) : 1;
+  const first = (current - 1) * size;
+  return { current, pageCount, first, votes: orderByTimeLeft(list.votes).slice(first, first + size) };
+}
+
+/** The guild's totals and one page of active voters. */
+export function votesView({ list, page, now, pageSize, i18n, names }: VotesViewInput): MessageView {
+  const { t } = i18n;
+  const { current, pageCount, first, votes } = votesPage(list, page, pageSize);
 
   const embed = new EmbedBuilder()
     .setColor(ToneColour.info)
@@ -86,10 +99,7 @@ export function votesView({ list, page, now, pageSize = VOTES_PAGE_SIZE, i18n }:
     return messageView(embed.setDescription(t('votes.empty')));
   }
 
-  const first = (current - 1) * size;
-  const lines = orderByTimeLeft(list.votes)
-    .slice(first, first + size)
-    .map((vote, index) => voterLine(first + index + 1, vote, now, i18n));
+  const lines = votes.map((vote, index) => voterLine(first + index + 1, vote, now, i18n, names?.get(vote.userId)));
   embed
     .setDescription([t('votes.heading'), ...lines].join('\n'))
     .setFooter({ text: t('votes.page', { page: current, pages: pageCount }) });

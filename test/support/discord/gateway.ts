@@ -10,6 +10,7 @@ const Op = {
   Identify: 2,
   Resume: 6,
   Reconnect: 7,
+  RequestGuildMembers: 8,
   InvalidSession: 9,
   Hello: 10,
   HeartbeatAck: 11,
@@ -44,6 +45,9 @@ export class Gateway {
   private readonly early: Pending[] = [];
   identifies = 0;
   resumes = 0;
+  /** REQUEST_GUILD_MEMBERS (op 8) received; while paused they go unanswered, as on a slow gateway. */
+  memberRequests = 0;
+  memberRequestsPaused = false;
   readonly changed = new Signal();
 
   constructor(
@@ -84,6 +88,11 @@ export class Gateway {
         case Op.Resume:
           if (session) return void socket.close(4005, 'Already authenticated.');
           session = this.resume(socket, payload.d);
+          return;
+        case Op.RequestGuildMembers:
+          if (!session) return void socket.close(4003, 'Not authenticated.');
+          this.memberRequests += 1;
+          if (!this.memberRequestsPaused) this.answerMemberRequest(session, payload.d);
           return;
         default:
           if (!session) socket.close(4003, 'Not authenticated.');
@@ -160,6 +169,28 @@ export class Gateway {
     this.live = session;
     this.changed.notify();
     return session;
+  }
+
+  /**
+   * Answers op 8 for given user ids with one GUILD_MEMBERS_CHUNK: the members the stand-in knows,
+   * the rest under not_found. Asking by ids needs no privileged intent; a query without ids does.
+   */
+  private answerMemberRequest(session: Session, d: any): void {
+    const ids: string[] = Array.isArray(d?.user_ids) ? d.user_ids : typeof d?.user_ids === 'string' ? [d.user_ids] : [];
+    const guildId = String(d?.guild_id);
+    const members = ids.map((id) => this.store.member(guildId, id)).filter((m) => m !== undefined);
+    const found = new Set(members.map((m) => m.user.id));
+    this.dispatchOn(session, {
+      t: 'GUILD_MEMBERS_CHUNK',
+      d: {
+        guild_id: guildId,
+        members,
+        chunk_index: 0,
+        chunk_count: 1,
+        not_found: ids.filter((id) => !found.has(id)),
+        ...(d?.nonce === undefined ? {} : { nonce: d.nonce }),
+      },
+    });
   }
 
   private send(socket: WebSocket, payload: unknown): void {

@@ -5,7 +5,7 @@ import { Gateway } from './gateway.js';
 import { DEFAULT_WAIT_MS, InteractionRecord, type InteractionHandle } from './interaction-record.js';
 import { handleRest, type RestContext, type RestRequest } from './rest.js';
 import { Store } from './store.js';
-import type { InteractionPayload, Message, RecordedRequest } from './types.js';
+import type { InteractionPayload, MemberPayload, Message, RecordedRequest } from './types.js';
 
 export interface DiscordStandInOptions {
   token?: string;
@@ -52,6 +52,11 @@ export interface DiscordStandIn {
   dropGateway(closeCode?: number): void;
   /** Sends op 7 RECONNECT on the live session. */
   requestReconnect(): void;
+  /** Members the guild has, whom the bot can look up by id (op 8) without them using the bot first. */
+  addMembers(members: readonly MemberPayload[], guildId?: string): void;
+  /** REQUEST_GUILD_MEMBERS received so far; `pauseMemberRequests(true)` leaves new ones unanswered. */
+  readonly memberRequests: number;
+  pauseMemberRequests(paused: boolean): void;
   /** Makes GET /gateway/bot answer with this status (401 → login() rejects); null restores normal. */
   setGatewayBotStatus(status: number | null): void;
   /** Messages the bot posted in a channel (POST /channels/{id}/messages), current state, oldest first. */
@@ -223,6 +228,18 @@ class StandIn implements DiscordStandIn {
 
   waitUntil(condition: () => boolean, timeoutMs = DEFAULT_WAIT_MS, what = 'condition'): Promise<void> {
     return this.store.changed.wait(condition, timeoutMs, () => `waiting for ${what}`, 5);
+  }
+
+  addMembers(members: readonly MemberPayload[], guildId = this.guildId): void {
+    for (const member of members) this.store.rememberMember(guildId, member);
+  }
+
+  get memberRequests(): number {
+    return this.gateway.memberRequests;
+  }
+
+  pauseMemberRequests(paused: boolean): void {
+    this.gateway.memberRequestsPaused = paused;
   }
 
   sendInteraction(payload: InteractionPayload): InteractionHandle {
