@@ -17,6 +17,11 @@ interface ComponentHandlerBase<Arg> {
   prefix: string;
   /** Cheap validation of the custom id's argument: null refuses the interaction unread. */
   parse(arg: string): Arg | null;
+  /**
+   * Only moderators may use it. The router checks every click and every submit, since a button can
+   * be pressed by anyone who sees it and a form can be forged.
+   */
+  moderatorOnly?: boolean;
 }
 
 export interface ButtonHandler<Arg = unknown> extends ComponentHandlerBase<Arg> {

@@ -4,6 +4,7 @@ import type { BotContext } from './context.js';
 import type { CommandModule, ComponentHandler } from './handlers.js';
 import { translatorFor } from '../i18n/index.js';
 import { errorOutcome } from './error-outcome.js';
+import { requireModerator } from './permissions.js';
 import { sendError } from './send-error.js';
 import { UserFacingError } from './user-error.js';
 
@@ -89,6 +90,7 @@ async function dispatch(
     if (!decoded || !handler || handler.kind !== kind) throw new UserFacingError('refusal.staleComponent');
     const arg = handler.parse(decoded.arg);
     if (arg === null) throw new UserFacingError('refusal.staleComponent');
+    if (handler.moderatorOnly) requireModerator(interaction, ctx.config.moderatorRoleIds);
     // The kind check above makes these casts exact.
     if (handler.kind === 'button') return handler.run(interaction as never, arg, ctx);
     return handler.run(interaction as never, arg, ctx);

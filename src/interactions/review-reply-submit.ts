@@ -11,8 +11,8 @@ import { readReplyModal, ReplyModalField } from '../views/reply-modal.js';
 import { replyAuditView } from '../views/reply-audit.js';
 import { replyPostedView } from '../views/reply-posted.js';
 import { reviewAuthorFromEmbeds } from '../views/review-author.js';
-import { parseReviewId, reviewView } from '../views/review.js';
-import { requireModerator } from './require-moderator.js';
+import { reviewView } from '../views/review.js';
+import { reviewReplyTarget } from './review-reply-target.js';
 
 interface ReplyForm {
   reviewId: string;
@@ -22,13 +22,12 @@ interface ReplyForm {
   authorId: string | null;
 }
 
-/** The reply form sent back: checked again (a submit can be forged), claimed, posted once, shown, audited. */
+/** The reply form sent back, from a moderator (the router checks again: a submit can be forged): claimed, posted once, shown, audited. */
 export const reviewReplySubmit: ModalHandler<string> = {
   kind: 'modal',
   prefix: Prefix.reviewReplySubmit,
-  parse: parseReviewId,
+  ...reviewReplyTarget,
   async run(interaction, reviewId, ctx) {
-    requireModerator(interaction, ctx.config.moderatorRoleIds);
     const form = readForm(interaction, reviewId);
     claim(form, ctx);
     const posted = postOnce(form, ctx);
