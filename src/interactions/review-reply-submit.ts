@@ -22,7 +22,10 @@ interface ReplyForm {
   authorId: string | null;
 }
 
-/** The reply form sent back, from a moderator (the router checks again: a submit can be forged): claimed, posted once, shown, audited. */
+/**
+ * The reply form sent back, by a moderator (the router checks again, as a submit can be forged):
+ * claimed, posted once, shown, audited.
+ */
 export const reviewReplySubmit: ModalHandler<string> = {
   kind: 'modal',
   prefix: Prefix.reviewReplySubmit,
