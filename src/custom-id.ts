@@ -5,6 +5,7 @@ import { CUSTOM_ID_MAX } from './discord-limits.js';
 
 export const Prefix = {
   votesPage: 'votes-page',
+  leaderboardPage: 'leaderboard-page',
   reviewReply: 'review-reply',
   reviewReplySubmit: 'review-reply-submit',
 } as const;

@@ -12,6 +12,8 @@ export interface Translator {
   t(key: MessageKey, vars?: Vars): string;
   /** `12,345` in English, `12.345` in German. */
   number(value: number): string;
+  /** `November 2026` in English, `novembre 2026` in French: a calendar month (1 to 12) in UTC. */
+  monthName(year: number, month: number): string;
 }
 
 const PLACEHOLDER = /\{(\w+)\}/g;
@@ -33,11 +35,14 @@ export const english = translatorFor('en-US');
 
 function createTranslator(language: string): Translator {
   const catalog = CATALOGS[language] ?? en;
-  const numbers = new Intl.NumberFormat(language === 'en' ? 'en-US' : language);
+  const tag = language === 'en' ? 'en-US' : language;
+  const numbers = new Intl.NumberFormat(tag);
+  const months = new Intl.DateTimeFormat(tag, { month: 'long', year: 'numeric', timeZone: 'UTC' });
   const number = (value: number) => numbers.format(value);
   return {
     language,
     number,
+    monthName: (year, month) => months.format(Date.UTC(year, month - 1, 1)),
     t(key, vars) {
       const text = catalog[key] ?? en[key];
       if (!vars) return text;

@@ -24,7 +24,7 @@ export async function votesPageWithNames(
   ctx: BotContext,
 ): Promise<MessageView> {
   const list = await ctx.api.listVotes();
-  const ids = pageOf(list, page).votes.map((vote) => vote.userId);
+  const ids = pageOf(list, page).items.map((vote) => vote.userId);
   const names = await ctx.names.resolve(interaction.guild, ids);
   return votesView({ list, page, now: ctx.now(), i18n: translatorFor(interaction.locale), names });
 }

@@ -1,27 +1,14 @@
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder } from 'discord.js';
+import { EmbedBuilder } from 'discord.js';
 import type { VoteEntry, VoteList } from '../api/types.js';
 import { Prefix, encodeCustomId } from '../custom-id.js';
 import type { Translator } from '../i18n/index.js';
 import { mention, relativeTime, safeText, timeAfter } from './format.js';
 import { messageView, type MessageView } from './message.js';
+import { pageButtons, pageOf, parsePage, type Page } from './paging.js';
 import { ToneColour } from './theme.js';
 
-/**
- * Pages are 1-based everywhere: in `votesView`, in the footer ("Page 2 of 5") and in the
- * custom id `votes-page:<N>`, where N is the page the button leads to.
- */
-export const VOTES_PAGE_SIZE = 10;
-/** Keeps a page's lines well inside the 4,096-character description limit. */
-const PAGE_SIZE_MAX = 25;
-/** Far beyond any real list (100,000 active votes); larger numbers in a custom id are forged. */
-export const VOTES_PAGE_MAX = 10_000;
-
 /** The page number in a `votes-page:<N>` custom id, or null when it is not a sane page. */
-export function parseVotesPage(arg: string): number | null {
-  if (!/^[1-9]\d{0,4}$/.test(arg)) return null;
-  const page = Number(arg);
-  return page <= VOTES_PAGE_MAX ? page : null;
-}
+export const parseVotesPage = parsePage;
 
 export interface VotesViewInput {
   list: VoteList;
@@ -56,35 +43,15 @@ function voterLine(rank: number, vote: VoteEntry, now: Date, { t }: Translator, 
   return `${rank}\\. ${who} · ${when}`;
 }
 
-function pageButtons(page: number, pageCount: number, { t }: Translator): ActionRowBuilder<ButtonBuilder> {
-  // Targets are clamped into range, so Previous and Next never share a custom id when there
-  // are two or more pages (page 1 of 2: 1 and 2; page 2 of 2: 1 and 2).
-  const previous = new ButtonBuilder()
-    .setStyle(ButtonStyle.Secondary)
-    .setLabel(t('votes.previous'))
-    .setCustomId(encodeCustomId(Prefix.votesPage, String(Math.max(1, page - 1))))
-    .setDisabled(page <= 1);
-  const next = new ButtonBuilder()
-    .setStyle(ButtonStyle.Secondary)
-    .setLabel(t('votes.next'))
-    .setCustomId(encodeCustomId(Prefix.votesPage, String(Math.min(pageCount, page + 1))))
-    .setDisabled(page >= pageCount);
-  return new ActionRowBuilder<ButtonBuilder>().addComponents(previous, next);
-}
-
-/** One page of the list, with where it starts and how many pages there are; out-of-range pages are clamped. */
-export function votesPage(list: VoteList, page: number, pageSize = VOTES_PAGE_SIZE) {
-  const size = Number.isInteger(pageSize) ? Math.min(PAGE_SIZE_MAX, Math.max(1, pageSize)) : VOTES_PAGE_SIZE;
-  const pageCount = Math.max(1, Math.ceil(list.votes.length / size));
-  const current = Number.isInteger(page) ? Math.min(pageCount, Math.max(1, page)) : 1;
-  const first = (current - 1) * size;
-  return { current, pageCount, first, votes: orderByTimeLeft(list.votes).slice(first, first + size) };
+/** One page of the list, soonest to run out first. */
+export function votesPage(list: VoteList, page: number, pageSize?: number): Page<VoteEntry> {
+  return pageOf(orderByTimeLeft(list.votes), page, pageSize);
 }
 
 /** The guild's totals and one page of active voters. */
 export function votesView({ list, page, now, pageSize, i18n, names }: VotesViewInput): MessageView {
   const { t } = i18n;
-  const { current, pageCount, first, votes } = votesPage(list, page, pageSize);
+  const shown = votesPage(list, page, pageSize);
 
   const embed = new EmbedBuilder()
     .setColor(ToneColour.info)
@@ -99,10 +66,13 @@ export function votesView({ list, page, now, pageSize, i18n, names }: VotesViewI
     return messageView(embed.setDescription(t('votes.empty')));
   }
 
-  const lines = votes.map((vote, index) => voterLine(first + index + 1, vote, now, i18n, names?.get(vote.userId)));
+  const lines = shown.items.map((vote, index) =>
+    voterLine(shown.first + index + 1, vote, now, i18n, names?.get(vote.userId)),
+  );
   embed
     .setDescription([t('votes.heading'), ...lines].join('\n'))
-    .setFooter({ text: t('votes.page', { page: current, pages: pageCount }) });
+    .setFooter({ text: t('votes.page', { page: shown.current, pages: shown.pageCount }) });
 
-  return messageView(embed, pageCount > 1 ? [pageButtons(current, pageCount, i18n)] : []);
+  const toPage = (target: number) => encodeCustomId(Prefix.votesPage, String(target));
+  return messageView(embed, shown.pageCount > 1 ? [pageButtons(shown, toPage, i18n)] : []);
 }

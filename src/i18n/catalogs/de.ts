@@ -131,4 +131,19 @@ export const de: Catalog = {
   'refusal.replyPosted.title': 'Bereits gesendet',
   'refusal.replyPosted.text':
     'Diese Antwort wurde bereits veröffentlicht (Antwort-ID {replyId}); sie wurde nicht erneut gesendet.',
+
+  'command.leaderboard.name': 'rangliste',
+  'command.leaderboard.description': 'Ordnet Mitglieder nach den Stimmen, die der Bot in einem Monat gezählt hat',
+  'option.month.name': 'monat',
+  'option.leaderboard.month.description': 'Welcher Monat, als JJJJ-MM (Standard: dieser Monat, UTC)',
+  'option.leaderboard.public.description': 'Die Rangliste allen im Kanal zeigen',
+  'leaderboard.title': 'Rangliste · {month}',
+  'leaderboard.heading': 'Vom Bot gezählte Stimmen, eine doppelte Stimme zählt zweifach:',
+  'leaderboard.vote': '{count} Stimme',
+  'leaderboard.votes': '{count} Stimmen',
+  'leaderboard.empty': 'Im {month} wurden keine Stimmen gezählt.',
+  'leaderboard.since': 'Gezählt wird seit {date}.',
+  'leaderboard.notYet': 'Der Bot hat noch keine Stimme gezählt.',
+  'refusal.badMonth.title': 'Monat nicht verstanden',
+  'refusal.badMonth.text': 'Gib den Monat als JJJJ-MM an, zum Beispiel {example}.',
 };

@@ -127,6 +127,21 @@ export const en = {
   'refusal.replyPending.text': 'This reply is already being posted. Wait a moment and check the review.',
   'refusal.replyPosted.title': 'Already sent',
   'refusal.replyPosted.text': 'This reply was already posted (reply id {replyId}); it was not sent again.',
+
+  'command.leaderboard.name': 'leaderboard',
+  'command.leaderboard.description': 'Rank members by the votes the bot recorded in a month',
+  'option.month.name': 'month',
+  'option.leaderboard.month.description': 'Which month, as YYYY-MM (default: this month, UTC)',
+  'option.leaderboard.public.description': 'Show the leaderboard to everyone in the channel',
+  'leaderboard.title': 'Leaderboard · {month}',
+  'leaderboard.heading': 'Votes the bot recorded, a double vote counting as two:',
+  'leaderboard.vote': '{count} vote',
+  'leaderboard.votes': '{count} votes',
+  'leaderboard.empty': 'No votes recorded in {month}.',
+  'leaderboard.since': 'Counting since {date}.',
+  'leaderboard.notYet': 'The bot has not recorded any vote yet.',
+  'refusal.badMonth.title': 'Month not understood',
+  'refusal.badMonth.text': 'Give the month as YYYY-MM, for example {example}.',
 } as const;
 
 export type MessageKey = keyof typeof en;

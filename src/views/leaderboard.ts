@@ -1,0 +1,61 @@
+import { EmbedBuilder, TimestampStyles, time } from 'discord.js';
+import { Prefix, encodeCustomId } from '../custom-id.js';
+import type { Translator } from '../i18n/index.js';
+import { monthKey, parseMonth, type Month } from '../leaderboard/month.js';
+import type { Ranked } from '../leaderboard/rank.js';
+import { mention, safeText } from './format.js';
+import { messageView, type MessageView } from './message.js';
+import { pageButtons, pageOf, parsePage } from './paging.js';
+import { ToneColour } from './theme.js';
+
+export interface LeaderboardViewInput {
+  month: Month;
+  /** Every ranked member of the month, from rankVoters. */
+  ranked: readonly Ranked[];
+  page: number;
+  /** When the bot began recording votes; null before the first. */
+  countingSince: Date | null;
+  i18n: Translator;
+  names?: ReadonlyMap<string, string>;
+}
+
+/** `leaderboard-page:<YYYY-MM>:<N>`: the month and the page a button leads to, or null when forged. */
+export function parseLeaderboardPage(arg: string): { month: Month; page: number } | null {
+  const match = /^(\d{4}-\d{2}):(\d{1,5})$/.exec(arg);
+  const month = match ? parseMonth(match[1]!) : null;
+  const page = match ? parsePage(match[2]!) : null;
+  return month && page ? { month, page } : null;
+}
+
+function line({ rank, userId, votes }: Ranked, { t }: Translator, name?: string): string {
+  const who = name === undefined ? mention(userId) : `${mention(userId)} (${safeText(name, 32)})`;
+  // The dot is escaped so Discord does not turn the lines into its own renumbered list.
+  return `${rank}\\. ${who} · ${t(votes === 1 ? 'leaderboard.vote' : 'leaderboard.votes', { count: votes })}`;
+}
+
+/** A month's ranking, 10 a page, with since when the bot has been counting. */
+export function leaderboardView({
+  month,
+  ranked,
+  page,
+  countingSince,
+  i18n,
+  names,
+}: LeaderboardViewInput): MessageView {
+  const { t } = i18n;
+  const monthName = i18n.monthName(month.year, month.month);
+  const since = countingSince
+    ? t('leaderboard.since', { date: time(countingSince, TimestampStyles.LongDate) })
+    : t('leaderboard.notYet');
+  const embed = new EmbedBuilder().setColor(ToneColour.info).setTitle(t('leaderboard.title', { month: monthName }));
+  if (ranked.length === 0) {
+    return messageView(embed.setDescription(`${t('leaderboard.empty', { month: monthName })}\n${since}`));
+  }
+  const shown = pageOf(ranked, page);
+  const lines = shown.items.map((entry) => line(entry, i18n, names?.get(entry.userId)));
+  embed
+    .setDescription([t('leaderboard.heading'), ...lines, '', since].join('\n'))
+    .setFooter({ text: t('votes.page', { page: shown.current, pages: shown.pageCount }) });
+  const toPage = (target: number) => encodeCustomId(Prefix.leaderboardPage, `${monthKey(month)}:${target}`);
+  return messageView(embed, shown.pageCount > 1 ? [pageButtons(shown, toPage, i18n)] : []);
+}
