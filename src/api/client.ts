@@ -23,6 +23,7 @@ import type {
   VoteStatus,
 } from './types.js';
 import { checkReplyInput, checkReviewId, checkUserId } from './validate-input.js';
+import { orderByTimeLeft } from './vote-order.js';
 
 /**
  * Creates the client for the votes and reviews service. Options are checked here, so a bad
@@ -94,7 +95,11 @@ class HttpServiceClient implements ServiceClient {
         key: 'listVotes',
         path: '/votes',
         describe,
-        read: readGet(voteListSchema, describe),
+        // Gap: the order is not shown. Ordered once here, so each page shown later costs no sort.
+        read: (response) => {
+          const list = readGet(voteListSchema, describe)(response);
+          return { ...list, votes: orderByTimeLeft(list.votes) };
+        },
         ttlMs: () => this.#ttl(true),
         aged: (list, ageMs) => ({
           ...list,

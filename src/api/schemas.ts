@@ -38,7 +38,7 @@ const voteEntrySchema = z
     viaDiscord: wire.discord ?? false,
   }));
 
-/** GET /votes. Gap: pagination and ordering are not shown; the list is taken as sent. */
+/** GET /votes. Gap: pagination and ordering are not shown; the list is taken whole and ordered by the client. */
 export const voteListSchema = z.object({
   totalVotes: count,
   monthlyVotes: count,

@@ -15,6 +15,7 @@ export interface VoteEntry {
 export interface VoteList {
   totalVotes: number;
   monthlyVotes: number;
+  /** Ordered soonest to run out first (see vote-order.ts). */
   votes: VoteEntry[];
 }
 

@@ -97,20 +97,39 @@ export function truncate(text: string, max: number): string {
 }
 
 /**
+ * Invisible format characters (Unicode Cf): bidirectional embeddings, overrides and isolates
+ * (U+202A–U+202E, U+2066–U+2069), marks, zero-width spaces, tags. They would draw the text after
+ * them mirrored or hide part of it. Kept: the zero-width joiner and non-joiner, which emoji
+ * sequences and some scripts need, and the tags of a subdivision flag (🏴 + tags + cancel tag).
+ */
+const FORMAT_CHARACTERS = /(\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F})|[\u200c\u200d]|\p{Cf}/gu;
+
+/** Text as it will be drawn: every invisible format character removed, save the ones above. */
+export function displayable(text: string): string {
+  return text.replace(FORMAT_CHARACTERS, (match, flag: string | undefined) =>
+    flag !== undefined || match === '\u200c' || match === '\u200d' ? match : '',
+  );
+}
+
+/**
  * User-written text, escaped, and at most `max` characters once escaped (ellipsis included).
- * Cutting happens before escaping, so no escape sequence is ever split in two.
+ * Cutting happens before escaping, so no escape sequence is ever split in two, and only what can
+ * be shown is ever escaped: escaping never shortens text, so nothing past the first `max`
+ * characters can appear, and a 50 MB review costs what its first few thousand characters cost.
  */
 export function safeText(text: string, max = Number.POSITIVE_INFINITY): string {
-  const full = escapeUserText(text);
-  if (full.length <= max) return full;
+  const prefix = Number.isFinite(max) ? cut(text, max + 1) : text;
+  const shown = displayable(prefix);
+  const full = escapeUserText(shown);
+  if (prefix.length === text.length && full.length <= max) return full;
   let lo = 0;
-  let hi = text.length;
+  let hi = Math.min(shown.length, max);
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (escapeUserText(cut(text, mid)).length + ELLIPSIS.length <= max) lo = mid;
+    if (escapeUserText(cut(shown, mid)).length + ELLIPSIS.length <= max) lo = mid;
     else hi = mid - 1;
   }
-  return `${escapeUserText(cut(text, lo)).trimEnd()}${ELLIPSIS}`;
+  return `${escapeUserText(cut(shown, lo)).trimEnd()}${ELLIPSIS}`;
 }
 
 /** Each line prefixed with `> `; pass text that is already escaped. */
@@ -129,6 +148,14 @@ export function mention(userId: string): string {
 /** An id from the service, in inline code when it is safe there, else escaped. */
 export function idText(id: string): string {
   return /^[\w.:-]{1,100}$/.test(id) ? inlineCode(id) : safeText(id, 100);
+}
+
+/**
+ * An id the service made up for something it created (a reply): shown only when it looks like an
+ * id, since a service that sends anything else there is not to be quoted.
+ */
+export function serviceIdText(id: string, { t }: Translator): string {
+  return /^[\w.:-]{1,100}$/.test(id) ? inlineCode(id) : t('common.notAnId');
 }
 
 export function yesNo(value: boolean, { t }: Translator): string {

@@ -1,6 +1,6 @@
 import { EmbedBuilder } from 'discord.js';
 import type { Translator } from '../i18n/index.js';
-import { exactTime, idText, mention, relativeTime, safeText, stars, yesNo } from './format.js';
+import { exactTime, idText, mention, relativeTime, safeText, serviceIdText, stars, yesNo } from './format.js';
 import { messageView, type MessageView } from './message.js';
 import { ToneColour } from './theme.js';
 
@@ -43,7 +43,7 @@ export function replyAuditView({ moderatorId, review, reply, at, i18n }: ReplyAu
       { name: t('replyPosted.field.pinned'), value: yesNo(reply.pinned, i18n), inline: true },
       { name: t('audit.field.time'), value: `${exactTime(at)} (${relativeTime(at)})`, inline: true },
       { name: t('replyPosted.field.reviewId'), value: idText(review.id), inline: true },
-      { name: t('replyPosted.field.replyId'), value: idText(reply.id), inline: true },
+      { name: t('replyPosted.field.replyId'), value: serviceIdText(reply.id, i18n), inline: true },
     )
     .setTimestamp(at);
   return messageView(embed);

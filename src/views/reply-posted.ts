@@ -1,6 +1,6 @@
 import { EmbedBuilder } from 'discord.js';
 import type { Translator } from '../i18n/index.js';
-import { blockQuote, idText, safeText, yesNo } from './format.js';
+import { blockQuote, idText, safeText, serviceIdText, yesNo } from './format.js';
 import { messageView, type MessageView } from './message.js';
 import { ToneColour } from './theme.js';
 
@@ -23,7 +23,7 @@ export function replyPostedView({ reviewId, replyId, content, pinned, i18n }: Re
     .setDescription(blockQuote(safeText(content, QUOTE_MAX)))
     .addFields(
       { name: t('replyPosted.field.pinned'), value: yesNo(pinned, i18n), inline: true },
-      { name: t('replyPosted.field.replyId'), value: idText(replyId), inline: true },
+      { name: t('replyPosted.field.replyId'), value: serviceIdText(replyId, i18n), inline: true },
       { name: t('replyPosted.field.reviewId'), value: idText(reviewId), inline: true },
     );
   return messageView(embed);

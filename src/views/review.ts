@@ -3,7 +3,7 @@ import { reviewIdProblem, type Review } from '../api/index.js';
 import { EMBED_FOOTER_MAX } from '../discord-limits.js';
 import { Prefix, encodeCustomId } from '../custom-id.js';
 import type { Translator } from '../i18n/index.js';
-import { exactTime, mention, relativeTime, safeText, truncate } from './format.js';
+import { displayable, exactTime, mention, relativeTime, safeText, truncate } from './format.js';
 import { authorLine } from './review-author.js';
 import { messageView, type MessageView } from './message.js';
 import { ToneColour } from './theme.js';
@@ -46,7 +46,7 @@ function reviewEmbed(review: Review, i18n: Translator): EmbedBuilder {
       { name: t('review.field.replies'), value: i18n.number(review.replies), inline: true },
       { name: t('review.field.written'), value: written, inline: true },
     )
-    .setFooter({ text: truncate(t('review.footer', { id: review.id }), EMBED_FOOTER_MAX) });
+    .setFooter({ text: truncate(t('review.footer', { id: displayable(review.id) }), EMBED_FOOTER_MAX) });
 }
 
 /** A member's review, or a line saying they have none. */

@@ -1,5 +1,6 @@
 import { EmbedBuilder } from 'discord.js';
 import type { VoteEntry, VoteList } from '../api/types.js';
+import { isOrderedByTimeLeft, orderByTimeLeft } from '../api/vote-order.js';
 import { Prefix, encodeCustomId } from '../custom-id.js';
 import type { Translator } from '../i18n/index.js';
 import { mention, relativeTime, safeText, timeAfter } from './format.js';
@@ -24,14 +25,7 @@ export interface VotesViewInput {
 /** Discord caps nicknames at 32 characters; anything longer is not a name Discord gave. */
 const NAME_MAX = 32;
 
-/** Soonest to run out first; votes with no known time left go last. Ties by user id, for stable pages. */
-export function orderByTimeLeft(votes: readonly VoteEntry[]): VoteEntry[] {
-  return [...votes].sort((a, b) => {
-    const left = (a.remainingMs ?? Number.POSITIVE_INFINITY) - (b.remainingMs ?? Number.POSITIVE_INFINITY);
-    if (left !== 0 && !Number.isNaN(left)) return left;
-    return a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0;
-  });
-}
+export { orderByTimeLeft };
 
 function voterLine(rank: number, vote: VoteEntry, now: Date, { t }: Translator, name?: string): string {
   const when =
@@ -43,9 +37,13 @@ function voterLine(rank: number, vote: VoteEntry, now: Date, { t }: Translator, 
   return `${rank}\\. ${who} · ${when}`;
 }
 
-/** One page of the list, soonest to run out first. */
+/**
+ * One page of the list, soonest to run out first. The client orders the list once per fetch, so
+ * a page click costs one pass over it, not a sort.
+ */
 export function votesPage(list: VoteList, page: number, pageSize?: number): Page<VoteEntry> {
-  return pageOf(orderByTimeLeft(list.votes), page, pageSize);
+  const ordered = isOrderedByTimeLeft(list.votes) ? list.votes : orderByTimeLeft(list.votes);
+  return pageOf(ordered, page, pageSize);
 }
 
 /** The guild's totals and one page of active voters. */

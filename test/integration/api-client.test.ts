@@ -298,12 +298,13 @@ describe('tolerant reading of what the spec leaves open', () => {
         ],
       }),
     });
+    // Ordered soonest to run out first by the client, once, whatever order the service sends.
     expect(await fastClient(sandbox).listVotes()).toEqual({
       totalVotes: 2,
       monthlyVotes: 1,
       votes: [
-        { userId: VOTER, remainingMs: 3_600_000, viaDiscord: true },
         { userId: CRITIC, remainingMs: 90_000, viaDiscord: false },
+        { userId: VOTER, remainingMs: 3_600_000, viaDiscord: true },
       ],
     });
   });

@@ -18,6 +18,7 @@ export const de: Catalog = {
   'common.yes': 'Ja',
   'common.no': 'Nein',
   'common.unknown': 'Unbekannt',
+  'common.notAnId': 'nicht angezeigt (keine ID)',
 
   'duration.underMinute': 'weniger als eine Minute',
   'duration.daysHours': '{days} T. {hours} Std.',

@@ -18,6 +18,7 @@ export const en = {
   'common.yes': 'Yes',
   'common.no': 'No',
   'common.unknown': 'Unknown',
+  'common.notAnId': 'not shown (not an id)',
 
   'duration.underMinute': 'less than a minute',
   'duration.daysHours': '{days} d {hours} h',

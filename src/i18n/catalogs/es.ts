@@ -18,6 +18,7 @@ export const es: Catalog = {
   'common.yes': 'Sí',
   'common.no': 'No',
   'common.unknown': 'Desconocido',
+  'common.notAnId': 'no se muestra (no es un id)',
 
   'duration.underMinute': 'menos de un minuto',
   'duration.daysHours': '{days} d {hours} h',

@@ -18,6 +18,7 @@ export const fr: Catalog = {
   'common.yes': 'Oui',
   'common.no': 'Non',
   'common.unknown': 'Inconnu',
+  'common.notAnId': 'non affiché (pas un identifiant)',
 
   'duration.underMinute': 'moins d’une minute',
   'duration.daysHours': '{days} j {hours} h',

@@ -18,6 +18,7 @@ export const ptBR: Catalog = {
   'common.yes': 'Sim',
   'common.no': 'Não',
   'common.unknown': 'Desconhecido',
+  'common.notAnId': 'não exibido (não é um id)',
 
   'duration.underMinute': 'menos de um minuto',
   'duration.daysHours': '{days} d {hours} h',

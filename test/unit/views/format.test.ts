@@ -159,3 +159,39 @@ describe('mention', () => {
     expect(mention('@everyone')).toBe('@\u200beveryone');
   });
 });
+
+describe('user text of any size', () => {
+  it('cuts a 50 MB markdown-heavy text to what is shown before escaping it (escaping it whole crashed V8)', () => {
+    const huge = '*_~`|'.repeat(10_000_000);
+    const shown = safeText(huge, 3_800);
+    expect(shown.length).toBeLessThanOrEqual(3_800);
+    expect(shown.endsWith('…')).toBe(true);
+    expect(shown.startsWith('\\*\\_\\~\\`\\|')).toBe(true);
+  });
+
+  it('still ends in an ellipsis when invisible characters were dropped from the part that is shown', () => {
+    const text = `${'\u202e'.repeat(5)}${'a'.repeat(20)}`;
+    expect(safeText(text, 10)).toMatch(/^a{1,9}…$/);
+  });
+});
+
+describe('text that displays as written', () => {
+  it.each([
+    ['a right-to-left override', 'good \u202Etxet desrever\u202C end', 'good txet desrever end'],
+    ['isolates and embeddings', '\u2066a\u2067b\u2068c\u2069 \u202Ad\u202Be\u202C', 'abc de'],
+    ['marks, zero-width spaces and a BOM', 'x\u200Ey\u200Fz\u200B!\uFEFF\u061C', 'xyz!'],
+    ['invisible tag characters', 'hi\u{E0068}\u{E0069}', 'hi'],
+  ])('removes %s', (_, text, expected) => {
+    expect(safeText(text)).toBe(expected);
+  });
+
+  it('keeps the joiners emoji sequences need and a subdivision flag', () => {
+    const family = '👩\u200D👩\u200D👧';
+    const england = '\u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}';
+    expect(safeText(`${family} ${england}`)).toBe(`${family} ${england}`);
+  });
+
+  it('shows a service id with a direction override as escaped text without it', () => {
+    expect(mention('rev\u202Eabc')).toBe('revabc');
+  });
+});

@@ -43,11 +43,20 @@ describe('replyPostedView', () => {
     expect(long.description).toBe(`> ${'y'.repeat(499)}…`);
   });
 
-  it('shows an id with a backtick as escaped text, not broken code', () => {
+  it('shows a review id with a backtick as escaped text, not broken code', () => {
     const odd = embedOf(
-      replyPostedView({ i18n: english, reviewId: 'r', replyId: 'a`b', content: 'ok', pinned: false }),
+      replyPostedView({ i18n: english, reviewId: 'a`b', replyId: 'p', content: 'ok', pinned: false }),
     );
-    expect(odd.fields?.[1]?.value).toBe('a\\`b');
+    expect(odd.fields?.[2]?.value).toBe('a\\`b');
+  });
+
+  it.each([
+    ['a masked link', '[click](https://evil.example)'],
+    ['a backtick', 'a`b'],
+    ['a mention', '@everyone'],
+  ])('does not show a reply id holding %s: the service only gets to name ids', (_, replyId) => {
+    const odd = embedOf(replyPostedView({ i18n: english, reviewId: 'r', replyId, content: 'ok', pinned: false }));
+    expect(odd.fields?.[1]?.value).toBe('not shown (not an id)');
   });
 
   it('pings nobody and has no buttons', () => {

@@ -182,3 +182,21 @@ describe('parseVotesPage', () => {
     },
   );
 });
+
+describe('votesView on a list the client has ordered', () => {
+  it('cuts the page from the list as it stands, without copying and sorting all of it', () => {
+    const votes = Array.from({ length: 50_000 }, (_, i) => voter(i + 1));
+    // Copying the list (spread, Array.from, for…of) goes through its iterator; a page needs none of it.
+    Object.defineProperty(votes, Symbol.iterator, {
+      value: () => {
+        throw new Error('the whole list was iterated');
+      },
+    });
+    const lines = voterLines(
+      embedOf(votesView({ list: { totalVotes: 1, monthlyVotes: 1, votes }, page: 3, now: NOW, i18n: english }))
+        .description,
+    );
+    expect(lines[0]).toBe(`21\\. <@${voter(21).userId}> · runs out <t:${NOW_UNIX + 21 * 60}:R>`);
+    expect(lines).toHaveLength(10);
+  });
+});
