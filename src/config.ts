@@ -1,6 +1,6 @@
 import { config as loadDotenv } from 'dotenv';
 import { z } from 'zod';
-import { DEFAULT_CLIENT_OPTIONS as API_DEFAULTS, parseBaseUrl, SNOWFLAKE } from './api/index.js';
+import { DEFAULT_CLIENT_OPTIONS as API_DEFAULTS, defaultHeaderPrefix, parseBaseUrl, SNOWFLAKE } from './api/index.js';
 
 /** Everything the bot reads from the environment, parsed once. */
 export interface Config {
@@ -21,6 +21,7 @@ export interface Config {
     readonly totalBudgetMs: number;
     readonly cacheTtlMs: number;
     readonly notVotedTtlMs: number;
+    readonly maxResponseBytes: number;
   };
   readonly moderatorRoleIds: readonly string[];
   readonly reviewLogChannelId: string | undefined;
@@ -106,13 +107,14 @@ const schema = z.object({
       .string()
       .trim()
       .regex(/^[A-Za-z][A-Za-z0-9]*$/, 'must be a single word such as Service or Guilds'),
-  ).transform((v) => v ?? 'Service'),
+  ),
   SERVICE_TIMEOUT_MS: intInRange(100, 60_000, API_DEFAULTS.attemptTimeoutMs),
   // At most 7 min: the reply form's post and refresh, one after the other, stay within the 15 min an
   // interaction token lives, so no handler needs a deadline of its own.
   SERVICE_BUDGET_MS: intInRange(100, 420_000, API_DEFAULTS.totalBudgetMs),
   SERVICE_CACHE_TTL_SECONDS: intInRange(0, 86_400, API_DEFAULTS.cacheTtlMs / 1000),
   SERVICE_NOT_VOTED_TTL_SECONDS: intInRange(0, 3_600, API_DEFAULTS.notVotedTtlMs / 1000),
+  SERVICE_MAX_RESPONSE_BYTES: intInRange(1_024, 64 * 1024 * 1024, API_DEFAULTS.maxResponseBytes),
   MODERATOR_ROLE_IDS: optional(z.string())
     .transform((v) =>
       (v ?? '')
@@ -147,11 +149,12 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
       baseUrl: e.SERVICE_BASE_URL,
       apiKey: e.SERVICE_API_KEY,
       appId: e.SERVICE_APP_ID,
-      headerPrefix: e.SERVICE_HEADER_PREFIX,
+      headerPrefix: e.SERVICE_HEADER_PREFIX ?? defaultHeaderPrefix(e.SERVICE_BASE_URL),
       attemptTimeoutMs: e.SERVICE_TIMEOUT_MS,
       totalBudgetMs: e.SERVICE_BUDGET_MS,
       cacheTtlMs: e.SERVICE_CACHE_TTL_SECONDS * 1000,
       notVotedTtlMs: e.SERVICE_NOT_VOTED_TTL_SECONDS * 1000,
+      maxResponseBytes: e.SERVICE_MAX_RESPONSE_BYTES,
     },
     moderatorRoleIds: e.MODERATOR_ROLE_IDS,
     reviewLogChannelId: e.REVIEW_LOG_CHANNEL_ID,

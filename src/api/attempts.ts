@@ -1,16 +1,13 @@
 import pRetry, { AbortError } from 'p-retry';
 import { sleep } from './deadline.js';
-import { ServiceError, ServiceUnavailableError } from './errors.js';
-import type { HttpRequest, RawResponse, Send } from './request.js';
+import { RateLimitedError, ServiceError, ServiceUnavailableError } from './errors.js';
+import type { CallBudget, HttpRequest, RawResponse, Send } from './request.js';
 import { TransportFailure } from './request.js';
 import type { BackoffSettings } from './retry-policy.js';
 import { backoffOptions, exhausted, RetryableFailure } from './retry-policy.js';
 
 /** The time a call may still use: a signal aborting with a ServiceUnavailableError, and the ms left. */
-export interface CallContext {
-  signal: AbortSignal;
-  remaining(): number;
-}
+export type CallContext = CallBudget;
 
 /** One call: the request, what its answers mean, and what a failed transport means for it. */
 export interface AttemptPlan<T> {
@@ -37,7 +34,7 @@ export async function runAttempts<T>(
     attempts = attemptNumber;
     let outcome: Error;
     try {
-      return plan.read(await send(plan.request, attemptNumber, call.signal));
+      return plan.read(await send(plan.request, attemptNumber, call));
     } catch (error) {
       outcome = error instanceof TransportFailure ? plan.onTransportFailure(error) : (error as Error);
     }
@@ -55,11 +52,11 @@ export async function runAttempts<T>(
         if (!(error instanceof RetryableFailure) || error.retryAfterMs === undefined || retriesLeft <= 0) return;
         const left = Math.floor(call.remaining());
         if (error.retryAfterMs >= left) {
-          throw new ServiceUnavailableError(
-            'timeout',
-            `${plan.describe}: the service asked to wait ${error.retryAfterMs} ms before trying again (HTTP ${error.status}), more than the ${left} ms left for this call.`,
-            error.status,
-          );
+          const message = `${plan.describe}: the service asked to wait ${error.retryAfterMs} ms before trying again (HTTP ${error.status}), more than the ${left} ms left for this call.`;
+          // A 429 is the service asking the bot to slow down; a 503 says it is not answering.
+          throw error.status === 429
+            ? new RateLimitedError(error.retryAfterMs, message, error.status)
+            : new ServiceUnavailableError('timeout', message, error.status);
         }
         await sleep(error.retryAfterMs, call.signal);
       },

@@ -29,7 +29,21 @@ export function parseBaseUrl(raw: string): string {
   if (url.search !== '' || url.hash !== '') {
     throw new InvalidInputError('baseUrl', 'Base URL must not have a query string or fragment.');
   }
+  // Without it every route answers 404, which GET /reviews reads as "no review": members who
+  // have one would be told they have none.
+  if (!/\/v1\/*$/.test(url.pathname)) {
+    throw new InvalidInputError(
+      'baseUrl',
+      `Base URL must end in the API version segment /v1, e.g. ${url.origin}/v1 (got the path ${url.pathname}).`,
+    );
+  }
   return url.href.replace(/\/+$/, '');
+}
+
+/** The credential headers' prefix when none is set: Guilds for guilds.me and its subdomains, else the spec's. */
+export function defaultHeaderPrefix(baseUrl: string): 'Guilds' | 'Service' {
+  const host = new URL(baseUrl).hostname.toLowerCase().replace(/\.$/, '');
+  return host === 'guilds.me' || host.endsWith('.guilds.me') ? 'Guilds' : 'Service';
 }
 
 /** Appends a path (starting with '/') to a base from parseBaseUrl; `new URL(path, base)` would drop `/v1`. */

@@ -6,13 +6,15 @@ import { Coalescer } from './coalesce.js';
 import { Deadline } from './deadline.js';
 import type { ResolvedOptions } from './options.js';
 import { checkCallOptions, MAX_CACHE_ENTRIES, resolveOptions } from './options.js';
+import { RateLimiter } from './rate-limiter.js';
 import type { Send } from './request.js';
-import { createRequester } from './request.js';
+import { createRequester, credentialHeaderNames, limitedSend } from './request.js';
 import { readGet, readReply, readReview } from './responses.js';
 import { getTransportOutcome, postTransportOutcome } from './retry-policy.js';
 import { voteListSchema, voteStatusSchema } from './schemas.js';
 import type {
   CallOptions,
+  ConnectionCheck,
   Reply,
   ReplyInput,
   Review,
@@ -64,7 +66,9 @@ class HttpServiceClient implements ServiceClient {
   constructor(options: ServiceClientOptions) {
     const { settings, credentials } = resolveOptions(options);
     this.#settings = settings;
-    this.#send = createRequester({ ...settings, ...credentials });
+    // One limiter for every request this client sends, whatever sends it.
+    const limiter = new RateLimiter(settings.onRateLimit);
+    this.#send = limitedSend(createRequester({ ...settings, ...credentials }), limiter);
     this.#breaker = new CircuitBreaker(settings.breakerThreshold, settings.breakerCooldownMs);
   }
 
@@ -147,6 +151,28 @@ class HttpServiceClient implements ServiceClient {
       // The review's reply count has changed: the next read must come from the service.
       this.#cache.deleteWhere((value, key) => key.startsWith('getReview:') && (value as Review | null)?.id === id);
       return result;
+    } finally {
+      call.dispose();
+    }
+  }
+
+  /**
+   * One cheap request (GET /votes, one attempt, no cache, no circuit) to tell at start-up whether
+   * the base URL and credentials work. Never throws: the outcome is for the log.
+   */
+  async checkConnection(options?: CallOptions): Promise<ConnectionCheck> {
+    const call = this.#callDeadline(checkCallOptions(options));
+    const headers = credentialHeaderNames(this.#settings.headerPrefix);
+    try {
+      const response = await this.#send({ route: 'listVotes', method: 'GET', path: '/votes' }, 1, call);
+      if (response.status === 401 || response.status === 403) {
+        return { outcome: 'credentials_refused', status: response.status, headers: [headers.apiKey, headers.appId] };
+      }
+      if (response.status === 404) return { outcome: 'not_found', status: 404 };
+      if (response.status >= 200 && response.status <= 299) return { outcome: 'ok', status: response.status };
+      return { outcome: 'unexpected', status: response.status };
+    } catch (error) {
+      return { outcome: 'unreachable', detail: (error as Error).message };
     } finally {
       call.dispose();
     }

@@ -32,7 +32,7 @@ export class ReviewNotFoundError extends ServiceError {
   }
 }
 
-export type UnavailableReason = 'retries_exhausted' | 'circuit_open' | 'timeout' | 'aborted';
+export type UnavailableReason = 'retries_exhausted' | 'circuit_open' | 'timeout' | 'aborted' | 'rate_limited';
 
 /** The service did not answer usefully in time: retries spent, budget gone, or the circuit is open. */
 export class ServiceUnavailableError extends ServiceError {
@@ -69,5 +69,26 @@ export class ReplyOutcomeUnknownError extends ServiceError {
   ) {
     super(message);
     this.name = 'ReplyOutcomeUnknownError';
+  }
+}
+
+/**
+ * The service's rate limit allows no request for longer than the call may wait (its window is
+ * closed, or a 429's Retry-After reaches past the budget), so the call ends without sending
+ * anything more. `retryAfterMs`: how long until a request may leave again.
+ */
+export class RateLimitedError extends ServiceUnavailableError {
+  constructor(
+    readonly retryAfterMs: number,
+    message = `The service's rate limit allows no request for another ${Math.ceil(retryAfterMs / 1000)} s; the call was not sent.`,
+    status?: number,
+  ) {
+    super('rate_limited', message, status);
+    this.name = 'RateLimitedError';
+  }
+
+  /** Whole seconds, at least 1: what a member is told to wait. */
+  get retryAfterSeconds(): number {
+    return Math.max(1, Math.ceil(this.retryAfterMs / 1000));
   }
 }

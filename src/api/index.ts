@@ -1,6 +1,6 @@
 // The service client's public surface. Nothing under src/api imports discord.js.
 export { createServiceClient } from './client.js';
-export { parseBaseUrl } from './base-url.js';
+export { defaultHeaderPrefix, parseBaseUrl } from './base-url.js';
 export {
   isSnowflake,
   reviewIdProblem,
@@ -18,6 +18,7 @@ export {
   ServiceUnavailableError,
   InvalidResponseError,
   ReplyOutcomeUnknownError,
+  RateLimitedError,
 } from './errors.js';
 export type {
   VoteStatus,
@@ -29,4 +30,6 @@ export type {
   AttemptInfo,
   ServiceClientOptions,
   ServiceClient,
+  ConnectionCheck,
 } from './types.js';
+export type { RateLimitEvent } from './rate-limiter.js';

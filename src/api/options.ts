@@ -1,8 +1,11 @@
-import { parseBaseUrl } from './base-url.js';
+import { defaultHeaderPrefix, parseBaseUrl } from './base-url.js';
 import { InvalidInputError } from './errors.js';
 import type { CallOptions, ServiceClientOptions } from './types.js';
 
-/** The defaults DESIGN.md sets; the config module may show them in its help text. */
+/**
+ * The defaults DESIGN.md sets; the config module may show them in its help text. The header
+ * prefix, when unset, follows the base URL (defaultHeaderPrefix); `Service` is the spec's.
+ */
 export const DEFAULT_CLIENT_OPTIONS = {
   headerPrefix: 'Service',
   // The bot defers its answer after ~2 s anyway, so a slow but working service (seconds per
@@ -16,6 +19,8 @@ export const DEFAULT_CLIENT_OPTIONS = {
   notVotedTtlMs: 5_000,
   breakerThreshold: 5,
   breakerCooldownMs: 15_000,
+  // The largest real answer (a full vote list) is far below this; a review Discord can show is 4 KB.
+  maxResponseBytes: 1024 * 1024,
 } as const;
 
 /** Most results the cache keeps; past it the oldest go. */
@@ -30,6 +35,7 @@ type Tunables = {
 export interface ResolvedOptions extends Tunables {
   baseUrl: string;
   onAttempt: ServiceClientOptions['onAttempt'];
+  onRateLimit: ServiceClientOptions['onRateLimit'];
 }
 
 export interface Credentials {
@@ -40,9 +46,10 @@ export interface Credentials {
 /** Checks every option once, at construction, so a misconfiguration fails at start-up, not mid-call. */
 export function resolveOptions(options: ServiceClientOptions): { settings: ResolvedOptions; credentials: Credentials } {
   const pick = <K extends keyof typeof DEFAULT_CLIENT_OPTIONS>(key: K) => options[key] ?? DEFAULT_CLIENT_OPTIONS[key];
+  const baseUrl = parseBaseUrl(options.baseUrl);
   const settings: ResolvedOptions = {
-    baseUrl: parseBaseUrl(options.baseUrl),
-    headerPrefix: pick('headerPrefix'),
+    baseUrl,
+    headerPrefix: options.headerPrefix ?? defaultHeaderPrefix(baseUrl),
     attemptTimeoutMs: positive('attemptTimeoutMs', pick('attemptTimeoutMs')),
     totalBudgetMs: positive('totalBudgetMs', pick('totalBudgetMs')),
     retries: count('retries', pick('retries')),
@@ -52,7 +59,9 @@ export function resolveOptions(options: ServiceClientOptions): { settings: Resol
     notVotedTtlMs: atLeastZero('notVotedTtlMs', pick('notVotedTtlMs')),
     breakerThreshold: count('breakerThreshold', pick('breakerThreshold')),
     breakerCooldownMs: atLeastZero('breakerCooldownMs', pick('breakerCooldownMs')),
+    maxResponseBytes: count('maxResponseBytes', pick('maxResponseBytes')),
     onAttempt: options.onAttempt,
+    onRateLimit: options.onRateLimit,
   };
   if (!/^[A-Za-z0-9]+(-[A-Za-z0-9]+)*$/.test(settings.headerPrefix)) {
     throw new InvalidInputError(

@@ -1,4 +1,5 @@
 import { joinUrl } from './base-url.js';
+import type { RateLimiter } from './rate-limiter.js';
 import type { AttemptInfo, RouteName } from './types.js';
 
 const USER_AGENT = 'vote-review-bot/0.1.0 (+node)';
@@ -21,9 +22,10 @@ export interface RawResponse {
 /**
  * Why an attempt got no complete response. `refused` and `dns` prove the request never reached the
  * service (the only transport failures after which a POST may be sent again); `network` covers
- * resets and sockets closed mid-response, which prove nothing.
+ * resets and sockets closed mid-response, which prove nothing. `too_large`: the body passed the
+ * size cap and was not read further.
  */
-export type TransportKind = 'refused' | 'dns' | 'network' | 'attempt_timeout' | 'deadline';
+export type TransportKind = 'refused' | 'dns' | 'network' | 'attempt_timeout' | 'deadline' | 'too_large';
 
 export class TransportFailure extends Error {
   constructor(
@@ -43,24 +45,56 @@ export interface RequesterConfig {
   appId: string;
   headerPrefix: string;
   attemptTimeoutMs: number;
+  /** Bytes of body read at most; past it the attempt ends as `too_large`. */
+  maxResponseBytes: number;
   onAttempt?: (info: AttemptInfo) => void;
 }
 
-export type Send = (request: HttpRequest, attempt: number, callSignal: AbortSignal) => Promise<RawResponse>;
+/** What a call has left: its signal (aborting with the call's typed error) and the ms remaining. */
+export interface CallBudget {
+  signal: AbortSignal;
+  remaining(): number;
+}
+
+export type Send = (request: HttpRequest, attempt: number, call: CallBudget) => Promise<RawResponse>;
+
+/** The headers that carry the credentials, e.g. Guilds-Api-Key and Guilds-App-Id. */
+export function credentialHeaderNames(prefix: string): { apiKey: string; appId: string } {
+  return { apiKey: `${prefix}-Api-Key`, appId: `${prefix}-App-Id` };
+}
+
+/**
+ * Every request through the client's one rate limiter: it waits (or fails fast) before the
+ * request leaves and reads the rate-limit headers of whatever comes back.
+ */
+export function limitedSend(send: Send, limiter: RateLimiter): Send {
+  return async (request, attempt, call) => {
+    await limiter.acquire(call);
+    let response: RawResponse | undefined;
+    try {
+      response = await send(request, attempt, call);
+      return response;
+    } finally {
+      limiter.settle(response);
+    }
+  };
+}
 
 /**
  * The one place that talks HTTP: credentials, JSON, the per-attempt timeout (headers and body), and
  * the attempt report. It returns every status as data; what a status means is for the caller.
  */
 export function createRequester(config: RequesterConfig): Send {
+  const names = credentialHeaderNames(config.headerPrefix);
   const headers = {
-    [`${config.headerPrefix}-Api-Key`]: config.apiKey,
-    [`${config.headerPrefix}-App-Id`]: config.appId,
+    [names.apiKey]: config.apiKey,
+    [names.appId]: config.appId,
     Accept: 'application/json',
     'User-Agent': USER_AGENT,
   };
 
-  return async function send(request, attempt, callSignal) {
+  return async function send(request, attempt, call) {
+    const callSignal = call.signal;
     const attemptTimer = new AbortController();
     const timer = setTimeout(() => attemptTimer.abort(), config.attemptTimeoutMs);
     const signal = AbortSignal.any([callSignal, attemptTimer.signal]);
@@ -77,7 +111,7 @@ export function createRequester(config: RequesterConfig): Send {
         redirect: 'manual',
       });
       status = response.status;
-      const text = await response.text();
+      const text = await readCapped(response, config.maxResponseBytes);
       return { status, headers: response.headers, text };
     } catch (error) {
       failure = classify(error, callSignal, attemptTimer.signal, status);
@@ -96,7 +130,35 @@ export function createRequester(config: RequesterConfig): Send {
   };
 }
 
+/**
+ * The body as text, but never more than `maxBytes` of it: a huge or endless body is cut off at
+ * the cap (the connection is dropped) instead of being buffered until the timeout.
+ */
+async function readCapped(response: Response, maxBytes: number): Promise<string> {
+  const declared = Number(response.headers.get('content-length'));
+  if (response.body === null) return '';
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body.cancel();
+    throw new TransportFailure('too_large', 'too_large', response.status);
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new TransportFailure('too_large', 'too_large', response.status);
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
 function classify(error: unknown, callSignal: AbortSignal, attemptSignal: AbortSignal, status?: number) {
+  if (error instanceof TransportFailure) return error;
   if (callSignal.aborted) return new TransportFailure('deadline', 'aborted', status);
   if (attemptSignal.aborted) return new TransportFailure('attempt_timeout', 'timeout', status);
   const code = networkCode(error);

@@ -1,4 +1,4 @@
-import { ReplyOutcomeUnknownError, ServiceUnavailableError } from './errors.js';
+import { InvalidResponseError, ReplyOutcomeUnknownError, ServiceUnavailableError } from './errors.js';
 import type { TransportFailure } from './request.js';
 import type { RawResponse } from './request.js';
 import { parseRetryAfter } from './retry-after.js';
@@ -31,6 +31,8 @@ export function retryableStatus(response: RawResponse): RetryableFailure {
 /** GET is idempotent: every transport failure may be retried, except the call's own deadline. */
 export function getTransportOutcome(failure: TransportFailure, callSignal: AbortSignal): Error {
   if (failure.kind === 'deadline') return callSignal.reason as ServiceUnavailableError;
+  // The same request would get the same oversized answer: final, not retried.
+  if (failure.kind === 'too_large') return tooLarge(failure);
   return new RetryableFailure(
     failure.kind === 'attempt_timeout' ? 'attempt timed out' : failure.detail,
     failure.status,
@@ -49,14 +51,23 @@ export function postTransportOutcome(failure: TransportFailure, reviewId: string
     return new RetryableFailure(failure.detail, failure.status);
   }
   const why =
-    failure.kind === 'attempt_timeout'
-      ? 'the service did not answer in time'
-      : failure.kind === 'deadline'
-        ? 'the call was stopped while the request was in flight'
-        : `the connection failed mid-request (${failure.detail})`;
+    failure.kind === 'too_large'
+      ? `its answer (HTTP ${failure.status}) was larger than the client reads`
+      : failure.kind === 'attempt_timeout'
+        ? 'the service did not answer in time'
+        : failure.kind === 'deadline'
+          ? 'the call was stopped while the request was in flight'
+          : `the connection failed mid-request (${failure.detail})`;
   return new ReplyOutcomeUnknownError(
     reviewId,
     `The reply to review ${reviewId} may or may not have been posted: ${why}.`,
+    failure.status,
+  );
+}
+
+function tooLarge(failure: TransportFailure): InvalidResponseError {
+  return new InvalidResponseError(
+    `The service answered HTTP ${failure.status} with a body larger than the client reads (SERVICE_MAX_RESPONSE_BYTES); it was not read further.`,
     failure.status,
   );
 }

@@ -1,3 +1,5 @@
+import type { RateLimitEvent } from './rate-limiter.js';
+
 /** A member's vote as the bot uses it. */
 export interface VoteStatus {
   voted: boolean;
@@ -62,7 +64,10 @@ export interface ServiceClientOptions {
   baseUrl: string;
   apiKey: string;
   appId: string;
-  /** Header name prefix: `Service` gives Service-Api-Key / Service-App-Id (Guilds uses `Guilds`). */
+  /**
+   * Header name prefix: `Service` gives Service-Api-Key / Service-App-Id (Guilds uses `Guilds`).
+   * Default: `Guilds` when the base URL's host is guilds.me or a subdomain of it, else `Service`.
+   */
   headerPrefix?: string;
   /** Per-attempt timeout. */
   attemptTimeoutMs?: number;
@@ -79,8 +84,20 @@ export interface ServiceClientOptions {
   /** Consecutive failed calls that open the circuit, and how long it stays open. */
   breakerThreshold?: number;
   breakerCooldownMs?: number;
+  /** Bytes of a response body read at most; a larger body is an invalid response. Default 1 MiB. */
+  maxResponseBytes?: number;
   onAttempt?: (info: AttemptInfo) => void;
+  /** Told each time the rate limiter made a call wait, or failed it at once. */
+  onRateLimit?: (event: RateLimitEvent) => void;
 }
+
+/** What the start-up check saw; `headers` names the credential headers that were sent. */
+export type ConnectionCheck =
+  | { outcome: 'ok'; status: number }
+  | { outcome: 'credentials_refused'; status: number; headers: string[] }
+  | { outcome: 'not_found'; status: 404 }
+  | { outcome: 'unexpected'; status: number }
+  | { outcome: 'unreachable'; detail: string };
 
 export interface ServiceClient {
   /** A member's vote. @example await client.getVote('123456789012345678') */
@@ -91,4 +108,6 @@ export interface ServiceClient {
   getReview(userId: string, options?: CallOptions): Promise<Review | null>;
   /** Posts a reply as the guild. Never sent twice by the client itself. */
   replyToReview(reviewId: string, input: ReplyInput, options?: CallOptions): Promise<Reply>;
+  /** One cheap request to see whether base URL and credentials work; never throws. */
+  checkConnection(options?: CallOptions): Promise<ConnectionCheck>;
 }

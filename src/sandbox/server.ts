@@ -6,6 +6,7 @@ import type { RouteName } from '../api/types.js';
 import type { Answer } from './answer.js';
 import { jsonAnswer, UNAUTHORISED } from './answer.js';
 import { FaultTable, faultAnswer } from './faults.js';
+import { RateLimitWindow } from './rate-limit.js';
 import { RequestLog } from './request-log.js';
 import { answerRoute, matchRoute } from './routes.js';
 import { bundledSeed, rebaseSeed } from './seed.js';
@@ -30,6 +31,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const faults = new FaultTable();
   const log = new RequestLog(options.maxLog);
   const timers = new Set<NodeJS.Timeout>();
+  let rateLimit = options.rateLimit && new RateLimitWindow(options.rateLimit);
   const startedAt = performance.now();
 
   const isAuthorised = (req: IncomingMessage) =>
@@ -52,6 +54,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const at = performance.now() - startedAt;
     log.record({ route: match.route, method, path: req.url ?? '/', headers: req.headers, body, at });
 
+    // The real service counts every request it receives, before anything else happens to it.
+    const limit = rateLimit?.take(performance.now());
+    if (limit && !limit.allowed) {
+      send(res, { ...jsonAnswer(429, { error: 'You are being rate limited' }), headers: limit.headers });
+      return;
+    }
+
     // Faults model a broken network or service, so they come before the credentials check.
     const fault = faults.take(match.route);
     if (fault?.latencyMs) await wait(fault.latencyMs);
@@ -59,7 +68,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       req.socket.destroy();
       return;
     }
-    const answer = (fault && faultAnswer(fault)) ?? serviceAnswer();
+    if (fault?.endless) return endless(res);
+    const answered = (fault && faultAnswer(fault)) ?? serviceAnswer();
+    const answer = limit ? { ...answered, headers: { ...answered.headers, ...limit.headers } } : answered;
     if (fault?.trickleMs) trickle(res, answer, fault.trickleMs, timers);
     else send(res, answer);
 
@@ -97,7 +108,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     requestCount: (route?: RouteName) => log.count(route),
     setFault: (route: RouteName | '*', fault: Fault) => faults.set(route, fault),
     clearFaults: () => faults.clear(),
+    setRateLimit(limitOptions) {
+      rateLimit = limitOptions ? new RateLimitWindow(limitOptions) : undefined;
+    },
+    get violations() {
+      return rateLimit?.violations ?? 0;
+    },
     reset() {
+      rateLimit = options.rateLimit && new RateLimitWindow(options.rateLimit);
       store.load(rebaseSeed(seed));
       faults.clear();
       log.clear();
@@ -141,6 +159,18 @@ function send(res: ServerResponse, answer: Answer): void {
   const body = Buffer.from(answer.body, 'utf8');
   res.writeHead(answer.status, headersFor(answer, body));
   res.end(body);
+}
+
+/** A body with no end: written as fast as the client reads it, until it hangs up. */
+function endless(res: ServerResponse): void {
+  const chunk = Buffer.from(`${'{"userId":"284102390141648897","remaining":1,"discord":true},'.repeat(1024)}`);
+  res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
+  res.write('{"totalVotes":1,"monthlyVotes":1,"votes":[');
+  const pump = () => {
+    while (!res.destroyed && res.write(chunk));
+    if (!res.destroyed) res.once('drain', pump);
+  };
+  pump();
 }
 
 /** Writes the body one byte every `everyMs`: a slow link, not a slow service. */

@@ -1,3 +1,4 @@
+import type { RateLimitOptions } from './rate-limit.js';
 import type { RouteName } from '../api/types.js';
 
 /** Wire shapes, exactly as the spec names them. */
@@ -47,6 +48,8 @@ export interface Fault {
   malformed?: boolean;
   /** Send the normal body one byte every `trickleMs`. */
   trickleMs?: number;
+  /** Answer 200 with a JSON body that never ends (`{"votes":[` and entries, forever) until the client hangs up. */
+  endless?: boolean;
   times?: number;
 }
 
@@ -73,6 +76,8 @@ export interface SandboxOptions {
   seed?: SeedData;
   /** Keep at most this many requests in the log (bench runs send many). */
   maxLog?: number;
+  /** Rate-limit mode: N requests per window, x-ratelimit-* headers, 429 when closed. Off by default. */
+  rateLimit?: RateLimitOptions;
 }
 
 export interface Sandbox {
@@ -85,7 +90,11 @@ export interface Sandbox {
   /** Applies to one route, or to every route with '*'. Replaces that route's previous fault. */
   setFault(route: RouteName | '*', fault: Fault): void;
   clearFaults(): void;
-  /** Data back to the seed, log and faults cleared. */
+  /** Turns rate-limit mode on (fresh window, violations from 0) or off (null). */
+  setRateLimit(options: RateLimitOptions | null): void;
+  /** Requests received while the rate-limit window was closed, since rate-limit mode was last set. */
+  readonly violations: number;
+  /** Data back to the seed, log and faults cleared, rate-limit mode as at start with a fresh window. */
   reset(): void;
   setVote(userId: string, remainingMs: number | null): void;
   setReview(review: WireReview): void;

@@ -127,7 +127,7 @@ describe('secrets', () => {
       },
       {
         kind: ServiceUnavailableError,
-        reason: 'timeout',
+        reason: 'rate_limited',
         setup: fault('getVote', { status: 429, retryAfter: '60' }),
         run: () => clientFor().getVote(VOTER),
       },
@@ -189,6 +189,7 @@ describe('secrets', () => {
       'review_not_found:',
       'service_unavailable:aborted',
       'service_unavailable:circuit_open',
+      'service_unavailable:rate_limited',
       'service_unavailable:retries_exhausted',
       'service_unavailable:timeout',
       'unauthorized:',

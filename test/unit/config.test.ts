@@ -36,6 +36,7 @@ describe('parseConfig', () => {
       totalBudgetMs: 12_000,
       cacheTtlMs: 30_000,
       notVotedTtlMs: 5_000,
+      maxResponseBytes: 1024 * 1024,
     });
     expect(config.moderatorRoleIds).toEqual([]);
     expect(config.reviewLogChannelId).toBeUndefined();
@@ -133,6 +134,44 @@ describe('parseConfig', () => {
   it('takes the Guilds header prefix for the real service', () => {
     expect(parseConfig({ ...valid, SERVICE_HEADER_PREFIX: 'Guilds' }).service.headerPrefix).toBe('Guilds');
     expect(problemsOf({ ...valid, SERVICE_HEADER_PREFIX: 'Guilds-Api' })).toHaveLength(1);
+  });
+
+  it.each([
+    ['https://api.guilds.me/v1', 'Guilds'],
+    ['https://guilds.me/api/v1', 'Guilds'],
+    ['https://API.Guilds.me./v1', 'Guilds'],
+    ['https://notguilds.me/v1', 'Service'],
+    ['https://guilds.me.example.com/v1', 'Service'],
+    ['https://api.example.com/v1', 'Service'],
+  ])('defaults the header prefix for %s to %s', (url, prefix) => {
+    expect(parseConfig({ ...valid, SERVICE_BASE_URL: url }).service.headerPrefix).toBe(prefix);
+  });
+
+  it('keeps a header prefix that is set, whatever the host', () => {
+    const config = parseConfig({
+      ...valid,
+      SERVICE_BASE_URL: 'https://api.guilds.me/v1',
+      SERVICE_HEADER_PREFIX: 'Service',
+    });
+    expect(config.service.headerPrefix).toBe('Service');
+  });
+
+  it.each([
+    'https://api.example.com',
+    'https://api.example.com/',
+    'https://api.example.com/v2',
+    'https://api.example.com/v1/votes',
+  ])('refuses the base URL %s, which does not end in /v1, naming the variable', (url) => {
+    expect(problemsOf({ ...valid, SERVICE_BASE_URL: url })).toEqual([
+      expect.stringMatching(/^SERVICE_BASE_URL .*must end in the API version segment \/v1/),
+    ]);
+  });
+
+  it('reads SERVICE_MAX_RESPONSE_BYTES and refuses a value below 1 KiB, naming it', () => {
+    expect(parseConfig({ ...valid, SERVICE_MAX_RESPONSE_BYTES: '65536' }).service.maxResponseBytes).toBe(65_536);
+    expect(problemsOf({ ...valid, SERVICE_MAX_RESPONSE_BYTES: '10' })).toEqual([
+      expect.stringMatching(/^SERVICE_MAX_RESPONSE_BYTES must be at least 1024/),
+    ]);
   });
 });
 
