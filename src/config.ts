@@ -165,6 +165,11 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
   });
 }
 
+/** The values that must never reach a log line or a member: bot token, API key, app id. */
+export function secretValues(config: Config): string[] {
+  return [config.discord.token, config.service.apiKey, config.service.appId];
+}
+
 /** Reads .env (if present) into process.env without overriding what is already set, then parses. */
 export function loadConfig(path?: string): Config {
   loadDotenv({ path, quiet: true });

@@ -1,12 +1,13 @@
 import { disableValidators, Events, MessageFlags, RouteBases, type Interaction } from 'discord.js';
 import { createServiceClient } from './api/index.js';
+import { checkService } from './bot/check-service.js';
 import { createDiscordClient } from './bot/client.js';
 import { newReferenceId } from './bot/error-outcome.js';
 import { connect, FatalStartError } from './bot/connect.js';
 import { InFlight } from './bot/in-flight.js';
 import { loadCommands } from './bot/load-commands.js';
 import { createRouter } from './bot/router.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, secretValues } from './config.js';
 import { startHosting, type Hosting, type Phase } from './hosting/index.js';
 import { BotMetrics } from './hosting/metrics.js';
 import { componentHandlers } from './interactions/index.js';
@@ -21,7 +22,7 @@ async function main(): Promise<void> {
   // run with it on, and the e2e stand-in checks every payload against Discord's limits.
   disableValidators();
   const config = loadConfig();
-  const logger = createLogger(config.logLevel, [config.discord.token, config.service.apiKey, config.service.appId]);
+  const logger = createLogger(config.logLevel, secretValues(config));
   // Metrics are kept only when a host will read them (METRICS_PORT).
   const metrics = config.metricsPort === undefined ? undefined : new BotMetrics();
   const api = createServiceClient({
@@ -30,7 +31,10 @@ async function main(): Promise<void> {
       logger.debug({ attempt }, 'service request');
       metrics?.serviceAttempt(attempt);
     },
+    onRateLimit: (event) => metrics?.serviceRateLimited(event),
   });
+  // Not awaited: the bot starts either way, and the line tells the operator what to fix.
+  void checkService(api, logger);
   const commands = await loadCommands(new URL('../commands/', import.meta.url));
   const client = createDiscordClient(config);
   const names = new MemberNames();

@@ -15,6 +15,18 @@ export class InvalidInputError extends ServiceError {
   }
 }
 
+/**
+ * The service refused a reply with an `{error}` text of its own. The text is the service's, not
+ * the bot's: `serviceText` is kept apart (control characters out, at most 200 characters) so
+ * whoever shows it can make it safe for where it is shown.
+ */
+export class ReplyRefusedError extends InvalidInputError {
+  constructor(readonly serviceText: string) {
+    super('reply', `The service refused the reply: ${serviceText}`);
+    this.name = 'ReplyRefusedError';
+  }
+}
+
 /** The service answered 401: the API key or app id is wrong or has lapsed. */
 export class UnauthorizedError extends ServiceError {
   readonly code = 'unauthorized';

@@ -19,6 +19,7 @@ export {
   InvalidResponseError,
   ReplyOutcomeUnknownError,
   RateLimitedError,
+  ReplyRefusedError,
 } from './errors.js';
 export type {
   VoteStatus,

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import {
-  InvalidInputError,
   InvalidResponseError,
   ReplyOutcomeUnknownError,
+  ReplyRefusedError,
   ReviewNotFoundError,
   UnauthorizedError,
 } from './errors.js';
@@ -106,7 +106,7 @@ export function readReply(reviewId: string) {
       );
     }
     if (errorText !== undefined && response.status < 500) {
-      throw new InvalidInputError('reply', `The service refused the reply: ${printable(errorText)}`);
+      throw new ReplyRefusedError(printable(errorText));
     }
     throw invalid(what, response, body.ok ? 'a body without a reply id' : 'a body that is not JSON');
   };

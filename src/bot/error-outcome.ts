@@ -1,13 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import {
   InvalidInputError,
+  RateLimitedError,
   ReplyOutcomeUnknownError,
+  ReplyRefusedError,
   ReviewNotFoundError,
   ServiceError,
   ServiceUnavailableError,
   UnauthorizedError,
 } from '../api/index.js';
 import { english, type NoticeKey, type Translator, type Vars } from '../i18n/index.js';
+import { serviceText } from '../views/format.js';
 import { UserFacingError } from './user-error.js';
 
 export interface UserMessage {
@@ -40,7 +43,8 @@ interface Row<E> {
   type: abstract new (...args: never[]) => E;
   logLevel: 'warn' | 'info';
   reason: (error: E) => string;
-  notice: (error: E) => Notice;
+  /** `secrets`: values to keep out of any text the service wrote. */
+  notice: (error: E, secrets: readonly string[]) => Notice;
 }
 
 const row = <E>(r: Row<E>) => r as Row<unknown>;
@@ -53,6 +57,17 @@ const TABLE: readonly Row<unknown>[] = [
     logLevel: 'info',
     reason: () => 'refused',
     notice: (e) => ({ tone: 'warning', key: e.key, vars: e.vars }),
+  }),
+  row({
+    type: ReplyRefusedError,
+    logLevel: 'info',
+    reason: code,
+    // The service's own words: escaped, links removed, secrets out, short.
+    notice: (e, secrets) => ({
+      tone: 'warning',
+      key: 'error.replyRefused',
+      vars: { detail: serviceText(e.serviceText, secrets) },
+    }),
   }),
   row({
     type: InvalidInputError,
@@ -76,6 +91,13 @@ const TABLE: readonly Row<unknown>[] = [
     notice: () => ({ tone: 'warning', key: 'error.reviewGone' }),
   }),
   row({
+    type: RateLimitedError,
+    // The limiter doing its job: counted in metrics, not an operator's alarm.
+    logLevel: 'info',
+    reason: (e) => e.reason,
+    notice: (e) => ({ tone: 'warning', key: 'error.slowDown', vars: { seconds: e.retryAfterSeconds } }),
+  }),
+  row({
     type: ServiceUnavailableError,
     logLevel: 'warn',
     reason: (e) => e.reason,
@@ -95,12 +117,17 @@ export function newReferenceId(): string {
 
 /**
  * The one place that turns any thrown value into its message (in the member's language), log
- * level and metrics label.
+ * level and metrics label. `secrets` (the bot's token and credentials) are removed from any
+ * service text shown.
  */
-export function errorOutcome(error: unknown, { t }: Translator = english): ErrorOutcome {
+export function errorOutcome(
+  error: unknown,
+  { t }: Translator = english,
+  secrets: readonly string[] = [],
+): ErrorOutcome {
   const match = TABLE.find((r) => error instanceof r.type);
   if (match) {
-    const { tone, key, vars } = match.notice(error);
+    const { tone, key, vars } = match.notice(error, secrets);
     const message = { tone, title: t(`${key}.title`), description: t(`${key}.text`, vars) };
     return { message, logLevel: match.logLevel, reason: match.reason(error), outcome: 'refused' };
   }

@@ -1,4 +1,5 @@
 import type { Interaction, RepliableInteraction } from 'discord.js';
+import { secretValues } from '../config.js';
 import { decodeCustomId, type DecodedCustomId } from '../custom-id.js';
 import type { BotContext } from './context.js';
 import type { CommandModule, ComponentHandler } from './handlers.js';
@@ -38,7 +39,7 @@ export function createRouter({ commands, components, ctx, onHandled }: RouterOpt
     if (!interaction.isRepliable()) return;
     const started = performance.now();
     const component = componentOf(interaction);
-    const handler = describe(interaction, component);
+    const handler = describe(interaction, component, commands, byPrefix);
     let outcome = 'ok';
     let reason: string | undefined;
     try {
@@ -47,7 +48,7 @@ export function createRouter({ commands, components, ctx, onHandled }: RouterOpt
       }
       await dispatch(interaction, component, commands, byPrefix, ctx);
     } catch (error) {
-      const result = errorOutcome(error, translatorFor(interaction.locale));
+      const result = errorOutcome(error, translatorFor(interaction.locale), secretValues(ctx.config));
       ({ outcome, reason } = result);
       await sendError(interaction, error, result, ctx.logger);
     } finally {
@@ -110,8 +111,26 @@ function componentOf(interaction: RepliableInteraction): Component | null {
   return null;
 }
 
-function describe(interaction: RepliableInteraction, component: Component | null): string {
-  if (interaction.isChatInputCommand()) return `/${interaction.commandName}`;
-  if (component) return `${component.kind}:${component.decoded?.prefix ?? '?'}`;
-  return `type:${interaction.type}`;
+/**
+ * The handler's name for the log line and the metrics label: only names the bot registered, so
+ * forged command names and custom ids cannot grow the number of series; anything else is `unknown`.
+ */
+function describe(
+  interaction: RepliableInteraction,
+  component: Component | null,
+  commands: ReadonlyMap<string, CommandModule>,
+  byPrefix: ReadonlyMap<string, ComponentHandler>,
+): string {
+  if (interaction.isChatInputCommand()) {
+    return commands.has(interaction.commandName) ? `/${interaction.commandName}` : UNKNOWN;
+  }
+  if (component) {
+    const prefix = component.decoded?.prefix;
+    return prefix !== undefined && byPrefix.get(prefix)?.kind === component.kind
+      ? `${component.kind}:${prefix}`
+      : UNKNOWN;
+  }
+  return UNKNOWN;
 }
+
+const UNKNOWN = 'unknown';

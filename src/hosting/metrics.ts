@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { AttemptInfo } from '../api/index.js';
+import type { AttemptInfo, RateLimitEvent } from '../api/index.js';
 import type { HandledInfo } from '../bot/router.js';
 
 const PREFIX = 'vote_review_bot_';
@@ -85,6 +85,12 @@ export class BotMetrics {
     labelNames: ['route'],
     registers: [this.registry],
   });
+  private readonly rateLimited = new Counter({
+    name: `${PREFIX}service_rate_limited_total`,
+    help: "Calls the service's rate limit held back, by outcome: waited (then sent), failed_fast (window closed past the call's budget; nothing sent).",
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
   private readonly inFlight = this.gauge('interactions_in_flight', 'Interactions being handled now.');
   private readonly ready = this.gauge('ready', '1 once the Discord client is ready, 0 before and during shutdown.');
   private readonly gatewayConnected = this.gauge(
@@ -130,6 +136,11 @@ export class BotMetrics {
     const result = info.error !== undefined ? errorLabel(info.error) : String(info.status ?? 'none');
     this.attempts.inc({ route: info.route, result });
     this.attemptDuration.observe({ route: info.route }, info.durationMs / 1000);
+  }
+
+  /** The client's rate limiter made a call wait, or failed it at once. */
+  serviceRateLimited(event: RateLimitEvent): void {
+    this.rateLimited.inc({ outcome: event.outcome });
   }
 
   /** The exposition text, with the live state read now. */

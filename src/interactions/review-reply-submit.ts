@@ -1,4 +1,4 @@
-import { MessageFlags, type ModalSubmitInteraction } from 'discord.js';
+import { inlineCode, MessageFlags, type ModalSubmitInteraction } from 'discord.js';
 import type { Reply, Review } from '../api/index.js';
 import type { BotContext } from '../bot/context.js';
 import type { ModalHandler } from '../bot/handlers.js';
@@ -7,6 +7,7 @@ import { replyInTime, updateInTime, type ReplyPayload } from '../bot/respond.js'
 import { UserFacingError } from '../bot/user-error.js';
 import { Prefix } from '../custom-id.js';
 import { translatorFor } from '../i18n/index.js';
+import { isIdLike } from '../views/format.js';
 import { readReplyModal, ReplyModalField } from '../views/reply-modal.js';
 import { replyAuditView } from '../views/reply-audit.js';
 import { replyPostedView } from '../views/reply-posted.js';
@@ -50,7 +51,10 @@ function claim({ reviewId, content }: ReplyForm, ctx: BotContext): void {
   const claimed = ctx.replyGuard.claim(reviewId, content);
   if (claimed.ok) return;
   if (claimed.state === 'pending') throw new UserFacingError('refusal.replyPending');
-  throw new UserFacingError('refusal.replyPosted', { replyId: claimed.replyId });
+  // The id came from the service: quoted only when it looks like one.
+  throw new UserFacingError('refusal.replyPosted', {
+    replyId: isIdLike(claimed.replyId) ? inlineCode(claimed.replyId) : '—',
+  });
 }
 
 interface Posted {

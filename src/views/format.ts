@@ -150,12 +150,34 @@ export function idText(id: string): string {
   return /^[\w.:-]{1,100}$/.test(id) ? inlineCode(id) : safeText(id, 100);
 }
 
+/** Links in service text: any scheme followed by `://`, and Discord's masked `[label](url)` form. */
+const ANY_LINK = /\[[^\]\n]*\]\([^)\n]*\)|\b[a-z][a-z0-9+.-]*:\/\/\S+/gi;
+
+/**
+ * Text the service wrote (its refusal of a reply, say), made safe to show: the given secrets
+ * (and their JSON-escaped forms) removed, links replaced (a service must not hand members a
+ * clickable link), invisible characters out, markdown escaped, at most `max` characters.
+ */
+export function serviceText(text: string, secrets: readonly string[], max = 200): string {
+  let clean = cut(text, 4 * max);
+  for (const secret of secrets.filter((s) => s.length >= 4)) {
+    for (const form of new Set([secret, JSON.stringify(secret).slice(1, -1)]))
+      clean = clean.split(form).join('[redacted]');
+  }
+  return safeText(clean.replace(ANY_LINK, '(link removed)'), max);
+}
+
 /**
  * An id the service made up for something it created (a reply): shown only when it looks like an
  * id, since a service that sends anything else there is not to be quoted.
  */
 export function serviceIdText(id: string, { t }: Translator): string {
-  return /^[\w.:-]{1,100}$/.test(id) ? inlineCode(id) : t('common.notAnId');
+  return isIdLike(id) ? inlineCode(id) : t('common.notAnId');
+}
+
+/** Letters, digits and `_ . : -`, at most 100: what an id looks like, and safe in inline code. */
+export function isIdLike(id: string): boolean {
+  return /^[\w.:-]{1,100}$/.test(id);
 }
 
 export function yesNo(value: boolean, { t }: Translator): string {

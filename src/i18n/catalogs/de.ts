@@ -96,6 +96,11 @@ export const de: Catalog = {
   'error.replyUnknown.title': 'Ergebnis der Antwort unklar',
   'error.replyUnknown.text':
     'Die Antwort wurde vielleicht veröffentlicht, vielleicht nicht; sieh in der Bewertung nach, bevor du sie erneut sendest.',
+  'error.slowDown.title': 'Bitte langsamer',
+  'error.slowDown.text':
+    'Der Dienst hat den Bot gebeten, langsamer zu machen; versuche es in etwa {seconds} Sekunden erneut.',
+  'error.replyRefused.title': 'Antwort abgelehnt',
+  'error.replyRefused.text': 'Der Dienst hat die Antwort abgelehnt: {detail}',
   'error.input.title': 'Bitte prüfe deine Eingabe',
   'error.input.text': '{detail}',
   'error.userId.title': 'Bitte prüfe deine Eingabe',

@@ -96,6 +96,11 @@ export const es: Catalog = {
   'error.replyUnknown.title': 'Resultado de la respuesta incierto',
   'error.replyUnknown.text':
     'Puede que la respuesta se haya publicado o no; revisa la reseña antes de enviarla de nuevo.',
+  'error.slowDown.title': 'Más despacio',
+  'error.slowDown.text':
+    'El servicio pidió al bot que fuera más despacio; inténtalo de nuevo en unos {seconds} segundos.',
+  'error.replyRefused.title': 'Respuesta rechazada',
+  'error.replyRefused.text': 'El servicio rechazó la respuesta: {detail}',
   'error.input.title': 'Revisa lo que has introducido',
   'error.input.text': '{detail}',
   'error.userId.title': 'Revisa lo que has introducido',

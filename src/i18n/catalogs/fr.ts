@@ -95,6 +95,10 @@ export const fr: Catalog = {
   'error.replyUnknown.title': 'Résultat de la réponse incertain',
   'error.replyUnknown.text':
     'La réponse a peut-être été publiée, peut-être pas ; vérifiez l’avis avant de la renvoyer.',
+  'error.slowDown.title': 'Ralentissez',
+  'error.slowDown.text': 'Le service a demandé au bot de ralentir ; réessayez dans environ {seconds} secondes.',
+  'error.replyRefused.title': 'Réponse refusée',
+  'error.replyRefused.text': 'Le service a refusé la réponse : {detail}',
   'error.input.title': 'Vérifiez votre saisie',
   'error.input.text': '{detail}',
   'error.userId.title': 'Vérifiez votre saisie',

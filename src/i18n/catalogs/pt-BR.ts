@@ -95,6 +95,10 @@ export const ptBR: Catalog = {
   'error.replyUnknown.title': 'Resultado da resposta incerto',
   'error.replyUnknown.text':
     'A resposta pode ou não ter sido publicada; confira a avaliação antes de enviá-la de novo.',
+  'error.slowDown.title': 'Mais devagar',
+  'error.slowDown.text': 'O serviço pediu ao bot para desacelerar; tente novamente em cerca de {seconds} segundos.',
+  'error.replyRefused.title': 'Resposta recusada',
+  'error.replyRefused.text': 'O serviço recusou a resposta: {detail}',
   'error.input.title': 'Confira o que você informou',
   'error.input.text': '{detail}',
   'error.userId.title': 'Confira o que você informou',

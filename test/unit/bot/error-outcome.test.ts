@@ -2,13 +2,15 @@ import { describe, it, expect } from '@jest/globals';
 import {
   InvalidInputError,
   InvalidResponseError,
+  RateLimitedError,
   ReplyOutcomeUnknownError,
+  ReplyRefusedError,
   ReviewNotFoundError,
   ServiceUnavailableError,
   UnauthorizedError,
 } from '../../../src/api/index.js';
 import { errorOutcome } from '../../../src/bot/error-outcome.js';
-import { translatorFor } from '../../../src/i18n/index.js';
+import { english, translatorFor } from '../../../src/i18n/index.js';
 import { UserFacingError } from '../../../src/bot/user-error.js';
 
 describe('errorOutcome', () => {
@@ -71,5 +73,38 @@ describe('errorOutcome', () => {
     expect(errorOutcome(new UnauthorizedError(), translatorFor('ja')).message.title).toBe(
       'Service credentials rejected',
     );
+  });
+
+  it('tells a member the service asked the bot to slow down, and for how long', () => {
+    const outcome = errorOutcome(new RateLimitedError(4_200));
+    expect(outcome.message.description).toBe('The service asked the bot to slow down; try again in about 5 seconds.');
+    expect(outcome).toMatchObject({ logLevel: 'info', reason: 'rate_limited', outcome: 'refused' });
+    expect(outcome.message.referenceId).toBeUndefined();
+  });
+
+  describe('a refusal in the service’s own words', () => {
+    const secrets = ['bot-token.abc.def', 'api-key-"quoted"', 'app-id-123'];
+    const shown = (text: string) => errorOutcome(new ReplyRefusedError(text), english, secrets).message.description;
+
+    it('keeps the API key, the app id and the bot token out, also in their JSON-escaped form', () => {
+      const text = shown('bad key api-key-"quoted" (raw: api-key-\\"quoted\\") for app-id-123 via bot-token.abc.def');
+      for (const secret of [...secrets, 'api-key-\\"quoted\\"']) expect(text).not.toContain(secret);
+      expect(text).toContain('redacted');
+    });
+
+    it('shows a masked link and a bare link as text that cannot be clicked', () => {
+      const text = shown('see [your dashboard](https://evil.example/login) or https://evil.example/x');
+      expect(text).not.toMatch(/https?:\/\//);
+      expect(text).not.toMatch(/\]\(/);
+      expect(text).toContain('link removed');
+    });
+
+    it('escapes markdown and mentions, drops direction overrides, and keeps it short', () => {
+      const text = shown(`**bold** @everyone \u202Eevil ${'x'.repeat(1000)}`);
+      expect(text).toContain('\\*\\*bold\\*\\*');
+      expect(text).not.toContain('@everyone');
+      expect(text).not.toContain('\u202E');
+      expect(text.length).toBeLessThan(260);
+    });
   });
 });

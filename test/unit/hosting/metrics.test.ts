@@ -31,6 +31,16 @@ describe('the bot metrics', () => {
     expect(sample(text, 'vote_review_bot_interaction_duration_seconds_bucket{le="0.025",handler="/vote"}')).toBe(1);
   });
 
+  it("counts the calls the service's rate limit held back: waited, and failed fast", async () => {
+    const metrics = new BotMetrics();
+    metrics.serviceRateLimited({ outcome: 'waited', waitMs: 800 });
+    metrics.serviceRateLimited({ outcome: 'waited', waitMs: 20 });
+    metrics.serviceRateLimited({ outcome: 'failed_fast', waitMs: 4_000 });
+    const text = await metrics.render(live);
+    expect(sample(text, 'vote_review_bot_service_rate_limited_total{outcome="waited"}')).toBe(2);
+    expect(sample(text, 'vote_review_bot_service_rate_limited_total{outcome="failed_fast"}')).toBe(1);
+  });
+
   it('counts service attempts by route and status, or by transport error', async () => {
     const metrics = new BotMetrics();
     metrics.serviceAttempt({ route: 'getVote', method: 'GET', attempt: 1, durationMs: 5, status: 200 });
