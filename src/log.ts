@@ -1,16 +1,26 @@
-import { pino, type Logger } from 'pino';
+import { pino, stdSerializers, type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from './config.js';
 
 export type { Logger };
 
+/** `/interactions/{id}/{token}` and `/webhooks/{id}/{token}`: the token is a 15-minute credential. */
+const TOKEN_IN_URL = /(\/(?:interactions|webhooks)\/\d+\/)[^/?#\s"\\]+/g;
+
 /**
- * JSON lines on stdout, one per event, for a host's log collector. Secrets are kept out twice:
- * known secret fields are censored by path, and as a last line of defence every written line is
- * scrubbed of the secret values themselves (a library error may quote a header or URL).
+ * JSON lines on stdout, one per event, for a host's log collector. Secrets are kept out three
+ * ways: known secret fields are censored by path; errors lose the request body discord.js attaches
+ * (it holds whatever was being sent); and as a last line of defence every written line is scrubbed
+ * of interaction and webhook tokens in URLs and of the secret values themselves, as written and
+ * as JSON escapes them (a library error may quote a header or URL).
+ * `destination` is for tests; the bot writes to stdout.
  */
-export function createLogger(level: LogLevel, secrets: readonly string[] = []): Logger {
-  const scrub = secrets.filter((s) => s.length >= 4);
-  return pino({
+export function createLogger(
+  level: LogLevel,
+  secrets: readonly string[] = [],
+  destination?: DestinationStream,
+): Logger {
+  const forms = [...new Set(secrets.filter((s) => s.length >= 4).flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]))];
+  const options = {
     level,
     base: { pid: process.pid },
     redact: {
@@ -26,8 +36,18 @@ export function createLogger(level: LogLevel, secrets: readonly string[] = []): 
       ],
       censor: '[redacted]',
     },
+    serializers: { err: withoutRequestBody },
     hooks: {
-      streamWrite: (line) => scrub.reduce((out, secret) => out.split(secret).join('[redacted]'), line),
+      streamWrite: (line: string) =>
+        forms.reduce((out, secret) => out.split(secret).join('[redacted]'), line).replace(TOKEN_IN_URL, '$1[redacted]'),
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
+}
+
+/** pino's error serializer, minus discord.js's `requestBody` (the message or form being sent). */
+function withoutRequestBody(error: Error): Record<string, unknown> {
+  const serialized = stdSerializers.err(error) as unknown as Record<string, unknown>;
+  delete serialized.requestBody;
+  return serialized;
 }

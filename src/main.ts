@@ -1,8 +1,9 @@
 import { disableValidators, Events, MessageFlags, RouteBases, type Interaction } from 'discord.js';
 import { createServiceClient } from './api/index.js';
 import { checkService } from './bot/check-service.js';
+import { guardInteractionBuild } from './bot/guard-interaction-build.js';
+import { installProcessGuards } from './bot/process-guards.js';
 import { createDiscordClient } from './bot/client.js';
-import { newReferenceId } from './bot/error-outcome.js';
 import { connect, FatalStartError } from './bot/connect.js';
 import { InFlight } from './bot/in-flight.js';
 import { loadCommands } from './bot/load-commands.js';
@@ -70,12 +71,8 @@ async function main(): Promise<void> {
   client.rest.on('rateLimited', (info) =>
     logger.warn({ route: info.route, retryAfter: info.retryAfter, global: info.global }, 'discord rate limit'),
   );
-  // Logged with a reference id like handler failures, and survived: one bad promise must not take
-  // every member's commands down with it.
-  process.on('unhandledRejection', (err) =>
-    logger.error({ err, referenceId: newReferenceId() }, 'unhandled rejection'),
-  );
-  process.on('uncaughtException', (err) => logger.error({ err, referenceId: newReferenceId() }, 'uncaught exception'));
+  installProcessGuards(logger);
+  guardInteractionBuild(client, logger);
 
   let hosting: Hosting | undefined;
   if (metrics && config.metricsPort !== undefined) {

@@ -127,16 +127,28 @@ async function audit(
   });
 }
 
+/**
+ * The form's values, or "incomplete" for anything else: a forged or broken submit may leave a
+ * value out or send a number, and discord.js passes such values through as they came.
+ */
 function readFields(interaction: ModalSubmitInteraction): { content: string; pinned: string[] | undefined } {
+  let content: unknown;
+  let pinned: unknown;
   try {
-    const content = interaction.fields.getTextInputValue(ReplyModalField.content);
-    const pinned = interaction.fields.fields.has(ReplyModalField.pinned)
+    content = interaction.fields.getTextInputValue(ReplyModalField.content);
+    pinned = interaction.fields.fields.has(ReplyModalField.pinned)
       ? [...interaction.fields.getStringSelectValues(ReplyModalField.pinned)]
       : undefined;
-    return { content, pinned };
   } catch {
-    throw new UserFacingError('refusal.replyIncomplete');
+    throw incompleteForm();
   }
+  const pinnedOk = pinned === undefined || (Array.isArray(pinned) && pinned.every((v) => typeof v === 'string'));
+  if (typeof content !== 'string' || !pinnedOk) throw incompleteForm();
+  return { content, pinned: pinned as string[] | undefined };
+}
+
+function incompleteForm(): UserFacingError {
+  return new UserFacingError('refusal.replyIncomplete');
 }
 
 /** The reply is already posted: a failed refresh only means the old count stays on screen. */
