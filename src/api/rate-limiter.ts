@@ -56,7 +56,8 @@ export class RateLimiter {
       if (this.known && this.resetAt <= now) this.known = false;
       const closedFor = Math.max(this.blockedUntil - now, this.known && this.left <= 0 ? this.resetAt - now : 0);
       if (closedFor > 0) {
-        if (closedFor >= budget.remaining()) {
+        // Waiting is worth it only if the request still has time to run after the wait.
+        if (closedFor + MIN_REQUEST_MS >= budget.remaining()) {
           this.report({ outcome: 'failed_fast', waitMs: Math.round(now - started + closedFor) });
           throw new RateLimitedError(closedFor);
         }
@@ -140,6 +141,9 @@ export class RateLimiter {
     }
   }
 }
+
+/** Time a request needs after a wait for the wait to be worth it. */
+const MIN_REQUEST_MS = 250;
 
 /** A 429 that says neither retry-after nor reset: wait this long before anything else leaves. */
 const FALLBACK_429_WAIT_MS = 1_000;

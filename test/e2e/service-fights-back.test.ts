@@ -1,0 +1,106 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { asMember, textOf } from '../support/conversation.js';
+import type { InteractionHandle } from '../support/discord/index.js';
+import { CRITIC, CRITIC_REVIEW, VOTER, VOTER_REVIEW } from '../support/seed.js';
+import { startWorld, type World } from '../support/world.js';
+
+/*
+ * Issue 9's drills: a service that sends too much, and a service that rate-limits. Outcomes are
+ * asserted, and figures only as Discord's own deadline (the stand-in refuses a first callback
+ * after 3 s) and a memory ceiling with room to spare; the measured figures are in the bench.
+ */
+
+const MB = 1024 * 1024;
+const SLOW_DOWN = /The service asked the bot to slow down; try again in about \d+ seconds\./;
+
+/** The bot's peak resident memory so far (Linux), in MB. */
+function peakRssMb(pid: number): number | undefined {
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? undefined : Number(kb) / 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Each first response reached Discord in time and nothing was refused; returns the slowest, in ms. */
+function allInTime(handles: readonly InteractionHandle[]): number {
+  let slowest = 0;
+  for (const handle of handles) {
+    expect({ id: handle.id, rejected: handle.rejectedCallbacks }).toEqual({ id: handle.id, rejected: [] });
+    slowest = Math.max(slowest, handle.callbacks[0]!.at - handle.sentAt);
+  }
+  return slowest;
+}
+
+function review(id: string, authorId: string, content: string) {
+  return { id, rating: 3, content, likes: 0, replies: 0, created_at: '2025-01-01T00:00:00.000Z', authorId };
+}
+
+describe('drill: a 50 MB review, an endless body and a 10 MB review while 200 other members use the bot', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await startWorld({ env: { SERVICE_CACHE_TTL_SECONDS: '0' } });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it('stays up, answers everyone in time, and stays well under 300 MB', async () => {
+    world.sandbox.setReview(review(CRITIC_REVIEW, CRITIC, '**_~~`||'.repeat((50 * MB) / 9)));
+    world.sandbox.setReview(review(VOTER_REVIEW, VOTER, '*'.repeat(10 * MB)));
+    world.sandbox.setFault('listVotes', { endless: true });
+
+    const heavy = [
+      asMember(world.discord).command('review', { member: CRITIC }),
+      asMember(world.discord).command('votes'),
+      asMember(world.discord).command('review', { member: VOTER }),
+    ];
+    const others = Array.from({ length: 200 }, () => asMember(world.discord).command('vote'));
+
+    // The oversized answers end as a failure with a reference (nothing Discord could show), in time.
+    for (const handle of heavy) expect(textOf(await handle.waitForMessage(15_000))).toMatch(/Reference: [0-9A-F]{8}/);
+    for (const handle of others) expect(textOf(await handle.waitForMessage(15_000))).toMatch(/<@\d+>/);
+
+    allInTime([...heavy, ...others]);
+    expect(world.bot.child.exitCode).toBeNull();
+    const peak = peakRssMb(world.bot.child.pid!);
+    if (peak !== undefined) expect(peak).toBeLessThan(300);
+    expect(world.bot.logs.filter((l) => l.msg === 'unhandled rejection' || /uncaught/.test(String(l.msg)))).toEqual([]);
+  }, 60_000);
+});
+
+describe('drill: the service allows 10 requests per 5 s window', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await startWorld({ sandbox: { rateLimit: { limit: 10, windowMs: 5_000 } } });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it('500 /vote of distinct members over 20 s: no violation, each gets the answer or the slow-down message, none late', async () => {
+    const handles: InteractionHandle[] = [];
+    for (let i = 0; i < 500; i++) {
+      handles.push(asMember(world.discord).command('vote'));
+      await new Promise((resolve) => setTimeout(resolve, 40));
+    }
+    let answered = 0;
+    let slowedDown = 0;
+    for (const handle of handles) {
+      const text = textOf(await handle.waitForMessage(30_000));
+      if (SLOW_DOWN.test(text)) slowedDown += 1;
+      else {
+        expect(text).toContain(`<@${handle.payload.member!.user.id}>`);
+        answered += 1;
+      }
+    }
+    expect(world.sandbox.violations).toBe(0);
+    expect(answered + slowedDown).toBe(500);
+    // About 10 per window get through over the run: some answered, most told to slow down.
+    expect(answered).toBeGreaterThanOrEqual(20);
+    expect(slowedDown).toBeGreaterThan(0);
+    allInTime(handles);
+  }, 90_000);
+});
