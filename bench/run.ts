@@ -4,10 +4,12 @@ import { startSandbox } from '../src/sandbox/server.js';
 import { startDiscordStandIn } from '../test/support/discord/index.js';
 import type { BotKind } from './bots.js';
 import { label, type BenchContext, type Figures, type Scenario } from './context.js';
+import { bigBodiesScenario } from './scenarios/big-bodies.js';
 import { burstScenario } from './scenarios/burst.js';
 import { latencyScenario } from './scenarios/latency.js';
 import { memoryScenario } from './scenarios/memory.js';
 import { processingScenario } from './scenarios/processing.js';
+import { rateLimitScenario } from './scenarios/rate-limit.js';
 import { throughputScenario } from './scenarios/throughput.js';
 import { renderTable, targets } from './table.js';
 
@@ -32,6 +34,8 @@ const scenarios: Array<{ name: string; run: Scenario; kinds: BotKind[] }> = [
   { name: 'throughput', run: throughputScenario(), kinds: ['ours', 'baseline'] },
   ...(withWarn ? [{ name: 'throughput-warn', run: throughputScenario('warn'), kinds: ['ours' as const] }] : []),
   { name: 'memory', run: memoryScenario, kinds: ['ours', 'baseline'] },
+  { name: 'rate-limit', run: rateLimitScenario, kinds: ['ours', 'baseline'] },
+  { name: 'big-bodies', run: bigBodiesScenario, kinds: ['ours'] },
 ];
 
 const started = performance.now();

@@ -3,6 +3,8 @@ import { BURST } from './scenarios/burst.js';
 import { LATENCY_RUN, SERVICE_LATENCIES_MS } from './scenarios/latency.js';
 import { MEMORY_RUN } from './scenarios/memory.js';
 import { PROCESSING_RUN } from './scenarios/processing.js';
+import { RATE_LIMIT_RUN } from './scenarios/rate-limit.js';
+import { BIG_BODIES_RUN } from './scenarios/big-bodies.js';
 
 type Unit = 'ms' | 'count' | 'per-s' | 'MB' | 'cpu-ms';
 
@@ -64,6 +66,21 @@ export function rows(extraLogLevels: readonly string[]): Row[] {
     { id: 'rss.10k', label: 'Bot RSS after 10k interactions', unit: 'MB' },
     { id: 'rss.100k', label: `Bot RSS after ${MEMORY_RUN.count / 1000}k interactions`, unit: 'MB' },
     { id: 'rss.growth', label: 'Bot RSS growth 10k → 100k', unit: 'MB' },
+    {
+      id: 'ratelimit.violations',
+      label: `Rate-limit violations (service allows ${RATE_LIMIT_RUN.limit} per ${RATE_LIMIT_RUN.windowMs / 1000} s; ${RATE_LIMIT_RUN.count} /vote at ${RATE_LIMIT_RUN.rate}/s)`,
+      unit: 'count',
+    },
+    { id: 'ratelimit.shown', label: 'Members shown their vote in that run', unit: 'count' },
+    { id: 'ratelimit.late', label: 'Late acks (> 3 s) in that run', unit: 'count' },
+    {
+      id: 'bodies.othersP99',
+      label: `First answer p99 of ${BIG_BODIES_RUN.others} members beside 50 MB, endless and 10 MB bodies`,
+      unit: 'ms',
+    },
+    { id: 'bodies.othersMax', label: 'Slowest first answer of those members', unit: 'ms' },
+    { id: 'bodies.late', label: 'Late acks (> 3 s) of those members', unit: 'count' },
+    { id: 'bodies.rssPeak', label: 'Bot peak RSS in that run', unit: 'MB' },
   ];
 }
 
@@ -142,6 +159,19 @@ export function targets(ours: Figures): Target[] {
       text: '≥ 1,000 interactions/s per process',
       met: (ours['throughput.achieved'] ?? 0) >= 1000,
       figure: `${(ours['throughput.achieved'] ?? 0).toFixed(0)}/s achieved at ${ours['throughput.offered'] ?? 0}/s offered with p99 < 1 s`,
+    },
+    {
+      text: '0 rate-limit violations against a service allowing 10 requests per 5 s',
+      met: ours['ratelimit.violations'] === 0,
+      figure: `${ours['ratelimit.violations'] ?? 'n/a'} violations, ${ours['ratelimit.late'] ?? 'n/a'} late`,
+    },
+    {
+      text: 'beside 50 MB, endless and 10 MB bodies: up, every other first answer < 3 s, RSS < 300 MB',
+      met:
+        (ours['bodies.othersMax'] ?? Infinity) < 3000 &&
+        ours['bodies.late'] === 0 &&
+        (ours['bodies.rssPeak'] ?? Infinity) < 300,
+      figure: `slowest ${(ours['bodies.othersMax'] ?? Number.NaN).toFixed(0)} ms, peak RSS ${(ours['bodies.rssPeak'] ?? Number.NaN).toFixed(1)} MB`,
     },
     {
       text: 'RSS growth < 10 MB from 10k to 100k interactions',
