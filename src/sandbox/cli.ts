@@ -9,6 +9,15 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   process.exit(1);
 }
 const headerPrefix = env.SERVICE_HEADER_PREFIX || 'Service';
+// `10/5`: 10 requests per 5 s window, as the real service limits a guild.
+const rateLimitMatch = /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(env.SANDBOX_RATE_LIMIT?.trim() ?? '');
+if (env.SANDBOX_RATE_LIMIT && (!rateLimitMatch || Number(rateLimitMatch[1]) < 1 || Number(rateLimitMatch[2]) <= 0)) {
+  console.error(`SANDBOX_RATE_LIMIT must be requests/seconds such as 10/5, got "${env.SANDBOX_RATE_LIMIT}".`);
+  process.exit(1);
+}
+const rateLimit = rateLimitMatch
+  ? { limit: Number(rateLimitMatch[1]), windowMs: Number(rateLimitMatch[2]) * 1000 }
+  : undefined;
 
 const sandbox = await startSandbox({
   host: env.SANDBOX_HOST || '127.0.0.1',
@@ -16,6 +25,7 @@ const sandbox = await startSandbox({
   apiKey: env.SANDBOX_API_KEY || 'sandbox-api-key',
   appId: env.SANDBOX_APP_ID || 'sandbox-app-id',
   headerPrefix,
+  rateLimit,
   // A long session must not grow without bound; nobody reads this log from the command line.
   maxLog: 1000,
 });
