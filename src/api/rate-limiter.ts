@@ -104,8 +104,8 @@ export class RateLimiter {
     }
     if (status === 429) {
       const waitMs = parseRetryAfter(headers.get('retry-after')) ?? resetMs ?? FALLBACK_429_WAIT_MS;
+      // The wait covers it; the window itself is whatever the headers (if any) said above.
       this.blockedUntil = Math.max(this.blockedUntil, now + waitMs);
-      this.left = 0;
     }
   }
 

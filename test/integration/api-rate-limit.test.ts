@@ -94,6 +94,16 @@ describe('rate-limit compliance', () => {
     for (const request of after) expect(request.at - refused!.at).toBeGreaterThanOrEqual(1_000);
   });
 
+  it('lets calls through again once a 429 without rate-limit headers has been waited out', async () => {
+    const client = fastClient(sandbox, { retries: 0, totalBudgetMs: 3_000 });
+    await client.getVote(VOTER);
+    sandbox.setFault('getVote', { status: 429, retryAfter: '1', times: 1 });
+    await failure(client.getVote(memberId(1)));
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await client.getVote(memberId(2))).voted).toBe(false);
+    expect((await client.getVote(memberId(3))).voted).toBe(false);
+  });
+
   it('does not slow down a service that sends no rate-limit headers: calls run side by side', async () => {
     const client = fastClient(sandbox, { attemptTimeoutMs: 2_000 });
     await client.getVote(VOTER);
