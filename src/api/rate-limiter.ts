@@ -87,7 +87,7 @@ export class RateLimiter {
 
   private read(status: number, headers: Headers): void {
     const now = this.now();
-    const remaining = seconds(headers.get('x-ratelimit-remaining'));
+    const remaining = headerNumber(headers.get('x-ratelimit-remaining'));
     const resetMs = secondsToMs(headers.get('x-ratelimit-reset'));
     if (remaining !== undefined && resetMs !== undefined) {
       // In-flight requests may not be counted in this answer yet: count them, to be safe.
@@ -148,12 +148,12 @@ const MIN_REQUEST_MS = 250;
 /** A 429 that says neither retry-after nor reset: wait this long before anything else leaves. */
 const FALLBACK_429_WAIT_MS = 1_000;
 
-function seconds(value: string | null): number | undefined {
+function headerNumber(value: string | null): number | undefined {
   if (value === null || !/^\s*\d+(\.\d+)?\s*$/.test(value)) return undefined;
   return Number(value);
 }
 
 function secondsToMs(value: string | null): number | undefined {
-  const s = seconds(value);
+  const s = headerNumber(value);
   return s === undefined ? undefined : Math.ceil(s * 1000);
 }
