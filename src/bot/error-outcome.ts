@@ -95,7 +95,10 @@ const TABLE: readonly Row<unknown>[] = [
     // The limiter doing its job: counted in metrics, not an operator's alarm.
     logLevel: 'info',
     reason: (e) => e.reason,
-    notice: (e) => ({ tone: 'warning', key: 'error.slowDown', vars: { seconds: e.retryAfterSeconds } }),
+    notice: (e) =>
+      e.retryAfterSeconds <= 1
+        ? { tone: 'warning', key: 'error.slowDownSecond' }
+        : { tone: 'warning', key: 'error.slowDown', vars: { seconds: e.retryAfterSeconds } },
   }),
   row({
     type: ServiceUnavailableError,

@@ -99,6 +99,9 @@ export const de: Catalog = {
   'error.slowDown.title': 'Bitte langsamer',
   'error.slowDown.text':
     'Der Dienst hat den Bot gebeten, langsamer zu machen; versuche es in etwa {seconds} Sekunden erneut.',
+  'error.slowDownSecond.title': 'Bitte langsamer',
+  'error.slowDownSecond.text':
+    'Der Dienst hat den Bot gebeten, langsamer zu machen; versuche es in einer Sekunde erneut.',
   'error.replyRefused.title': 'Antwort abgelehnt',
   'error.replyRefused.text': 'Der Dienst hat die Antwort abgelehnt: {detail}',
   'error.input.title': 'Bitte prüfe deine Eingabe',

@@ -96,6 +96,8 @@ export const en = {
   'error.replyUnknown.text': 'The reply may or may not have been posted; check the review before sending it again.',
   'error.slowDown.title': 'Slow down',
   'error.slowDown.text': 'The service asked the bot to slow down; try again in about {seconds} seconds.',
+  'error.slowDownSecond.title': 'Slow down',
+  'error.slowDownSecond.text': 'The service asked the bot to slow down; try again in a second.',
   'error.replyRefused.title': 'Reply refused',
   'error.replyRefused.text': 'The service refused the reply: {detail}',
   'error.input.title': 'Please check your input',

@@ -99,6 +99,8 @@ export const es: Catalog = {
   'error.slowDown.title': 'Más despacio',
   'error.slowDown.text':
     'El servicio pidió al bot que fuera más despacio; inténtalo de nuevo en unos {seconds} segundos.',
+  'error.slowDownSecond.title': 'Más despacio',
+  'error.slowDownSecond.text': 'El servicio pidió al bot que fuera más despacio; inténtalo de nuevo en un segundo.',
   'error.replyRefused.title': 'Respuesta rechazada',
   'error.replyRefused.text': 'El servicio rechazó la respuesta: {detail}',
   'error.input.title': 'Revisa lo que has introducido',

@@ -97,6 +97,8 @@ export const fr: Catalog = {
     'La réponse a peut-être été publiée, peut-être pas ; vérifiez l’avis avant de la renvoyer.',
   'error.slowDown.title': 'Ralentissez',
   'error.slowDown.text': 'Le service a demandé au bot de ralentir ; réessayez dans environ {seconds} secondes.',
+  'error.slowDownSecond.title': 'Ralentissez',
+  'error.slowDownSecond.text': 'Le service a demandé au bot de ralentir ; réessayez dans une seconde.',
   'error.replyRefused.title': 'Réponse refusée',
   'error.replyRefused.text': 'Le service a refusé la réponse : {detail}',
   'error.input.title': 'Vérifiez votre saisie',

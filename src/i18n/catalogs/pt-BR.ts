@@ -97,6 +97,8 @@ export const ptBR: Catalog = {
     'A resposta pode ou não ter sido publicada; confira a avaliação antes de enviá-la de novo.',
   'error.slowDown.title': 'Mais devagar',
   'error.slowDown.text': 'O serviço pediu ao bot para desacelerar; tente novamente em cerca de {seconds} segundos.',
+  'error.slowDownSecond.title': 'Mais devagar',
+  'error.slowDownSecond.text': 'O serviço pediu ao bot para desacelerar; tente novamente em um segundo.',
   'error.replyRefused.title': 'Resposta recusada',
   'error.replyRefused.text': 'O serviço recusou a resposta: {detail}',
   'error.input.title': 'Confira o que você informou',

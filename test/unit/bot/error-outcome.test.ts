@@ -80,6 +80,9 @@ describe('errorOutcome', () => {
     expect(outcome.message.description).toBe('The service asked the bot to slow down; try again in about 5 seconds.');
     expect(outcome).toMatchObject({ logLevel: 'info', reason: 'rate_limited', outcome: 'refused' });
     expect(outcome.message.referenceId).toBeUndefined();
+    expect(errorOutcome(new RateLimitedError(800)).message.description).toBe(
+      'The service asked the bot to slow down; try again in a second.',
+    );
   });
 
   describe('a refusal in the service’s own words', () => {
