@@ -31,14 +31,19 @@ export interface BotProcess {
   stop(signal?: NodeJS.Signals): Promise<Exit & { ms: number }>;
 }
 
-/** The command `npm start` runs (after its build step), read from package.json so they cannot drift. */
-export function startCommand(): { command: string; args: string[] } {
+/** The node command an npm script runs, read from package.json so a test and the script cannot drift. */
+export function scriptCommand(script: string): { command: string; args: string[] } {
   const pkg = JSON.parse(readFileSync(new URL('package.json', `file://${ROOT}`), 'utf8')) as {
     scripts: Record<string, string>;
   };
-  const [command, ...args] = (pkg.scripts.start ?? '').split(/\s+/);
-  if (command !== 'node') throw new Error(`the start script is not a plain node command: ${pkg.scripts.start}`);
+  const [command, ...args] = (pkg.scripts[script] ?? '').split(/\s+/);
+  if (command !== 'node') throw new Error(`the ${script} script is not a plain node command: ${pkg.scripts[script]}`);
   return { command: process.execPath, args };
+}
+
+/** The command `npm start` runs. */
+export function startCommand(): { command: string; args: string[] } {
+  return scriptCommand('start');
 }
 
 /** Every variable .env.example names, set to empty so a developer's own .env cannot leak into a test. */

@@ -1,11 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULTS, defaultRoles, textChannelIdFor, userPayload, type GuildSetup } from './fixtures.js';
+import { botRoleIdFor, DEFAULTS, defaultRoles, textChannelIdFor, userPayload, type GuildSetup } from './fixtures.js';
 import { Gateway } from './gateway.js';
 import { DEFAULT_WAIT_MS, InteractionRecord, type InteractionHandle } from './interaction-record.js';
 import { handleRest, type RestContext, type RestRequest } from './rest.js';
+import { nextSnowflake } from './snowflake.js';
 import { Store } from './store.js';
-import type { InteractionPayload, MemberPayload, Message, RecordedRequest } from './types.js';
+import type { InteractionPayload, MemberPayload, Message, PermissionOverwrite, RecordedRequest } from './types.js';
 
 export interface DiscordStandInOptions {
   token?: string;
@@ -35,6 +36,8 @@ export interface DiscordStandIn {
   /** The configured guild's text channel, where interactions come from by default. */
   readonly channelId: string;
   readonly moderatorRoleId: string;
+  /** The managed role Discord gives the bot in the configured guild. */
+  readonly botRoleId: string;
   /** Every REST request (newest maxLog kept). */
   readonly requests: RecordedRequest[];
   /** Requests answered with Discord's `{ message: '404: Not Found', code: 0 }`. */
@@ -61,6 +64,17 @@ export interface DiscordStandIn {
   setGatewayBotStatus(status: number | null): void;
   /** Messages the bot posted in a channel (POST /channels/{id}/messages), current state, oldest first. */
   channelMessages(channelId: string): Message[];
+  /**
+   * Sets a channel's permission overwrites (default: the configured guild's text channel), as an
+   * admin would in its settings; `{ deny: Permission.SendMessages, role: discord.botRoleId }`
+   * takes Send Messages from the bot there. Bits are bigints; an empty list clears them.
+   */
+  setChannelOverwrites(
+    overwrites: ReadonlyArray<{ role?: string; member?: string; allow?: bigint; deny?: bigint }>,
+    channelId?: string,
+  ): void;
+  /** Replaces the guild's registered commands as stored by Discord (ids added when missing): commands gone stale. */
+  setRegisteredCommands(commands: ReadonlyArray<Record<string, any>>, guildId?: string): void;
   /** Commands from the last bulk overwrite of the guild (default: the configured guild) with their ids. */
   registeredCommands(guildId?: string): Array<Record<string, any>>;
   /** Waits until a condition holds: re-checked on every change the stand-in sees and every 5 ms. */
@@ -275,6 +289,32 @@ class StandIn implements DiscordStandIn {
 
   channelMessages(channelId: string): Message[] {
     return this.store.channelMessages(channelId);
+  }
+
+  get botRoleId(): string {
+    return botRoleIdFor(this.guildId);
+  }
+
+  setChannelOverwrites(
+    overwrites: ReadonlyArray<{ role?: string; member?: string; allow?: bigint; deny?: bigint }>,
+    channelId = this.channelId,
+  ): void {
+    const payloads = overwrites.map((o): PermissionOverwrite => ({
+      id: o.member ?? o.role ?? this.guildId,
+      type: o.member === undefined ? 0 : 1,
+      allow: (o.allow ?? 0n).toString(),
+      deny: (o.deny ?? 0n).toString(),
+    }));
+    this.store.channelOverwrites.set(channelId, payloads);
+    this.store.changed.notify();
+  }
+
+  setRegisteredCommands(commands: ReadonlyArray<Record<string, any>>, guildId = this.guildId): void {
+    this.store.commands.set(
+      guildId,
+      commands.map((command) => ({ id: nextSnowflake(), application_id: this.applicationId, ...command })),
+    );
+    this.store.changed.notify();
   }
 
   registeredCommands(guildId = this.guildId): Array<Record<string, any>> {

@@ -1,4 +1,5 @@
 import {
+  botRoleIdFor,
   guildCreatePayload,
   memberPayload,
   rolePayload,
@@ -8,7 +9,15 @@ import {
 } from './fixtures.js';
 import { appendBounded, BoundedMap, Signal } from './signal.js';
 import { nextSnowflake } from './snowflake.js';
-import type { InteractionPayload, MemberPayload, Message, RecordedRequest, RolePayload, UserPayload } from './types.js';
+import type {
+  InteractionPayload,
+  MemberPayload,
+  Message,
+  PermissionOverwrite,
+  RecordedRequest,
+  RolePayload,
+  UserPayload,
+} from './types.js';
 import type { InteractionRecord } from './interaction-record.js';
 
 export const MessageFlag = {
@@ -50,6 +59,8 @@ export class Store {
   readonly interactionsByToken: BoundedMap<string, InteractionRecord>;
   readonly members: BoundedMap<string, MemberPayload>;
   private readonly channelLogs = new Map<string, string[]>();
+  /** Permission overwrites per channel id, as the channel's settings would hold them. */
+  readonly channelOverwrites = new Map<string, PermissionOverwrite[]>();
   /** Registered commands per scope: 'global' or a guild id. */
   readonly commands = new Map<string, Array<Record<string, any>>>();
   readonly changed = new Signal();
@@ -77,12 +88,21 @@ export class Store {
   channel(channelId: string): Record<string, unknown> | undefined {
     const guild = this.guildOfChannel(channelId);
     return (
-      guild && { ...textChannelPayload(guild.id), last_message_id: this.channelLogs.get(channelId)?.at(-1) ?? null }
+      guild && {
+        ...textChannelPayload(guild.id),
+        permission_overwrites: this.channelOverwrites.get(channelId) ?? [],
+        last_message_id: this.channelLogs.get(channelId)?.at(-1) ?? null,
+      }
     );
   }
 
   guildCreate(guild: GuildSetup): Record<string, unknown> {
-    return guildCreatePayload(guild, this.config.joinedAt);
+    const payload = guildCreatePayload(guild, this.config.joinedAt);
+    const channels = (payload.channels as Array<{ id: string }>).map((channel) => ({
+      ...channel,
+      permission_overwrites: this.channelOverwrites.get(channel.id) ?? [],
+    }));
+    return { ...payload, channels };
   }
 
   /**
@@ -122,7 +142,12 @@ export class Store {
 
   member(guildId: string, userId: string): Omit<MemberPayload, 'permissions'> | undefined {
     if (userId === this.config.botUser.id && this.guild(guildId)) {
-      const { permissions: _p, ...bot } = memberPayload(this.config.botUser, [], 0n, this.config.joinedAt);
+      const { permissions: _p, ...bot } = memberPayload(
+        this.config.botUser,
+        [botRoleIdFor(guildId)],
+        0n,
+        this.config.joinedAt,
+      );
       return bot;
     }
     const known = this.members.get(`${guildId}:${userId}`);

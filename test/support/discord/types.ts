@@ -51,13 +51,21 @@ export interface RolePayload {
   tags?: { bot_id?: string };
 }
 
+/** A channel permission overwrite as Discord sends it: type 0 is a role, 1 a member; bit fields as strings. */
+export interface PermissionOverwrite {
+  id: string;
+  type: 0 | 1;
+  allow: string;
+  deny: string;
+}
+
 export interface ChannelPayload {
   id: string;
   type: number;
   guild_id?: string;
   name: string;
   position: number;
-  permission_overwrites: unknown[];
+  permission_overwrites: PermissionOverwrite[];
   nsfw: boolean;
   topic: string | null;
   last_message_id: string | null;

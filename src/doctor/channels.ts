@@ -1,0 +1,21 @@
+import type { Config } from '../config.js';
+import type { PermissionName } from './channel-permissions.js';
+
+export interface ChannelToCheck {
+  /** What the channel is for, as the doctor's line names it. */
+  label: string;
+  /** The setting that holds its id, named in the fix. */
+  setting: string;
+  id: string | undefined;
+  needs: readonly PermissionName[];
+}
+
+const POSTS: readonly PermissionName[] = ['ViewChannel', 'SendMessages', 'EmbedLinks'];
+
+/**
+ * Every channel the bot posts in, one line each: a feature that posts somewhere adds its channel
+ * here and the doctor checks it like the others.
+ */
+export function channelsToCheck(config: Config): ChannelToCheck[] {
+  return [{ label: 'audit channel', setting: 'REVIEW_LOG_CHANNEL_ID', id: config.reviewLogChannelId, needs: POSTS }];
+}

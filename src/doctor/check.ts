@@ -1,0 +1,33 @@
+import type { REST } from 'discord.js';
+import type { Config } from '../config.js';
+import type { ServiceProbe } from './service-probe.js';
+import type { BotMember, GuildInfo } from './discord-api.js';
+
+/** What one check found: a pass, a fault with the fix, or not run because an earlier check failed. */
+export type Outcome =
+  | { status: 'pass'; detail: string }
+  | { status: 'fail'; detail: string; fix: string }
+  | { status: 'skip'; detail: string };
+
+/**
+ * What earlier checks learned, for the later ones: a check that needs something an earlier check
+ * could not get skips, so one root cause is reported once, with its fix.
+ */
+export interface DoctorState {
+  config?: Config;
+  discord?: REST;
+  bot?: { id: string; name: string };
+  guild?: GuildInfo;
+  botMember?: BotMember;
+  service?: ServiceProbe;
+}
+
+export interface Check {
+  /** Short and stable: the start of the printed line. */
+  readonly name: string;
+  run(state: DoctorState): Promise<Outcome>;
+}
+
+export const pass = (detail: string): Outcome => ({ status: 'pass', detail });
+export const fail = (detail: string, fix: string): Outcome => ({ status: 'fail', detail, fix });
+export const skip = (detail: string): Outcome => ({ status: 'skip', detail });

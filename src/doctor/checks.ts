@@ -1,0 +1,27 @@
+import type { CheckEntry } from './run-checks.js';
+import { configCheck } from './config-check.js';
+import { discordChannelChecks } from './discord-channels.js';
+import { discordCommandsCheck } from './discord-commands.js';
+import { discordGuildCheck } from './discord-guild.js';
+import { discordTokenCheck } from './discord-token.js';
+import { serviceBaseUrlCheck } from './service-base-url.js';
+import { serviceCredentialsCheck } from './service-credentials.js';
+import { serviceRateLimitCheck } from './service-rate-limit.js';
+import { serviceReachableCheck } from './service-reachable.js';
+import { serviceRemainingUnitCheck } from './service-remaining-unit.js';
+import { serviceSchemaChecks } from './service-schemas.js';
+
+/** Every check, in the order an admin fixes things: each may skip when an earlier one failed. */
+export const ALL_CHECKS: readonly CheckEntry[] = [
+  configCheck,
+  discordTokenCheck,
+  discordGuildCheck,
+  discordCommandsCheck,
+  discordChannelChecks,
+  serviceBaseUrlCheck,
+  serviceReachableCheck,
+  serviceCredentialsCheck,
+  ...serviceSchemaChecks,
+  serviceRateLimitCheck,
+  serviceRemainingUnitCheck,
+];

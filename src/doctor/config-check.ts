@@ -1,0 +1,19 @@
+import { ConfigError, loadConfig } from '../config.js';
+import { fail, pass, type Check } from './check.js';
+
+/** The same parsing the bot does at start, so the doctor and the bot can never disagree. */
+export const configCheck: Check = {
+  name: 'configuration',
+  async run(state) {
+    try {
+      state.config = loadConfig();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      return fail(
+        `${error.problems.length} problem${error.problems.length === 1 ? '' : 's'}: ${error.problems.join('; ')}.`,
+        'set these in .env (copy .env.example to .env to start) or in the environment.',
+      );
+    }
+    return pass('.env and the environment parse, every required setting is there.');
+  },
+};

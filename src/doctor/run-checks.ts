@@ -1,0 +1,39 @@
+import type { Check, DoctorState, Outcome } from './check.js';
+
+const MARK = { pass: '✔', fail: '✘', skip: '–' } as const;
+
+/** A check, or a list of checks known only once earlier checks ran (one per configured channel). */
+export type CheckEntry = Check | ((state: DoctorState) => Check[]);
+
+/** One line per check: ✔ or ✘ (with the fix), or – when an earlier failure left nothing to check. */
+export function formatLine(name: string, outcome: Outcome): string {
+  const line = `${MARK[outcome.status]} ${name}: ${outcome.status === 'skip' ? 'skipped, ' : ''}${outcome.detail}`;
+  return outcome.status === 'fail' ? `${line} Fix: ${outcome.fix}` : line;
+}
+
+/** Runs the checks in order, printing each line as it is known; true when every check passed. */
+export async function runChecks(entries: readonly CheckEntry[], print: (line: string) => void): Promise<boolean> {
+  const state: DoctorState = {};
+  let allPassed = true;
+  for (const entry of entries) {
+    for (const check of typeof entry === 'function' ? entry(state) : [entry]) {
+      const outcome = await runOne(check, state);
+      if (outcome.status !== 'pass') allPassed = false;
+      print(formatLine(check.name, outcome));
+    }
+  }
+  return allPassed;
+}
+
+async function runOne(check: Check, state: DoctorState): Promise<Outcome> {
+  try {
+    return await check.run(state);
+  } catch (error) {
+    // A check's own bug must not hide the other checks' findings.
+    return {
+      status: 'fail',
+      detail: `the check itself failed (${error instanceof Error ? error.message : String(error)}).`,
+      fix: 'report this line; the other checks still ran.',
+    };
+  }
+}

@@ -1,0 +1,18 @@
+import { fail, pass, skip, type Check } from './check.js';
+
+export const serviceReachableCheck: Check = {
+  name: 'service reachable',
+  async run(state) {
+    const probe = state.service;
+    if (!probe) return skip('needs a valid configuration.');
+    const votes = await probe.get('/votes');
+    probe.votes = votes;
+    const origin = new URL(probe.baseUrl).origin;
+    if ('error' in votes)
+      return fail(
+        `GET /votes at ${origin} got no answer (${votes.error}).`,
+        'check SERVICE_BASE_URL, the network, and that the service is up.',
+      );
+    return pass(`${origin} answered GET /votes with HTTP ${votes.status} in ${votes.ms} ms.`);
+  },
+};

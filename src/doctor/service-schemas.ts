@@ -1,0 +1,75 @@
+import type { z } from 'zod';
+import { describeIssues, noReviewSchema, reviewSchema, voteListSchema, voteStatusSchema } from '../api/index.js';
+import { fail, pass, skip, type Check, type DoctorState, type Outcome } from './check.js';
+import type { ProbeResult } from './service-probe.js';
+
+const FIX =
+  "the service's answers are not what the bot can read: see docs/service-api.md, and tell the service's maintainers.";
+
+/** The member whose vote and review are read: the first listed voter (real data), else the bot's application. */
+function sampleUser(state: DoctorState): string | undefined {
+  const votes = state.service?.votes;
+  const parsed = votes && !('error' in votes) ? voteListSchema.safeParse(votes.body) : undefined;
+  return parsed?.success
+    ? (parsed.data.votes[0]?.userId ?? state.config?.discord.clientId)
+    : state.config?.discord.clientId;
+}
+
+function judge(result: ProbeResult, schema: z.ZodType, summary: (data: never) => string): Outcome {
+  if ('error' in result) return fail(`got no answer (${result.error}).`, 'check the network and try again.');
+  if (result.status < 200 || result.status > 299)
+    return fail(`answered HTTP ${result.status}.`, 'try again shortly; a lasting error is the service failing.');
+  if (result.invalidJson) return fail('answered with a body that is not JSON.', FIX);
+  const parsed = schema.safeParse(result.body);
+  if (!parsed.success) return fail(`answered a body the bot cannot read (${describeIssues(parsed.error)}).`, FIX);
+  return pass(summary(parsed.data as never));
+}
+
+const listVotes: Check = {
+  name: 'GET /votes',
+  async run(state) {
+    const votes = state.service?.votes;
+    if (!state.service?.accepted || !votes) return skip('needs accepted credentials.');
+    return judge(
+      votes,
+      voteListSchema,
+      (list: z.output<typeof voteListSchema>) =>
+        `matches the schema: ${list.votes.length} active votes, ${list.totalVotes} in all, ${list.monthlyVotes} this month.`,
+    );
+  },
+};
+
+const getVote: Check = {
+  name: 'GET /votes/{user_id}',
+  async run(state) {
+    const user = sampleUser(state);
+    if (!state.service?.accepted || !user) return skip('needs accepted credentials.');
+    return judge(
+      await state.service.get(`/votes/${user}`),
+      voteStatusSchema,
+      (status: z.output<typeof voteStatusSchema>) =>
+        `matches the schema (member ${user}: ${status.voted ? 'voted' : 'not voted'}).`,
+    );
+  },
+};
+
+const getReview: Check = {
+  name: 'GET /reviews/{user_id}',
+  async run(state) {
+    const user = sampleUser(state);
+    if (!state.service?.accepted || !user) return skip('needs accepted credentials.');
+    const result = await state.service.get(`/reviews/${user}`);
+    // "No review" has several accepted shapes (see docs/service-api.md), 404 among them.
+    if (!('error' in result) && (result.status === 404 || noReviewSchema.safeParse(result.body).success))
+      return result.status === 404 || (result.status >= 200 && result.status < 300)
+        ? pass(`matches the schema (member ${user}: no review, HTTP ${result.status}).`)
+        : fail(`answered HTTP ${result.status}.`, 'try again shortly; a lasting error is the service failing.');
+    return judge(
+      result,
+      reviewSchema,
+      (review: z.output<typeof reviewSchema>) => `matches the schema (member ${user}: a ${review.rating}-star review).`,
+    );
+  },
+};
+
+export const serviceSchemaChecks: readonly Check[] = [listVotes, getVote, getReview];

@@ -1,0 +1,26 @@
+import { spawn } from 'node:child_process';
+import { blankedConfig, ROOT, scriptCommand } from './bot-process.js';
+
+export interface ScriptRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs an npm script's node command to its end, with only the given settings (a developer's .env cannot leak in). */
+export function runScript(script: string, env: Record<string, string>): Promise<ScriptRun> {
+  const { command, args } = scriptCommand(script);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', ...blankedConfig(), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
