@@ -3,10 +3,12 @@ import { loadCommands } from '../../../src/bot/load-commands.js';
 import { describeDiff, diffCommands } from '../../../src/doctor/command-diff.js';
 
 const commands = await loadCommands(new URL('../../../commands/', import.meta.url));
-const local = [...commands.values()].map((c) => c.data.toJSON() as unknown as Record<string, any>);
+type Option = Record<string, unknown> & { required?: boolean };
+type Command = Record<string, unknown> & { name: string; options?: Option[] };
+const local = [...commands.values()].map((c) => c.data.toJSON() as unknown as Command);
 
 /** What Discord answers for a registered command: ids and defaults filled in, `required: false` left out. */
-function asDiscordReturns(command: Record<string, any>): Record<string, any> {
+function asDiscordReturns(command: Command): Command {
   return {
     id: '1300000000000000001',
     application_id: '981489785241731072',
@@ -17,9 +19,7 @@ function asDiscordReturns(command: Record<string, any>): Record<string, any> {
     integration_types: [0],
     nsfw: false,
     ...command,
-    options: command.options?.map(({ required, ...option }: Record<string, any>) =>
-      required ? { ...option, required } : option,
-    ),
+    options: command.options?.map(({ required, ...option }) => (required ? { ...option, required } : option)),
   };
 }
 
@@ -47,7 +47,7 @@ describe('diffCommands', () => {
         ? asDiscordReturns({
             ...c,
             name_localizations: undefined,
-            options: c.options.map((o: Record<string, any>, i: number) => (i === 0 ? { ...o, required: true } : o)),
+            options: c.options?.map((o, i) => (i === 0 ? { ...o, required: true } : o)),
           })
         : asDiscordReturns(c),
     );
