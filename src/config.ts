@@ -1,4 +1,5 @@
 import { config as loadDotenv } from 'dotenv';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { DEFAULT_CLIENT_OPTIONS as API_DEFAULTS, defaultHeaderPrefix, parseBaseUrl, SNOWFLAKE } from './api/index.js';
 
@@ -28,6 +29,8 @@ export interface Config {
   readonly voteUrl: string | undefined;
   readonly logLevel: LogLevel;
   readonly metricsPort: number | undefined;
+  /** The address /healthz and /metrics listen on. */
+  readonly metricsHost: string;
   readonly shutdownGraceMs: number;
 }
 
@@ -131,6 +134,15 @@ const schema = z.object({
   METRICS_PORT: optional(
     z.coerce.number().int().min(1, 'must be a port from 1 to 65535').max(65_535, 'must be a port from 1 to 65535'),
   ),
+  METRICS_HOST: optional(
+    z
+      .string()
+      .trim()
+      .refine(
+        (v) => isIP(v) !== 0 || v === 'localhost',
+        'must be an IP address to listen on: 127.0.0.1 (this machine only, the default), or 0.0.0.0 / :: (every interface, e.g. for Prometheus in another container)',
+      ),
+  ).transform((v) => v ?? '127.0.0.1'),
   SHUTDOWN_GRACE_MS: intInRange(0, 60_000, 4_000),
 });
 
@@ -161,6 +173,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
     voteUrl: e.VOTE_URL,
     logLevel: e.LOG_LEVEL,
     metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
   });
 }

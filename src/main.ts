@@ -76,7 +76,14 @@ async function main(): Promise<void> {
 
   let hosting: Hosting | undefined;
   if (metrics && config.metricsPort !== undefined) {
-    hosting = await startHosting({ port: config.metricsPort, metrics, client, inFlight, phase: () => phase });
+    hosting = await startHosting({
+      port: config.metricsPort,
+      host: config.metricsHost,
+      metrics,
+      client,
+      inFlight,
+      phase: () => phase,
+    });
     logger.info({ url: hosting.url, paths: ['/healthz', '/metrics'] }, 'health and metrics server listening');
   }
 

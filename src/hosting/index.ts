@@ -10,6 +10,7 @@ export type Hosting = HealthServer;
 
 export interface HostingOptions {
   port: number;
+  host: string;
   metrics: BotMetrics;
   client: Client;
   inFlight: InFlight;
@@ -17,10 +18,10 @@ export interface HostingOptions {
 }
 
 /**
- * What a host expects: /healthz and /metrics on 127.0.0.1:port, fed by the client and the metrics.
+ * What a host expects: /healthz and /metrics on host:port (loopback unless METRICS_HOST says otherwise), fed by the client and the metrics.
  * A port that cannot be opened stops the start with a clear reason: the host asked for it.
  */
-export async function startHosting({ port, metrics, client, inFlight, phase }: HostingOptions): Promise<Hosting> {
+export async function startHosting({ port, host, metrics, client, inFlight, phase }: HostingOptions): Promise<Hosting> {
   observeInteractionResponses(client, metrics);
   const live = () => ({
     ready: phase() === 'ok',
@@ -31,6 +32,7 @@ export async function startHosting({ port, metrics, client, inFlight, phase }: H
   try {
     return await startHealthServer({
       port,
+      host,
       health: () => {
         const now = live();
         return {
@@ -46,7 +48,7 @@ export async function startHosting({ port, metrics, client, inFlight, phase }: H
   } catch (error) {
     const reason = (error as { code?: string }).code ?? (error as Error).message;
     throw new FatalStartError(
-      `Could not serve /healthz and /metrics on 127.0.0.1:${port} (${reason}): choose a free METRICS_PORT or leave it empty.`,
+      `Could not serve /healthz and /metrics on ${host.includes(':') ? `[${host}]` : host}:${port} (${reason}): choose a free METRICS_PORT (or leave it empty), and a METRICS_HOST this machine has.`,
     );
   }
 }

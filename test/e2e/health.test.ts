@@ -151,6 +151,19 @@ describe('health during start and shutdown', () => {
     }
   });
 
+  it('listens on the address METRICS_HOST names (0.0.0.0 in a container), reached here through loopback', async () => {
+    const port = await freePort();
+    const world = await startWorld({ env: { METRICS_PORT: String(port), METRICS_HOST: '0.0.0.0' } });
+    try {
+      const line = world.bot.logs.find((l) => l.msg === 'health and metrics server listening');
+      expect(line).toMatchObject({ url: `http://0.0.0.0:${port}` });
+      const response = await fetch(`http://127.0.0.1:${port}/healthz`);
+      expect(response.status).toBe(200);
+    } finally {
+      await world.close();
+    }
+  });
+
   it('exits 1 with a one-line reason when the port is taken', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));

@@ -140,6 +140,23 @@ describe('starting and stopping', () => {
     }
   }, 60_000);
 
+  it('exits 1 at start naming METRICS_HOST when it is not an address', async () => {
+    const bot = startBot({
+      DISCORD_TOKEN: DEFAULTS.token,
+      DISCORD_CLIENT_ID: DEFAULTS.applicationId,
+      DISCORD_GUILD_ID: DEFAULTS.guildId,
+      SERVICE_BASE_URL: 'http://127.0.0.1:9/v1',
+      SERVICE_API_KEY: 'key',
+      SERVICE_APP_ID: 'app',
+      METRICS_PORT: '9464',
+      METRICS_HOST: 'everywhere',
+    });
+    const exit = await bot.exited;
+    expect(exit.code).toBe(1);
+    expect(bot.stderr()).toMatch(/METRICS_HOST must be an IP address/);
+    expect(bot.stderr().match(/^ {2}- /gm)).toHaveLength(1);
+  });
+
   it('exits 1 listing every configuration problem when the environment is incomplete', async () => {
     const bot = startBot({ DISCORD_TOKEN: 'x' });
     const exit = await bot.exited;

@@ -131,6 +131,19 @@ describe('parseConfig', () => {
     expect(error.problems).toHaveLength(2);
   });
 
+  it('binds /healthz and /metrics to loopback unless METRICS_HOST names another address', () => {
+    expect(parseConfig(valid).metricsHost).toBe('127.0.0.1');
+    expect(parseConfig({ ...valid, METRICS_HOST: '' }).metricsHost).toBe('127.0.0.1');
+    expect(parseConfig({ ...valid, METRICS_HOST: ' 0.0.0.0 ' }).metricsHost).toBe('0.0.0.0');
+    expect(parseConfig({ ...valid, METRICS_HOST: '::' }).metricsHost).toBe('::');
+  });
+
+  it('refuses a METRICS_HOST that is not an address, naming it', () => {
+    expect(problemsOf({ ...valid, METRICS_HOST: 'prometheus.example.com' })).toEqual([
+      expect.stringMatching(/^METRICS_HOST must be an IP address to listen on: 127\.0\.0\.1 .*0\.0\.0\.0/),
+    ]);
+  });
+
   it('takes the Guilds header prefix for the real service', () => {
     expect(parseConfig({ ...valid, SERVICE_HEADER_PREFIX: 'Guilds' }).service.headerPrefix).toBe('Guilds');
     expect(problemsOf({ ...valid, SERVICE_HEADER_PREFIX: 'Guilds-Api' })).toHaveLength(1);
