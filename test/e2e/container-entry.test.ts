@@ -1,0 +1,61 @@
+import { describe, expect, it } from '@jest/globals';
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import { blankedConfig, ROOT } from '../support/bot-process.js';
+import { startDiscordStandIn } from '../support/discord/index.js';
+import { execForm, finalEnv, readDockerfile } from '../support/dockerfile.js';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { botEnvironment } from '../support/world.js';
+
+/** A node argv from the Dockerfile, run with this machine's node (the image's is `node` on PATH). */
+const withThisNode = ([command, ...args]: string[]) => {
+  expect(command).toBe('node');
+  return { command: process.execPath, args };
+};
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('the bot started as the image starts it', () => {
+  it('reports healthy through the image’s HEALTHCHECK, then exits 0 on SIGTERM', async () => {
+    const dockerfile = readDockerfile();
+    const [discord, sandbox] = await Promise.all([startDiscordStandIn(), startSandbox()]);
+    const env = {
+      PATH: process.env.PATH ?? '',
+      ...blankedConfig(),
+      ...finalEnv(dockerfile),
+      // The image's port, moved to a free one so parallel test runs do not collide.
+      METRICS_PORT: String(await freePort()),
+      ...botEnvironment(discord, sandbox),
+    };
+    const { command, args } = withThisNode(execForm(dockerfile, 'CMD'));
+    const bot = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      bot.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+    try {
+      let output = '';
+      bot.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+      await discord.waitUntil(() => /"msg":"ready"/.test(output), 15_000, 'the ready log line');
+
+      const check = withThisNode(execForm(dockerfile, 'HEALTHCHECK'));
+      const health = spawnSync(check.command, check.args, { env, timeout: 5_000 });
+      expect(health.status).toBe(0);
+
+      bot.kill('SIGTERM');
+      expect(await exited).toEqual({ code: 0, signal: null });
+      expect(output).toMatch(/"msg":"stopped"/);
+
+      // With the bot gone, the same check reports unhealthy.
+      expect(spawnSync(check.command, check.args, { env, timeout: 5_000 }).status).toBe(1);
+    } finally {
+      bot.kill('SIGKILL');
+      await Promise.all([discord.close(), sandbox.close()]);
+    }
+  });
+});

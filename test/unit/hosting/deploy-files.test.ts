@@ -1,0 +1,78 @@
+import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { ROOT } from '../../support/bot-process.js';
+import { execForm, finalEnv, readDockerfile } from '../../support/dockerfile.js';
+
+const read = (file: string) => readFileSync(`${ROOT}${file}`, 'utf8');
+const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
+const startArgs = pkg.scripts.start!.split(/\s+/);
+const dockerfile = readDockerfile();
+const last = Math.max(...dockerfile.map((i) => i.stage));
+const final = dockerfile.filter((i) => i.stage === last);
+
+describe('the Dockerfile', () => {
+  it('starts the bot with exactly the node command npm start runs, with node as the process', () => {
+    expect(execForm(dockerfile, 'CMD')).toEqual(startArgs);
+    expect(startArgs[0]).toBe('node');
+  });
+
+  it('builds in one stage and installs only production dependencies in the image that runs', () => {
+    expect(last).toBeGreaterThanOrEqual(1);
+    const builder = dockerfile.filter((i) => i.stage === 0 && i.keyword === 'RUN').map((i) => i.args);
+    expect(builder).toEqual(expect.arrayContaining([expect.stringMatching(/^npm ci\b/), 'npm run build']));
+    const runs = final.filter((i) => i.keyword === 'RUN').map((i) => i.args);
+    expect(runs).toEqual(expect.arrayContaining([expect.stringMatching(/^npm ci --omit=dev\b/)]));
+    expect(runs.join('\n')).not.toMatch(/npm run build|npm ci(?! --omit=dev)/);
+    expect(final.some((i) => i.keyword === 'COPY' && /--from=\S+ \/app\/dist/.test(i.args))).toBe(true);
+  });
+
+  it('runs as a user other than root', () => {
+    const user = final.filter((i) => i.keyword === 'USER').at(-1)?.args;
+    expect(user).toBeDefined();
+    expect(user).not.toMatch(/^(root|0)(:|$)/);
+  });
+
+  it('checks health on /healthz with node (no curl), on the port the image sets', () => {
+    const check = execForm(dockerfile, 'HEALTHCHECK');
+    expect(check[0]).toBe('node');
+    expect(check.join(' ')).toMatch(/fetch\(.*\/healthz/);
+    expect(check.join(' ')).not.toMatch(/curl|wget/);
+    expect(finalEnv(dockerfile)).toMatchObject({
+      METRICS_PORT: expect.stringMatching(/^\d+$/),
+      METRICS_HOST: '0.0.0.0',
+    });
+  });
+
+  it('keeps secrets and local state out of the build context', () => {
+    const ignored = read('.dockerignore').split('\n');
+    for (const entry of ['.env', 'node_modules', 'dist', 'data', '.git']) expect(ignored).toContain(entry);
+  });
+});
+
+describe('compose.yaml', () => {
+  const compose = read('compose.yaml');
+  it('gives the bot a volume for ./data and PostgreSQL only under the postgres profile', () => {
+    expect(compose).toMatch(/^ {2}bot:\n(?: {4}.*\n|\n)*? {6}- bot-data:\/app\/data$/m);
+    expect(compose).toMatch(/^ {2}postgres:\n {4}image: postgres:\S+\n {4}profiles: \[postgres\]$/m);
+  });
+});
+
+describe('the systemd unit', () => {
+  const unit = read('deploy/vote-review-bot.service');
+  const execStart = /^ExecStart=(.*)$/m.exec(unit)?.[1];
+
+  it('runs what the README says it runs, which is npm start’s node command', () => {
+    const readme = /^ExecStart=(.*)$/m.exec(read('README.md'))?.[1];
+    expect(readme).toBeDefined();
+    expect(execStart).toBe(readme);
+    const [node, ...args] = execStart!.split(/\s+/);
+    expect(node).toMatch(/\/node$/);
+    expect(['node', ...args]).toEqual(startArgs);
+  });
+
+  it('restarts the bot when it fails and stops it with SIGTERM', () => {
+    expect(unit).toMatch(/^Restart=on-failure$/m);
+    expect(unit).toMatch(/^KillSignal=SIGTERM$/m);
+    expect(unit).toMatch(/^User=(?!root$)\S+$/m);
+  });
+});
