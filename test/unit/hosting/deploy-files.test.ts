@@ -76,3 +76,17 @@ describe('the systemd unit', () => {
     expect(unit).toMatch(/^User=(?!root$)\S+$/m);
   });
 });
+
+describe('the CI workflow', () => {
+  const workflow = read('.github/workflows/ci.yml');
+  it('runs the README’s install and test commands on Node 20, 22 and 24, with PostgreSQL’s binaries on PATH', () => {
+    const readmeTest = /^npm test\b/m.test(read('README.md'));
+    expect(readmeTest).toBe(true);
+    expect(workflow).toMatch(/^ {8}node: \[20, 22, 24\]$/m);
+    expect(workflow).toMatch(/node-version: \$\{\{ matrix\.node \}\}/);
+    const runs = [...workflow.matchAll(/^ {6}- run: (.*)$/gm)].map((m) => m[1]);
+    expect(runs).toEqual(['npm ci --no-audit --no-fund', 'npm test']);
+    expect(workflow).toMatch(/apt-get install .*postgresql/);
+    expect(workflow).toMatch(/\/usr\/lib\/postgresql\/\*\/bin.*GITHUB_PATH/);
+  });
+});
