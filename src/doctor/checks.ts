@@ -3,6 +3,7 @@ import { configCheck } from './config-check.js';
 import { discordChannelChecks } from './discord-channels.js';
 import { discordCommandsCheck } from './discord-commands.js';
 import { discordGuildCheck } from './discord-guild.js';
+import { discordRoleChecks } from './discord-roles.js';
 import { discordTokenCheck } from './discord-token.js';
 import { serviceBaseUrlCheck } from './service-base-url.js';
 import { serviceCredentialsCheck } from './service-credentials.js';
@@ -18,6 +19,7 @@ export const ALL_CHECKS: readonly CheckEntry[] = [
   discordGuildCheck,
   discordCommandsCheck,
   discordChannelChecks,
+  discordRoleChecks,
   serviceBaseUrlCheck,
   serviceReachableCheck,
   serviceCredentialsCheck,

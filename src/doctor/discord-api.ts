@@ -5,7 +5,7 @@ export interface GuildInfo {
   id: string;
   name: string;
   ownerId: string;
-  roles: ReadonlyArray<{ id: string; name: string; position: number; permissions: string }>;
+  roles: ReadonlyArray<{ id: string; name: string; position: number; permissions: string; managed?: boolean }>;
 }
 
 export interface BotMember {

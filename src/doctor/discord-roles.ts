@@ -1,0 +1,33 @@
+import { fail, pass, skip, type Check, type DoctorState, type Outcome } from './check.js';
+import { roleProblems } from './role-permissions.js';
+import { rolesToCheck, type RoleToCheck } from './roles.js';
+
+/** One check per role in rolesToCheck. */
+export function discordRoleChecks(state: DoctorState): Check[] {
+  if (!state.config) return [];
+  return rolesToCheck(state.config).map((role) => ({
+    name: `${role.label} (${role.setting})`,
+    run: async (s) => checkRole(s, role),
+  }));
+}
+
+export function checkRole(state: DoctorState, role: RoleToCheck): Outcome {
+  if (role.id === undefined) return pass('not set; no role is given.');
+  const { guild, bot, botMember } = state;
+  if (!guild || !bot || !botMember) return skip('needs the bot in the server.');
+  const problems = roleProblems({
+    guildId: guild.id,
+    ownerId: guild.ownerId,
+    memberId: bot.id,
+    memberRoles: botMember.roles,
+    roles: guild.roles,
+    roleId: role.id,
+  });
+  if (problems.length > 0)
+    return fail(
+      `${problems.join('; ')}.`,
+      `Server Settings → Roles: give the bot's role Manage Roles and drag it above the role in ${role.setting}.`,
+    );
+  const name = guild.roles.find((r) => r.id === role.id)?.name ?? role.id;
+  return pass(`the bot can give and take @${name}.`);
+}

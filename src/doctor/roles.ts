@@ -1,0 +1,17 @@
+import type { Config } from '../config.js';
+
+export interface RoleToCheck {
+  /** What the role is for, as the doctor's line names it. */
+  label: string;
+  /** The setting that holds its id, named in the fix. */
+  setting: string;
+  id: string | undefined;
+}
+
+/**
+ * Every role the bot gives or takes, one line each: a feature that manages a role adds it here and
+ * the doctor checks Manage Roles and the role's place below the bot's highest role. None today.
+ */
+export function rolesToCheck(_config: Config): RoleToCheck[] {
+  return [];
+}
