@@ -7,9 +7,9 @@ import { runChecks } from './run-checks.js';
  */
 async function doctor(): Promise<void> {
   const ok = await runChecks(ALL_CHECKS, (line) => process.stdout.write(`${line}\n`));
-  process.stdout.write(ok ? 'All checks passed.\n' : 'Fix the ✘ lines above, then run npm run doctor again.\n');
-  // Discord's REST client keeps timers and sockets; nothing is left to wait for.
-  process.exit(ok ? 0 : 1);
+  const closing = ok ? 'All checks passed.\n' : 'Fix the ✘ lines above, then run npm run doctor again.\n';
+  // Discord's REST client keeps sockets open; exit once the last line is written (a pipe may lag).
+  process.stdout.write(closing, () => process.exit(ok ? 0 : 1));
 }
 
 doctor().catch((error: unknown) => {

@@ -34,6 +34,7 @@ describe('npm run doctor', () => {
     expect(run.code).toBe(0);
     const all = lines(run);
     expect(all.every((line) => line.startsWith('✔'))).toBe(true);
+    expect(run.stdout.trim().split('\n').at(-1)).toBe('All checks passed.');
     expect(all.map((line) => line.slice(2, line.indexOf(':')))).toEqual([
       'configuration',
       'Discord token',
