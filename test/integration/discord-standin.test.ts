@@ -422,6 +422,40 @@ describe('the Discord stand-in', () => {
     expect(received[0]?.isChatInputCommand() && received[0].commandId).toBe(registered?.id);
   });
 
+  it('serves channel overwrites and the bot member’s role, from which discord.js computes the bot’s permissions', async () => {
+    const { stand, bot } = await connected(() => {});
+    stand.setChannelOverwrites([{ role: stand.botRoleId, deny: PermissionFlagsBits.SendMessages }]);
+    const guild = await bot.guilds.fetch(stand.guildId);
+    const me = await guild.members.fetch({ user: stand.botUserId, force: true });
+    expect([...me.roles.cache.keys()]).toContain(stand.botRoleId);
+    const channel = await bot.channels.fetch(stand.channelId, { force: true });
+    if (!channel || !('permissionsFor' in channel)) throw new Error('the stand-in channel should be a guild channel');
+    const permissions = channel.permissionsFor(me);
+    expect(permissions.has(PermissionFlagsBits.ViewChannel)).toBe(true);
+    expect(permissions.has(PermissionFlagsBits.SendMessages)).toBe(false);
+
+    stand.setChannelOverwrites([]);
+    const cleared = await bot.channels.fetch(stand.channelId, { force: true });
+    expect(
+      cleared && 'permissionsFor' in cleared && cleared.permissionsFor(me).has(PermissionFlagsBits.SendMessages),
+    ).toBe(true);
+  });
+
+  it('keeps the guild’s registered commands as set, as commands gone stale would be', async () => {
+    const stand = (standIn = await startDiscordStandIn());
+    stand.setRegisteredCommands([{ name: 'ping', description: 'old', type: 1 }]);
+    const response = await fetch(
+      `${stand.apiUrl}/v10/applications/${stand.applicationId}/guilds/${stand.guildId}/commands`,
+      {
+        headers: { authorization: `Bot ${stand.token}` },
+      },
+    );
+    const commands = (await response.json()) as Array<Record<string, unknown>>;
+    expect(commands).toEqual([
+      expect.objectContaining({ name: 'ping', description: 'old', id: expect.stringMatching(/^\d{17,19}$/) }),
+    ]);
+  });
+
   it('records messages the bot posts in a channel', async () => {
     const { stand, bot } = await connected(() => {});
     const channel = await bot.channels.fetch(stand.channelId);
