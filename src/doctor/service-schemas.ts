@@ -6,13 +6,17 @@ import type { ProbeResult } from './service-probe.js';
 const FIX =
   "the service's answers are not what the bot can read: see docs/service-api.md, and tell the service's maintainers.";
 
-/** The member whose vote and review are read: the first listed voter (real data), else the bot's application. */
-function sampleUser(state: DoctorState): string | undefined {
+/**
+ * The member whose vote and review are read: the first listed voter (real data), else the bot's
+ * own application id. Lines name which, not the member's id: the output may be pasted anywhere.
+ */
+function sampleUser(state: DoctorState): { id: string; who: string } | undefined {
   const votes = state.service?.votes;
   const parsed = votes && !('error' in votes) ? voteListSchema.safeParse(votes.body) : undefined;
-  return parsed?.success
-    ? (parsed.data.votes[0]?.userId ?? state.config?.discord.clientId)
-    : state.config?.discord.clientId;
+  const voter = parsed?.success ? parsed.data.votes[0]?.userId : undefined;
+  if (voter !== undefined) return { id: voter, who: 'the first listed voter' };
+  const own = state.config?.discord.clientId;
+  return own === undefined ? undefined : { id: own, who: "the bot's own id" };
 }
 
 function judge(result: ProbeResult, schema: z.ZodType, summary: (data: never) => string): Outcome {
@@ -45,10 +49,10 @@ const getVote: Check = {
     const user = sampleUser(state);
     if (!state.service?.accepted || !user) return skip('needs accepted credentials.');
     return judge(
-      await state.service.get(`/votes/${user}`),
+      await state.service.get(`/votes/${user.id}`),
       voteStatusSchema,
       (status: z.output<typeof voteStatusSchema>) =>
-        `matches the schema (member ${user}: ${status.voted ? 'voted' : 'not voted'}).`,
+        `matches the schema (${user.who}: ${status.voted ? 'voted' : 'not voted'}).`,
     );
   },
 };
@@ -58,16 +62,16 @@ const getReview: Check = {
   async run(state) {
     const user = sampleUser(state);
     if (!state.service?.accepted || !user) return skip('needs accepted credentials.');
-    const result = await state.service.get(`/reviews/${user}`);
+    const result = await state.service.get(`/reviews/${user.id}`);
     // "No review" has several accepted shapes (see docs/service-api.md), 404 among them.
     if (!('error' in result) && (result.status === 404 || noReviewSchema.safeParse(result.body).success))
       return result.status === 404 || (result.status >= 200 && result.status < 300)
-        ? pass(`matches the schema (member ${user}: no review, HTTP ${result.status}).`)
+        ? pass(`matches the schema (${user.who}: no review, HTTP ${result.status}).`)
         : fail(`answered HTTP ${result.status}.`, 'try again shortly; a lasting error is the service failing.');
     return judge(
       result,
       reviewSchema,
-      (review: z.output<typeof reviewSchema>) => `matches the schema (member ${user}: a ${review.rating}-star review).`,
+      (review: z.output<typeof reviewSchema>) => `matches the schema (${user.who}: a ${review.rating}-star review).`,
     );
   },
 };

@@ -61,6 +61,14 @@ describe('npm run doctor', () => {
     expect(discord.requests.slice(requestsBefore).every((r) => r.method === 'GET')).toBe(true);
     for (const secret of [env.DISCORD_TOKEN, env.SERVICE_API_KEY, env.SERVICE_APP_ID])
       expect(run.stdout + run.stderr).not.toContain(secret);
+    // The member whose vote and review it reads is described, not named.
+    const voter = sandbox.requests
+      .find((r) => r.route === 'getVote')
+      ?.path.split('/')
+      .at(-1);
+    expect(voter).toMatch(/^\d{17,20}$/);
+    expect(run.stdout).not.toContain(voter);
+    expect(run.stdout).toMatch(/GET \/votes\/\{user_id\}: matches the schema \(the first listed voter: voted\)/);
   });
 
   it('names a wrong API key, the header names it sent, and where to fix it', async () => {
