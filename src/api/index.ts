@@ -36,4 +36,3 @@ export type {
 export type { RateLimitEvent } from './rate-limiter.js';
 // The wire schemas, for `npm run doctor`, which checks a live service's answers against them.
 export { voteListSchema, voteStatusSchema, reviewSchema, noReviewSchema, describeIssues } from './schemas.js';
-export { isLoopbackHost } from './base-url.js';
