@@ -10,7 +10,7 @@ export const configCheck: Check = {
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       return fail(
-        `${error.problems.length} problem${error.problems.length === 1 ? '' : 's'}: ${error.problems.join('; ')}.`,
+        `${error.problems.length} problem${error.problems.length === 1 ? '' : 's'}: ${error.problems.map((p) => p.replace(/\.$/, '')).join('; ')}.`,
         'set these in .env (copy .env.example to .env to start) or in the environment.',
       );
     }

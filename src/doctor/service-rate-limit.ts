@@ -1,7 +1,8 @@
+import { defaultHeaderPrefix } from '../api/index.js';
 import { fail, pass, skip, type Check } from './check.js';
 
 /** The real service (Guilds) sends these on every response; the spec promises none. */
-const isGuildsHost = (baseUrl: string) => /(^|\.)guilds\.me$/i.test(new URL(baseUrl).hostname);
+const isGuildsHost = (baseUrl: string) => defaultHeaderPrefix(baseUrl) === 'Guilds';
 
 export const serviceRateLimitCheck: Check = {
   name: 'rate-limit headers',

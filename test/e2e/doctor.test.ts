@@ -15,7 +15,11 @@ describe('npm run doctor', () => {
   const doctor = (overrides: Record<string, string> = {}) => runScript('doctor', { ...env, ...overrides });
 
   beforeAll(async () => {
-    [discord, sandbox] = await Promise.all([startDiscordStandIn(), startSandbox()]);
+    // In rate-limit mode the sandbox sends the x-ratelimit-* headers the real service sends.
+    [discord, sandbox] = await Promise.all([
+      startDiscordStandIn(),
+      startSandbox({ rateLimit: { limit: 1000, windowMs: 60_000 } }),
+    ]);
     env = botEnvironment(discord, sandbox);
     const deployed = await runScript('deploy-commands', env);
     expect(deployed.code).toBe(0);
@@ -56,6 +60,7 @@ describe('npm run doctor', () => {
       /audit channel \(REVIEW_LOG_CHANNEL_ID\): in #general the bot can View Channel, Send Messages, Embed Links/,
     );
     expect(run.stdout).toMatch(/vote time left unit: looks like milliseconds/);
+    expect(run.stdout).toMatch(/rate-limit headers: seen: limit 1000 per window, \d+ left, resets in \d+ s\./);
     // It never posts: neither to the service nor to Discord.
     expect(sandbox.requests.every((r) => r.method === 'GET')).toBe(true);
     expect(discord.requests.slice(requestsBefore).every((r) => r.method === 'GET')).toBe(true);

@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { parseConfig } from '../../src/config.js';
 import { pass, type Check } from '../../src/doctor/check.js';
 import { runChecks } from '../../src/doctor/run-checks.js';
@@ -11,37 +9,19 @@ import { serviceReachableCheck } from '../../src/doctor/service-reachable.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 
-/** The sandbox behind a loopback proxy that adds the headers Guilds sends on every response. */
-function withRateLimitHeaders(target: string): Promise<Server> {
-  const { hostname, port } = new URL(target);
-  const server = createServer((req, res) => {
-    const upstream = request({ hostname, port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, {
-        ...answer.headers,
-        'x-ratelimit-limit': '60',
-        'x-ratelimit-remaining': '59',
-        'x-ratelimit-reset': '42',
-      });
-      answer.pipe(res);
-    });
-    req.pipe(upstream);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
 describe('the doctor’s rate-limit check', () => {
   let sandbox: Sandbox;
-  let proxy: Server;
+  let limited: Sandbox;
   beforeAll(async () => {
     sandbox = await startSandbox();
-    proxy = await withRateLimitHeaders(sandbox.baseUrl);
+    // Rate-limit mode sends the headers Guilds sends on every response.
+    limited = await startSandbox({ rateLimit: { limit: 60, windowMs: 42_000 } });
   });
   afterAll(async () => {
-    await new Promise((resolve) => proxy?.close(resolve));
-    await sandbox?.close();
+    await Promise.all([sandbox?.close(), limited?.close()]);
   });
 
-  async function linesFor(baseUrl: string): Promise<string[]> {
+  async function linesFor({ baseUrl }: Sandbox): Promise<string[]> {
     const config: Check = {
       name: 'configuration',
       async run(state) {
@@ -63,13 +43,13 @@ describe('the doctor’s rate-limit check', () => {
   }
 
   it('shows the limit, what is left and the reset when the service sends x-ratelimit-* headers', async () => {
-    const { port } = proxy.address() as AddressInfo;
-    const lines = await linesFor(`http://127.0.0.1:${port}/v1`);
+    const lines = await linesFor(limited);
     expect(lines.at(-1)).toBe('✔ rate-limit headers: seen: limit 60 per window, 59 left, resets in 42 s.');
+    expect(limited.violations).toBe(0);
   });
 
   it('says none were sent when the service sends none, as the spec allows', async () => {
-    const lines = await linesFor(sandbox.baseUrl);
+    const lines = await linesFor(sandbox);
     expect(lines.at(-1)).toMatch(/^✔ rate-limit headers: none sent/);
   });
 });
