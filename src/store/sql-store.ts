@@ -1,0 +1,204 @@
+import { currentVersion, migrate } from './migrations.js';
+import type { Db, Row } from './sql.js';
+import type {
+  FeedAnswer,
+  FeedPost,
+  MirrorEntry,
+  MirrorTotals,
+  NewVote,
+  PendingAnnouncement,
+  StoredEvent,
+  Store,
+} from './types.js';
+
+const MIRROR_TOTALS = 'mirror_totals';
+
+/** The store over either backend; opens by running any pending migrations. */
+export async function sqlStore(db: Db): Promise<Store> {
+  await migrate(db);
+  return new SqlStore(db);
+}
+
+const num = (value: unknown): number => Number(value);
+const orNull = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
+
+class SqlStore implements Store {
+  constructor(private readonly db: Db) {}
+
+  get backend() {
+    return this.db.dialect;
+  }
+
+  schemaVersion() {
+    return currentVersion(this.db);
+  }
+
+  async addEvent(kind: string, payload: unknown, receivedAt: number): Promise<number> {
+    const [row] = await this.db.query(
+      'INSERT INTO events (kind, payload, received_at) VALUES ($1, $2, $3) RETURNING id',
+      [kind, JSON.stringify(payload), receivedAt],
+    );
+    return num(row!.id);
+  }
+
+  async pendingEvents(limit: number): Promise<StoredEvent[]> {
+    const rows = await this.db.query(
+      'SELECT id, kind, payload, received_at FROM events WHERE handled_at IS NULL ORDER BY id LIMIT $1',
+      [limit],
+    );
+    return rows.map((row) => ({
+      id: num(row.id),
+      kind: String(row.kind),
+      payload: JSON.parse(String(row.payload)) as unknown,
+      receivedAt: num(row.received_at),
+    }));
+  }
+
+  async markEventHandled(id: number, at: number): Promise<void> {
+    await this.db.query('UPDATE events SET handled_at = $2 WHERE id = $1', [id, at]);
+  }
+
+  async feedPost(reviewId: string): Promise<FeedPost | undefined> {
+    const [row] = await this.db.query('SELECT * FROM feed_posts WHERE review_id = $1', [reviewId]);
+    return row && toFeedPost(row);
+  }
+
+  async saveFeedPost(post: Omit<FeedPost, 'answer'>): Promise<void> {
+    await this.db.query(
+      `INSERT INTO feed_posts (review_id, author_id, rating, content, received_at, channel_id, message_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (review_id) DO UPDATE SET channel_id = excluded.channel_id, message_id = excluded.message_id`,
+      [post.reviewId, post.authorId, post.rating, post.content, post.receivedAt, post.channelId, post.messageId],
+    );
+  }
+
+  async markAnswered(reviewId: string, answer: FeedAnswer): Promise<FeedPost | undefined> {
+    await this.db.query(
+      `UPDATE feed_posts SET answered_at = $2, reply_id = $3, answered_by = $4
+       WHERE review_id = $1 AND answered_at IS NULL`,
+      [reviewId, answer.at, answer.replyId, answer.moderatorId],
+    );
+    return this.feedPost(reviewId);
+  }
+
+  acceptVote(vote: NewVote): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      // Without it two PostgreSQL sessions could both see "no vote this period" and both insert.
+      if (tx.dialect === 'postgres') await tx.query('LOCK TABLE votes IN SHARE ROW EXCLUSIVE MODE');
+      const running = await tx.query('SELECT 1 FROM votes WHERE user_id = $1 AND period_ends_at > $2 LIMIT 1', [
+        vote.userId,
+        vote.at,
+      ]);
+      if (running.length > 0) return false;
+      await tx.query(
+        'INSERT INTO votes (user_id, voted_at, is_double, source, period_ends_at) VALUES ($1, $2, $3, $4, $5)',
+        [vote.userId, vote.at, vote.double ? 1 : 0, vote.source, vote.periodEndsAt],
+      );
+      return true;
+    });
+  }
+
+  async setPeriodEnd(userId: string, at: number, periodEndsAt: number): Promise<void> {
+    await this.db.query('UPDATE votes SET period_ends_at = $3 WHERE user_id = $1 AND period_ends_at > $2', [
+      userId,
+      at,
+      periodEndsAt,
+    ]);
+  }
+
+  async pendingAnnouncements(limit: number): Promise<PendingAnnouncement[]> {
+    const rows = await this.db.query(
+      'SELECT id, user_id, is_double, voted_at FROM votes WHERE announced_at IS NULL ORDER BY id LIMIT $1',
+      [limit],
+    );
+    return rows.map((row) => ({
+      id: num(row.id),
+      userId: String(row.user_id),
+      double: num(row.is_double) === 1,
+      at: num(row.voted_at),
+    }));
+  }
+
+  async markAnnounced(ids: readonly number[], messageId: string, at: number): Promise<void> {
+    if (ids.length === 0) return;
+    const list = ids.map((_, i) => `$${i + 3}`).join(', ');
+    await this.db.query(`UPDATE votes SET announced_at = $1, message_id = $2 WHERE id IN (${list})`, [
+      at,
+      messageId,
+      ...ids,
+    ]);
+  }
+
+  async votesBetween(from: number, to: number): Promise<Array<{ userId: string; votes: number }>> {
+    const rows = await this.db.query(
+      `SELECT user_id, SUM(CASE WHEN is_double = 1 THEN 2 ELSE 1 END) AS votes FROM votes
+       WHERE voted_at >= $1 AND voted_at < $2 GROUP BY user_id ORDER BY votes DESC, user_id`,
+      [from, to],
+    );
+    return rows.map((row) => ({ userId: String(row.user_id), votes: num(row.votes) }));
+  }
+
+  replaceMirror(entries: readonly MirrorEntry[], totals: MirrorTotals): Promise<void> {
+    return this.db.transaction(async (tx) => {
+      await tx.query('DELETE FROM vote_mirror');
+      for (const entry of entries) {
+        await tx.query('INSERT INTO vote_mirror (user_id, expires_at, via_discord) VALUES ($1, $2, $3)', [
+          entry.userId,
+          entry.expiresAt,
+          entry.viaDiscord ? 1 : 0,
+        ]);
+      }
+      await tx.query(
+        'INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+        [MIRROR_TOTALS, JSON.stringify(totals)],
+      );
+    });
+  }
+
+  async setMirrorEntry(userId: string, entry: MirrorEntry | null): Promise<void> {
+    if (entry === null) {
+      await this.db.query('DELETE FROM vote_mirror WHERE user_id = $1', [userId]);
+      return;
+    }
+    await this.db.query(
+      `INSERT INTO vote_mirror (user_id, expires_at, via_discord) VALUES ($1, $2, $3)
+       ON CONFLICT (user_id) DO UPDATE SET expires_at = excluded.expires_at, via_discord = excluded.via_discord`,
+      [userId, entry.expiresAt, entry.viaDiscord ? 1 : 0],
+    );
+  }
+
+  async mirrorEntry(userId: string): Promise<MirrorEntry | undefined> {
+    const [row] = await this.db.query('SELECT user_id, expires_at, via_discord FROM vote_mirror WHERE user_id = $1', [
+      userId,
+    ]);
+    return (
+      row && { userId: String(row.user_id), expiresAt: num(row.expires_at), viaDiscord: num(row.via_discord) === 1 }
+    );
+  }
+
+  async mirrorTotals(): Promise<MirrorTotals | undefined> {
+    const [row] = await this.db.query('SELECT value FROM settings WHERE key = $1', [MIRROR_TOTALS]);
+    return row && (JSON.parse(String(row.value)) as MirrorTotals);
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+}
+
+function toFeedPost(row: Row): FeedPost {
+  const answeredAt = row.answered_at;
+  return {
+    reviewId: String(row.review_id),
+    authorId: String(row.author_id),
+    rating: num(row.rating),
+    content: String(row.content),
+    receivedAt: num(row.received_at),
+    channelId: String(row.channel_id),
+    messageId: String(row.message_id),
+    answer:
+      answeredAt === null || answeredAt === undefined
+        ? null
+        : { at: num(answeredAt), replyId: orNull(row.reply_id), moderatorId: orNull(row.answered_by) },
+  };
+}

@@ -1,0 +1,97 @@
+/** An accepted webhook delivery, kept until it has been handled (the outbox). */
+export interface StoredEvent {
+  id: number;
+  kind: string;
+  payload: unknown;
+  receivedAt: number;
+}
+
+/** Which channel message shows which review, and whether it has been answered. */
+export interface FeedPost {
+  reviewId: string;
+  authorId: string;
+  rating: number;
+  content: string;
+  receivedAt: number;
+  channelId: string;
+  messageId: string;
+  answer: FeedAnswer | null;
+}
+
+export interface FeedAnswer {
+  replyId: string | null;
+  /** The moderator who answered through the bot; null when the reply came from elsewhere. */
+  moderatorId: string | null;
+  at: number;
+}
+
+/** A vote the bot accepted as new: once per member per vote period. */
+export interface NewVote {
+  userId: string;
+  at: number;
+  double: boolean;
+  /** What reported it: a webhook delivery or the poll (a delivery that never came). */
+  source: 'webhook' | 'poll';
+  /** When this vote's period ends; a later vote before then is the same period. */
+  periodEndsAt: number;
+}
+
+export interface PendingAnnouncement {
+  id: number;
+  userId: string;
+  double: boolean;
+  at: number;
+}
+
+export interface MirrorEntry {
+  userId: string;
+  expiresAt: number;
+  viaDiscord: boolean;
+}
+
+export interface MirrorTotals {
+  totalVotes: number;
+  monthlyVotes: number;
+  polledAt: number;
+}
+
+/**
+ * Everything that must survive a restart. One interface; SQLite and PostgreSQL implement it with
+ * the same SQL, and the same test suite runs against both.
+ */
+export interface Store {
+  readonly backend: 'sqlite' | 'postgres';
+  /** Highest migration applied. */
+  schemaVersion(): Promise<number>;
+
+  addEvent(kind: string, payload: unknown, receivedAt: number): Promise<number>;
+  /** Unhandled events, oldest first. */
+  pendingEvents(limit: number): Promise<StoredEvent[]>;
+  markEventHandled(id: number, at: number): Promise<void>;
+
+  feedPost(reviewId: string): Promise<FeedPost | undefined>;
+  saveFeedPost(post: Omit<FeedPost, 'answer'>): Promise<void>;
+  /** Records the answer (the first one stands); undefined when the review has no post. */
+  markAnswered(reviewId: string, answer: FeedAnswer): Promise<FeedPost | undefined>;
+
+  /**
+   * Records the vote and queues its announcement unless the member already has one in a period
+   * that is still running at `vote.at`. Returns whether it was new.
+   */
+  acceptVote(vote: NewVote): Promise<boolean>;
+  /** Moves the end of the member's current period (the service's expiry is known later). */
+  setPeriodEnd(userId: string, at: number, periodEndsAt: number): Promise<void>;
+  pendingAnnouncements(limit: number): Promise<PendingAnnouncement[]>;
+  markAnnounced(ids: readonly number[], messageId: string, at: number): Promise<void>;
+  /** Votes recorded in [from, to), a double counting as two, for the leaderboard. */
+  votesBetween(from: number, to: number): Promise<Array<{ userId: string; votes: number }>>;
+
+  /** Replaces the whole mirror with a poll's answer. */
+  replaceMirror(entries: readonly MirrorEntry[], totals: MirrorTotals): Promise<void>;
+  /** One member's vote as a refresh saw it; null removes it. */
+  setMirrorEntry(userId: string, entry: MirrorEntry | null): Promise<void>;
+  mirrorEntry(userId: string): Promise<MirrorEntry | undefined>;
+  mirrorTotals(): Promise<MirrorTotals | undefined>;
+
+  close(): Promise<void>;
+}

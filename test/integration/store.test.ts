@@ -1,0 +1,230 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { openStore, parseDatabaseUrl, type DatabaseTarget, type Store } from '../../src/store/index.js';
+import { MIGRATIONS } from '../../src/store/migrations.js';
+import { startPostgres, type TestPostgres } from '../support/postgres.js';
+
+const HOUR = 3_600_000;
+const ALICE = '284102390141648897';
+const BOB = '593031275438718986';
+
+interface Backend {
+  name: string;
+  /** A target for a new, empty database. */
+  fresh(): Promise<DatabaseTarget>;
+}
+
+const dirs: string[] = [];
+let server: TestPostgres | undefined;
+
+const sqlite: Backend = {
+  name: 'SQLite (temp file)',
+  async fresh() {
+    const dir = mkdtempSync(path.join(tmpdir(), 'bot-store-'));
+    dirs.push(dir);
+    return { kind: 'sqlite', file: path.join(dir, 'nested', 'bot.sqlite') };
+  },
+};
+const postgres: Backend = {
+  name: 'PostgreSQL',
+  async fresh() {
+    server ??= await startPostgres();
+    return { kind: 'postgres', url: await server.createDatabase() };
+  },
+};
+
+afterAll(async () => {
+  await server?.stop();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+}, 30_000);
+
+describe.each([sqlite, postgres])('the store on $name', (backend) => {
+  let target: DatabaseTarget;
+  let store: Store;
+  beforeAll(async () => {
+    target = await backend.fresh();
+    store = await openStore(target);
+  }, 60_000);
+  afterAll(() => store?.close());
+
+  it('runs every migration at start and none again on reopening', async () => {
+    expect(await store.schemaVersion()).toBe(MIGRATIONS.at(-1)!.version);
+    const again = await openStore(target);
+    try {
+      expect(await again.schemaVersion()).toBe(MIGRATIONS.at(-1)!.version);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('keeps accepted events until they are handled, oldest first, across a reopen', async () => {
+    const first = await store.addEvent('review', { id: 'rev_1', content: 'ünïcode ✓' }, 1_000);
+    const second = await store.addEvent('vote', { user: { id: ALICE } }, 2_000);
+    const reopened = await openStore(target);
+    try {
+      const pending = await reopened.pendingEvents(10);
+      expect(pending.map((e) => [e.id, e.kind, e.receivedAt])).toEqual([
+        [first, 'review', 1_000],
+        [second, 'vote', 2_000],
+      ]);
+      expect(pending[0]!.payload).toEqual({ id: 'rev_1', content: 'ünïcode ✓' });
+      await reopened.markEventHandled(first, 3_000);
+    } finally {
+      await reopened.close();
+    }
+    expect((await store.pendingEvents(10)).map((e) => e.id)).toEqual([second]);
+    await store.markEventHandled(second, 3_000);
+    expect(await store.pendingEvents(10)).toEqual([]);
+  });
+
+  it('remembers which message shows a review, and keeps the first answer', async () => {
+    expect(await store.feedPost('rev_feed')).toBeUndefined();
+    const post = {
+      reviewId: 'rev_feed',
+      authorId: BOB,
+      rating: 4,
+      content: 'Good server',
+      receivedAt: 5_000,
+      channelId: '900000000000000001',
+      messageId: '900000000000000002',
+    };
+    await store.saveFeedPost(post);
+    expect(await store.feedPost('rev_feed')).toEqual({ ...post, answer: null });
+    const answered = await store.markAnswered('rev_feed', { replyId: 'rep_1', moderatorId: ALICE, at: 6_000 });
+    expect(answered?.answer).toEqual({ replyId: 'rep_1', moderatorId: ALICE, at: 6_000 });
+    const later = await store.markAnswered('rev_feed', { replyId: null, moderatorId: null, at: 7_000 });
+    expect(later?.answer).toEqual({ replyId: 'rep_1', moderatorId: ALICE, at: 6_000 });
+    expect(await store.markAnswered('rev_unknown', { replyId: null, moderatorId: null, at: 1 })).toBeUndefined();
+  });
+
+  it('accepts one vote per member per period and queues each accepted vote once for announcing', async () => {
+    const t = 10 * HOUR;
+    expect(
+      await store.acceptVote({ userId: ALICE, at: t, double: false, source: 'webhook', periodEndsAt: t + 12 * HOUR }),
+    ).toBe(true);
+    expect(
+      await store.acceptVote({
+        userId: ALICE,
+        at: t + HOUR,
+        double: true,
+        source: 'poll',
+        periodEndsAt: t + 13 * HOUR,
+      }),
+    ).toBe(false);
+    expect(
+      await store.acceptVote({
+        userId: BOB,
+        at: t + HOUR,
+        double: true,
+        source: 'webhook',
+        periodEndsAt: t + 13 * HOUR,
+      }),
+    ).toBe(true);
+    const pending = await store.pendingAnnouncements(10);
+    expect(pending.map((a) => [a.userId, a.double, a.at])).toEqual([
+      [ALICE, false, t],
+      [BOB, true, t + HOUR],
+    ]);
+    await store.markAnnounced([pending[0]!.id], '900000000000000003', t + 2 * HOUR);
+    expect((await store.pendingAnnouncements(10)).map((a) => a.userId)).toEqual([BOB]);
+    await store.markAnnounced([pending[1]!.id], '900000000000000004', t + 2 * HOUR);
+    expect(await store.pendingAnnouncements(10)).toEqual([]);
+
+    // The service said the vote runs out sooner: a vote after that is a new period.
+    await store.setPeriodEnd(ALICE, t + HOUR, t + 3 * HOUR);
+    expect(
+      await store.acceptVote({
+        userId: ALICE,
+        at: t + 2 * HOUR,
+        double: false,
+        source: 'webhook',
+        periodEndsAt: t + 14 * HOUR,
+      }),
+    ).toBe(false);
+    expect(
+      await store.acceptVote({
+        userId: ALICE,
+        at: t + 3 * HOUR,
+        double: false,
+        source: 'webhook',
+        periodEndsAt: t + 15 * HOUR,
+      }),
+    ).toBe(true);
+
+    // Leaderboard counts: a double vote counts as two; the range is half-open.
+    expect(await store.votesBetween(t, t + 3 * HOUR)).toEqual([
+      { userId: BOB, votes: 2 },
+      { userId: ALICE, votes: 1 },
+    ]);
+    expect(await store.votesBetween(t, t + 4 * HOUR)).toEqual([
+      { userId: ALICE, votes: 2 },
+      { userId: BOB, votes: 2 },
+    ]);
+  });
+
+  it('never accepts two votes of one member in a period, even when offered at once', async () => {
+    const t = 100 * HOUR;
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        store.acceptVote({
+          userId: '412958623017041920',
+          at: t,
+          double: false,
+          source: 'webhook',
+          periodEndsAt: t + HOUR,
+        }),
+      ),
+    );
+    expect(results.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('mirrors the active votes: a poll replaces them all, a refresh changes one', async () => {
+    expect(await store.mirrorTotals()).toBeUndefined();
+    await store.replaceMirror(
+      [
+        { userId: ALICE, expiresAt: 50_000, viaDiscord: true },
+        { userId: BOB, expiresAt: 60_000, viaDiscord: false },
+      ],
+      { totalVotes: 10, monthlyVotes: 3, polledAt: 1_000 },
+    );
+    expect(await store.mirrorEntry(BOB)).toEqual({ userId: BOB, expiresAt: 60_000, viaDiscord: false });
+    expect(await store.mirrorTotals()).toEqual({ totalVotes: 10, monthlyVotes: 3, polledAt: 1_000 });
+    await store.setMirrorEntry(ALICE, { userId: ALICE, expiresAt: 70_000, viaDiscord: false });
+    await store.setMirrorEntry(BOB, null);
+    expect(await store.mirrorEntry(ALICE)).toEqual({ userId: ALICE, expiresAt: 70_000, viaDiscord: false });
+    expect(await store.mirrorEntry(BOB)).toBeUndefined();
+    await store.replaceMirror([], { totalVotes: 11, monthlyVotes: 4, polledAt: 2_000 });
+    expect(await store.mirrorEntry(ALICE)).toBeUndefined();
+    expect(await store.mirrorTotals()).toEqual({ totalVotes: 11, monthlyVotes: 4, polledAt: 2_000 });
+  });
+});
+
+describe('DATABASE_URL', () => {
+  it('reads file: URLs as SQLite files and postgres:// URLs as servers', () => {
+    expect(parseDatabaseUrl('file:./data/bot.sqlite')).toEqual({ kind: 'sqlite', file: './data/bot.sqlite' });
+    expect(parseDatabaseUrl('file:///var/lib/bot/bot.sqlite')).toEqual({
+      kind: 'sqlite',
+      file: '/var/lib/bot/bot.sqlite',
+    });
+    expect(parseDatabaseUrl('postgres://bot:pw@db.internal:5432/bot')).toEqual({
+      kind: 'postgres',
+      url: 'postgres://bot:pw@db.internal:5432/bot',
+    });
+    expect(parseDatabaseUrl('postgresql://bot@localhost/bot').kind).toBe('postgres');
+  });
+
+  it('refuses anything else with a message saying what is expected', () => {
+    expect(() => parseDatabaseUrl('mysql://x')).toThrow('must start with file: (SQLite) or postgres:// (PostgreSQL)');
+    expect(() => parseDatabaseUrl('file:')).toThrow('names no file');
+  });
+
+  it('creates the SQLite file and its folder on first start', async () => {
+    const target = await sqlite.fresh();
+    expect(existsSync(path.dirname((target as { file: string }).file))).toBe(false);
+    const store = await openStore(target);
+    await store.close();
+    expect(existsSync((target as { file: string }).file)).toBe(true);
+  });
+});
