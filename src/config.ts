@@ -2,6 +2,7 @@ import { config as loadDotenv } from 'dotenv';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { DEFAULT_CLIENT_OPTIONS as API_DEFAULTS, defaultHeaderPrefix, parseBaseUrl, SNOWFLAKE } from './api/index.js';
+import { DEFAULT_DATABASE_URL, parseDatabaseUrl, type DatabaseTarget } from './store/database-url.js';
 
 /** Everything the bot reads from the environment, parsed once. */
 export interface Config {
@@ -32,6 +33,15 @@ export interface Config {
   /** The address /healthz and /metrics listen on. */
   readonly metricsHost: string;
   readonly shutdownGraceMs: number;
+  readonly database: DatabaseTarget;
+  /** Guilds' webhook receiver; undefined (off) unless WEBHOOK_PORT is set. */
+  readonly webhook:
+    | { readonly port: number; readonly host: string | undefined; readonly path: string; readonly token: string }
+    | undefined;
+  readonly reviewChannelId: string | undefined;
+  readonly voteChannelId: string | undefined;
+  /** 0: no polling of GET /votes. */
+  readonly votePollMs: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -85,6 +95,12 @@ const httpUrl = (hint: string) =>
       }
     }, `must be an http(s) URL: ${hint}`);
 
+const port = z.coerce
+  .number()
+  .int('must be a port from 1 to 65535')
+  .min(1, 'must be a port from 1 to 65535')
+  .max(65_535, 'must be a port from 1 to 65535');
+
 const schema = z.object({
   DISCORD_TOKEN: secret("your bot's token (Developer Portal → your application → Bot → Reset Token)"),
   DISCORD_CLIENT_ID: snowflake('the application id (Developer Portal → General Information → Application ID)'),
@@ -131,9 +147,7 @@ const schema = z.object({
   ),
   VOTE_URL: optional(httpUrl("your server's vote page, shown to members who have not voted")),
   LOG_LEVEL: optional(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`)).transform((v) => v ?? 'info'),
-  METRICS_PORT: optional(
-    z.coerce.number().int().min(1, 'must be a port from 1 to 65535').max(65_535, 'must be a port from 1 to 65535'),
-  ),
+  METRICS_PORT: optional(port),
   METRICS_HOST: optional(
     z
       .string()
@@ -144,11 +158,45 @@ const schema = z.object({
       ),
   ).transform((v) => v ?? '127.0.0.1'),
   SHUTDOWN_GRACE_MS: intInRange(0, 60_000, 4_000),
+  DATABASE_URL: optional(z.string().trim())
+    .transform((v) => v ?? DEFAULT_DATABASE_URL)
+    .transform((value, ctx) => {
+      try {
+        return parseDatabaseUrl(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: `${(error as Error).message}` });
+        return z.NEVER;
+      }
+    }),
+  WEBHOOK_PORT: optional(port),
+  WEBHOOK_HOST: optional(z.string().trim()),
+  WEBHOOK_PATH: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^\/[\w\-./~]*$/, 'must be a path starting with / such as /webhook'),
+  ).transform((v) => v ?? '/webhook'),
+  WEBHOOK_TOKEN: optional(
+    z.string().trim().min(16, "must be at least 16 characters: the token set on the Guilds server's webhook page"),
+  ),
+  REVIEW_CHANNEL_ID: optional(snowflake('the id of the channel that receives new reviews, or leave empty')),
+  VOTE_CHANNEL_ID: optional(snowflake('the id of the channel that receives vote announcements, or leave empty')),
+  VOTE_POLL_SECONDS: intInRange(0, 86_400, 60),
+});
+
+// A setting that only makes sense with another is checked here, so the message names both.
+const botSchema = schema.superRefine((e, ctx) => {
+  if (e.WEBHOOK_PORT !== undefined && e.WEBHOOK_TOKEN === undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['WEBHOOK_TOKEN'],
+      message: "is missing: WEBHOOK_PORT is set, so the receiver needs the token from the Guilds server's webhook page",
+    });
 });
 
 /** Parses and validates the environment; throws ConfigError listing every problem at once. */
 export function parseConfig(env: NodeJS.ProcessEnv): Config {
-  const e = parseOrThrow(schema, env);
+  const e = parseOrThrow(botSchema, env);
   return deepFreeze({
     discord: {
       token: e.DISCORD_TOKEN,
@@ -175,12 +223,26 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
     metricsPort: e.METRICS_PORT,
     metricsHost: e.METRICS_HOST,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    database: e.DATABASE_URL,
+    webhook:
+      e.WEBHOOK_PORT === undefined || e.WEBHOOK_TOKEN === undefined
+        ? undefined
+        : { port: e.WEBHOOK_PORT, host: e.WEBHOOK_HOST, path: e.WEBHOOK_PATH, token: e.WEBHOOK_TOKEN },
+    reviewChannelId: e.REVIEW_CHANNEL_ID,
+    voteChannelId: e.VOTE_CHANNEL_ID,
+    votePollMs: e.VOTE_POLL_SECONDS * 1000,
   });
 }
 
-/** The values that must never reach a log line or a member: bot token, API key, app id. */
+/** The values that must never reach a log line or a member: bot token, API key, app id, webhook token, database password. */
 export function secretValues(config: Config): string[] {
-  return [config.discord.token, config.service.apiKey, config.service.appId];
+  return [
+    config.discord.token,
+    config.service.apiKey,
+    config.service.appId,
+    ...(config.webhook ? [config.webhook.token] : []),
+    ...(config.database.kind === 'postgres' ? [decodeURIComponent(new URL(config.database.url).password)] : []),
+  ];
 }
 
 /** Reads .env (if present) into process.env without overriding what is already set, then parses. */

@@ -16,6 +16,8 @@ import { MemberNames } from './bot/member-names.js';
 import { ReplyGuard } from './bot/reply-guard.js';
 import { translatorFor } from './i18n/index.js';
 import { createLogger, type Logger } from './log.js';
+import { startRealtime } from './realtime.js';
+import { openStore } from './store/index.js';
 
 async function main(): Promise<void> {
   const started = performance.now();
@@ -39,10 +41,22 @@ async function main(): Promise<void> {
   const commands = await loadCommands(new URL('../commands/', import.meta.url));
   const client = createDiscordClient(config);
   const names = new MemberNames();
+  const store = await openStore(config.database);
+  logger.info({ backend: store.backend, schema: await store.schemaVersion() }, 'store open');
+  const realtime = await startRealtime({ config, api, client, store, logger });
   const route = createRouter({
     commands,
     components: componentHandlers,
-    ctx: { config, api, logger, replyGuard: new ReplyGuard(), names, now: () => new Date() },
+    ctx: {
+      config,
+      api,
+      logger,
+      replyGuard: new ReplyGuard(),
+      names,
+      now: () => new Date(),
+      votes: realtime.mirror,
+      feed: realtime.feed,
+    },
     onHandled: metrics && ((info) => metrics.interactionHandled(info)),
   });
   const inFlight = new InFlight();
@@ -56,6 +70,7 @@ async function main(): Promise<void> {
   });
   client.once(Events.ClientReady, (ready) => {
     if (phase === 'starting') phase = 'ok';
+    realtime.begin();
     logger.info(
       {
         user: ready.user.tag,
@@ -97,7 +112,9 @@ async function main(): Promise<void> {
     setTimeout(() => process.exit(1), config.shutdownGraceMs + 5_000).unref();
     const unfinished = await inFlight.drain(config.shutdownGraceMs);
     if (unfinished > 0) logger.warn({ unfinished }, 'interactions still running at shutdown');
+    await realtime.stop();
     await client.destroy();
+    await store.close();
     await hosting?.close();
     logger.info('stopped');
     process.exit(0);

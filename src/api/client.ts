@@ -178,6 +178,10 @@ class HttpServiceClient implements ServiceClient {
     }
   }
 
+  forgetMember(userId: string): void {
+    this.#cache.deleteWhere((_, key) => key === `getVote:${userId}` || key === `getReview:${userId}`);
+  }
+
   /** The one GET path: cache, then an in-flight request to share, then the circuit, then HTTP. */
   async #get<T>(spec: GetSpec<T>, options: CallOptions | undefined): Promise<T> {
     const callOptions = checkCallOptions(options);

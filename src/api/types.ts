@@ -110,4 +110,6 @@ export interface ServiceClient {
   replyToReview(reviewId: string, input: ReplyInput, options?: CallOptions): Promise<Reply>;
   /** One cheap request to see whether base URL and credentials work; never throws. */
   checkConnection(options?: CallOptions): Promise<ConnectionCheck>;
+  /** Drops what is cached about a member (a webhook said their vote or review changed). */
+  forgetMember(userId: string): void;
 }

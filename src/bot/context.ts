@@ -1,8 +1,10 @@
 import type { ServiceClient } from '../api/index.js';
 import type { Config } from '../config.js';
+import type { ReviewFeed } from '../feeds/review-feed.js';
 import type { MemberNames } from './member-names.js';
 import type { ReplyGuard } from './reply-guard.js';
 import type { Logger } from '../log.js';
+import type { VoteMirror } from '../mirror/vote-mirror.js';
 
 /** What every handler may use; handed in by main.ts so handlers never reach for globals. */
 export interface BotContext {
@@ -15,4 +17,8 @@ export interface BotContext {
   readonly names: MemberNames;
   /** Clock in one place so views and tests agree on "now". */
   readonly now: () => Date;
+  /** The guild's active votes as last seen; `/vote` answers from it without a service call. */
+  readonly votes?: VoteMirror;
+  /** Posts of reviews in REVIEW_CHANNEL_ID, marked when a reply is posted. */
+  readonly feed?: ReviewFeed;
 }

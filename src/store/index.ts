@@ -1,7 +1,10 @@
 import { openPostgres } from './postgres.js';
 import { openSqlite } from './sqlite.js';
 import { sqlStore } from './sql-store.js';
+import type { DatabaseTarget } from './database-url.js';
 import type { Store } from './types.js';
+
+export { DEFAULT_DATABASE_URL, parseDatabaseUrl, type DatabaseTarget } from './database-url.js';
 
 export type {
   Store,
@@ -13,29 +16,6 @@ export type {
   MirrorEntry,
   MirrorTotals,
 } from './types.js';
-
-export const DEFAULT_DATABASE_URL = 'file:./data/bot.sqlite';
-
-/** Where a DATABASE_URL points: a SQLite file (`file:` URL or path) or a PostgreSQL server. */
-export type DatabaseTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
-
-/** Parses DATABASE_URL; throws with a message fit for the configuration report. */
-export function parseDatabaseUrl(value: string): DatabaseTarget {
-  if (/^postgres(ql)?:\/\//i.test(value)) {
-    try {
-      new URL(value);
-    } catch {
-      throw new Error('is not a valid postgres:// URL');
-    }
-    return { kind: 'postgres', url: value };
-  }
-  if (value.startsWith('file:')) {
-    const file = value.slice('file:'.length).replace(/^\/\/(?=\/)/, '');
-    if (file === '') throw new Error('names no file: use file:./data/bot.sqlite or postgres://user@host/db');
-    return { kind: 'sqlite', file };
-  }
-  throw new Error('must start with file: (SQLite) or postgres:// (PostgreSQL)');
-}
 
 /** Opens the store and brings its schema up to date. */
 export async function openStore(target: DatabaseTarget): Promise<Store> {

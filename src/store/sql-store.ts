@@ -119,7 +119,7 @@ class SqlStore implements Store {
     }));
   }
 
-  async markAnnounced(ids: readonly number[], messageId: string, at: number): Promise<void> {
+  async markAnnounced(ids: readonly number[], messageId: string | null, at: number): Promise<void> {
     if (ids.length === 0) return;
     const list = ids.map((_, i) => `$${i + 3}`).join(', ');
     await this.db.query(`UPDATE votes SET announced_at = $1, message_id = $2 WHERE id IN (${list})`, [

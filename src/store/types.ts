@@ -82,7 +82,7 @@ export interface Store {
   /** Moves the end of the member's current period (the service's expiry is known later). */
   setPeriodEnd(userId: string, at: number, periodEndsAt: number): Promise<void>;
   pendingAnnouncements(limit: number): Promise<PendingAnnouncement[]>;
-  markAnnounced(ids: readonly number[], messageId: string, at: number): Promise<void>;
+  markAnnounced(ids: readonly number[], messageId: string | null, at: number): Promise<void>;
   /** Votes recorded in [from, to), a double counting as two, for the leaderboard. */
   votesBetween(from: number, to: number): Promise<Array<{ userId: string; votes: number }>>;
 

@@ -155,4 +155,16 @@ export const de: Catalog = {
   'leaderboard.notYet': 'Der Bot hat noch keine Stimme gezählt.',
   'refusal.badMonth.title': 'Monat nicht verstanden',
   'refusal.badMonth.text': 'Gib den Monat als JJJJ-MM an, zum Beispiel {example}.',
+
+  'feed.review.title': 'Neue Bewertung',
+  'feed.review.answeredTitle': 'Neue Bewertung · beantwortet',
+  'feed.review.answered': 'Beantwortet',
+  'feed.review.answeredBy': '✅ von {moderator} {when}',
+  'feed.review.answeredAt': '✅ {when}',
+  'feed.vote.line': '{member} hat abgestimmt',
+  'feed.vote.lineDouble': '{member} hat abgestimmt (doppelte Stimme)',
+  'feed.vote.titleOne': 'Neue Stimme',
+  'feed.vote.titleMany': '{count} neue Stimmen',
+  'feed.vote.total': 'Stimmen insgesamt: {count}',
+  'feed.vote.month': 'Diesen Monat: {count}',
 };

@@ -149,6 +149,18 @@ export const en = {
   'leaderboard.notYet': 'The bot has not recorded any vote yet.',
   'refusal.badMonth.title': 'Month not understood',
   'refusal.badMonth.text': 'Give the month as YYYY-MM, for example {example}.',
+
+  'feed.review.title': 'New review',
+  'feed.review.answeredTitle': 'New review · answered',
+  'feed.review.answered': 'Answered',
+  'feed.review.answeredBy': '✅ by {moderator} {when}',
+  'feed.review.answeredAt': '✅ {when}',
+  'feed.vote.line': '{member} voted',
+  'feed.vote.lineDouble': '{member} voted (double vote)',
+  'feed.vote.titleOne': 'New vote',
+  'feed.vote.titleMany': '{count} new votes',
+  'feed.vote.total': 'Total votes: {count}',
+  'feed.vote.month': 'This month: {count}',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -153,4 +153,16 @@ export const es: Catalog = {
   'leaderboard.notYet': 'El bot aún no ha registrado ningún voto.',
   'refusal.badMonth.title': 'Mes no reconocido',
   'refusal.badMonth.text': 'Indica el mes como AAAA-MM, por ejemplo {example}.',
+
+  'feed.review.title': 'Nueva reseña',
+  'feed.review.answeredTitle': 'Nueva reseña · respondida',
+  'feed.review.answered': 'Respondida',
+  'feed.review.answeredBy': '✅ por {moderator} {when}',
+  'feed.review.answeredAt': '✅ {when}',
+  'feed.vote.line': '{member} votó',
+  'feed.vote.lineDouble': '{member} votó (voto doble)',
+  'feed.vote.titleOne': 'Nuevo voto',
+  'feed.vote.titleMany': '{count} votos nuevos',
+  'feed.vote.total': 'Votos totales: {count}',
+  'feed.vote.month': 'Este mes: {count}',
 };

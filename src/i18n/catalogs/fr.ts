@@ -151,4 +151,16 @@ export const fr: Catalog = {
   'leaderboard.notYet': 'Le bot n’a encore compté aucun vote.',
   'refusal.badMonth.title': 'Mois non compris',
   'refusal.badMonth.text': 'Indiquez le mois au format AAAA-MM, par exemple {example}.',
+
+  'feed.review.title': 'Nouvel avis',
+  'feed.review.answeredTitle': 'Nouvel avis · répondu',
+  'feed.review.answered': 'Répondu',
+  'feed.review.answeredBy': '✅ par {moderator} {when}',
+  'feed.review.answeredAt': '✅ {when}',
+  'feed.vote.line': '{member} a voté',
+  'feed.vote.lineDouble': '{member} a voté (vote double)',
+  'feed.vote.titleOne': 'Nouveau vote',
+  'feed.vote.titleMany': '{count} nouveaux votes',
+  'feed.vote.total': 'Votes au total : {count}',
+  'feed.vote.month': 'Ce mois-ci : {count}',
 };

@@ -151,4 +151,16 @@ export const ptBR: Catalog = {
   'leaderboard.notYet': 'O bot ainda não registrou nenhum voto.',
   'refusal.badMonth.title': 'Mês não reconhecido',
   'refusal.badMonth.text': 'Informe o mês como AAAA-MM, por exemplo {example}.',
+
+  'feed.review.title': 'Nova avaliação',
+  'feed.review.answeredTitle': 'Nova avaliação · respondida',
+  'feed.review.answered': 'Respondida',
+  'feed.review.answeredBy': '✅ por {moderator} {when}',
+  'feed.review.answeredAt': '✅ {when}',
+  'feed.vote.line': '{member} votou',
+  'feed.vote.lineDouble': '{member} votou (voto duplo)',
+  'feed.vote.titleOne': 'Novo voto',
+  'feed.vote.titleMany': '{count} novos votos',
+  'feed.vote.total': 'Total de votos: {count}',
+  'feed.vote.month': 'Este mês: {count}',
 };

@@ -1,0 +1,141 @@
+import type { ServiceClient, VoteStatus } from '../api/index.js';
+import type { Logger } from '../log.js';
+import type { MirrorEntry, Store } from '../store/index.js';
+
+/**
+ * How long a vote period is taken to last until the service says otherwise (Guilds' votes run
+ * 12 hours); a refresh or poll replaces it with the real expiry.
+ */
+export const ASSUMED_VOTE_PERIOD_MS = 12 * 3_600_000;
+/** More members than this waiting for a refresh: one GET /votes serves them all. */
+const REFRESH_BY_POLL_ABOVE = 5;
+
+export interface VoteMirrorOptions {
+  store: Store;
+  api: ServiceClient;
+  logger: Logger;
+  /** VOTE_POLL_SECONDS in ms; 0 turns polling off (webhook refreshes still run). */
+  pollMs: number;
+  now: () => number;
+  /** Votes were accepted (a poll found voters no webhook reported): announce them. */
+  onAccepted: () => void;
+}
+
+/** The guild's active votes, kept in the store from polls of GET /votes and per-member refreshes. */
+export class VoteMirror {
+  #timer: NodeJS.Timeout | undefined;
+  #polling: Promise<void> | undefined;
+  readonly #waiting = new Set<string>();
+  #refreshing: Promise<void> | undefined;
+  #stopped = false;
+
+  constructor(private readonly options: VoteMirrorOptions) {}
+
+  /** Polls now and then every pollMs. */
+  start(): void {
+    if (this.options.pollMs <= 0) return;
+    void this.poll();
+    this.#timer = setInterval(() => void this.poll(), this.options.pollMs);
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearInterval(this.#timer);
+    await Promise.all([this.#polling, this.#refreshing]);
+  }
+
+  /** The member's vote as the mirror shows it, if active now; undefined means "ask the service". */
+  async activeVote(userId: string): Promise<VoteStatus | undefined> {
+    try {
+      const entry = await this.options.store.mirrorEntry(userId);
+      const left = entry ? entry.expiresAt - this.options.now() : 0;
+      return left > 0 ? { voted: true, remainingMs: left } : undefined;
+    } catch (err) {
+      // The store being unreachable costs a service call, not the answer.
+      this.options.logger.warn({ err, userId }, 'could not read the vote mirror');
+      return undefined;
+    }
+  }
+
+  /** One poll at a time; a poll asked for while one runs shares it. */
+  poll(): Promise<void> {
+    this.#polling ??= this.#poll().finally(() => (this.#polling = undefined));
+    return this.#polling;
+  }
+
+  /** A webhook said the member voted: their entry is fetched again soon. */
+  refreshSoon(userId: string): void {
+    if (this.#stopped) return;
+    this.#waiting.add(userId);
+    this.#refreshing ??= new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.#refresh())
+      .finally(() => {
+        this.#refreshing = undefined;
+        if (this.#waiting.size > 0) this.refreshSoon([...this.#waiting][0]!);
+      });
+  }
+
+  async #poll(): Promise<void> {
+    const { store, api, logger, now } = this.options;
+    try {
+      const list = await api.listVotes();
+      const at = now();
+      // The very first poll only learns who has voted: those votes were cast before the bot was
+      // listening, and announcing a day's worth of them at once would be noise.
+      const first = (await store.mirrorTotals()) === undefined;
+      const entries: MirrorEntry[] = [];
+      for (const vote of list.votes) {
+        if (vote.remainingMs !== null && vote.remainingMs > 0)
+          entries.push({ userId: vote.userId, expiresAt: at + vote.remainingMs, viaDiscord: vote.viaDiscord });
+      }
+      await store.replaceMirror(entries, {
+        totalVotes: list.totalVotes,
+        monthlyVotes: list.monthlyVotes,
+        polledAt: at,
+      });
+      if (first) return;
+      let accepted = 0;
+      for (const vote of list.votes) {
+        const periodEndsAt = vote.remainingMs ? at + vote.remainingMs : at + ASSUMED_VOTE_PERIOD_MS;
+        const fresh = await store.acceptVote({ userId: vote.userId, at, double: false, source: 'poll', periodEndsAt });
+        if (fresh) accepted += 1;
+        else await store.setPeriodEnd(vote.userId, at, periodEndsAt);
+      }
+      if (accepted > 0) {
+        logger.info({ voters: accepted }, 'poll found votes no webhook reported');
+        this.options.onAccepted();
+      }
+    } catch (err) {
+      logger.warn({ err }, 'could not poll the active votes; the mirror keeps its last state');
+    }
+  }
+
+  async #refresh(): Promise<void> {
+    const members = [...this.#waiting];
+    this.#waiting.clear();
+    if (members.length > REFRESH_BY_POLL_ABOVE && this.options.pollMs > 0) return this.poll();
+    for (const userId of members) {
+      if (this.#stopped) return;
+      await this.#refreshMember(userId);
+    }
+  }
+
+  async #refreshMember(userId: string): Promise<void> {
+    const { store, api, logger, now } = this.options;
+    try {
+      const status = await api.getVote(userId);
+      const at = now();
+      if (!status.voted || status.remainingMs === null || status.remainingMs <= 0) {
+        await store.setMirrorEntry(userId, null);
+        return;
+      }
+      const known = await store.mirrorEntry(userId);
+      const expiresAt = at + status.remainingMs;
+      await store.setMirrorEntry(userId, { userId, expiresAt, viaDiscord: known?.viaDiscord ?? true });
+      await store.setPeriodEnd(userId, at, expiresAt);
+    } catch (err) {
+      logger.warn({ err, userId }, "could not refresh a member's vote");
+    }
+  }
+}

@@ -1,0 +1,84 @@
+import type { Client } from 'discord.js';
+import type { ServiceClient } from './api/index.js';
+import type { Config } from './config.js';
+import { channelPoster } from './feeds/channel-poster.js';
+import { EventWorker } from './feeds/event-worker.js';
+import { ReviewFeed } from './feeds/review-feed.js';
+import { eventRoute } from './feeds/route-event.js';
+import { VoteAnnouncer } from './feeds/vote-announcer.js';
+import { translatorFor } from './i18n/index.js';
+import type { Logger } from './log.js';
+import { VoteMirror } from './mirror/vote-mirror.js';
+import type { Store } from './store/index.js';
+import { startReceiver, type Receiver } from './webhooks/receiver.js';
+
+export interface Realtime {
+  readonly feed: ReviewFeed;
+  readonly mirror: VoteMirror;
+  readonly receiver: Receiver | undefined;
+  /** Discord is connected: handle what the store holds, announce, poll. */
+  begin(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * Guilds' push events and the vote mirror. The receiver starts at once, so deliveries are stored
+ * even while Discord is still connecting; handling starts with `begin`.
+ */
+export async function startRealtime(deps: {
+  config: Config;
+  api: ServiceClient;
+  client: Client;
+  store: Store;
+  logger: Logger;
+}): Promise<Realtime> {
+  const { config, api, client, store, logger } = deps;
+  const now = () => Date.now();
+  const poster = channelPoster(client.rest);
+  const i18n = () => translatorFor(client.guilds.cache.get(config.discord.guildId)?.preferredLocale);
+  const feed = new ReviewFeed({ store, poster, channelId: config.reviewChannelId, logger, i18n });
+  const announcer = new VoteAnnouncer({ store, poster, channelId: config.voteChannelId, logger, now, i18n });
+  const mirror = new VoteMirror({
+    store,
+    api,
+    logger,
+    pollMs: config.votePollMs,
+    now,
+    onAccepted: () => announcer.wake(),
+  });
+  const worker = new EventWorker({
+    store,
+    logger,
+    handle: eventRoute({ store, api, feed, announcer, mirror, logger }),
+  });
+  let begun = false;
+  const receiver =
+    config.webhook &&
+    (await startReceiver({
+      ...config.webhook,
+      guildId: config.discord.guildId,
+      store,
+      logger,
+      onStored: () => {
+        if (begun) worker.wake();
+      },
+    }));
+  if (receiver) logger.info({ url: receiver.url }, 'webhook receiver listening');
+
+  return {
+    feed,
+    mirror,
+    receiver,
+    begin() {
+      if (begun) return;
+      begun = true;
+      worker.wake();
+      announcer.wake();
+      mirror.start();
+    },
+    async stop() {
+      await receiver?.close();
+      await Promise.all([worker.stop(), announcer.stop(), mirror.stop()]);
+    },
+  };
+}

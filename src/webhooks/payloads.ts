@@ -1,0 +1,76 @@
+import { z } from 'zod';
+
+const snowflake = z.string().regex(/^\d{17,20}$/);
+
+// Guilds documents these fields (docs.guilds.me v1); anything else it sends is ignored.
+const voteSchema = z.object({
+  event: z.literal('vote'),
+  guildId: z.string(),
+  double: z.boolean().optional().default(false),
+  user: z.object({
+    id: snowflake,
+    discord: z.boolean().optional(),
+    global_name: z.string().nullish(),
+    username: z.string().nullish(),
+  }),
+});
+
+const reviewSchema = z.object({
+  event: z.literal('review'),
+  guildId: z.string(),
+  id: z.string().min(1).max(80),
+  authorId: snowflake,
+  content: z.string().default(''),
+  rating: z.number().min(0).max(5),
+});
+
+// A reply's other fields are undocumented: the review id is looked for under the likely names.
+const replySchema = z.object({
+  event: z.literal('reply'),
+  guildId: z.string(),
+  authorId: z.string().nullable().optional(),
+  reviewId: z.string().optional(),
+  review_id: z.string().optional(),
+  review: z.object({ id: z.string() }).partial().optional(),
+  id: z.string().optional(),
+});
+
+export type VoteEvent = z.output<typeof voteSchema>;
+export type ReviewEvent = z.output<typeof reviewSchema>;
+export interface ReplyEvent {
+  event: 'reply';
+  guildId: string;
+  authorId: string | null;
+  /** Which review was answered, when the delivery says. */
+  reviewId: string | undefined;
+  replyId: string | undefined;
+}
+export type GuildsEvent = VoteEvent | ReviewEvent | ReplyEvent;
+
+export type ReadEvent = { ok: true; event: GuildsEvent } | { ok: false; problem: string };
+
+/** A delivery's body as an event the bot acts on, or why not. */
+export function readEvent(body: unknown): ReadEvent {
+  const kind = (body as { event?: unknown } | null)?.event;
+  const schema =
+    kind === 'vote' ? voteSchema : kind === 'review' ? reviewSchema : kind === 'reply' ? replySchema : null;
+  if (schema === null) return { ok: false, problem: `unknown event type ${JSON.stringify(kind ?? null)}` };
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { ok: false, problem: `${String(kind)} event: ${issue?.path.join('.') || 'body'} ${issue?.message ?? ''}` };
+  }
+  if (parsed.data.event !== 'reply') return { ok: true, event: parsed.data };
+  const reply = parsed.data;
+  const reviewId = reply.reviewId ?? reply.review_id ?? reply.review?.id;
+  return {
+    ok: true,
+    event: {
+      event: 'reply',
+      guildId: reply.guildId,
+      authorId: reply.authorId ?? null,
+      reviewId,
+      replyId: reviewId === undefined ? undefined : reply.id,
+    },
+  };
+}
