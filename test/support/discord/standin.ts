@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { botRoleIdFor, DEFAULTS, defaultRoles, textChannelIdFor, userPayload, type GuildSetup } from './fixtures.js';
 import { Gateway } from './gateway.js';
 import { DEFAULT_WAIT_MS, InteractionRecord, type InteractionHandle } from './interaction-record.js';
-import { handleRest, type RestContext, type RestRequest } from './rest.js';
+import { channelMessageBucket, RouteRateLimits } from './rate-limits.js';
+import { handleRest, type RestContext, type RestRequest, type RestResult } from './rest.js';
 import { nextSnowflake } from './snowflake.js';
 import { Store } from './store.js';
 import type { InteractionPayload, MemberPayload, Message, PermissionOverwrite, RecordedRequest } from './types.js';
@@ -22,6 +23,8 @@ export interface DiscordStandInOptions {
   moderatorRoleId?: string;
   /** A first callback later than this after dispatch gets 10062 Unknown interaction. Default 3000; 0 turns it off. */
   interactionDeadlineMs?: number;
+  /** Discord's per-channel message limits (5 per 5 s, with bucket headers and 429s). Default on. */
+  channelRateLimits?: boolean;
 }
 
 export interface DiscordStandIn {
@@ -75,6 +78,15 @@ export interface DiscordStandIn {
   ): void;
   /** Replaces the guild's registered commands as stored by Discord (ids added when missing): commands gone stale. */
   setRegisteredCommands(commands: ReadonlyArray<Record<string, any>>, guildId?: string): void;
+  /**
+   * While on, channel message creates wait unanswered (and create nothing); a request whose
+   * client goes away meanwhile is dropped. Off answers the waiting ones.
+   */
+  holdChannelMessages(hold: boolean): void;
+  /** Channel message creates waiting on the hold now. */
+  readonly heldRequests: number;
+  /** Requests answered 429 so far. */
+  readonly rateLimitedRequests: number;
   /** Commands from the last bulk overwrite of the guild (default: the configured guild) with their ids. */
   registeredCommands(guildId?: string): Array<Record<string, any>>;
   /** Waits until a condition holds: re-checked on every change the stand-in sees and every 5 ms. */
@@ -124,6 +136,9 @@ class StandIn implements DiscordStandIn {
   readonly gatewayUrl: string;
   readonly channelId: string;
   private gatewayBotStatus: number | null = null;
+  private hold: { on: boolean; waiting: Set<() => void> } = { on: false, waiting: new Set() };
+  heldRequests = 0;
+  rateLimitedRequests = 0;
 
   constructor(
     private readonly server: Server,
@@ -131,6 +146,7 @@ class StandIn implements DiscordStandIn {
     private readonly gateway: Gateway,
     port: number,
     readonly moderatorRoleId: string,
+    private readonly rateLimits: RouteRateLimits | undefined,
   ) {
     this.apiUrl = `http://127.0.0.1:${port}/api`;
     this.gatewayUrl = `ws://127.0.0.1:${port}`;
@@ -199,9 +215,16 @@ class StandIn implements DiscordStandIn {
       gatewayUrl: this.gatewayUrl,
       gatewayBotStatus: this.gatewayBotStatus,
     };
-    const result = match
-      ? handleRest(context, request)
-      : { status: 404, body: { message: '404: Not Found', code: 0 }, unknown: true };
+    const bucket = match ? channelMessageBucket(method, segments) : undefined;
+    if (bucket?.startsWith('POST') && this.hold.on && !(await this.waitForRelease(req))) return;
+    const limit = bucket === undefined ? undefined : this.rateLimits?.take(bucket, Date.now());
+    if (limit && !limit.allowed) this.rateLimitedRequests += 1;
+    const result: RestResult & { headers?: Record<string, string> } = !match
+      ? { status: 404, body: { message: '404: Not Found', code: 0 }, unknown: true }
+      : limit && !limit.allowed
+        ? { status: 429, body: limit.body }
+        : handleRest(context, request);
+    const headers = limit?.headers ?? {};
     this.store.record(
       {
         method,
@@ -215,13 +238,41 @@ class StandIn implements DiscordStandIn {
       result.unknown === true,
     );
     if (result.body === undefined) {
-      res.writeHead(result.status).end();
+      res.writeHead(result.status, headers).end();
     } else {
       const json = JSON.stringify(result.body);
       res
-        .writeHead(result.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) })
+        .writeHead(result.status, {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(json),
+        })
         .end(json);
     }
+  }
+
+  /** True once the hold is lifted; false when the client gave up first (nothing is created). */
+  private waitForRelease(req: IncomingMessage): Promise<boolean> {
+    this.heldRequests += 1;
+    this.store.changed.notify();
+    return new Promise<boolean>((resolve) => {
+      const release = () => finish(true);
+      const gone = () => finish(false);
+      const finish = (released: boolean) => {
+        this.hold.waiting.delete(release);
+        req.socket.off('close', gone);
+        this.heldRequests -= 1;
+        this.store.changed.notify();
+        resolve(released);
+      };
+      this.hold.waiting.add(release);
+      req.socket.once('close', gone);
+    });
+  }
+
+  holdChannelMessages(hold: boolean): void {
+    this.hold.on = hold;
+    if (!hold) for (const release of [...this.hold.waiting]) release();
   }
 
   waitForReady(timeoutMs = DEFAULT_WAIT_MS): Promise<void> {
@@ -372,6 +423,7 @@ export async function startDiscordStandIn(options: DiscordStandInOptions = {}): 
     server.listen(0, '127.0.0.1', () => resolve());
   });
   port = (server.address() as AddressInfo).port;
-  standIn = new StandIn(server, store, gateway, port, moderatorRoleId);
+  const rateLimits = options.channelRateLimits === false ? undefined : new RouteRateLimits();
+  standIn = new StandIn(server, store, gateway, port, moderatorRoleId, rateLimits);
   return standIn;
 }

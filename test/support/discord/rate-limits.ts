@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+
+/** Discord's documented per-channel message limit: 5 messages per 5 s (create and edit, each its own bucket). */
+export const CHANNEL_MESSAGE_LIMIT = { limit: 5, windowMs: 5_000 };
+
+export interface RateLimitVerdict {
+  allowed: boolean;
+  headers: Record<string, string>;
+  /** On a refusal: Discord's 429 body. */
+  body?: { message: string; retry_after: number; global: false };
+}
+
+/**
+ * Per-route buckets the way Discord keys them: method, route and major parameter (the channel).
+ * Fixed windows starting at a bucket's first request; every answer carries the bucket headers so
+ * a client can pace itself, and a request over the limit gets 429 with `retry_after`.
+ */
+export class RouteRateLimits {
+  readonly #windows = new Map<string, { resetAt: number; used: number }>();
+
+  constructor(private readonly settings = CHANNEL_MESSAGE_LIMIT) {}
+
+  take(bucketKey: string, now: number): RateLimitVerdict {
+    let window = this.#windows.get(bucketKey);
+    if (!window || window.resetAt <= now) {
+      window = { resetAt: now + this.settings.windowMs, used: 0 };
+      this.#windows.set(bucketKey, window);
+    }
+    const resetAfter = Math.max(0, (window.resetAt - now) / 1000);
+    const headers: Record<string, string> = {
+      'x-ratelimit-limit': String(this.settings.limit),
+      'x-ratelimit-reset': (window.resetAt / 1000).toFixed(3),
+      'x-ratelimit-reset-after': resetAfter.toFixed(3),
+      'x-ratelimit-bucket': createHash('sha1').update(bucketKey.split(' ')[0]!).digest('hex').slice(0, 16),
+    };
+    if (window.used >= this.settings.limit) {
+      return {
+        allowed: false,
+        headers: {
+          ...headers,
+          'x-ratelimit-remaining': '0',
+          'x-ratelimit-scope': 'user',
+          'retry-after': String(Math.ceil(resetAfter)),
+        },
+        body: { message: 'You are being rate limited.', retry_after: Number(resetAfter.toFixed(3)), global: false },
+      };
+    }
+    window.used += 1;
+    return {
+      allowed: true,
+      headers: { ...headers, 'x-ratelimit-remaining': String(this.settings.limit - window.used) },
+    };
+  }
+}
+
+/** The bucket of a channel-message request, or undefined for routes the stand-in does not limit. */
+export function channelMessageBucket(method: string, segments: readonly string[]): string | undefined {
+  if (segments[0] !== 'channels' || segments[2] !== 'messages') return undefined;
+  if (method === 'POST' && segments.length === 3) return `POST/messages ${segments[1]}`;
+  if (method === 'PATCH' && segments.length === 4) return `PATCH/messages ${segments[1]}`;
+  return undefined;
+}

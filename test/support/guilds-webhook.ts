@@ -1,0 +1,35 @@
+/** Deliveries the way Guilds sends them, for tests and the bench. */
+
+export async function deliver(
+  url: string,
+  token: string | undefined,
+  body: unknown,
+  init: { method?: string; raw?: string } = {},
+): Promise<number> {
+  const response = await fetch(url, {
+    method: init.method ?? 'POST',
+    headers: { 'content-type': 'application/json', ...(token === undefined ? {} : { authorization: token }) },
+    body: init.method === 'GET' ? undefined : (init.raw ?? JSON.stringify(body)),
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+export const reviewEvent = (
+  guildId: string,
+  review: { id: string; authorId: string; content?: string; rating?: number },
+) => ({
+  event: 'review',
+  guildId,
+  id: review.id,
+  authorId: review.authorId,
+  content: review.content ?? 'Great community, friendly moderators.',
+  rating: review.rating ?? 4,
+});
+
+export const voteEvent = (guildId: string, userId: string, double = false) => ({
+  event: 'vote',
+  guildId,
+  double,
+  user: { id: userId, discord: true, username: 'voter', global_name: 'Voter' },
+});
