@@ -25,7 +25,7 @@ interface ReplyForm {
 
 /**
  * The reply form sent back, by a moderator (the router checks again, as a submit can be forged):
- * claimed, posted once, shown, audited.
+ * claimed, posted once, shown, audited, and the review's feed post marked answered.
  */
 export const reviewReplySubmit: ModalHandler<string> = {
   kind: 'modal',
@@ -37,6 +37,7 @@ export const reviewReplySubmit: ModalHandler<string> = {
     const posted = postOnce(form, ctx);
     const reply = await show(interaction, form, posted);
     await audit(interaction, form, reply, await posted, ctx);
+    await markFeedAnswered(form, reply, interaction.user.id, ctx);
   },
 };
 
@@ -158,5 +159,14 @@ async function freshReview(authorId: string, ctx: BotContext): Promise<Review | 
   } catch (err) {
     ctx.logger.warn({ err, authorId }, 'could not refresh the review after a reply');
     return undefined;
+  }
+}
+
+/** The review's feed post (if it has one) shows it was answered; a failure there is only logged. */
+async function markFeedAnswered({ reviewId }: ReplyForm, reply: Reply, moderatorId: string, ctx: BotContext) {
+  try {
+    await ctx.feed?.onAnswered(reviewId, { replyId: reply.id, moderatorId, at: ctx.now().getTime() });
+  } catch (err) {
+    ctx.logger.warn({ err, reviewId, replyId: reply.id }, 'could not mark the feed post answered');
   }
 }

@@ -94,6 +94,7 @@ export class VoteMirror {
         monthlyVotes: list.monthlyVotes,
         polledAt: at,
       });
+      logger.info({ active: entries.length, first }, 'vote mirror updated');
       if (first) return;
       let accepted = 0;
       for (const vote of list.votes) {

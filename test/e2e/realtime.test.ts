@@ -1,0 +1,190 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startBot } from '../support/bot-process.js';
+import { asMember, buttonIds, moderator, textOf } from '../support/conversation.js';
+import { DEFAULTS, nextSnowflake, textChannelIdFor, type Message } from '../support/discord/index.js';
+import { deliver, reviewEvent, voteEvent } from '../support/guilds-webhook.js';
+import { CRITIC, CRITIC_REVIEW, NOBODY, VOTER } from '../support/seed.js';
+import { closedPort } from '../support/service.js';
+import { botEnvironment, startWorld, type World } from '../support/world.js';
+
+const TOKEN = 'guilds-webhook-token-for-tests';
+const GUILD = DEFAULTS.guildId;
+const CHANNEL = textChannelIdFor(GUILD);
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Settings that turn the real-time parts on, with a store file the test can reopen. */
+async function realtimeEnv(extra: Record<string, string> = {}): Promise<Record<string, string> & { url: string }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bot-realtime-'));
+  dirs.push(dir);
+  const port = await closedPort();
+  return {
+    WEBHOOK_PORT: String(port),
+    WEBHOOK_HOST: '127.0.0.1',
+    WEBHOOK_TOKEN: TOKEN,
+    REVIEW_CHANNEL_ID: CHANNEL,
+    VOTE_CHANNEL_ID: CHANNEL,
+    DATABASE_URL: `file:${path.join(dir, 'bot.sqlite')}`,
+    ...extra,
+    url: `http://127.0.0.1:${port}/webhook`,
+  };
+}
+
+const feedPosts = (world: World, reviewId: string): Message[] =>
+  world.discord
+    .channelMessages(CHANNEL)
+    .filter((m) => m.embeds[0]?.title?.startsWith('New review') && textOf(m).includes(reviewId));
+const announcementsOf = (world: World, userId: string): Message[] =>
+  world.discord
+    .channelMessages(CHANNEL)
+    .filter((m) => /new votes?$/i.test(m.embeds[0]?.title ?? '') && textOf(m).includes(`<@${userId}>`));
+
+describe('real time: review feed, vote announcements and the vote mirror', () => {
+  let world: World;
+  let url: string;
+  beforeAll(async () => {
+    const { url: webhookUrl, ...env } = await realtimeEnv({ VOTE_POLL_SECONDS: '60' });
+    url = webhookUrl;
+    world = await startWorld({ env });
+    await world.bot.waitForLog((line) => line.msg === 'vote mirror updated', 10_000, 'the first poll');
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it('posts a new review once with a Reply button; a moderator replies from it; the post shows it was answered', async () => {
+    const review = reviewEvent(GUILD, { id: CRITIC_REVIEW, authorId: CRITIC, content: 'Too many **pings** @everyone' });
+    expect(await deliver(url, TOKEN, review)).toBe(200);
+    await world.discord.waitUntil(() => feedPosts(world, CRITIC_REVIEW).length === 1, 10_000, 'the feed post');
+    const [post] = feedPosts(world, CRITIC_REVIEW);
+    expect(buttonIds(post!)).toEqual([`review-reply:${CRITIC_REVIEW}`]);
+    expect(post!.embeds[0]!.description).toContain(`<@${CRITIC}>`);
+    expect(post!.embeds[0]!.description).toContain('Too many \\*\\*pings\\*\\* @\u200beveryone');
+
+    const mod = asMember(world.discord, moderator());
+    const modal = await mod.click(post!, `review-reply:${CRITIC_REVIEW}`).waitForModal();
+    expect(modal.custom_id).toBe(`review-reply-submit:${CRITIC_REVIEW}`);
+    const postsBefore = world.sandbox.requests.filter((r) => r.method === 'POST').length;
+    const submit = mod.submitReply(post!, CRITIC_REVIEW, 'Thanks, we will tone the pings down.');
+    await submit.waitForMessage();
+
+    await world.discord.waitUntil(
+      () => feedPosts(world, CRITIC_REVIEW)[0]?.embeds[0]?.title === 'New review · answered',
+      10_000,
+      'the post to show the answer',
+    );
+    expect(world.sandbox.requests.filter((r) => r.method === 'POST').length - postsBefore).toBe(1);
+    expect(world.sandbox.repliesTo(CRITIC_REVIEW)).toEqual([
+      expect.objectContaining({ content: 'Thanks, we will tone the pings down.' }),
+    ]);
+    const answered = feedPosts(world, CRITIC_REVIEW);
+    expect(answered).toHaveLength(1);
+    expect(answered[0]!.id).toBe(post!.id);
+    expect(textOf(answered[0]!)).toContain(`by <@${mod.who.user.id}>`);
+  });
+
+  it('posts a review sent three times once', async () => {
+    const id = `rev_${nextSnowflake()}`;
+    const review = reviewEvent(GUILD, { id, authorId: VOTER, rating: 5 });
+    for (let i = 0; i < 3; i++) expect(await deliver(url, TOKEN, review)).toBe(200);
+    await world.discord.waitUntil(() => feedPosts(world, id).length === 1, 10_000, 'the feed post');
+    const ignored = () =>
+      world.bot.logs.filter((l) => l.msg === 'review already posted; delivery ignored' && l.reviewId === id);
+    await world.discord.waitUntil(() => ignored().length === 2, 10_000, 'both repeats to be handled');
+    expect(feedPosts(world, id)).toHaveLength(1);
+  });
+
+  it('answers a wrong token with 401 and posts nothing', async () => {
+    const id = `rev_${nextSnowflake()}`;
+    expect(await deliver(url, 'not-the-token', reviewEvent(GUILD, { id, authorId: VOTER }))).toBe(401);
+    expect(await deliver(url, undefined, reviewEvent(GUILD, { id, authorId: VOTER }))).toBe(401);
+    // A delivery after it is handled, so the refused one would have been handled by now.
+    const marker = `rev_${nextSnowflake()}`;
+    expect(await deliver(url, TOKEN, reviewEvent(GUILD, { id: marker, authorId: VOTER }))).toBe(200);
+    await world.discord.waitUntil(() => feedPosts(world, marker).length === 1, 10_000, 'the marker post');
+    expect(feedPosts(world, id)).toEqual([]);
+  });
+
+  it('announces a vote once per period however often Guilds repeats it', async () => {
+    const voter = nextSnowflake();
+    expect(await deliver(url, TOKEN, voteEvent(GUILD, voter, true))).toBe(200);
+    await world.discord.waitUntil(() => announcementsOf(world, voter).length === 1, 10_000, 'the announcement');
+    expect(textOf(announcementsOf(world, voter)[0]!)).toContain(`<@${voter}> voted (double vote)`);
+    expect(await deliver(url, TOKEN, voteEvent(GUILD, voter, true))).toBe(200);
+    expect(await deliver(url, TOKEN, voteEvent(GUILD, voter, false))).toBe(200);
+    await world.discord.waitUntil(
+      () =>
+        world.bot.logs.filter(
+          (l) => l.msg === 'vote already counted this period; delivery ignored' && l.userId === voter,
+        ).length === 2,
+      10_000,
+      'both repeats to be handled',
+    );
+    // Longer than the announcer gathers a batch: a second announcement would be out by now.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(announcementsOf(world, voter)).toHaveLength(1);
+  });
+
+  it('batches a burst of voters into few messages, each voter once, with no Discord 429', async () => {
+    const voters = Array.from({ length: 30 }, () => nextSnowflake());
+    const limitedBefore = world.discord.rateLimitedRequests;
+    const messagesBefore = world.discord.channelMessages(CHANNEL).length;
+    await Promise.all(
+      voters.map(async (voter) => expect(await deliver(url, TOKEN, voteEvent(GUILD, voter))).toBe(200)),
+    );
+    await world.discord.waitUntil(
+      () => voters.every((voter) => announcementsOf(world, voter).length > 0),
+      20_000,
+      'every voter announced',
+    );
+    for (const voter of voters) expect(announcementsOf(world, voter)).toHaveLength(1);
+    expect(world.discord.channelMessages(CHANNEL).length - messagesBefore).toBeLessThan(voters.length / 5);
+    expect(world.discord.rateLimitedRequests).toBe(limitedBefore);
+  });
+
+  it('answers /vote of a voter the poll saw from the mirror, with no service request', async () => {
+    const before = world.sandbox.requests.length;
+    const reply = await asMember(world.discord).command('vote', { member: VOTER }).waitForMessage();
+    expect(textOf(reply)).toMatch(/voted|active/i);
+    expect(world.sandbox.requests.length).toBe(before);
+  });
+
+  it('checks a member the mirror does not show live, as before', async () => {
+    const before = world.sandbox.requestCount('getVote');
+    await asMember(world.discord).command('vote', { member: NOBODY }).waitForMessage();
+    expect(world.sandbox.requestCount('getVote')).toBe(before + 1);
+  });
+});
+
+describe('a crash after the 200', () => {
+  it('posts the review after a restart, once, when the bot was killed before posting it', async () => {
+    const { url, ...env } = await realtimeEnv();
+    const world = await startWorld({ env });
+    let second: ReturnType<typeof startBot> | undefined;
+    try {
+      const id = `rev_${nextSnowflake()}`;
+      world.discord.holdChannelMessages(true);
+      expect(await deliver(url, TOKEN, reviewEvent(GUILD, { id, authorId: VOTER }))).toBe(200);
+      await world.discord.waitUntil(() => world.discord.heldRequests === 1, 10_000, 'the post to be on its way');
+      await world.bot.stop('SIGKILL');
+      await world.discord.waitUntil(() => world.discord.heldRequests === 0, 10_000, 'the held post to be dropped');
+      world.discord.holdChannelMessages(false);
+      expect(feedPosts(world, id)).toEqual([]);
+
+      second = startBot({ ...botEnvironment(world.discord, world.sandbox), ...env });
+      await second.waitForLog((line) => line.msg === 'ready', 15_000, 'the ready log line');
+      await world.discord.waitUntil(() => feedPosts(world, id).length === 1, 10_000, 'the post after the restart');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(feedPosts(world, id)).toHaveLength(1);
+    } finally {
+      await second?.stop('SIGKILL');
+      await world.close();
+    }
+  }, 60_000);
+});
