@@ -185,7 +185,7 @@ class HttpServiceClient implements ServiceClient {
   /** The one GET path: cache, then an in-flight request to share, then the circuit, then HTTP. */
   async #get<T>(spec: GetSpec<T>, options: CallOptions | undefined): Promise<T> {
     const callOptions = checkCallOptions(options);
-    const cached = this.#cache.get(spec.key);
+    const cached = callOptions.fresh ? undefined : this.#cache.get(spec.key);
     if (cached !== undefined) return spec.aged ? spec.aged(cached.value as T, cached.ageMs) : (cached.value as T);
     const caller = this.#callDeadline(callOptions);
     try {

@@ -79,10 +79,10 @@ export class VoteMirror {
   async #poll(): Promise<void> {
     const { store, api, logger, now } = this.options;
     try {
-      const list = await api.listVotes();
+      const list = await api.listVotes({ fresh: true });
       const at = now();
       // The very first poll only learns who has voted: those votes were cast before the bot was
-      // listening, and announcing a day's worth of them at once would be noise.
+      // listening, and announcing a day's worth of them at once would be noise (source 'seed').
       const first = (await store.mirrorTotals()) === undefined;
       const entries: MirrorEntry[] = [];
       for (const vote of list.votes) {
@@ -95,13 +95,13 @@ export class VoteMirror {
         polledAt: at,
       });
       logger.info({ active: entries.length, first }, 'vote mirror updated');
-      if (first) return;
       let accepted = 0;
       for (const vote of list.votes) {
         const periodEndsAt = vote.remainingMs ? at + vote.remainingMs : at + ASSUMED_VOTE_PERIOD_MS;
-        const fresh = await store.acceptVote({ userId: vote.userId, at, double: false, source: 'poll', periodEndsAt });
-        if (fresh) accepted += 1;
-        else await store.setPeriodEnd(vote.userId, at, periodEndsAt);
+        const source = first ? 'seed' : 'poll';
+        const fresh = await store.acceptVote({ userId: vote.userId, at, double: false, source, periodEndsAt });
+        if (!fresh) await store.setPeriodEnd(vote.userId, at, periodEndsAt);
+        else if (!first) accepted += 1;
       }
       if (accepted > 0) {
         logger.info({ voters: accepted }, 'poll found votes no webhook reported');
@@ -125,7 +125,7 @@ export class VoteMirror {
   async #refreshMember(userId: string): Promise<void> {
     const { store, api, logger, now } = this.options;
     try {
-      const status = await api.getVote(userId);
+      const status = await api.getVote(userId, { fresh: true });
       const at = now();
       if (!status.voted || status.remainingMs === null || status.remainingMs <= 0) {
         await store.setMirrorEntry(userId, null);

@@ -91,8 +91,15 @@ class SqlStore implements Store {
       ]);
       if (running.length > 0) return false;
       await tx.query(
-        'INSERT INTO votes (user_id, voted_at, is_double, source, period_ends_at) VALUES ($1, $2, $3, $4, $5)',
-        [vote.userId, vote.at, vote.double ? 1 : 0, vote.source, vote.periodEndsAt],
+        'INSERT INTO votes (user_id, voted_at, is_double, source, period_ends_at, announced_at) VALUES ($1, $2, $3, $4, $5, $6)',
+        [
+          vote.userId,
+          vote.at,
+          vote.double ? 1 : 0,
+          vote.source,
+          vote.periodEndsAt,
+          vote.source === 'seed' ? vote.at : null,
+        ],
       );
       return true;
     });
@@ -132,7 +139,7 @@ class SqlStore implements Store {
   async votesBetween(from: number, to: number): Promise<Array<{ userId: string; votes: number }>> {
     const rows = await this.db.query(
       `SELECT user_id, SUM(CASE WHEN is_double = 1 THEN 2 ELSE 1 END) AS votes FROM votes
-       WHERE voted_at >= $1 AND voted_at < $2 GROUP BY user_id ORDER BY votes DESC, user_id`,
+       WHERE voted_at >= $1 AND voted_at < $2 AND source <> 'seed' GROUP BY user_id ORDER BY votes DESC, user_id`,
       [from, to],
     );
     return rows.map((row) => ({ userId: String(row.user_id), votes: num(row.votes) }));

@@ -30,8 +30,11 @@ export interface NewVote {
   userId: string;
   at: number;
   double: boolean;
-  /** What reported it: a webhook delivery or the poll (a delivery that never came). */
-  source: 'webhook' | 'poll';
+  /**
+   * What reported it: a webhook delivery, the poll (a delivery that never came), or the first poll
+   * (votes cast before the bot listened: they mark the period, are never announced nor counted).
+   */
+  source: 'webhook' | 'poll' | 'seed';
   /** When this vote's period ends; a later vote before then is the same period. */
   periodEndsAt: number;
 }

@@ -148,6 +148,19 @@ describe('real time: review feed, vote announcements and the vote mirror', () =>
     expect(world.discord.rateLimitedRequests).toBe(limitedBefore);
   });
 
+  it('marks a feed post answered when Guilds reports a reply to its review', async () => {
+    const id = `rev_${nextSnowflake()}`;
+    expect(await deliver(url, TOKEN, reviewEvent(GUILD, { id, authorId: VOTER }))).toBe(200);
+    await world.discord.waitUntil(() => feedPosts(world, id).length === 1, 10_000, 'the feed post');
+    expect(await deliver(url, TOKEN, { event: 'reply', guildId: GUILD, authorId: null, reviewId: id })).toBe(200);
+    await world.discord.waitUntil(
+      () => feedPosts(world, id)[0]?.embeds[0]?.title === 'New review · answered',
+      10_000,
+      'the post to show the answer',
+    );
+    expect(feedPosts(world, id)).toHaveLength(1);
+  });
+
   it('answers /vote of a voter the poll saw from the mirror, with no service request', async () => {
     const before = world.sandbox.requests.length;
     const reply = await asMember(world.discord).command('vote', { member: VOTER }).waitForMessage();
@@ -160,6 +173,26 @@ describe('real time: review feed, vote announcements and the vote mirror', () =>
     await asMember(world.discord).command('vote', { member: NOBODY }).waitForMessage();
     expect(world.sandbox.requestCount('getVote')).toBe(before + 1);
   });
+});
+
+describe('polling GET /votes', () => {
+  it('announces a voter no webhook reported, once, and not the voters it found at its first poll', async () => {
+    const { url: _url, ...env } = await realtimeEnv({ VOTE_POLL_SECONDS: '1' });
+    const world = await startWorld({ env });
+    try {
+      await world.bot.waitForLog((line) => line.msg === 'vote mirror updated', 10_000, 'the first poll');
+      const missed = nextSnowflake();
+      world.sandbox.setVote(missed, 3 * 3_600_000);
+      await world.discord.waitUntil(() => announcementsOf(world, missed).length === 1, 10_000, 'the announcement');
+      const polls = () => world.bot.logs.filter((line) => line.msg === 'vote mirror updated').length;
+      const seen = polls();
+      await world.discord.waitUntil(() => polls() >= seen + 2, 10_000, 'two more polls');
+      expect(announcementsOf(world, missed)).toHaveLength(1);
+      expect(announcementsOf(world, VOTER)).toEqual([]);
+    } finally {
+      await world.close();
+    }
+  }, 40_000);
 });
 
 describe('a crash after the 200', () => {

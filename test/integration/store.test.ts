@@ -164,6 +164,19 @@ describe.each([sqlite, postgres])('the store on $name', (backend) => {
     ]);
   });
 
+  it('takes votes seen at the first poll as marking the period, never announced nor counted', async () => {
+    const t = 50 * HOUR;
+    const member = '1016969119945512929';
+    expect(
+      await store.acceptVote({ userId: member, at: t, double: false, source: 'seed', periodEndsAt: t + HOUR }),
+    ).toBe(true);
+    expect(
+      await store.acceptVote({ userId: member, at: t + 1, double: false, source: 'poll', periodEndsAt: t + HOUR }),
+    ).toBe(false);
+    expect((await store.pendingAnnouncements(100)).map((a) => a.userId)).not.toContain(member);
+    expect(await store.votesBetween(t, t + HOUR)).toEqual([]);
+  });
+
   it('never accepts two votes of one member in a period, even when offered at once', async () => {
     const t = 100 * HOUR;
     const results = await Promise.all(
