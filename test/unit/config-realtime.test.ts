@@ -1,0 +1,91 @@
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError, parseConfig } from '../../src/config.js';
+
+const valid = {
+  DISCORD_TOKEN: 'MTAx.token-value-that-is-secret',
+  DISCORD_CLIENT_ID: '110000000000000001',
+  DISCORD_GUILD_ID: '220000000000000002',
+  SERVICE_BASE_URL: 'https://api.example.com/v1',
+  SERVICE_API_KEY: 'key-that-is-secret',
+  SERVICE_APP_ID: 'appid-that-is-secret',
+};
+
+function problemsOf(env: Record<string, string | undefined>): readonly string[] {
+  try {
+    parseConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('the real-time settings', () => {
+  it('default to a SQLite file, no receiver, no feeds and a poll every minute', () => {
+    const config = parseConfig(valid);
+    expect(config.database).toEqual({ kind: 'sqlite', file: './data/bot.sqlite' });
+    expect(config.webhook).toBeUndefined();
+    expect(config.reviewChannelId).toBeUndefined();
+    expect(config.voteChannelId).toBeUndefined();
+    expect(config.votePollMs).toBe(60_000);
+  });
+
+  it('read a PostgreSQL URL, the receiver, the channels and the poll interval', () => {
+    const config = parseConfig({
+      ...valid,
+      DATABASE_URL: 'postgres://bot:pw@db.internal:5432/bot',
+      WEBHOOK_PORT: '8080',
+      WEBHOOK_HOST: '127.0.0.1',
+      WEBHOOK_PATH: '/guilds/hook',
+      WEBHOOK_TOKEN: 'a-long-shared-token-value',
+      REVIEW_CHANNEL_ID: '330000000000000003',
+      VOTE_CHANNEL_ID: '440000000000000004',
+      VOTE_POLL_SECONDS: '0',
+    });
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://bot:pw@db.internal:5432/bot' });
+    expect(config.webhook).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      path: '/guilds/hook',
+      token: 'a-long-shared-token-value',
+    });
+    expect(config.reviewChannelId).toBe('330000000000000003');
+    expect(config.voteChannelId).toBe('440000000000000004');
+    expect(config.votePollMs).toBe(0);
+  });
+
+  it('take /webhook as the default path', () => {
+    expect(
+      parseConfig({ ...valid, WEBHOOK_PORT: '8080', WEBHOOK_TOKEN: 'a-long-shared-token-value' }).webhook?.path,
+    ).toBe('/webhook');
+  });
+
+  it('stop the bot with a message naming each bad value', () => {
+    const problems = problemsOf({
+      ...valid,
+      DATABASE_URL: 'mysql://db/bot',
+      WEBHOOK_PORT: '70000',
+      WEBHOOK_PATH: 'webhook',
+      REVIEW_CHANNEL_ID: '#reviews',
+      VOTE_POLL_SECONDS: '-5',
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^DATABASE_URL must start with file: \(SQLite\) or postgres:\/\//),
+        expect.stringMatching(/^WEBHOOK_PORT must be a port/),
+        expect.stringMatching(/^WEBHOOK_PATH must be a path starting with \//),
+        expect.stringMatching(/^REVIEW_CHANNEL_ID must be a Discord id/),
+        expect.stringMatching(/^VOTE_POLL_SECONDS must be at least 0/),
+      ]),
+    );
+  });
+
+  it('require the token once a port is set, and never echo it', () => {
+    expect(problemsOf({ ...valid, WEBHOOK_PORT: '8080' })).toEqual([
+      expect.stringMatching(/^WEBHOOK_TOKEN is missing: WEBHOOK_PORT is set/),
+    ]);
+    const short = problemsOf({ ...valid, WEBHOOK_PORT: '8080', WEBHOOK_TOKEN: 'short-secret' });
+    expect(short).toEqual([expect.stringMatching(/^WEBHOOK_TOKEN must be at least 16 characters/)]);
+    expect(short.join('\n')).not.toContain('short-secret');
+  });
+});
