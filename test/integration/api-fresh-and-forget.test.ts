@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
-import { fastClient, VOTER } from '../support/service.js';
+import { VOTER } from '../support/seed.js';
+import { fastClient } from '../support/service.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { english, translatorFor } from '../../../src/i18n/index.js';
 import { reviewFeedView } from '../../../src/views/review-feed.js';
 import { VOTERS_PER_ANNOUNCEMENT, voteAnnouncementView } from '../../../src/views/vote-announcement.js';
 import { buttonsOf, customIdOf, embedOf, embedText, MEMBER, NOW, NOW_UNIX } from './view-json.js';
@@ -17,7 +18,7 @@ const post = {
 
 describe('the review feed post', () => {
   it('shows a new review with the Reply button, its text escaped and unable to ping', () => {
-    const view = reviewFeedView(post);
+    const view = reviewFeedView(post, english);
     const embed = embedOf(view);
     expect(embed.title).toBe('New review');
     expect(embed.description).toContain(`<@${MEMBER}>`);
@@ -27,7 +28,10 @@ describe('the review feed post', () => {
   });
 
   it('marks an answered review with who answered and when, keeping the button', () => {
-    const view = reviewFeedView({ ...post, answer: { replyId: 'rep_1', moderatorId: MODERATOR, at: NOW.getTime() } });
+    const view = reviewFeedView(
+      { ...post, answer: { replyId: 'rep_1', moderatorId: MODERATOR, at: NOW.getTime() } },
+      english,
+    );
     const embed = embedOf(view);
     expect(embed.title).toBe('New review · answered');
     expect(embedText(embed)).toContain(`by <@${MODERATOR}> <t:${NOW_UNIX}:R>`);
@@ -36,7 +40,9 @@ describe('the review feed post', () => {
   });
 
   it('says only that it was answered when the reply came from elsewhere', () => {
-    const embed = embedOf(reviewFeedView({ ...post, answer: { replyId: null, moderatorId: null, at: NOW.getTime() } }));
+    const embed = embedOf(
+      reviewFeedView({ ...post, answer: { replyId: null, moderatorId: null, at: NOW.getTime() } }, english),
+    );
     expect(embed.fields?.find((f) => f.name === 'Answered')?.value).toBe(`✅ <t:${NOW_UNIX}:R> (<t:${NOW_UNIX}:f>)`);
   });
 });
@@ -50,6 +56,7 @@ describe('the vote announcement', () => {
           { userId: MODERATOR, double: false },
         ],
         { total: 4_812, thisMonth: 367 },
+        english,
       ),
     );
     expect(embed.title).toBe('2 new votes');
@@ -59,7 +66,7 @@ describe('the vote announcement', () => {
 
   it('leaves out the total when no poll has given one', () => {
     const embed = embedOf(
-      voteAnnouncementView([{ userId: MEMBER, double: false }], { total: undefined, thisMonth: 1 }),
+      voteAnnouncementView([{ userId: MEMBER, double: false }], { total: undefined, thisMonth: 1 }, english),
     );
     expect(embed.title).toBe('New vote');
     expect(embed.footer?.text).toBe('This month: 1');
@@ -70,8 +77,16 @@ describe('the vote announcement', () => {
       userId: String(10_000_000_000_000_000_000n - BigInt(i)),
       double: true,
     }));
-    expect(embedOf(voteAnnouncementView(voters, { total: 1, thisMonth: 1 })).description!.length).toBeLessThanOrEqual(
-      4_096,
+    expect(
+      embedOf(voteAnnouncementView(voters, { total: 1, thisMonth: 1 }, english)).description!.length,
+    ).toBeLessThanOrEqual(4_096);
+  });
+
+  it("speaks the server's language", () => {
+    const embed = embedOf(
+      voteAnnouncementView([{ userId: MEMBER, double: true }], { total: 4_812, thisMonth: 3 }, translatorFor('de')),
     );
+    expect(embed.description).toBe(`<@${MEMBER}> hat abgestimmt (doppelte Stimme)`);
+    expect(embed.footer?.text).toBe('Stimmen insgesamt: 4.812 · Diesen Monat: 3');
   });
 });
