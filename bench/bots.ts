@@ -31,8 +31,13 @@ function startArgs(kind: BotKind): string[] {
 }
 
 /** The environment world.ts gives the bot in the end-to-end tests: same variable names for both bots. */
-function environment(discord: DiscordStandIn, sandbox: Sandbox, logLevel: string): Record<string, string> {
-  return { ...botEnvironment(discord, sandbox), LOG_LEVEL: logLevel };
+function environment(
+  discord: DiscordStandIn,
+  sandbox: Sandbox,
+  logLevel: string,
+  extra: Record<string, string>,
+): Record<string, string> {
+  return { ...botEnvironment(discord, sandbox), LOG_LEVEL: logLevel, ...extra };
 }
 
 /**
@@ -65,6 +70,7 @@ export async function startBenchBot(
   discord: DiscordStandIn,
   sandbox: Sandbox,
   logLevel = 'info',
+  extraEnv: Record<string, string> = {},
 ): Promise<BenchBot> {
   const sessionsBefore = discord.gatewaySessions;
   const child = spawn(process.execPath, startArgs(kind), {
@@ -74,7 +80,7 @@ export async function startBenchBot(
       // For profiling the bot under load (e.g. BENCH_NODE_OPTIONS='--import ./profile.mjs'); unset normally.
       ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
       ...blankedConfig(),
-      ...environment(discord, sandbox, logLevel),
+      ...environment(discord, sandbox, logLevel, extraEnv),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -10,6 +10,7 @@ import { latencyScenario } from './scenarios/latency.js';
 import { memoryScenario } from './scenarios/memory.js';
 import { processingScenario } from './scenarios/processing.js';
 import { rateLimitScenario } from './scenarios/rate-limit.js';
+import { realtimeScenario } from './scenarios/realtime.js';
 import { throughputScenario } from './scenarios/throughput.js';
 import { renderTable, targets } from './table.js';
 
@@ -36,6 +37,7 @@ const scenarios: Array<{ name: string; run: Scenario; kinds: BotKind[] }> = [
   { name: 'memory', run: memoryScenario, kinds: ['ours', 'baseline'] },
   { name: 'rate-limit', run: rateLimitScenario, kinds: ['ours', 'baseline'] },
   { name: 'big-bodies', run: bigBodiesScenario, kinds: ['ours'] },
+  { name: 'realtime', run: realtimeScenario, kinds: ['ours', 'baseline'] },
 ];
 
 const started = performance.now();

@@ -5,6 +5,7 @@ import { MEMORY_RUN } from './scenarios/memory.js';
 import { PROCESSING_RUN } from './scenarios/processing.js';
 import { RATE_LIMIT_RUN } from './scenarios/rate-limit.js';
 import { BIG_BODIES_RUN } from './scenarios/big-bodies.js';
+import { REALTIME } from './scenarios/realtime.js';
 
 type Unit = 'ms' | 'count' | 'per-s' | 'MB' | 'cpu-ms';
 
@@ -81,6 +82,27 @@ export function rows(extraLogLevels: readonly string[]): Row[] {
     { id: 'bodies.othersMax', label: 'Slowest first answer of those members', unit: 'ms' },
     { id: 'bodies.late', label: 'Late acks (> 3 s) of those members', unit: 'count' },
     { id: 'bodies.rssPeak', label: 'Bot peak RSS in that run', unit: 'MB' },
+    ...realtimeRows(),
+  ];
+}
+
+/** Webhooks: ours against a naive receiver that posts to Discord before it answers. */
+function realtimeRows(): Row[] {
+  const { hooks, hookRate, slowDiscordMs, votes, voteRate, announceWithinMs, mirrored, serviceMs } = REALTIME;
+  const burst = `${votes.toLocaleString('en-US')} vote webhooks in ${votes / voteRate} s`;
+  return [
+    {
+      id: 'webhook.p99',
+      label: `Webhook 200 p99, Discord REST at ${seconds(slowDiscordMs)} (${hooks} reviews, ${hookRate}/s)`,
+      unit: 'ms',
+    },
+    { id: 'webhook.late', label: `Webhooks not answered within Guilds' 5 s, of ${hooks}`, unit: 'count' },
+    { id: 'votes.allMs', label: `${burst}: every voter announced after`, unit: 'ms' },
+    { id: 'votes.lost', label: `${burst}: voters not announced within ${seconds(announceWithinMs)}`, unit: 'count' },
+    { id: 'votes.twice', label: `${burst}: voters announced twice`, unit: 'count' },
+    { id: 'votes.429', label: `${burst}: Discord 429s`, unit: 'count' },
+    { id: 'mirror.ackP50', label: `/vote of a mirrored voter, service ${seconds(serviceMs)}: ack p50`, unit: 'ms' },
+    { id: 'mirror.requests', label: `Service requests for ${mirrored} /vote of mirrored voters`, unit: 'count' },
   ];
 }
 
@@ -172,6 +194,25 @@ export function targets(ours: Figures): Target[] {
         ours['bodies.late'] === 0 &&
         (ours['bodies.rssPeak'] ?? Infinity) < 300,
       figure: `slowest ${(ours['bodies.othersMax'] ?? Number.NaN).toFixed(0)} ms, peak RSS ${(ours['bodies.rssPeak'] ?? Number.NaN).toFixed(1)} MB`,
+    },
+    {
+      text: 'webhook 200 p99 ≤ 50 ms while Discord answers in 2 s',
+      met: (ours['webhook.p99'] ?? Infinity) <= 50,
+      figure: `p99 ${(ours['webhook.p99'] ?? Number.NaN).toFixed(1)} ms`,
+    },
+    {
+      text: '1,000 vote webhooks in 10 s: all announced within 60 s, 0 lost, 0 twice, 0 Discord 429s',
+      met:
+        (ours['votes.allMs'] ?? Infinity) <= 60_000 &&
+        ours['votes.lost'] === 0 &&
+        ours['votes.twice'] === 0 &&
+        ours['votes.429'] === 0,
+      figure: `after ${(ours['votes.allMs'] ?? Number.NaN).toFixed(0)} ms; lost ${ours['votes.lost'] ?? 'n/a'}, twice ${ours['votes.twice'] ?? 'n/a'}, 429s ${ours['votes.429'] ?? 'n/a'}`,
+    },
+    {
+      text: '/vote of a mirrored voter with the service at 2 s: ack p50 ≤ 5 ms, 0 service requests',
+      met: (ours['mirror.ackP50'] ?? Infinity) <= 5 && ours['mirror.requests'] === 0,
+      figure: `p50 ${(ours['mirror.ackP50'] ?? Number.NaN).toFixed(1)} ms, ${ours['mirror.requests'] ?? 'n/a'} requests`,
     },
     {
       text: 'RSS growth < 10 MB from 10k to 100k interactions',

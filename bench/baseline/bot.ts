@@ -1,6 +1,7 @@
 // The bot a guild owner would write from the discord.js guide: one file, one client, the guide's
 // interactionCreate handler, and a plain fetch to the service on every /vote. The bench runs it
 // against the same stand-in, sandbox and load as the real bot. Deliberately naive, never slowed down.
+import { createServer } from 'node:http';
 import {
   Client,
   EmbedBuilder,
@@ -10,7 +11,17 @@ import {
   type ChatInputCommandInteraction,
 } from 'discord.js';
 
-const { DISCORD_TOKEN, DISCORD_API_URL, SERVICE_BASE_URL, SERVICE_API_KEY, SERVICE_APP_ID } = process.env;
+const {
+  DISCORD_TOKEN,
+  DISCORD_API_URL,
+  SERVICE_BASE_URL,
+  SERVICE_API_KEY,
+  SERVICE_APP_ID,
+  WEBHOOK_PORT,
+  WEBHOOK_TOKEN,
+  REVIEW_CHANNEL_ID,
+  VOTE_CHANNEL_ID,
+} = process.env;
 
 const client = new Client({
   intents: [GatewayIntentBits.Guilds],
@@ -65,5 +76,33 @@ client.on(Events.InteractionCreate, async (interaction) => {
     }
   }
 });
+
+// The webhook receiver a tutorial would write: check the token, post to the channel, then answer.
+// No store, no dedupe, no batching: each delivery is one message, and the 200 waits on Discord.
+if (WEBHOOK_PORT) {
+  createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    req.on('end', async () => {
+      if (req.headers.authorization !== WEBHOOK_TOKEN) return void res.writeHead(401).end();
+      try {
+        const event = JSON.parse(body) as { event: string; user?: { id: string }; double?: boolean; id?: string };
+        const channelId = event.event === 'vote' ? VOTE_CHANNEL_ID : REVIEW_CHANNEL_ID;
+        const channel = channelId ? await client.channels.fetch(channelId) : null;
+        if (channel?.isSendable()) {
+          await channel.send(
+            event.event === 'vote'
+              ? `<@${event.user?.id}> voted${event.double ? ' (double vote)' : ''}`
+              : `New review ${event.id}`,
+          );
+        }
+        res.writeHead(200).end();
+      } catch (error) {
+        console.error(error);
+        res.writeHead(500).end();
+      }
+    });
+  }).listen(Number(WEBHOOK_PORT), '127.0.0.1');
+}
 
 client.login(DISCORD_TOKEN);

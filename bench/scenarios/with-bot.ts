@@ -12,8 +12,9 @@ export async function withBot<T>(
   what: string,
   work: (bot: BenchBot) => Promise<T>,
   logLevel = 'info',
+  extraEnv: Record<string, string> = {},
 ): Promise<T> {
-  const bot = await startBenchBot(kind, ctx.discord, ctx.sandbox, logLevel);
+  const bot = await startBenchBot(kind, ctx.discord, ctx.sandbox, logLevel, extraEnv);
   let crashed = false;
   bot.onExit(() => (crashed = true));
   const cpu = measureCpu(bot.pid);

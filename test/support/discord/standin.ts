@@ -83,6 +83,8 @@ export interface DiscordStandIn {
    * client goes away meanwhile is dropped. Off answers the waiting ones.
    */
   holdChannelMessages(hold: boolean): void;
+  /** Makes channel message creates and edits answer only after this many ms (Discord under strain); 0 restores. */
+  setChannelMessageLatency(ms: number): void;
   /** Channel message creates waiting on the hold now. */
   readonly heldRequests: number;
   /** Requests answered 429 so far. */
@@ -138,6 +140,7 @@ class StandIn implements DiscordStandIn {
   private gatewayBotStatus: number | null = null;
   private hold: { on: boolean; waiting: Set<() => void> } = { on: false, waiting: new Set() };
   heldRequests = 0;
+  private channelMessageLatencyMs = 0;
   rateLimitedRequests = 0;
 
   constructor(
@@ -217,6 +220,8 @@ class StandIn implements DiscordStandIn {
     };
     const bucket = match ? channelMessageBucket(method, segments) : undefined;
     if (bucket?.startsWith('POST') && this.hold.on && !(await this.waitForRelease(req))) return;
+    if (bucket && this.channelMessageLatencyMs > 0)
+      await new Promise((resolve) => setTimeout(resolve, this.channelMessageLatencyMs));
     const limit = bucket === undefined ? undefined : this.rateLimits?.take(bucket, Date.now());
     if (limit && !limit.allowed) this.rateLimitedRequests += 1;
     const result: RestResult & { headers?: Record<string, string> } = !match
@@ -268,6 +273,10 @@ class StandIn implements DiscordStandIn {
       this.hold.waiting.add(release);
       req.socket.once('close', gone);
     });
+  }
+
+  setChannelMessageLatency(ms: number): void {
+    this.channelMessageLatencyMs = ms;
   }
 
   holdChannelMessages(hold: boolean): void {
