@@ -136,6 +136,11 @@ class SqlStore implements Store {
     ]);
   }
 
+  async countingSince(): Promise<number> {
+    const [row] = await this.db.query('SELECT applied_at FROM schema_migrations WHERE version = 1');
+    return num(row!.applied_at);
+  }
+
   async votesBetween(from: number, to: number): Promise<Array<{ userId: string; votes: number }>> {
     const rows = await this.db.query(
       `SELECT user_id, SUM(CASE WHEN is_double = 1 THEN 2 ELSE 1 END) AS votes FROM votes

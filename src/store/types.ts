@@ -86,6 +86,8 @@ export interface Store {
   setPeriodEnd(userId: string, at: number, periodEndsAt: number): Promise<void>;
   pendingAnnouncements(limit: number): Promise<PendingAnnouncement[]>;
   markAnnounced(ids: readonly number[], messageId: string | null, at: number): Promise<void>;
+  /** When the store was created: the bot has been recording votes since then. */
+  countingSince(): Promise<number>;
   /** Votes recorded in [from, to), a double counting as two, for the leaderboard. */
   votesBetween(from: number, to: number): Promise<Array<{ userId: string; votes: number }>>;
 

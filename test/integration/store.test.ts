@@ -49,6 +49,17 @@ describe.each([sqlite, postgres])('the store on $name', (backend) => {
   }, 60_000);
   afterAll(() => store?.close());
 
+  it('says since when it has been counting votes: its creation, unchanged by reopening', async () => {
+    const since = await store.countingSince();
+    expect(Math.abs(since - Date.now())).toBeLessThan(60_000);
+    const again = await openStore(target);
+    try {
+      expect(await again.countingSince()).toBe(since);
+    } finally {
+      await again.close();
+    }
+  });
+
   it('runs every migration at start and none again on reopening', async () => {
     expect(await store.schemaVersion()).toBe(MIGRATIONS.at(-1)!.version);
     const again = await openStore(target);
