@@ -3,7 +3,7 @@ import type { Logger } from '../log.js';
 import type { FeedAnswer, Store } from '../store/index.js';
 import { reviewFeedView } from '../views/review-feed.js';
 import type { ReviewEvent } from '../webhooks/payloads.js';
-import type { ChannelPoster } from './channel-poster.js';
+import { stableNonce, type ChannelPoster } from './channel-poster.js';
 
 export interface ReviewFeedOptions {
   store: Store;
@@ -38,6 +38,7 @@ export class ReviewFeed {
     const messageId = await poster.create(
       channelId,
       reviewFeedView({ ...post, messageId: '', answer: null }, this.options.i18n()),
+      stableNonce('r', review.id),
     );
     await store.saveFeedPost({ ...post, messageId });
     logger.info({ reviewId: review.id, messageId }, 'review posted to the feed');

@@ -2,7 +2,7 @@ import type { Translator } from '../i18n/index.js';
 import type { Logger } from '../log.js';
 import type { Store } from '../store/index.js';
 import { VOTERS_PER_ANNOUNCEMENT, voteAnnouncementView, type VoteTotals } from '../views/vote-announcement.js';
-import type { ChannelPoster } from './channel-poster.js';
+import { stableNonce, type ChannelPoster } from './channel-poster.js';
 
 export interface VoteAnnouncerOptions {
   store: Store;
@@ -65,10 +65,10 @@ export class VoteAnnouncer {
         continue;
       }
       try {
-        const messageId = await poster.create(
-          channelId,
-          voteAnnouncementView(batch, await this.#totals(), this.options.i18n()),
-        );
+        // A retry of the same batch after a crash reuses its message; a batch that grew makes a new one.
+        const nonce = stableNonce('v', `${ids[0]}-${ids.at(-1)}`);
+        const view = voteAnnouncementView(batch, await this.#totals(), this.options.i18n());
+        const messageId = await poster.create(channelId, view, nonce);
         await store.markAnnounced(ids, messageId, now());
         logger.info({ voters: batch.length, messageId }, 'votes announced');
       } catch (err) {

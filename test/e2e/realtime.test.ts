@@ -220,4 +220,29 @@ describe('a crash after the 200', () => {
       await world.close();
     }
   }, 60_000);
+  it('shows the review once when the bot was killed after Discord made the post but before it heard back', async () => {
+    const { url, ...env } = await realtimeEnv();
+    const world = await startWorld({ env });
+    let second: ReturnType<typeof startBot> | undefined;
+    try {
+      const id = `rev_${nextSnowflake()}`;
+      world.discord.holdChannelMessages('after-create');
+      expect(await deliver(url, TOKEN, reviewEvent(GUILD, { id, authorId: VOTER }))).toBe(200);
+      await world.discord.waitUntil(() => world.discord.heldRequests === 1, 10_000, 'the post to be made');
+      expect(feedPosts(world, id)).toHaveLength(1);
+      await world.bot.stop('SIGKILL');
+      await world.discord.waitUntil(() => world.discord.heldRequests === 0, 10_000, 'the held answer to be dropped');
+      world.discord.holdChannelMessages(false);
+
+      second = startBot({ ...botEnvironment(world.discord, world.sandbox), ...env });
+      await second.waitForLog((line) => line.msg === 'review posted to the feed' && line.reviewId === id, 15_000);
+      expect(feedPosts(world, id)).toHaveLength(1);
+      expect(second.logs.find((line) => line.msg === 'review posted to the feed')?.messageId).toBe(
+        feedPosts(world, id)[0]!.id,
+      );
+    } finally {
+      await second?.stop('SIGKILL');
+      await world.close();
+    }
+  }, 60_000);
 });

@@ -317,8 +317,14 @@ const channels: Handler = (ctx, { segments, method, body }) => {
     if (method !== 'POST') return undefined;
     const problem = checkMessage(body, [], true);
     if (problem) return invalid(problem);
+    // Discord's enforce_nonce: the same nonce again within minutes returns the message it made.
+    const nonce = body?.enforce_nonce === true && typeof body?.nonce === 'string' ? body.nonce : undefined;
+    const earlier = nonce === undefined ? undefined : ctx.store.messageByNonce(channelId!, nonce);
+    if (earlier) return { status: 200, body: earlier };
     const type = body?.message_reference ? 19 : 0;
-    const message = ctx.store.createMessage({ channelId: channelId!, guildId: guild.id, data: body ?? {}, type });
+    const { nonce: _nonce, enforce_nonce: _enforce, ...data } = body ?? {};
+    const message = ctx.store.createMessage({ channelId: channelId!, guildId: guild.id, data, type });
+    if (nonce !== undefined) ctx.store.rememberNonce(channelId!, nonce, message.id);
     ctx.store.postToChannel(message);
     ctx.store.changed.notify();
     return { status: 200, body: message };

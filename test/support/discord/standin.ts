@@ -80,9 +80,10 @@ export interface DiscordStandIn {
   setRegisteredCommands(commands: ReadonlyArray<Record<string, any>>, guildId?: string): void;
   /**
    * While on, channel message creates wait unanswered (and create nothing); a request whose
-   * client goes away meanwhile is dropped. Off answers the waiting ones.
+   * client goes away meanwhile is dropped. 'after-create' makes the message, then holds the answer
+   * (a client that goes away never learns its id). Off answers the waiting ones.
    */
-  holdChannelMessages(hold: boolean): void;
+  holdChannelMessages(hold: boolean | 'after-create'): void;
   /** Makes channel message creates and edits answer only after this many ms (Discord under strain); 0 restores. */
   setChannelMessageLatency(ms: number): void;
   /** Channel message creates waiting on the hold now. */
@@ -138,7 +139,7 @@ class StandIn implements DiscordStandIn {
   readonly gatewayUrl: string;
   readonly channelId: string;
   private gatewayBotStatus: number | null = null;
-  private hold: { on: boolean; waiting: Set<() => void> } = { on: false, waiting: new Set() };
+  private hold: { on: boolean | 'after-create'; waiting: Set<() => void> } = { on: false, waiting: new Set() };
   heldRequests = 0;
   private channelMessageLatencyMs = 0;
   rateLimitedRequests = 0;
@@ -219,7 +220,7 @@ class StandIn implements DiscordStandIn {
       gatewayBotStatus: this.gatewayBotStatus,
     };
     const bucket = match ? channelMessageBucket(method, segments) : undefined;
-    if (bucket?.startsWith('POST') && this.hold.on && !(await this.waitForRelease(req))) return;
+    if (bucket?.startsWith('POST') && this.hold.on === true && !(await this.waitForRelease(req))) return;
     if (bucket && this.channelMessageLatencyMs > 0)
       await new Promise((resolve) => setTimeout(resolve, this.channelMessageLatencyMs));
     const limit = bucket === undefined ? undefined : this.rateLimits?.take(bucket, Date.now());
@@ -230,6 +231,7 @@ class StandIn implements DiscordStandIn {
         ? { status: 429, body: limit.body }
         : handleRest(context, request);
     const headers = limit?.headers ?? {};
+    if (bucket?.startsWith('POST') && this.hold.on === 'after-create' && !(await this.waitForRelease(req))) return;
     this.store.record(
       {
         method,
@@ -279,7 +281,7 @@ class StandIn implements DiscordStandIn {
     this.channelMessageLatencyMs = ms;
   }
 
-  holdChannelMessages(hold: boolean): void {
+  holdChannelMessages(hold: boolean | 'after-create'): void {
     this.hold.on = hold;
     if (!hold) for (const release of [...this.hold.waiting]) release();
   }

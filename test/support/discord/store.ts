@@ -203,6 +203,19 @@ export class Store {
     return message;
   }
 
+  readonly #nonces = new Map<string, { messageId: string; at: number }>();
+
+  /** Discord keeps a nonce for a few minutes; the stand-in keeps it 10. */
+  messageByNonce(channelId: string, nonce: string): Message | undefined {
+    const known = this.#nonces.get(`${channelId}:${nonce}`);
+    if (!known || Date.now() - known.at > 600_000) return undefined;
+    return this.messages.get(known.messageId);
+  }
+
+  rememberNonce(channelId: string, nonce: string, messageId: string): void {
+    this.#nonces.set(`${channelId}:${nonce}`, { messageId, at: Date.now() });
+  }
+
   /** A message the bot posted in a channel (POST /channels/{id}/messages). */
   postToChannel(message: Message): void {
     let log = this.channelLogs.get(message.channel_id);
