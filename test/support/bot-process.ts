@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -57,7 +58,8 @@ export function startBot(env: Record<string, string>): BotProcess {
   const { command, args } = startCommand();
   const child = spawn(command, args, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...blankedConfig(), ...env },
+    // A store of its own unless the test names one: nothing is written into the project folder.
+    env: { PATH: process.env.PATH ?? '', ...blankedConfig(), DATABASE_URL: temporaryDatabaseUrl(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: LogLine[] = [];
@@ -121,4 +123,9 @@ export function startBot(env: Record<string, string>): BotProcess {
       return { ...exit, ms: performance.now() - started };
     },
   };
+}
+
+/** A SQLite file in a new temporary folder, as a DATABASE_URL. */
+export function temporaryDatabaseUrl(): string {
+  return `file:${path.join(mkdtempSync(path.join(tmpdir(), 'bot-db-')), 'bot.sqlite')}`;
 }

@@ -1,9 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox, SandboxOptions } from '../../src/sandbox/types.js';
-import { startBot, type BotProcess } from './bot-process.js';
+import { startBot, temporaryDatabaseUrl, type BotProcess } from './bot-process.js';
 import { startDiscordStandIn, type DiscordStandIn, type DiscordStandInOptions } from './discord/index.js';
 
 export interface World {
@@ -37,7 +34,7 @@ export function botEnvironment(discord: DiscordStandIn, sandbox: Sandbox): Recor
     // Polling is a test's choice: it would add service requests that other tests count.
     VOTE_POLL_SECONDS: '0',
     // Each bot gets its own store: tests must not see each other's posts and votes.
-    DATABASE_URL: `file:${path.join(mkdtempSync(path.join(tmpdir(), 'bot-db-')), 'bot.sqlite')}`,
+    DATABASE_URL: temporaryDatabaseUrl(),
   };
 }
 
