@@ -17,5 +17,9 @@ const POSTS: readonly PermissionName[] = ['ViewChannel', 'SendMessages', 'EmbedL
  * here and the doctor checks it like the others.
  */
 export function channelsToCheck(config: Config): ChannelToCheck[] {
-  return [{ label: 'audit channel', setting: 'REVIEW_LOG_CHANNEL_ID', id: config.reviewLogChannelId, needs: POSTS }];
+  return [
+    { label: 'audit channel', setting: 'REVIEW_LOG_CHANNEL_ID', id: config.reviewLogChannelId, needs: POSTS },
+    { label: 'review feed', setting: 'REVIEW_CHANNEL_ID', id: config.reviewChannelId, needs: POSTS },
+    { label: 'vote announcements', setting: 'VOTE_CHANNEL_ID', id: config.voteChannelId, needs: POSTS },
+  ];
 }

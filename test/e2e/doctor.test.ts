@@ -20,7 +20,8 @@ describe('npm run doctor', () => {
       startDiscordStandIn(),
       startSandbox({ rateLimit: { limit: 1000, windowMs: 60_000 } }),
     ]);
-    env = botEnvironment(discord, sandbox);
+    // The review feed posts where the audit goes; the vote announcements stay off.
+    env = { ...botEnvironment(discord, sandbox), REVIEW_CHANNEL_ID: discord.channelId };
     const deployed = await runScript('deploy-commands', env);
     expect(deployed.code).toBe(0);
   });
@@ -45,6 +46,8 @@ describe('npm run doctor', () => {
       'server',
       'slash commands',
       'audit channel (REVIEW_LOG_CHANNEL_ID)',
+      'review feed (REVIEW_CHANNEL_ID)',
+      'vote announcements (VOTE_CHANNEL_ID)',
       'service base URL',
       'service reachable',
       'service credentials',
@@ -59,6 +62,10 @@ describe('npm run doctor', () => {
     expect(run.stdout).toMatch(
       /audit channel \(REVIEW_LOG_CHANNEL_ID\): in #general the bot can View Channel, Send Messages, Embed Links/,
     );
+    expect(run.stdout).toMatch(
+      /review feed \(REVIEW_CHANNEL_ID\): in #general the bot can View Channel, Send Messages, Embed Links/,
+    );
+    expect(run.stdout).toMatch(/vote announcements \(VOTE_CHANNEL_ID\): not set; nothing is posted there\./);
     expect(run.stdout).toMatch(/vote time left unit: looks like milliseconds/);
     expect(run.stdout).toMatch(/rate-limit headers: seen: limit 1000 per window, \d+ left, resets in \d+ s\./);
     // It never posts: neither to the service nor to Discord.
@@ -110,7 +117,7 @@ describe('npm run doctor', () => {
       expect(first).toContain(`Fix: set SERVICE_BASE_URL to the API's v1 base, e.g. ${base}/v1.`);
   });
 
-  it('names the permission the bot lacks in the audit channel and where to grant it', async () => {
+  it('names the permission the bot lacks in each channel it posts in and where to grant it', async () => {
     discord.setChannelOverwrites([{ role: discord.botRoleId, deny: Permission.SendMessages }]);
     const run = await doctor();
     expect(run.code).toBe(1);
@@ -118,6 +125,7 @@ describe('npm run doctor', () => {
       expect.stringMatching(
         /^✘ audit channel \(REVIEW_LOG_CHANNEL_ID\): in #general the bot lacks Send Messages\. Fix: #general → Edit Channel → Permissions: allow Send Messages/,
       ),
+      expect.stringMatching(/^✘ review feed \(REVIEW_CHANNEL_ID\): in #general the bot lacks Send Messages\./),
     ]);
   });
 
