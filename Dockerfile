@@ -1,8 +1,10 @@
 # syntax=docker/dockerfile:1
-# Two stages: the builder has the dev dependencies TypeScript needs; the image that runs has only
-# what the bot needs at run time, and runs as the unprivileged `node` user.
+# Three stages: the builder has the dev dependencies TypeScript needs; `deps` installs only what
+# the bot needs at run time, on the full node image, whose compilers build better-sqlite3 where no
+# prebuilt binary fits; the image that runs gets both, without npm work or compilers of its own,
+# and runs as the unprivileged `node` user.
 
-FROM node:22-slim AS build
+FROM node:22 AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -11,13 +13,18 @@ COPY src ./src
 COPY commands ./commands
 RUN npm run build
 
+FROM node:22 AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+
 FROM node:22-slim
 ENV NODE_ENV=production \
     METRICS_PORT=9464 \
     METRICS_HOST=0.0.0.0
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 # ./data holds the bot's state; a volume mounted here keeps it across restarts and new images.
 RUN mkdir -p /app/data && chown node:node /app/data
