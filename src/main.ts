@@ -55,6 +55,7 @@ async function main(): Promise<void> {
       names,
       now: () => new Date(),
       votes: realtime.mirror,
+      ledger: store,
       feed: realtime.feed,
     },
     onHandled: metrics && ((info) => metrics.interactionHandled(info)),

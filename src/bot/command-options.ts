@@ -1,4 +1,9 @@
-import type { SlashCommandBooleanOption, SlashCommandBuilder, SlashCommandUserOption } from '@discordjs/builders';
+import type {
+  SlashCommandBooleanOption,
+  SlashCommandBuilder,
+  SlashCommandStringOption,
+  SlashCommandUserOption,
+} from '@discordjs/builders';
 import type { ChatInputCommandInteraction, User } from 'discord.js';
 import { english, localizations, type MessageKey } from '../i18n/index.js';
 
@@ -27,7 +32,7 @@ function named<T extends Localizable>(builder: T, name: MessageKey, description:
 }
 
 /** A command's name and description from the catalogs: `command.<name>.name` and `.description`. */
-export const commandNamed = (builder: SlashCommandBuilder, command: 'vote' | 'votes' | 'review') =>
+export const commandNamed = (builder: SlashCommandBuilder, command: 'vote' | 'votes' | 'review' | 'leaderboard') =>
   named(builder, `command.${command}.name`, `command.${command}.description`);
 
 /** `member`: whose answer to show; the caller when left out. */
@@ -37,6 +42,15 @@ export const memberOption = (description: MessageKey) => (option: SlashCommandUs
 /** `public`: show the answer to the channel instead of only to the caller. */
 export const publicOption = (description: MessageKey) => (option: SlashCommandBooleanOption) =>
   named(option, 'option.public.name', description);
+
+/** `month`: a calendar month as YYYY-MM; the command checks what is typed. */
+export const monthOption = (description: MessageKey) => (option: SlashCommandStringOption) =>
+  named(option, 'option.month.name', description).setMinLength(6).setMaxLength(7);
+
+/** The `month` option as typed, or undefined when it is left out. */
+export function monthText(interaction: ChatInputCommandInteraction): string | undefined {
+  return interaction.options.getString(english.t('option.month.name')) ?? undefined;
+}
 
 /** The `member` option, or the caller when it is left out. */
 export function targetUser(interaction: ChatInputCommandInteraction): User {

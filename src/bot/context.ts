@@ -5,6 +5,7 @@ import type { MemberNames } from './member-names.js';
 import type { ReplyGuard } from './reply-guard.js';
 import type { Logger } from '../log.js';
 import type { VoteMirror } from '../mirror/vote-mirror.js';
+import type { Store } from '../store/index.js';
 
 /** What every handler may use; handed in by main.ts so handlers never reach for globals. */
 export interface BotContext {
@@ -19,6 +20,8 @@ export interface BotContext {
   readonly now: () => Date;
   /** The guild's active votes as last seen; `/vote` answers from it without a service call. */
   readonly votes?: VoteMirror;
+  /** The votes the bot recorded, for the leaderboard. */
+  readonly ledger: Pick<Store, 'votesBetween' | 'countingSince'>;
   /** Posts of reviews in REVIEW_CHANNEL_ID, marked when a reply is posted. */
   readonly feed?: ReviewFeed;
 }

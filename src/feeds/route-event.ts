@@ -53,7 +53,9 @@ async function acceptVote(event: VoteEvent, receivedAt: number, options: EventRo
     source: 'webhook',
     periodEndsAt,
   });
-  if (fresh) announcer.wake();
-  else logger.info({ userId }, 'vote already counted this period; delivery ignored');
+  if (fresh) {
+    logger.info({ userId, double: event.double }, 'vote accepted');
+    announcer.wake();
+  } else logger.info({ userId }, 'vote already counted this period; delivery ignored');
   mirror.refreshSoon(userId);
 }

@@ -1,7 +1,13 @@
 import type { ComponentHandler } from '../bot/handlers.js';
+import { leaderboardPage } from './leaderboard-page.js';
 import { reviewReplySubmit } from './review-reply-submit.js';
 import { reviewReply } from './review-reply.js';
 import { votesPage } from './votes-page.js';
 
 /** Every button and modal handler, each keyed by the custom-id prefix that is its file name. */
-export const componentHandlers: readonly ComponentHandler[] = [votesPage, reviewReply, reviewReplySubmit];
+export const componentHandlers: readonly ComponentHandler[] = [
+  votesPage,
+  leaderboardPage,
+  reviewReply,
+  reviewReplySubmit,
+];

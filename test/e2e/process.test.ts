@@ -17,7 +17,7 @@ describe('the bot process', () => {
 
   it('logs ready within 10 s of starting, having identified once', async () => {
     const ready = world.bot.logs.find((line) => line.msg === 'ready');
-    expect(ready).toMatchObject({ commands: ['review', 'vote', 'votes'] });
+    expect(ready).toMatchObject({ commands: ['leaderboard', 'review', 'vote', 'votes'] });
     expect(ready?.ms).toBeLessThan(10_000);
     expect(world.discord.gatewaySessions).toBe(1);
   });
@@ -56,7 +56,7 @@ describe('the bot process', () => {
   });
 
   it('refuses a command Discord still lists but the bot no longer has', async () => {
-    const handle = world.discord.sendInteraction(slashCommand({ name: 'leaderboard', member: member() }));
+    const handle = world.discord.sendInteraction(slashCommand({ name: 'giveaway', member: member() }));
     const answer = await handle.waitForMessage();
     expect(answer.embeds[0]?.description).toMatch(/deploy-commands/);
   });

@@ -18,7 +18,12 @@ export function asMember(discord: DiscordStandIn, who: MemberPayload = member(),
     command(name: string, options: Record<string, string | boolean> = {}): InteractionHandle {
       const opts = Object.entries(options).map(([optionName, value]) => ({
         name: optionName,
-        type: typeof value === 'boolean' ? OptionType.Boolean : OptionType.User,
+        type:
+          typeof value === 'boolean'
+            ? OptionType.Boolean
+            : optionName === 'member'
+              ? OptionType.User
+              : OptionType.String,
         value,
       }));
       return discord.sendInteraction(slashCommand({ name, member: who, options: opts, locale }));

@@ -1,0 +1,39 @@
+import type { Interaction } from 'discord.js';
+import type { BotContext } from '../bot/context.js';
+import type { ButtonHandler } from '../bot/handlers.js';
+import { updateInTime } from '../bot/respond.js';
+import { Prefix } from '../custom-id.js';
+import { translatorFor } from '../i18n/index.js';
+import { monthRange, type Month } from '../leaderboard/month.js';
+import { rankVoters } from '../leaderboard/rank.js';
+import { leaderboardView, parseLeaderboardPage } from '../views/leaderboard.js';
+import type { MessageView } from '../views/message.js';
+import { pageOf } from '../views/paging.js';
+
+/** Previous/Next on /leaderboard: redraws the same month's ranking at another page. */
+export const leaderboardPage: ButtonHandler<{ month: Month; page: number }> = {
+  kind: 'button',
+  prefix: Prefix.leaderboardPage,
+  parse: parseLeaderboardPage,
+  async run(interaction, { month, page }, ctx) {
+    await updateInTime(interaction, leaderboardWithNames(interaction, month, page, ctx));
+  },
+};
+
+/** A month's ranking from the votes the bot recorded, with names beside the page's mentions. */
+export async function leaderboardWithNames(
+  interaction: Interaction,
+  month: Month,
+  page: number,
+  ctx: BotContext,
+): Promise<MessageView> {
+  const { from, to } = monthRange(month);
+  const [counts, since] = await Promise.all([ctx.ledger.votesBetween(from, to), ctx.ledger.countingSince()]);
+  const ranked = rankVoters(counts);
+  const names = await ctx.names.resolve(
+    interaction.guild,
+    pageOf(ranked, page).items.map((entry) => entry.userId),
+  );
+  const i18n = translatorFor(interaction.locale);
+  return leaderboardView({ month, ranked, page, countingSince: new Date(since), i18n, names });
+}
