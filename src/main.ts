@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   const names = new MemberNames();
   const store = await openStore(config.database);
   logger.info({ backend: store.backend, schema: await store.schemaVersion() }, 'store open');
-  const realtime = await startRealtime({ config, api, client, store, logger });
+  const realtime = await startRealtime({ config, api, client, store, logger, names });
   const route = createRouter({
     commands,
     components: componentHandlers,

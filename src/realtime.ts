@@ -10,6 +10,7 @@ import { translatorFor } from './i18n/index.js';
 import type { Logger } from './log.js';
 import { VoteMirror } from './mirror/vote-mirror.js';
 import type { Store } from './store/index.js';
+import type { MemberNames } from './bot/member-names.js';
 import { startReceiver, type Receiver } from './webhooks/receiver.js';
 
 export interface Realtime {
@@ -31,13 +32,23 @@ export async function startRealtime(deps: {
   client: Client;
   store: Store;
   logger: Logger;
+  names: MemberNames;
 }): Promise<Realtime> {
-  const { config, api, client, store, logger } = deps;
+  const { config, api, client, store, logger, names } = deps;
   const now = () => Date.now();
   const poster = channelPoster(client.rest);
-  const i18n = () => translatorFor(client.guilds.cache.get(config.discord.guildId)?.preferredLocale);
+  const guild = () => client.guilds.cache.get(config.discord.guildId) ?? null;
+  const i18n = () => translatorFor(guild()?.preferredLocale);
   const feed = new ReviewFeed({ store, poster, channelId: config.reviewChannelId, logger, i18n });
-  const announcer = new VoteAnnouncer({ store, poster, channelId: config.voteChannelId, logger, now, i18n });
+  const announcer = new VoteAnnouncer({
+    store,
+    poster,
+    channelId: config.voteChannelId,
+    logger,
+    now,
+    i18n,
+    names: (ids) => names.resolve(guild(), ids),
+  });
   const mirror = new VoteMirror({
     store,
     api,
@@ -49,7 +60,15 @@ export async function startRealtime(deps: {
   const worker = new EventWorker({
     store,
     logger,
-    handle: eventRoute({ store, api, feed, announcer, mirror, logger }),
+    handle: eventRoute({
+      store,
+      api,
+      feed,
+      announcer,
+      mirror,
+      logger,
+      rememberName: (userId, name) => names.remember(userId, name),
+    }),
   });
   let begun = false;
   const receiver =

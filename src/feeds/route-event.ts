@@ -13,6 +13,8 @@ export interface EventRouteOptions {
   announcer: VoteAnnouncer;
   mirror: VoteMirror;
   logger: Logger;
+  /** Remembers the names a vote delivery carries (Guilds sends them for votes cast through Discord). */
+  rememberName?: (userId: string, name: string) => void;
 }
 
 /** What each stored webhook event does. The receiver checked its shape before storing it. */
@@ -43,6 +45,8 @@ export function eventRoute(options: EventRouteOptions): (event: StoredEvent) => 
 async function acceptVote(event: VoteEvent, receivedAt: number, options: EventRouteOptions): Promise<void> {
   const { store, api, announcer, mirror, logger } = options;
   const userId = event.user.id;
+  const name = event.user.global_name ?? event.user.username;
+  if (name) options.rememberName?.(userId, name);
   api.forgetMember(userId);
   const known = await store.mirrorEntry(userId);
   const periodEndsAt = known && known.expiresAt > receivedAt ? known.expiresAt : receivedAt + ASSUMED_VOTE_PERIOD_MS;

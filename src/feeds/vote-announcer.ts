@@ -13,6 +13,8 @@ export interface VoteAnnouncerOptions {
   now: () => number;
   /** The server's language: an announcement answers no member in particular. */
   i18n: () => Translator;
+  /** Display names of the voters, to stand beside their mentions; none is fine. */
+  names?: (userIds: readonly string[]) => Promise<ReadonlyMap<string, string>>;
   /** How long the first vote of a burst waits for others to share its message. */
   gatherMs?: number;
   /** Discord allows 5 messages per 5 s in a channel: one message per 1.1 s stays under it. */
@@ -67,7 +69,8 @@ export class VoteAnnouncer {
       try {
         // A retry of the same batch after a crash reuses its message; a batch that grew makes a new one.
         const nonce = stableNonce('v', `${ids[0]}-${ids.at(-1)}`);
-        const view = voteAnnouncementView(batch, await this.#totals(), this.options.i18n());
+        const names = (await this.options.names?.(batch.map((vote) => vote.userId))) ?? new Map<string, string>();
+        const view = voteAnnouncementView(batch, await this.#totals(), this.options.i18n(), names);
         const messageId = await poster.create(channelId, view, nonce);
         await store.markAnnounced(ids, messageId, now());
         logger.info({ voters: batch.length, messageId }, 'votes announced');

@@ -145,6 +145,17 @@ export function mention(userId: string): string {
   return isSnowflake(userId) ? userMention(userId) : safeText(userId, 40);
 }
 
+/** Discord caps display names at 32 characters; anything longer is not a name Discord gave. */
+const NAME_MAX = 32;
+
+/**
+ * `<@id> (Name)`: a client that has not loaded the member draws the mention as a raw id, so the
+ * display name stands beside it, escaped like all user text. Without a name, the mention alone.
+ */
+export function mentionWithName(userId: string, name: string | undefined): string {
+  return name === undefined ? mention(userId) : `${mention(userId)} (${safeText(name, NAME_MAX)})`;
+}
+
 /** An id from the service, in inline code when it is safe there, else escaped. */
 export function idText(id: string): string {
   return /^[\w.:-]{1,100}$/.test(id) ? inlineCode(id) : safeText(id, 100);

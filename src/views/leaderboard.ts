@@ -3,7 +3,7 @@ import { Prefix, encodeCustomId } from '../custom-id.js';
 import type { Translator } from '../i18n/index.js';
 import { monthKey, parseMonth, type Month } from '../leaderboard/month.js';
 import type { Ranked } from '../leaderboard/rank.js';
-import { mention, safeText } from './format.js';
+import { mentionWithName } from './format.js';
 import { messageView, type MessageView } from './message.js';
 import { pageButtons, pageOf, parsePage } from './paging.js';
 import { ToneColour } from './theme.js';
@@ -28,7 +28,7 @@ export function parseLeaderboardPage(arg: string): { month: Month; page: number 
 }
 
 function line({ rank, userId, votes }: Ranked, { t }: Translator, name?: string): string {
-  const who = name === undefined ? mention(userId) : `${mention(userId)} (${safeText(name, 32)})`;
+  const who = mentionWithName(userId, name);
   // The dot is escaped so Discord does not turn the lines into its own renumbered list.
   return `${rank}\\. ${who} · ${t(votes === 1 ? 'leaderboard.vote' : 'leaderboard.votes', { count: votes })}`;
 }

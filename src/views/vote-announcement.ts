@@ -1,6 +1,6 @@
 import { EmbedBuilder } from 'discord.js';
 import type { Translator } from '../i18n/index.js';
-import { mention } from './format.js';
+import { mentionWithName } from './format.js';
 import { messageView, type MessageView } from './message.js';
 import { ToneColour } from './theme.js';
 
@@ -24,10 +24,13 @@ export function voteAnnouncementView(
   votes: readonly AnnouncedVote[],
   totals: VoteTotals,
   i18n: Translator,
+  names: ReadonlyMap<string, string> = new Map(),
 ): MessageView {
   const { t } = i18n;
   const lines = votes.map((vote) =>
-    t(vote.double ? 'feed.vote.lineDouble' : 'feed.vote.line', { member: mention(vote.userId) }),
+    t(vote.double ? 'feed.vote.lineDouble' : 'feed.vote.line', {
+      member: mentionWithName(vote.userId, names.get(vote.userId)),
+    }),
   );
   const footer = [
     totals.total === undefined ? undefined : t('feed.vote.total', { count: totals.total }),

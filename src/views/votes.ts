@@ -3,7 +3,7 @@ import type { VoteEntry, VoteList } from '../api/types.js';
 import { isOrderedByTimeLeft, orderByTimeLeft } from '../api/vote-order.js';
 import { Prefix, encodeCustomId } from '../custom-id.js';
 import type { Translator } from '../i18n/index.js';
-import { mention, relativeTime, safeText, timeAfter } from './format.js';
+import { mentionWithName, relativeTime, timeAfter } from './format.js';
 import { messageView, type MessageView } from './message.js';
 import { pageButtons, pageOf, parsePage, type Page } from './paging.js';
 import { ToneColour } from './theme.js';
@@ -22,9 +22,6 @@ export interface VotesViewInput {
   names?: ReadonlyMap<string, string>;
 }
 
-/** Discord caps nicknames at 32 characters; anything longer is not a name Discord gave. */
-const NAME_MAX = 32;
-
 export { orderByTimeLeft };
 
 function voterLine(rank: number, vote: VoteEntry, now: Date, { t }: Translator, name?: string): string {
@@ -33,7 +30,7 @@ function voterLine(rank: number, vote: VoteEntry, now: Date, { t }: Translator, 
       ? t('votes.line.unknown')
       : t('votes.line.runsOut', { when: relativeTime(timeAfter(now, Math.max(0, vote.remainingMs))) });
   // The dot is escaped so Discord does not turn the lines into its own renumbered list.
-  const who = name === undefined ? mention(vote.userId) : `${mention(vote.userId)} (${safeText(name, NAME_MAX)})`;
+  const who = mentionWithName(vote.userId, name);
   return `${rank}\\. ${who} · ${when}`;
 }
 

@@ -115,7 +115,7 @@ describe('real time: review feed, vote announcements and the vote mirror', () =>
     const voter = nextSnowflake();
     expect(await deliver(url, TOKEN, voteEvent(GUILD, voter, true))).toBe(200);
     await world.discord.waitUntil(() => announcementsOf(world, voter).length === 1, 10_000, 'the announcement');
-    expect(textOf(announcementsOf(world, voter)[0]!)).toContain(`<@${voter}> voted (double vote)`);
+    expect(textOf(announcementsOf(world, voter)[0]!)).toContain(`<@${voter}> (Voter) voted (double vote)`);
     expect(await deliver(url, TOKEN, voteEvent(GUILD, voter, true))).toBe(200);
     expect(await deliver(url, TOKEN, voteEvent(GUILD, voter, false))).toBe(200);
     await world.discord.waitUntil(

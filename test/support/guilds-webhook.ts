@@ -27,9 +27,12 @@ export const reviewEvent = (
   rating: review.rating ?? 4,
 });
 
-export const voteEvent = (guildId: string, userId: string, double = false) => ({
+/** A vote as Guilds sends it; a vote cast outside Discord (`discord: false`) carries no names. */
+export const voteEvent = (guildId: string, userId: string, double = false, viaDiscord = true) => ({
   event: 'vote',
   guildId,
   double,
-  user: { id: userId, discord: true, username: 'voter', global_name: 'Voter' },
+  user: viaDiscord
+    ? { id: userId, discord: true, username: 'voter', global_name: 'Voter' }
+    : { id: userId, discord: false },
 });
