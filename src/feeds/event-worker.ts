@@ -1,5 +1,6 @@
 import type { Logger } from '../log.js';
 import type { Store, StoredEvent } from '../store/index.js';
+import { DrainLoop } from './drain-loop.js';
 
 export type EventHandler = (event: StoredEvent) => Promise<void>;
 
@@ -18,40 +19,28 @@ export interface EventWorkerOptions {
  * its handler finished, so events stored before a crash are handled after the restart.
  */
 export class EventWorker {
-  #running: Promise<void> | undefined;
-  #again = false;
-  #stopped = false;
+  readonly #loop = new DrainLoop(() => this.#drain());
   #retry: NodeJS.Timeout | undefined;
   readonly #failures = new Map<number, number>();
 
   constructor(private readonly options: EventWorkerOptions) {}
 
   wake(): void {
-    if (this.#stopped) return;
-    if (this.#running) {
-      this.#again = true;
-      return;
-    }
-    this.#running = this.#drain().finally(() => {
-      this.#running = undefined;
-      if (this.#again) this.wake();
-    });
+    this.#loop.wake();
   }
 
   async stop(): Promise<void> {
-    this.#stopped = true;
     clearTimeout(this.#retry);
-    await this.#running;
+    await this.#loop.stop();
   }
 
   async #drain(): Promise<void> {
     const { store, logger, handle } = this.options;
-    this.#again = false;
-    while (!this.#stopped) {
+    while (!this.#loop.stopped) {
       const events = await store.pendingEvents(20);
       if (events.length === 0) return;
       for (const event of events) {
-        if (this.#stopped) return;
+        if (this.#loop.stopped) return;
         try {
           await handle(event);
         } catch (err) {

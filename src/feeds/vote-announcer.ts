@@ -3,6 +3,7 @@ import type { Logger } from '../log.js';
 import type { Store } from '../store/index.js';
 import { VOTERS_PER_ANNOUNCEMENT, voteAnnouncementView, type VoteTotals } from '../views/vote-announcement.js';
 import { stableNonce, type ChannelPoster } from './channel-poster.js';
+import { DrainLoop } from './drain-loop.js';
 
 export interface VoteAnnouncerOptions {
   store: Store;
@@ -30,35 +31,23 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * queue only once its message is posted, so a restart resumes where it stopped.
  */
 export class VoteAnnouncer {
-  #running: Promise<void> | undefined;
-  #again = false;
-  #stopped = false;
+  readonly #loop = new DrainLoop(() => this.#drain());
 
   constructor(private readonly options: VoteAnnouncerOptions) {}
 
   /** Something was queued: announce it (with whatever else arrives in the gathering window). */
   wake(): void {
-    if (this.#stopped) return;
-    if (this.#running) {
-      this.#again = true;
-      return;
-    }
-    this.#running = this.#drain().finally(() => {
-      this.#running = undefined;
-      if (this.#again) this.wake();
-    });
+    this.#loop.wake();
   }
 
   async stop(): Promise<void> {
-    this.#stopped = true;
-    await this.#running;
+    await this.#loop.stop();
   }
 
   async #drain(): Promise<void> {
     const { store, poster, channelId, logger, now } = this.options;
-    this.#again = false;
     await sleep(this.options.gatherMs ?? 500);
-    while (!this.#stopped) {
+    while (!this.#loop.stopped) {
       const batch = await store.pendingAnnouncements(VOTERS_PER_ANNOUNCEMENT);
       if (batch.length === 0) return;
       const ids = batch.map((vote) => vote.id);
