@@ -15,6 +15,7 @@ export type {
   PendingAnnouncement,
   MirrorEntry,
   MirrorTotals,
+  ScheduledExpiry,
 } from './types.js';
 
 /** Opens the store and brings its schema up to date. */

@@ -60,6 +60,18 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 2,
+    name: 'vote expiry schedule',
+    statements: [
+      // One row per member whose vote is running: when it ends. The voter role (and reminders) act on it.
+      `CREATE TABLE vote_expiries (
+        user_id TEXT PRIMARY KEY,
+        ends_at BIGINT NOT NULL
+      )`,
+      `CREATE INDEX vote_expiries_due ON vote_expiries (ends_at)`,
+    ],
+  },
 ];
 
 const ID_COLUMN = {

@@ -7,6 +7,7 @@ import type {
   MirrorTotals,
   NewVote,
   PendingAnnouncement,
+  ScheduledExpiry,
   StoredEvent,
   Store,
 } from './types.js';
@@ -193,9 +194,52 @@ class SqlStore implements Store {
     return row && (JSON.parse(String(row.value)) as MirrorTotals);
   }
 
+  async mirrorEntries(): Promise<MirrorEntry[]> {
+    const rows = await this.db.query('SELECT user_id, expires_at, via_discord FROM vote_mirror ORDER BY user_id');
+    return rows.map((row) => ({
+      userId: String(row.user_id),
+      expiresAt: num(row.expires_at),
+      viaDiscord: num(row.via_discord) === 1,
+    }));
+  }
+
+  async scheduleExpiry(userId: string, endsAt: number): Promise<void> {
+    await this.db.query(
+      `INSERT INTO vote_expiries (user_id, ends_at) VALUES ($1, $2)
+       ON CONFLICT (user_id) DO UPDATE SET ends_at = excluded.ends_at`,
+      [userId, endsAt],
+    );
+  }
+
+  async dueExpiries(now: number, limit: number): Promise<ScheduledExpiry[]> {
+    const rows = await this.db.query(
+      'SELECT user_id, ends_at FROM vote_expiries WHERE ends_at <= $1 ORDER BY ends_at, user_id LIMIT $2',
+      [now, limit],
+    );
+    return rows.map(toExpiry);
+  }
+
+  async nextExpiryAt(): Promise<number | undefined> {
+    const [row] = await this.db.query('SELECT MIN(ends_at) AS next FROM vote_expiries');
+    return row?.next === null || row?.next === undefined ? undefined : num(row.next);
+  }
+
+  async clearExpiry(userId: string, endsAt: number): Promise<void> {
+    await this.db.query('DELETE FROM vote_expiries WHERE user_id = $1 AND ends_at = $2', [userId, endsAt]);
+  }
+
+  async scheduledExpiry(userId: string): Promise<ScheduledExpiry | undefined> {
+    const [row] = await this.db.query('SELECT user_id, ends_at FROM vote_expiries WHERE user_id = $1', [userId]);
+    return row && toExpiry(row);
+  }
+
   close(): Promise<void> {
     return this.db.close();
   }
+}
+
+function toExpiry(row: Row): ScheduledExpiry {
+  return { userId: String(row.user_id), endsAt: num(row.ends_at) };
 }
 
 function toFeedPost(row: Row): FeedPost {

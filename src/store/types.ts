@@ -52,6 +52,12 @@ export interface MirrorEntry {
   viaDiscord: boolean;
 }
 
+/** "The vote period of member M ends at T", kept until what it triggers has been done. */
+export interface ScheduledExpiry {
+  userId: string;
+  endsAt: number;
+}
+
 export interface MirrorTotals {
   totalVotes: number;
   monthlyVotes: number;
@@ -97,6 +103,19 @@ export interface Store {
   setMirrorEntry(userId: string, entry: MirrorEntry | null): Promise<void>;
   mirrorEntry(userId: string): Promise<MirrorEntry | undefined>;
   mirrorTotals(): Promise<MirrorTotals | undefined>;
+
+  /** All mirrored votes, for the reconcile pass. */
+  mirrorEntries(): Promise<MirrorEntry[]>;
+
+  /** Records (or moves) when the member's running vote ends. */
+  scheduleExpiry(userId: string, endsAt: number): Promise<void>;
+  /** Expiries due at `now`, soonest first. */
+  dueExpiries(now: number, limit: number): Promise<ScheduledExpiry[]>;
+  /** The soonest scheduled end, if any. */
+  nextExpiryAt(): Promise<number | undefined>;
+  /** Removes the entry if it still ends at `endsAt`: a vote that moved it meanwhile keeps it. */
+  clearExpiry(userId: string, endsAt: number): Promise<void>;
+  scheduledExpiry(userId: string): Promise<ScheduledExpiry | undefined>;
 
   close(): Promise<void>;
 }

@@ -222,6 +222,38 @@ describe.each([sqlite, postgres])('the store on $name', (backend) => {
     await store.replaceMirror([], { totalVotes: 11, monthlyVotes: 4, polledAt: 2_000 });
     expect(await store.mirrorEntry(ALICE)).toBeUndefined();
     expect(await store.mirrorTotals()).toEqual({ totalVotes: 11, monthlyVotes: 4, polledAt: 2_000 });
+    await store.replaceMirror([{ userId: BOB, expiresAt: 80_000, viaDiscord: true }], {
+      totalVotes: 12,
+      monthlyVotes: 5,
+      polledAt: 3_000,
+    });
+    expect(await store.mirrorEntries()).toEqual([{ userId: BOB, expiresAt: 80_000, viaDiscord: true }]);
+  });
+
+  it('keeps the vote expiry schedule across a reopen: due ones soonest first; a moved end is not cleared', async () => {
+    const base = 9_000_000_000_000;
+    await store.scheduleExpiry(ALICE, base + 2 * HOUR);
+    await store.scheduleExpiry(BOB, base + HOUR);
+    expect(await store.nextExpiryAt()).toBe(base + HOUR);
+    expect(await store.dueExpiries(base, 10)).toEqual([]);
+    const again = await openStore(target);
+    try {
+      expect(await again.dueExpiries(base + 3 * HOUR, 10)).toEqual([
+        { userId: BOB, endsAt: base + HOUR },
+        { userId: ALICE, endsAt: base + 2 * HOUR },
+      ]);
+      expect(await again.dueExpiries(base + 3 * HOUR, 1)).toHaveLength(1);
+    } finally {
+      await again.close();
+    }
+    // A new vote moved Alice's end after the timer read it: clearing the old end leaves the new one.
+    await store.scheduleExpiry(ALICE, base + 14 * HOUR);
+    await store.clearExpiry(ALICE, base + 2 * HOUR);
+    expect(await store.scheduledExpiry(ALICE)).toEqual({ userId: ALICE, endsAt: base + 14 * HOUR });
+    await store.clearExpiry(BOB, base + HOUR);
+    await store.clearExpiry(ALICE, base + 14 * HOUR);
+    expect(await store.scheduledExpiry(BOB)).toBeUndefined();
+    expect(await store.nextExpiryAt()).toBeUndefined();
   });
 });
 
