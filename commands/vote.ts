@@ -19,6 +19,12 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
   // A vote the mirror shows as active is answered from it: no service call, no wait.
   const mirrored = await ctx.votes?.activeVote(user.id);
   const status = mirrored ? Promise.resolve(mirrored) : ctx.api.getVote(user.id);
+  // A running vote the service shows makes the vote known (voter role); not awaited before the answer.
+  if (!mirrored)
+    void status.then(
+      (s) => ctx.votes?.learned(user.id, s),
+      () => undefined,
+    );
   const work = status.then((status) => voteView({ userId: user.id, self, status, now: ctx.now(), voteUrl, i18n }));
   await replyInTime(interaction, work, { ephemeral: isEphemeral(interaction) });
 }

@@ -42,6 +42,8 @@ export interface Config {
   readonly voteChannelId: string | undefined;
   /** 0: no polling of GET /votes. */
   readonly votePollMs: number;
+  /** The role a member holds while their vote runs; undefined: no role is given. */
+  readonly voterRoleId: string | undefined;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -182,6 +184,11 @@ const schema = z.object({
   REVIEW_CHANNEL_ID: optional(snowflake('the id of the channel that receives new reviews, or leave empty')),
   VOTE_CHANNEL_ID: optional(snowflake('the id of the channel that receives vote announcements, or leave empty')),
   VOTE_POLL_SECONDS: intInRange(0, 86_400, 60),
+  VOTER_ROLE_ID: optional(
+    snowflake(
+      'the id of the role members hold while their vote runs (right-click the role → Copy Role ID), or leave empty',
+    ),
+  ),
 });
 
 // A setting that only makes sense with another is checked here, so the message names both.
@@ -231,6 +238,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
     reviewChannelId: e.REVIEW_CHANNEL_ID,
     voteChannelId: e.VOTE_CHANNEL_ID,
     votePollMs: e.VOTE_POLL_SECONDS * 1000,
+    voterRoleId: e.VOTER_ROLE_ID,
   });
 }
 

@@ -9,6 +9,8 @@ import { VoteAnnouncer } from './feeds/vote-announcer.js';
 import { translatorFor } from './i18n/index.js';
 import type { Logger } from './log.js';
 import { VoteMirror } from './mirror/vote-mirror.js';
+import { VoterRole } from './roles/voter-role.js';
+import { ExpirySchedule, type ExpiryConsumer } from './schedule/expiry-schedule.js';
 import type { Store } from './store/index.js';
 import type { MemberNames } from './bot/member-names.js';
 import { startReceiver, type Receiver } from './webhooks/receiver.js';
@@ -17,10 +19,15 @@ export interface Realtime {
   readonly feed: ReviewFeed;
   readonly mirror: VoteMirror;
   readonly receiver: Receiver | undefined;
+  /** Undefined when nothing acts on vote expiries (no VOTER_ROLE_ID). */
+  readonly schedule: ExpirySchedule | undefined;
   /** Discord is connected: handle what the store holds, announce, poll. */
   begin(): void;
   stop(): Promise<void>;
 }
+
+/** How often vote expiries are reconciled with the mirror, and refused role changes tried again. */
+const RECONCILE_MS = 5 * 60_000;
 
 /**
  * Guilds' push events and the vote mirror. The receiver starts at once, so deliveries are stored
@@ -49,6 +56,25 @@ export async function startRealtime(deps: {
     i18n,
     names: (ids) => names.resolve(guild(), ids),
   });
+  const consumers: ExpiryConsumer[] = [];
+  if (config.voterRoleId !== undefined)
+    consumers.push(
+      new VoterRole({
+        rest: client.rest,
+        guildId: config.discord.guildId,
+        roleId: config.voterRoleId,
+        logger,
+        now,
+        auditChannelId: config.reviewLogChannelId,
+        i18n,
+        probeMs: RECONCILE_MS,
+      }),
+    );
+  const schedule =
+    consumers.length === 0
+      ? undefined
+      : new ExpirySchedule({ store, logger, now, consumers, reconcileMs: RECONCILE_MS });
+  const onRunning = schedule && ((userId: string, endsAt: number) => schedule.voteKnown(userId, endsAt));
   const mirror = new VoteMirror({
     store,
     api,
@@ -56,6 +82,7 @@ export async function startRealtime(deps: {
     pollMs: config.votePollMs,
     now,
     onAccepted: () => announcer.wake(),
+    onRunning,
   });
   const worker = new EventWorker({
     store,
@@ -68,6 +95,7 @@ export async function startRealtime(deps: {
       mirror,
       logger,
       rememberName: (userId, name) => names.remember(userId, name),
+      onNewVote: onRunning,
     }),
   });
   let begun = false;
@@ -88,16 +116,18 @@ export async function startRealtime(deps: {
     feed,
     mirror,
     receiver,
+    schedule,
     begin() {
       if (begun) return;
       begun = true;
       worker.wake();
       announcer.wake();
       mirror.start();
+      schedule?.start();
     },
     async stop() {
       await receiver?.close();
-      await Promise.all([worker.stop(), announcer.stop(), mirror.stop()]);
+      await Promise.all([worker.stop(), announcer.stop(), mirror.stop(), schedule?.stop()]);
     },
   };
 }

@@ -10,8 +10,8 @@ export interface RoleToCheck {
 
 /**
  * Every role the bot gives or takes, one line each: a feature that manages a role adds it here and
- * the doctor checks Manage Roles and the role's place below the bot's highest role. None today.
+ * the doctor checks Manage Roles and the role's place below the bot's highest role.
  */
-export function rolesToCheck(_config: Config): RoleToCheck[] {
-  return [];
+export function rolesToCheck(config: Config): RoleToCheck[] {
+  return [{ label: 'voter role', setting: 'VOTER_ROLE_ID', id: config.voterRoleId }];
 }

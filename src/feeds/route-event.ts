@@ -15,6 +15,8 @@ export interface EventRouteOptions {
   logger: Logger;
   /** Remembers the names a vote delivery carries (Guilds sends them for votes cast through Discord). */
   rememberName?: (userId: string, name: string) => void;
+  /** A new vote's period is running until the given time (the voter role and reminders act on it). */
+  onNewVote?: (userId: string, periodEndsAt: number) => Promise<void>;
 }
 
 /** What each stored webhook event does. The receiver checked its shape before storing it. */
@@ -60,6 +62,7 @@ async function acceptVote(event: VoteEvent, receivedAt: number, options: EventRo
   if (fresh) {
     logger.info({ userId, double: event.double }, 'vote accepted');
     announcer.wake();
+    await options.onNewVote?.(userId, periodEndsAt);
   } else logger.info({ userId }, 'vote already counted this period; delivery ignored');
   mirror.refreshSoon(userId);
 }

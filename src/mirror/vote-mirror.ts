@@ -19,6 +19,8 @@ export interface VoteMirrorOptions {
   now: () => number;
   /** Votes were accepted (a poll found voters no webhook reported): announce them. */
   onAccepted: () => void;
+  /** A running vote was seen (poll, refresh or a `/vote` answer), with when it ends. */
+  onRunning?: (userId: string, expiresAt: number) => Promise<void>;
 }
 
 /** The guild's active votes, kept in the store from polls of GET /votes and per-member refreshes. */
@@ -55,6 +57,20 @@ export class VoteMirror {
       // The store being unreachable costs a service call, not the answer.
       this.options.logger.warn({ err, userId }, 'could not read the vote mirror');
       return undefined;
+    }
+  }
+
+  /** The service answered a `/vote` the mirror could not: a running vote it shows is mirrored. */
+  async learned(userId: string, status: VoteStatus): Promise<void> {
+    const { store, logger, now } = this.options;
+    if (this.#stopped || !status.voted || status.remainingMs === null || status.remainingMs <= 0) return;
+    try {
+      const known = await store.mirrorEntry(userId);
+      const expiresAt = now() + status.remainingMs;
+      await store.setMirrorEntry(userId, { userId, expiresAt, viaDiscord: known?.viaDiscord ?? true });
+      await this.options.onRunning?.(userId, expiresAt);
+    } catch (err) {
+      logger.warn({ err, userId }, 'could not mirror a vote a /vote answer showed');
     }
   }
 
@@ -95,6 +111,7 @@ export class VoteMirror {
         polledAt: at,
       });
       logger.info({ active: entries.length, first }, 'vote mirror updated');
+      for (const entry of entries) await this.options.onRunning?.(entry.userId, entry.expiresAt);
       let accepted = 0;
       for (const vote of list.votes) {
         const periodEndsAt = vote.remainingMs ? at + vote.remainingMs : at + ASSUMED_VOTE_PERIOD_MS;
@@ -135,6 +152,7 @@ export class VoteMirror {
       const expiresAt = at + status.remainingMs;
       await store.setMirrorEntry(userId, { userId, expiresAt, viaDiscord: known?.viaDiscord ?? true });
       await store.setPeriodEnd(userId, at, expiresAt);
+      await this.options.onRunning?.(userId, expiresAt);
     } catch (err) {
       logger.warn({ err, userId }, "could not refresh a member's vote");
     }

@@ -86,6 +86,8 @@ export const de: Catalog = {
 
   'notice.reference': 'Referenz: {reference}',
   'bot.restarting': 'Der Bot startet neu; versuche es gleich noch einmal.',
+  'voterRole.blocked':
+    'Die Wählerrolle {role} kann nicht vergeben oder entzogen werden: Dem Bot fehlt „Rollen verwalten“, oder die Rolle steht über der höchsten Rolle des Bots. Lösung: Servereinstellungen → Rollen: Gib der Rolle des Bots „Rollen verwalten“ und ziehe sie über {role}. Danach werden Rollen von selbst wieder vergeben.',
 
   'error.credentials.title': 'Zugangsdaten abgelehnt',
   'error.credentials.text': 'Der Dienst hat die Zugangsdaten des Bots abgelehnt; ein Administrator muss sie prüfen.',

@@ -85,6 +85,8 @@ export const fr: Catalog = {
 
   'notice.reference': 'Référence : {reference}',
   'bot.restarting': 'Le bot redémarre ; réessayez dans un instant.',
+  'voterRole.blocked':
+    'Le rôle de votant {role} ne peut être ni donné ni retiré : le bot n’a pas la permission Gérer les rôles, ou le rôle est au-dessus du rôle le plus haut du bot. Correction : Paramètres du serveur → Rôles : donnez Gérer les rôles au rôle du bot et placez-le au-dessus de {role}. Les changements de rôle reprennent d’eux-mêmes ensuite.',
 
   'error.credentials.title': 'Identifiants refusés',
   'error.credentials.text': 'Le service a refusé les identifiants du bot ; un administrateur doit les vérifier.',

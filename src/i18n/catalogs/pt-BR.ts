@@ -85,6 +85,8 @@ export const ptBR: Catalog = {
 
   'notice.reference': 'Referência: {reference}',
   'bot.restarting': 'O bot está reiniciando; tente de novo em um instante.',
+  'voterRole.blocked':
+    'O cargo de votante {role} não pode ser dado nem removido: falta ao bot a permissão Gerenciar cargos, ou o cargo está acima do cargo mais alto do bot. Correção: Configurações do servidor → Cargos: dê Gerenciar cargos ao cargo do bot e arraste-o acima de {role}. As mudanças de cargo voltam sozinhas depois.',
 
   'error.credentials.title': 'Credenciais recusadas',
   'error.credentials.text': 'O serviço recusou as credenciais do bot; um administrador precisa verificá-las.',

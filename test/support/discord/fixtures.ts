@@ -61,7 +61,7 @@ export const MODERATOR_PERMISSIONS = MEMBER_PERMISSIONS | Permission.ManageGuild
 /** The "Moderator" role's own permissions: deliberately without Manage Server, so role and permission checks can be told apart. */
 const MODERATOR_ROLE_PERMISSIONS = MEMBER_PERMISSIONS | Permission.ManageMessages;
 
-const BOT_PERMISSIONS = MEMBER_PERMISSIONS | Permission.ManageMessages;
+const BOT_PERMISSIONS = MEMBER_PERMISSIONS | Permission.ManageMessages | Permission.ManageRoles;
 
 /**
  * Ids used when nothing else is asked for. The bot user's id equals the application's, as it does
@@ -82,6 +82,11 @@ export const DEFAULTS = {
 /** The text channel of a guild: one millisecond of snowflake time after the guild itself. */
 export function textChannelIdFor(guildId: string): string {
   return (BigInt(guildId) + (1n << 22n)).toString();
+}
+
+/** A plain "Voter" role below the bot's role, for VOTER_ROLE_ID. */
+export function voterRoleIdFor(guildId: string): string {
+  return (BigInt(guildId) + (4n << 22n)).toString();
 }
 
 /** The managed role Discord gives a bot when it joins a guild. */
@@ -180,10 +185,11 @@ export interface GuildSetup {
   roles: RolePayload[];
 }
 
-/** The roles a guild starts with: @everyone (id = guild id), a Moderator role, the bot's managed role. */
+/** The roles a guild starts with: @everyone (id = guild id), Voter, Moderator, the bot's managed role. */
 export function defaultRoles(guildId: string, botUserId: string, moderatorRoleId: string): RolePayload[] {
   return [
     rolePayload(guildId, '@everyone', 0, MEMBER_PERMISSIONS),
+    rolePayload(voterRoleIdFor(guildId), 'Voter', 1, 0n),
     rolePayload(moderatorRoleId, 'Moderator', 1, MODERATOR_ROLE_PERMISSIONS, { hoist: true, mentionable: true }),
     rolePayload(botRoleIdFor(guildId), DEFAULTS.botUsername, 2, BOT_PERMISSIONS, {
       managed: true,

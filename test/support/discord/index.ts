@@ -26,7 +26,14 @@ export type {
   SelectMenuOptions,
   SlashCommandOptions,
 } from './payloads.js';
-export { DEFAULTS, MEMBER_PERMISSIONS, MODERATOR_PERMISSIONS, Permission, textChannelIdFor } from './fixtures.js';
+export {
+  DEFAULTS,
+  MEMBER_PERMISSIONS,
+  MODERATOR_PERMISSIONS,
+  Permission,
+  textChannelIdFor,
+  voterRoleIdFor,
+} from './fixtures.js';
 export { nextSnowflake } from './snowflake.js';
 export type {
   Callback,
@@ -36,6 +43,7 @@ export type {
   ModalResponse,
   RecordedRequest,
   RejectedCallback,
+  RoleChange,
   UserPayload,
   WebhookCall,
 } from './types.js';

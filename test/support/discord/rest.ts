@@ -54,6 +54,8 @@ const UNKNOWN_CHANNEL = error(404, 'Unknown Channel', 10003);
 const UNKNOWN_GUILD = error(404, 'Unknown Guild', 10004);
 const UNKNOWN_MEMBER = error(404, 'Unknown Member', 10007);
 const MISSING_ACCESS = error(403, 'Missing Access', 50001);
+const MISSING_PERMISSIONS = error(403, 'Missing Permissions', 50013);
+const UNKNOWN_ROLE = error(404, 'Unknown Role', 10011);
 const INVALID_WEBHOOK_TOKEN = error(401, 'Invalid Webhook Token', 50027);
 
 function invalidCallbackType(type: unknown): RestResult {
@@ -424,8 +426,10 @@ const users: Handler = (ctx, { segments, method }) =>
     ? { status: 200, body: { ...ctx.config.botUser, verified: true, mfa_enabled: false, locale: 'en-US', email: null } }
     : undefined;
 
-/** /guilds/{id}, /guilds/{id}/roles, /guilds/{id}/channels, /guilds/{id}/members/{user} */
-const guilds: Handler = (ctx, { segments, method }) => {
+/** /guilds/{id}, /guilds/{id}/roles, /guilds/{id}/channels, /guilds/{id}/members/{user}[/roles/{role}] */
+const guilds: Handler = (ctx, request) => {
+  const { segments, method } = request;
+  if (segments.length === 6 && segments[2] === 'members' && segments[4] === 'roles') return memberRole(ctx, request);
   if (method !== 'GET') return undefined;
   const [, guildId, sub, userId] = segments;
   const guild = guildId === undefined ? undefined : ctx.store.guild(guildId);
@@ -451,3 +455,17 @@ const guilds: Handler = (ctx, { segments, method }) => {
   }
   return undefined;
 };
+
+/** PUT / DELETE /guilds/{g}/members/{u}/roles/{r}: 204, recorded with its audit-log reason. */
+function memberRole(ctx: RestContext, { segments, method, headers, at }: RestRequest): RestResult | undefined {
+  if (method !== 'PUT' && method !== 'DELETE') return undefined;
+  const [, guildId, , userId, , roleId] = segments as [string, string, string, string, string, string];
+  const guild = ctx.store.guild(guildId);
+  if (!guild) return MISSING_ACCESS;
+  if (ctx.store.refuseRoleChanges) return MISSING_PERMISSIONS;
+  if (!guild.roles.some((role) => role.id === roleId)) return UNKNOWN_ROLE;
+  const raw = headers['x-audit-log-reason'];
+  const reason = typeof raw === 'string' ? decodeURIComponent(raw) : undefined;
+  const change = method === 'PUT' ? 'add' : 'remove';
+  return ctx.store.changeMemberRole({ change, guildId, userId, roleId, reason }, at) ? { status: 204 } : UNKNOWN_MEMBER;
+}

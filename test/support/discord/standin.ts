@@ -1,13 +1,28 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { botRoleIdFor, DEFAULTS, defaultRoles, textChannelIdFor, userPayload, type GuildSetup } from './fixtures.js';
+import {
+  botRoleIdFor,
+  voterRoleIdFor,
+  DEFAULTS,
+  defaultRoles,
+  textChannelIdFor,
+  userPayload,
+  type GuildSetup,
+} from './fixtures.js';
 import { Gateway } from './gateway.js';
 import { DEFAULT_WAIT_MS, InteractionRecord, type InteractionHandle } from './interaction-record.js';
 import { channelMessageBucket, RouteRateLimits } from './rate-limits.js';
 import { handleRest, type RestContext, type RestRequest, type RestResult } from './rest.js';
 import { nextSnowflake } from './snowflake.js';
 import { Store } from './store.js';
-import type { InteractionPayload, MemberPayload, Message, PermissionOverwrite, RecordedRequest } from './types.js';
+import type {
+  InteractionPayload,
+  MemberPayload,
+  Message,
+  PermissionOverwrite,
+  RecordedRequest,
+  RoleChange,
+} from './types.js';
 
 export interface DiscordStandInOptions {
   token?: string;
@@ -41,6 +56,12 @@ export interface DiscordStandIn {
   readonly moderatorRoleId: string;
   /** The managed role Discord gives the bot in the configured guild. */
   readonly botRoleId: string;
+  /** A plain "Voter" role below the bot's role in the configured guild. */
+  readonly voterRoleId: string;
+  /** Member roles Discord gave or took (PUT/DELETE …/members/{u}/roles/{r}), oldest first. */
+  readonly roleChanges: readonly RoleChange[];
+  /** On: member role changes are answered 403 Missing Permissions, as when the bot lacks Manage Roles. */
+  refuseRoleChanges(on: boolean): void;
   /** Every REST request (newest maxLog kept). */
   readonly requests: RecordedRequest[];
   /** Requests answered with Discord's `{ message: '404: Not Found', code: 0 }`. */
@@ -168,6 +189,15 @@ class StandIn implements DiscordStandIn {
   }
   get botUserId(): string {
     return this.store.config.botUser.id;
+  }
+  get voterRoleId(): string {
+    return voterRoleIdFor(this.store.config.guildId);
+  }
+  get roleChanges(): readonly RoleChange[] {
+    return this.store.roleChanges;
+  }
+  refuseRoleChanges(on: boolean): void {
+    this.store.refuseRoleChanges = on;
   }
   get requests(): RecordedRequest[] {
     return this.store.requests;

@@ -15,6 +15,7 @@ import type {
   Message,
   PermissionOverwrite,
   RecordedRequest,
+  RoleChange,
   RolePayload,
   UserPayload,
 } from './types.js';
@@ -64,6 +65,10 @@ export class Store {
   /** Registered commands per scope: 'global' or a guild id. */
   readonly commands = new Map<string, Array<Record<string, any>>>();
   readonly changed = new Signal();
+  /** Role changes Discord applied, oldest first (bounded by maxLog). */
+  readonly roleChanges: RoleChange[] = [];
+  /** While set, member role changes are answered 403 Missing Permissions (the bot lacks Manage Roles). */
+  refuseRoleChanges = false;
 
   constructor(readonly config: StoreConfig) {
     this.messages = new BoundedMap(config.maxLog);
@@ -134,6 +139,19 @@ export class Store {
       created.push(role);
     }
     return { member: { ...member, roles: [...member.roles, role.id] }, created };
+  }
+
+  /** Gives or takes a role of a known member; false when the member is unknown. */
+  changeMemberRole(change: Omit<RoleChange, 'at'>, at: number): boolean {
+    const key = `${change.guildId}:${change.userId}`;
+    const known = this.members.get(key);
+    if (!known) return false;
+    const roles = known.roles.filter((id) => id !== change.roleId);
+    if (change.change === 'add') roles.push(change.roleId);
+    this.members.set(key, { ...known, roles });
+    appendBounded(this.roleChanges, { ...change, at }, this.config.maxLog);
+    this.changed.notify();
+    return true;
   }
 
   rememberMember(guildId: string, member: MemberPayload): void {

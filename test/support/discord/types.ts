@@ -115,6 +115,17 @@ export interface ModalResponse {
   components: any[];
 }
 
+/** A role given (PUT) or taken (DELETE) through /guilds/{g}/members/{u}/roles/{r}, as Discord applied it. */
+export interface RoleChange {
+  change: 'add' | 'remove';
+  guildId: string;
+  userId: string;
+  roleId: string;
+  /** X-Audit-Log-Reason, decoded; undefined when none was sent. */
+  reason: string | undefined;
+  at: number;
+}
+
 export interface RecordedRequest {
   method: string;
   /** Decoded, without the `/api/v10` prefix, e.g. `/webhooks/1/tok/messages/@original`. */

@@ -1,0 +1,181 @@
+import type { Logger } from '../log.js';
+import type { ScheduledExpiry, Store } from '../store/index.js';
+
+/** Something that acts when a member's vote starts running or runs out: the voter role, reminders. */
+export interface ExpiryConsumer {
+  readonly name: string;
+  /** A running vote the schedule had not known (or every running vote at start). */
+  onActive(userId: string, endsAt: number): Promise<void>;
+  /** The vote ran out. Throwing keeps the entry; it is tried again after the retry delay. */
+  onExpired(userId: string, endsAt: number): Promise<void>;
+  /** True when some onActive calls were skipped and the next reconcile should offer every running vote again. */
+  wantsFullReconcile?(): boolean;
+}
+
+export interface ExpiryScheduleOptions {
+  store: Store;
+  logger: Logger;
+  now: () => number;
+  consumers: readonly ExpiryConsumer[];
+  /** How often the schedule is checked against the vote mirror (and failed expiries retried). */
+  reconcileMs: number;
+  /** Expiries handled at once; discord.js queues each route's calls anyway, so more buys nothing. */
+  concurrency?: number;
+}
+
+const BATCH = 500;
+// setTimeout's longest delay; a later end is re-armed by the reconcile pass long before it.
+const MAX_DELAY_MS = 2 ** 31 - 1;
+
+/**
+ * "Member M's vote period ends at T", kept in the store so restarts neither lose nor repeat an
+ * expiry. A timer fires due entries (overdue ones at start); a reconcile pass against the mirror at
+ * start and every reconcileMs heals missed events.
+ */
+export class ExpirySchedule {
+  #timer: NodeJS.Timeout | undefined;
+  #interval: NodeJS.Timeout | undefined;
+  #firing: Promise<void> | undefined;
+  #fireAgain = false;
+  #retryAt = 0;
+  #stopped = false;
+  #reconciled = false;
+
+  constructor(private readonly options: ExpiryScheduleOptions) {}
+
+  /** Reconciles with the mirror (offering every running vote), fires overdue entries, then keeps the timer. */
+  start(): void {
+    void this.reconcile();
+    this.#interval = setInterval(() => void this.reconcile(), this.options.reconcileMs);
+    this.#interval.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    clearInterval(this.#interval);
+    await this.#firing;
+  }
+
+  /** A vote became known (webhook, poll, refresh, `/vote`): schedule or move its end. */
+  async voteKnown(userId: string, endsAt: number): Promise<void> {
+    const { store, logger, now } = this.options;
+    if (this.#stopped || endsAt <= now()) return;
+    try {
+      const before = await store.scheduledExpiry(userId);
+      await store.scheduleExpiry(userId, endsAt);
+      if (!before || before.endsAt <= now()) await this.#offer(userId, endsAt);
+      this.#arm();
+    } catch (err) {
+      logger.warn({ err, userId }, 'could not schedule the end of a vote');
+    }
+  }
+
+  /** Brings the schedule in line with the mirror; the first pass (and one a consumer asks for) offers every vote. */
+  async reconcile(): Promise<void> {
+    const { store, logger, now, consumers } = this.options;
+    if (this.#stopped) return;
+    const full = !this.#reconciled || consumers.some((c) => c.wantsFullReconcile?.() ?? false);
+    try {
+      const at = now();
+      let offered = 0;
+      for (const entry of await store.mirrorEntries()) {
+        if (this.#stopped) return;
+        if (entry.expiresAt <= at) continue;
+        const before = await store.scheduledExpiry(entry.userId);
+        if (before?.endsAt !== entry.expiresAt) await store.scheduleExpiry(entry.userId, entry.expiresAt);
+        if (full || !before || before.endsAt <= at) {
+          await this.#offer(entry.userId, entry.expiresAt);
+          offered += 1;
+        }
+      }
+      this.#reconciled = true;
+      if (offered > 0) logger.info({ offered, full }, 'vote expiry schedule reconciled with the mirror');
+    } catch (err) {
+      logger.warn({ err }, 'could not reconcile the vote expiry schedule');
+    }
+    this.#retryAt = 0;
+    this.#fire();
+  }
+
+  async #offer(userId: string, endsAt: number): Promise<void> {
+    for (const consumer of this.options.consumers) {
+      try {
+        await consumer.onActive(userId, endsAt);
+      } catch (err) {
+        this.options.logger.warn({ err, userId, consumer: consumer.name }, 'could not act on a running vote');
+      }
+    }
+  }
+
+  #arm(): void {
+    if (this.#stopped || this.#firing) return;
+    void this.options.store.nextExpiryAt().then(
+      (next) => {
+        if (this.#stopped || next === undefined) return;
+        const at = Math.max(next, this.#retryAt);
+        clearTimeout(this.#timer);
+        this.#timer = setTimeout(() => this.#fire(), Math.min(Math.max(0, at - this.options.now()), MAX_DELAY_MS));
+        this.#timer.unref();
+      },
+      (err: unknown) => this.options.logger.warn({ err }, 'could not read the next vote expiry'),
+    );
+  }
+
+  /** One firing pass at a time; a call while one runs makes it look again when done. */
+  #fire(): void {
+    if (this.#stopped) return;
+    if (this.#firing) {
+      this.#fireAgain = true;
+      return;
+    }
+    clearTimeout(this.#timer);
+    this.#firing = this.#fireDue()
+      .catch((err: unknown) => this.options.logger.warn({ err }, 'could not read due vote expiries'))
+      .finally(() => {
+        this.#firing = undefined;
+        if (this.#fireAgain) {
+          this.#fireAgain = false;
+          this.#fire();
+        } else this.#arm();
+      });
+  }
+
+  async #fireDue(): Promise<void> {
+    const { store, now, reconcileMs } = this.options;
+    if (now() < this.#retryAt) return;
+    const failed = new Set<string>();
+    for (;;) {
+      const due = (await store.dueExpiries(now(), BATCH + failed.size)).filter((e) => !failed.has(e.userId));
+      if (due.length === 0 || this.#stopped) break;
+      await this.#pool(due, async (entry) => {
+        if (!(await this.#expire(entry))) failed.add(entry.userId);
+      });
+    }
+    // What failed waits for the next reconcile interval, not a tight loop against a refusing Discord.
+    if (failed.size > 0) this.#retryAt = now() + reconcileMs;
+  }
+
+  /** Runs every consumer; the entry is cleared only when all of them are done with it. */
+  async #expire(entry: ScheduledExpiry): Promise<boolean> {
+    let done = true;
+    for (const consumer of this.options.consumers) {
+      try {
+        await consumer.onExpired(entry.userId, entry.endsAt);
+      } catch (err) {
+        done = false;
+        this.options.logger.debug({ err, userId: entry.userId, consumer: consumer.name }, 'vote expiry kept for later');
+      }
+    }
+    if (done) await this.options.store.clearExpiry(entry.userId, entry.endsAt);
+    return done;
+  }
+
+  async #pool(entries: readonly ScheduledExpiry[], work: (entry: ScheduledExpiry) => Promise<void>): Promise<void> {
+    let next = 0;
+    const worker = async () => {
+      while (next < entries.length && !this.#stopped) await work(entries[next++]!);
+    };
+    await Promise.all(Array.from({ length: this.options.concurrency ?? 4 }, worker));
+  }
+}

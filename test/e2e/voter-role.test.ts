@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startBot, type BotProcess } from '../support/bot-process.js';
+import { DEFAULTS, member, textChannelIdFor, voterRoleIdFor, type RoleChange } from '../support/discord/index.js';
+import { deliver, voteEvent } from '../support/guilds-webhook.js';
+import { closedPort } from '../support/service.js';
+import { botEnvironment, startWorld, type World } from '../support/world.js';
+
+const TOKEN = 'guilds-webhook-token-for-tests';
+const GUILD = DEFAULTS.guildId;
+const AUDIT_CHANNEL = textChannelIdFor(GUILD);
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+async function roleEnv(voterRoleId: string): Promise<Record<string, string> & { url: string }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bot-voter-role-'));
+  dirs.push(dir);
+  const port = await closedPort();
+  return {
+    WEBHOOK_PORT: String(port),
+    WEBHOOK_HOST: '127.0.0.1',
+    WEBHOOK_TOKEN: TOKEN,
+    VOTER_ROLE_ID: voterRoleId,
+    DATABASE_URL: `file:${path.join(dir, 'bot.sqlite')}`,
+    url: `http://127.0.0.1:${port}/webhook`,
+  };
+}
+
+const changesOf = (world: World, userId: string): RoleChange[] =>
+  world.discord.roleChanges.filter((c) => c.userId === userId);
+const roleRequests = (world: World) => world.discord.requests.filter((r) => /\/members\/\d+\/roles\/\d+$/.test(r.path));
+
+describe('the voter role (VOTER_ROLE_ID)', () => {
+  let world: World;
+  let url: string;
+  let env: Record<string, string>;
+  /** The bot running now: the world's, or the one started after a restart. */
+  let bot: BotProcess;
+  beforeAll(async () => {
+    ({ url, ...env } = await roleEnv(voterRoleIdFor(GUILD)));
+    world = await startWorld({ env });
+    bot = world.bot;
+  });
+  afterAll(async () => {
+    if (bot && bot !== world?.bot) await bot.stop('SIGKILL');
+    await world?.close();
+  });
+
+  it('is given on a vote webhook, with a reason, and removed when the vote runs out', async () => {
+    const voter = member();
+    world.discord.addMembers([voter]);
+    world.sandbox.setVote(voter.user.id, 2_500);
+    expect(await deliver(url, TOKEN, voteEvent(GUILD, voter.user.id))).toBe(200);
+    await world.discord.waitUntil(() => changesOf(world, voter.user.id).length === 1, 10_000, 'the role PUT');
+    expect(changesOf(world, voter.user.id)[0]).toMatchObject({
+      change: 'add',
+      roleId: world.discord.voterRoleId,
+      reason: expect.stringMatching(/vote/i),
+    });
+    await world.discord.waitUntil(() => changesOf(world, voter.user.id).length === 2, 10_000, 'the role DELETE');
+    const [added, removed] = changesOf(world, voter.user.id);
+    expect(removed).toMatchObject({ change: 'remove', roleId: world.discord.voterRoleId, reason: expect.any(String) });
+    // Not before the service's expiry (2.5 s after it was set), and not long after it either.
+    expect(removed!.at - added!.at).toBeGreaterThan(1_000);
+  });
+
+  it('still removes the role when the bot was down at the moment the vote ran out', async () => {
+    const voter = member();
+    world.discord.addMembers([voter]);
+    world.sandbox.setVote(voter.user.id, 2_000);
+    expect(await deliver(url, TOKEN, voteEvent(GUILD, voter.user.id))).toBe(200);
+    await world.discord.waitUntil(() => changesOf(world, voter.user.id).length === 1, 10_000, 'the role PUT');
+    // The refresh has moved the end to the service's expiry once the mirror shows it.
+    await bot.waitForLog(
+      (l) => l.msg === 'voter role given' && l.userId === voter.user.id,
+      5_000,
+      'the grant log line',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await bot.stop('SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(changesOf(world, voter.user.id)).toHaveLength(1);
+    bot = startBot({ ...botEnvironment(world.discord, world.sandbox), ...env });
+    await world.discord.waitUntil(
+      () => changesOf(world, voter.user.id).length === 2,
+      15_000,
+      'the role DELETE after the restart',
+    );
+    expect(changesOf(world, voter.user.id)[1]).toMatchObject({ change: 'remove', roleId: world.discord.voterRoleId });
+  });
+
+  it('skips a member who left the server (Unknown Member) and goes on with the others', async () => {
+    const gone = member();
+    const stays = member();
+    world.discord.addMembers([stays]);
+    expect(await deliver(url, TOKEN, voteEvent(GUILD, gone.user.id))).toBe(200);
+    expect(await deliver(url, TOKEN, voteEvent(GUILD, stays.user.id))).toBe(200);
+    await world.discord.waitUntil(() => changesOf(world, stays.user.id).length === 1, 10_000, 'the role PUT');
+    await bot.waitForLog(
+      (l) => l.msg === 'voter role: member is no longer in the server; skipped' && l.userId === gone.user.id,
+      5_000,
+      'the skip log line',
+    );
+    expect(changesOf(world, gone.user.id)).toEqual([]);
+  });
+
+  it('refused with 403: one clear log line and one audit message with the fix, no retry storm', async () => {
+    world.discord.refuseRoleChanges(true);
+    try {
+      const voters = [member(), member(), member()];
+      world.discord.addMembers(voters);
+      const requestsBefore = roleRequests(world).length;
+      const auditBefore = world.discord.channelMessages(AUDIT_CHANNEL).length;
+      for (const voter of voters) expect(await deliver(url, TOKEN, voteEvent(GUILD, voter.user.id))).toBe(200);
+      const refused = () =>
+        bot.logs.filter((l) => String(l.msg).startsWith('Discord refused to change the voter role'));
+      await world.discord.waitUntil(() => refused().length === 1, 10_000, 'the refusal log line');
+      await world.discord.waitUntil(
+        () => world.discord.channelMessages(AUDIT_CHANNEL).length === auditBefore + 1,
+        10_000,
+        'the audit message',
+      );
+      // Time for a storm to show, had there been one.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(refused()).toHaveLength(1);
+      expect(refused()[0]!.msg).toContain('Manage Roles');
+      expect(refused()[0]!.level).toBe(50);
+      expect(roleRequests(world).length - requestsBefore).toBe(1);
+      const audit = world.discord.channelMessages(AUDIT_CHANNEL).slice(auditBefore);
+      expect(audit).toHaveLength(1);
+      expect(audit[0]!.content).toContain(`<@&${world.discord.voterRoleId}>`);
+      expect(audit[0]!.content).toContain('Manage Roles');
+      for (const voter of voters) expect(changesOf(world, voter.user.id)).toEqual([]);
+    } finally {
+      world.discord.refuseRoleChanges(false);
+    }
+  });
+});
