@@ -130,6 +130,20 @@ describe('npm run doctor', () => {
     ]);
   });
 
+  it('checks the voter role: one the bot can give passes; one at or above its own role fails with the fix', async () => {
+    const fine = await doctor({ VOTER_ROLE_ID: discord.voterRoleId });
+    expect(failing(fine)).toEqual([]);
+    expect(lines(fine)).toContain('✔ voter role (VOTER_ROLE_ID): the bot can give and take @Voter.');
+    // The bot's own managed role is not below itself.
+    const above = await doctor({ VOTER_ROLE_ID: discord.botRoleId });
+    expect(above.code).toBe(1);
+    expect(failing(above)).toEqual([
+      expect.stringMatching(
+        /^✘ voter role \(VOTER_ROLE_ID\): .*is not below the bot's highest role.*Fix: Server Settings → Roles: give the bot's role Manage Roles and drag it above the role in VOTER_ROLE_ID\.$/,
+      ),
+    ]);
+  });
+
   it('sees an allow for the bot itself override a deny on @everyone', async () => {
     discord.setChannelOverwrites([
       { deny: Permission.ViewChannel | Permission.SendMessages },

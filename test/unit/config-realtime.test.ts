@@ -89,3 +89,18 @@ describe('the real-time settings', () => {
     expect(short.join('\n')).not.toContain('short-secret');
   });
 });
+
+describe('VOTER_ROLE_ID', () => {
+  it('is off when empty and read as a role id when set', () => {
+    expect(parseConfig(valid).voterRoleId).toBeUndefined();
+    expect(parseConfig({ ...valid, VOTER_ROLE_ID: ' ' }).voterRoleId).toBeUndefined();
+    expect(parseConfig({ ...valid, VOTER_ROLE_ID: '550000000000000005' }).voterRoleId).toBe('550000000000000005');
+  });
+
+  it('stops the bot with a message naming it when it is not a role id', () => {
+    const problems = problemsOf({ ...valid, VOTER_ROLE_ID: '@Voter' });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain('VOTER_ROLE_ID');
+    expect(problems[0]).toContain('Copy Role ID');
+  });
+});
