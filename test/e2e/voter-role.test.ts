@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startBot, type BotProcess } from '../support/bot-process.js';
+import { asMember } from '../support/conversation.js';
 import { DEFAULTS, member, textChannelIdFor, voterRoleIdFor, type RoleChange } from '../support/discord/index.js';
 import { deliver, voteEvent } from '../support/guilds-webhook.js';
 import { closedPort } from '../support/service.js';
@@ -34,6 +35,28 @@ async function roleEnv(voterRoleId: string): Promise<Record<string, string> & { 
 const changesOf = (world: World, userId: string): RoleChange[] =>
   world.discord.roleChanges.filter((c) => c.userId === userId);
 const roleRequests = (world: World) => world.discord.requests.filter((r) => /\/members\/\d+\/roles\/\d+$/.test(r.path));
+
+describe('the voter role with polling on', () => {
+  it('is given to voters a poll finds and removed when their votes run out', async () => {
+    const { url: _url, ...env } = await roleEnv(voterRoleIdFor(GUILD));
+    const polled = await startWorld({ env: { ...env, VOTE_POLL_SECONDS: '1' }, ready: false });
+    try {
+      const voter = member();
+      polled.discord.addMembers([voter]);
+      polled.sandbox.setVote(voter.user.id, 3_000);
+      await polled.bot.waitForLog((l) => l.msg === 'ready', 15_000, 'the ready log line');
+      const changes = () => polled.discord.roleChanges.filter((c) => c.userId === voter.user.id);
+      await polled.discord.waitUntil(() => changes().length === 1, 10_000, 'the role PUT');
+      await polled.discord.waitUntil(() => changes().length === 2, 10_000, 'the role DELETE');
+      expect(changes().map((c) => c.change)).toEqual(['add', 'remove']);
+      // Later polls no longer list the vote: the role is not given again.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(changes()).toHaveLength(2);
+    } finally {
+      await polled.close();
+    }
+  });
+});
 
 describe('the voter role (VOTER_ROLE_ID)', () => {
   let world: World;
@@ -92,6 +115,19 @@ describe('the voter role (VOTER_ROLE_ID)', () => {
       'the role DELETE after the restart',
     );
     expect(changesOf(world, voter.user.id)[1]).toMatchObject({ change: 'remove', roleId: world.discord.voterRoleId });
+  });
+
+  it('is given when a /vote answer shows a vote no webhook reported, and removed when it runs out', async () => {
+    const voter = member();
+    world.discord.addMembers([voter]);
+    world.sandbox.setVote(voter.user.id, 2_000);
+    await asMember(world.discord, voter).command('vote').waitForMessage();
+    await world.discord.waitUntil(
+      () => changesOf(world, voter.user.id).length === 2,
+      10_000,
+      'the role PUT and DELETE',
+    );
+    expect(changesOf(world, voter.user.id).map((c) => c.change)).toEqual(['add', 'remove']);
   });
 
   it('skips a member who left the server (Unknown Member) and goes on with the others', async () => {

@@ -3,6 +3,12 @@ import { createHash } from 'node:crypto';
 /** Discord's documented per-channel message limit: 5 messages per 5 s (create and edit, each its own bucket). */
 export const CHANNEL_MESSAGE_LIMIT = { limit: 5, windowMs: 5_000 };
 
+/**
+ * Member role changes share one bucket per guild. Discord does not document the figure; the
+ * stand-in uses 10 per second so a burst of role changes meets 429s that discord.js must queue.
+ */
+export const MEMBER_ROLE_LIMIT = { limit: 10, windowMs: 1_000 };
+
 export interface RateLimitVerdict {
   allowed: boolean;
   headers: Record<string, string>;
@@ -59,4 +65,12 @@ export function channelMessageBucket(method: string, segments: readonly string[]
   if (method === 'POST' && segments.length === 3) return `POST/messages ${segments[1]}`;
   if (method === 'PATCH' && segments.length === 4) return `PATCH/messages ${segments[1]}`;
   return undefined;
+}
+
+/** The bucket of a member role change (PUT/DELETE /guilds/{g}/members/{u}/roles/{r}): one per guild. */
+export function memberRoleBucket(method: string, segments: readonly string[]): string | undefined {
+  if (method !== 'PUT' && method !== 'DELETE') return undefined;
+  if (segments.length !== 6 || segments[0] !== 'guilds' || segments[2] !== 'members' || segments[4] !== 'roles')
+    return undefined;
+  return `ROLE/members ${segments[1]}`;
 }

@@ -11,7 +11,7 @@ import {
 } from './fixtures.js';
 import { Gateway } from './gateway.js';
 import { DEFAULT_WAIT_MS, InteractionRecord, type InteractionHandle } from './interaction-record.js';
-import { channelMessageBucket, RouteRateLimits } from './rate-limits.js';
+import { channelMessageBucket, MEMBER_ROLE_LIMIT, memberRoleBucket, RouteRateLimits } from './rate-limits.js';
 import { handleRest, type RestContext, type RestRequest, type RestResult } from './rest.js';
 import { nextSnowflake } from './snowflake.js';
 import { Store } from './store.js';
@@ -38,7 +38,7 @@ export interface DiscordStandInOptions {
   moderatorRoleId?: string;
   /** A first callback later than this after dispatch gets 10062 Unknown interaction. Default 3000; 0 turns it off. */
   interactionDeadlineMs?: number;
-  /** Discord's per-channel message limits (5 per 5 s, with bucket headers and 429s). Default on. */
+  /** Discord's per-channel message limits (5 per 5 s) and member role limits (10 per s per guild), with bucket headers and 429s. Default on. */
   channelRateLimits?: boolean;
 }
 
@@ -172,6 +172,7 @@ class StandIn implements DiscordStandIn {
     port: number,
     readonly moderatorRoleId: string,
     private readonly rateLimits: RouteRateLimits | undefined,
+    private readonly roleRateLimits: RouteRateLimits | undefined,
   ) {
     this.apiUrl = `http://127.0.0.1:${port}/api`;
     this.gatewayUrl = `ws://127.0.0.1:${port}`;
@@ -253,7 +254,13 @@ class StandIn implements DiscordStandIn {
     if (bucket?.startsWith('POST') && this.hold.on === true && !(await this.waitForRelease(req))) return;
     if (bucket && this.channelMessageLatencyMs > 0)
       await new Promise((resolve) => setTimeout(resolve, this.channelMessageLatencyMs));
-    const limit = bucket === undefined ? undefined : this.rateLimits?.take(bucket, Date.now());
+    const roleBucket = match ? memberRoleBucket(method, segments) : undefined;
+    const limit =
+      bucket !== undefined
+        ? this.rateLimits?.take(bucket, Date.now())
+        : roleBucket !== undefined
+          ? this.roleRateLimits?.take(roleBucket, Date.now())
+          : undefined;
     if (limit && !limit.allowed) this.rateLimitedRequests += 1;
     const result: RestResult & { headers?: Record<string, string> } = !match
       ? { status: 404, body: { message: '404: Not Found', code: 0 }, unknown: true }
@@ -465,6 +472,7 @@ export async function startDiscordStandIn(options: DiscordStandInOptions = {}): 
   });
   port = (server.address() as AddressInfo).port;
   const rateLimits = options.channelRateLimits === false ? undefined : new RouteRateLimits();
-  standIn = new StandIn(server, store, gateway, port, moderatorRoleId, rateLimits);
+  const roleRateLimits = options.channelRateLimits === false ? undefined : new RouteRateLimits(MEMBER_ROLE_LIMIT);
+  standIn = new StandIn(server, store, gateway, port, moderatorRoleId, rateLimits, roleRateLimits);
   return standIn;
 }

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { REST } from 'discord.js';
+import { english } from '../../src/i18n/index.js';
+import { createLogger } from '../../src/log.js';
+import { VoterRole } from '../../src/roles/voter-role.js';
+import { ExpirySchedule } from '../../src/schedule/expiry-schedule.js';
+import { openStore, type Store } from '../../src/store/index.js';
+import { member, startDiscordStandIn, type DiscordStandIn } from '../support/discord/index.js';
+
+const VOTERS = 500;
+
+let discord: DiscordStandIn;
+let store: Store;
+let dir: string;
+beforeAll(async () => {
+  discord = await startDiscordStandIn();
+  dir = mkdtempSync(path.join(tmpdir(), 'bot-expiries-'));
+  store = await openStore({ kind: 'sqlite', file: path.join(dir, 'bot.sqlite') });
+});
+afterAll(async () => {
+  await store?.close();
+  await discord?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('500 votes running out in the same minute', () => {
+  it('all lose the voter role, paced by the rate limit, with no 429 surfacing as an error', async () => {
+    const lines: Array<{ level: number; msg: string }> = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString('utf8').split('\n').filter(Boolean))
+          lines.push(JSON.parse(line) as { level: number; msg: string });
+        done();
+      },
+    });
+    const logger = createLogger('info', [discord.token], sink);
+    const rest = new REST({ api: discord.apiUrl }).setToken(discord.token);
+    const voters = Array.from({ length: VOTERS }, () => member({ roles: [discord.voterRoleId] }));
+    discord.addMembers(voters);
+    const now = Date.now();
+    // Ends spread over the last minute, all due by now.
+    for (const [i, voter] of voters.entries()) await store.scheduleExpiry(voter.user.id, now - 60_000 + i * 100);
+
+    const role = new VoterRole({
+      rest,
+      guildId: discord.guildId,
+      roleId: discord.voterRoleId,
+      logger,
+      now: Date.now,
+      auditChannelId: undefined,
+      i18n: () => english,
+      probeMs: 60_000,
+    });
+    const schedule = new ExpirySchedule({ store, logger, now: Date.now, consumers: [role], reconcileMs: 60_000 });
+    schedule.start();
+    try {
+      await discord.waitUntil(() => discord.roleChanges.length === VOTERS, 170_000, 'every role removal');
+    } finally {
+      await schedule.stop();
+    }
+
+    expect(new Set(discord.roleChanges.map((c) => c.userId)).size).toBe(VOTERS);
+    expect(
+      discord.roleChanges.every((c) => c.change === 'remove' && c.reason === 'Vote ran out: voter role removed'),
+    ).toBe(true);
+    // The stand-in's limit (10 a second per guild) was in force: discord.js paced the calls by the
+    // bucket headers, so the removals spread over ~50 s and not one was answered 429.
+    const times = discord.roleChanges.map((c) => c.at);
+    expect(Math.max(...times) - Math.min(...times)).toBeGreaterThan(((VOTERS - 20) / 10) * 1000);
+    expect(discord.rateLimitedRequests).toBe(0);
+    expect(lines.filter((l) => l.level >= 40)).toEqual([]);
+    expect(lines.filter((l) => l.msg === 'voter role removed')).toHaveLength(VOTERS);
+    expect(await store.nextExpiryAt()).toBeUndefined();
+  }, 180_000);
+});
