@@ -60,17 +60,18 @@ export class VoteMirror {
     }
   }
 
-  /** The service answered a `/vote` the mirror could not: a running vote it shows is mirrored. */
+  /**
+   * The service answered a `/vote` the mirror could not: a running vote it shows is made known (the
+   * voter role). The mirror itself is left to polls and refreshes, so `/vote` keeps asking the
+   * service about members the mirror does not show.
+   */
   async learned(userId: string, status: VoteStatus): Promise<void> {
-    const { store, logger, now } = this.options;
-    if (this.#stopped || !status.voted || status.remainingMs === null || status.remainingMs <= 0) return;
+    const { logger, now, onRunning } = this.options;
+    if (!onRunning || this.#stopped || !status.voted || status.remainingMs === null || status.remainingMs <= 0) return;
     try {
-      const known = await store.mirrorEntry(userId);
-      const expiresAt = now() + status.remainingMs;
-      await store.setMirrorEntry(userId, { userId, expiresAt, viaDiscord: known?.viaDiscord ?? true });
-      await this.options.onRunning?.(userId, expiresAt);
+      await onRunning(userId, now() + status.remainingMs);
     } catch (err) {
-      logger.warn({ err, userId }, 'could not mirror a vote a /vote answer showed');
+      logger.warn({ err, userId }, 'could not act on a vote a /vote answer showed');
     }
   }
 
