@@ -43,18 +43,23 @@ export class VoterRole implements ExpiryConsumer {
     return this.#change('remove', userId);
   }
 
+  /** After a refusal, each reconcile offers every running vote again until a change goes through. */
   wantsFullReconcile(): boolean {
-    const missed = this.#missedGrants && this.#refusedUntil === undefined;
+    const refusing = this.#refusedUntil !== undefined && this.options.now() < this.#refusedUntil;
+    const missed = this.#missedGrants && !refusing;
     if (missed) this.#missedGrants = false;
     return missed;
   }
 
+  /** A grant left out is made by the next full reconcile; a removal left out keeps its schedule entry. */
+  #skipped(change: 'grant' | 'remove'): void {
+    if (change === 'remove') throw new RoleChangesRefused();
+    this.#missedGrants = true;
+  }
+
   async #change(change: 'grant' | 'remove', userId: string): Promise<void> {
     const { rest, guildId, roleId, logger, now } = this.options;
-    if (this.#refusedUntil !== undefined && now() < this.#refusedUntil) {
-      if (change === 'grant') this.#missedGrants = true;
-      throw new RoleChangesRefused();
-    }
+    if (this.#refusedUntil !== undefined && now() < this.#refusedUntil) return this.#skipped(change);
     const route = Routes.guildMemberRole(guildId, userId, roleId);
     try {
       if (change === 'grant') await rest.put(route, { reason: GRANT_REASON });
@@ -65,9 +70,8 @@ export class VoterRole implements ExpiryConsumer {
         return;
       }
       if (err instanceof DiscordAPIError && err.status === 403) {
-        if (change === 'grant') this.#missedGrants = true;
         await this.#refused();
-        throw new RoleChangesRefused();
+        return this.#skipped(change);
       }
       logger.warn({ err, userId, change }, 'voter role change failed');
       throw err;

@@ -77,3 +77,70 @@ describe('500 votes running out in the same minute', () => {
     expect(await store.nextExpiryAt()).toBeUndefined();
   }, 180_000);
 });
+
+describe('role changes Discord refused (403)', () => {
+  it('are tried once per interval, not per member, and made by themselves once the fix is in', async () => {
+    const lines: Array<{ level: number; msg: string }> = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString('utf8').split('\n').filter(Boolean))
+          lines.push(JSON.parse(line) as { level: number; msg: string });
+        done();
+      },
+    });
+    const logger = createLogger('info', [discord.token], sink);
+    const rest = new REST({ api: discord.apiUrl }).setToken(discord.token);
+    const voters = [member(), member(), member()];
+    const leaving = member({ roles: [discord.voterRoleId] });
+    discord.addMembers([...voters, leaving]);
+    const now = Date.now();
+    await store.replaceMirror(
+      voters.map((v) => ({ userId: v.user.id, expiresAt: now + 3_600_000, viaDiscord: true })),
+      { totalVotes: 3, monthlyVotes: 3, polledAt: now },
+    );
+    await store.scheduleExpiry(leaving.user.id, now - 1_000);
+    const changesBefore = discord.roleChanges.length;
+    const roleCalls = () => discord.requests.filter((r) => /\/roles\/\d+$/.test(r.path)).length;
+    const callsBefore = roleCalls();
+    discord.refuseRoleChanges(true);
+    const role = new VoterRole({
+      rest,
+      guildId: discord.guildId,
+      roleId: discord.voterRoleId,
+      logger,
+      now: Date.now,
+      auditChannelId: undefined,
+      i18n: () => english,
+      probeMs: 400,
+    });
+    const schedule = new ExpirySchedule({ store, logger, now: Date.now, consumers: [role], reconcileMs: 500 });
+    const started = Date.now();
+    schedule.start();
+    try {
+      await discord.waitUntil(() => roleCalls() > callsBefore, 5_000, 'the first role call');
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      // At most one probe per probe interval (400 ms) whatever the number of members: not a storm.
+      const intervals = Math.ceil((Date.now() - started) / 400);
+      expect(roleCalls() - callsBefore).toBeLessThanOrEqual(intervals + 1);
+      expect(lines.filter((l) => l.level >= 50)).toHaveLength(1);
+      discord.refuseRoleChanges(false);
+      await discord.waitUntil(
+        () => discord.roleChanges.length === changesBefore + 4,
+        5_000,
+        'every change after the fix',
+      );
+    } finally {
+      await schedule.stop();
+    }
+    const made = discord.roleChanges.slice(changesBefore);
+    expect(
+      made
+        .filter((c) => c.change === 'add')
+        .map((c) => c.userId)
+        .sort(),
+    ).toEqual(voters.map((v) => v.user.id).sort());
+    expect(made.filter((c) => c.change === 'remove').map((c) => c.userId)).toEqual([leaving.user.id]);
+    expect(lines.some((l) => l.msg === 'voter role changes work again')).toBe(true);
+    expect(lines.filter((l) => l.level >= 50)).toHaveLength(1);
+  }, 30_000);
+});
