@@ -20,6 +20,8 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
   const i18n = translatorFor(interaction.locale);
   const work = ctx.api
     .getReview(user.id)
-    .then((review) => reviewView({ authorId: user.id, review, showReplyButton, i18n }));
+    .then((review) =>
+      reviewView({ authorId: user.id, review, showReplyButton, i18n, authorName: ctx.names.get(user.id) }),
+    );
   await replyInTime(interaction, work, { ephemeral: isEphemeral(interaction) });
 }

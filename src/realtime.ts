@@ -46,7 +46,8 @@ export async function startRealtime(deps: {
   const poster = channelPoster(client.rest);
   const guild = () => client.guilds.cache.get(config.discord.guildId) ?? null;
   const i18n = () => translatorFor(guild()?.preferredLocale);
-  const feed = new ReviewFeed({ store, poster, channelId: config.reviewChannelId, logger, i18n });
+  const nameOf = (ids: readonly string[]) => names.resolve(guild(), ids);
+  const feed = new ReviewFeed({ store, poster, channelId: config.reviewChannelId, logger, i18n, names: nameOf });
   const announcer = new VoteAnnouncer({
     store,
     poster,
@@ -54,7 +55,7 @@ export async function startRealtime(deps: {
     logger,
     now,
     i18n,
-    names: (ids) => names.resolve(guild(), ids),
+    names: nameOf,
   });
   const consumers: ExpiryConsumer[] = [];
   if (config.voterRoleId !== undefined)

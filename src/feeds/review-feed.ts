@@ -13,6 +13,8 @@ export interface ReviewFeedOptions {
   logger: Logger;
   /** The server's language: a feed post answers no member in particular. */
   i18n: () => Translator;
+  /** Display names, to show the author's beside the mention; none is fine. */
+  names?: (userIds: readonly string[]) => Promise<ReadonlyMap<string, string>>;
 }
 
 /** Posts each new review once, and marks its post when the review is answered. */
@@ -37,7 +39,7 @@ export class ReviewFeed {
     };
     const messageId = await poster.create(
       channelId,
-      reviewFeedView({ ...post, messageId: '', answer: null }, this.options.i18n()),
+      reviewFeedView({ ...post, messageId: '', answer: null }, this.options.i18n(), await this.#nameOf(post.authorId)),
       stableNonce('r', review.id),
     );
     await store.saveFeedPost({ ...post, messageId });
@@ -48,7 +50,12 @@ export class ReviewFeed {
   async onAnswered(reviewId: string, answer: FeedAnswer): Promise<void> {
     const post = await this.options.store.markAnswered(reviewId, answer);
     if (!post) return;
-    await this.options.poster.edit(post.channelId, post.messageId, reviewFeedView(post, this.options.i18n()));
+    const view = reviewFeedView(post, this.options.i18n(), await this.#nameOf(post.authorId));
+    await this.options.poster.edit(post.channelId, post.messageId, view);
     this.options.logger.info({ reviewId, messageId: post.messageId }, 'feed post marked answered');
+  }
+
+  async #nameOf(userId: string): Promise<string | undefined> {
+    return (await this.options.names?.([userId]))?.get(userId);
   }
 }

@@ -21,6 +21,8 @@ interface ReplyForm {
   pinned: boolean;
   /** The author of the review on the message the form came from, read back from its embed. */
   authorId: string | null;
+  /** Their display name, if the bot knows it, to show beside the mention when the review is redrawn. */
+  authorName: string | undefined;
 }
 
 /**
@@ -32,7 +34,7 @@ export const reviewReplySubmit: ModalHandler<string> = {
   prefix: Prefix.reviewReplySubmit,
   ...reviewReplyTarget,
   async run(interaction, reviewId, ctx) {
-    const form = readForm(interaction, reviewId);
+    const form = readForm(interaction, reviewId, ctx);
     claim(form, ctx);
     const posted = postOnce(form, ctx);
     const reply = await show(interaction, form, posted);
@@ -41,11 +43,12 @@ export const reviewReplySubmit: ModalHandler<string> = {
   },
 };
 
-function readForm(interaction: ModalSubmitInteraction, reviewId: string): ReplyForm {
+function readForm(interaction: ModalSubmitInteraction, reviewId: string, ctx: BotContext): ReplyForm {
   const form = readReplyModal(readFields(interaction));
   if (!form.ok) throw new UserFacingError(form.problem, form.vars);
   const authorId = interaction.isFromMessage() ? reviewAuthorFromEmbeds(interaction.message.embeds) : null;
-  return { reviewId, content: form.content, pinned: form.pinned, authorId };
+  const authorName = authorId === null ? undefined : ctx.names.get(authorId);
+  return { reviewId, content: form.content, pinned: form.pinned, authorId, authorName };
 }
 
 function claim({ reviewId, content }: ReplyForm, ctx: BotContext): void {
@@ -97,7 +100,13 @@ async function show(interaction: ModalSubmitInteraction, form: ReplyForm, posted
     interaction,
     posted.then(({ fresh }): ReplyPayload =>
       fresh && form.authorId
-        ? reviewView({ authorId: form.authorId, review: fresh, showReplyButton: true, i18n })
+        ? reviewView({
+            authorId: form.authorId,
+            review: fresh,
+            showReplyButton: true,
+            i18n,
+            authorName: form.authorName,
+          })
         : { embeds, components },
     ),
   );

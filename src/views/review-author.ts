@@ -1,16 +1,17 @@
 import { isSnowflake } from '../api/index.js';
 import type { Translator } from '../i18n/index.js';
-import { mention, stars } from './format.js';
+import { mentionWithName, stars } from './format.js';
 
 /**
  * Anchored at the start of the description, which user text never reaches (it follows a blank
- * line). The word before the mention is "by" in the language the message was written in.
+ * line). The word before the mention is "by" in the language the message was written in; the
+ * author's display name may follow the mention in brackets.
  */
-const AUTHOR_LINE = /^\*\*[★☆]{5} [\d.]+\/5\*\* · [^\s<*]{1,12} <@(\d{17,20})>(?:\n|$)/u;
+const AUTHOR_LINE = /^\*\*[★☆]{5} [\d.]+\/5\*\* · [^\s<*]{1,12} <@(\d{17,20})>(?: \([^\n]*\))?(?:\n|$)/u;
 
 /** The first line of a review embed: rating and author. `reviewAuthorFromEmbeds` reads it back. */
-export function authorLine(rating: number, authorId: string, { t }: Translator): string {
-  return `**${stars(rating)}** · ${t('review.by')} ${mention(authorId)}`;
+export function authorLine(rating: number, authorId: string, { t }: Translator, name?: string): string {
+  return `**${stars(rating)}** · ${t('review.by')} ${mentionWithName(authorId, name)}`;
 }
 
 /**

@@ -9,7 +9,7 @@ import { ToneColour } from './theme.js';
  * A review as the feed shows it: the `/review` embed with the same Reply button, titled as new,
  * and once answered, marked so moderators see at a glance that it needs nothing more.
  */
-export function reviewFeedView(post: FeedPost, i18n: Translator): MessageView {
+export function reviewFeedView(post: FeedPost, i18n: Translator, authorName?: string): MessageView {
   const { t } = i18n;
   const answered = post.answer !== null;
   const view = reviewView({
@@ -26,6 +26,7 @@ export function reviewFeedView(post: FeedPost, i18n: Translator): MessageView {
     },
     showReplyButton: true,
     i18n,
+    authorName,
   });
   const [embed] = view.embeds;
   embed?.setTitle(t(answered ? 'feed.review.answeredTitle' : 'feed.review.title'));

@@ -23,6 +23,8 @@ export interface ReviewViewInput {
   /** Offer moderators a Reply button; the click and the modal submit are checked again. */
   showReplyButton: boolean;
   i18n: Translator;
+  /** The author's display name, shown beside the mention. */
+  authorName?: string;
 }
 
 function replyButton(reviewId: string, { t }: Translator): ActionRowBuilder<ButtonBuilder> {
@@ -33,14 +35,14 @@ function replyButton(reviewId: string, { t }: Translator): ActionRowBuilder<Butt
   return new ActionRowBuilder<ButtonBuilder>().addComponents(button);
 }
 
-function reviewEmbed(review: Review, i18n: Translator): EmbedBuilder {
+function reviewEmbed(review: Review, i18n: Translator, authorName?: string): EmbedBuilder {
   const { t } = i18n;
   const content = review.content.trim() === '' ? t('review.noText') : safeText(review.content, CONTENT_MAX);
   const written = `${relativeTime(review.createdAt)}\n${exactTime(review.createdAt)}`;
   return new EmbedBuilder()
     .setColor(ToneColour.info)
     .setTitle(t('review.title'))
-    .setDescription(`${authorLine(review.rating, review.authorId, i18n)}\n\n${content}`)
+    .setDescription(`${authorLine(review.rating, review.authorId, i18n, authorName)}\n\n${content}`)
     .addFields(
       { name: t('review.field.likes'), value: i18n.number(review.likes), inline: true },
       { name: t('review.field.replies'), value: i18n.number(review.replies), inline: true },
@@ -50,7 +52,7 @@ function reviewEmbed(review: Review, i18n: Translator): EmbedBuilder {
 }
 
 /** A member's review, or a line saying they have none. */
-export function reviewView({ authorId, review, showReplyButton, i18n }: ReviewViewInput): MessageView {
+export function reviewView({ authorId, review, showReplyButton, i18n, authorName }: ReviewViewInput): MessageView {
   const { t } = i18n;
   if (review === null) {
     const embed = new EmbedBuilder()
@@ -61,5 +63,5 @@ export function reviewView({ authorId, review, showReplyButton, i18n }: ReviewVi
   }
   // An id the reply handler would refuse gets no button, rather than one that can only fail.
   const canReply = showReplyButton && parseReviewId(review.id) !== null;
-  return messageView(reviewEmbed(review, i18n), canReply ? [replyButton(review.id, i18n)] : []);
+  return messageView(reviewEmbed(review, i18n, authorName), canReply ? [replyButton(review.id, i18n)] : []);
 }

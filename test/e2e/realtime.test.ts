@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startBot } from '../support/bot-process.js';
 import { asMember, buttonIds, moderator, textOf } from '../support/conversation.js';
-import { DEFAULTS, nextSnowflake, textChannelIdFor, type Message } from '../support/discord/index.js';
+import { DEFAULTS, member, nextSnowflake, textChannelIdFor, type Message } from '../support/discord/index.js';
 import { deliver, reviewEvent, voteEvent } from '../support/guilds-webhook.js';
 import { CRITIC, CRITIC_REVIEW, NOBODY, VOTER } from '../support/seed.js';
 import { closedPort } from '../support/service.js';
@@ -60,11 +60,13 @@ describe('real time: review feed, vote announcements and the vote mirror', () =>
 
   it('posts a new review once with a Reply button; a moderator replies from it; the post shows it was answered', async () => {
     const review = reviewEvent(GUILD, { id: CRITIC_REVIEW, authorId: CRITIC, content: 'Too many **pings** @everyone' });
+    world.discord.addMembers([member({ id: CRITIC, username: 'carol', nick: 'Carol' })]);
     expect(await deliver(url, TOKEN, review)).toBe(200);
     await world.discord.waitUntil(() => feedPosts(world, CRITIC_REVIEW).length === 1, 10_000, 'the feed post');
     const [post] = feedPosts(world, CRITIC_REVIEW);
     expect(buttonIds(post!)).toEqual([`review-reply:${CRITIC_REVIEW}`]);
-    expect(post!.embeds[0]!.description).toContain(`<@${CRITIC}>`);
+    // The author's name from the gateway stands beside the mention, which some clients draw as an id.
+    expect(post!.embeds[0]!.description).toContain(`<@${CRITIC}> (Carol)`);
     expect(post!.embeds[0]!.description).toContain('Too many \\*\\*pings\\*\\* @\u200beveryone');
 
     const mod = asMember(world.discord, moderator());

@@ -17,6 +17,21 @@ describe('reviewAuthorFromEmbeds', () => {
     expect(reviewAuthorFromEmbeds([embed])).toBe(MEMBER);
   });
 
+  it('reads the author back when their display name stands beside the mention', () => {
+    const view = reviewView({
+      i18n: english,
+      authorId: MEMBER,
+      review: review('Nice.'),
+      showReplyButton: true,
+      authorName: 'Ada (the *first*)',
+    });
+    const embed = embedOf(view);
+    expect(embed.description).toMatch(
+      new RegExp(`^\\*\\*.* · by <@${MEMBER}> \\(Ada \\(the \\\\\\*first\\\\\\*\\)\\)\\n`),
+    );
+    expect(reviewAuthorFromEmbeds([embed])).toBe(MEMBER);
+  });
+
   it('returns null for the no-review message', () => {
     const embed = embedOf(reviewView({ i18n: english, authorId: MEMBER, review: null, showReplyButton: true }));
     expect(reviewAuthorFromEmbeds([embed])).toBeNull();
