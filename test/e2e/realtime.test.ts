@@ -1,40 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { startBot } from '../support/bot-process.js';
 import { asMember, buttonIds, moderator, textOf } from '../support/conversation.js';
 import { DEFAULTS, member, nextSnowflake, textChannelIdFor, type Message } from '../support/discord/index.js';
 import { deliver, reviewEvent, voteEvent } from '../support/guilds-webhook.js';
+import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../support/receiver-env.js';
 import { CRITIC, CRITIC_REVIEW, NOBODY, VOTER } from '../support/seed.js';
-import { closedPort } from '../support/service.js';
 import { botEnvironment, startWorld, type World } from '../support/world.js';
 
-const TOKEN = 'guilds-webhook-token-for-tests';
 const GUILD = DEFAULTS.guildId;
 const CHANNEL = textChannelIdFor(GUILD);
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(removeStoreFiles);
 
-/** Settings that turn the real-time parts on, with a store file the test can reopen. */
-async function realtimeEnv(extra: Record<string, string> = {}): Promise<Record<string, string> & { url: string }> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'bot-realtime-'));
-  dirs.push(dir);
-  const port = await closedPort();
-  return {
-    WEBHOOK_PORT: String(port),
-    WEBHOOK_HOST: '127.0.0.1',
-    WEBHOOK_TOKEN: TOKEN,
-    REVIEW_CHANNEL_ID: CHANNEL,
-    VOTE_CHANNEL_ID: CHANNEL,
-    DATABASE_URL: `file:${path.join(dir, 'bot.sqlite')}`,
-    ...extra,
-    url: `http://127.0.0.1:${port}/webhook`,
-  };
-}
+/** Settings that turn the real-time parts on, posting feeds in the test channel. */
+const realtimeEnv = (extra: Record<string, string> = {}) =>
+  receiverEnv({ REVIEW_CHANNEL_ID: CHANNEL, VOTE_CHANNEL_ID: CHANNEL, ...extra });
 
 const feedPosts = (world: World, reviewId: string): Message[] =>
   world.discord
@@ -61,7 +41,7 @@ describe('real time: review feed, vote announcements and the vote mirror', () =>
   it('posts a new review once with a Reply button; a moderator replies from it; the post shows it was answered', async () => {
     const review = reviewEvent(GUILD, { id: CRITIC_REVIEW, authorId: CRITIC, content: 'Too many **pings** @everyone' });
     world.discord.addMembers([member({ id: CRITIC, username: 'carol', nick: 'Carol' })]);
-    expect(await deliver(url, TOKEN, review)).toBe(200);
+    expect(await deliver(url, WEBHOOK_TOKEN, review)).toBe(200);
     await world.discord.waitUntil(() => feedPosts(world, CRITIC_REVIEW).length === 1, 10_000, 'the feed post');
     const [post] = feedPosts(world, CRITIC_REVIEW);
     expect(buttonIds(post!)).toEqual([`review-reply:${CRITIC_REVIEW}`]);
@@ -94,7 +74,7 @@ describe('real time: review feed, vote announcements and the vote mirror', () =>
   it('posts a review sent three times once', async () => {
     const id = `rev_${nextSnowflake()}`;
     const review = reviewEvent(GUILD, { id, authorId: VOTER, rating: 5 });
-    for (let i = 0; i < 3; i++) expect(await deliver(url, TOKEN, review)).toBe(200);
+    for (let i = 0; i < 3; i++) expect(await deliver(url, WEBHOOK_TOKEN, review)).toBe(200);
     await world.discord.waitUntil(() => feedPosts(world, id).length === 1, 10_000, 'the feed post');
     const ignored = () =>
       world.bot.logs.filter((l) => l.msg === 'review already posted; delivery ignored' && l.reviewId === id);
@@ -108,18 +88,18 @@ describe('real time: review feed, vote announcements and the vote mirror', () =>
     expect(await deliver(url, undefined, reviewEvent(GUILD, { id, authorId: VOTER }))).toBe(401);
     // A delivery after it is handled, so the refused one would have been handled by now.
     const marker = `rev_${nextSnowflake()}`;
-    expect(await deliver(url, TOKEN, reviewEvent(GUILD, { id: marker, authorId: VOTER }))).toBe(200);
+    expect(await deliver(url, WEBHOOK_TOKEN, reviewEvent(GUILD, { id: marker, authorId: VOTER }))).toBe(200);
     await world.discord.waitUntil(() => feedPosts(world, marker).length === 1, 10_000, 'the marker post');
     expect(feedPosts(world, id)).toEqual([]);
   });
 
   it('announces a vote once per period however often Guilds repeats it', async () => {
     const voter = nextSnowflake();
-    expect(await deliver(url, TOKEN, voteEvent(GUILD, voter, true))).toBe(200);
+    expect(await deliver(url, WEBHOOK_TOKEN, voteEvent(GUILD, voter, true))).toBe(200);
     await world.discord.waitUntil(() => announcementsOf(world, voter).length === 1, 10_000, 'the announcement');
     expect(textOf(announcementsOf(world, voter)[0]!)).toContain(`<@${voter}> (Voter) voted (double vote)`);
-    expect(await deliver(url, TOKEN, voteEvent(GUILD, voter, true))).toBe(200);
-    expect(await deliver(url, TOKEN, voteEvent(GUILD, voter, false))).toBe(200);
+    expect(await deliver(url, WEBHOOK_TOKEN, voteEvent(GUILD, voter, true))).toBe(200);
+    expect(await deliver(url, WEBHOOK_TOKEN, voteEvent(GUILD, voter, false))).toBe(200);
     await world.discord.waitUntil(
       () =>
         world.bot.logs.filter(
@@ -138,7 +118,7 @@ describe('real time: review feed, vote announcements and the vote mirror', () =>
     const limitedBefore = world.discord.rateLimitedRequests;
     const messagesBefore = world.discord.channelMessages(CHANNEL).length;
     await Promise.all(
-      voters.map(async (voter) => expect(await deliver(url, TOKEN, voteEvent(GUILD, voter))).toBe(200)),
+      voters.map(async (voter) => expect(await deliver(url, WEBHOOK_TOKEN, voteEvent(GUILD, voter))).toBe(200)),
     );
     await world.discord.waitUntil(
       () => voters.every((voter) => announcementsOf(world, voter).length > 0),
@@ -152,9 +132,11 @@ describe('real time: review feed, vote announcements and the vote mirror', () =>
 
   it('marks a feed post answered when Guilds reports a reply to its review', async () => {
     const id = `rev_${nextSnowflake()}`;
-    expect(await deliver(url, TOKEN, reviewEvent(GUILD, { id, authorId: VOTER }))).toBe(200);
+    expect(await deliver(url, WEBHOOK_TOKEN, reviewEvent(GUILD, { id, authorId: VOTER }))).toBe(200);
     await world.discord.waitUntil(() => feedPosts(world, id).length === 1, 10_000, 'the feed post');
-    expect(await deliver(url, TOKEN, { event: 'reply', guildId: GUILD, authorId: null, reviewId: id })).toBe(200);
+    expect(await deliver(url, WEBHOOK_TOKEN, { event: 'reply', guildId: GUILD, authorId: null, reviewId: id })).toBe(
+      200,
+    );
     await world.discord.waitUntil(
       () => feedPosts(world, id)[0]?.embeds[0]?.title === 'New review · answered',
       10_000,
@@ -205,7 +187,7 @@ describe('a crash after the 200', () => {
     try {
       const id = `rev_${nextSnowflake()}`;
       world.discord.holdChannelMessages(true);
-      expect(await deliver(url, TOKEN, reviewEvent(GUILD, { id, authorId: VOTER }))).toBe(200);
+      expect(await deliver(url, WEBHOOK_TOKEN, reviewEvent(GUILD, { id, authorId: VOTER }))).toBe(200);
       await world.discord.waitUntil(() => world.discord.heldRequests === 1, 10_000, 'the post to be on its way');
       await world.bot.stop('SIGKILL');
       await world.discord.waitUntil(() => world.discord.heldRequests === 0, 10_000, 'the held post to be dropped');
@@ -229,7 +211,7 @@ describe('a crash after the 200', () => {
     try {
       const id = `rev_${nextSnowflake()}`;
       world.discord.holdChannelMessages('after-create');
-      expect(await deliver(url, TOKEN, reviewEvent(GUILD, { id, authorId: VOTER }))).toBe(200);
+      expect(await deliver(url, WEBHOOK_TOKEN, reviewEvent(GUILD, { id, authorId: VOTER }))).toBe(200);
       await world.discord.waitUntil(() => world.discord.heldRequests === 1, 10_000, 'the post to be made');
       expect(feedPosts(world, id)).toHaveLength(1);
       await world.bot.stop('SIGKILL');

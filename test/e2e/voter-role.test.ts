@@ -1,36 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { startBot, type BotProcess } from '../support/bot-process.js';
 import { asMember } from '../support/conversation.js';
 import { DEFAULTS, member, textChannelIdFor, voterRoleIdFor, type RoleChange } from '../support/discord/index.js';
 import { deliver, voteEvent } from '../support/guilds-webhook.js';
-import { closedPort } from '../support/service.js';
+import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../support/receiver-env.js';
 import { botEnvironment, startWorld, type World } from '../support/world.js';
 
-const TOKEN = 'guilds-webhook-token-for-tests';
 const GUILD = DEFAULTS.guildId;
 const AUDIT_CHANNEL = textChannelIdFor(GUILD);
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(removeStoreFiles);
 
-async function roleEnv(voterRoleId: string): Promise<Record<string, string> & { url: string }> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'bot-voter-role-'));
-  dirs.push(dir);
-  const port = await closedPort();
-  return {
-    WEBHOOK_PORT: String(port),
-    WEBHOOK_HOST: '127.0.0.1',
-    WEBHOOK_TOKEN: TOKEN,
-    VOTER_ROLE_ID: voterRoleId,
-    DATABASE_URL: `file:${path.join(dir, 'bot.sqlite')}`,
-    url: `http://127.0.0.1:${port}/webhook`,
-  };
-}
+const roleEnv = (voterRoleId: string) => receiverEnv({ VOTER_ROLE_ID: voterRoleId });
 
 const changesOf = (world: World, userId: string): RoleChange[] =>
   world.discord.roleChanges.filter((c) => c.userId === userId);
@@ -78,7 +59,7 @@ describe('the voter role (VOTER_ROLE_ID)', () => {
     const voter = member();
     world.discord.addMembers([voter]);
     world.sandbox.setVote(voter.user.id, 2_500);
-    expect(await deliver(url, TOKEN, voteEvent(GUILD, voter.user.id))).toBe(200);
+    expect(await deliver(url, WEBHOOK_TOKEN, voteEvent(GUILD, voter.user.id))).toBe(200);
     await world.discord.waitUntil(() => changesOf(world, voter.user.id).length === 1, 10_000, 'the role PUT');
     expect(changesOf(world, voter.user.id)[0]).toMatchObject({
       change: 'add',
@@ -96,7 +77,7 @@ describe('the voter role (VOTER_ROLE_ID)', () => {
     const voter = member();
     world.discord.addMembers([voter]);
     world.sandbox.setVote(voter.user.id, 2_000);
-    expect(await deliver(url, TOKEN, voteEvent(GUILD, voter.user.id))).toBe(200);
+    expect(await deliver(url, WEBHOOK_TOKEN, voteEvent(GUILD, voter.user.id))).toBe(200);
     await world.discord.waitUntil(() => changesOf(world, voter.user.id).length === 1, 10_000, 'the role PUT');
     // The refresh has moved the end to the service's expiry once the mirror shows it.
     await bot.waitForLog(
@@ -134,8 +115,8 @@ describe('the voter role (VOTER_ROLE_ID)', () => {
     const gone = member();
     const stays = member();
     world.discord.addMembers([stays]);
-    expect(await deliver(url, TOKEN, voteEvent(GUILD, gone.user.id))).toBe(200);
-    expect(await deliver(url, TOKEN, voteEvent(GUILD, stays.user.id))).toBe(200);
+    expect(await deliver(url, WEBHOOK_TOKEN, voteEvent(GUILD, gone.user.id))).toBe(200);
+    expect(await deliver(url, WEBHOOK_TOKEN, voteEvent(GUILD, stays.user.id))).toBe(200);
     await world.discord.waitUntil(() => changesOf(world, stays.user.id).length === 1, 10_000, 'the role PUT');
     await bot.waitForLog(
       (l) => l.msg === 'voter role: member is no longer in the server; skipped' && l.userId === gone.user.id,
@@ -152,7 +133,7 @@ describe('the voter role (VOTER_ROLE_ID)', () => {
       world.discord.addMembers(voters);
       const requestsBefore = roleRequests(world).length;
       const auditBefore = world.discord.channelMessages(AUDIT_CHANNEL).length;
-      for (const voter of voters) expect(await deliver(url, TOKEN, voteEvent(GUILD, voter.user.id))).toBe(200);
+      for (const voter of voters) expect(await deliver(url, WEBHOOK_TOKEN, voteEvent(GUILD, voter.user.id))).toBe(200);
       const refused = () =>
         bot.logs.filter((l) => String(l.msg).startsWith('Discord refused to change the voter role'));
       await world.discord.waitUntil(() => refused().length === 1, 10_000, 'the refusal log line');
