@@ -16,6 +16,9 @@ export type {
   MirrorEntry,
   MirrorTotals,
   ScheduledExpiry,
+  ReminderOptIn,
+  ReminderOutcome,
+  ReminderRecord,
 } from './types.js';
 
 /** Opens the store and brings its schema up to date. */

@@ -7,10 +7,7 @@ export interface Migration {
   statements: readonly string[];
 }
 
-/**
- * Append only: a released migration never changes, a later one alters what it made. Role expiries,
- * reminder schedules and the leaderboard's month index come as further versions.
- */
+/** Append only: a released migration never changes, a later one alters what it made. */
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -70,6 +67,25 @@ export const MIGRATIONS: readonly Migration[] = [
         ends_at BIGINT NOT NULL
       )`,
       `CREATE INDEX vote_expiries_due ON vote_expiries (ends_at)`,
+    ],
+  },
+  {
+    version: 3,
+    name: 'vote reminders',
+    statements: [
+      // Members who asked (/remind on) to be told when they can vote again, in the language they asked in.
+      `CREATE TABLE reminder_optins (
+        user_id TEXT PRIMARY KEY,
+        locale TEXT NOT NULL,
+        opted_in_at BIGINT NOT NULL
+      )`,
+      // The latest reminder per member: which vote period it was for, so a period is reminded once.
+      `CREATE TABLE reminders_sent (
+        user_id TEXT PRIMARY KEY,
+        ends_at BIGINT NOT NULL,
+        at BIGINT NOT NULL,
+        outcome TEXT NOT NULL
+      )`,
     ],
   },
 ];

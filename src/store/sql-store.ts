@@ -7,6 +7,9 @@ import type {
   MirrorTotals,
   NewVote,
   PendingAnnouncement,
+  ReminderOptIn,
+  ReminderOutcome,
+  ReminderRecord,
   ScheduledExpiry,
   StoredEvent,
   Store,
@@ -231,6 +234,67 @@ class SqlStore implements Store {
   async scheduledExpiry(userId: string): Promise<ScheduledExpiry | undefined> {
     const [row] = await this.db.query('SELECT user_id, ends_at FROM vote_expiries WHERE user_id = $1', [userId]);
     return row && toExpiry(row);
+  }
+
+  async optInReminders(userId: string, locale: string, at: number): Promise<void> {
+    await this.db.query(
+      `INSERT INTO reminder_optins (user_id, locale, opted_in_at) VALUES ($1, $2, $3)
+       ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale`,
+      [userId, locale, at],
+    );
+  }
+
+  async optOutReminders(userId: string): Promise<boolean> {
+    const rows = await this.db.query('DELETE FROM reminder_optins WHERE user_id = $1 RETURNING user_id', [userId]);
+    return rows.length > 0;
+  }
+
+  async reminderOptIn(userId: string): Promise<ReminderOptIn | undefined> {
+    const [row] = await this.db.query('SELECT user_id, locale, opted_in_at FROM reminder_optins WHERE user_id = $1', [
+      userId,
+    ]);
+    return row && { userId: String(row.user_id), locale: String(row.locale), since: num(row.opted_in_at) };
+  }
+
+  async claimReminder(userId: string, endsAt: number, at: number, notBefore: number): Promise<boolean> {
+    // One statement: the check and the claim cannot be split by a second pass over the same expiry.
+    const rows = await this.db.query(
+      `INSERT INTO reminders_sent (user_id, ends_at, at, outcome) VALUES ($1, $2, $3, 'pending')
+       ON CONFLICT (user_id) DO UPDATE SET ends_at = excluded.ends_at, at = excluded.at, outcome = excluded.outcome
+       WHERE reminders_sent.ends_at < $4
+       RETURNING user_id`,
+      [userId, endsAt, at, notBefore],
+    );
+    return rows.length > 0;
+  }
+
+  async settleReminder(userId: string, endsAt: number, outcome: Exclude<ReminderOutcome, 'pending'>): Promise<void> {
+    await this.db.query('UPDATE reminders_sent SET outcome = $3 WHERE user_id = $1 AND ends_at = $2', [
+      userId,
+      endsAt,
+      outcome,
+    ]);
+  }
+
+  async releaseReminder(userId: string, endsAt: number): Promise<void> {
+    await this.db.query(`DELETE FROM reminders_sent WHERE user_id = $1 AND ends_at = $2 AND outcome = 'pending'`, [
+      userId,
+      endsAt,
+    ]);
+  }
+
+  async lastReminder(userId: string): Promise<ReminderRecord | undefined> {
+    const [row] = await this.db.query('SELECT user_id, ends_at, at, outcome FROM reminders_sent WHERE user_id = $1', [
+      userId,
+    ]);
+    return (
+      row && {
+        userId: String(row.user_id),
+        endsAt: num(row.ends_at),
+        at: num(row.at),
+        outcome: String(row.outcome) as ReminderOutcome,
+      }
+    );
   }
 
   close(): Promise<void> {

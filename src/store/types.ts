@@ -58,6 +58,25 @@ export interface ScheduledExpiry {
   endsAt: number;
 }
 
+/** A member who asked to be reminded when they can vote again. */
+export interface ReminderOptIn {
+  userId: string;
+  /** The member's Discord language when they asked: reminders are written in it. */
+  locale: string;
+  since: number;
+}
+
+/** How a reminder went: claimed and on its way, by DM, as a mention in the fallback channel, only logged, or skipped as too late. */
+export type ReminderOutcome = 'pending' | 'dm' | 'channel' | 'undelivered' | 'late';
+
+/** The latest reminder a member got: for the vote period ending at `endsAt`. */
+export interface ReminderRecord {
+  userId: string;
+  endsAt: number;
+  at: number;
+  outcome: ReminderOutcome;
+}
+
 export interface MirrorTotals {
   totalVotes: number;
   monthlyVotes: number;
@@ -116,6 +135,22 @@ export interface Store {
   /** Removes the entry if it still ends at `endsAt`: a vote that moved it meanwhile keeps it. */
   clearExpiry(userId: string, endsAt: number): Promise<void>;
   scheduledExpiry(userId: string): Promise<ScheduledExpiry | undefined>;
+
+  /** Turns reminders on for the member (again: the locale is updated, the date kept). */
+  optInReminders(userId: string, locale: string, at: number): Promise<void>;
+  /** Turns them off; false when they were not on. */
+  optOutReminders(userId: string): Promise<boolean>;
+  reminderOptIn(userId: string): Promise<ReminderOptIn | undefined>;
+  /**
+   * Claims the reminder for the vote period ending at `endsAt` (outcome 'pending'). False when the
+   * member's latest reminder ends at or after `notBefore`: that period was reminded already.
+   */
+  claimReminder(userId: string, endsAt: number, at: number, notBefore: number): Promise<boolean>;
+  /** Records how the claimed reminder went. */
+  settleReminder(userId: string, endsAt: number, outcome: Exclude<ReminderOutcome, 'pending'>): Promise<void>;
+  /** Gives a claim back after a failure that is worth trying again. */
+  releaseReminder(userId: string, endsAt: number): Promise<void>;
+  lastReminder(userId: string): Promise<ReminderRecord | undefined>;
 
   close(): Promise<void>;
 }

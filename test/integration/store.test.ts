@@ -255,6 +255,47 @@ describe.each([sqlite, postgres])('the store on $name', (backend) => {
     expect(await store.scheduledExpiry(BOB)).toBeUndefined();
     expect(await store.nextExpiryAt()).toBeUndefined();
   });
+
+  it('keeps who wants reminders, in their language, across a reopen; off removes them', async () => {
+    expect(await store.reminderOptIn(ALICE)).toBeUndefined();
+    await store.optInReminders(ALICE, 'de', 1_000);
+    await store.optInReminders(ALICE, 'fr', 2_000);
+    const again = await openStore(target);
+    try {
+      expect(await again.reminderOptIn(ALICE)).toEqual({ userId: ALICE, locale: 'fr', since: 1_000 });
+    } finally {
+      await again.close();
+    }
+    expect(await store.optOutReminders(ALICE)).toBe(true);
+    expect(await store.optOutReminders(ALICE)).toBe(false);
+    expect(await store.reminderOptIn(ALICE)).toBeUndefined();
+  });
+
+  it('claims one reminder per vote period: again for the same or a nearby end is refused, a later period is not', async () => {
+    const end = 9_100_000_000_000;
+    const margin = 10 * 60_000;
+    expect(await store.claimReminder(BOB, end, end + 5, end - margin)).toBe(true);
+    expect(await store.lastReminder(BOB)).toEqual({ userId: BOB, endsAt: end, at: end + 5, outcome: 'pending' });
+    // Two passes over the same expiry at once: one claim wins.
+    const twice = await Promise.all([
+      store.claimReminder(BOB, end, end + 6, end - margin),
+      store.claimReminder(BOB, end, end + 6, end - margin),
+    ]);
+    expect(twice).toEqual([false, false]);
+    await store.settleReminder(BOB, end, 'dm');
+    // The end moved a little after the reminder went out: still the same period.
+    expect(await store.claimReminder(BOB, end + 60_000, end + 60_000, end + 60_000 - margin)).toBe(false);
+    expect(await store.lastReminder(BOB)).toMatchObject({ endsAt: end, outcome: 'dm' });
+    // A failure worth retrying gives the claim back; a settled one is not given back.
+    const next = end + 12 * HOUR;
+    expect(await store.claimReminder(BOB, next, next, next - margin)).toBe(true);
+    await store.releaseReminder(BOB, next);
+    expect(await store.lastReminder(BOB)).toBeUndefined();
+    expect(await store.claimReminder(BOB, next, next + 1, next - margin)).toBe(true);
+    await store.settleReminder(BOB, next, 'channel');
+    await store.releaseReminder(BOB, next);
+    expect(await store.lastReminder(BOB)).toEqual({ userId: BOB, endsAt: next, at: next + 1, outcome: 'channel' });
+  });
 });
 
 describe('DATABASE_URL', () => {
