@@ -44,6 +44,8 @@ export interface Config {
   readonly votePollMs: number;
   /** The role a member holds while their vote runs; undefined: no role is given. */
   readonly voterRoleId: string | undefined;
+  /** Where a vote reminder goes when the member's DMs are closed. */
+  readonly reminderChannelId: string | undefined;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -189,6 +191,9 @@ const schema = z.object({
       'the id of the role members hold while their vote runs (right-click the role → Copy Role ID), or leave empty',
     ),
   ),
+  REMINDER_CHANNEL_ID: optional(
+    snowflake('the id of the channel where members with closed DMs get their vote reminder, or leave empty'),
+  ),
 });
 
 // A setting that only makes sense with another is checked here, so the message names both.
@@ -239,6 +244,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
     voteChannelId: e.VOTE_CHANNEL_ID,
     votePollMs: e.VOTE_POLL_SECONDS * 1000,
     voterRoleId: e.VOTER_ROLE_ID,
+    reminderChannelId: e.REMINDER_CHANNEL_ID,
   });
 }
 

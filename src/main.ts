@@ -56,6 +56,7 @@ async function main(): Promise<void> {
       now: () => new Date(),
       votes: realtime.mirror,
       ledger: store,
+      reminders: store,
       feed: realtime.feed,
     },
     onHandled: metrics && ((info) => metrics.interactionHandled(info)),

@@ -9,6 +9,7 @@ import { VoteAnnouncer } from './feeds/vote-announcer.js';
 import { translatorFor } from './i18n/index.js';
 import type { Logger } from './log.js';
 import { VoteMirror } from './mirror/vote-mirror.js';
+import { VoteReminder } from './reminders/vote-reminder.js';
 import { VoterRole } from './roles/voter-role.js';
 import { ExpirySchedule, type ExpiryConsumer } from './schedule/expiry-schedule.js';
 import type { Store } from './store/index.js';
@@ -19,8 +20,8 @@ export interface Realtime {
   readonly feed: ReviewFeed;
   readonly mirror: VoteMirror;
   readonly receiver: Receiver | undefined;
-  /** Undefined when nothing acts on vote expiries (no VOTER_ROLE_ID). */
-  readonly schedule: ExpirySchedule | undefined;
+  /** When each running vote ends: the voter role and reminders act on it. */
+  readonly schedule: ExpirySchedule;
   /** Discord is connected: handle what the store holds, announce, poll. */
   begin(): void;
   stop(): Promise<void>;
@@ -71,11 +72,19 @@ export async function startRealtime(deps: {
         probeMs: RECONCILE_MS,
       }),
     );
-  const schedule =
-    consumers.length === 0
-      ? undefined
-      : new ExpirySchedule({ store, logger, now, consumers, reconcileMs: RECONCILE_MS });
-  const onRunning = schedule && ((userId: string, endsAt: number) => schedule.voteKnown(userId, endsAt));
+  consumers.push(
+    new VoteReminder({
+      rest: client.rest,
+      store,
+      logger,
+      now,
+      voteUrl: config.voteUrl,
+      channelId: config.reminderChannelId,
+      serverName: () => guild()?.name ?? '',
+    }),
+  );
+  const schedule = new ExpirySchedule({ store, logger, now, consumers, reconcileMs: RECONCILE_MS });
+  const onRunning = (userId: string, endsAt: number) => schedule.voteKnown(userId, endsAt);
   const mirror = new VoteMirror({
     store,
     api,
@@ -124,11 +133,11 @@ export async function startRealtime(deps: {
       worker.wake();
       announcer.wake();
       mirror.start();
-      schedule?.start();
+      schedule.start();
     },
     async stop() {
       await receiver?.close();
-      await Promise.all([worker.stop(), announcer.stop(), mirror.stop(), schedule?.stop()]);
+      await Promise.all([worker.stop(), announcer.stop(), mirror.stop(), schedule.stop()]);
     },
   };
 }

@@ -2,6 +2,7 @@ import type {
   SlashCommandBooleanOption,
   SlashCommandBuilder,
   SlashCommandStringOption,
+  SlashCommandSubcommandBuilder,
   SlashCommandUserOption,
 } from '@discordjs/builders';
 import type { ChatInputCommandInteraction, User } from 'discord.js';
@@ -32,8 +33,14 @@ function named<T extends Localizable>(builder: T, name: MessageKey, description:
 }
 
 /** A command's name and description from the catalogs: `command.<name>.name` and `.description`. */
-export const commandNamed = (builder: SlashCommandBuilder, command: 'vote' | 'votes' | 'review' | 'leaderboard') =>
-  named(builder, `command.${command}.name`, `command.${command}.description`);
+export const commandNamed = (
+  builder: SlashCommandBuilder,
+  command: 'vote' | 'votes' | 'review' | 'leaderboard' | 'remind',
+) => named(builder, `command.${command}.name`, `command.${command}.description`);
+
+/** `/remind on|off|status`: a subcommand's name and description, `option.remind.<choice>.*`. */
+export const remindChoice = (choice: 'on' | 'off' | 'status') => (subcommand: SlashCommandSubcommandBuilder) =>
+  named(subcommand, `option.remind.${choice}.name`, `option.remind.${choice}.description`);
 
 /** `member`: whose answer to show; the caller when left out. */
 export const memberOption = (description: MessageKey) => (option: SlashCommandUserOption) =>

@@ -22,6 +22,11 @@ export interface BotContext {
   readonly votes?: VoteMirror;
   /** The votes the bot recorded, for the leaderboard. */
   readonly ledger: Pick<Store, 'votesBetween' | 'countingSince'>;
+  /** Members' reminder settings, their last reminder, and when their running vote ends. */
+  readonly reminders: Pick<
+    Store,
+    'optInReminders' | 'optOutReminders' | 'reminderOptIn' | 'lastReminder' | 'scheduledExpiry'
+  >;
   /** Posts of reviews in REVIEW_CHANNEL_ID, marked when a reply is posted. */
   readonly feed?: ReviewFeed;
 }

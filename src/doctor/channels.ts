@@ -21,5 +21,6 @@ export function channelsToCheck(config: Config): ChannelToCheck[] {
     { label: 'audit channel', setting: 'REVIEW_LOG_CHANNEL_ID', id: config.reviewLogChannelId, needs: POSTS },
     { label: 'review feed', setting: 'REVIEW_CHANNEL_ID', id: config.reviewChannelId, needs: POSTS },
     { label: 'vote announcements', setting: 'VOTE_CHANNEL_ID', id: config.voteChannelId, needs: POSTS },
+    { label: 'reminder channel', setting: 'REMINDER_CHANNEL_ID', id: config.reminderChannelId, needs: POSTS },
   ];
 }

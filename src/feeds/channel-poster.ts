@@ -15,17 +15,18 @@ export interface ChannelPoster {
 export function channelPoster(rest: REST): ChannelPoster {
   return {
     async create(channelId, view, nonce) {
-      const body = { ...toBody(view), ...(nonce === undefined ? {} : { nonce, enforce_nonce: true }) };
+      const body = { ...messageBody(view), ...(nonce === undefined ? {} : { nonce, enforce_nonce: true }) };
       const message = (await rest.post(Routes.channelMessages(channelId), { body })) as { id: string };
       return message.id;
     },
     async edit(channelId, messageId, view) {
-      await rest.patch(Routes.channelMessage(channelId, messageId), { body: toBody(view) });
+      await rest.patch(Routes.channelMessage(channelId, messageId), { body: messageBody(view) });
     },
   };
 }
 
-function toBody(view: MessageView) {
+/** A view as a REST message body; nothing in it pings anyone unless the caller says whom. */
+export function messageBody(view: MessageView) {
   return {
     embeds: view.embeds.map((embed) => embed.toJSON()),
     components: view.components.map((row) => row.toJSON()),

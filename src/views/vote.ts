@@ -1,9 +1,10 @@
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder } from 'discord.js';
+import { EmbedBuilder } from 'discord.js';
 import type { VoteStatus } from '../api/index.js';
 import type { Translator } from '../i18n/index.js';
 import { durationInWords, exactTime, mention, relativeTime, timeAfter } from './format.js';
 import { messageView, type MessageView } from './message.js';
 import { ToneColour } from './theme.js';
+import { voteLinkRows } from './vote-link.js';
 
 export interface VoteViewInput {
   userId: string;
@@ -14,17 +15,6 @@ export interface VoteViewInput {
   /** The guild's voting page; adds a "Vote now" link button to the not-voted view. */
   voteUrl?: string;
   i18n: Translator;
-}
-
-/** Discord accepts link buttons with http(s) URLs of at most 512 characters. */
-function isLinkUrl(url: string): boolean {
-  if (url.length > 512) return false;
-  try {
-    const { protocol } = new URL(url);
-    return protocol === 'https:' || protocol === 'http:';
-  } catch {
-    return false;
-  }
 }
 
 function votedEmbed({ userId, self, status, now, i18n }: VoteViewInput): EmbedBuilder {
@@ -55,9 +45,6 @@ function notVotedEmbed({ userId, self, i18n: { t } }: VoteViewInput, withButton:
 /** A member's vote: when it runs out, or how to vote. */
 export function voteView(input: VoteViewInput): MessageView {
   if (input.status.voted) return messageView(votedEmbed(input));
-  const link = input.voteUrl !== undefined && isLinkUrl(input.voteUrl) ? input.voteUrl : undefined;
-  const embed = notVotedEmbed(input, link !== undefined);
-  if (link === undefined) return messageView(embed);
-  const button = new ButtonBuilder().setStyle(ButtonStyle.Link).setLabel(input.i18n.t('vote.button')).setURL(link);
-  return messageView(embed, [new ActionRowBuilder<ButtonBuilder>().addComponents(button)]);
+  const rows = voteLinkRows(input.voteUrl, input.i18n);
+  return messageView(notVotedEmbed(input, rows.length > 0), rows);
 }

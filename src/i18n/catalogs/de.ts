@@ -169,4 +169,38 @@ export const de: Catalog = {
   'feed.vote.titleMany': '{count} neue Stimmen',
   'feed.vote.total': 'Stimmen insgesamt: {count}',
   'feed.vote.month': 'Diesen Monat: {count}',
+
+  'command.remind.name': 'erinnerung',
+  'command.remind.description': 'Erhalte eine DM, sobald du wieder für diesen Server abstimmen kannst',
+  'option.remind.on.name': 'an',
+  'option.remind.on.description': 'Erinnere mich, wenn meine Stimme abläuft',
+  'option.remind.off.name': 'aus',
+  'option.remind.off.description': 'Erinnere mich nicht mehr',
+  'option.remind.status.name': 'status',
+  'option.remind.status.description': 'Zeigt, ob Erinnerungen an sind und wann die nächste fällig ist',
+  'remind.on.title': 'Erinnerungen an',
+  'remind.on.text': 'Wenn deine Stimme abläuft, bekommst du eine DM, damit du wieder abstimmen kannst.',
+  'remind.off.title': 'Erinnerungen aus',
+  'remind.off.text': 'Du wirst nicht mehr erinnert. Mit {on} schaltest du Erinnerungen wieder ein.',
+  'remind.alreadyOff.text': 'Erinnerungen waren nicht an; nichts wurde geändert. Mit {on} schaltest du sie ein.',
+  'remind.status.onTitle': 'Erinnerungen sind an',
+  'remind.status.offTitle': 'Erinnerungen sind aus',
+  'remind.status.offText': 'Schalte sie mit {on} ein, um eine DM zu bekommen, sobald du wieder abstimmen kannst.',
+  'remind.next': 'Deine Stimme läuft {when} ab: Dann kommt die Erinnerung.',
+  'remind.noVote':
+    'Keine laufende Stimme von dir ist bekannt. Nach deiner nächsten Stimme wirst du erinnert, wenn sie abläuft.',
+  'remind.fallback': 'Wenn deine DMs geschlossen sind, wirst du stattdessen in {channel} erwähnt.',
+  'remind.openDms': 'Lass Direktnachrichten von Servermitgliedern offen, sonst erreicht dich die Erinnerung nicht.',
+  'remind.howToStop': 'Mit {off} schaltest du Erinnerungen aus.',
+  'remind.last.dm': 'Letzte Erinnerung: {when}, per DM.',
+  'remind.last.channel': 'Letzte Erinnerung: {when}, als Erwähnung im Erinnerungskanal (deine DMs waren geschlossen).',
+  'remind.last.undelivered': 'Letzte Erinnerung: {when}, nicht zugestellt: Deine DMs waren geschlossen.',
+  'remind.last.late': 'Letzte Erinnerung: {when} ausgelassen, weil der Bot offline war, als deine Stimme ablief.',
+  'reminder.title': 'Du kannst wieder abstimmen',
+  'reminder.text':
+    'Deine Stimme für **{server}** ist abgelaufen. Stimme wieder ab, um den Server weiter zu unterstützen.',
+  'reminder.footer':
+    'Du bekommst das, weil du Erinnerungen mit {on} eingeschaltet hast. Mit {off} schaltest du sie aus.',
+  'reminder.closedDms':
+    '{member}, du kannst wieder abstimmen! (Deine DMs sind geschlossen, darum kommt die Erinnerung hier.)',
 };

@@ -1,0 +1,107 @@
+import { DiscordAPIError, RESTJSONErrorCodes, Routes, type REST } from 'discord.js';
+import { messageBody } from '../feeds/channel-poster.js';
+import { translatorFor } from '../i18n/index.js';
+import type { Logger } from '../log.js';
+import type { ExpiryConsumer } from '../schedule/expiry-schedule.js';
+import type { ReminderOutcome, Store } from '../store/index.js';
+import { reminderMentionView, reminderView } from '../views/vote-reminder.js';
+
+export type ReminderStore = Pick<Store, 'reminderOptIn' | 'claimReminder' | 'settleReminder' | 'releaseReminder'>;
+
+export interface VoteReminderOptions {
+  rest: REST;
+  store: ReminderStore;
+  logger: Logger;
+  now: () => number;
+  voteUrl: string | undefined;
+  /** REMINDER_CHANNEL_ID: where a member whose DMs are closed is mentioned instead. */
+  channelId: string | undefined;
+  serverName: () => string;
+}
+
+/** A reminder this late (the bot was down when the vote ran out) is skipped rather than sent late. */
+export const LATE_LIMIT_MS = 60 * 60_000;
+/**
+ * An end within this much after the one already reminded is the same vote period: the service's
+ * expiry can land a little after the end the bot had estimated, once the reminder went out.
+ */
+const SAME_PERIOD_MS = 10 * 60_000;
+
+type Delivered = Exclude<ReminderOutcome, 'pending' | 'late'>;
+
+/**
+ * `/remind on`: when an opted-in member's vote runs out, one DM saying they can vote again; with DMs
+ * closed, a mention in REMINDER_CHANNEL_ID, else a log line. The claim in the store makes it one per
+ * vote period whatever restarts and retries do; a crash between claim and send loses that one
+ * reminder rather than risking two.
+ */
+export class VoteReminder implements ExpiryConsumer {
+  readonly name = 'vote reminder';
+
+  constructor(private readonly options: VoteReminderOptions) {}
+
+  async onActive(): Promise<void> {}
+
+  async onExpired(userId: string, endsAt: number): Promise<void> {
+    const { store, logger, now } = this.options;
+    const optIn = await store.reminderOptIn(userId);
+    if (!optIn) return;
+    const at = now();
+    if (!(await store.claimReminder(userId, endsAt, at, endsAt - SAME_PERIOD_MS))) return;
+    if (at - endsAt > LATE_LIMIT_MS) {
+      await store.settleReminder(userId, endsAt, 'late');
+      logger.info(
+        { userId, lateMs: at - endsAt },
+        'vote reminder skipped: the vote ran out over an hour ago, while the bot was down',
+      );
+      return;
+    }
+    let outcome: Delivered;
+    try {
+      outcome = await this.#deliver(userId, optIn.locale);
+    } catch (err) {
+      await store.releaseReminder(userId, endsAt);
+      throw err;
+    }
+    await store.settleReminder(userId, endsAt, outcome);
+  }
+
+  async #deliver(userId: string, locale: string): Promise<Delivered> {
+    const { rest, logger, voteUrl, channelId, serverName } = this.options;
+    const i18n = translatorFor(locale);
+    try {
+      const dm = (await rest.post(Routes.userChannels(), { body: { recipient_id: userId } })) as { id: string };
+      await rest.post(Routes.channelMessages(dm.id), { body: messageBody(reminderView(serverName(), voteUrl, i18n)) });
+      logger.info({ userId }, 'vote reminder sent by DM');
+      return 'dm';
+    } catch (err) {
+      if (isError(err, RESTJSONErrorCodes.UnknownUser)) {
+        logger.info({ userId }, 'vote reminder not delivered: Discord does not know the member any more');
+        return 'undelivered';
+      }
+      if (!isError(err, RESTJSONErrorCodes.CannotSendMessagesToThisUser)) throw err;
+    }
+    if (channelId === undefined) {
+      logger.info(
+        { userId },
+        "vote reminder not delivered: the member's DMs are closed and REMINDER_CHANNEL_ID is not set",
+      );
+      return 'undelivered';
+    }
+    const view = reminderMentionView(userId, serverName(), voteUrl, i18n);
+    try {
+      await rest.post(Routes.channelMessages(channelId), {
+        body: { ...messageBody(view), content: view.content, allowed_mentions: { users: [userId] } },
+      });
+    } catch (err) {
+      if (!(err instanceof DiscordAPIError) || err.status >= 500) throw err;
+      logger.warn({ err, userId, channelId }, 'vote reminder not delivered: REMINDER_CHANNEL_ID refused the mention');
+      return 'undelivered';
+    }
+    logger.info({ userId, channelId }, "vote reminder posted in REMINDER_CHANNEL_ID: the member's DMs are closed");
+    return 'channel';
+  }
+}
+
+const isError = (err: unknown, code: RESTJSONErrorCodes): boolean =>
+  err instanceof DiscordAPIError && err.code === code;
