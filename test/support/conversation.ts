@@ -16,16 +16,11 @@ export function asMember(discord: DiscordStandIn, who: MemberPayload = member(),
   return {
     who,
     command(name: string, options: Record<string, string | boolean> = {}): InteractionHandle {
-      const opts = Object.entries(options).map(([optionName, value]) => ({
-        name: optionName,
-        type:
-          typeof value === 'boolean'
-            ? OptionType.Boolean
-            : optionName === 'member'
-              ? OptionType.User
-              : OptionType.String,
-        value,
-      }));
+      return discord.sendInteraction(slashCommand({ name, member: who, options: commandOptions(options), locale }));
+    },
+    /** `/name sub`, e.g. `/remind on`: Discord sends the subcommand as the one option, carrying its own. */
+    subcommand(name: string, sub: string, options: Record<string, string | boolean> = {}): InteractionHandle {
+      const opts = [{ name: sub, type: OptionType.Subcommand, options: commandOptions(options) }];
       return discord.sendInteraction(slashCommand({ name, member: who, options: opts, locale }));
     },
     click(message: Message, customId: string): InteractionHandle {
@@ -44,6 +39,15 @@ export function asMember(discord: DiscordStandIn, who: MemberPayload = member(),
       );
     },
   };
+}
+
+function commandOptions(options: Record<string, string | boolean>) {
+  return Object.entries(options).map(([optionName, value]) => ({
+    name: optionName,
+    type:
+      typeof value === 'boolean' ? OptionType.Boolean : optionName === 'member' ? OptionType.User : OptionType.String,
+    value,
+  }));
 }
 
 export const moderator = () => member({ permissions: MODERATOR_PERMISSIONS });

@@ -57,6 +57,7 @@ const MISSING_ACCESS = error(403, 'Missing Access', 50001);
 const MISSING_PERMISSIONS = error(403, 'Missing Permissions', 50013);
 const UNKNOWN_ROLE = error(404, 'Unknown Role', 10011);
 const INVALID_WEBHOOK_TOKEN = error(401, 'Invalid Webhook Token', 50027);
+const CANNOT_MESSAGE_USER = error(403, 'Cannot send messages to this user', 50007);
 
 function invalidCallbackType(type: unknown): RestResult {
   return invalid({
@@ -312,6 +313,8 @@ const channels: Handler = (ctx, { segments, method, body }) => {
   const channel = channelId === undefined ? undefined : ctx.store.channel(channelId);
   if (segments.length === 2 && method === 'GET') return channel ? { status: 200, body: channel } : UNKNOWN_CHANNEL;
   if (messages !== 'messages' || segments.length < 3 || segments.length > 4) return undefined;
+  const recipient = ctx.store.dmRecipient(channelId!);
+  if (recipient !== undefined) return directMessage(ctx, channelId!, recipient, { segments, method, body });
   const guild = ctx.store.guildOfChannel(channelId!);
   if (!guild) return UNKNOWN_CHANNEL;
 
@@ -347,6 +350,23 @@ const channels: Handler = (ctx, { segments, method, body }) => {
   ctx.store.changed.notify();
   return { status: 200, body: message };
 };
+
+/** POST /channels/{dm}/messages: 50007 when the user's DMs are closed to the bot. */
+function directMessage(
+  ctx: RestContext,
+  channelId: string,
+  recipient: string,
+  { segments, method, body }: Pick<RestRequest, 'segments' | 'method' | 'body'>,
+): RestResult | undefined {
+  if (segments.length !== 3 || method !== 'POST') return undefined;
+  if (ctx.store.closedDms.has(recipient)) return CANNOT_MESSAGE_USER;
+  const problem = checkMessage(body, [], true);
+  if (problem) return invalid(problem);
+  const message = ctx.store.createMessage({ channelId, data: body ?? {} });
+  ctx.store.postToChannel(message);
+  ctx.store.changed.notify();
+  return { status: 200, body: message };
+}
 
 function registerCommands(ctx: RestContext & { config: Store['config'] }, scope: string, body: unknown): RestResult {
   const problem = checkCommands(body);
@@ -421,10 +441,22 @@ const applications: Handler = (ctx, { segments, method, body }) => {
   return undefined;
 };
 
-const users: Handler = (ctx, { segments, method }) =>
-  method === 'GET' && segments.length === 2 && segments[1] === '@me'
-    ? { status: 200, body: { ...ctx.config.botUser, verified: true, mfa_enabled: false, locale: 'en-US', email: null } }
-    : undefined;
+/** GET /users/@me; POST /users/@me/channels { recipient_id } opens (or finds) a DM channel. */
+const users: Handler = (ctx, { segments, method, body }) => {
+  if (segments[1] !== '@me') return undefined;
+  if (method === 'GET' && segments.length === 2)
+    return {
+      status: 200,
+      body: { ...ctx.config.botUser, verified: true, mfa_enabled: false, locale: 'en-US', email: null },
+    };
+  if (method === 'POST' && segments.length === 3 && segments[2] === 'channels') {
+    const recipient = body?.recipient_id;
+    if (typeof recipient !== 'string' || !/^\d{17,20}$/.test(recipient))
+      return invalid({ message: 'Invalid Recipient(s)', code: 50033 });
+    return { status: 200, body: ctx.store.openDm(recipient) };
+  }
+  return undefined;
+};
 
 /** /guilds/{id}, /guilds/{id}/roles, /guilds/{id}/channels, /guilds/{id}/members/{user}[/roles/{role}] */
 const guilds: Handler = (ctx, request) => {

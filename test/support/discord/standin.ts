@@ -62,6 +62,10 @@ export interface DiscordStandIn {
   readonly roleChanges: readonly RoleChange[];
   /** On: member role changes are answered 403 Missing Permissions, as when the bot lacks Manage Roles. */
   refuseRoleChanges(on: boolean): void;
+  /** On: DMs to this user are answered 403 50007 (the member closed DMs from server members). */
+  closeDms(userId: string, closed?: boolean): void;
+  /** Messages the bot sent the user by DM, oldest first. */
+  directMessages(userId: string): Message[];
   /** Every REST request (newest maxLog kept). */
   readonly requests: RecordedRequest[];
   /** Requests answered with Discord's `{ message: '404: Not Found', code: 0 }`. */
@@ -196,6 +200,14 @@ class StandIn implements DiscordStandIn {
   }
   get roleChanges(): readonly RoleChange[] {
     return this.store.roleChanges;
+  }
+  closeDms(userId: string, closed = true): void {
+    if (closed) this.store.closedDms.add(userId);
+    else this.store.closedDms.delete(userId);
+  }
+  directMessages(userId: string): Message[] {
+    const channelId = this.store.dmChannels.get(userId);
+    return channelId === undefined ? [] : this.store.channelMessages(channelId);
   }
   refuseRoleChanges(on: boolean): void {
     this.store.refuseRoleChanges = on;

@@ -5,6 +5,7 @@ import {
   rolePayload,
   textChannelIdFor,
   textChannelPayload,
+  userPayload,
   type GuildSetup,
 } from './fixtures.js';
 import { appendBounded, BoundedMap, Signal } from './signal.js';
@@ -69,6 +70,9 @@ export class Store {
   readonly roleChanges: RoleChange[] = [];
   /** While set, member role changes are answered 403 Missing Permissions (the bot lacks Manage Roles). */
   refuseRoleChanges = false;
+  /** DM channel per user (POST /users/@me/channels), and the users whose DMs are closed to the bot. */
+  readonly dmChannels = new Map<string, string>();
+  readonly closedDms = new Set<string>();
 
   constructor(readonly config: StoreConfig) {
     this.messages = new BoundedMap(config.maxLog);
@@ -80,6 +84,25 @@ export class Store {
   record(request: RecordedRequest, unknown: boolean): void {
     appendBounded(this.requests, request, this.config.maxLog);
     if (unknown) appendBounded(this.unknownRoutes, request, this.config.maxLog);
+  }
+
+  /** The DM channel with a user, made on first use as Discord does. */
+  openDm(userId: string): Record<string, unknown> {
+    let id = this.dmChannels.get(userId);
+    if (id === undefined) this.dmChannels.set(userId, (id = nextSnowflake()));
+    return {
+      id,
+      type: 1,
+      last_message_id: null,
+      flags: 0,
+      recipients: [userPayload(userId, `user_${userId.slice(-4)}`)],
+    };
+  }
+
+  /** The user a DM channel is with, if it is one. */
+  dmRecipient(channelId: string): string | undefined {
+    for (const [userId, id] of this.dmChannels) if (id === channelId) return userId;
+    return undefined;
   }
 
   guild(id: string): GuildSetup | undefined {
