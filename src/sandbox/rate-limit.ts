@@ -40,7 +40,8 @@ export class RateLimitWindow {
     const allowed = this.used < this.options.limit;
     if (allowed) this.used += 1;
     else this.violationCount += 1;
-    const reset = String(Math.ceil((this.windowEnd - now) / 1000));
+    // Whole ms first: (now + windowMs) - now can come out a hair above windowMs in floating point.
+    const reset = String(Math.ceil(Math.round(this.windowEnd - now) / 1000));
     const headers: Record<string, string> = {
       'x-ratelimit-limit': String(this.options.limit),
       'x-ratelimit-remaining': String(this.options.limit - this.used),
