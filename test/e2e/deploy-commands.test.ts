@@ -34,7 +34,7 @@ describe('npm run deploy-commands', () => {
     ...overrides,
   });
 
-  it('registers /vote, /votes, /review and /leaderboard in the guild with one bulk overwrite and prints them', async () => {
+  it('registers /vote, /votes, /review, /leaderboard and /remind in the guild with one bulk overwrite and prints them', async () => {
     const result = await deploy(envFor(discord));
     expect(result.code).toBe(0);
     const puts = discord.requests.filter((r) => r.method === 'PUT');
@@ -44,8 +44,8 @@ describe('npm run deploy-commands', () => {
       .registeredCommands()
       .map((c) => c.name)
       .sort();
-    expect(names).toEqual(['leaderboard', 'review', 'vote', 'votes']);
-    expect(result.stdout).toMatch(/Registered 4 commands/);
+    expect(names).toEqual(['leaderboard', 'remind', 'review', 'vote', 'votes']);
+    expect(result.stdout).toMatch(/Registered 5 commands/);
     for (const name of names) expect(result.stdout).toContain(`/${name} (`);
   });
 

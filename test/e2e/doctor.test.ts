@@ -48,6 +48,7 @@ describe('npm run doctor', () => {
       'audit channel (REVIEW_LOG_CHANNEL_ID)',
       'review feed (REVIEW_CHANNEL_ID)',
       'vote announcements (VOTE_CHANNEL_ID)',
+      'reminder channel (REMINDER_CHANNEL_ID)',
       'voter role (VOTER_ROLE_ID)',
       'service base URL',
       'service reachable',

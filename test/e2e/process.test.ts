@@ -17,7 +17,7 @@ describe('the bot process', () => {
 
   it('logs ready within 10 s of starting, having identified once', async () => {
     const ready = world.bot.logs.find((line) => line.msg === 'ready');
-    expect(ready).toMatchObject({ commands: ['leaderboard', 'review', 'vote', 'votes'] });
+    expect(ready).toMatchObject({ commands: ['leaderboard', 'remind', 'review', 'vote', 'votes'] });
     expect(ready?.ms).toBeLessThan(10_000);
     expect(world.discord.gatewaySessions).toBe(1);
   });

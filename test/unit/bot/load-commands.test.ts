@@ -20,9 +20,9 @@ const good = (name: string) =>
   `export const data = { name: '${name}', toJSON: () => ({ name: '${name}' }) };\nexport async function execute() {}\n`;
 
 describe('loadCommands', () => {
-  it('loads the real commands folder: /vote, /votes, /review and /leaderboard', async () => {
+  it('loads the real commands folder: /vote, /votes, /review, /leaderboard and /remind', async () => {
     const commands = await loadCommands(new URL('../../../commands/', import.meta.url));
-    expect([...commands.keys()].sort()).toEqual(['leaderboard', 'review', 'vote', 'votes']);
+    expect([...commands.keys()].sort()).toEqual(['leaderboard', 'remind', 'review', 'vote', 'votes']);
     for (const command of commands.values()) expect(command.data.toJSON().description).toBeTruthy();
   });
 
