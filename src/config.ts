@@ -46,6 +46,8 @@ export interface Config {
   readonly voterRoleId: string | undefined;
   /** Where a vote reminder goes when the member's DMs are closed. */
   readonly reminderChannelId: string | undefined;
+  /** How often the expiry schedule is checked against the mirror (voter roles mended, failures retried). */
+  readonly expiryCheckMs: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -191,6 +193,7 @@ const schema = z.object({
       'the id of the role members hold while their vote runs (right-click the role → Copy Role ID), or leave empty',
     ),
   ),
+  EXPIRY_CHECK_SECONDS: intInRange(1, 86_400, 300),
   REMINDER_CHANNEL_ID: optional(
     snowflake('the id of the channel where members with closed DMs get their vote reminder, or leave empty'),
   ),
@@ -245,6 +248,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
     votePollMs: e.VOTE_POLL_SECONDS * 1000,
     voterRoleId: e.VOTER_ROLE_ID,
     reminderChannelId: e.REMINDER_CHANNEL_ID,
+    expiryCheckMs: e.EXPIRY_CHECK_SECONDS * 1000,
   });
 }
 

@@ -10,6 +10,7 @@ import { translatorFor } from './i18n/index.js';
 import type { Logger } from './log.js';
 import { VoteMirror } from './mirror/vote-mirror.js';
 import { VoteReminder } from './reminders/vote-reminder.js';
+import { memberRoles } from './roles/member-roles.js';
 import { VoterRole } from './roles/voter-role.js';
 import { ExpirySchedule, type ExpiryConsumer } from './schedule/expiry-schedule.js';
 import type { Store } from './store/index.js';
@@ -26,9 +27,6 @@ export interface Realtime {
   begin(): void;
   stop(): Promise<void>;
 }
-
-/** How often vote expiries are reconciled with the mirror, and refused role changes tried again. */
-const RECONCILE_MS = 5 * 60_000;
 
 /**
  * Guilds' push events and the vote mirror. The receiver starts at once, so deliveries are stored
@@ -69,7 +67,8 @@ export async function startRealtime(deps: {
         now,
         auditChannelId: config.reviewLogChannelId,
         i18n,
-        probeMs: RECONCILE_MS,
+        probeMs: config.expiryCheckMs,
+        memberRoles: (ids) => memberRoles(guild(), ids),
       }),
     );
   consumers.push(
@@ -83,7 +82,7 @@ export async function startRealtime(deps: {
       serverName: () => guild()?.name ?? '',
     }),
   );
-  const schedule = new ExpirySchedule({ store, logger, now, consumers, reconcileMs: RECONCILE_MS });
+  const schedule = new ExpirySchedule({ store, logger, now, consumers, reconcileMs: config.expiryCheckMs });
   const onRunning = (userId: string, endsAt: number) => schedule.voteKnown(userId, endsAt);
   const mirror = new VoteMirror({
     store,

@@ -14,7 +14,12 @@ export interface VoterRoleOptions {
   i18n: () => Translator;
   /** While Discord refuses, one call in this long finds out whether the fix was made. */
   probeMs: number;
+  /** The roles of these members, as Discord has them now; members who left are absent. */
+  memberRoles?: (userIds: readonly string[]) => Promise<ReadonlyMap<string, readonly string[]>>;
 }
+
+/** Discord answers a gateway member request for at most 100 user ids. */
+const MEMBERS_PER_REQUEST = 100;
 
 const GRANT_REASON = 'Voted for the server: voter role while the vote lasts';
 const REMOVE_REASON = 'Vote ran out: voter role removed';
@@ -49,6 +54,20 @@ export class VoterRole implements ExpiryConsumer {
     const missed = this.#missedGrants && !refusing;
     if (missed) this.#missedGrants = false;
     return missed;
+  }
+
+  /**
+   * A voter whose role was taken by hand gets it back. (A role given by hand to a member who has not
+   * voted stays: finding its holders would need the privileged members intent.)
+   */
+  async heal(running: readonly string[]): Promise<void> {
+    const { memberRoles, roleId, now } = this.options;
+    if (memberRoles === undefined) return;
+    for (let i = 0; i < running.length; i += MEMBERS_PER_REQUEST) {
+      if (this.#refusedUntil !== undefined && now() < this.#refusedUntil) return;
+      const roles = await memberRoles(running.slice(i, i + MEMBERS_PER_REQUEST));
+      for (const [userId, held] of roles) if (!held.includes(roleId)) await this.#change('grant', userId);
+    }
   }
 
   /** A grant left out is made by the next full reconcile; a removal left out keeps its schedule entry. */

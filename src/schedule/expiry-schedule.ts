@@ -10,6 +10,8 @@ export interface ExpiryConsumer {
   onExpired(userId: string, endsAt: number): Promise<void>;
   /** True when some onActive calls were skipped and the next reconcile should offer every running vote again. */
   wantsFullReconcile?(): boolean;
+  /** Every reconcile pass that is not a full one: the members whose votes run, to mend what was changed by hand. */
+  heal?(running: readonly string[]): Promise<void>;
 }
 
 export interface ExpiryScheduleOptions {
@@ -79,9 +81,11 @@ export class ExpirySchedule {
     try {
       const at = now();
       let offered = 0;
+      const running: string[] = [];
       for (const entry of await store.mirrorEntries()) {
         if (this.#stopped) return;
         if (entry.expiresAt <= at) continue;
+        running.push(entry.userId);
         const before = await store.scheduledExpiry(entry.userId);
         if (before?.endsAt !== entry.expiresAt) await store.scheduleExpiry(entry.userId, entry.expiresAt);
         if (full || !before || before.endsAt <= at) {
@@ -91,11 +95,22 @@ export class ExpirySchedule {
       }
       this.#reconciled = true;
       if (offered > 0) logger.info({ offered, full }, 'vote expiry schedule reconciled with the mirror');
+      if (!full) await this.#heal(running);
     } catch (err) {
       logger.warn({ err }, 'could not reconcile the vote expiry schedule');
     }
     this.#retryAt = 0;
     this.#fire();
+  }
+
+  async #heal(running: readonly string[]): Promise<void> {
+    for (const consumer of this.options.consumers) {
+      try {
+        await consumer.heal?.(running);
+      } catch (err) {
+        this.options.logger.warn({ err, consumer: consumer.name }, 'could not check running votes against Discord');
+      }
+    }
   }
 
   async #offer(userId: string, endsAt: number): Promise<void> {

@@ -158,3 +158,36 @@ describe('the voter role (VOTER_ROLE_ID)', () => {
     }
   });
 });
+
+describe('the voter role taken from a voter by hand', () => {
+  it('is given back at the next check while the vote runs, once', async () => {
+    const { url: deliveries, ...settings } = await roleEnv(voterRoleIdFor(GUILD));
+    const checked = await startWorld({ env: { ...settings, EXPIRY_CHECK_SECONDS: '1' } });
+    try {
+      const voter = member();
+      checked.discord.addMembers([voter]);
+      checked.sandbox.setVote(voter.user.id, 60_000);
+      expect(await deliver(deliveries, WEBHOOK_TOKEN, voteEvent(GUILD, voter.user.id))).toBe(200);
+      await checked.discord.waitUntil(() => changesOf(checked, voter.user.id).length === 1, 10_000, 'the role PUT');
+      // Two checks pass with the role held: nothing to mend.
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect(changesOf(checked, voter.user.id)).toHaveLength(1);
+
+      checked.discord.setMemberRoles(voter.user.id, []);
+      await checked.discord.waitUntil(
+        () => changesOf(checked, voter.user.id).length === 2,
+        5_000,
+        'the role given back',
+      );
+      expect(changesOf(checked, voter.user.id)[1]).toMatchObject({
+        change: 'add',
+        reason: expect.stringMatching(/vote/i),
+      });
+      expect(checked.discord.memberRoles(voter.user.id)).toEqual([checked.discord.voterRoleId]);
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect(changesOf(checked, voter.user.id)).toHaveLength(2);
+    } finally {
+      await checked.close();
+    }
+  });
+});

@@ -62,6 +62,10 @@ export interface DiscordStandIn {
   readonly roleChanges: readonly RoleChange[];
   /** On: member role changes are answered 403 Missing Permissions, as when the bot lacks Manage Roles. */
   refuseRoleChanges(on: boolean): void;
+  /** An admin edits a member's roles by hand in the server settings: no request of the bot's, no role change recorded. */
+  setMemberRoles(userId: string, roleIds: readonly string[], guildId?: string): void;
+  /** The member's roles as Discord has them now; undefined for a member Discord does not know. */
+  memberRoles(userId: string, guildId?: string): string[] | undefined;
   /** On: DMs to this user are answered 403 50007 (the member closed DMs from server members). */
   closeDms(userId: string, closed?: boolean): void;
   /** Messages the bot sent the user by DM, oldest first. */
@@ -200,6 +204,15 @@ class StandIn implements DiscordStandIn {
   }
   get roleChanges(): readonly RoleChange[] {
     return this.store.roleChanges;
+  }
+  setMemberRoles(userId: string, roleIds: readonly string[], guildId = this.guildId): void {
+    const key = `${guildId}:${userId}`;
+    const known = this.store.members.get(key);
+    if (!known) throw new Error(`no member ${userId} in ${guildId}: add it with addMembers first`);
+    this.store.members.set(key, { ...known, roles: [...roleIds] });
+  }
+  memberRoles(userId: string, guildId = this.guildId): string[] | undefined {
+    return this.store.member(guildId, userId)?.roles;
   }
   closeDms(userId: string, closed = true): void {
     if (closed) this.store.closedDms.add(userId);
