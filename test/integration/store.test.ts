@@ -277,7 +277,7 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
     expect(await store.reminderOptIn(ALICE)).toBeUndefined();
     await store.optInReminders(ALICE, 'de', 1_000);
     await store.optInReminders(ALICE, 'fr', 2_000);
-    const again = await openStore(target);
+    const again = await backend.open(target);
     try {
       expect(await again.reminderOptIn(ALICE)).toEqual({ userId: ALICE, locale: 'fr', since: 1_000 });
     } finally {
