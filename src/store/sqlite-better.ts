@@ -4,10 +4,13 @@ import type { SqliteConnection, SqliteDriver } from './sqlite-driver.js';
 import type { Row } from './sql.js';
 
 /**
- * better-sqlite3, or undefined where it is not installed (an optional dependency), did not build, or
- * was built for another Node: its native part is loaded here, not at the first open.
+ * better-sqlite3, or undefined where it is not installed (an optional dependency), did not build, was
+ * built for another Node (its native part is loaded here, not at the first open), or is unsafe.
  */
 export function loadBetterSqlite3(): SqliteDriver | undefined {
+  // Its 12.x line (the last that installs on Node 20) aborts Node 24.19+ whenever the garbage collector
+  // frees one of its statements (nodejs/node#65446), so from Node 24 on it counts as absent.
+  if (Number(process.versions.node.split('.')[0]) >= 24) return undefined;
   let Database: typeof BetterSqlite3;
   let nativeBinding: object;
   try {

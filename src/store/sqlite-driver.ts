@@ -19,13 +19,12 @@ export interface SqliteDriver {
 }
 
 /**
- * The drivers, preferred first. Node's built-in node:sqlite (22.13+) comes first:
- * better-sqlite3 12, the last line that installs on Node 20, aborts Node 24.19+ when the garbage
- * collector frees one of its statements (nodejs/node#65446), so it serves Node 20 only.
+ * The drivers, preferred first: Node's built-in node:sqlite (22.13+), then better-sqlite3 for Node 20
+ * (and 22 before 22.13); better-sqlite3 12 must not run on Node 24 (see sqlite-better.ts).
  */
 const LOADERS = [loadNodeSqlite, loadBetterSqlite3];
 
-/** Every driver this Node can load (tests run the store on each). */
+/** Every driver this Node can load and run (tests run the store on each: both on Node 22). */
 export function sqliteDrivers(): SqliteDriver[] {
   return LOADERS.map((load) => load()).filter((driver) => driver !== undefined);
 }

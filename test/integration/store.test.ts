@@ -34,7 +34,7 @@ const sqliteThrough = (driver: SqliteDriver, role: string): Backend => ({
 });
 const active = activeSqliteDriver();
 const sqlite = sqliteThrough(active, 'the driver this Node uses');
-// Node 22 and 24 load both drivers: the one this Node does not use is held to the same contract.
+// Node 22 loads both drivers: the one this Node does not use is held to the same contract.
 const otherSqlite = sqliteDrivers()
   .filter((driver) => driver.name !== active.name)
   .map((driver) => sqliteThrough(driver, 'also loadable here'));
