@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   const client = createDiscordClient(config);
   const names = new MemberNames();
   const store = await openStore(config.database);
-  logger.info({ backend: store.backend, schema: await store.schemaVersion() }, 'store open');
+  logger.info({ backend: store.backend, driver: store.driver, schema: await store.schemaVersion() }, 'store open');
   const realtime = await startRealtime({ config, api, client, store, logger, names });
   const route = createRouter({
     commands,

@@ -1,5 +1,6 @@
 import { openPostgres } from './postgres.js';
 import { openSqlite } from './sqlite.js';
+import type { SqliteDriver } from './sqlite-driver.js';
 import { sqlStore } from './sql-store.js';
 import type { DatabaseTarget } from './database-url.js';
 import type { Store } from './types.js';
@@ -21,9 +22,9 @@ export type {
   ReminderRecord,
 } from './types.js';
 
-/** Opens the store and brings its schema up to date. */
-export async function openStore(target: DatabaseTarget): Promise<Store> {
-  const db = target.kind === 'postgres' ? openPostgres(target.url) : openSqlite(target.file);
+/** Opens the store and brings its schema up to date; a SQLite file through `sqliteDriver` if given (tests). */
+export async function openStore(target: DatabaseTarget, sqliteDriver?: SqliteDriver): Promise<Store> {
+  const db = target.kind === 'postgres' ? openPostgres(target.url) : openSqlite(target.file, sqliteDriver);
   try {
     return await sqlStore(db);
   } catch (error) {

@@ -17,6 +17,7 @@ export function openPostgres(url: string): Db {
   pool.on('error', () => undefined);
   const over = (client: pg.Pool | pg.PoolClient): Db => ({
     dialect: 'postgres',
+    driver: 'pg',
     query: async (sql: string, params: readonly SqlValue[] = []) =>
       (await client.query(sql, [...params])).rows as Row[],
     transaction: (work) => work(over(client)),

@@ -33,6 +33,10 @@ class SqlStore implements Store {
     return this.db.dialect;
   }
 
+  get driver() {
+    return this.db.driver;
+  }
+
   schemaVersion() {
     return currentVersion(this.db);
   }

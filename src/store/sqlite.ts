@@ -1,30 +1,28 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import type { Db, Row, SqlValue } from './sql.js';
+import { activeSqliteDriver, type SqliteDriver } from './sqlite-driver.js';
+import type { Db, SqlValue } from './sql.js';
 
 /**
- * SQLite through better-sqlite3 (synchronous, in-process). Calls are serialised by one queue, so a
- * transaction's statements never interleave with another caller's.
+ * SQLite, synchronous and in-process, through the driver `sqlite-driver.ts` picks. Calls are
+ * serialised by one queue, so a transaction's statements never interleave with another caller's.
  */
-export function openSqlite(file: string): Db {
+export function openSqlite(file: string, driver: SqliteDriver = activeSqliteDriver()): Db {
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
+  const db = driver.open(file);
+  db.exec('PRAGMA journal_mode = WAL');
   // FULL: a delivery acknowledged with 200 is on disk even if the machine loses power after it.
-  db.pragma('synchronous = FULL');
-  db.pragma('busy_timeout = 5000');
-  db.pragma('foreign_keys = ON');
+  db.exec('PRAGMA synchronous = FULL');
+  db.exec('PRAGMA busy_timeout = 5000');
+  db.exec('PRAGMA foreign_keys = ON');
 
-  const run = (sql: string, params: readonly SqlValue[] = []): Row[] => {
+  const run = (sql: string, params: readonly SqlValue[] = []) => {
     const { text, values } = toSqlite(sql, params);
-    const statement = db.prepare(text);
-    if (statement.reader) return statement.all(...values) as Row[];
-    statement.run(...values);
-    return [];
+    return db.run(text, values);
   };
   const direct: Db = {
     dialect: 'sqlite',
+    driver: driver.name,
     query: async (sql, params) => run(sql, params),
     transaction: (work) => work(direct),
     close: async () => undefined,
@@ -39,6 +37,7 @@ export function openSqlite(file: string): Db {
 
   return {
     dialect: 'sqlite',
+    driver: driver.name,
     query: (sql, params) => serial(async () => run(sql, params)),
     transaction: (work) =>
       serial(async () => {

@@ -89,6 +89,7 @@ export interface MirrorTotals {
  */
 export interface Store {
   readonly backend: 'sqlite' | 'postgres';
+  readonly driver: 'node:sqlite' | 'better-sqlite3' | 'pg';
   /** Highest migration applied. */
   schemaVersion(): Promise<number>;
 

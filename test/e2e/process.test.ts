@@ -22,6 +22,17 @@ describe('the bot process', () => {
     expect(world.discord.gatewaySessions).toBe(1);
   });
 
+  it('opens its SQLite store through node:sqlite on Node 22.13+ (better-sqlite3 on Node 20), silently', () => {
+    const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+    const builtIn = major > 22 || (major === 22 && minor >= 13);
+    expect(world.bot.logs.find((line) => line.msg === 'store open')).toMatchObject({
+      backend: 'sqlite',
+      driver: builtIn ? 'node:sqlite' : 'better-sqlite3',
+    });
+    // Node 22 and 24 would print an ExperimentalWarning for node:sqlite here.
+    expect(world.bot.stderr()).toBe('');
+  });
+
   it('answers a first command with the vote from the service', async () => {
     const handle = world.discord.sendInteraction(
       slashCommand({ name: 'vote', member: member(), options: [{ name: 'member', type: 6, value: VOTER }] }),

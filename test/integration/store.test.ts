@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openStore, parseDatabaseUrl, type DatabaseTarget, type Store } from '../../src/store/index.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
+import { activeSqliteDriver, sqliteDrivers, type SqliteDriver } from '../../src/store/sqlite-driver.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 
 const HOUR = 3_600_000;
@@ -14,25 +15,37 @@ interface Backend {
   name: string;
   /** A target for a new, empty database. */
   fresh(): Promise<DatabaseTarget>;
+  open(target: DatabaseTarget): Promise<Store>;
+  driver: Store['driver'];
 }
 
 const dirs: string[] = [];
 let server: TestPostgres | undefined;
 
-const sqlite: Backend = {
-  name: 'SQLite (temp file)',
+const sqliteThrough = (driver: SqliteDriver, role: string): Backend => ({
+  name: `SQLite (temp file) through ${driver.name}, ${role}`,
   async fresh() {
     const dir = mkdtempSync(path.join(tmpdir(), 'bot-store-'));
     dirs.push(dir);
     return { kind: 'sqlite', file: path.join(dir, 'nested', 'bot.sqlite') };
   },
-};
+  open: (target) => openStore(target, driver),
+  driver: driver.name,
+});
+const active = activeSqliteDriver();
+const sqlite = sqliteThrough(active, 'the driver this Node uses');
+// Node 22 loads both drivers: the one this Node does not use is held to the same contract.
+const otherSqlite = sqliteDrivers()
+  .filter((driver) => driver.name !== active.name)
+  .map((driver) => sqliteThrough(driver, 'also loadable here'));
 const postgres: Backend = {
   name: 'PostgreSQL',
   async fresh() {
     server ??= await startPostgres();
     return { kind: 'postgres', url: await server.createDatabase() };
   },
+  open: (target) => openStore(target),
+  driver: 'pg',
 };
 
 afterAll(async () => {
@@ -40,19 +53,23 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }, 30_000);
 
-describe.each([sqlite, postgres])('the store on $name', (backend) => {
+describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend) => {
   let target: DatabaseTarget;
   let store: Store;
   beforeAll(async () => {
     target = await backend.fresh();
-    store = await openStore(target);
+    store = await backend.open(target);
   }, 60_000);
   afterAll(() => store?.close());
+
+  it('runs on the driver it was opened with', () => {
+    expect(store.driver).toBe(backend.driver);
+  });
 
   it('says since when it has been counting votes: its creation, unchanged by reopening', async () => {
     const since = await store.countingSince();
     expect(Math.abs(since - Date.now())).toBeLessThan(60_000);
-    const again = await openStore(target);
+    const again = await backend.open(target);
     try {
       expect(await again.countingSince()).toBe(since);
     } finally {
@@ -62,7 +79,7 @@ describe.each([sqlite, postgres])('the store on $name', (backend) => {
 
   it('runs every migration at start and none again on reopening', async () => {
     expect(await store.schemaVersion()).toBe(MIGRATIONS.at(-1)!.version);
-    const again = await openStore(target);
+    const again = await backend.open(target);
     try {
       expect(await again.schemaVersion()).toBe(MIGRATIONS.at(-1)!.version);
     } finally {
@@ -73,7 +90,7 @@ describe.each([sqlite, postgres])('the store on $name', (backend) => {
   it('keeps accepted events until they are handled, oldest first, across a reopen', async () => {
     const first = await store.addEvent('review', { id: 'rev_1', content: 'ünïcode ✓' }, 1_000);
     const second = await store.addEvent('vote', { user: { id: ALICE } }, 2_000);
-    const reopened = await openStore(target);
+    const reopened = await backend.open(target);
     try {
       const pending = await reopened.pendingEvents(10);
       expect(pending.map((e) => [e.id, e.kind, e.receivedAt])).toEqual([
@@ -236,7 +253,7 @@ describe.each([sqlite, postgres])('the store on $name', (backend) => {
     await store.scheduleExpiry(BOB, base + HOUR);
     expect(await store.nextExpiryAt()).toBe(base + HOUR);
     expect(await store.dueExpiries(base, 10)).toEqual([]);
-    const again = await openStore(target);
+    const again = await backend.open(target);
     try {
       expect(await again.dueExpiries(base + 3 * HOUR, 10)).toEqual([
         { userId: BOB, endsAt: base + HOUR },
@@ -260,7 +277,7 @@ describe.each([sqlite, postgres])('the store on $name', (backend) => {
     expect(await store.reminderOptIn(ALICE)).toBeUndefined();
     await store.optInReminders(ALICE, 'de', 1_000);
     await store.optInReminders(ALICE, 'fr', 2_000);
-    const again = await openStore(target);
+    const again = await backend.open(target);
     try {
       expect(await again.reminderOptIn(ALICE)).toEqual({ userId: ALICE, locale: 'fr', since: 1_000 });
     } finally {

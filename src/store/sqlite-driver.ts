@@ -1,0 +1,44 @@
+import { loadBetterSqlite3 } from './sqlite-better.js';
+import { loadNodeSqlite } from './sqlite-node.js';
+import type { Row, SqlValue } from './sql.js';
+
+export type SqliteDriverName = 'node:sqlite' | 'better-sqlite3';
+
+/** One open SQLite database, as much of it as the store uses. SQL here has SQLite's `?` placeholders. */
+export interface SqliteConnection {
+  /** Runs one statement; the rows it returns (none for a statement that returns no rows). */
+  run(sql: string, values: readonly SqlValue[]): Row[];
+  exec(sql: string): void;
+  /** Closes the database; a second call does nothing. */
+  close(): void;
+}
+
+export interface SqliteDriver {
+  readonly name: SqliteDriverName;
+  open(file: string): SqliteConnection;
+}
+
+/**
+ * The drivers, preferred first: Node's built-in node:sqlite (22.13+), then better-sqlite3 for Node 20
+ * (and 22 before 22.13); better-sqlite3 12 must not run on Node 24 (see sqlite-better.ts).
+ */
+const LOADERS = [loadNodeSqlite, loadBetterSqlite3];
+
+/** Every driver this Node can load and run (tests run the store on each: both on Node 22). */
+export function sqliteDrivers(): SqliteDriver[] {
+  return LOADERS.map((load) => load()).filter((driver) => driver !== undefined);
+}
+
+let active: SqliteDriver | undefined;
+
+/** The driver the store uses: the first that loads (a later one is not even loaded). */
+export function activeSqliteDriver(): SqliteDriver {
+  for (const load of LOADERS) active ??= load();
+  if (active === undefined) {
+    throw new Error(
+      'No SQLite driver: Node 22.13 or newer has one built in (node:sqlite); on Node 20 the better-sqlite3 ' +
+        'package must be installed (run npm ci and check that it built), or use a postgres:// DATABASE_URL.',
+    );
+  }
+  return active;
+}
