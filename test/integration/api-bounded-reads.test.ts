@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { InvalidResponseError, ReplyOutcomeUnknownError } from '../../src/api/index.js';
-import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
+import { useSandbox } from '../support/sandbox-per-file.js';
 import { VOTER, VOTER_REVIEW } from '../support/seed.js';
 import { failure, fastClient } from '../support/service.js';
 
 let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-});
-beforeEach(() => sandbox.reset());
+useSandbox((started) => (sandbox = started));
 
 const MIB = 1024 * 1024;
 

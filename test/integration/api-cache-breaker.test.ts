@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { ServiceUnavailableError, UnauthorizedError } from '../../src/api/index.js';
 import type { ServiceClient, ServiceClientOptions } from '../../src/api/index.js';
 import { TtlCache } from '../../src/api/cache.js';
-import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
+import { useSandbox } from '../support/sandbox-per-file.js';
 import { failure, fastClient } from '../support/service.js';
 import { CRITIC, CRITIC_REVIEW, NOBODY, VOTER } from '../support/seed.js';
 
@@ -14,15 +14,7 @@ const clientFor = (overrides: Partial<ServiceClientOptions> = {}): ServiceClient
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-});
-beforeEach(() => {
-  sandbox.reset();
-});
+useSandbox((started) => (sandbox = started));
 
 describe('concurrent identical GETs', () => {
   it('sends 1 request for 50 concurrent getVote calls of one id, with the cache off', async () => {

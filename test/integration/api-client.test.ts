@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import {
   createServiceClient,
   InvalidInputError,
@@ -13,6 +13,7 @@ import {
 } from '../../src/api/index.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
+import { useSandbox } from '../support/sandbox-per-file.js';
 import { failure, fastClient } from '../support/service.js';
 import { CRITIC, CRITIC_REVIEW, NOBODY, VOTER, VOTER_REVIEW } from '../support/seed.js';
 
@@ -21,15 +22,7 @@ import { CRITIC, CRITIC_REVIEW, NOBODY, VOTER, VOTER_REVIEW } from '../support/s
 let sandbox: Sandbox;
 
 /** A client with small timings and no cache or breaker, so each test sees every request. */
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-});
-beforeEach(() => {
-  sandbox.reset();
-});
+useSandbox((started) => (sandbox = started));
 
 describe('requests the client sends', () => {
   it('sends Service-Api-Key, Service-App-Id, Accept and a User-Agent on every GET', async () => {

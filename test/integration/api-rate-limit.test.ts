@@ -1,18 +1,12 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it } from '@jest/globals';
 import { RateLimitedError, ServiceUnavailableError, type RateLimitEvent } from '../../src/api/index.js';
-import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
+import { useSandbox } from '../support/sandbox-per-file.js';
 import { CRITIC_REVIEW, VOTER } from '../support/seed.js';
 import { failure, fastClient } from '../support/service.js';
 
 let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-});
-beforeEach(() => sandbox.reset());
+useSandbox((started) => (sandbox = started));
 afterEach(() => sandbox.setRateLimit(null));
 
 /** Distinct, valid member ids, so no two calls share a request. */

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { ReplyOutcomeUnknownError, ServiceUnavailableError } from '../../src/api/index.js';
 import { parseRetryAfter } from '../../src/api/retry-after.js';
 import type { AttemptInfo, ServiceClient, ServiceClientOptions } from '../../src/api/index.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
+import { useSandbox } from '../support/sandbox-per-file.js';
 import { closedPort, failure, fastClient } from '../support/service.js';
 import { CRITIC_REVIEW, VOTER } from '../support/seed.js';
 
@@ -17,15 +18,7 @@ const clientFor = (baseUrl: string, overrides: Partial<ServiceClientOptions> = {
 const gapsBetween = (requests: readonly { at: number }[]) =>
   requests.slice(1).map((request, index) => request.at - (requests[index]?.at ?? 0));
 
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-});
-beforeEach(() => {
-  sandbox.reset();
-});
+useSandbox((started) => (sandbox = started));
 
 describe('GET retries', () => {
   it('retries a 503 twice and then returns the vote, after 3 requests', async () => {

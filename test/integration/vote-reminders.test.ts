@@ -2,11 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { REST } from 'discord.js';
-import { createLogger } from '../../src/log.js';
 import { LATE_LIMIT_MS, VoteReminder } from '../../src/reminders/vote-reminder.js';
 import { openStore, type Store } from '../../src/store/index.js';
+import { capturedLog } from '../support/captured-log.js';
 import { member, startDiscordStandIn, type DiscordStandIn } from '../support/discord/index.js';
 
 const VOTE_URL = 'https://guilds.example/vote';
@@ -14,20 +13,14 @@ const VOTE_URL = 'https://guilds.example/vote';
 let discord: DiscordStandIn;
 let store: Store;
 let dir: string;
-const lines: Array<{ level: number; msg: string; userId?: string }> = [];
+const { logger, lines } = capturedLog();
 let clock = Date.now();
 
 function reminder(channelId?: string): VoteReminder {
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-      done();
-    },
-  });
   return new VoteReminder({
     rest: new REST({ api: discord.apiUrl }).setToken(discord.token),
     store,
-    logger: createLogger('info', [discord.token], sink),
+    logger,
     now: () => clock,
     voteUrl: VOTE_URL,
     channelId,

@@ -2,13 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { REST } from 'discord.js';
 import { english } from '../../src/i18n/index.js';
-import { createLogger } from '../../src/log.js';
 import { VoterRole } from '../../src/roles/voter-role.js';
 import { ExpirySchedule } from '../../src/schedule/expiry-schedule.js';
 import { openStore, type Store } from '../../src/store/index.js';
+import { capturedLog } from '../support/captured-log.js';
 import { member, startDiscordStandIn, type DiscordStandIn } from '../support/discord/index.js';
 
 const VOTERS = 500;
@@ -29,15 +28,7 @@ afterAll(async () => {
 
 describe('500 votes running out in the same minute', () => {
   it('all lose the voter role, paced by the rate limit, with no 429 surfacing as an error', async () => {
-    const lines: Array<{ level: number; msg: string }> = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString('utf8').split('\n').filter(Boolean))
-          lines.push(JSON.parse(line) as { level: number; msg: string });
-        done();
-      },
-    });
-    const logger = createLogger('info', [discord.token], sink);
+    const { logger, lines } = capturedLog([discord.token]);
     const rest = new REST({ api: discord.apiUrl }).setToken(discord.token);
     const voters = Array.from({ length: VOTERS }, () => member({ roles: [discord.voterRoleId] }));
     discord.addMembers(voters);
@@ -80,15 +71,7 @@ describe('500 votes running out in the same minute', () => {
 
 describe('role changes Discord refused (403)', () => {
   it('are tried once per interval, not per member, and made by themselves once the fix is in', async () => {
-    const lines: Array<{ level: number; msg: string }> = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString('utf8').split('\n').filter(Boolean))
-          lines.push(JSON.parse(line) as { level: number; msg: string });
-        done();
-      },
-    });
-    const logger = createLogger('info', [discord.token], sink);
+    const { logger, lines } = capturedLog([discord.token]);
     const rest = new REST({ api: discord.apiUrl }).setToken(discord.token);
     const voters = [member(), member(), member()];
     const leaving = member({ roles: [discord.voterRoleId] });

@@ -1,24 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError, parseConfig } from '../../src/config.js';
+import { parseConfig } from '../../src/config.js';
+import { problemsOf, VALID_ENV } from '../support/config-env.js';
 
-const valid = {
-  DISCORD_TOKEN: 'MTAx.token-value-that-is-secret',
-  DISCORD_CLIENT_ID: '110000000000000001',
-  DISCORD_GUILD_ID: '220000000000000002',
-  SERVICE_BASE_URL: 'https://api.example.com/v1',
-  SERVICE_API_KEY: 'key-that-is-secret',
-  SERVICE_APP_ID: 'appid-that-is-secret',
-};
-
-function problemsOf(env: Record<string, string | undefined>): readonly string[] {
-  try {
-    parseConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
+const valid = VALID_ENV;
 
 describe('the real-time settings', () => {
   it('default to a SQLite file, no receiver, no feeds and a poll every minute', () => {
@@ -102,5 +86,23 @@ describe('VOTER_ROLE_ID', () => {
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain('VOTER_ROLE_ID');
     expect(problems[0]).toContain('Copy Role ID');
+  });
+});
+
+describe('REMINDER_CHANNEL_ID and EXPIRY_CHECK_SECONDS', () => {
+  it('default to no fallback channel and a check every 5 minutes', () => {
+    const config = parseConfig(valid);
+    expect(config.reminderChannelId).toBeUndefined();
+    expect(config.expiryCheckMs).toBe(300_000);
+    const set = parseConfig({ ...valid, REMINDER_CHANNEL_ID: '660000000000000006', EXPIRY_CHECK_SECONDS: '30' });
+    expect(set.reminderChannelId).toBe('660000000000000006');
+    expect(set.expiryCheckMs).toBe(30_000);
+  });
+
+  it('stop the bot with a message naming each when it is wrong', () => {
+    const problems = problemsOf({ ...valid, REMINDER_CHANNEL_ID: '#reminders', EXPIRY_CHECK_SECONDS: '0' });
+    expect(problems).toHaveLength(2);
+    expect(problems.find((p) => p.includes('REMINDER_CHANNEL_ID'))).toContain('closed DMs');
+    expect(problems.some((p) => p.includes('EXPIRY_CHECK_SECONDS'))).toBe(true);
   });
 });

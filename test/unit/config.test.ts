@@ -1,24 +1,8 @@
 import { describe, it, expect } from '@jest/globals';
-import { ConfigError, parseConfig } from '../../src/config.js';
+import { type ConfigError, parseConfig } from '../../src/config.js';
+import { problemsOf, VALID_ENV } from '../support/config-env.js';
 
-const valid = {
-  DISCORD_TOKEN: 'MTAx.token-value-that-is-secret',
-  DISCORD_CLIENT_ID: '110000000000000001',
-  DISCORD_GUILD_ID: '220000000000000002',
-  SERVICE_BASE_URL: 'https://api.example.com/v1',
-  SERVICE_API_KEY: 'key-that-is-secret',
-  SERVICE_APP_ID: 'appid-that-is-secret',
-};
-
-function problemsOf(env: Record<string, string | undefined>): readonly string[] {
-  try {
-    parseConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
+const valid = VALID_ENV;
 
 describe('parseConfig', () => {
   it('reads a minimal environment and fills in the defaults', () => {
