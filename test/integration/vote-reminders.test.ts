@@ -6,14 +6,15 @@ import { REST } from 'discord.js';
 import { LATE_LIMIT_MS, VoteReminder } from '../../src/reminders/vote-reminder.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { capturedLog } from '../support/captured-log.js';
-import { member, startDiscordStandIn, type DiscordStandIn } from '../support/discord/index.js';
+import { DEFAULTS, member, startDiscordStandIn, type DiscordStandIn } from '../support/discord/index.js';
 
 const VOTE_URL = 'https://guilds.example/vote';
 
 let discord: DiscordStandIn;
 let store: Store;
 let dir: string;
-const { logger, lines } = capturedLog();
+// The stand-in's token is a secret like any bot token: the logger scrubs it.
+const { logger, lines } = capturedLog([DEFAULTS.token]);
 let clock = Date.now();
 
 function reminder(channelId?: string): VoteReminder {
@@ -119,5 +120,10 @@ describe('the vote reminder', () => {
     expect(lines.filter((l) => l.userId === quiet.id).map((l) => l.msg)).toEqual([
       "vote reminder not delivered: the member's DMs are closed and REMINDER_CHANNEL_ID is not set",
     ]);
+  });
+
+  it('never writes the bot token into the log', () => {
+    expect(discord.token).toBe(DEFAULTS.token);
+    expect(JSON.stringify(lines)).not.toContain(DEFAULTS.token);
   });
 });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REST } from 'discord.js';
 import { english } from '../../src/i18n/index.js';
+import type { Logger } from '../../src/log.js';
 import { VoterRole } from '../../src/roles/voter-role.js';
 import { ExpirySchedule } from '../../src/schedule/expiry-schedule.js';
 import { openStore, type Store } from '../../src/store/index.js';
@@ -26,6 +27,20 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** The voter role on the stand-in's guild, with no audit channel. */
+function voterRole(rest: REST, logger: Logger, probeMs: number): VoterRole {
+  return new VoterRole({
+    rest,
+    guildId: discord.guildId,
+    roleId: discord.voterRoleId,
+    logger,
+    now: Date.now,
+    auditChannelId: undefined,
+    i18n: () => english,
+    probeMs,
+  });
+}
+
 describe('500 votes running out in the same minute', () => {
   it('all lose the voter role, paced by the rate limit, with no 429 surfacing as an error', async () => {
     const { logger, lines } = capturedLog([discord.token]);
@@ -36,16 +51,7 @@ describe('500 votes running out in the same minute', () => {
     // Ends spread over the last minute, all due by now.
     for (const [i, voter] of voters.entries()) await store.scheduleExpiry(voter.user.id, now - 60_000 + i * 100);
 
-    const role = new VoterRole({
-      rest,
-      guildId: discord.guildId,
-      roleId: discord.voterRoleId,
-      logger,
-      now: Date.now,
-      auditChannelId: undefined,
-      i18n: () => english,
-      probeMs: 60_000,
-    });
+    const role = voterRole(rest, logger, 60_000);
     const schedule = new ExpirySchedule({ store, logger, now: Date.now, consumers: [role], reconcileMs: 60_000 });
     schedule.start();
     try {
@@ -86,16 +92,7 @@ describe('role changes Discord refused (403)', () => {
     const roleCalls = () => discord.requests.filter((r) => /\/roles\/\d+$/.test(r.path)).length;
     const callsBefore = roleCalls();
     discord.refuseRoleChanges(true);
-    const role = new VoterRole({
-      rest,
-      guildId: discord.guildId,
-      roleId: discord.voterRoleId,
-      logger,
-      now: Date.now,
-      auditChannelId: undefined,
-      i18n: () => english,
-      probeMs: 400,
-    });
+    const role = voterRole(rest, logger, 400);
     const schedule = new ExpirySchedule({ store, logger, now: Date.now, consumers: [role], reconcileMs: 500 });
     const started = Date.now();
     schedule.start();
