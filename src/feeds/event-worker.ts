@@ -1,6 +1,6 @@
 import type { Logger } from '../log.js';
 import type { Store, StoredEvent } from '../store/index.js';
-import { DrainLoop } from './drain-loop.js';
+import { DrainLoop } from '../work/drain-loop.js';
 
 export type EventHandler = (event: StoredEvent) => Promise<void>;
 

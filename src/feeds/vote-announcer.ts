@@ -3,7 +3,7 @@ import type { Logger } from '../log.js';
 import type { Store } from '../store/index.js';
 import { VOTERS_PER_ANNOUNCEMENT, voteAnnouncementView, type VoteTotals } from '../views/vote-announcement.js';
 import { stableNonce, type ChannelPoster } from './channel-poster.js';
-import { DrainLoop } from './drain-loop.js';
+import { DrainLoop } from '../work/drain-loop.js';
 
 export interface VoteAnnouncerOptions {
   store: Store;

@@ -1,0 +1,97 @@
+import { backoffMs, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
+
+export interface DrainLoopOptions {
+  /** A pass that threw is tried again after a backoff, on the loop's own timer: no wake-up is needed. */
+  onError?: (err: unknown, attempt: number, retryInMs: number) => void;
+  backoff?: BackoffPolicy;
+}
+
+/**
+ * Runs `drain` one pass at a time. A wake while a pass runs asks for one more pass after it, so
+ * work queued mid-pass is never left waiting for the next wake; a failed pass is retried by the
+ * loop itself with capped backoff; after stop() nothing starts.
+ */
+export class DrainLoop {
+  #running: Promise<void> | undefined;
+  #again = false;
+  #stopped = false;
+  #failures = 0;
+  #retry: NodeJS.Timeout | undefined;
+  #later: NodeJS.Timeout | undefined;
+  #laterAt = Infinity;
+  readonly #sleepers = new Set<() => void>();
+
+  constructor(
+    private readonly drain: () => Promise<void>,
+    private readonly options: DrainLoopOptions = {},
+  ) {}
+
+  get stopped(): boolean {
+    return this.#stopped;
+  }
+
+  wake(): void {
+    if (this.#stopped) return;
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    clearTimeout(this.#retry);
+    this.#retry = undefined;
+    this.#again = false;
+    this.#running = this.drain().then(
+      () => {
+        this.#failures = 0;
+      },
+      (err: unknown) => {
+        this.#failures += 1;
+        const wait = backoffMs(this.#failures, this.options.backoff ?? DEFAULT_BACKOFF);
+        this.options.onError?.(err, this.#failures, wait);
+        this.#retry = setTimeout(() => this.wake(), wait);
+        this.#retry.unref();
+      },
+    );
+    void this.#running.finally(() => {
+      this.#running = undefined;
+      if (this.#again) this.wake();
+    });
+  }
+
+  /** Wakes the loop at `at` (epoch ms) unless it is woken sooner; the earliest asked-for time wins. */
+  wakeAt(at: number, now = Date.now()): void {
+    if (this.#stopped || at >= this.#laterAt) return;
+    clearTimeout(this.#later);
+    this.#laterAt = at;
+    this.#later = setTimeout(
+      () => {
+        this.#laterAt = Infinity;
+        this.wake();
+      },
+      Math.min(Math.max(0, at - now), 2 ** 31 - 1),
+    );
+    this.#later.unref();
+  }
+
+  /** Waits `ms` inside a pass; stop() cuts it short. */
+  sleep(ms: number): Promise<void> {
+    if (this.#stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#sleepers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.#sleepers.add(done);
+    });
+  }
+
+  /** Stops starting passes and waits for the one running, if any. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#retry);
+    clearTimeout(this.#later);
+    for (const wake of [...this.#sleepers]) wake();
+    await this.#running;
+  }
+}

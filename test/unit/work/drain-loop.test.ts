@@ -1,0 +1,81 @@
+import { describe, expect, it } from '@jest/globals';
+import { DrainLoop } from '../../../src/work/drain-loop.js';
+
+describe('DrainLoop', () => {
+  it('runs one pass at a time, and once more when woken during a pass', async () => {
+    let passes = 0;
+    let running = 0;
+    let most = 0;
+    let release: () => void = () => {};
+    const loop = new DrainLoop(async () => {
+      passes += 1;
+      running += 1;
+      most = Math.max(most, running);
+      await new Promise<void>((resolve) => (release = resolve));
+      running -= 1;
+    });
+    loop.wake();
+    loop.wake();
+    loop.wake();
+    expect(passes).toBe(1);
+    release();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(passes).toBe(2);
+    release();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(passes).toBe(2);
+    expect(most).toBe(1);
+  });
+
+  it('starts nothing after stop, and stop waits for the pass in flight', async () => {
+    let finished = false;
+    const loop = new DrainLoop(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      finished = true;
+    });
+    loop.wake();
+    await loop.stop();
+    expect(finished).toBe(true);
+    expect(loop.stopped).toBe(true);
+    finished = false;
+    loop.wake();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(finished).toBe(false);
+  });
+
+  it('retries a pass that threw on its own timer, with no wake-up, and reports each failure', async () => {
+    let passes = 0;
+    const failures: number[] = [];
+    const loop = new DrainLoop(
+      async () => {
+        passes += 1;
+        if (passes < 3) throw new Error('store unreachable');
+      },
+      { backoff: { baseMs: 5, capMs: 10 }, onError: (_err, attempt) => failures.push(attempt) },
+    );
+    loop.wake();
+    const deadline = Date.now() + 2_000;
+    while (passes < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(passes).toBe(3);
+    expect(failures).toEqual([1, 2]);
+    await loop.stop();
+  });
+
+  it('wakes at the earliest time asked for, and a sleep inside a pass ends at stop', async () => {
+    let passes = 0;
+    let slept = false;
+    const loop = new DrainLoop(async () => {
+      passes += 1;
+      await loop.sleep(60_000);
+      slept = true;
+    });
+    const now = Date.now();
+    loop.wakeAt(now + 60_000, now);
+    loop.wakeAt(now + 10, now);
+    const deadline = Date.now() + 2_000;
+    while (passes < 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(passes).toBe(1);
+    await loop.stop();
+    expect(slept).toBe(true);
+  });
+});
