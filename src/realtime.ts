@@ -57,6 +57,8 @@ export async function startRealtime(deps: {
     reviewChannelId: config.reviewChannelId,
     voteChannelId: config.voteChannelId,
     auditChannelId: config.reviewLogChannelId,
+    // A refused channel is re-tried as often as the other things an admin must fix, at least each minute.
+    lane: { probeMs: Math.min(config.expiryCheckMs, 60_000) },
   });
   const feed = new ReviewFeed({ store, lanes, channelId: config.reviewChannelId, logger });
   const consumers: ExpiryConsumer[] = [];

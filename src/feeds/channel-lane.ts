@@ -106,9 +106,11 @@ export class ChannelLane {
       return this.#failed(err, { post });
     }
     this.#lastSentAt = now();
-    await store.postSent(post.id, messageId, now());
+    const held = await store.postSent(post.id, messageId, now());
     await this.#succeeded();
-    logger.info({ channelId, messageId, kind: post.kind, postId: post.id }, 'posted to a channel');
+    if (post.kind === 'votes') logger.info({ channelId, messageId, voters: held.votes }, 'votes announced');
+    for (const reviewId of held.reviewIds)
+      logger.info({ channelId, messageId, reviewId, shared: held.reviewIds.length }, 'review posted to the feed');
     return true;
   }
 

@@ -115,11 +115,19 @@ export class SqlOutbox implements OutboxStore {
     }));
   }
 
-  postSent(postId: number, messageId: string, at: number): Promise<void> {
+  postSent(postId: number, messageId: string, at: number): Promise<{ reviewIds: string[]; votes: number }> {
     return this.db.transaction(async (tx) => {
-      await tx.query('UPDATE votes SET announced_at = $3, message_id = $2 WHERE post_id = $1', [postId, messageId, at]);
-      await tx.query('UPDATE feed_posts SET message_id = $2 WHERE post_id = $1', [postId, messageId]);
+      const votes = await tx.query(
+        'UPDATE votes SET announced_at = $3, message_id = $2 WHERE post_id = $1 RETURNING id',
+        [postId, messageId, at],
+      );
+      const reviews = await tx.query(
+        'UPDATE feed_posts SET message_id = $2 WHERE post_id = $1 RETURNING review_id, received_at',
+        [postId, messageId],
+      );
       await tx.query('DELETE FROM posts WHERE id = $1', [postId]);
+      const order = reviews.sort((a, b) => num(a.received_at) - num(b.received_at));
+      return { reviewIds: order.map((row) => String(row.review_id)), votes: votes.length };
     });
   }
 

@@ -150,8 +150,8 @@ export interface OutboxStore {
   createPost(post: Omit<OutgoingPost, 'id'>, items: readonly number[] | readonly string[]): Promise<number>;
   /** Claimed posts not sent yet and not parked, oldest first. */
   unsentPosts(channelId: string, limit: number): Promise<OutgoingPost[]>;
-  /** Discord has the message: the votes are announced, the reviews show it; the post is done. */
-  postSent(postId: number, messageId: string, at: number): Promise<void>;
+  /** Discord has the message: the votes are announced, the reviews show it; the post is done. Returns what it held. */
+  postSent(postId: number, messageId: string, at: number): Promise<{ reviewIds: string[]; votes: number }>;
   /** Discord will never take this body: kept aside with the reason, the lane goes on. */
   parkPost(postId: number, reason: string): Promise<void>;
   /** Feed messages in the channel with an answer they do not show yet. */
