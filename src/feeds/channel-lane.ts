@@ -2,7 +2,7 @@ import { RESTJSONErrorCodes } from 'discord.js';
 import type { Logger } from '../log.js';
 import type { FeedEdit, OutgoingPost, Store } from '../store/index.js';
 import { reviewFeedBatchView } from '../views/review-feed.js';
-import { backoffMs, type BackoffPolicy } from '../work/backoff.js';
+import { backoffMs, STORE_BACKOFF, type BackoffPolicy } from '../work/backoff.js';
 import { DrainLoop } from '../work/drain-loop.js';
 import { classifyFailure, type Failure } from '../work/failure.js';
 import { messageBody, type ChannelPoster } from './channel-poster.js';
@@ -48,8 +48,9 @@ export class ChannelLane {
   #parked: boolean | undefined;
 
   constructor(private readonly options: ChannelLaneOptions) {
+    // A pass that threw met the store, not Discord (Discord's failures are sorted in #failed).
     this.#loop = new DrainLoop(() => this.#pass(), {
-      backoff: options.backoff ?? LANE_BACKOFF,
+      backoff: STORE_BACKOFF,
       onError: (err, attempt, retryInMs) =>
         options.logger.warn({ err, channelId: options.channelId, attempt, retryInMs }, 'channel lane pass failed'),
     });

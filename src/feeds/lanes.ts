@@ -1,6 +1,7 @@
 import type { Translator } from '../i18n/index.js';
 import type { Logger } from '../log.js';
 import type { Store } from '../store/index.js';
+import { STORE_BACKOFF } from '../work/backoff.js';
 import { DrainLoop } from '../work/drain-loop.js';
 import type { Failure } from '../work/failure.js';
 import { ChannelLane } from './channel-lane.js';
@@ -39,6 +40,7 @@ export class Lanes {
 
   constructor(private readonly options: LanesOptions) {
     this.#unannounced = new DrainLoop(() => this.#markUnannounced(), {
+      backoff: STORE_BACKOFF,
       onError: (err) => options.logger.warn({ err }, 'could not record votes as not announced'),
     });
   }

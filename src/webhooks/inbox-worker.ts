@@ -1,6 +1,6 @@
 import type { Logger } from '../log.js';
 import type { Store, StoredEvent } from '../store/index.js';
-import { backoffMs, type BackoffPolicy } from '../work/backoff.js';
+import { backoffMs, STORE_BACKOFF, type BackoffPolicy } from '../work/backoff.js';
 import { DrainLoop } from '../work/drain-loop.js';
 
 export type EventHandler = (event: StoredEvent) => Promise<void>;
@@ -28,6 +28,7 @@ export class InboxWorker {
 
   constructor(private readonly options: InboxWorkerOptions) {
     this.#loop = new DrainLoop(() => this.#drain(), {
+      backoff: STORE_BACKOFF,
       onError: (err, attempt, retryInMs) =>
         options.logger.warn({ err, attempt, retryInMs }, 'could not read the webhook inbox; trying again shortly'),
     });
