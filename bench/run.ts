@@ -12,6 +12,7 @@ import { processingScenario } from './scenarios/processing.js';
 import { rateLimitScenario } from './scenarios/rate-limit.js';
 import { realtimeScenario } from './scenarios/realtime.js';
 import { throughputScenario } from './scenarios/throughput.js';
+import { currentDrillsSection, withDrillsSection } from './drills/results-section.js';
 import { renderTable, targets } from './table.js';
 
 // `npm run bench -- --no-warn` skips the extra throughput run of our bot at LOG_LEVEL=warn;
@@ -117,10 +118,10 @@ async function main(): Promise<void> {
   const total = `${((performance.now() - started) / 1000).toFixed(0)} s`;
   console.log(`\n${table}\n\nTargets (our bot):\n${goals.join('\n')}\n\nbench finished in ${total}`);
   if (only) return;
-  writeFileSync(
-    new URL('../../bench/RESULTS.md', import.meta.url),
-    results(table, goals, notes, cpuLines, total, extra),
-  );
+  const file = new URL('../../bench/RESULTS.md', import.meta.url);
+  const drills = currentDrillsSection(file);
+  const text = results(table, goals, notes, cpuLines, total, extra);
+  writeFileSync(file, drills === undefined ? text : withDrillsSection(text, drills));
   console.log('written to bench/RESULTS.md');
 }
 

@@ -100,6 +100,7 @@ async function main(): Promise<void> {
       client,
       inFlight,
       phase: () => phase,
+      work: () => store.workCounts(),
     });
     logger.info({ url: hosting.url, paths: ['/healthz', '/metrics'] }, 'health and metrics server listening');
   }

@@ -2,10 +2,8 @@ import type { Client } from 'discord.js';
 import type { ServiceClient } from './api/index.js';
 import type { Config } from './config.js';
 import { channelPoster } from './feeds/channel-poster.js';
-import { EventWorker } from './feeds/event-worker.js';
+import { Lanes } from './feeds/lanes.js';
 import { ReviewFeed } from './feeds/review-feed.js';
-import { eventRoute } from './feeds/route-event.js';
-import { VoteAnnouncer } from './feeds/vote-announcer.js';
 import { translatorFor } from './i18n/index.js';
 import type { Logger } from './log.js';
 import { VoteMirror } from './mirror/vote-mirror.js';
@@ -15,10 +13,13 @@ import { VoterRole } from './roles/voter-role.js';
 import { ExpirySchedule, type ExpiryConsumer } from './schedule/expiry-schedule.js';
 import type { Store } from './store/index.js';
 import type { MemberNames } from './bot/member-names.js';
+import { inboxRoute } from './webhooks/inbox-route.js';
+import { InboxWorker } from './webhooks/inbox-worker.js';
 import { startReceiver, type Receiver } from './webhooks/receiver.js';
 
 export interface Realtime {
   readonly feed: ReviewFeed;
+  readonly lanes: Lanes;
   readonly mirror: VoteMirror;
   readonly receiver: Receiver | undefined;
   /** When each running vote ends: the voter role and reminders act on it. */
@@ -46,16 +47,20 @@ export async function startRealtime(deps: {
   const guild = () => client.guilds.cache.get(config.discord.guildId) ?? null;
   const i18n = () => translatorFor(guild()?.preferredLocale);
   const nameOf = (ids: readonly string[]) => names.resolve(guild(), ids);
-  const feed = new ReviewFeed({ store, poster, channelId: config.reviewChannelId, logger, i18n, names: nameOf });
-  const announcer = new VoteAnnouncer({
+  const lanes = new Lanes({
     store,
     poster,
-    channelId: config.voteChannelId,
     logger,
     now,
     i18n,
     names: nameOf,
+    reviewChannelId: config.reviewChannelId,
+    voteChannelId: config.voteChannelId,
+    auditChannelId: config.reviewLogChannelId,
+    // A refused channel is re-tried as often as the other things an admin must fix, at least each minute.
+    lane: { probeMs: Math.min(config.expiryCheckMs, 60_000) },
   });
+  const feed = new ReviewFeed({ store, lanes, channelId: config.reviewChannelId, logger });
   const consumers: ExpiryConsumer[] = [];
   if (config.voterRoleId !== undefined)
     consumers.push(
@@ -90,17 +95,17 @@ export async function startRealtime(deps: {
     logger,
     pollMs: config.votePollMs,
     now,
-    onAccepted: () => announcer.wake(),
+    onAccepted: () => lanes.wakeVotes(),
     onRunning,
   });
-  const worker = new EventWorker({
+  const worker = new InboxWorker({
     store,
     logger,
-    handle: eventRoute({
+    handle: inboxRoute({
       store,
       api,
       feed,
-      announcer,
+      wakeVotes: () => lanes.wakeVotes(),
       mirror,
       logger,
       rememberName: (userId, name) => names.remember(userId, name),
@@ -123,6 +128,7 @@ export async function startRealtime(deps: {
 
   return {
     feed,
+    lanes,
     mirror,
     receiver,
     schedule,
@@ -130,13 +136,13 @@ export async function startRealtime(deps: {
       if (begun) return;
       begun = true;
       worker.wake();
-      announcer.wake();
+      void lanes.start().catch((err: unknown) => logger.warn({ err }, 'could not read the work waiting for channels'));
       mirror.start();
       schedule.start();
     },
     async stop() {
       await receiver?.close();
-      await Promise.all([worker.stop(), announcer.stop(), mirror.stop(), schedule.stop()]);
+      await Promise.all([worker.stop(), lanes.stop(), mirror.stop(), schedule.stop()]);
     },
   };
 }

@@ -1,26 +1,27 @@
-import { createHash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Routes, type REST } from 'discord.js';
 import type { MessageView } from '../views/message.js';
 
 /** Posting to and editing in a channel; discord.js's REST queue honours Discord's rate-limit buckets. */
 export interface ChannelPoster {
   /**
-   * Returns the new message's id. With a nonce, Discord returns the message an earlier try made
-   * (enforce_nonce, kept a few minutes), so a post retried after a crash shows once.
+   * Posts a REST message body; returns the new message's id. With a nonce, Discord returns the
+   * message an earlier try made (enforce_nonce, kept a few minutes), so a post retried after a
+   * crash shows once.
    */
-  create(channelId: string, view: MessageView, nonce?: string): Promise<string>;
-  edit(channelId: string, messageId: string, view: MessageView): Promise<void>;
+  send(channelId: string, body: unknown, nonce?: string): Promise<string>;
+  edit(channelId: string, messageId: string, body: unknown): Promise<void>;
 }
 
 export function channelPoster(rest: REST): ChannelPoster {
   return {
-    async create(channelId, view, nonce) {
-      const body = { ...messageBody(view), ...(nonce === undefined ? {} : { nonce, enforce_nonce: true }) };
-      const message = (await rest.post(Routes.channelMessages(channelId), { body })) as { id: string };
+    async send(channelId, body, nonce) {
+      const withNonce = nonce === undefined ? body : { ...(body as object), nonce, enforce_nonce: true };
+      const message = (await rest.post(Routes.channelMessages(channelId), { body: withNonce })) as { id: string };
       return message.id;
     },
-    async edit(channelId, messageId, view) {
-      await rest.patch(Routes.channelMessage(channelId, messageId), { body: messageBody(view) });
+    async edit(channelId, messageId, body) {
+      await rest.patch(Routes.channelMessage(channelId, messageId), { body });
     },
   };
 }
@@ -34,7 +35,7 @@ export function messageBody(view: MessageView) {
   };
 }
 
-/** A nonce (Discord allows 25 characters) that is the same every time for the same thing. */
-export function stableNonce(kind: string, key: string): string {
-  return `${kind}${createHash('sha256').update(key).digest('base64url')}`.slice(0, 25);
+/** A nonce (Discord allows 25 characters) for one post, fixed in the store before its first try. */
+export function newNonce(): string {
+  return randomBytes(18).toString('base64url').slice(0, 25);
 }

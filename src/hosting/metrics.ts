@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AttemptInfo, RateLimitEvent } from '../api/index.js';
 import type { HandledInfo } from '../bot/router.js';
+import type { WorkCounts } from '../store/index.js';
 
 const PREFIX = 'vote_review_bot_';
 
@@ -101,6 +102,18 @@ export class BotMetrics {
     'gateway_ping_seconds',
     'Average gateway heartbeat round trip (absent until the first heartbeat is acknowledged).',
   );
+  private readonly waiting = new Gauge({
+    name: `${PREFIX}work_waiting`,
+    help: 'Work kept in the store until Discord takes it, by kind: webhook events, votes to announce, reviews to post, feed posts to redraw.',
+    labelNames: ['kind'],
+    registers: [this.registry],
+  });
+  private readonly parked = new Gauge({
+    name: `${PREFIX}work_parked`,
+    help: 'Work Discord refuses until an admin fixes something, by kind: channels (all their posts wait), posts (a body refused as invalid).',
+    labelNames: ['kind'],
+    registers: [this.registry],
+  });
   private readonly heapUsed = this.gauge('process_heap_used_bytes', 'V8 heap in use.');
   private readonly uptime = this.gauge('uptime_seconds', 'Seconds since the bot process started.');
   private readonly pendingAcks = new Map<string, number>();
@@ -144,7 +157,12 @@ export class BotMetrics {
   }
 
   /** The exposition text, with the live state read now. */
-  async render(live: LiveState): Promise<string> {
+  async render(live: LiveState, work?: WorkCounts): Promise<string> {
+    if (work) {
+      for (const kind of ['events', 'votes', 'reviews', 'edits'] as const) this.waiting.set({ kind }, work[kind]);
+      this.parked.set({ kind: 'channels' }, work.parkedLanes);
+      this.parked.set({ kind: 'posts' }, work.parkedPosts);
+    }
     this.inFlight.set(live.inFlight);
     this.ready.set(live.ready ? 1 : 0);
     this.gatewayConnected.set(live.gatewayConnected ? 1 : 0);

@@ -5,13 +5,13 @@ import type { ModalHandler } from '../bot/handlers.js';
 import { postAuditMessage } from '../bot/post-audit-message.js';
 import { replyInTime, updateInTime, type ReplyPayload } from '../bot/respond.js';
 import { UserFacingError } from '../bot/user-error.js';
-import { Prefix } from '../custom-id.js';
+import { encodeCustomId, Prefix } from '../custom-id.js';
 import { translatorFor } from '../i18n/index.js';
 import { isIdLike } from '../views/format.js';
 import { readReplyModal, ReplyModalField } from '../views/reply-modal.js';
 import { replyAuditView } from '../views/reply-audit.js';
 import { replyPostedView } from '../views/reply-posted.js';
-import { reviewAuthorFromEmbeds } from '../views/review-author.js';
+import { reviewAuthorInMessage } from '../views/review-author.js';
 import { reviewView } from '../views/review.js';
 import { reviewReplyTarget } from './review-reply-target.js';
 
@@ -46,7 +46,9 @@ export const reviewReplySubmit: ModalHandler<string> = {
 function readForm(interaction: ModalSubmitInteraction, reviewId: string, ctx: BotContext): ReplyForm {
   const form = readReplyModal(readFields(interaction));
   if (!form.ok) throw new UserFacingError(form.problem, form.vars);
-  const authorId = interaction.isFromMessage() ? reviewAuthorFromEmbeds(interaction.message.embeds) : null;
+  const authorId = interaction.isFromMessage()
+    ? reviewAuthorInMessage(interaction.message, reviewId, encodeCustomId(Prefix.reviewReply, reviewId))
+    : null;
   const authorName = authorId === null ? undefined : ctx.names.get(authorId);
   return { reviewId, content: form.content, pinned: form.pinned, authorId, authorName };
 }
@@ -96,10 +98,12 @@ async function show(interaction: ModalSubmitInteraction, form: ReplyForm, posted
     return (await posted).reply;
   }
   const { embeds, components } = interaction.message;
+  // A feed post showing several reviews keeps them all; its redraw marks this one answered.
+  const several = embeds.length > 1;
   await updateInTime(
     interaction,
     posted.then(({ fresh }): ReplyPayload =>
-      fresh && form.authorId
+      fresh && form.authorId && !several
         ? reviewView({
             authorId: form.authorId,
             review: fresh,

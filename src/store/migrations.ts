@@ -88,6 +88,70 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 4,
+    name: 'outbox: posts fixed before sending, reviews waiting for the feed, early answers, parked lanes',
+    statements: [
+      // A message on its way to a channel: its body and nonce are fixed before the first try, so a
+      // retry after a crash sends the same message, which Discord's nonce then shows once.
+      `CREATE TABLE posts (
+        id {id},
+        channel_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        body TEXT NOT NULL,
+        nonce TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        parked TEXT
+      )`,
+      `CREATE INDEX posts_lane ON posts (channel_id, id)`,
+      // Reviews are stored when they arrive and take their channel and message when posted; one
+      // message may show several. The old table had both NOT NULL: it is rebuilt.
+      `CREATE TABLE feed_posts_v4 (
+        review_id TEXT PRIMARY KEY,
+        author_id TEXT NOT NULL,
+        rating INTEGER NOT NULL,
+        content TEXT NOT NULL,
+        received_at BIGINT NOT NULL,
+        post_id BIGINT,
+        channel_id TEXT,
+        message_id TEXT,
+        answered_at BIGINT,
+        reply_id TEXT,
+        answered_by TEXT,
+        edit_due INTEGER NOT NULL DEFAULT 0
+      )`,
+      `INSERT INTO feed_posts_v4 (review_id, author_id, rating, content, received_at, channel_id, message_id,
+        answered_at, reply_id, answered_by)
+       SELECT review_id, author_id, rating, content, received_at, channel_id, message_id, answered_at, reply_id,
+        answered_by FROM feed_posts`,
+      `DROP TABLE feed_posts`,
+      `ALTER TABLE feed_posts_v4 RENAME TO feed_posts`,
+      `CREATE INDEX feed_posts_waiting ON feed_posts (received_at) WHERE post_id IS NULL AND message_id IS NULL`,
+      `CREATE INDEX feed_posts_message ON feed_posts (message_id)`,
+      `CREATE INDEX feed_posts_edits ON feed_posts (channel_id) WHERE edit_due > 0`,
+      // A reply Guilds reported before the review itself: applied when the review comes.
+      `CREATE TABLE early_answers (
+        review_id TEXT PRIMARY KEY,
+        reply_id TEXT,
+        answered_by TEXT,
+        answered_at BIGINT NOT NULL
+      )`,
+      `ALTER TABLE votes ADD COLUMN post_id BIGINT`,
+      `DROP INDEX votes_unannounced`,
+      `CREATE INDEX votes_waiting ON votes (id) WHERE announced_at IS NULL AND post_id IS NULL`,
+      `CREATE INDEX votes_post ON votes (post_id) WHERE post_id IS NOT NULL`,
+      // An event whose handling failed waits until next_at; it is never given up.
+      `ALTER TABLE events ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0`,
+      `ALTER TABLE events ADD COLUMN next_at BIGINT NOT NULL DEFAULT 0`,
+      // A channel Discord refuses (missing access, unknown channel): reported once, probed until fixed.
+      `CREATE TABLE parked_lanes (
+        channel_id TEXT PRIMARY KEY,
+        reason TEXT NOT NULL,
+        code INTEGER NOT NULL,
+        parked_at BIGINT NOT NULL
+      )`,
+    ],
+  },
 ];
 
 const ID_COLUMN = {

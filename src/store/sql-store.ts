@@ -1,8 +1,7 @@
 import { currentVersion, migrate } from './migrations.js';
+import { num, SqlOutbox } from './sql-outbox.js';
 import type { Db, Row } from './sql.js';
 import type {
-  FeedAnswer,
-  FeedPost,
   MirrorEntry,
   MirrorTotals,
   NewVote,
@@ -23,11 +22,10 @@ export async function sqlStore(db: Db): Promise<Store> {
   return new SqlStore(db);
 }
 
-const num = (value: unknown): number => Number(value);
-const orNull = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
-
-class SqlStore implements Store {
-  constructor(private readonly db: Db) {}
+class SqlStore extends SqlOutbox implements Store {
+  constructor(db: Db) {
+    super(db);
+  }
 
   get backend() {
     return this.db.dialect;
@@ -49,44 +47,32 @@ class SqlStore implements Store {
     return num(row!.id);
   }
 
-  async pendingEvents(limit: number): Promise<StoredEvent[]> {
+  async pendingEvents(limit: number, now = Number.MAX_SAFE_INTEGER): Promise<StoredEvent[]> {
     const rows = await this.db.query(
-      'SELECT id, kind, payload, received_at FROM events WHERE handled_at IS NULL ORDER BY id LIMIT $1',
-      [limit],
+      `SELECT id, kind, payload, received_at, attempts FROM events WHERE handled_at IS NULL AND next_at <= $2
+       ORDER BY id LIMIT $1`,
+      [limit, now],
     );
     return rows.map((row) => ({
       id: num(row.id),
       kind: String(row.kind),
       payload: JSON.parse(String(row.payload)) as unknown,
       receivedAt: num(row.received_at),
+      attempts: num(row.attempts),
     }));
+  }
+
+  async deferEvent(id: number, attempts: number, nextAt: number): Promise<void> {
+    await this.db.query('UPDATE events SET attempts = $2, next_at = $3 WHERE id = $1', [id, attempts, nextAt]);
+  }
+
+  async nextEventDue(): Promise<number | undefined> {
+    const [row] = await this.db.query('SELECT MIN(next_at) AS next FROM events WHERE handled_at IS NULL');
+    return row?.next === null || row?.next === undefined ? undefined : num(row.next);
   }
 
   async markEventHandled(id: number, at: number): Promise<void> {
     await this.db.query('UPDATE events SET handled_at = $2 WHERE id = $1', [id, at]);
-  }
-
-  async feedPost(reviewId: string): Promise<FeedPost | undefined> {
-    const [row] = await this.db.query('SELECT * FROM feed_posts WHERE review_id = $1', [reviewId]);
-    return row && toFeedPost(row);
-  }
-
-  async saveFeedPost(post: Omit<FeedPost, 'answer'>): Promise<void> {
-    await this.db.query(
-      `INSERT INTO feed_posts (review_id, author_id, rating, content, received_at, channel_id, message_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (review_id) DO UPDATE SET channel_id = excluded.channel_id, message_id = excluded.message_id`,
-      [post.reviewId, post.authorId, post.rating, post.content, post.receivedAt, post.channelId, post.messageId],
-    );
-  }
-
-  async markAnswered(reviewId: string, answer: FeedAnswer): Promise<FeedPost | undefined> {
-    await this.db.query(
-      `UPDATE feed_posts SET answered_at = $2, reply_id = $3, answered_by = $4
-       WHERE review_id = $1 AND answered_at IS NULL`,
-      [reviewId, answer.at, answer.replyId, answer.moderatorId],
-    );
-    return this.feedPost(reviewId);
   }
 
   acceptVote(vote: NewVote): Promise<boolean> {
@@ -121,9 +107,10 @@ class SqlStore implements Store {
     ]);
   }
 
-  async pendingAnnouncements(limit: number): Promise<PendingAnnouncement[]> {
+  async waitingVotes(limit: number): Promise<PendingAnnouncement[]> {
     const rows = await this.db.query(
-      'SELECT id, user_id, is_double, voted_at FROM votes WHERE announced_at IS NULL ORDER BY id LIMIT $1',
+      `SELECT id, user_id, is_double, voted_at FROM votes WHERE announced_at IS NULL AND post_id IS NULL
+       ORDER BY id LIMIT $1`,
       [limit],
     );
     return rows.map((row) => ({
@@ -308,21 +295,4 @@ class SqlStore implements Store {
 
 function toExpiry(row: Row): ScheduledExpiry {
   return { userId: String(row.user_id), endsAt: num(row.ends_at) };
-}
-
-function toFeedPost(row: Row): FeedPost {
-  const answeredAt = row.answered_at;
-  return {
-    reviewId: String(row.review_id),
-    authorId: String(row.author_id),
-    rating: num(row.rating),
-    content: String(row.content),
-    receivedAt: num(row.received_at),
-    channelId: String(row.channel_id),
-    messageId: String(row.message_id),
-    answer:
-      answeredAt === null || answeredAt === undefined
-        ? null
-        : { at: num(answeredAt), replyId: orNull(row.reply_id), moderatorId: orNull(row.answered_by) },
-  };
 }

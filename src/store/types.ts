@@ -4,18 +4,24 @@ export interface StoredEvent {
   kind: string;
   payload: unknown;
   receivedAt: number;
+  /** Failed tries so far: the next one waits a backoff. */
+  attempts: number;
 }
 
-/** Which channel message shows which review, and whether it has been answered. */
-export interface FeedPost {
+/** A review the bot received, as the feed shows it. */
+export interface FeedReview {
   reviewId: string;
   authorId: string;
   rating: number;
   content: string;
   receivedAt: number;
-  channelId: string;
-  messageId: string;
   answer: FeedAnswer | null;
+}
+
+/** A review and where the feed shows it: channel and message are null until it is posted. */
+export interface FeedPost extends FeedReview {
+  channelId: string | null;
+  messageId: string | null;
 }
 
 export interface FeedAnswer {
@@ -83,25 +89,105 @@ export interface MirrorTotals {
   polledAt: number;
 }
 
+/** What a message on its way to a channel holds. */
+export type PostKind = 'votes' | 'reviews';
+
+/** A message claimed for a channel, its REST body and nonce fixed before the first try. */
+export interface OutgoingPost {
+  id: number;
+  channelId: string;
+  kind: PostKind;
+  body: unknown;
+  nonce: string;
+  createdAt: number;
+}
+
+/** A feed message to redraw: an answer came after it was drawn. */
+export interface FeedEdit {
+  channelId: string;
+  messageId: string;
+  /** Every review the message shows, in its order, with the answer count each had when read. */
+  reviews: Array<FeedReview & { editDue: number }>;
+}
+
+/** A channel Discord refuses: parked until a probe succeeds. */
+export interface ParkedLane {
+  channelId: string;
+  reason: string;
+  code: number;
+  parkedAt: number;
+}
+
+/** What waits and what is parked, for the metrics. */
+export interface WorkCounts {
+  events: number;
+  votes: number;
+  reviews: number;
+  edits: number;
+  parkedLanes: number;
+  parkedPosts: number;
+}
+
+/**
+ * Work on its way to Discord, kept so that a passing outage loses nothing and a crash sends
+ * nothing twice: reviews waiting for the feed, answers to show, messages claimed but not yet sent.
+ */
+export interface OutboxStore {
+  /** Stores a review for the feed; false when it is known already. An answer that came first is applied. */
+  queueReview(review: Omit<FeedReview, 'answer'>): Promise<boolean>;
+  /**
+   * Records the answer (the first one stands). Returns the channel whose message must be redrawn,
+   * null when there is nothing to redraw (not posted yet, or answered already), or 'kept' when the
+   * review is not known yet: the answer waits for it.
+   */
+  recordAnswer(reviewId: string, answer: FeedAnswer): Promise<string | null | 'kept'>;
+  /** Reviews in no post yet, oldest first. */
+  waitingReviews(limit: number): Promise<FeedReview[]>;
+  /**
+   * Claims the items (vote ids or review ids) for a new post in `channelId`; returns its id.
+   * Throws when one of them was claimed meanwhile, changing nothing.
+   */
+  createPost(post: Omit<OutgoingPost, 'id'>, items: readonly number[] | readonly string[]): Promise<number>;
+  /** Claimed posts not sent yet and not parked, oldest first. */
+  unsentPosts(channelId: string, limit: number): Promise<OutgoingPost[]>;
+  /** Discord has the message: the votes are announced, the reviews show it; the post is done. Returns what it held. */
+  postSent(postId: number, messageId: string, at: number): Promise<{ reviewIds: string[]; votes: number }>;
+  /** Discord will never take this body: kept aside with the reason, the lane goes on. */
+  parkPost(postId: number, reason: string): Promise<void>;
+  /** Feed messages in the channel with an answer they do not show yet. */
+  dueEdits(channelId: string, limit: number): Promise<FeedEdit[]>;
+  /** The redraw went out: the answers it showed are done (a newer one keeps its due mark). */
+  editDone(edit: FeedEdit): Promise<void>;
+  /** True when the lane was not parked before (so it is reported once). */
+  parkLane(lane: ParkedLane): Promise<boolean>;
+  /** True when it was parked. */
+  unparkLane(channelId: string): Promise<boolean>;
+  parkedLane(channelId: string): Promise<ParkedLane | undefined>;
+  /** Channels with posts to send or messages to redraw. */
+  lanesWithWork(): Promise<string[]>;
+  workCounts(): Promise<WorkCounts>;
+}
+
 /**
  * Everything that must survive a restart. One interface; SQLite and PostgreSQL implement it with
  * the same SQL, and the same test suite runs against both.
  */
-export interface Store {
+export interface Store extends OutboxStore {
   readonly backend: 'sqlite' | 'postgres';
   readonly driver: 'node:sqlite' | 'better-sqlite3' | 'pg';
   /** Highest migration applied. */
   schemaVersion(): Promise<number>;
 
   addEvent(kind: string, payload: unknown, receivedAt: number): Promise<number>;
-  /** Unhandled events, oldest first. */
-  pendingEvents(limit: number): Promise<StoredEvent[]>;
+  /** Unhandled events due by `now` (all of them without it), oldest first. */
+  pendingEvents(limit: number, now?: number): Promise<StoredEvent[]>;
   markEventHandled(id: number, at: number): Promise<void>;
+  /** Handling failed: the event waits until `nextAt`, then is tried again. */
+  deferEvent(id: number, attempts: number, nextAt: number): Promise<void>;
+  /** When the soonest deferred event is due, if any is waiting. */
+  nextEventDue(): Promise<number | undefined>;
 
   feedPost(reviewId: string): Promise<FeedPost | undefined>;
-  saveFeedPost(post: Omit<FeedPost, 'answer'>): Promise<void>;
-  /** Records the answer (the first one stands); undefined when the review has no post. */
-  markAnswered(reviewId: string, answer: FeedAnswer): Promise<FeedPost | undefined>;
 
   /**
    * Records the vote and queues its announcement unless the member already has one in a period
@@ -110,7 +196,9 @@ export interface Store {
   acceptVote(vote: NewVote): Promise<boolean>;
   /** Moves the end of the member's current period (the service's expiry is known later). */
   setPeriodEnd(userId: string, at: number, periodEndsAt: number): Promise<void>;
-  pendingAnnouncements(limit: number): Promise<PendingAnnouncement[]>;
+  /** Accepted votes in no post yet, oldest first. */
+  waitingVotes(limit: number): Promise<PendingAnnouncement[]>;
+  /** Votes that will never be announced (no vote channel): done, with no message. */
   markAnnounced(ids: readonly number[], messageId: string | null, at: number): Promise<void>;
   /** When the store was created: the bot has been recording votes since then. */
   countingSince(): Promise<number>;

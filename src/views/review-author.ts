@@ -23,3 +23,30 @@ export function reviewAuthorFromEmbeds(embeds: ReadonlyArray<{ readonly descript
   const id = match?.[1];
   return isSnowflake(id) ? id : null;
 }
+
+interface ShownMessage {
+  readonly embeds: ReadonlyArray<{ readonly description?: string | null; readonly author?: { name: string } | null }>;
+  readonly components: ReadonlyArray<unknown>;
+}
+
+/**
+ * The author of one review in a message that may show several (a feed post of reviews that
+ * waited together): the review's Reply button ends in the number its embed carries.
+ */
+export function reviewAuthorInMessage(message: ShownMessage, reviewId: string, customId: string): string | null {
+  if (message.embeds.length <= 1) return reviewAuthorFromEmbeds(message.embeds);
+  const button = buttonsOf(message.components).find((b) => b.customId === customId || b.custom_id === customId);
+  const number = / (#\d+)$/.exec(button?.label ?? '')?.[1];
+  const embed = number === undefined ? undefined : message.embeds.find((e) => e.author?.name === number);
+  return embed ? reviewAuthorFromEmbeds([embed]) : null;
+}
+
+interface ButtonLike {
+  customId?: string;
+  custom_id?: string;
+  label?: string | null;
+}
+
+function buttonsOf(rows: ReadonlyArray<unknown>): ButtonLike[] {
+  return rows.flatMap((row) => ((row as { components?: ButtonLike[] }).components ?? []) as ButtonLike[]);
+}

@@ -1,15 +1,19 @@
 import type { Translator } from '../i18n/index.js';
-import type { FeedPost } from '../store/index.js';
+import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
+import { Prefix, encodeCustomId } from '../custom-id.js';
+import { EMBED_TOTAL_MAX } from '../discord-limits.js';
+import type { FeedReview } from '../store/index.js';
+import { embedSize } from './embed-size.js';
 import { exactTime, mention, relativeTime } from './format.js';
 import type { MessageView } from './message.js';
-import { reviewView } from './review.js';
+import { parseReviewId, reviewView } from './review.js';
 import { ToneColour } from './theme.js';
 
 /**
  * A review as the feed shows it: the `/review` embed with the same Reply button, titled as new,
  * and once answered, marked so moderators see at a glance that it needs nothing more.
  */
-export function reviewFeedView(post: FeedPost, i18n: Translator, authorName?: string): MessageView {
+export function reviewFeedView(post: FeedReview, i18n: Translator, authorName?: string): MessageView {
   const { t } = i18n;
   const answered = post.answer !== null;
   const view = reviewView({
@@ -39,4 +43,48 @@ export function reviewFeedView(post: FeedPost, i18n: Translator, authorName?: st
     embed?.setColor(ToneColour.success).addFields({ name: t('feed.review.answered'), value });
   }
   return view;
+}
+
+/** Discord shows at most 10 embeds in a message; each review is one, with its own Reply button. */
+export const REVIEWS_PER_POST = 10;
+const BUTTONS_PER_ROW = 5;
+
+/**
+ * Reviews that waited together, in one message: each review's feed embed, numbered, with a
+ * numbered Reply button of its own. As many as fit Discord's embed limits; `count` says how many.
+ * One review is drawn exactly as `reviewFeedView` draws it.
+ */
+export function reviewFeedBatchView(
+  reviews: readonly FeedReview[],
+  i18n: Translator,
+  names: ReadonlyMap<string, string> = new Map(),
+): { view: MessageView; count: number } {
+  const first = reviews[0];
+  if (first === undefined) throw new Error('no review to draw');
+  if (reviews.length === 1) return { view: reviewFeedView(first, i18n, names.get(first.authorId)), count: 1 };
+  const embeds = [];
+  const buttons: ButtonBuilder[] = [];
+  let size = 0;
+  for (const [index, review] of reviews.slice(0, REVIEWS_PER_POST).entries()) {
+    const number = `#${index + 1}`;
+    const [embed] = reviewFeedView(review, i18n, names.get(review.authorId)).embeds;
+    if (!embed) continue;
+    embed.setAuthor({ name: number });
+    const added = embedSize(embed);
+    if (embeds.length > 0 && size + added > EMBED_TOTAL_MAX) break;
+    size += added;
+    embeds.push(embed);
+    // An id the reply handler would refuse gets no button (as in reviewView); the numbers still match.
+    if (parseReviewId(review.reviewId) !== null)
+      buttons.push(
+        new ButtonBuilder()
+          .setStyle(review.answer ? ButtonStyle.Secondary : ButtonStyle.Primary)
+          .setLabel(`${i18n.t('review.button')} ${number}`)
+          .setCustomId(encodeCustomId(Prefix.reviewReply, review.reviewId)),
+      );
+  }
+  const rows = [];
+  for (let i = 0; i < buttons.length; i += BUTTONS_PER_ROW)
+    rows.push(new ActionRowBuilder<ButtonBuilder>().addComponents(buttons.slice(i, i + BUTTONS_PER_ROW)));
+  return { view: { embeds, components: rows, allowedMentions: { parse: [] } }, count: embeds.length };
 }

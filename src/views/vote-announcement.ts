@@ -1,11 +1,15 @@
 import { EmbedBuilder } from 'discord.js';
+import { EMBED_DESCRIPTION_MAX, EMBED_TOTAL_MAX } from '../discord-limits.js';
 import type { Translator } from '../i18n/index.js';
+import { embedSize } from './embed-size.js';
 import { mentionWithName } from './format.js';
-import { messageView, type MessageView } from './message.js';
+import type { MessageView } from './message.js';
 import { ToneColour } from './theme.js';
 
-/** Voters per message: 50 lines of ~60 characters stay well inside an embed's 4,096. */
-export const VOTERS_PER_ANNOUNCEMENT = 50;
+/** The most voters read for one message; how many fit is decided by `packVoteAnnouncement`. */
+export const VOTERS_PER_ANNOUNCEMENT = 200;
+/** Embeds per message, as Discord allows. */
+const EMBEDS_MAX = 10;
 
 export interface AnnouncedVote {
   userId: string;
@@ -19,7 +23,11 @@ export interface VoteTotals {
   thisMonth: number;
 }
 
-/** One message for a batch of voters, so a burst never runs into Discord's per-channel limit. */
+/**
+ * One message for a batch of voters, so a burst never runs into Discord's per-channel limit: a
+ * line each, in as many embeds as the lines need (the title on the first, the totals on the last).
+ * The caller keeps the batch within a message's limits (`packVoteAnnouncement`).
+ */
 export function voteAnnouncementView(
   votes: readonly AnnouncedVote[],
   totals: VoteTotals,
@@ -27,21 +35,57 @@ export function voteAnnouncementView(
   names: ReadonlyMap<string, string> = new Map(),
 ): MessageView {
   const { t } = i18n;
-  const lines = votes.map((vote) =>
-    t(vote.double ? 'feed.vote.lineDouble' : 'feed.vote.line', {
-      member: mentionWithName(vote.userId, names.get(vote.userId)),
-    }),
-  );
+  const descriptions: string[] = [];
+  let current = '';
+  for (const line of voteLines(votes, i18n, names)) {
+    const next = current === '' ? line : `${current}\n${line}`;
+    if (next.length > EMBED_DESCRIPTION_MAX && current !== '') {
+      descriptions.push(current);
+      current = line;
+    } else current = next;
+  }
+  descriptions.push(current);
   const footer = [
     totals.total === undefined ? undefined : t('feed.vote.total', { count: totals.total }),
     t('feed.vote.month', { count: totals.thisMonth }),
   ]
     .filter(Boolean)
     .join(' · ');
-  const embed = new EmbedBuilder()
-    .setColor(ToneColour.success)
-    .setTitle(votes.length === 1 ? t('feed.vote.titleOne') : t('feed.vote.titleMany', { count: votes.length }))
-    .setDescription(lines.join('\n'))
-    .setFooter({ text: footer });
-  return messageView(embed);
+  const embeds = descriptions.map((description) =>
+    new EmbedBuilder().setColor(ToneColour.success).setDescription(description),
+  );
+  embeds[0]!.setTitle(votes.length === 1 ? t('feed.vote.titleOne') : t('feed.vote.titleMany', { count: votes.length }));
+  embeds.at(-1)!.setFooter({ text: footer });
+  return { embeds, components: [], allowedMentions: { parse: [] } };
+}
+
+/** The longest head of `votes` whose announcement fits one message, and that announcement. */
+export function packVoteAnnouncement(
+  votes: readonly AnnouncedVote[],
+  totals: VoteTotals,
+  i18n: Translator,
+  names: ReadonlyMap<string, string> = new Map(),
+): { view: MessageView; count: number } {
+  const fits = (count: number) => {
+    const view = voteAnnouncementView(votes.slice(0, count), totals, i18n, names);
+    const size = view.embeds.reduce((sum, embed) => sum + embedSize(embed), 0);
+    return view.embeds.length <= EMBEDS_MAX && size <= EMBED_TOTAL_MAX ? view : undefined;
+  };
+  // Lines differ in length (names): the largest count that fits, by halving.
+  let low = 1;
+  let high = votes.length;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (fits(middle)) low = middle;
+    else high = middle - 1;
+  }
+  return { view: fits(low) ?? voteAnnouncementView(votes.slice(0, 1), totals, i18n, names), count: low };
+}
+
+function voteLines(votes: readonly AnnouncedVote[], { t }: Translator, names: ReadonlyMap<string, string>): string[] {
+  return votes.map((vote) =>
+    t(vote.double ? 'feed.vote.lineDouble' : 'feed.vote.line', {
+      member: mentionWithName(vote.userId, names.get(vote.userId)),
+    }),
+  );
 }

@@ -16,3 +16,6 @@ export function backoffMs(attempt: number, policy: BackoffPolicy = DEFAULT_BACKO
   // Half fixed, half random: never much sooner than the schedule, never in lockstep.
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
+
+/** A store that failed is usually back within seconds (a restart, a failover): it is asked again soon. */
+export const STORE_BACKOFF: BackoffPolicy = { baseMs: 500, capMs: 5_000 };

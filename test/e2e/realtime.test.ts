@@ -77,7 +77,7 @@ describe('real time: review feed, vote announcements and the vote mirror', () =>
     for (let i = 0; i < 3; i++) expect(await deliver(url, WEBHOOK_TOKEN, review)).toBe(200);
     await world.discord.waitUntil(() => feedPosts(world, id).length === 1, 10_000, 'the feed post');
     const ignored = () =>
-      world.bot.logs.filter((l) => l.msg === 'review already posted; delivery ignored' && l.reviewId === id);
+      world.bot.logs.filter((l) => l.msg === 'review already known; delivery ignored' && l.reviewId === id);
     await world.discord.waitUntil(() => ignored().length === 2, 10_000, 'both repeats to be handled');
     expect(feedPosts(world, id)).toHaveLength(1);
   });

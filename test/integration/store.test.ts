@@ -3,7 +3,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openStore, parseDatabaseUrl, type DatabaseTarget, type Store } from '../../src/store/index.js';
-import { MIGRATIONS } from '../../src/store/migrations.js';
+import { migrate, MIGRATIONS } from '../../src/store/migrations.js';
+import { openPostgres } from '../../src/store/postgres.js';
+import { openSqlite } from '../../src/store/sqlite.js';
 import { activeSqliteDriver, sqliteDrivers, type SqliteDriver } from '../../src/store/sqlite-driver.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 
@@ -62,6 +64,44 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
   }, 60_000);
   afterAll(() => store?.close());
 
+  it('migrates a store of the release before the outbox in place: feed posts, votes and events kept', async () => {
+    const old = await backend.fresh();
+    const db = old.kind === 'postgres' ? openPostgres(old.url) : openSqlite(old.file);
+    await migrate(
+      db,
+      MIGRATIONS.filter((m) => m.version <= 3),
+    );
+    await db.query(
+      `INSERT INTO feed_posts (review_id, author_id, rating, content, received_at, channel_id, message_id)
+       VALUES ('rev_old', $1, 4, 'Kept', 1000, '900000000000000031', '900000000000000032')`,
+      [BOB],
+    );
+    await db.query(
+      `INSERT INTO votes (user_id, voted_at, is_double, source, period_ends_at) VALUES ($1, 2000, 0, 'webhook', 9000)`,
+      [ALICE],
+    );
+    await db.query(`INSERT INTO events (kind, payload, received_at) VALUES ('vote', '{}', 3000)`);
+    await db.close();
+    const migrated = await backend.open(old);
+    try {
+      expect(await migrated.schemaVersion()).toBe(MIGRATIONS.at(-1)!.version);
+      expect(await migrated.feedPost('rev_old')).toMatchObject({
+        messageId: '900000000000000032',
+        channelId: '900000000000000031',
+        answer: null,
+      });
+      expect(await migrated.waitingReviews(5)).toEqual([]);
+      // An answer to an old post redraws it in its channel.
+      expect(await migrated.recordAnswer('rev_old', { replyId: 'r', moderatorId: null, at: 4_000 })).toBe(
+        '900000000000000031',
+      );
+      expect((await migrated.waitingVotes(5)).map((v) => v.userId)).toEqual([ALICE]);
+      expect((await migrated.pendingEvents(5)).map((e) => [e.kind, e.attempts])).toEqual([['vote', 0]]);
+    } finally {
+      await migrated.close();
+    }
+  });
+
   it('runs on the driver it was opened with', () => {
     expect(store.driver).toBe(backend.driver);
   });
@@ -107,24 +147,101 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
     expect(await store.pendingEvents(10)).toEqual([]);
   });
 
-  it('remembers which message shows a review, and keeps the first answer', async () => {
-    expect(await store.feedPost('rev_feed')).toBeUndefined();
-    const post = {
-      reviewId: 'rev_feed',
-      authorId: BOB,
-      rating: 4,
-      content: 'Good server',
-      receivedAt: 5_000,
-      channelId: '900000000000000001',
+  it('keeps a review until its post is sent, claims it once, and shows which message holds it', async () => {
+    const review = { reviewId: 'rev_feed', authorId: BOB, rating: 4, content: 'Good server', receivedAt: 5_000 };
+    expect(await store.queueReview(review)).toBe(true);
+    expect(await store.queueReview({ ...review, content: 'a repeat delivery' })).toBe(false);
+    expect(await store.waitingReviews(10)).toEqual([{ ...review, answer: null }]);
+    const channelId = '900000000000000001';
+    const postId = await store.createPost(
+      { channelId, kind: 'reviews', body: { embeds: [{ title: 'x' }] }, nonce: 'n1', createdAt: 6_000 },
+      ['rev_feed'],
+    );
+    expect(await store.waitingReviews(10)).toEqual([]);
+    // Claimed once: a second claim of the same review changes nothing.
+    await expect(
+      store.createPost({ channelId, kind: 'reviews', body: {}, nonce: 'n2', createdAt: 6_000 }, ['rev_feed']),
+    ).rejects.toThrow();
+    const reopened = await backend.open(target);
+    try {
+      expect(await reopened.unsentPosts(channelId, 5)).toEqual([
+        { id: postId, channelId, kind: 'reviews', body: { embeds: [{ title: 'x' }] }, nonce: 'n1', createdAt: 6_000 },
+      ]);
+      expect(await reopened.lanesWithWork()).toContain(channelId);
+    } finally {
+      await reopened.close();
+    }
+    await store.postSent(postId, '900000000000000002', 7_000);
+    expect(await store.unsentPosts(channelId, 5)).toEqual([]);
+    expect(await store.feedPost('rev_feed')).toEqual({
+      ...review,
+      answer: null,
+      channelId,
       messageId: '900000000000000002',
-    };
-    await store.saveFeedPost(post);
-    expect(await store.feedPost('rev_feed')).toEqual({ ...post, answer: null });
-    const answered = await store.markAnswered('rev_feed', { replyId: 'rep_1', moderatorId: ALICE, at: 6_000 });
-    expect(answered?.answer).toEqual({ replyId: 'rep_1', moderatorId: ALICE, at: 6_000 });
-    const later = await store.markAnswered('rev_feed', { replyId: null, moderatorId: null, at: 7_000 });
-    expect(later?.answer).toEqual({ replyId: 'rep_1', moderatorId: ALICE, at: 6_000 });
-    expect(await store.markAnswered('rev_unknown', { replyId: null, moderatorId: null, at: 1 })).toBeUndefined();
+    });
+  });
+
+  it('keeps the first answer; redraws a posted review; keeps an answer that came before its review', async () => {
+    const channelId = '900000000000000011';
+    const posted = { reviewId: 'rev_answered', authorId: BOB, rating: 5, content: 'Nice', receivedAt: 1_000 };
+    await store.queueReview(posted);
+    const postId = await store.createPost({ channelId, kind: 'reviews', body: {}, nonce: 'n', createdAt: 1 }, [
+      'rev_answered',
+    ]);
+    await store.postSent(postId, '900000000000000012', 2_000);
+    const first = { replyId: 'rep_1', moderatorId: ALICE, at: 6_000 };
+    expect(await store.recordAnswer('rev_answered', first)).toBe(channelId);
+    expect(await store.recordAnswer('rev_answered', { replyId: null, moderatorId: null, at: 7_000 })).toBeNull();
+    const [edit] = await store.dueEdits(channelId, 5);
+    expect(edit?.messageId).toBe('900000000000000012');
+    expect(edit?.reviews.map((r) => [r.reviewId, r.answer])).toEqual([['rev_answered', first]]);
+    await store.editDone(edit!);
+    expect(await store.dueEdits(channelId, 5)).toEqual([]);
+
+    // Guilds reported the reply before the review: it waits, and the review arrives answered.
+    const early = { replyId: 'rep_early', moderatorId: null, at: 8_000 };
+    expect(await store.recordAnswer('rev_late', early)).toBe('kept');
+    await store.queueReview({ reviewId: 'rev_late', authorId: ALICE, rating: 3, content: '', receivedAt: 9_000 });
+    expect((await store.waitingReviews(10)).find((r) => r.reviewId === 'rev_late')?.answer).toEqual(early);
+    // A review answered while it waits needs no redraw: its post will be drawn answered.
+    expect(await store.recordAnswer('rev_late', first)).toBeNull();
+  });
+
+  it('parks a refused channel once, and a post Discord will never take, and counts what waits', async () => {
+    const channelId = '900000000000000021';
+    const lane = { channelId, reason: 'access', code: 50001, parkedAt: 1_000 };
+    expect(await store.parkLane(lane)).toBe(true);
+    expect(await store.parkLane({ ...lane, parkedAt: 2_000 })).toBe(false);
+    expect(await store.parkedLane(channelId)).toEqual(lane);
+    const before = await store.workCounts();
+    expect(before.parkedLanes).toBeGreaterThanOrEqual(1);
+    expect(await store.unparkLane(channelId)).toBe(true);
+    expect(await store.unparkLane(channelId)).toBe(false);
+    expect(await store.parkedLane(channelId)).toBeUndefined();
+
+    await store.queueReview({ reviewId: 'rev_invalid', authorId: BOB, rating: 1, content: 'x', receivedAt: 1 });
+    const postId = await store.createPost({ channelId, kind: 'reviews', body: {}, nonce: 'n', createdAt: 1 }, [
+      'rev_invalid',
+    ]);
+    await store.parkPost(postId, '400 50035');
+    expect(await store.unsentPosts(channelId, 5)).toEqual([]);
+    const after = await store.workCounts();
+    expect(after.parkedPosts).toBe(before.parkedPosts + 1);
+    expect(after.parkedLanes).toBe(before.parkedLanes - 1);
+  });
+
+  it('lets a failed event wait its backoff while later ones are handled', async () => {
+    const failing = await store.addEvent('vote', { n: 1 }, 1_000);
+    const next = await store.addEvent('vote', { n: 2 }, 1_000);
+    await store.deferEvent(failing, 1, 50_000);
+    expect((await store.pendingEvents(10, 10_000)).map((e) => e.id)).toEqual([next]);
+    expect(await store.nextEventDue()).toBe(0);
+    await store.markEventHandled(next, 10_000);
+    expect(await store.nextEventDue()).toBe(50_000);
+    const [due] = await store.pendingEvents(10, 50_000);
+    expect([due?.id, due?.attempts]).toEqual([failing, 1]);
+    await store.markEventHandled(failing, 50_000);
+    expect(await store.nextEventDue()).toBeUndefined();
   });
 
   it('accepts one vote per member per period and queues each accepted vote once for announcing', async () => {
@@ -150,15 +267,23 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
         periodEndsAt: t + 13 * HOUR,
       }),
     ).toBe(true);
-    const pending = await store.pendingAnnouncements(10);
+    const pending = await store.waitingVotes(10);
     expect(pending.map((a) => [a.userId, a.double, a.at])).toEqual([
       [ALICE, false, t],
       [BOB, true, t + HOUR],
     ]);
-    await store.markAnnounced([pending[0]!.id], '900000000000000003', t + 2 * HOUR);
-    expect((await store.pendingAnnouncements(10)).map((a) => a.userId)).toEqual([BOB]);
-    await store.markAnnounced([pending[1]!.id], '900000000000000004', t + 2 * HOUR);
-    expect(await store.pendingAnnouncements(10)).toEqual([]);
+    // Claimed into a post: no longer waiting, announced only once the post is sent.
+    const channelId = '900000000000000003';
+    const postId = await store.createPost(
+      { channelId, kind: 'votes', body: { content: 'votes' }, nonce: 'n', createdAt: t },
+      [pending[0]!.id],
+    );
+    expect((await store.waitingVotes(10)).map((a) => a.userId)).toEqual([BOB]);
+    expect((await store.workCounts()).votes).toBe(2);
+    await store.postSent(postId, '900000000000000004', t + 2 * HOUR);
+    await store.markAnnounced([pending[1]!.id], null, t + 2 * HOUR);
+    expect(await store.waitingVotes(10)).toEqual([]);
+    expect((await store.workCounts()).votes).toBe(0);
 
     // The service said the vote runs out sooner: a vote after that is a new period.
     await store.setPeriodEnd(ALICE, t + HOUR, t + 3 * HOUR);
@@ -201,7 +326,7 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
     expect(
       await store.acceptVote({ userId: member, at: t + 1, double: false, source: 'poll', periodEndsAt: t + HOUR }),
     ).toBe(false);
-    expect((await store.pendingAnnouncements(100)).map((a) => a.userId)).not.toContain(member);
+    expect((await store.waitingVotes(100)).map((a) => a.userId)).not.toContain(member);
     expect(await store.votesBetween(t, t + HOUR)).toEqual([]);
   });
 

@@ -169,6 +169,10 @@ export const de: Catalog = {
   'feed.vote.titleMany': '{count} neue Stimmen',
   'feed.vote.total': 'Stimmen insgesamt: {count}',
   'feed.vote.month': 'Diesen Monat: {count}',
+  'feed.parked.access':
+    'Der Bot kann in {channel} nicht posten: Discord verweigert es (fehlender Zugriff oder fehlende Berechtigungen). Lösung: Gib der Rolle des Bots dort „Kanal ansehen“, „Nachrichten senden“ und „Links einbetten“ (Kanal bearbeiten → Berechtigungen). Die Beiträge warten und gehen danach von selbst hinaus.',
+  'feed.parked.unknown':
+    'Der Bot kann in {channel} nicht posten: Den Kanal gibt es nicht mehr. Lösung: Setze {setting} auf einen bestehenden Kanal. Die Beiträge warten und gehen danach von selbst hinaus.',
 
   'command.remind.name': 'erinnerung',
   'command.remind.description': 'Erhalte eine DM, sobald du wieder für diesen Server abstimmen kannst',

@@ -163,6 +163,10 @@ export const en = {
   'feed.vote.titleMany': '{count} new votes',
   'feed.vote.total': 'Total votes: {count}',
   'feed.vote.month': 'This month: {count}',
+  'feed.parked.access':
+    "The bot cannot post in {channel}: Discord refuses it (missing access or permissions). Fix: give the bot's role View Channel, Send Messages and Embed Links there (Edit Channel → Permissions). Posts wait and go out by themselves once fixed.",
+  'feed.parked.unknown':
+    'The bot cannot post in {channel}: the channel no longer exists. Fix: set {setting} to a channel that exists. Posts wait and go out by themselves once fixed.',
 
   'command.remind.name': 'remind',
   'command.remind.description': 'Get a DM when you can vote for this server again',

@@ -167,6 +167,10 @@ export const es: Catalog = {
   'feed.vote.titleMany': '{count} votos nuevos',
   'feed.vote.total': 'Votos totales: {count}',
   'feed.vote.month': 'Este mes: {count}',
+  'feed.parked.access':
+    'El bot no puede publicar en {channel}: Discord lo rechaza (falta acceso o permisos). Solución: da al rol del bot Ver canal, Enviar mensajes e Insertar enlaces allí (Editar canal → Permisos). Las publicaciones esperan y salen solas después.',
+  'feed.parked.unknown':
+    'El bot no puede publicar en {channel}: el canal ya no existe. Solución: pon en {setting} un canal que exista. Las publicaciones esperan y salen solas después.',
 
   'command.remind.name': 'recordatorio',
   'command.remind.description': 'Recibe un MD cuando puedas volver a votar por este servidor',

@@ -165,6 +165,10 @@ export const fr: Catalog = {
   'feed.vote.titleMany': '{count} nouveaux votes',
   'feed.vote.total': 'Votes au total : {count}',
   'feed.vote.month': 'Ce mois-ci : {count}',
+  'feed.parked.access':
+    'Le bot ne peut pas publier dans {channel} : Discord le refuse (accès ou permissions manquants). Correction : donnez au rôle du bot Voir le salon, Envoyer des messages et Intégrer des liens dans ce salon (Modifier le salon → Permissions). Les publications attendent et partent d’elles-mêmes ensuite.',
+  'feed.parked.unknown':
+    'Le bot ne peut pas publier dans {channel} : le salon n’existe plus. Correction : réglez {setting} sur un salon qui existe. Les publications attendent et partent d’elles-mêmes ensuite.',
 
   'command.remind.name': 'rappel',
   'command.remind.description': 'Recevez un MP quand vous pouvez de nouveau voter pour ce serveur',

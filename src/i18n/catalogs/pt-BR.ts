@@ -165,6 +165,10 @@ export const ptBR: Catalog = {
   'feed.vote.titleMany': '{count} novos votos',
   'feed.vote.total': 'Total de votos: {count}',
   'feed.vote.month': 'Este mês: {count}',
+  'feed.parked.access':
+    'O bot não consegue publicar em {channel}: o Discord recusa (falta acesso ou permissões). Correção: dê ao cargo do bot Ver canal, Enviar mensagens e Inserir links ali (Editar canal → Permissões). As publicações esperam e saem sozinhas depois.',
+  'feed.parked.unknown':
+    'O bot não consegue publicar em {channel}: o canal não existe mais. Correção: defina {setting} para um canal que exista. As publicações esperam e saem sozinhas depois.',
 
   'command.remind.name': 'lembrete',
   'command.remind.description': 'Receba uma DM quando puder votar de novo neste servidor',

@@ -115,6 +115,12 @@ export interface DiscordStandIn {
   holdChannelMessages(hold: boolean | 'after-create'): void;
   /** Makes channel message creates and edits answer only after this many ms (Discord under strain); 0 restores. */
   setChannelMessageLatency(ms: number): void;
+  /**
+   * Makes channel message creates and edits (in one channel, or every channel without one) answer
+   * with this status and create nothing: 500 as in an outage, 403 Missing Permissions, 404 Unknown
+   * Channel; null restores.
+   */
+  failChannelMessages(status: number | null, channelId?: string): void;
   /** Channel message creates waiting on the hold now. */
   readonly heldRequests: number;
   /** Requests answered 429 so far. */
@@ -127,6 +133,13 @@ export interface DiscordStandIn {
 }
 
 const now = (): number => performance.timeOrigin + performance.now();
+
+/** What Discord answers when it refuses or fails a channel message. */
+function failureBody(status: number): { message: string; code: number } {
+  if (status === 403) return { message: 'Missing Permissions', code: 50013 };
+  if (status === 404) return { message: 'Unknown Channel', code: 10003 };
+  return { message: `${status}: Discord failed`, code: 0 };
+}
 
 async function readBody(req: IncomingMessage): Promise<{ body: any; contentType: string }> {
   const chunks: Buffer[] = [];
@@ -171,6 +184,7 @@ class StandIn implements DiscordStandIn {
   private hold: { on: boolean | 'after-create'; waiting: Set<() => void> } = { on: false, waiting: new Set() };
   heldRequests = 0;
   private channelMessageLatencyMs = 0;
+  private readonly channelMessageFailures = new Map<string, number>();
   rateLimitedRequests = 0;
 
   constructor(
@@ -287,11 +301,14 @@ class StandIn implements DiscordStandIn {
           ? this.roleRateLimits?.take(roleBucket, Date.now())
           : undefined;
     if (limit && !limit.allowed) this.rateLimitedRequests += 1;
+    const failing = bucket && (this.channelMessageFailures.get(segments[1]!) ?? this.channelMessageFailures.get('*'));
     const result: RestResult & { headers?: Record<string, string> } = !match
       ? { status: 404, body: { message: '404: Not Found', code: 0 }, unknown: true }
-      : limit && !limit.allowed
-        ? { status: 429, body: limit.body }
-        : handleRest(context, request);
+      : failing
+        ? { status: failing, body: failureBody(failing) }
+        : limit && !limit.allowed
+          ? { status: 429, body: limit.body }
+          : handleRest(context, request);
     const headers = limit?.headers ?? {};
     if (bucket?.startsWith('POST') && this.hold.on === 'after-create' && !(await this.waitForRelease(req))) return;
     this.store.record(
@@ -337,6 +354,11 @@ class StandIn implements DiscordStandIn {
       this.hold.waiting.add(release);
       req.socket.once('close', gone);
     });
+  }
+
+  failChannelMessages(status: number | null, channelId = '*'): void {
+    if (status === null) this.channelMessageFailures.delete(channelId);
+    else this.channelMessageFailures.set(channelId, status);
   }
 
   setChannelMessageLatency(ms: number): void {

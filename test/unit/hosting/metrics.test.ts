@@ -68,6 +68,17 @@ describe('the bot metrics', () => {
     expect(sample(text, 'vote_review_bot_service_attempt_duration_seconds_count{route="getReview"}')).toBe(2);
   });
 
+  it('shows what waits for Discord and what is parked, from the store counts of the scrape', async () => {
+    const metrics = new BotMetrics();
+    const work = { events: 3, votes: 120, reviews: 7, edits: 1, parkedLanes: 1, parkedPosts: 0 };
+    const text = await metrics.render(live, work);
+    expect(sample(text, 'vote_review_bot_work_waiting{kind="votes"}')).toBe(120);
+    expect(sample(text, 'vote_review_bot_work_waiting{kind="reviews"}')).toBe(7);
+    expect(sample(text, 'vote_review_bot_work_waiting{kind="events"}')).toBe(3);
+    expect(sample(text, 'vote_review_bot_work_parked{kind="channels"}')).toBe(1);
+    expect(sample(text, 'vote_review_bot_work_parked{kind="posts"}')).toBe(0);
+  });
+
   it('times the first accepted response of an interaction once, from when it arrived', async () => {
     let now = 1_000;
     const metrics = new BotMetrics(() => now);

@@ -1,7 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { english, translatorFor } from '../../../src/i18n/index.js';
-import { reviewFeedView } from '../../../src/views/review-feed.js';
-import { VOTERS_PER_ANNOUNCEMENT, voteAnnouncementView } from '../../../src/views/vote-announcement.js';
+import { EMBED_DESCRIPTION_MAX, EMBED_TOTAL_MAX } from '../../../src/discord-limits.js';
+import { embedSize } from '../../../src/views/embed-size.js';
+import { reviewAuthorInMessage } from '../../../src/views/review-author.js';
+import { REVIEWS_PER_POST, reviewFeedBatchView, reviewFeedView } from '../../../src/views/review-feed.js';
+import { packVoteAnnouncement, voteAnnouncementView } from '../../../src/views/vote-announcement.js';
 import { buttonsOf, customIdOf, embedOf, embedText, MEMBER, NOW, NOW_UNIX } from './view-json.js';
 
 const MODERATOR = '876543210987654321';
@@ -72,14 +75,22 @@ describe('the vote announcement', () => {
     expect(embed.footer?.text).toBe('This month: 1');
   });
 
-  it('fits a full batch inside one embed description', () => {
-    const voters = Array.from({ length: VOTERS_PER_ANNOUNCEMENT }, (_, i) => ({
+  it('packs as many voters into one message as Discord allows, and says how many it took', () => {
+    const voters = Array.from({ length: 300 }, (_, i) => ({
       userId: String(10_000_000_000_000_000_000n - BigInt(i)),
       double: true,
     }));
-    expect(
-      embedOf(voteAnnouncementView(voters, { total: 1, thisMonth: 1 }, english)).description!.length,
-    ).toBeLessThanOrEqual(4_096);
+    const names = new Map(voters.map((v) => [v.userId, 'A rather long display name']));
+    const { view, count } = packVoteAnnouncement(voters, { total: 1, thisMonth: 1 }, english, names);
+    const size = view.embeds.reduce((sum, embed) => sum + embedSize(embed), 0);
+    expect(size).toBeLessThanOrEqual(EMBED_TOTAL_MAX);
+    for (const embed of view.embeds) expect(embed.data.description!.length).toBeLessThanOrEqual(EMBED_DESCRIPTION_MAX);
+    // Full: one more voter would not fit.
+    const next = voteAnnouncementView(voters.slice(0, count + 1), { total: 1, thisMonth: 1 }, english, names);
+    expect(next.embeds.reduce((sum, embed) => sum + embedSize(embed), 0)).toBeGreaterThan(EMBED_TOTAL_MAX);
+    expect(count).toBeGreaterThan(50);
+    expect(view.embeds[0]!.data.title).toBe(`${count} new votes`);
+    expect(view.embeds.at(-1)!.data.footer?.text).toBe('Total votes: 1 · This month: 1');
   });
 
   it("speaks the server's language", () => {
@@ -88,5 +99,48 @@ describe('the vote announcement', () => {
     );
     expect(embed.description).toBe(`<@${MEMBER}> hat abgestimmt (doppelte Stimme)`);
     expect(embed.footer?.text).toBe('Stimmen insgesamt: 4.812 · Diesen Monat: 3');
+  });
+});
+
+describe('reviews that waited together', () => {
+  const reviews = Array.from({ length: 12 }, (_, i) => ({
+    ...post,
+    reviewId: `rev_${i}`,
+    authorId: String(200_000_000_000_000_000n + BigInt(i)),
+    content: 'x'.repeat(200),
+  }));
+
+  it('share one message, each with a numbered Reply button of its own, within Discord limits', () => {
+    const { view, count } = reviewFeedBatchView(reviews, english);
+    expect(count).toBe(REVIEWS_PER_POST);
+    expect(view.embeds.map((e) => e.data.author?.name)).toEqual(Array.from({ length: 10 }, (_, i) => `#${i + 1}`));
+    const buttons = view.components.flatMap((row) => row.components.map((b) => b.toJSON()));
+    expect(buttons.map((b) => ('label' in b ? b.label : ''))).toEqual(
+      Array.from({ length: 10 }, (_, i) => `Reply #${i + 1}`),
+    );
+    expect(buttons.map((b) => ('custom_id' in b ? b.custom_id : ''))).toEqual(
+      reviews.slice(0, 10).map((r) => `review-reply:${r.reviewId}`),
+    );
+    expect(view.components.every((row) => row.components.length <= 5)).toBe(true);
+    expect(view.embeds.reduce((sum, e) => sum + embedSize(e), 0)).toBeLessThanOrEqual(EMBED_TOTAL_MAX);
+  });
+
+  it('stop at 6,000 characters when reviews are long', () => {
+    const long = reviews.map((r) => ({ ...r, content: 'y'.repeat(2_500) }));
+    const { view, count } = reviewFeedBatchView(long, english);
+    expect(count).toBe(view.embeds.length);
+    expect(count).toBeLessThan(4);
+    expect(view.embeds.reduce((sum, e) => sum + embedSize(e), 0)).toBeLessThanOrEqual(EMBED_TOTAL_MAX);
+  });
+
+  it('draw one review exactly as a single feed post', () => {
+    expect(reviewFeedBatchView([post], english).view).toEqual(reviewFeedView(post, english));
+  });
+
+  it("lets the reply form find the clicked review's author in the shared message", () => {
+    const { view } = reviewFeedBatchView(reviews.slice(0, 3), english);
+    const message = { embeds: view.embeds.map((e) => e.toJSON()), components: view.components.map((r) => r.toJSON()) };
+    expect(reviewAuthorInMessage(message, 'rev_1', 'review-reply:rev_1')).toBe(reviews[1]!.authorId);
+    expect(reviewAuthorInMessage(message, 'rev_9', 'review-reply:rev_9')).toBeNull();
   });
 });

@@ -1,17 +1,17 @@
 import type { ServiceClient } from '../api/index.js';
+import type { ReviewFeed } from '../feeds/review-feed.js';
 import type { Logger } from '../log.js';
 import { ASSUMED_VOTE_PERIOD_MS, type VoteMirror } from '../mirror/vote-mirror.js';
 import type { Store, StoredEvent } from '../store/index.js';
-import type { GuildsEvent, VoteEvent } from '../webhooks/payloads.js';
-import type { ReviewFeed } from './review-feed.js';
-import type { VoteAnnouncer } from './vote-announcer.js';
+import type { GuildsEvent, VoteEvent } from './payloads.js';
 
-export interface EventRouteOptions {
+export interface InboxRouteOptions {
   store: Store;
-  api: ServiceClient;
-  feed: ReviewFeed;
-  announcer: VoteAnnouncer;
-  mirror: VoteMirror;
+  api: Pick<ServiceClient, 'forgetMember'>;
+  feed: Pick<ReviewFeed, 'onReview' | 'onAnswered'>;
+  /** Votes were accepted: the vote channel's lane announces them. */
+  wakeVotes: () => void;
+  mirror: Pick<VoteMirror, 'refreshSoon'>;
   logger: Logger;
   /** Remembers the names a vote delivery carries (Guilds sends them for votes cast through Discord). */
   rememberName?: (userId: string, name: string) => void;
@@ -19,8 +19,11 @@ export interface EventRouteOptions {
   onNewVote?: (userId: string, periodEndsAt: number) => Promise<void>;
 }
 
-/** What each stored webhook event does. The receiver checked its shape before storing it. */
-export function eventRoute(options: EventRouteOptions): (event: StoredEvent) => Promise<void> {
+/**
+ * What each stored webhook event does: store work only, so the inbox never waits on Discord (the
+ * lanes post). The receiver checked its shape before storing it.
+ */
+export function inboxRoute(options: InboxRouteOptions): (event: StoredEvent) => Promise<void> {
   return async ({ payload, receivedAt }) => {
     const event = payload as GuildsEvent;
     switch (event.event) {
@@ -39,13 +42,20 @@ export function eventRoute(options: EventRouteOptions): (event: StoredEvent) => 
           moderatorId: null,
           at: receivedAt,
         });
+      default:
+        return unknownEvent(event);
     }
   };
 }
 
+/** The receiver stores only the kinds above; a new kind must be routed here before it is accepted. */
+function unknownEvent(event: never): never {
+  throw new Error(`no route for webhook event ${JSON.stringify((event as { event?: unknown }).event)}`);
+}
+
 /** Deliveries repeat and carry no id: a vote is new unless the member's period is still running. */
-async function acceptVote(event: VoteEvent, receivedAt: number, options: EventRouteOptions): Promise<void> {
-  const { store, api, announcer, mirror, logger } = options;
+async function acceptVote(event: VoteEvent, receivedAt: number, options: InboxRouteOptions): Promise<void> {
+  const { store, api, mirror, logger } = options;
   const userId = event.user.id;
   const name = event.user.global_name ?? event.user.username;
   if (name) options.rememberName?.(userId, name);
@@ -61,7 +71,7 @@ async function acceptVote(event: VoteEvent, receivedAt: number, options: EventRo
   });
   if (fresh) {
     logger.info({ userId, double: event.double }, 'vote accepted');
-    announcer.wake();
+    options.wakeVotes();
     await options.onNewVote?.(userId, periodEndsAt);
   } else logger.info({ userId }, 'vote already counted this period; delivery ignored');
   mirror.refreshSoon(userId);

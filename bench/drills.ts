@@ -1,0 +1,59 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { feedDrills } from './drills/feed.js';
+import { DRILLS_SECTION, withDrillsSection } from './drills/results-section.js';
+import type { Drill, DrillFigure } from './drills/types.js';
+
+// `npm run bench:drills` runs issue 16's fault drills at full size (the e2e suite runs them scaled
+// down) and writes their figures into RESULTS.md's drills section; `--only=flood,kills` runs some
+// and leaves RESULTS.md alone.
+const WATCHDOG_MS = 25 * 60_000;
+const drills: Drill[] = [...feedDrills];
+const only = process.argv
+  .slice(2)
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
+
+async function main(): Promise<void> {
+  setTimeout(() => {
+    console.error(`drills: still running after ${WATCHDOG_MS / 60_000} min; giving up.`);
+    process.exit(2);
+  }, WATCHDOG_MS).unref();
+  const started = performance.now();
+  const figures: DrillFigure[] = [];
+  for (const drill of drills) {
+    if (only && !only.includes(drill.name)) continue;
+    console.log(`[${((performance.now() - started) / 1000).toFixed(0)} s] ${drill.name}`);
+    try {
+      figures.push(...(await drill.run((line) => console.log(`  ${line}`))));
+    } catch (error) {
+      figures.push({
+        drill: drill.name,
+        figure: 'could not run',
+        value: (error as Error).message.slice(0, 200),
+        goal: '—',
+        met: false,
+      });
+    }
+  }
+  const table = [
+    '| drill | figure | value | goal | met |',
+    '| --- | --- | ---: | --- | --- |',
+    ...figures.map((f) => `| ${f.drill} | ${f.figure} | ${f.value} | ${f.goal} | ${f.met ? 'yes' : 'NO'} |`),
+  ].join('\n');
+  const section = `${DRILLS_SECTION}\n\nFrom \`npm run bench:drills\` on ${new Date().toISOString()} (load average ${loadavg()[0]!.toFixed(2)} at the end, ${((performance.now() - started) / 1000).toFixed(0)} s in all); each drill runs the built bot against the Discord stand-in and a webhook sender on loopback. The e2e suite runs the same drills scaled down.\n\n${table}\n`;
+  console.log(`\n${table}`);
+  if (only) return;
+  const file = new URL('../../bench/RESULTS.md', import.meta.url);
+  writeFileSync(file, withDrillsSection(readFileSync(file, 'utf8'), section));
+  console.log('written to bench/RESULTS.md');
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,82 @@
+import type { Translator } from '../i18n/index.js';
+import type { Store } from '../store/index.js';
+import { REVIEWS_PER_POST, reviewFeedBatchView } from '../views/review-feed.js';
+import { packVoteAnnouncement, VOTERS_PER_ANNOUNCEMENT, type VoteTotals } from '../views/vote-announcement.js';
+import { messageBody, newNonce } from './channel-poster.js';
+
+/** Display names for mentions: whatever is known now; a post never waits long for them. */
+export type NamesOf = (userIds: readonly string[]) => Promise<ReadonlyMap<string, string>>;
+
+/** What a lane asks of a source: claim the next post for this channel, or say when to ask again. */
+export type Claim = { post: number } | { later: number } | undefined;
+
+export interface PostSource {
+  readonly kind: 'votes' | 'reviews';
+  claim(channelId: string): Promise<Claim>;
+}
+
+export interface SourceOptions {
+  store: Store;
+  now: () => number;
+  /** The server's language: a feed post answers no member in particular. */
+  i18n: () => Translator;
+  names: NamesOf;
+}
+
+/**
+ * Accepted votes, as many to a message as fit. The first vote of a burst waits `gatherMs` for
+ * others to share its message; a full message goes at once.
+ */
+export function voteSource(options: SourceOptions & { gatherMs?: number }): PostSource {
+  const { store, now, i18n, names } = options;
+  const gatherMs = options.gatherMs ?? 500;
+  return {
+    kind: 'votes',
+    async claim(channelId) {
+      const waiting = await store.waitingVotes(VOTERS_PER_ANNOUNCEMENT);
+      const oldest = waiting[0];
+      if (oldest === undefined) return undefined;
+      const at = now();
+      if (waiting.length < VOTERS_PER_ANNOUNCEMENT && at - oldest.at < gatherMs) return { later: oldest.at + gatherMs };
+      const known = await names(waiting.map((vote) => vote.userId));
+      const { view, count } = packVoteAnnouncement(waiting, await voteTotals(store, at), i18n(), known);
+      const items = waiting.slice(0, count).map((vote) => vote.id);
+      const post = await store.createPost(
+        { channelId, kind: 'votes', body: messageBody(view), nonce: newNonce(), createdAt: at },
+        items,
+      );
+      return { post };
+    },
+  };
+}
+
+/** Reviews: one to a message, or as many as fit when several wait (each with its own Reply). */
+export function reviewSource(options: SourceOptions): PostSource {
+  const { store, now, i18n, names } = options;
+  return {
+    kind: 'reviews',
+    async claim(channelId) {
+      const waiting = await store.waitingReviews(REVIEWS_PER_POST);
+      if (waiting.length === 0) return undefined;
+      const known = await names(waiting.map((review) => review.authorId));
+      const { view, count } = reviewFeedBatchView(waiting, i18n(), known);
+      const items = waiting.slice(0, count).map((review) => review.reviewId);
+      const post = await store.createPost(
+        { channelId, kind: 'reviews', body: messageBody(view), nonce: newNonce(), createdAt: now() },
+        items,
+      );
+      return { post };
+    },
+  };
+}
+
+/** The totals an announcement shows: the last poll's total plus what was recorded since, and this month's. */
+async function voteTotals(store: Store, at: number): Promise<VoteTotals> {
+  const sum = (rows: Array<{ votes: number }>) => rows.reduce((total, row) => total + row.votes, 0);
+  const month = new Date(at);
+  const monthStart = Date.UTC(month.getUTCFullYear(), month.getUTCMonth(), 1);
+  const thisMonth = sum(await store.votesBetween(monthStart, at + 1));
+  const polled = await store.mirrorTotals();
+  const total = polled && polled.totalVotes + sum(await store.votesBetween(polled.polledAt + 1, at + 1));
+  return { total, thisMonth };
+}

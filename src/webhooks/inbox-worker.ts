@@ -1,0 +1,71 @@
+import type { Logger } from '../log.js';
+import type { Store, StoredEvent } from '../store/index.js';
+import { backoffMs, STORE_BACKOFF, type BackoffPolicy } from '../work/backoff.js';
+import { DrainLoop } from '../work/drain-loop.js';
+
+export type EventHandler = (event: StoredEvent) => Promise<void>;
+
+export interface InboxWorkerOptions {
+  store: Store;
+  logger: Logger;
+  handle: EventHandler;
+  now?: () => number;
+  backoff?: BackoffPolicy;
+}
+
+const BATCH = 50;
+/** A failed event waits 1 s, doubling to 5 min, and is never given up: handling is store work, so a failure passes. */
+const EVENT_BACKOFF: BackoffPolicy = { baseMs: 1_000, capMs: 5 * 60_000 };
+
+/**
+ * Handles stored webhook events, oldest first. An event counts as handled only once its handler
+ * finished, so events stored before a crash are handled after the restart. One that fails waits
+ * its backoff in the store (attempts, next try) while the others go on; a store that fails makes
+ * the loop retry by itself.
+ */
+export class InboxWorker {
+  readonly #loop: DrainLoop;
+
+  constructor(private readonly options: InboxWorkerOptions) {
+    this.#loop = new DrainLoop(() => this.#drain(), {
+      backoff: STORE_BACKOFF,
+      onError: (err, attempt, retryInMs) =>
+        options.logger.warn({ err, attempt, retryInMs }, 'could not read the webhook inbox; trying again shortly'),
+    });
+  }
+
+  wake(): void {
+    this.#loop.wake();
+  }
+
+  stop(): Promise<void> {
+    return this.#loop.stop();
+  }
+
+  async #drain(): Promise<void> {
+    const { store, logger, handle } = this.options;
+    const now = this.options.now ?? Date.now;
+    while (!this.#loop.stopped) {
+      const events = await store.pendingEvents(BATCH, now());
+      if (events.length === 0) break;
+      for (const event of events) {
+        if (this.#loop.stopped) return;
+        try {
+          await handle(event);
+        } catch (err) {
+          const attempts = event.attempts + 1;
+          const waitMs = backoffMs(attempts, this.options.backoff ?? EVENT_BACKOFF);
+          logger.warn(
+            { err, eventId: event.id, kind: event.kind, attempts, retryInMs: waitMs },
+            'webhook event not handled yet; will retry',
+          );
+          await store.deferEvent(event.id, attempts, now() + waitMs);
+          continue;
+        }
+        await store.markEventHandled(event.id, now());
+      }
+    }
+    const next = await store.nextEventDue();
+    if (next !== undefined) this.#loop.wakeAt(next, now());
+  }
+}
