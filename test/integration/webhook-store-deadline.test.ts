@@ -6,7 +6,7 @@ import { openStore, type Store } from '../../src/store/index.js';
 import { MAX_PENDING_WRITES } from '../../src/webhooks/limits.js';
 import { startReceiver, type Receiver } from '../../src/webhooks/receiver.js';
 import { capturedLog, type LogLine } from '../support/captured-log.js';
-import { reviewEvent } from '../support/guilds-webhook.js';
+import { GUILDS_ANSWER_TIMEOUT_MS, reviewEvent } from '../support/guilds-webhook.js';
 
 const GUILD = '111111111111111111';
 const TOKEN = 'a-webhook-token-of-some-length';
@@ -83,6 +83,8 @@ async function post(body: unknown): Promise<{ status: number; retryAfter: string
     method: 'POST',
     headers: { authorization: TOKEN, 'content-type': 'application/json' },
     body: JSON.stringify(body),
+    // Guilds gives up after 5 s; so does the test, rather than waiting on a stalled store for ever.
+    signal: AbortSignal.timeout(GUILDS_ANSWER_TIMEOUT_MS),
   });
   await response.arrayBuffer();
   return { status: response.status, retryAfter: response.headers.get('retry-after'), ms: performance.now() - started };
