@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { DEFAULT_CLIENT_OPTIONS as API_DEFAULTS, defaultHeaderPrefix, parseBaseUrl, SNOWFLAKE } from './api/index.js';
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl, type DatabaseTarget } from './store/database-url.js';
+import { DEFAULT_MAX_CONNECTIONS } from './webhooks/limits.js';
 
 /** Everything the bot reads from the environment, parsed once. */
 export interface Config {
@@ -36,7 +37,14 @@ export interface Config {
   readonly database: DatabaseTarget;
   /** Guilds' webhook receiver; undefined (off) unless WEBHOOK_PORT is set. */
   readonly webhook:
-    | { readonly port: number; readonly host: string | undefined; readonly path: string; readonly token: string }
+    | {
+        readonly port: number;
+        readonly host: string | undefined;
+        readonly path: string;
+        readonly token: string;
+        /** Concurrent connections kept; past it new ones are closed at once. */
+        readonly maxConnections: number;
+      }
     | undefined;
   readonly reviewChannelId: string | undefined;
   readonly voteChannelId: string | undefined;
@@ -185,6 +193,7 @@ const schema = z.object({
   WEBHOOK_TOKEN: optional(
     z.string().trim().min(16, "must be at least 16 characters: the token set on the Guilds server's webhook page"),
   ),
+  WEBHOOK_MAX_CONNECTIONS: intInRange(1, 100_000, DEFAULT_MAX_CONNECTIONS),
   REVIEW_CHANNEL_ID: optional(snowflake('the id of the channel that receives new reviews, or leave empty')),
   VOTE_CHANNEL_ID: optional(snowflake('the id of the channel that receives vote announcements, or leave empty')),
   VOTE_POLL_SECONDS: intInRange(0, 86_400, 60),
@@ -242,7 +251,13 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
     webhook:
       e.WEBHOOK_PORT === undefined || e.WEBHOOK_TOKEN === undefined
         ? undefined
-        : { port: e.WEBHOOK_PORT, host: e.WEBHOOK_HOST, path: e.WEBHOOK_PATH, token: e.WEBHOOK_TOKEN },
+        : {
+            port: e.WEBHOOK_PORT,
+            host: e.WEBHOOK_HOST,
+            path: e.WEBHOOK_PATH,
+            token: e.WEBHOOK_TOKEN,
+            maxConnections: e.WEBHOOK_MAX_CONNECTIONS,
+          },
     reviewChannelId: e.REVIEW_CHANNEL_ID,
     voteChannelId: e.VOTE_CHANNEL_ID,
     votePollMs: e.VOTE_POLL_SECONDS * 1000,

@@ -43,7 +43,15 @@ async function main(): Promise<void> {
   const names = new MemberNames();
   const store = await openStore(config.database);
   logger.info({ backend: store.backend, driver: store.driver, schema: await store.schemaVersion() }, 'store open');
-  const realtime = await startRealtime({ config, api, client, store, logger, names });
+  const realtime = await startRealtime({
+    config,
+    api,
+    client,
+    store,
+    logger,
+    names,
+    onWebhookRefused: metrics && ((reason) => metrics.webhookRefused(reason)),
+  });
   const route = createRouter({
     commands,
     components: componentHandlers,

@@ -40,6 +40,8 @@ export async function startRealtime(deps: {
   store: Store;
   logger: Logger;
   names: MemberNames;
+  /** Counts what the webhook receiver refuses, when metrics are on. */
+  onWebhookRefused?: (reason: string) => void;
 }): Promise<Realtime> {
   const { config, api, client, store, logger, names } = deps;
   const now = () => Date.now();
@@ -120,6 +122,7 @@ export async function startRealtime(deps: {
       guildId: config.discord.guildId,
       store,
       logger,
+      onRefused: deps.onWebhookRefused,
       onStored: () => {
         if (begun) worker.wake();
       },

@@ -92,6 +92,12 @@ export class BotMetrics {
     labelNames: ['outcome'],
     registers: [this.registry],
   });
+  private readonly webhookRefusals = new Counter({
+    name: `${PREFIX}webhook_refusals_total`,
+    help: 'Webhook requests and connections the receiver refused or ignored, by reason (token, timeout, connection_cap, store_unavailable, …).',
+    labelNames: ['reason'],
+    registers: [this.registry],
+  });
   private readonly inFlight = this.gauge('interactions_in_flight', 'Interactions being handled now.');
   private readonly ready = this.gauge('ready', '1 once the Discord client is ready, 0 before and during shutdown.');
   private readonly gatewayConnected = this.gauge(
@@ -154,6 +160,11 @@ export class BotMetrics {
   /** The client's rate limiter made a call wait, or failed it at once. */
   serviceRateLimited(event: RateLimitEvent): void {
     this.rateLimited.inc({ outcome: event.outcome });
+  }
+
+  /** The webhook receiver refused a request or connection (the log has them in aggregate). */
+  webhookRefused(reason: string): void {
+    this.webhookRefusals.inc({ reason });
   }
 
   /** The exposition text, with the live state read now. */

@@ -1,12 +1,24 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Logger } from '../log.js';
 import type { Store } from '../store/index.js';
+import {
+  CONNECTIONS_CHECK_MS,
+  DEFAULT_MAX_CONNECTIONS,
+  HEADERS_TIMEOUT_MS,
+  MAX_PENDING_WRITES,
+  REQUEST_TIMEOUT_MS,
+  RETRY_AFTER_SECONDS,
+  STORE_DEADLINE_MS,
+  WEBHOOK_MAX_BODY_BYTES,
+} from './limits.js';
 import { readEvent } from './payloads.js';
+import { RefusalLog, type RefusalReason } from './refusals.js';
+import { storeWithin } from './store-within.js';
 import { tokenMatches } from './token.js';
 
-/** Guilds' bodies are small; anything larger is refused before it is read in full. */
-export const WEBHOOK_MAX_BODY_BYTES = 64 * 1024;
+export { WEBHOOK_MAX_BODY_BYTES };
 
 export interface ReceiverOptions {
   host: string | undefined;
@@ -18,6 +30,13 @@ export interface ReceiverOptions {
   logger: Logger;
   /** Called after an event is stored and answered: handling happens from the store. */
   onStored: () => void;
+  /** Concurrent connections kept (WEBHOOK_MAX_CONNECTIONS); past it new ones are closed at once. */
+  maxConnections?: number;
+  /** Each refusal as it happens (a metric); the log gets them in aggregate. */
+  onRefused?: (reason: RefusalReason) => void;
+  /** How long a delivery waits for the store before it is answered 503. */
+  storeDeadlineMs?: number;
+  refusalLogIntervalMs?: number;
   now?: () => number;
 }
 
@@ -30,61 +49,108 @@ class BodyTooLarge extends Error {}
 
 /**
  * Guilds' webhook receiver. An accepted event is in the store before the 200 goes out, so a
- * crash after answering loses nothing; the answer never waits on Discord.
+ * crash after answering loses nothing; the answer never waits on Discord, and waits on the store
+ * only for a second: a stalled store gets a 503, which Guilds retries.
  */
 export async function startReceiver(options: ReceiverOptions): Promise<Receiver> {
   const now = options.now ?? Date.now;
-  const server: Server = createServer((req, res) => {
-    void handle(req, res).catch((err: unknown) => {
-      options.logger.error({ err }, 'webhook delivery could not be stored');
-      answer(res, 500, 'could not store the event; retry');
-    });
+  const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  const storeDeadlineMs = options.storeDeadlineMs ?? STORE_DEADLINE_MS;
+  const refusals = new RefusalLog(options.logger, {
+    intervalMs: options.refusalLogIntervalMs,
+    onRefused: options.onRefused,
   });
-  // Guilds waits 5 s for an answer; a client that trickles its body is cut off well before that.
-  server.requestTimeout = 10_000;
-  server.headersTimeout = 5_000;
+  let pendingWrites = 0;
+
+  const server: Server = createServer(
+    {
+      headersTimeout: HEADERS_TIMEOUT_MS,
+      requestTimeout: REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: CONNECTIONS_CHECK_MS,
+    },
+    (req, res) => {
+      void handle(req, res).catch((err: unknown) => {
+        options.logger.error({ err }, 'webhook delivery failed');
+        answer(res, 500, 'internal error');
+      });
+    },
+  );
+  // Past the cap Node accepts and closes at once (the 'drop' event), so held connections can
+  // never take the file descriptors /healthz, Discord and the store need.
+  server.maxConnections = maxConnections;
+  server.on('drop', () => refusals.refuse('connection_cap', { maxConnections }));
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => refuseClient(err, socket, refusals));
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://receiver');
-    if (url.pathname !== options.path) return answer(res, 404, 'not found');
+    if (url.pathname !== options.path) {
+      refusals.refuse('not_found', { path: url.pathname.slice(0, 100) });
+      return answer(res, 404, 'not found');
+    }
     if (req.method !== 'POST') {
+      refusals.refuse('method', { method: req.method });
       res.setHeader('allow', 'POST');
       return answer(res, 405, 'method not allowed');
     }
     if (!tokenMatches(header(req, 'authorization'), options.token)) {
-      options.logger.warn({ remote: req.socket.remoteAddress }, 'webhook delivery with a wrong or missing token');
+      refusals.refuse('token', { remote: req.socket.remoteAddress });
       return answer(res, 401, 'unauthorized');
     }
     let raw: string;
     try {
       raw = await readBody(req);
     } catch (error) {
-      if (error instanceof BodyTooLarge) return answer(res, 413, 'body too large', true);
-      throw error;
+      if (error instanceof BodyTooLarge) {
+        refusals.refuse('too_large', { declaredBytes: req.headers['content-length'] });
+        return answer(res, 413, 'body too large', true);
+      }
+      // The sender went away or was cut off by the request timeout (counted there): no one to answer.
+      return;
     }
     let body: unknown;
     try {
       body = JSON.parse(raw);
     } catch {
+      refusals.refuse('malformed', { problem: 'not JSON' });
       return answer(res, 400, 'malformed JSON');
     }
-    if (body === null || typeof body !== 'object' || Array.isArray(body))
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      refusals.refuse('malformed', { problem: 'not a JSON object' });
       return answer(res, 400, 'the body must be a JSON object');
+    }
 
     const read = readEvent(body);
     if (!read.ok) {
       // A 4xx would make Guilds drop it anyway; 200 says "received", the log says why it was ignored.
-      options.logger.warn({ problem: read.problem }, 'webhook event ignored');
+      refusals.refuse('ignored_event', { problem: read.problem });
       return answer(res, 200, 'ignored');
     }
     if (read.event.guildId !== options.guildId) {
-      options.logger.warn(
-        { guildId: read.event.guildId, event: read.event.event },
-        'webhook event for another guild ignored',
-      );
+      refusals.refuse('other_guild', { guildId: read.event.guildId, event: read.event.event });
       return answer(res, 200, 'ignored');
     }
-    const id = await options.store.addEvent(read.event.event, read.event, now());
+    if (pendingWrites >= MAX_PENDING_WRITES) {
+      refusals.refuse('store_unavailable', { problem: `${pendingWrites} writes still waiting on the store` });
+      return unavailable(res);
+    }
+    // A write that misses the deadline is not cancelled: it may still land after the 503, and
+    // Guilds' retry then stores the event a second time. That is safe: deliveries are at least
+    // once anyway, and handling drops repeats (one post per review, one announcement per vote period).
+    pendingWrites += 1;
+    const event = read.event;
+    // Async so that a store throwing at once is a failed write (503) like any other.
+    const write = (async () => options.store.addEvent(event.event, event, now()))();
+    void write.then(
+      () => (pendingWrites -= 1),
+      () => (pendingWrites -= 1),
+    );
+    let id: number;
+    try {
+      id = await storeWithin(write, storeDeadlineMs);
+    } catch (err) {
+      refusals.refuse('store_unavailable', { err });
+      return unavailable(res);
+    }
     answer(res, 200, 'ok');
     options.logger.debug({ eventId: id, event: read.event.event }, 'webhook event stored');
     options.onStored();
@@ -105,8 +171,36 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
+        refusals.close();
       }),
   };
+}
+
+/** Raw answers for connections Node refused before a request object existed, as Node itself sends them. */
+const CLIENT_ERROR_ANSWERS: Readonly<Record<string, string>> = {
+  ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout',
+  HPE_HEADER_OVERFLOW: '431 Request Header Fields Too Large',
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: '413 Payload Too Large',
+};
+
+/**
+ * Node's own handling of a bad or timed-out connection (answer if nothing was sent yet, then
+ * close), with the refusal counted: without a listener Node does the same silently.
+ */
+function refuseClient(err: NodeJS.ErrnoException, socket: Duplex, refusals: RefusalLog): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const timedOut = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+  refusals.refuse(timedOut ? 'timeout' : 'bad_request', timedOut ? {} : { problem: err.code });
+  // The response in progress on this socket, if any (Node's own field): a started answer must not be corrupted.
+  const inProgress = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
+  if (!inProgress?.headersSent) {
+    const status = CLIENT_ERROR_ANSWERS[err.code ?? ''] ?? '400 Bad Request';
+    socket.write(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  }
+  socket.destroy();
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
@@ -115,10 +209,15 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 function answer(res: ServerResponse, status: number, message: string, close = false): void {
-  if (res.headersSent) return;
+  if (res.headersSent || res.destroyed) return;
   if (close) res.setHeader('connection', 'close');
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(status === 200 ? { ok: true, message } : { error: message }));
+}
+
+function unavailable(res: ServerResponse): void {
+  res.setHeader('retry-after', String(RETRY_AFTER_SECONDS));
+  answer(res, 503, 'could not store the event now; retry');
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {

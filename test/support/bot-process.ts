@@ -54,8 +54,21 @@ export function blankedConfig(): Record<string, string> {
   return Object.fromEntries(names.map((name) => [name, '']));
 }
 
-export function startBot(env: Record<string, string>): BotProcess {
-  const { command, args } = startCommand();
+export interface StartBotOptions {
+  /** The process's open-file limit (`ulimit -n`, soft and hard), as a small host would set it. */
+  openFiles?: number;
+}
+
+export function startBot(env: Record<string, string>, options: StartBotOptions = {}): BotProcess {
+  const start = startCommand();
+  // Through sh so the limit applies before Node starts; `exec` keeps child.pid the bot's own.
+  const { command, args } =
+    options.openFiles === undefined
+      ? start
+      : {
+          command: '/bin/sh',
+          args: ['-c', `ulimit -n ${options.openFiles} && exec "$0" "$@"`, start.command, ...start.args],
+        };
   const child = spawn(command, args, {
     cwd: ROOT,
     // A store of its own unless the test names one: nothing is written into the project folder.

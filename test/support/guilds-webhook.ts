@@ -36,3 +36,47 @@ export const voteEvent = (guildId: string, userId: string, double = false, viaDi
     ? { id: userId, discord: true, username: 'voter', global_name: 'Voter' }
     : { id: userId, discord: false },
 });
+
+/** Guilds waits this long for an answer before it counts a delivery as failed. */
+export const GUILDS_ANSWER_TIMEOUT_MS = 5_000;
+
+export interface GuildsAttempt {
+  /** The status, or what went wrong before one came. */
+  outcome: number | 'timeout' | 'network';
+  /** How long this attempt waited for its answer. */
+  ms: number;
+}
+
+/**
+ * A delivery the way Guilds retries it (docs.guilds.me): each attempt waits 5 s for an answer; a
+ * timeout, a network error or a 5xx is tried again after 1 s, doubling, up to 10 tries; anything
+ * else ends it (4xx is never retried). Returns every attempt, the last one deciding.
+ */
+export async function deliverLikeGuilds(
+  url: string,
+  token: string,
+  body: unknown,
+  { tries = 10, firstDelayMs = 1_000 } = {},
+): Promise<GuildsAttempt[]> {
+  const attempts: GuildsAttempt[] = [];
+  for (let attempt = 1; ; attempt++) {
+    const started = performance.now();
+    let outcome: GuildsAttempt['outcome'];
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: token },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(GUILDS_ANSWER_TIMEOUT_MS),
+      });
+      await response.arrayBuffer();
+      outcome = response.status;
+    } catch (error) {
+      outcome = (error as Error).name === 'TimeoutError' ? 'timeout' : 'network';
+    }
+    attempts.push({ outcome, ms: performance.now() - started });
+    const retried = typeof outcome !== 'number' || outcome >= 500;
+    if (!retried || attempt >= tries) return attempts;
+    await new Promise((resolve) => setTimeout(resolve, firstDelayMs * 2 ** (attempt - 1)));
+  }
+}

@@ -22,6 +22,7 @@ describe('the real-time settings', () => {
       WEBHOOK_HOST: '127.0.0.1',
       WEBHOOK_PATH: '/guilds/hook',
       WEBHOOK_TOKEN: 'a-long-shared-token-value',
+      WEBHOOK_MAX_CONNECTIONS: '2000',
       REVIEW_CHANNEL_ID: '330000000000000003',
       VOTE_CHANNEL_ID: '440000000000000004',
       VOTE_POLL_SECONDS: '0',
@@ -32,16 +33,17 @@ describe('the real-time settings', () => {
       host: '127.0.0.1',
       path: '/guilds/hook',
       token: 'a-long-shared-token-value',
+      maxConnections: 2000,
     });
     expect(config.reviewChannelId).toBe('330000000000000003');
     expect(config.voteChannelId).toBe('440000000000000004');
     expect(config.votePollMs).toBe(0);
   });
 
-  it('take /webhook as the default path', () => {
-    expect(
-      parseConfig({ ...valid, WEBHOOK_PORT: '8080', WEBHOOK_TOKEN: 'a-long-shared-token-value' }).webhook?.path,
-    ).toBe('/webhook');
+  it('take /webhook as the default path and keep at most 512 connections', () => {
+    const webhook = parseConfig({ ...valid, WEBHOOK_PORT: '8080', WEBHOOK_TOKEN: 'a-long-shared-token-value' }).webhook;
+    expect(webhook?.path).toBe('/webhook');
+    expect(webhook?.maxConnections).toBe(512);
   });
 
   it('stop the bot with a message naming each bad value', () => {
@@ -50,6 +52,7 @@ describe('the real-time settings', () => {
       DATABASE_URL: 'mysql://db/bot',
       WEBHOOK_PORT: '70000',
       WEBHOOK_PATH: 'webhook',
+      WEBHOOK_MAX_CONNECTIONS: '0',
       REVIEW_CHANNEL_ID: '#reviews',
       VOTE_POLL_SECONDS: '-5',
     });
@@ -58,6 +61,7 @@ describe('the real-time settings', () => {
         expect.stringMatching(/^DATABASE_URL must start with file: \(SQLite\) or postgres:\/\//),
         expect.stringMatching(/^WEBHOOK_PORT must be a port/),
         expect.stringMatching(/^WEBHOOK_PATH must be a path starting with \//),
+        expect.stringMatching(/^WEBHOOK_MAX_CONNECTIONS must be at least 1/),
         expect.stringMatching(/^REVIEW_CHANNEL_ID must be a Discord id/),
         expect.stringMatching(/^VOTE_POLL_SECONDS must be at least 0/),
       ]),
