@@ -1,6 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { startSandbox } from '../src/sandbox/server.js';
+import { startDiscordStandIn } from '../test/support/discord/index.js';
+import type { BenchContext } from './context.js';
 import { feedDrills } from './drills/feed.js';
+import { receiverDrillsScenario, receiverRows } from './drills/receiver.js';
 import { DRILLS_SECTION, withDrillsSection } from './drills/results-section.js';
 import type { Drill, DrillFigure } from './drills/types.js';
 
@@ -8,7 +12,28 @@ import type { Drill, DrillFigure } from './drills/types.js';
 // down) and writes their figures into RESULTS.md's drills section; `--only=flood,kills` runs some
 // and leaves RESULTS.md alone.
 const WATCHDOG_MS = 25 * 60_000;
-const drills: Drill[] = [...feedDrills];
+const notes: string[] = [];
+
+/** The receiver drills need the bench's shared stand-in and sandbox: one of each for the run. */
+const receiverDrills: Drill = {
+  name: 'receiver',
+  async run(progress) {
+    const ctx: BenchContext = {
+      discord: await startDiscordStandIn({ maxLog: 10_000 }),
+      sandbox: await startSandbox({ maxLog: 1_000 }),
+      progress,
+      note: (line) => notes.push(line),
+      cpuLog: () => undefined,
+      othersPeak: 0,
+    };
+    try {
+      return receiverRows(await receiverDrillsScenario(ctx, 'ours'));
+    } finally {
+      await Promise.all([ctx.discord.close(), ctx.sandbox.close()]);
+    }
+  },
+};
+const drills: Drill[] = [...feedDrills, receiverDrills];
 const only = process.argv
   .slice(2)
   .find((a) => a.startsWith('--only='))
@@ -42,7 +67,7 @@ async function main(): Promise<void> {
     '| --- | --- | ---: | --- | --- |',
     ...figures.map((f) => `| ${f.drill} | ${f.figure} | ${f.value} | ${f.goal} | ${f.met ? 'yes' : 'NO'} |`),
   ].join('\n');
-  const section = `${DRILLS_SECTION}\n\nFrom \`npm run bench:drills\` on ${new Date().toISOString()} (load average ${loadavg()[0]!.toFixed(2)} at the end, ${((performance.now() - started) / 1000).toFixed(0)} s in all); each drill runs the built bot against the Discord stand-in and a webhook sender on loopback. The e2e suite runs the same drills scaled down.\n\n${table}\n`;
+  const section = `${DRILLS_SECTION}\n\nFrom \`npm run bench:drills\` on ${new Date().toISOString()} (load average ${loadavg()[0]!.toFixed(2)} at the end, ${((performance.now() - started) / 1000).toFixed(0)} s in all); each drill runs the built bot against the Discord stand-in and a webhook sender on loopback. The e2e suite runs the same drills scaled down.\n\n${table}\n${notes.map((n) => `\n- ${n}`).join('')}\n`;
   console.log(`\n${table}`);
   if (only) return;
   const file = new URL('../../bench/RESULTS.md', import.meta.url);

@@ -11,7 +11,6 @@ import { memoryScenario } from './scenarios/memory.js';
 import { processingScenario } from './scenarios/processing.js';
 import { rateLimitScenario } from './scenarios/rate-limit.js';
 import { realtimeScenario } from './scenarios/realtime.js';
-import { receiverDrillsScenario } from './scenarios/receiver-drills.js';
 import { throughputScenario } from './scenarios/throughput.js';
 import { currentDrillsSection, withDrillsSection } from './drills/results-section.js';
 import { renderTable, targets } from './table.js';
@@ -40,7 +39,6 @@ const scenarios: Array<{ name: string; run: Scenario; kinds: BotKind[] }> = [
   { name: 'rate-limit', run: rateLimitScenario, kinds: ['ours', 'baseline'] },
   { name: 'big-bodies', run: bigBodiesScenario, kinds: ['ours'] },
   { name: 'realtime', run: realtimeScenario, kinds: ['ours', 'baseline'] },
-  { name: 'receiver-drills', run: receiverDrillsScenario, kinds: ['ours'] },
 ];
 
 const started = performance.now();

@@ -7,8 +7,9 @@ import { freezePostgres } from '../../test/support/postgres-freeze.js';
 import { closedPort } from '../../test/support/service.js';
 import type { BenchBot } from '../bots.js';
 import type { BenchContext, Figures, Scenario } from '../context.js';
+import type { DrillFigure } from './types.js';
 import { percentiles } from '../load.js';
-import { withBot } from './with-bot.js';
+import { withBot } from '../scenarios/with-bot.js';
 
 /** The issue's full sizes; the e2e suite runs the same drills smaller (test/e2e/receiver-drills.test.ts). */
 export const RECEIVER_DRILLS = {
@@ -307,4 +308,46 @@ async function frozenStore(ctx: BenchContext): Promise<Figures> {
   } finally {
     await postgres.stop();
   }
+}
+
+/** The receiver drills as rows of the drills table, each held against what issue 16 asks. */
+export function receiverRows(f: Figures): DrillFigure[] {
+  const d = (name: string) => `Receiver: ${name}`;
+  return [
+    {
+      drill: d(`${RECEIVER_DRILLS.idleConnections.toLocaleString('en')} idle connections`),
+      figure: '/healthz probes unanswered while held',
+      value: String(f['receiver.idle.healthFailed']),
+      goal: '0',
+      met: f['receiver.idle.healthFailed'] === 0,
+    },
+    {
+      drill: d(`${RECEIVER_DRILLS.idleConnections.toLocaleString('en')} idle connections`),
+      figure: 'a valid delivery (retried as Guilds retries) answered 200 after',
+      value: `${((f['receiver.idle.deliveredAfterMs'] ?? NaN) / 1000).toFixed(1)} s, try ${f['receiver.idle.tries']}`,
+      goal: 'within Guilds’ retries',
+      met: Number.isFinite(f['receiver.idle.deliveredAfterMs']),
+    },
+    {
+      drill: d(`${RECEIVER_DRILLS.wrongTokens.toLocaleString('en')} wrong-token requests`),
+      figure: 'log lines',
+      value: `${f['receiver.tokens.logLines']} (${f['receiver.tokens.logBytes']} bytes)`,
+      goal: '< 100',
+      met: (f['receiver.tokens.logLines'] ?? Infinity) < 100,
+    },
+    {
+      drill: d(`PostgreSQL frozen ${RECEIVER_DRILLS.freezeMs / 1000} s`),
+      figure: 'slowest answer to a delivery',
+      value: `${Math.round(f['receiver.frozen.maxAnswerMs'] ?? NaN)} ms (${f['receiver.frozen.503']} of ${f['receiver.frozen.deliveries']} answered 503)`,
+      goal: '≤ 2 s',
+      met: (f['receiver.frozen.maxAnswerMs'] ?? Infinity) <= 2_000,
+    },
+    {
+      drill: d(`PostgreSQL frozen ${RECEIVER_DRILLS.freezeMs / 1000} s`),
+      figure: 'voters missing / announced twice after the thaw',
+      value: `${f['receiver.frozen.missing']} / ${f['receiver.frozen.twice']}`,
+      goal: '0 / 0',
+      met: f['receiver.frozen.missing'] === 0 && f['receiver.frozen.twice'] === 0,
+    },
+  ];
 }
