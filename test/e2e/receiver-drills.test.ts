@@ -25,7 +25,7 @@ import { botEnvironment } from '../support/world.js';
 /*
  * Drills against the receiver of the built bot: strangers holding connections, strangers guessing
  * the token, a body that never ends, and a PostgreSQL that stops answering. Sized for CI; the bench
- * (`npm run bench -- --only=receiver-drills`) runs them at full size: 20,000 idle connections at an
+ * (`npm run bench:drills -- --only=receiver`) runs them at full size: 20,000 idle connections at an
  * open-file limit of 20,000, 20,000 wrong tokens, PostgreSQL frozen for 20 s.
  */
 const IDLE = { connections: 3_000, openFiles: 1_024 };
