@@ -108,7 +108,7 @@ const httpUrl = (hint: string) =>
     }, `must be an http(s) URL: ${hint}`);
 
 const port = z.coerce
-  .number()
+  .number({ error: 'must be a port from 1 to 65535' })
   .int('must be a port from 1 to 65535')
   .min(1, 'must be a port from 1 to 65535')
   .max(65_535, 'must be a port from 1 to 65535');
