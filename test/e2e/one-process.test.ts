@@ -150,6 +150,19 @@ describe('two bots on one PostgreSQL database', () => {
     );
   }, 120_000);
 
+  it('lets a standby stop at once on SIGTERM (exit 0): it has nothing to drain', async () => {
+    if (!onRealPostgres()) return;
+    const databaseUrl = await postgres.createDatabase();
+    const active = await startOn(databaseUrl);
+    await ready(active.bot);
+    const standby = await startOn(databaseUrl);
+    await standby.bot.waitForLog((line) => String(line.msg).startsWith('standby:'), 15_000, 'the standby line');
+    const exit = await standby.bot.stop('SIGTERM');
+    expect(exit).toMatchObject({ code: 0, signal: null });
+    expect(standby.bot.logs.find((line) => line.msg === 'stopped before acting')).toBeDefined();
+    await active.bot.stop('SIGTERM');
+  });
+
   it('stops a bot at once (exit 1) when its lock session is cut, so it cannot act beside a new holder', async () => {
     if (!onRealPostgres()) return;
     const databaseUrl = await postgres.createDatabase();
