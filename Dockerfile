@@ -19,9 +19,12 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 
 FROM node:22-slim
+# HEALTH_PORT serves /healthz alone on 127.0.0.1 for the HEALTHCHECK below. It is not in .env.example,
+# so `docker run --env-file .env` cannot blank it the way an empty METRICS_PORT= line turns metrics off.
 ENV NODE_ENV=production \
     METRICS_PORT=9464 \
-    METRICS_HOST=0.0.0.0
+    METRICS_HOST=0.0.0.0 \
+    HEALTH_PORT=9465
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY --from=deps /app/node_modules ./node_modules
@@ -30,9 +33,10 @@ COPY --from=build /app/dist ./dist
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 EXPOSE 9464
-# Node's own fetch: the slim image has no curl, and none is needed.
+# Node's own fetch: the slim image has no curl, and none is needed. A standby (another container
+# holds the PostgreSQL store) answers 200 too: it is well, waiting to take over.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
-  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.METRICS_PORT}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.HEALTH_PORT}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node itself is PID 1's command (no npm, no shell), so SIGTERM from `docker stop` reaches the bot,
 # which drains interactions in flight and exits 0. Must equal package.json's start script.
 CMD ["node", "--enable-source-maps", "dist/src/main.js"]

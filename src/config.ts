@@ -1,6 +1,7 @@
 import { config as loadDotenv } from 'dotenv';
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { EXIT_CONFIG } from './exit-codes.js';
 import { DEFAULT_CLIENT_OPTIONS as API_DEFAULTS, defaultHeaderPrefix, parseBaseUrl, SNOWFLAKE } from './api/index.js';
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl, type DatabaseTarget } from './store/database-url.js';
 import { DEFAULT_MAX_CONNECTIONS } from './webhooks/limits.js';
@@ -33,6 +34,8 @@ export interface Config {
   readonly metricsPort: number | undefined;
   /** The address /healthz and /metrics listen on. */
   readonly metricsHost: string;
+  /** /healthz alone on 127.0.0.1, for a container's health check; the image sets it. */
+  readonly healthPort: number | undefined;
   readonly shutdownGraceMs: number;
   readonly database: DatabaseTarget;
   /** Guilds' webhook receiver; undefined (off) unless WEBHOOK_PORT is set. */
@@ -62,6 +65,9 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export class ConfigError extends Error {
+  /** A supervisor stops restarting on it: the same settings would fail again. */
+  readonly exitCode = EXIT_CONFIG;
+
   constructor(readonly problems: readonly string[]) {
     super(
       [
@@ -110,7 +116,7 @@ const httpUrl = (hint: string) =>
     }, `must be an http(s) URL: ${hint}`);
 
 const port = z.coerce
-  .number()
+  .number({ error: 'must be a port from 1 to 65535' })
   .int('must be a port from 1 to 65535')
   .min(1, 'must be a port from 1 to 65535')
   .max(65_535, 'must be a port from 1 to 65535');
@@ -171,6 +177,7 @@ const schema = z.object({
         'must be an IP address to listen on: 127.0.0.1 (this machine only, the default), or 0.0.0.0 / :: (every interface, e.g. for Prometheus in another container)',
       ),
   ).transform((v) => v ?? '127.0.0.1'),
+  HEALTH_PORT: optional(port),
   SHUTDOWN_GRACE_MS: intInRange(0, 60_000, 4_000),
   DATABASE_URL: optional(z.string().trim())
     .transform((v) => v ?? DEFAULT_DATABASE_URL)
@@ -216,6 +223,13 @@ const botSchema = schema.superRefine((e, ctx) => {
       path: ['WEBHOOK_TOKEN'],
       message: "is missing: WEBHOOK_PORT is set, so the receiver needs the token from the Guilds server's webhook page",
     });
+  for (const other of ['METRICS_PORT', 'WEBHOOK_PORT'] as const)
+    if (e.HEALTH_PORT !== undefined && e.HEALTH_PORT === e[other])
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HEALTH_PORT'],
+        message: `must differ from ${other} (${e[other]}): /healthz alone gets a port of its own`,
+      });
 });
 
 /** Parses and validates the environment; throws ConfigError listing every problem at once. */
@@ -246,6 +260,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
     logLevel: e.LOG_LEVEL,
     metricsPort: e.METRICS_PORT,
     metricsHost: e.METRICS_HOST,
+    healthPort: e.HEALTH_PORT,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     database: e.DATABASE_URL,
     webhook:

@@ -1,6 +1,7 @@
 import { DiscordAPIError, REST, RouteBases, Routes } from 'discord.js';
 import { loadCommands } from './bot/load-commands.js';
 import { ConfigError, loadDeployConfig } from './config.js';
+import { EXIT_CONFIG, EXIT_FAILURE } from './exit-codes.js';
 
 /**
  * Registers the guild's slash commands with one bulk overwrite, so the list in Discord is exactly
@@ -35,7 +36,14 @@ function explain(error: unknown): string {
   return `Could not register the commands: ${e.cause?.code ?? e.message ?? String(error)}. Check the network or DISCORD_API_URL.`;
 }
 
+/** 78 when a setting is wrong (so a scripted deploy does not retry it), 1 when trying again may work. */
+function exitCode(error: unknown): number {
+  if (error instanceof ConfigError) return EXIT_CONFIG;
+  if (error instanceof DiscordAPIError && [401, 403, 404].includes(error.status)) return EXIT_CONFIG;
+  return EXIT_FAILURE;
+}
+
 deploy().catch((error: unknown) => {
   process.stderr.write(`${explain(error)}\n`);
-  process.exit(1);
+  process.exit(exitCode(error));
 });

@@ -1,5 +1,6 @@
 import { disableValidators, Events, MessageFlags, RouteBases, type Interaction } from 'discord.js';
 import { createServiceClient } from './api/index.js';
+import { becomeActive } from './bot/become-active.js';
 import { checkService } from './bot/check-service.js';
 import { guardInteractionBuild } from './bot/guard-interaction-build.js';
 import { installProcessGuards } from './bot/process-guards.js';
@@ -9,6 +10,8 @@ import { InFlight } from './bot/in-flight.js';
 import { loadCommands } from './bot/load-commands.js';
 import { createRouter } from './bot/router.js';
 import { ConfigError, loadConfig, secretValues } from './config.js';
+import { EXIT_FAILURE, exitCodeOf } from './exit-codes.js';
+import { serveHealthOnly } from './hosting/health-only.js';
 import { startHosting, type Hosting, type Phase } from './hosting/index.js';
 import { BotMetrics } from './hosting/metrics.js';
 import { componentHandlers } from './interactions/index.js';
@@ -17,7 +20,7 @@ import { ReplyGuard } from './bot/reply-guard.js';
 import { translatorFor } from './i18n/index.js';
 import { createLogger, type Logger } from './log.js';
 import { startRealtime } from './realtime.js';
-import { openStore } from './store/index.js';
+import { openStore, StoreError } from './store/index.js';
 
 async function main(): Promise<void> {
   const started = performance.now();
@@ -41,6 +44,35 @@ async function main(): Promise<void> {
   const commands = await loadCommands(new URL('../commands/', import.meta.url));
   const client = createDiscordClient(config);
   const names = new MemberNames();
+  let phase: Phase = 'starting';
+  const healthPort =
+    config.healthPort === undefined
+      ? undefined
+      : await serveHealthOnly({
+          port: config.healthPort,
+          host: '127.0.0.1',
+          setting: 'HEALTH_PORT',
+          phase: () => phase,
+        });
+  // Nothing to drain until this process acts: a standby (or a start not yet done) just stops.
+  const stopEarly = (signal: NodeJS.Signals) => {
+    logger.info({ signal }, 'stopped before acting');
+    process.exit(0);
+  };
+  process.once('SIGINT', stopEarly);
+  process.once('SIGTERM', stopEarly);
+  const lock = await becomeActive({
+    config,
+    logger,
+    phase: () => phase,
+    setPhase: (next) => (phase = next),
+    onLost: (err) => {
+      // At once, with no drain: another process may already be acting. The supervisor starts this one
+      // again, which waits as a standby if the other holds the store.
+      logger.fatal({ err }, 'lost the store lock; exiting so that only one process acts');
+      process.exit(EXIT_FAILURE);
+    },
+  });
   const store = await openStore(config.database);
   logger.info({ backend: store.backend, driver: store.driver, schema: await store.schemaVersion() }, 'store open');
   const realtime = await startRealtime({
@@ -70,7 +102,6 @@ async function main(): Promise<void> {
     onHandled: metrics && ((info) => metrics.interactionHandled(info)),
   });
   const inFlight = new InFlight();
-  let phase: Phase = 'starting';
 
   client.on(Events.InteractionCreate, (interaction) => {
     names.rememberFrom(interaction);
@@ -126,10 +157,15 @@ async function main(): Promise<void> {
     await realtime.stop();
     await client.destroy();
     await store.close();
+    // Last: a standby takes over the moment this is released, and this process no longer acts.
+    await lock.release();
     await hosting?.close();
+    await healthPort?.close();
     logger.info('stopped');
     process.exit(0);
   };
+  process.off('SIGINT', stopEarly);
+  process.off('SIGTERM', stopEarly);
   process.once('SIGINT', (s) => void stop(s));
   process.once('SIGTERM', (s) => void stop(s));
 
@@ -149,11 +185,12 @@ async function refuseWhileStopping(interaction: Interaction, logger: Logger): Pr
 }
 
 main().catch((error: unknown) => {
-  // Start-up failures are the operator's to fix: one line saying what and how, no stack trace.
-  if (error instanceof ConfigError || error instanceof FatalStartError) {
+  // Start-up failures are the operator's to fix: one line saying what and how, no stack trace. The
+  // exit code tells a supervisor whether to try again (1) or wait for a changed setting (78).
+  if (error instanceof ConfigError || error instanceof FatalStartError || error instanceof StoreError) {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(`The bot could not start: ${(error as Error)?.message ?? String(error)}\n`);
   }
-  process.exit(1);
+  process.exit(exitCodeOf(error));
 });

@@ -1,7 +1,16 @@
 import { DiscordjsErrorCodes, type Client } from 'discord.js';
+import { EXIT_CONFIG, EXIT_FAILURE } from '../exit-codes.js';
 import type { Logger } from '../log.js';
 
-export class FatalStartError extends Error {}
+/** A start that cannot go on, told in one line; EXIT_CONFIG when only a changed setting can help. */
+export class FatalStartError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number = EXIT_FAILURE,
+  ) {
+    super(message);
+  }
+}
 
 const ATTEMPTS = 5;
 
@@ -18,6 +27,7 @@ export async function connect(client: Client, token: string, apiUrl: string, log
       if (isTokenRejected(error)) {
         throw new FatalStartError(
           'Discord rejected the bot token (DISCORD_TOKEN): reset it in the Developer Portal (Bot → Reset Token) and update .env.',
+          EXIT_CONFIG,
         );
       }
       const reason = describeNetworkError(error);

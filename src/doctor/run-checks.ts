@@ -11,9 +11,12 @@ export function formatLine(name: string, outcome: Outcome): string {
   return outcome.status === 'fail' ? `${line} Fix: ${outcome.fix}` : line;
 }
 
-/** Runs the checks in order, printing each line as it is known; true when every check passed. */
-export async function runChecks(entries: readonly CheckEntry[], print: (line: string) => void): Promise<boolean> {
-  const state: DoctorState = {};
+/** Runs the checks in order, printing each line as it is known; true when every check passed. `state` holds what they learned. */
+export async function runChecks(
+  entries: readonly CheckEntry[],
+  print: (line: string) => void,
+  state: DoctorState = {},
+): Promise<boolean> {
   let allPassed = true;
   for (const entry of entries) {
     for (const check of typeof entry === 'function' ? entry(state) : [entry]) {

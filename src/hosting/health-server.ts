@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { METRICS_CONTENT_TYPE } from './metrics.js';
 
 export interface Health {
-  status: 'starting' | 'ok' | 'stopping';
+  /** standby: another process holds the store and this one waits to take over (see store/postgres-lock.ts). */
+  status: 'starting' | 'standby' | 'ok' | 'stopping';
   ready: boolean;
   [detail: string]: unknown;
 }
@@ -13,7 +14,8 @@ export interface HealthServerOptions {
   /** Loopback by default: the host's agent scrapes locally; nothing here is for the internet. */
   host?: string;
   health: () => Health;
-  metrics: () => Promise<string>;
+  /** Without it, /metrics is not served (404). */
+  metrics?: () => Promise<string>;
 }
 
 export interface HealthServer {
@@ -23,8 +25,10 @@ export interface HealthServer {
 }
 
 /**
- * GET /healthz (200 when ready, 503 while starting or stopping, JSON either way) and GET /metrics
- * (Prometheus text). Anything else is 404, or 405 for another method on those two paths.
+ * GET /healthz (200 when ready or a standby, 503 while starting or stopping, JSON either way) and
+ * GET /metrics (Prometheus text). Anything else is 404, or 405 for another method on those two paths.
+ * A standby is well: it waits its turn, and a probe that called it unhealthy would have it restarted
+ * or keep a rolling update from ever finishing.
  */
 export async function startHealthServer(options: HealthServerOptions): Promise<HealthServer> {
   const server = createServer((req, res) => void answer(req, res, options));
@@ -49,7 +53,8 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
 
 async function answer(req: IncomingMessage, res: ServerResponse, options: HealthServerOptions): Promise<void> {
   const path = (req.url ?? '/').split('?')[0];
-  if (path !== '/healthz' && path !== '/metrics') return send(res, 404, 'text/plain; charset=utf-8', 'Not found\n');
+  const metrics = path === '/metrics' ? options.metrics : undefined;
+  if (path !== '/healthz' && !metrics) return send(res, 404, 'text/plain; charset=utf-8', 'Not found\n');
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('Allow', 'GET, HEAD');
     return send(res, 405, 'text/plain; charset=utf-8', 'Method not allowed\n');
@@ -59,13 +64,13 @@ async function answer(req: IncomingMessage, res: ServerResponse, options: Health
       const health = options.health();
       return send(
         res,
-        health.ready && health.status === 'ok' ? 200 : 503,
+        (health.ready && health.status === 'ok') || health.status === 'standby' ? 200 : 503,
         'application/json',
         `${JSON.stringify(health)}\n`,
         req.method === 'HEAD',
       );
     }
-    const text = await options.metrics();
+    const text = (await metrics?.()) ?? '';
     return send(res, 200, METRICS_CONTENT_TYPE, text, req.method === 'HEAD');
   } catch {
     return send(res, 500, 'text/plain; charset=utf-8', 'Internal error\n');

@@ -1,11 +1,19 @@
 import { openPostgres } from './postgres.js';
+import { postgresStoreError } from './postgres-faults.js';
+import { holdPostgresLock } from './postgres-lock.js';
 import { openSqlite } from './sqlite.js';
 import type { SqliteDriver } from './sqlite-driver.js';
+import { sqliteStoreError } from './sqlite-faults.js';
+import { lockSqliteFile } from './sqlite-lock.js';
 import { sqlStore } from './sql-store.js';
 import type { DatabaseTarget } from './database-url.js';
+import { causeText, StoreError } from './store-error.js';
+import type { HoldOptions, StoreLock } from './store-lock.js';
 import type { Store } from './types.js';
 
-export { DEFAULT_DATABASE_URL, parseDatabaseUrl, type DatabaseTarget } from './database-url.js';
+export { DEFAULT_DATABASE_URL, describeDatabase, parseDatabaseUrl, type DatabaseTarget } from './database-url.js';
+export { StoreError } from './store-error.js';
+export type { HoldOptions, StandbyReason, StoreLock } from './store-lock.js';
 
 export type {
   Store,
@@ -28,13 +36,44 @@ export type {
   ReminderRecord,
 } from './types.js';
 
-/** Opens the store and brings its schema up to date; a SQLite file through `sqliteDriver` if given (tests). */
+/**
+ * Opens the store and brings its schema up to date; a SQLite file through `sqliteDriver` if given
+ * (tests). A failure is a StoreError naming DATABASE_URL and the cause (a damaged SQLite file among them).
+ */
 export async function openStore(target: DatabaseTarget, sqliteDriver?: SqliteDriver): Promise<Store> {
-  const db = target.kind === 'postgres' ? openPostgres(target.url) : openSqlite(target.file, sqliteDriver);
   try {
-    return await sqlStore(db);
+    const db = target.kind === 'postgres' ? openPostgres(target.url) : openSqlite(target.file, sqliteDriver);
+    try {
+      return await sqlStore(db);
+    } catch (error) {
+      await db.close().catch(() => undefined);
+      throw error;
+    }
   } catch (error) {
-    await db.close().catch(() => undefined);
-    throw error;
+    throw storeOpenError(error, target);
   }
+}
+
+/**
+ * Makes this process the one that acts on the store (see sqlite-lock.ts and postgres-lock.ts): on
+ * SQLite at once or not at all; on PostgreSQL after waiting as a standby for as long as another holds it.
+ */
+export async function holdStore(
+  target: DatabaseTarget,
+  options: HoldOptions,
+  sqliteDriver?: SqliteDriver,
+): Promise<StoreLock> {
+  if (target.kind === 'postgres') return holdPostgresLock(target.url, options);
+  // An in-memory database is private to this process already.
+  if (target.file === ':memory:') return { release: async () => undefined };
+  return lockSqliteFile(target.file, sqliteDriver);
+}
+
+function storeOpenError(error: unknown, target: DatabaseTarget): StoreError {
+  if (target.kind === 'postgres') return postgresStoreError(error, target.url);
+  const known = sqliteStoreError(error, target.file);
+  if (known instanceof StoreError) return known;
+  return new StoreError(`Could not open the store ${target.file} (DATABASE_URL): ${causeText(error)}.`, undefined, {
+    cause: error,
+  });
 }

@@ -1,24 +1,26 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { activeSqliteDriver, type SqliteDriver } from './sqlite-driver.js';
+import { activeSqliteDriver, type SqliteConnection, type SqliteDriver } from './sqlite-driver.js';
+import { damagedStore, sqliteStoreError } from './sqlite-faults.js';
 import type { Db, SqlValue } from './sql.js';
 
 /**
  * SQLite, synchronous and in-process, through the driver `sqlite-driver.ts` picks. Calls are
  * serialised by one queue, so a transaction's statements never interleave with another caller's.
+ * A damaged file is refused at open; failures an operator can act on (a full disk, a damaged or
+ * read-only file) are thrown as StoreErrors naming the file and DATABASE_URL.
  */
 export function openSqlite(file: string, driver: SqliteDriver = activeSqliteDriver()): Db {
-  if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const db = driver.open(file);
-  db.exec('PRAGMA journal_mode = WAL');
-  // FULL: a delivery acknowledged with 200 is on disk even if the machine loses power after it.
-  db.exec('PRAGMA synchronous = FULL');
-  db.exec('PRAGMA busy_timeout = 5000');
-  db.exec('PRAGMA foreign_keys = ON');
+  const db = openChecked(file, driver);
+  const fail = (error: unknown) => sqliteStoreError(error, file);
 
   const run = (sql: string, params: readonly SqlValue[] = []) => {
     const { text, values } = toSqlite(sql, params);
-    return db.run(text, values);
+    try {
+      return db.run(text, values);
+    } catch (error) {
+      throw fail(error);
+    }
   };
   const direct: Db = {
     dialect: 'sqlite',
@@ -41,14 +43,24 @@ export function openSqlite(file: string, driver: SqliteDriver = activeSqliteDriv
     query: (sql, params) => serial(async () => run(sql, params)),
     transaction: (work) =>
       serial(async () => {
-        db.exec('BEGIN IMMEDIATE');
+        try {
+          db.exec('BEGIN IMMEDIATE');
+        } catch (error) {
+          throw fail(error);
+        }
         try {
           const result = await work(direct);
           db.exec('COMMIT');
           return result;
         } catch (error) {
-          db.exec('ROLLBACK');
-          throw error;
+          // SQLite ends the transaction itself on some failures (a full disk among them); its
+          // "cannot rollback - no transaction is active" would then hide the real cause.
+          try {
+            db.exec('ROLLBACK');
+          } catch {
+            // already rolled back
+          }
+          throw fail(error);
         }
       }),
     close: () =>
@@ -56,6 +68,28 @@ export function openSqlite(file: string, driver: SqliteDriver = activeSqliteDriv
         db.close();
       }),
   };
+}
+
+function openChecked(file: string, driver: SqliteDriver): SqliteConnection {
+  if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  let db: SqliteConnection | undefined;
+  try {
+    db = driver.open(file);
+    db.exec('PRAGMA journal_mode = WAL');
+    // FULL: a delivery acknowledged with 200 is on disk even if the machine loses power after it.
+    db.exec('PRAGMA synchronous = FULL');
+    db.exec('PRAGMA busy_timeout = 5000');
+    db.exec('PRAGMA foreign_keys = ON');
+    // A damaged file otherwise opens, logs ready, then fails every write: refuse it at start instead.
+    // quick_check reads every page (seconds for a large file) but skips the slower index cross-checks.
+    const problems = db.run('PRAGMA quick_check', []).map((row) => String(Object.values(row)[0]));
+    if (problems.length !== 1 || problems[0] !== 'ok')
+      throw damagedStore(file, `quick_check: ${problems.slice(0, 3).join('; ')}`);
+    return db;
+  } catch (error) {
+    db?.close();
+    throw sqliteStoreError(error, file);
+  }
 }
 
 /** `$1`-style placeholders (written once for both backends) to SQLite's positional `?`. */

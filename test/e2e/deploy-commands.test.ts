@@ -67,14 +67,14 @@ describe('npm run deploy-commands', () => {
 
   it('says the token is wrong, without printing it, when Discord answers 401', async () => {
     const result = await deploy(envFor(discord, { DISCORD_TOKEN: 'wrong-token-value' }));
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(78);
     expect(result.stderr).toMatch(/Discord rejected DISCORD_TOKEN/);
     expect(result.stderr + result.stdout).not.toContain('wrong-token-value');
   });
 
   it('needs only the Discord settings, and names the missing ones', async () => {
     const result = await deploy({ DISCORD_TOKEN: 'x' });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(78);
     expect(result.stderr).toMatch(/DISCORD_CLIENT_ID is missing/);
     expect(result.stderr).toMatch(/DISCORD_GUILD_ID is missing/);
     expect(result.stderr).not.toMatch(/SERVICE_/);

@@ -112,11 +112,11 @@ describe('starting and stopping', () => {
     }
   });
 
-  it('exits non-zero with a one-line reason when Discord refuses the token', async () => {
+  it('exits 78 (a setting to fix: the supervisor stops restarting) with a one-line reason when Discord refuses the token', async () => {
     const world = await startWorld({ ready: false, env: { DISCORD_TOKEN: 'not-the-right-token' } });
     try {
       const exit = await world.bot.exited;
-      expect(exit.code).toBe(1);
+      expect(exit.code).toBe(78);
       expect(world.bot.stderr().trim().split('\n')).toEqual([
         expect.stringMatching(/Discord rejected the bot token \(DISCORD_TOKEN\)/),
       ]);
@@ -151,7 +151,7 @@ describe('starting and stopping', () => {
     }
   }, 60_000);
 
-  it('exits 1 at start naming METRICS_HOST when it is not an address', async () => {
+  it('exits 78 at start naming METRICS_HOST when it is not an address', async () => {
     const bot = startBot({
       DISCORD_TOKEN: DEFAULTS.token,
       DISCORD_CLIENT_ID: DEFAULTS.applicationId,
@@ -163,15 +163,15 @@ describe('starting and stopping', () => {
       METRICS_HOST: 'everywhere',
     });
     const exit = await bot.exited;
-    expect(exit.code).toBe(1);
+    expect(exit.code).toBe(78);
     expect(bot.stderr()).toMatch(/METRICS_HOST must be an IP address/);
     expect(bot.stderr().match(/^ {2}- /gm)).toHaveLength(1);
   });
 
-  it('exits 1 listing every configuration problem when the environment is incomplete', async () => {
+  it('exits 78 listing every configuration problem when the environment is incomplete', async () => {
     const bot = startBot({ DISCORD_TOKEN: 'x' });
     const exit = await bot.exited;
-    expect(exit.code).toBe(1);
+    expect(exit.code).toBe(78);
     expect(bot.stderr()).toMatch(/DISCORD_CLIENT_ID is missing/);
     expect(bot.stderr()).toMatch(/SERVICE_API_KEY is missing/);
     expect(bot.stderr()).not.toMatch(/\n\s+at /);

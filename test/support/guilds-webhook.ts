@@ -80,3 +80,25 @@ export async function deliverLikeGuilds(
     await new Promise((resolve) => setTimeout(resolve, firstDelayMs * 2 ** (attempt - 1)));
   }
 }
+
+/**
+ * Delivers to the first address that answers 200, trying each in turn and again after a short
+ * wait, as Guilds retries a delivery through a load balancer in front of several bots. Rejects if
+ * none took it within `withinMs`.
+ */
+export async function deliverToFirstThatTakes(
+  urls: readonly string[],
+  token: string,
+  body: unknown,
+  withinMs: number,
+): Promise<string> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    for (const url of urls) {
+      const status = await deliver(url, token, body).catch(() => undefined);
+      if (status === 200) return url;
+    }
+    if (Date.now() > deadline) throw new Error(`no receiver took a delivery within ${withinMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

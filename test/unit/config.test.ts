@@ -128,6 +128,31 @@ describe('parseConfig', () => {
     ]);
   });
 
+  it('serves /healthz alone on HEALTH_PORT when set (the image sets it), and refuses a port taken by another setting', () => {
+    expect(parseConfig(valid).healthPort).toBeUndefined();
+    expect(parseConfig({ ...valid, HEALTH_PORT: '' }).healthPort).toBeUndefined();
+    expect(parseConfig({ ...valid, HEALTH_PORT: '9465', METRICS_PORT: '9464' }).healthPort).toBe(9465);
+    expect(problemsOf({ ...valid, HEALTH_PORT: 'health' })).toEqual([
+      expect.stringMatching(/^HEALTH_PORT must be a port from 1 to 65535/),
+    ]);
+    expect(problemsOf({ ...valid, HEALTH_PORT: '9464', METRICS_PORT: '9464' })).toEqual([
+      'HEALTH_PORT must differ from METRICS_PORT (9464): /healthz alone gets a port of its own',
+    ]);
+    expect(
+      problemsOf({ ...valid, HEALTH_PORT: '8080', WEBHOOK_PORT: '8080', WEBHOOK_TOKEN: 'a-token-of-sixteen-chars' }),
+    ).toEqual(['HEALTH_PORT must differ from WEBHOOK_PORT (8080): /healthz alone gets a port of its own']);
+  });
+
+  it('marks configuration problems with exit code 78, so a supervisor stops restarting', () => {
+    try {
+      parseConfig({});
+    } catch (error) {
+      expect((error as ConfigError).exitCode).toBe(78);
+      return;
+    }
+    throw new Error('expected a ConfigError');
+  });
+
   it('takes the Guilds header prefix for the real service', () => {
     expect(parseConfig({ ...valid, SERVICE_HEADER_PREFIX: 'Guilds' }).service.headerPrefix).toBe('Guilds');
     expect(problemsOf({ ...valid, SERVICE_HEADER_PREFIX: 'Guilds-Api' })).toHaveLength(1);

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../../support/bot-process.js';
+import { EXIT_CONFIG } from '../../../src/exit-codes.js';
 import { execForm, finalEnv, readDockerfile } from '../../support/dockerfile.js';
 
 const read = (file: string) => readFileSync(`${ROOT}${file}`, 'utf8');
@@ -48,12 +49,20 @@ describe('the Dockerfile', () => {
   it('checks health on /healthz with node (no curl), on the port the image sets', () => {
     const check = execForm(dockerfile, 'HEALTHCHECK');
     expect(check[0]).toBe('node');
-    expect(check.join(' ')).toMatch(/fetch\(.*\/healthz/);
+    expect(check.join(' ')).toMatch(/fetch\(`http:\/\/127\.0\.0\.1:\$\{process\.env\.HEALTH_PORT\}\/healthz`\)/);
     expect(check.join(' ')).not.toMatch(/curl|wget/);
     expect(finalEnv(dockerfile)).toMatchObject({
       METRICS_PORT: expect.stringMatching(/^\d+$/),
       METRICS_HOST: '0.0.0.0',
+      HEALTH_PORT: expect.stringMatching(/^\d+$/),
     });
+  });
+
+  it('checks health on a port .env.example has no line for, so an env file copied from it cannot blank it', () => {
+    const example = read('.env.example');
+    expect(example).toMatch(/^METRICS_PORT=$/m);
+    expect(example).not.toMatch(/^\s*HEALTH_PORT\s*=/m);
+    expect(example).toMatch(/^# HEALTH_PORT /m);
   });
 
   it('keeps secrets and local state out of the build context', () => {
@@ -103,6 +112,35 @@ describe('the systemd unit', () => {
     expect(unit).toMatch(/^Restart=on-failure$/m);
     expect(unit).toMatch(/^KillSignal=SIGTERM$/m);
     expect(unit).toMatch(/^User=(?!root$)\S+$/m);
+  });
+
+  const setting = (name: string) => [...unit.matchAll(new RegExp(`^${name}=(.*)$`, 'gm'))].map((m) => m[1]);
+
+  it('keeps restarting through a network outage of any length: no start limit gives up on a count', () => {
+    // StartLimitIntervalSec=0 turns systemd's rate limit off (its default gives up after 5 starts in 10 s).
+    expect(setting('StartLimitIntervalSec')).toEqual(['0']);
+    expect(setting('StartLimitBurst')).toEqual([]);
+    expect(setting('RestartSec')).toEqual([expect.stringMatching(/^[1-9]\d*s$/)]);
+  });
+
+  it('stops restarting only on a configuration error, which the bot exits with as 78', () => {
+    expect(setting('RestartPreventExitStatus')).toEqual([String(EXIT_CONFIG)]);
+    expect(EXIT_CONFIG).toBe(78);
+    expect(setting('SuccessExitStatus')).toEqual([]);
+  });
+
+  withSystemd('is sandboxed: systemd-analyze security rates its exposure under 4.0', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'unit-'));
+    const copy = path.join(dir, 'vote-review-bot.service');
+    writeFileSync(copy, unit.replace(/^ExecStart=\S+/m, `ExecStart=${process.execPath}`));
+    try {
+      const result = spawnSync('systemd-analyze', ['security', '--offline=true', copy], { encoding: 'utf8' });
+      const exposure = /Overall exposure level for \S+: (\d+\.\d+)/.exec(result.stdout)?.[1];
+      expect(exposure).toBeDefined();
+      expect(Number(exposure)).toBeLessThan(4);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -33,6 +33,19 @@ describe('the health and metrics server', () => {
     expect((await fetch(`${url}/healthz`)).status).toBe(503);
   });
 
+  it('answers /healthz with 200 for a standby: it is well, waiting to take over the store', async () => {
+    const url = await start(() => ({ status: 'standby', ready: false }));
+    const response = await fetch(`${url}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'standby', ready: false });
+  });
+
+  it('serves /healthz alone when given no metrics', async () => {
+    server = await startHealthServer({ port: 0, health: () => ({ status: 'ok', ready: true }) });
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
+  });
+
   it('serves /metrics as text format 0.0.4', async () => {
     const url = await start(() => ({ status: 'ok', ready: true }));
     const response = await fetch(`${url}/metrics`);

@@ -1,0 +1,57 @@
+import type { Config } from '../config.js';
+import { serveHealthOnly } from '../hosting/health-only.js';
+import type { Phase } from '../hosting/index.js';
+import type { Logger } from '../log.js';
+import { describeDatabase, holdStore, type StoreLock } from '../store/index.js';
+
+export interface BecomeActiveOptions {
+  config: Config;
+  logger: Logger;
+  phase: () => Phase;
+  setPhase: (phase: Phase) => void;
+  /** The lock is gone while this process acts: another may act by now, so this one must stop. */
+  onLost: (error: unknown) => void;
+}
+
+/**
+ * Resolves once this process is the one that acts on the store; only then may it log in to Discord
+ * and start background work, so no interaction or event is handled by two processes. On SQLite
+ * that is at once, or never (the start fails: another process holds the file). On PostgreSQL the
+ * process may first wait as a standby, with /healthz on METRICS_PORT answering 200 `standby`
+ * (503 `starting` while the database cannot be reached) until the full server takes the port.
+ */
+export async function becomeActive({
+  config,
+  logger,
+  phase,
+  setPhase,
+  onLost,
+}: BecomeActiveOptions): Promise<StoreLock> {
+  const store = describeDatabase(config.database);
+  const waiting =
+    config.metricsPort === undefined
+      ? undefined
+      : await serveHealthOnly({ port: config.metricsPort, host: config.metricsHost, setting: 'METRICS_PORT', phase });
+  try {
+    const lock = await holdStore(config.database, {
+      onStandby(reason) {
+        if (reason.kind === 'held') {
+          setPhase('standby');
+          logger.info({ store }, 'standby: another process holds the store; this one takes over when it stops');
+        } else {
+          setPhase('starting');
+          logger.warn(
+            { store, reason: reason.detail, retryInMs: reason.retryInMs },
+            'store not reachable; trying again',
+          );
+        }
+      },
+      onLost,
+    });
+    setPhase('starting');
+    logger.info({ store }, 'store lock held: this process is the active one');
+    return lock;
+  } finally {
+    await waiting?.close();
+  }
+}

@@ -1,0 +1,124 @@
+import pg from 'pg';
+import { EXIT_CONFIG } from '../exit-codes.js';
+import { backoffMs, type BackoffPolicy } from '../work/backoff.js';
+import { postgresStoreError } from './postgres-faults.js';
+import type { HoldOptions, StoreLock } from './store-lock.js';
+
+/** The advisory lock's key: "vote" in ASCII, and 0 for every server (the scale-out work may split by number). */
+export const LOCK_KEY = [0x766f7465, 0] as const;
+/** The lock connection's application_name, so an operator can find it in pg_stat_activity. */
+export const LOCK_APPLICATION_NAME = 'vote-review-bot store lock';
+
+export interface PostgresLockTiming {
+  /** How often a standby asks for the lock: the longest a takeover waits after the holder is gone. */
+  pollMs: number;
+  /** How often the holder's connection is exercised, so a dropped one is noticed without traffic. */
+  heartbeatMs: number;
+  reconnect: BackoffPolicy;
+}
+
+const TIMING: PostgresLockTiming = { pollMs: 1_000, heartbeatMs: 5_000, reconnect: { baseMs: 500, capMs: 30_000 } };
+
+/**
+ * One active process per PostgreSQL database: a session advisory lock on a connection of its own.
+ * Resolves once held. Until then the process is a standby: it asks again every `pollMs`, and
+ * reconnects with capped backoff while the server cannot be reached; a refused login or a missing
+ * database throws (EXIT_CONFIG), since no retry mends those. PostgreSQL frees the lock the moment
+ * the holder's session ends, by shutdown or by death. If the held connection drops, `onLost` is
+ * called: another process may hold the lock by then, so the caller must stop acting.
+ */
+export async function holdPostgresLock(
+  url: string,
+  options: HoldOptions,
+  timing: PostgresLockTiming = TIMING,
+): Promise<StoreLock> {
+  const { signal } = options;
+  let failures = 0;
+  let reportedHeld = false;
+  for (;;) {
+    signal?.throwIfAborted();
+    const client = new pg.Client({
+      connectionString: url,
+      application_name: LOCK_APPLICATION_NAME,
+      keepAlive: true,
+      connectionTimeoutMillis: 10_000,
+    });
+    let dropped: unknown;
+    client.on('error', (error) => (dropped ??= error));
+    try {
+      await client.connect();
+      failures = 0;
+      for (;;) {
+        if (dropped !== undefined) throw dropped;
+        const { rows } = await client.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS held', [
+          ...LOCK_KEY,
+        ]);
+        if (rows[0]?.held === true) return watch(client, options, timing.heartbeatMs);
+        if (!reportedHeld)
+          options.onStandby({
+            kind: 'held',
+            detail: 'another process holds the store; this one waits and takes over when that one stops',
+          });
+        reportedHeld = true;
+        await sleep(timing.pollMs, signal);
+      }
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      signal?.throwIfAborted();
+      const failure = postgresStoreError(error, url);
+      if (failure.exitCode === EXIT_CONFIG) throw failure;
+      failures += 1;
+      reportedHeld = false;
+      const retryInMs = backoffMs(failures, timing.reconnect);
+      options.onStandby({ kind: 'unreachable', detail: failure.message, retryInMs });
+      await sleep(retryInMs, signal);
+    }
+  }
+}
+
+function watch(client: pg.Client, options: HoldOptions, heartbeatMs: number): StoreLock {
+  let over = false;
+  const lose = (error: unknown) => {
+    if (over) return;
+    over = true;
+    clearInterval(heartbeat);
+    options.onLost(error);
+  };
+  client.removeAllListeners('error');
+  client.on('error', lose);
+  client.on('end', () => lose(new Error('the connection holding the store lock ended')));
+  let asking = false;
+  // A frozen server leaves the query waiting, and the lock is still ours: only a failure means loss.
+  const heartbeat = setInterval(() => {
+    if (asking) return;
+    asking = true;
+    client.query('SELECT 1').then(() => (asking = false), lose);
+  }, heartbeatMs);
+  heartbeat.unref();
+  return {
+    async release() {
+      if (over) return;
+      over = true;
+      clearInterval(heartbeat);
+      client.removeAllListeners('error');
+      client.on('error', () => undefined);
+      await client.end().catch(() => undefined);
+    },
+  };
+}
+
+/** Resolves after `ms`, or rejects as soon as `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const abort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', abort);
+      resolve();
+    }, ms);
+    if (signal?.aborted) abort();
+    else signal?.addEventListener('abort', abort, { once: true });
+  });
+}

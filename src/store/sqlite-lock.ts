@@ -1,0 +1,44 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { EXIT_FAILURE } from '../exit-codes.js';
+import { activeSqliteDriver, type SqliteDriver } from './sqlite-driver.js';
+import { sqliteFault, sqliteStoreError } from './sqlite-faults.js';
+import { StoreError } from './store-error.js';
+import type { StoreLock } from './store-lock.js';
+
+/**
+ * One process per SQLite file: an exclusive SQLite lock on `<file>.lock`, held for the life of this
+ * process. SQLite's locks are the operating system's, dropped when the process ends however it
+ * ends (SIGKILL too), so nothing can go stale the way a pid file does. A second process finds the
+ * lock taken and refuses to start; a supervisor's next restart after the holder is gone succeeds.
+ * A separate file, so backups and the sqlite3 shell can still read the store while the bot runs.
+ */
+export function lockSqliteFile(file: string, driver: SqliteDriver = activeSqliteDriver()): StoreLock {
+  const lockFile = `${file}.lock`;
+  mkdirSync(path.dirname(path.resolve(lockFile)), { recursive: true });
+  let db: ReturnType<SqliteDriver['open']> | undefined;
+  try {
+    db = driver.open(lockFile);
+    // Refuse at once rather than wait: the holder may run for months.
+    db.exec('PRAGMA busy_timeout = 0');
+    // Once written to, the file stays locked until this connection closes.
+    db.exec('PRAGMA locking_mode = EXCLUSIVE');
+    db.exec('PRAGMA journal_mode = MEMORY');
+    db.exec('BEGIN EXCLUSIVE');
+    db.exec('CREATE TABLE IF NOT EXISTS held (since INTEGER)');
+    db.exec('COMMIT');
+  } catch (error) {
+    db?.close();
+    if (sqliteFault(error) === 'busy')
+      throw new StoreError(
+        `Another process holds the store ${file} (DATABASE_URL): its lock ${lockFile} is taken. One bot runs on a SQLite file at a time: stop the other one (it may still be shutting down), or give this one its own DATABASE_URL.`,
+        EXIT_FAILURE,
+        { cause: error },
+      );
+    throw sqliteStoreError(error, file);
+  }
+  const held = db;
+  return {
+    release: async () => held.close(),
+  };
+}

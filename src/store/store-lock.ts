@@ -1,0 +1,16 @@
+/** This process's claim to act on a store; released last on shutdown, so a standby never overlaps. */
+export interface StoreLock {
+  release(): Promise<void>;
+}
+
+export interface HoldOptions {
+  /** Called when the store is held elsewhere (PostgreSQL) or not reachable yet, each time that changes. */
+  onStandby(reason: StandbyReason): void;
+  /** Called once if the lock is lost while held (the database restarted, the connection dropped). */
+  onLost(error: unknown): void;
+  /** Gives up waiting (the promise rejects with the signal's reason). */
+  signal?: AbortSignal;
+}
+
+export type StandbyReason =
+  { kind: 'held'; detail: string } | { kind: 'unreachable'; detail: string; retryInMs: number };
