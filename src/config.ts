@@ -255,10 +255,19 @@ const ONE_SERVER_SETTINGS = [
   'WEBHOOK_TOKEN',
 ] as const;
 
-// A setting that only makes sense with another is checked here, so the message names both.
-const botSchema = schema.superRefine((e, ctx) => {
-  const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
-  if (e.DISCORD_GUILD_ID !== undefined) {
+type Settings = z.output<typeof schema>;
+
+/**
+ * A setting that only makes sense with another is checked here, so the message names both. It
+ * reads each variable that parsed on its own, so these problems show in the same pass as the rest.
+ */
+function crossProblems(e: Partial<Settings>, guildIdWritten: boolean): string[] {
+  const problems: string[] = [];
+  const issue = (name: string, message: string) => problems.push(`${name} ${message}`);
+  // A DISCORD_GUILD_ID that is not an id says nothing of the mode: only its own problem is reported.
+  const single = e.DISCORD_GUILD_ID !== undefined;
+  const many = !single && !guildIdWritten;
+  if (single) {
     if (e.SERVICE_API_KEY === undefined)
       issue('SERVICE_API_KEY', "is missing: the server's API key from the server-listing service's dashboard");
     if (e.SERVICE_APP_ID === undefined)
@@ -268,21 +277,21 @@ const botSchema = schema.superRefine((e, ctx) => {
         'WEBHOOK_TOKEN',
         "is missing: WEBHOOK_PORT is set, so the receiver needs the token from the Guilds server's webhook page",
       );
-  } else {
-    const many = 'DISCORD_GUILD_ID is empty, so the bot serves every server it is in';
+  } else if (many) {
+    const why = 'DISCORD_GUILD_ID is empty, so the bot serves every server it is in';
     if (e.SECRETS_KEY === undefined)
       issue(
         'SECRETS_KEY',
-        `is missing: ${many} and keeps their API keys sealed with this key; make one with: openssl rand -base64 32`,
+        `is missing: ${why} and keeps their API keys sealed with this key; make one with: openssl rand -base64 32`,
       );
     for (const name of ['SERVICE_API_KEY', 'SERVICE_APP_ID', ...ONE_SERVER_SETTINGS] as const)
       if (e[name] !== undefined)
         issue(
           name,
-          `is for a single server: ${many}, and each sets its own with /setup. Leave it empty, or set DISCORD_GUILD_ID`,
+          `is for a single server: ${why}, and each sets its own with /setup. Leave it empty, or set DISCORD_GUILD_ID`,
         );
-    if (e.MODERATOR_ROLE_IDS.length > 0)
-      issue('MODERATOR_ROLE_IDS', `is for a single server: ${many}; each adds its own with /setup role`);
+    if ((e.MODERATOR_ROLE_IDS ?? []).length > 0)
+      issue('MODERATOR_ROLE_IDS', `is for a single server: ${why}; each adds its own with /setup role`);
   }
   if (e.SECRETS_KEY_PREVIOUS !== undefined && e.SECRETS_KEY === undefined)
     issue(
@@ -291,16 +300,35 @@ const botSchema = schema.superRefine((e, ctx) => {
     );
   for (const other of ['METRICS_PORT', 'WEBHOOK_PORT'] as const)
     if (e.HEALTH_PORT !== undefined && e.HEALTH_PORT === e[other])
-      ctx.addIssue({
-        code: 'custom',
-        path: ['HEALTH_PORT'],
-        message: `must differ from ${other} (${e[other]}): /healthz alone gets a port of its own`,
-      });
-});
+      issue('HEALTH_PORT', `must differ from ${other} (${e[other]}): /healthz alone gets a port of its own`);
+  return problems;
+}
+
+/** Each variable parsed on its own: the ones that are valid, whatever the others are. */
+function eachOnItsOwn(env: NodeJS.ProcessEnv): Partial<Settings> {
+  const parsed: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(schema.shape)) {
+    const result = (field as z.ZodType).safeParse(env[name]);
+    if (result.success) parsed[name] = result.data;
+  }
+  return parsed as Partial<Settings>;
+}
 
 /** Parses and validates the environment; throws ConfigError listing every problem at once. */
 export function parseConfig(env: NodeJS.ProcessEnv): Config {
-  const e = parseOrThrow(botSchema, env);
+  const result = schema.safeParse(env);
+  const own = result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
+  // A variable with a problem of its own is not reported again for what it means to another.
+  const named = new Set(own.map((line) => line.split(' ')[0]));
+  const problems = [
+    ...own,
+    ...crossProblems(
+      result.success ? result.data : eachOnItsOwn(env),
+      (env.DISCORD_GUILD_ID ?? '').trim() !== '',
+    ).filter((line) => !named.has(line.split(' ')[0])),
+  ];
+  if (problems.length > 0 || !result.success) throw new ConfigError(problems);
+  const e = result.data;
   return deepFreeze({
     discord: {
       token: e.DISCORD_TOKEN,
@@ -384,7 +412,8 @@ function parseOrThrow<T extends z.ZodType>(variables: T, env: NodeJS.ProcessEnv)
 
 function deepFreeze<T extends object>(value: T): T {
   for (const child of Object.values(value)) {
-    if (child && typeof child === 'object') deepFreeze(child);
+    // A key's bytes stay a Buffer (Node's crypto reads it); the object holding it is frozen.
+    if (child && typeof child === 'object' && !ArrayBuffer.isView(child)) deepFreeze(child);
   }
   return Object.freeze(value);
 }
