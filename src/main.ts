@@ -90,7 +90,7 @@ async function main(): Promise<void> {
   });
   // Not awaited: the bot starts either way, and the line tells the operator what to fix.
   if (servers.environment) void checkService(clients.forServer(servers.environment.guildId), logger);
-  const base = { config, logger, replyGuard: new ReplyGuard(), names, now: () => new Date() };
+  const base = { config, logger, replyGuard: new ReplyGuard(), names, now: () => new Date(), servers };
   const realtime = await startRealtime({
     config,
     servers,

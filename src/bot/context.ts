@@ -6,6 +6,7 @@ import type { ReplyGuard } from './reply-guard.js';
 import type { Logger } from '../log.js';
 import type { VoteMirror } from '../mirror/vote-mirror.js';
 import type { ServerSettings } from '../servers/server-settings.js';
+import type { Servers } from '../servers/servers.js';
 import type { Store } from '../store/index.js';
 
 /** What every handler may use, whichever server it serves; handed in by main.ts so handlers never reach for globals. */
@@ -18,6 +19,8 @@ export interface BaseContext {
   readonly names: MemberNames;
   /** Clock in one place so views and tests agree on "now". */
   readonly now: () => Date;
+  /** Every server's settings and sealed secrets: what /setup reads and changes. */
+  readonly servers: Servers;
 }
 
 /** A set-up server's part of the context: its settings and its own service client, mirror and store. */
