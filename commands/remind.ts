@@ -28,7 +28,7 @@ async function stateOf(userId: string, ctx: BotContext): Promise<RemindState> {
     on: optIn !== undefined,
     voteEndsAt: running && running.endsAt > now ? new Date(running.endsAt) : undefined,
     last,
-    fallbackChannelId: ctx.config.reminderChannelId,
+    fallbackChannelId: ctx.settings.reminderChannelId,
   };
 }
 

@@ -16,7 +16,7 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
   const user = targetUser(interaction);
   // The button is offered when a moderator asks (on a public answer everyone sees it); the click
   // and the form are checked again regardless, so it grants nothing by itself.
-  const showReplyButton = isModerator(interaction, ctx.config.moderatorRoleIds);
+  const showReplyButton = isModerator(interaction, ctx.settings.moderatorRoleIds);
   const i18n = translatorFor(interaction.locale);
   const work = ctx.api
     .getReview(user.id)

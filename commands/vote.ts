@@ -15,7 +15,7 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
   const user = targetUser(interaction);
   const self = user.id === interaction.user.id;
   const i18n = translatorFor(interaction.locale);
-  const { voteUrl } = ctx.config;
+  const { voteUrl } = ctx.settings;
   // A vote the mirror shows as active is answered from it: no service call, no wait.
   const mirrored = await ctx.votes?.activeVote(user.id);
   const status = mirrored ? Promise.resolve(mirrored) : ctx.api.getVote(user.id);

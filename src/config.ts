@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { EXIT_CONFIG } from './exit-codes.js';
 import { DEFAULT_CLIENT_OPTIONS as API_DEFAULTS, defaultHeaderPrefix, parseBaseUrl, SNOWFLAKE } from './api/index.js';
+import { secretKey, type SecretKeys } from './secrets/secret-box.js';
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl, type DatabaseTarget } from './store/database-url.js';
 import { DEFAULT_MAX_CONNECTIONS } from './webhooks/limits.js';
 
@@ -11,15 +12,17 @@ export interface Config {
   readonly discord: {
     readonly token: string;
     readonly clientId: string;
-    readonly guildId: string;
+    /** Single-server mode: the one server the bot serves, set up from this environment. Unset: every server it is in. */
+    readonly guildId: string | undefined;
     /** REST base without /v10; undefined means Discord's own. */
     readonly apiUrl: string | undefined;
     readonly restRequestsPerSecond: number;
   };
   readonly service: {
     readonly baseUrl: string;
-    readonly apiKey: string;
-    readonly appId: string;
+    /** Single-server mode's credentials; with many servers each has its own, from /setup credentials. */
+    readonly apiKey: string | undefined;
+    readonly appId: string | undefined;
     readonly headerPrefix: string;
     readonly attemptTimeoutMs: number;
     readonly totalBudgetMs: number;
@@ -27,6 +30,8 @@ export interface Config {
     readonly notVotedTtlMs: number;
     readonly maxResponseBytes: number;
   };
+  /** SECRETS_KEY (and SECRETS_KEY_PREVIOUS while rotating): seals servers' secrets in the store. */
+  readonly secrets: SecretKeys | undefined;
   readonly moderatorRoleIds: readonly string[];
   readonly reviewLogChannelId: string | undefined;
   readonly voteUrl: string | undefined;
@@ -44,7 +49,10 @@ export interface Config {
         readonly port: number;
         readonly host: string | undefined;
         readonly path: string;
-        readonly token: string;
+        /** Single-server mode's token for the plain path; every server's own token is set with /setup webhook. */
+        readonly token: string | undefined;
+        /** The address Guilds reaches the receiver at (behind the proxy), shown by /setup webhook. */
+        readonly publicUrl: string | undefined;
         /** Concurrent connections kept; past it new ones are closed at once. */
         readonly maxConnections: number;
       }
@@ -94,6 +102,18 @@ const snowflake = (hint: string) =>
       .regex(SNOWFLAKE, `must be a Discord id (17–20 digits): ${hint}`),
   );
 const secret = (hint: string) => required(z.string({ error: `is missing: ${hint}` }).trim());
+/** A key as written (checked here so the message names the setting; never echoed). */
+const secretKeyText = (name: string) =>
+  z
+    .string()
+    .trim()
+    .superRefine((value, ctx) => {
+      try {
+        secretKey(value, name);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message.replace(`${name} `, '') });
+      }
+    });
 const intInRange = (min: number, max: number, fallback: number) =>
   optional(
     z.coerce
@@ -124,7 +144,11 @@ const port = z.coerce
 const schema = z.object({
   DISCORD_TOKEN: secret("your bot's token (Developer Portal → your application → Bot → Reset Token)"),
   DISCORD_CLIENT_ID: snowflake('the application id (Developer Portal → General Information → Application ID)'),
-  DISCORD_GUILD_ID: snowflake('the id of the server the bot serves (right-click the server → Copy Server ID)'),
+  DISCORD_GUILD_ID: optional(
+    snowflake(
+      'the id of the one server the bot serves (right-click the server → Copy Server ID), or leave empty to serve every server it is invited to',
+    ),
+  ),
   DISCORD_API_URL: optional(httpUrl('a Discord REST base such as a REST proxy, without /v10; leave empty for Discord')),
   DISCORD_REST_REQUESTS_PER_SECOND: intInRange(1, 10_000, 200),
   SERVICE_BASE_URL: required(
@@ -139,8 +163,10 @@ const schema = z.object({
         }
       }),
   ),
-  SERVICE_API_KEY: secret("the guild's API key from the server-listing service's dashboard"),
-  SERVICE_APP_ID: secret("the guild's app id from the server-listing service's dashboard"),
+  SERVICE_API_KEY: optional(z.string().trim()),
+  SERVICE_APP_ID: optional(z.string().trim()),
+  SECRETS_KEY: optional(secretKeyText('SECRETS_KEY')),
+  SECRETS_KEY_PREVIOUS: optional(secretKeyText('SECRETS_KEY_PREVIOUS')),
   SERVICE_HEADER_PREFIX: optional(
     z
       .string()
@@ -201,6 +227,9 @@ const schema = z.object({
     z.string().trim().min(16, "must be at least 16 characters: the token set on the Guilds server's webhook page"),
   ),
   WEBHOOK_MAX_CONNECTIONS: intInRange(1, 100_000, DEFAULT_MAX_CONNECTIONS),
+  WEBHOOK_PUBLIC_URL: optional(
+    httpUrl('the address Guilds reaches the receiver at, e.g. https://bot.example.com (the path is added)'),
+  ),
   REVIEW_CHANNEL_ID: optional(snowflake('the id of the channel that receives new reviews, or leave empty')),
   VOTE_CHANNEL_ID: optional(snowflake('the id of the channel that receives vote announcements, or leave empty')),
   VOTE_POLL_SECONDS: intInRange(0, 86_400, 60),
@@ -215,26 +244,91 @@ const schema = z.object({
   ),
 });
 
-// A setting that only makes sense with another is checked here, so the message names both.
-const botSchema = schema.superRefine((e, ctx) => {
-  if (e.WEBHOOK_PORT !== undefined && e.WEBHOOK_TOKEN === undefined)
-    ctx.addIssue({
-      code: 'custom',
-      path: ['WEBHOOK_TOKEN'],
-      message: "is missing: WEBHOOK_PORT is set, so the receiver needs the token from the Guilds server's webhook page",
-    });
+/** Settings of the one server in single-server mode; with many servers each sets its own with /setup. */
+const ONE_SERVER_SETTINGS = [
+  'REVIEW_CHANNEL_ID',
+  'VOTE_CHANNEL_ID',
+  'REVIEW_LOG_CHANNEL_ID',
+  'REMINDER_CHANNEL_ID',
+  'VOTER_ROLE_ID',
+  'VOTE_URL',
+  'WEBHOOK_TOKEN',
+] as const;
+
+type Settings = z.output<typeof schema>;
+
+/**
+ * A setting that only makes sense with another is checked here, so the message names both. It
+ * reads each variable that parsed on its own, so these problems show in the same pass as the rest.
+ */
+function crossProblems(e: Partial<Settings>, guildIdWritten: boolean): string[] {
+  const problems: string[] = [];
+  const issue = (name: string, message: string) => problems.push(`${name} ${message}`);
+  // A DISCORD_GUILD_ID that is not an id says nothing of the mode: only its own problem is reported.
+  const single = e.DISCORD_GUILD_ID !== undefined;
+  const many = !single && !guildIdWritten;
+  if (single) {
+    if (e.SERVICE_API_KEY === undefined)
+      issue('SERVICE_API_KEY', "is missing: the server's API key from the server-listing service's dashboard");
+    if (e.SERVICE_APP_ID === undefined)
+      issue('SERVICE_APP_ID', "is missing: the server's app id from the server-listing service's dashboard");
+    if (e.WEBHOOK_PORT !== undefined && e.WEBHOOK_TOKEN === undefined)
+      issue(
+        'WEBHOOK_TOKEN',
+        "is missing: WEBHOOK_PORT is set, so the receiver needs the token from the Guilds server's webhook page",
+      );
+  } else if (many) {
+    const why = 'DISCORD_GUILD_ID is empty, so the bot serves every server it is in';
+    if (e.SECRETS_KEY === undefined)
+      issue(
+        'SECRETS_KEY',
+        `is missing: ${why} and keeps their API keys sealed with this key; make one with: openssl rand -base64 32`,
+      );
+    for (const name of ['SERVICE_API_KEY', 'SERVICE_APP_ID', ...ONE_SERVER_SETTINGS] as const)
+      if (e[name] !== undefined)
+        issue(
+          name,
+          `is for a single server: ${why}, and each sets its own with /setup. Leave it empty, or set DISCORD_GUILD_ID`,
+        );
+    if ((e.MODERATOR_ROLE_IDS ?? []).length > 0)
+      issue('MODERATOR_ROLE_IDS', `is for a single server: ${why}; each adds its own with /setup role`);
+  }
+  if (e.SECRETS_KEY_PREVIOUS !== undefined && e.SECRETS_KEY === undefined)
+    issue(
+      'SECRETS_KEY_PREVIOUS',
+      'is set without SECRETS_KEY: the previous key only opens what it sealed while a new one seals',
+    );
   for (const other of ['METRICS_PORT', 'WEBHOOK_PORT'] as const)
     if (e.HEALTH_PORT !== undefined && e.HEALTH_PORT === e[other])
-      ctx.addIssue({
-        code: 'custom',
-        path: ['HEALTH_PORT'],
-        message: `must differ from ${other} (${e[other]}): /healthz alone gets a port of its own`,
-      });
-});
+      issue('HEALTH_PORT', `must differ from ${other} (${e[other]}): /healthz alone gets a port of its own`);
+  return problems;
+}
+
+/** Each variable parsed on its own: the ones that are valid, whatever the others are. */
+function eachOnItsOwn(env: NodeJS.ProcessEnv): Partial<Settings> {
+  const parsed: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(schema.shape)) {
+    const result = (field as z.ZodType).safeParse(env[name]);
+    if (result.success) parsed[name] = result.data;
+  }
+  return parsed as Partial<Settings>;
+}
 
 /** Parses and validates the environment; throws ConfigError listing every problem at once. */
 export function parseConfig(env: NodeJS.ProcessEnv): Config {
-  const e = parseOrThrow(botSchema, env);
+  const result = schema.safeParse(env);
+  const own = result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
+  // A variable with a problem of its own is not reported again for what it means to another.
+  const named = new Set(own.map((line) => line.split(' ')[0]));
+  const problems = [
+    ...own,
+    ...crossProblems(
+      result.success ? result.data : eachOnItsOwn(env),
+      (env.DISCORD_GUILD_ID ?? '').trim() !== '',
+    ).filter((line) => !named.has(line.split(' ')[0])),
+  ];
+  if (problems.length > 0 || !result.success) throw new ConfigError(problems);
+  const e = result.data;
   return deepFreeze({
     discord: {
       token: e.DISCORD_TOKEN,
@@ -254,6 +348,15 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
       notVotedTtlMs: e.SERVICE_NOT_VOTED_TTL_SECONDS * 1000,
       maxResponseBytes: e.SERVICE_MAX_RESPONSE_BYTES,
     },
+    secrets:
+      e.SECRETS_KEY === undefined
+        ? undefined
+        : {
+            current: secretKey(e.SECRETS_KEY, 'SECRETS_KEY'),
+            ...(e.SECRETS_KEY_PREVIOUS === undefined
+              ? {}
+              : { previous: secretKey(e.SECRETS_KEY_PREVIOUS, 'SECRETS_KEY_PREVIOUS') }),
+          },
     moderatorRoleIds: e.MODERATOR_ROLE_IDS,
     reviewLogChannelId: e.REVIEW_LOG_CHANNEL_ID,
     voteUrl: e.VOTE_URL,
@@ -264,13 +367,14 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     database: e.DATABASE_URL,
     webhook:
-      e.WEBHOOK_PORT === undefined || e.WEBHOOK_TOKEN === undefined
+      e.WEBHOOK_PORT === undefined
         ? undefined
         : {
             port: e.WEBHOOK_PORT,
             host: e.WEBHOOK_HOST,
             path: e.WEBHOOK_PATH,
             token: e.WEBHOOK_TOKEN,
+            publicUrl: e.WEBHOOK_PUBLIC_URL,
             maxConnections: e.WEBHOOK_MAX_CONNECTIONS,
           },
     reviewChannelId: e.REVIEW_CHANNEL_ID,
@@ -286,9 +390,8 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
 export function secretValues(config: Config): string[] {
   return [
     config.discord.token,
-    config.service.apiKey,
-    config.service.appId,
-    ...(config.webhook ? [config.webhook.token] : []),
+    ...[config.service.apiKey, config.service.appId, config.webhook?.token].filter((v) => v !== undefined),
+    ...[config.secrets?.current, config.secrets?.previous].flatMap((k) => (k ? [k.key.toString('base64')] : [])),
     ...(config.database.kind === 'postgres' ? [decodeURIComponent(new URL(config.database.url).password)] : []),
   ];
 }
@@ -309,7 +412,8 @@ function parseOrThrow<T extends z.ZodType>(variables: T, env: NodeJS.ProcessEnv)
 
 function deepFreeze<T extends object>(value: T): T {
   for (const child of Object.values(value)) {
-    if (child && typeof child === 'object') deepFreeze(child);
+    // A key's bytes stay a Buffer (Node's crypto reads it); the object holding it is frozen.
+    if (child && typeof child === 'object' && !ArrayBuffer.isView(child)) deepFreeze(child);
   }
   return Object.freeze(value);
 }
@@ -317,7 +421,8 @@ function deepFreeze<T extends object>(value: T): T {
 export interface DeployConfig {
   readonly token: string;
   readonly clientId: string;
-  readonly guildId: string;
+  /** Single-server mode: the commands go to this server; unset: registered globally, for every server. */
+  readonly guildId: string | undefined;
   readonly apiUrl: string | undefined;
 }
 

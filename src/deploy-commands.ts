@@ -12,13 +12,20 @@ async function deploy(): Promise<void> {
   const commands = await loadCommands(new URL('../commands/', import.meta.url));
   const body = [...commands.values()].map((command) => command.data.toJSON());
   const rest = new REST({ api: config.apiUrl ?? RouteBases.api, timeout: 10_000, retries: 2 }).setToken(config.token);
-  const registered = (await rest.put(Routes.applicationGuildCommands(config.clientId, config.guildId), {
+  // One server: its own commands, at once. Many servers: global commands, in every server that invites the bot.
+  const route =
+    config.guildId === undefined
+      ? Routes.applicationCommands(config.clientId)
+      : Routes.applicationGuildCommands(config.clientId, config.guildId);
+  const registered = (await rest.put(route, {
     body,
   })) as Array<{
     name: string;
     id: string;
   }>;
-  process.stdout.write(`Registered ${registered.length} commands in guild ${config.guildId}:\n`);
+  process.stdout.write(
+    `Registered ${registered.length} commands ${config.guildId === undefined ? 'globally (every server)' : `in guild ${config.guildId}`}:\n`,
+  );
   for (const command of registered) process.stdout.write(`  /${command.name} (${command.id})\n`);
 }
 

@@ -1,5 +1,4 @@
 import { disableValidators, Events, MessageFlags, RouteBases, type Interaction } from 'discord.js';
-import { createServiceClient } from './api/index.js';
 import { becomeActive } from './bot/become-active.js';
 import { checkService } from './bot/check-service.js';
 import { guardInteractionBuild } from './bot/guard-interaction-build.js';
@@ -20,6 +19,10 @@ import { ReplyGuard } from './bot/reply-guard.js';
 import { translatorFor } from './i18n/index.js';
 import { createLogger, type Logger } from './log.js';
 import { startRealtime } from './realtime.js';
+import { environmentServer } from './servers/environment-server.js';
+import { watchMembership } from './servers/membership.js';
+import { Servers } from './servers/servers.js';
+import { ServiceClients } from './servers/service-clients.js';
 import { openStore, StoreError } from './store/index.js';
 
 async function main(): Promise<void> {
@@ -31,16 +34,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel, secretValues(config));
   // Metrics are kept only when a host will read them (METRICS_PORT).
   const metrics = config.metricsPort === undefined ? undefined : new BotMetrics();
-  const api = createServiceClient({
-    ...config.service,
-    onAttempt: (attempt) => {
-      logger.debug({ attempt }, 'service request');
-      metrics?.serviceAttempt(attempt);
-    },
-    onRateLimit: (event) => metrics?.serviceRateLimited(event),
-  });
-  // Not awaited: the bot starts either way, and the line tells the operator what to fix.
-  void checkService(api, logger);
+  const { apiKey: _apiKey, appId: _appId, ...shared } = config.service;
   const commands = await loadCommands(new URL('../commands/', import.meta.url));
   const client = createDiscordClient(config);
   const names = new MemberNames();
@@ -75,30 +69,46 @@ async function main(): Promise<void> {
   });
   const store = await openStore(config.database);
   logger.info({ backend: store.backend, driver: store.driver, schema: await store.schemaVersion() }, 'store open');
+  const servers = new Servers(store, config.secrets, environmentServer(config));
+  const { adopted } = await servers.load();
+  if (adopted > 0)
+    logger.info(
+      { rows: adopted, guildId: config.discord.guildId },
+      'store rows from before many servers given to the server',
+    );
+  logger.info({ mode: servers.mode, servers: servers.known().length }, 'servers loaded');
+  const clients = new ServiceClients({
+    shared: {
+      ...shared,
+      onAttempt: (attempt) => {
+        logger.debug({ attempt }, 'service request');
+        metrics?.serviceAttempt(attempt);
+      },
+      onRateLimit: (event) => metrics?.serviceRateLimited(event),
+    },
+    credentials: (guildId) => servers.credentials(guildId),
+  });
+  // Not awaited: the bot starts either way, and the line tells the operator what to fix.
+  if (servers.environment) void checkService(clients.forServer(servers.environment.guildId), logger);
+  const base = { config, logger, replyGuard: new ReplyGuard(), names, now: () => new Date(), servers };
   const realtime = await startRealtime({
     config,
-    api,
+    servers,
+    clients,
     client,
-    store,
+    root: store,
+    base,
     logger,
     names,
     onWebhookRefused: metrics && ((reason) => metrics.webhookRefused(reason)),
   });
+  const stopWatching = watchMembership(client, servers, realtime.runtimes, logger);
   const route = createRouter({
     commands,
     components: componentHandlers,
-    ctx: {
-      config,
-      api,
-      logger,
-      replyGuard: new ReplyGuard(),
-      names,
-      now: () => new Date(),
-      votes: realtime.mirror,
-      ledger: store,
-      reminders: store,
-      feed: realtime.feed,
-    },
+    base,
+    contextFor: (guildId) => realtime.runtimes.get(guildId)?.context,
+    onlyGuildId: config.discord.guildId,
     onHandled: metrics && ((info) => metrics.interactionHandled(info)),
   });
   const inFlight = new InFlight();
@@ -111,7 +121,7 @@ async function main(): Promise<void> {
   });
   client.once(Events.ClientReady, (ready) => {
     if (phase === 'starting') phase = 'ok';
-    realtime.begin();
+    void realtime.begin().catch((err: unknown) => logger.error({ err }, "could not start the servers' work"));
     logger.info(
       {
         user: ready.user.tag,
@@ -154,6 +164,7 @@ async function main(): Promise<void> {
     setTimeout(() => process.exit(1), config.shutdownGraceMs + 5_000).unref();
     const unfinished = await inFlight.drain(config.shutdownGraceMs);
     if (unfinished > 0) logger.warn({ unfinished }, 'interactions still running at shutdown');
+    stopWatching();
     await realtime.stop();
     await client.destroy();
     await store.close();

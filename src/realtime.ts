@@ -1,126 +1,86 @@
 import type { Client } from 'discord.js';
-import type { ServiceClient } from './api/index.js';
+import type { BaseContext } from './bot/context.js';
+import type { MemberNames } from './bot/member-names.js';
 import type { Config } from './config.js';
 import { channelPoster } from './feeds/channel-poster.js';
-import { Lanes } from './feeds/lanes.js';
-import { ReviewFeed } from './feeds/review-feed.js';
-import { translatorFor } from './i18n/index.js';
 import type { Logger } from './log.js';
-import { VoteMirror } from './mirror/vote-mirror.js';
-import { VoteReminder } from './reminders/vote-reminder.js';
-import { memberRoles } from './roles/member-roles.js';
-import { VoterRole } from './roles/voter-role.js';
-import { ExpirySchedule, type ExpiryConsumer } from './schedule/expiry-schedule.js';
-import type { Store } from './store/index.js';
-import type { MemberNames } from './bot/member-names.js';
-import { inboxRoute } from './webhooks/inbox-route.js';
+import { Runtimes } from './servers/runtimes.js';
+import { pollOffsetMs, startServerRuntime } from './servers/server-runtime.js';
+import type { Servers } from './servers/servers.js';
+import { serverClient, type ServiceClients } from './servers/service-clients.js';
+import type { StoreRoot } from './store/index.js';
 import { InboxWorker } from './webhooks/inbox-worker.js';
 import { startReceiver, type Receiver } from './webhooks/receiver.js';
+import { webhookTargets } from './webhooks/targets.js';
 
 export interface Realtime {
-  readonly feed: ReviewFeed;
-  readonly lanes: Lanes;
-  readonly mirror: VoteMirror;
+  readonly runtimes: Runtimes;
   readonly receiver: Receiver | undefined;
-  /** When each running vote ends: the voter role and reminders act on it. */
-  readonly schedule: ExpirySchedule;
-  /** Discord is connected: handle what the store holds, announce, poll. */
-  begin(): void;
+  /** Discord is connected: handle what the store holds, announce, poll, for every set-up server. */
+  begin(): Promise<void>;
   stop(): Promise<void>;
 }
 
 /**
- * Guilds' push events and the vote mirror. The receiver starts at once, so deliveries are stored
- * even while Discord is still connecting; handling starts with `begin`.
+ * Guilds' push events and every server's background work. The receiver starts at once, so
+ * deliveries are stored even while Discord is still connecting; handling starts with `begin`.
  */
 export async function startRealtime(deps: {
   config: Config;
-  api: ServiceClient;
+  servers: Servers;
+  clients: ServiceClients;
   client: Client;
-  store: Store;
+  root: StoreRoot;
+  base: BaseContext;
   logger: Logger;
   names: MemberNames;
   /** Counts what the webhook receiver refuses, when metrics are on. */
   onWebhookRefused?: (reason: string) => void;
 }): Promise<Realtime> {
-  const { config, api, client, store, logger, names } = deps;
-  const now = () => Date.now();
+  const { config, servers, clients, client, root, base, logger, names } = deps;
   const poster = channelPoster(client.rest);
-  const guild = () => client.guilds.cache.get(config.discord.guildId) ?? null;
-  const i18n = () => translatorFor(guild()?.preferredLocale);
-  const nameOf = (ids: readonly string[]) => names.resolve(guild(), ids);
-  const lanes = new Lanes({
-    store,
-    poster,
+  const runtimes = new Runtimes({
+    servers,
+    inGuild: (guildId) => client.guilds.cache.has(guildId),
     logger,
-    now,
-    i18n,
-    names: nameOf,
-    reviewChannelId: config.reviewChannelId,
-    voteChannelId: config.voteChannelId,
-    auditChannelId: config.reviewLogChannelId,
-    // A refused channel is re-tried as often as the other things an admin must fix, at least each minute.
-    lane: { probeMs: Math.min(config.expiryCheckMs, 60_000) },
-  });
-  const feed = new ReviewFeed({ store, lanes, channelId: config.reviewChannelId, logger });
-  const consumers: ExpiryConsumer[] = [];
-  if (config.voterRoleId !== undefined)
-    consumers.push(
-      new VoterRole({
-        rest: client.rest,
-        guildId: config.discord.guildId,
-        roleId: config.voterRoleId,
-        logger,
-        now,
-        auditChannelId: config.reviewLogChannelId,
-        i18n,
-        probeMs: config.expiryCheckMs,
-        memberRoles: (ids) => memberRoles(guild(), ids),
+    build: (guildId) =>
+      startServerRuntime({
+        settings: servers.settings(guildId)!,
+        store: root.forServer(guildId),
+        api: serverClient(clients, guildId),
+        client,
+        config,
+        base,
+        logger: logger.child({ guildId }),
+        names,
+        poster,
+        // One server polls at once as it always did; many spread their polls over the interval.
+        firstPollAfterMs: servers.mode === 'single' ? 0 : pollOffsetMs(guildId, config.votePollMs),
       }),
-    );
-  consumers.push(
-    new VoteReminder({
-      rest: client.rest,
-      store,
-      logger,
-      now,
-      voteUrl: config.voteUrl,
-      channelId: config.reminderChannelId,
-      serverName: () => guild()?.name ?? '',
-    }),
-  );
-  const schedule = new ExpirySchedule({ store, logger, now, consumers, reconcileMs: config.expiryCheckMs });
-  const onRunning = (userId: string, endsAt: number) => schedule.voteKnown(userId, endsAt);
-  const mirror = new VoteMirror({
-    store,
-    api,
-    logger,
-    pollMs: config.votePollMs,
-    now,
-    onAccepted: () => lanes.wakeVotes(),
-    onRunning,
   });
   const worker = new InboxWorker({
-    store,
+    store: root,
     logger,
-    handle: inboxRoute({
-      store,
-      api,
-      feed,
-      wakeVotes: () => lanes.wakeVotes(),
-      mirror,
-      logger,
-      rememberName: (userId, name) => names.remember(userId, name),
-      onNewVote: onRunning,
-    }),
+    handle: async (event) => {
+      if ((await runtimes.handle(event)) === 'no server')
+        logger.info(
+          { guildId: event.guildId, eventId: event.id },
+          'webhook event for a server that is not set up; dropped',
+        );
+    },
   });
   let begun = false;
+  const single = servers.environment;
   const receiver =
     config.webhook &&
     (await startReceiver({
       ...config.webhook,
-      guildId: config.discord.guildId,
-      store,
+      targets: webhookTargets({
+        path: config.webhook.path,
+        serverToken: (guildId) => (servers.isConfigured(guildId) ? servers.webhookToken(guildId) : undefined),
+        single: single && { guildId: single.guildId, token: config.webhook.token },
+      }),
+      store: root,
       logger,
       onRefused: deps.onWebhookRefused,
       onStored: () => {
@@ -130,22 +90,18 @@ export async function startRealtime(deps: {
   if (receiver) logger.info({ url: receiver.url }, 'webhook receiver listening');
 
   return {
-    feed,
-    lanes,
-    mirror,
+    runtimes,
     receiver,
-    schedule,
-    begin() {
+    async begin() {
       if (begun) return;
       begun = true;
+      await runtimes.startAll();
       worker.wake();
-      void lanes.start().catch((err: unknown) => logger.warn({ err }, 'could not read the work waiting for channels'));
-      mirror.start();
-      schedule.start();
     },
     async stop() {
       await receiver?.close();
-      await Promise.all([worker.stop(), lanes.stop(), mirror.stop(), schedule.stop()]);
+      await worker.stop();
+      await runtimes.stopAll();
     },
   };
 }

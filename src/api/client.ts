@@ -68,7 +68,7 @@ class HttpServiceClient implements ServiceClient {
     this.#settings = settings;
     // One limiter for every request this client sends, whatever sends it.
     const limiter = new RateLimiter(settings.onRateLimit);
-    this.#send = limitedSend(createRequester({ ...settings, ...credentials }), limiter);
+    this.#send = limitedSend(createRequester({ ...settings, credentials }), limiter);
     this.#breaker = new CircuitBreaker(settings.breakerThreshold, settings.breakerCooldownMs);
   }
 

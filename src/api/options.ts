@@ -44,7 +44,10 @@ export interface Credentials {
 }
 
 /** Checks every option once, at construction, so a misconfiguration fails at start-up, not mid-call. */
-export function resolveOptions(options: ServiceClientOptions): { settings: ResolvedOptions; credentials: Credentials } {
+export function resolveOptions(options: ServiceClientOptions): {
+  settings: ResolvedOptions;
+  credentials: () => Credentials;
+} {
   const pick = <K extends keyof typeof DEFAULT_CLIENT_OPTIONS>(key: K) => options[key] ?? DEFAULT_CLIENT_OPTIONS[key];
   const baseUrl = parseBaseUrl(options.baseUrl);
   const settings: ResolvedOptions = {
@@ -72,13 +75,14 @@ export function resolveOptions(options: ServiceClientOptions): { settings: Resol
   if (settings.minRetryDelayMs > settings.maxRetryDelayMs) {
     throw new InvalidInputError('minRetryDelayMs', 'minRetryDelayMs must not exceed maxRetryDelayMs.');
   }
-  return {
-    settings,
-    credentials: {
-      apiKey: secret('apiKey', 'API key', options.apiKey),
-      appId: secret('appId', 'App id', options.appId),
-    },
-  };
+  const check = (given: { apiKey?: unknown; appId?: unknown }): Credentials => ({
+    apiKey: secret('apiKey', 'API key', given.apiKey),
+    appId: secret('appId', 'App id', given.appId),
+  });
+  const opened = options.credentials;
+  if (opened !== undefined) return { settings, credentials: () => check(opened()) };
+  const fixed = check(options);
+  return { settings, credentials: () => fixed };
 }
 
 /** Checks a call's own options; a budget is a number of ms, 0 meaning "no time left". */

@@ -41,8 +41,8 @@ export class TransportFailure extends Error {
 
 export interface RequesterConfig {
   baseUrl: string;
-  apiKey: string;
-  appId: string;
+  /** Called for every request: a sealed secret is opened here, where the request is built, and nowhere else. */
+  credentials: () => { apiKey: string; appId: string };
   headerPrefix: string;
   attemptTimeoutMs: number;
   /** Bytes of body read at most; past it the attempt ends as `too_large`. */
@@ -86,14 +86,15 @@ export function limitedSend(send: Send, limiter: RateLimiter): Send {
  */
 export function createRequester(config: RequesterConfig): Send {
   const names = credentialHeaderNames(config.headerPrefix);
-  const headers = {
-    [names.apiKey]: config.apiKey,
-    [names.appId]: config.appId,
-    Accept: 'application/json',
-    'User-Agent': USER_AGENT,
-  };
 
   return async function send(request, attempt, call) {
+    const { apiKey, appId } = config.credentials();
+    const headers = {
+      [names.apiKey]: apiKey,
+      [names.appId]: appId,
+      Accept: 'application/json',
+      'User-Agent': USER_AGENT,
+    };
     const callSignal = call.signal;
     const attemptTimer = new AbortController();
     const timer = setTimeout(() => attemptTimer.abort(), config.attemptTimeoutMs);

@@ -64,8 +64,13 @@ export interface AttemptInfo {
 export interface ServiceClientOptions {
   /** Base URL ending in the version segment, e.g. https://api.example.com/v1 (trailing slash optional). */
   baseUrl: string;
-  apiKey: string;
-  appId: string;
+  /**
+   * The server's API key and app id: as values, or as a function called for every request, so a
+   * secret kept sealed elsewhere is opened only where the request is built.
+   */
+  apiKey?: string;
+  appId?: string;
+  credentials?: () => { apiKey: string; appId: string };
   /**
    * Header name prefix: `Service` gives Service-Api-Key / Service-App-Id (Guilds uses `Guilds`).
    * Default: `Guilds` when the base URL's host is guilds.me or a subdomain of it, else `Service`.

@@ -5,12 +5,13 @@ import type { MemberNames } from './member-names.js';
 import type { ReplyGuard } from './reply-guard.js';
 import type { Logger } from '../log.js';
 import type { VoteMirror } from '../mirror/vote-mirror.js';
+import type { ServerSettings } from '../servers/server-settings.js';
+import type { Servers } from '../servers/servers.js';
 import type { Store } from '../store/index.js';
 
-/** What every handler may use; handed in by main.ts so handlers never reach for globals. */
-export interface BotContext {
+/** What every handler may use, whichever server it serves; handed in by main.ts so handlers never reach for globals. */
+export interface BaseContext {
   readonly config: Config;
-  readonly api: ServiceClient;
   readonly logger: Logger;
   /** Replies being posted or just posted, so one form sent twice posts once. */
   readonly replyGuard: ReplyGuard;
@@ -18,7 +19,16 @@ export interface BotContext {
   readonly names: MemberNames;
   /** Clock in one place so views and tests agree on "now". */
   readonly now: () => Date;
-  /** The guild's active votes as last seen; `/vote` answers from it without a service call. */
+  /** Every server's settings and sealed secrets: what /setup reads and changes. */
+  readonly servers: Servers;
+}
+
+/** A set-up server's part of the context: its settings and its own service client, mirror and store. */
+export interface BotContext extends BaseContext {
+  readonly settings: ServerSettings;
+  /** This server's service client (its credentials, its rate limiter). */
+  readonly api: ServiceClient;
+  /** The server's active votes as last seen; `/vote` answers from it without a service call. */
   readonly votes?: VoteMirror;
   /** The votes the bot recorded, for the leaderboard. */
   readonly ledger: Pick<Store, 'votesBetween' | 'countingSince'>;
@@ -27,6 +37,6 @@ export interface BotContext {
     Store,
     'optInReminders' | 'optOutReminders' | 'reminderOptIn' | 'lastReminder' | 'scheduledExpiry'
   >;
-  /** Posts of reviews in REVIEW_CHANNEL_ID, marked when a reply is posted. */
+  /** Posts of reviews in the review channel, marked when a reply is posted. */
   readonly feed?: ReviewFeed;
 }

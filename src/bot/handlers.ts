@@ -9,6 +9,11 @@ import type { BotContext } from './context.js';
 /** A module in commands/: the builder as `data`, the handler as `execute`. */
 export interface CommandModule {
   data: { name: string; toJSON(): RESTPostAPIChatInputApplicationCommandsJSONBody };
+  /**
+   * Runs in a server that is not set up yet (/setup): it gets only the base context, whose server
+   * fields are absent, and must not read them.
+   */
+  anyServer?: boolean;
   execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void>;
 }
 
@@ -22,6 +27,8 @@ interface ComponentHandlerBase<Arg> {
    * be pressed by anyone who sees it and a form can be forged.
    */
   moderatorOnly?: boolean;
+  /** As CommandModule.anyServer: the forms of /setup work before the server is set up. */
+  anyServer?: boolean;
 }
 
 export interface ButtonHandler<Arg = unknown> extends ComponentHandlerBase<Arg> {

@@ -1,7 +1,7 @@
 import type { Interaction, RepliableInteraction } from 'discord.js';
 import { secretValues } from '../config.js';
 import { decodeCustomId, type DecodedCustomId } from '../custom-id.js';
-import type { BotContext } from './context.js';
+import type { BaseContext, BotContext } from './context.js';
 import type { CommandModule, ComponentHandler } from './handlers.js';
 import { translatorFor } from '../i18n/index.js';
 import { errorOutcome } from './error-outcome.js';
@@ -12,7 +12,11 @@ import { UserFacingError } from './user-error.js';
 export interface RouterOptions {
   commands: ReadonlyMap<string, CommandModule>;
   components: readonly ComponentHandler[];
-  ctx: BotContext;
+  base: BaseContext;
+  /** The context of a set-up server's interactions; undefined when the server is not set up. */
+  contextFor: (guildId: string) => BotContext | undefined;
+  /** Single-server mode: interactions from any other server are refused. */
+  onlyGuildId?: string;
   /** Told the same facts as the log line, once per interaction (metrics). Must not throw. */
   onHandled?: (info: HandledInfo) => void;
 }
@@ -33,7 +37,14 @@ export type Router = (interaction: Interaction) => Promise<void>;
  * Sends each interaction to its handler. It never throws: every failure becomes a message to the
  * user and one log line with the interaction id, its handler, the outcome and the time it took.
  */
-export function createRouter({ commands, components, ctx, onHandled }: RouterOptions): Router {
+export function createRouter({
+  commands,
+  components,
+  base,
+  contextFor,
+  onlyGuildId,
+  onHandled,
+}: RouterOptions): Router {
   const byPrefix = new Map(components.map((handler) => [handler.prefix, handler]));
   return async (interaction) => {
     if (!interaction.isRepliable()) return;
@@ -42,19 +53,27 @@ export function createRouter({ commands, components, ctx, onHandled }: RouterOpt
     const handler = describe(interaction, component, commands, byPrefix);
     let outcome = 'ok';
     let reason: string | undefined;
+    const { guildId } = interaction;
     try {
-      if (interaction.guildId !== ctx.config.discord.guildId) {
+      if (guildId === null || (onlyGuildId !== undefined && guildId !== onlyGuildId)) {
         throw new UserFacingError('refusal.wrongServer');
       }
-      await dispatch(interaction, component, commands, byPrefix, ctx);
+      await dispatch(interaction, component, commands, byPrefix, base, () => contextFor(guildId));
     } catch (error) {
-      const result = errorOutcome(error, translatorFor(interaction.locale), secretValues(ctx.config));
+      const result = errorOutcome(error, translatorFor(interaction.locale), secretValues(base.config));
       ({ outcome, reason } = result);
-      await sendError(interaction, error, result, ctx.logger);
+      await sendError(interaction, error, result, base.logger);
     } finally {
       const durationMs = performance.now() - started;
-      ctx.logger.info(
-        { interactionId: interaction.id, handler, userId: interaction.user.id, outcome, ms: Math.round(durationMs) },
+      base.logger.info(
+        {
+          interactionId: interaction.id,
+          guildId,
+          handler,
+          userId: interaction.user.id,
+          outcome,
+          ms: Math.round(durationMs),
+        },
         'interaction handled',
       );
       try {
@@ -78,12 +97,20 @@ async function dispatch(
   component: Component | null,
   commands: ReadonlyMap<string, CommandModule>,
   byPrefix: ReadonlyMap<string, ComponentHandler>,
-  ctx: BotContext,
+  base: BaseContext,
+  server: () => BotContext | undefined,
 ): Promise<void> {
+  // /setup and its forms work in a server that is not set up; everything else needs the server's context.
+  const contextOf = (anyServer: boolean | undefined): BotContext => {
+    if (anyServer) return base as BotContext;
+    const ctx = server();
+    if (!ctx) throw new UserFacingError('refusal.notSetUp', { setup: '`/setup credentials`' });
+    return ctx;
+  };
   if (interaction.isChatInputCommand()) {
     const command = commands.get(interaction.commandName);
     if (!command) throw new UserFacingError('refusal.staleCommand');
-    return command.execute(interaction, ctx);
+    return command.execute(interaction, contextOf(command.anyServer));
   }
   if (component) {
     const { kind, decoded } = component;
@@ -91,7 +118,8 @@ async function dispatch(
     if (!decoded || !handler || handler.kind !== kind) throw new UserFacingError('refusal.staleComponent');
     const arg = handler.parse(decoded.arg);
     if (arg === null) throw new UserFacingError('refusal.staleComponent');
-    if (handler.moderatorOnly) requireModerator(interaction, ctx.config.moderatorRoleIds);
+    const ctx = contextOf(handler.anyServer);
+    if (handler.moderatorOnly) requireModerator(interaction, ctx.settings.moderatorRoleIds);
     // The kind check above makes these casts exact.
     if (handler.kind === 'button') return handler.run(interaction as never, arg, ctx);
     return handler.run(interaction as never, arg, ctx);

@@ -11,6 +11,7 @@ export const discordGuildCheck: Check = {
     const { config, discord, bot } = state;
     if (!config || !discord || !bot) return skip('needs a working Discord token.');
     const guildId = config.discord.guildId;
+    if (guildId === undefined) return skip('many servers: each server checks itself with /setup status.');
     let guild: APIGuild;
     let member: APIGuildMember;
     try {

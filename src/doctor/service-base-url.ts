@@ -9,8 +9,10 @@ export const serviceBaseUrlCheck: Check = {
   name: 'service base URL',
   async run(state) {
     if (!state.config) return skip('needs a valid configuration.');
-    const { baseUrl } = state.config.service;
-    state.service = new ServiceProbe(state.config.service);
+    const { baseUrl, apiKey, appId } = state.config.service;
+    // Many servers: each server's credentials are checked by its own /setup status, not here.
+    if (apiKey !== undefined && appId !== undefined)
+      state.service = new ServiceProbe({ ...state.config.service, apiKey, appId });
     const url = new URL(baseUrl);
     if (!/\/v1$/.test(url.pathname))
       return fail(

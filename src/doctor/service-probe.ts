@@ -25,7 +25,7 @@ export class ServiceProbe {
   /** Set once a GET was answered 2xx with the configured credentials. */
   accepted = false;
 
-  constructor(private readonly config: Config['service']) {}
+  constructor(private readonly config: Config['service'] & { readonly apiKey: string; readonly appId: string }) {}
 
   get baseUrl(): string {
     return this.config.baseUrl;

@@ -4,7 +4,12 @@ export const serviceReachableCheck: Check = {
   name: 'service reachable',
   async run(state) {
     const probe = state.service;
-    if (!probe) return skip('needs a valid configuration.');
+    if (!probe)
+      return skip(
+        state.config && state.config.discord.guildId === undefined
+          ? "many servers: each server's credentials are checked by its /setup status."
+          : 'needs a valid configuration.',
+      );
     const votes = await probe.get('/votes');
     probe.votes = votes;
     const origin = new URL(probe.baseUrl).origin;

@@ -126,7 +126,7 @@ async function audit(
   { fresh }: Posted,
   ctx: BotContext,
 ): Promise<void> {
-  const channelId = ctx.config.reviewLogChannelId;
+  const channelId = ctx.settings.auditChannelId;
   if (!channelId) return;
   const view = replyAuditView({
     moderatorId: interaction.user.id,

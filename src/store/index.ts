@@ -9,7 +9,7 @@ import { sqlStore } from './sql-store.js';
 import type { DatabaseTarget } from './database-url.js';
 import { causeText, StoreError } from './store-error.js';
 import type { HoldOptions, StoreLock } from './store-lock.js';
-import type { Store } from './types.js';
+import type { StoreRoot } from './types.js';
 
 export { DEFAULT_DATABASE_URL, describeDatabase, parseDatabaseUrl, type DatabaseTarget } from './database-url.js';
 export { StoreError } from './store-error.js';
@@ -17,6 +17,9 @@ export type { HoldOptions, StandbyReason, StoreLock } from './store-lock.js';
 
 export type {
   Store,
+  StoreRoot,
+  ServerRecord,
+  ServerSettingsRecord,
   StoredEvent,
   FeedPost,
   FeedReview,
@@ -40,7 +43,7 @@ export type {
  * Opens the store and brings its schema up to date; a SQLite file through `sqliteDriver` if given
  * (tests). A failure is a StoreError naming DATABASE_URL and the cause (a damaged SQLite file among them).
  */
-export async function openStore(target: DatabaseTarget, sqliteDriver?: SqliteDriver): Promise<Store> {
+export async function openStore(target: DatabaseTarget, sqliteDriver?: SqliteDriver): Promise<StoreRoot> {
   try {
     const db = target.kind === 'postgres' ? openPostgres(target.url) : openSqlite(target.file, sqliteDriver);
     try {

@@ -152,7 +152,110 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 6,
+    name: 'many servers: a server id on every row; servers with their settings and sealed secrets',
+    // Rows written before this belong to no server (guild_id ''); a single-server start adopts them
+    // (adoptUnowned), so a store of the previous release keeps everything.
+    statements: [
+      `CREATE TABLE servers (
+        guild_id TEXT PRIMARY KEY,
+        settings TEXT NOT NULL,
+        api_key TEXT,
+        app_id TEXT,
+        webhook_token TEXT,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        left_at BIGINT
+      )`,
+      `ALTER TABLE events ADD COLUMN guild_id TEXT NOT NULL DEFAULT ''`,
+      `ALTER TABLE posts ADD COLUMN guild_id TEXT NOT NULL DEFAULT ''`,
+      `ALTER TABLE parked_lanes ADD COLUMN guild_id TEXT NOT NULL DEFAULT ''`,
+      `ALTER TABLE votes ADD COLUMN guild_id TEXT NOT NULL DEFAULT ''`,
+      `DROP INDEX votes_member_period`,
+      `DROP INDEX votes_time`,
+      `DROP INDEX votes_waiting`,
+      `CREATE INDEX votes_member_period ON votes (guild_id, user_id, period_ends_at)`,
+      `CREATE INDEX votes_time ON votes (guild_id, voted_at)`,
+      `CREATE INDEX votes_waiting ON votes (guild_id, id) WHERE announced_at IS NULL AND post_id IS NULL`,
+      ...rebuild(
+        'feed_posts',
+        `review_id TEXT NOT NULL, author_id TEXT NOT NULL, rating INTEGER NOT NULL, content TEXT NOT NULL,
+         received_at BIGINT NOT NULL, post_id BIGINT, channel_id TEXT, message_id TEXT, answered_at BIGINT,
+         reply_id TEXT, answered_by TEXT, edit_due INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (guild_id, review_id)`,
+        'review_id, author_id, rating, content, received_at, post_id, channel_id, message_id, answered_at, reply_id, answered_by, edit_due',
+      ),
+      `CREATE INDEX feed_posts_waiting ON feed_posts (guild_id, received_at) WHERE post_id IS NULL AND message_id IS NULL`,
+      `CREATE INDEX feed_posts_message ON feed_posts (message_id)`,
+      `CREATE INDEX feed_posts_edits ON feed_posts (channel_id) WHERE edit_due > 0`,
+      ...rebuild(
+        'early_answers',
+        `review_id TEXT NOT NULL, reply_id TEXT, answered_by TEXT, answered_at BIGINT NOT NULL,
+         PRIMARY KEY (guild_id, review_id)`,
+        'review_id, reply_id, answered_by, answered_at',
+      ),
+      ...rebuild(
+        'vote_mirror',
+        `user_id TEXT NOT NULL, expires_at BIGINT NOT NULL, via_discord INTEGER NOT NULL, PRIMARY KEY (guild_id, user_id)`,
+        'user_id, expires_at, via_discord',
+      ),
+      ...rebuild(
+        'vote_expiries',
+        `user_id TEXT NOT NULL, ends_at BIGINT NOT NULL, PRIMARY KEY (guild_id, user_id)`,
+        'user_id, ends_at',
+      ),
+      `CREATE INDEX vote_expiries_due ON vote_expiries (guild_id, ends_at)`,
+      ...rebuild(
+        'reminder_optins',
+        `user_id TEXT NOT NULL, locale TEXT NOT NULL, opted_in_at BIGINT NOT NULL, PRIMARY KEY (guild_id, user_id)`,
+        'user_id, locale, opted_in_at',
+      ),
+      ...rebuild(
+        'reminders_sent',
+        `user_id TEXT NOT NULL, ends_at BIGINT NOT NULL, at BIGINT NOT NULL, outcome TEXT NOT NULL,
+         PRIMARY KEY (guild_id, user_id)`,
+        'user_id, ends_at, at, outcome',
+      ),
+      // Per-server state (the mirror's totals): the old key-value table becomes one keyed by server.
+      `CREATE TABLE server_state (
+        guild_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        value TEXT NOT NULL,
+        PRIMARY KEY (guild_id, key)
+      )`,
+      `INSERT INTO server_state (guild_id, key, value) SELECT '', key, value FROM settings`,
+      `DROP TABLE settings`,
+    ],
+  },
 ];
+
+/**
+ * Statements that rebuild `table` with a leading guild_id column and the given columns and key,
+ * keeping its rows (as no server's: ''). SQLite cannot change a primary key in place.
+ */
+function rebuild(table: string, columns: string, copied: string): string[] {
+  return [
+    `CREATE TABLE ${table}_next (guild_id TEXT NOT NULL DEFAULT '', ${columns})`,
+    `INSERT INTO ${table}_next (guild_id, ${copied}) SELECT '', ${copied} FROM ${table}`,
+    `DROP TABLE ${table}`,
+    `ALTER TABLE ${table}_next RENAME TO ${table}`,
+  ];
+}
+
+/** Tables whose rows belong to a server, for adopting and forgetting them. */
+export const SERVER_TABLES = [
+  'events',
+  'posts',
+  'parked_lanes',
+  'votes',
+  'feed_posts',
+  'early_answers',
+  'vote_mirror',
+  'vote_expiries',
+  'reminder_optins',
+  'reminders_sent',
+  'server_state',
+] as const;
 
 const ID_COLUMN = {
   sqlite: 'INTEGER PRIMARY KEY AUTOINCREMENT',

@@ -1,31 +1,17 @@
-import { currentVersion, migrate } from './migrations.js';
-import { num, SqlOutbox } from './sql-outbox.js';
+import { currentVersion, migrate, SERVER_TABLES } from './migrations.js';
+import { num, orNull } from './sql-outbox.js';
+import { SqlServerStore } from './sql-server-store.js';
 import type { Db, Row } from './sql.js';
-import type {
-  MirrorEntry,
-  MirrorTotals,
-  NewVote,
-  PendingAnnouncement,
-  ReminderOptIn,
-  ReminderOutcome,
-  ReminderRecord,
-  ScheduledExpiry,
-  StoredEvent,
-  Store,
-} from './types.js';
-
-const MIRROR_TOTALS = 'mirror_totals';
+import type { ServerRecord, ServerSettingsRecord, Store, StoredEvent, StoreRoot, WorkCounts } from './types.js';
 
 /** The store over either backend; opens by running any pending migrations. */
-export async function sqlStore(db: Db): Promise<Store> {
+export async function sqlStore(db: Db): Promise<StoreRoot> {
   await migrate(db);
-  return new SqlStore(db);
+  return new SqlStoreRoot(db);
 }
 
-class SqlStore extends SqlOutbox implements Store {
-  constructor(db: Db) {
-    super(db);
-  }
+class SqlStoreRoot implements StoreRoot {
+  constructor(private readonly db: Db) {}
 
   get backend() {
     return this.db.dialect;
@@ -39,22 +25,32 @@ class SqlStore extends SqlOutbox implements Store {
     return currentVersion(this.db);
   }
 
-  async addEvent(kind: string, payload: unknown, receivedAt: number): Promise<number> {
+  async createdAt(): Promise<number> {
+    const [row] = await this.db.query('SELECT applied_at FROM schema_migrations WHERE version = 1');
+    return num(row!.applied_at);
+  }
+
+  forServer(guildId: string): Store {
+    return new SqlServerStore(this.db, guildId);
+  }
+
+  async addEvent(guildId: string, kind: string, payload: unknown, receivedAt: number): Promise<number> {
     const [row] = await this.db.query(
-      'INSERT INTO events (kind, payload, received_at) VALUES ($1, $2, $3) RETURNING id',
-      [kind, JSON.stringify(payload), receivedAt],
+      'INSERT INTO events (guild_id, kind, payload, received_at) VALUES ($1, $2, $3, $4) RETURNING id',
+      [guildId, kind, JSON.stringify(payload), receivedAt],
     );
     return num(row!.id);
   }
 
   async pendingEvents(limit: number, now = Number.MAX_SAFE_INTEGER): Promise<StoredEvent[]> {
     const rows = await this.db.query(
-      `SELECT id, kind, payload, received_at, attempts FROM events WHERE handled_at IS NULL AND next_at <= $2
-       ORDER BY id LIMIT $1`,
+      `SELECT id, guild_id, kind, payload, received_at, attempts FROM events
+       WHERE handled_at IS NULL AND next_at <= $2 ORDER BY id LIMIT $1`,
       [limit, now],
     );
     return rows.map((row) => ({
       id: num(row.id),
+      guildId: String(row.guild_id),
       kind: String(row.kind),
       payload: JSON.parse(String(row.payload)) as unknown,
       receivedAt: num(row.received_at),
@@ -75,217 +71,70 @@ class SqlStore extends SqlOutbox implements Store {
     await this.db.query('UPDATE events SET handled_at = $2 WHERE id = $1', [id, at]);
   }
 
-  acceptVote(vote: NewVote): Promise<boolean> {
+  async workCounts(): Promise<WorkCounts> {
+    const [row] = await this.db.query(
+      `SELECT
+         (SELECT COUNT(*) FROM events WHERE handled_at IS NULL) AS events,
+         (SELECT COUNT(*) FROM votes WHERE announced_at IS NULL) AS votes,
+         (SELECT COUNT(*) FROM feed_posts WHERE message_id IS NULL) AS reviews,
+         (SELECT COUNT(*) FROM feed_posts WHERE edit_due > 0 AND message_id IS NOT NULL) AS edits,
+         (SELECT COUNT(*) FROM parked_lanes) AS parked_lanes,
+         (SELECT COUNT(*) FROM posts WHERE parked IS NOT NULL) AS parked_posts`,
+    );
+    return {
+      events: num(row!.events),
+      votes: num(row!.votes),
+      reviews: num(row!.reviews),
+      edits: num(row!.edits),
+      parkedLanes: num(row!.parked_lanes),
+      parkedPosts: num(row!.parked_posts),
+    };
+  }
+
+  async server(guildId: string): Promise<ServerRecord | undefined> {
+    const [row] = await this.db.query('SELECT * FROM servers WHERE guild_id = $1', [guildId]);
+    return row && toServer(row);
+  }
+
+  async servers(): Promise<ServerRecord[]> {
+    return (await this.db.query('SELECT * FROM servers ORDER BY guild_id')).map(toServer);
+  }
+
+  async saveServer(record: ServerRecord): Promise<void> {
+    await this.db.query(
+      `INSERT INTO servers (guild_id, settings, api_key, app_id, webhook_token, created_at, updated_at, left_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings, api_key = excluded.api_key,
+         app_id = excluded.app_id, webhook_token = excluded.webhook_token, updated_at = excluded.updated_at,
+         left_at = excluded.left_at`,
+      [
+        record.guildId,
+        JSON.stringify(record.settings),
+        record.sealed.apiKey,
+        record.sealed.appId,
+        record.sealed.webhookToken,
+        record.createdAt,
+        record.updatedAt,
+        record.leftAt,
+      ],
+    );
+  }
+
+  forgetServer(guildId: string): Promise<void> {
     return this.db.transaction(async (tx) => {
-      // Without it two PostgreSQL sessions could both see "no vote this period" and both insert.
-      if (tx.dialect === 'postgres') await tx.query('LOCK TABLE votes IN SHARE ROW EXCLUSIVE MODE');
-      const running = await tx.query('SELECT 1 FROM votes WHERE user_id = $1 AND period_ends_at > $2 LIMIT 1', [
-        vote.userId,
-        vote.at,
-      ]);
-      if (running.length > 0) return false;
-      await tx.query(
-        'INSERT INTO votes (user_id, voted_at, is_double, source, period_ends_at, announced_at) VALUES ($1, $2, $3, $4, $5, $6)',
-        [
-          vote.userId,
-          vote.at,
-          vote.double ? 1 : 0,
-          vote.source,
-          vote.periodEndsAt,
-          vote.source === 'seed' ? vote.at : null,
-        ],
-      );
-      return true;
+      for (const table of SERVER_TABLES) await tx.query(`DELETE FROM ${table} WHERE guild_id = $1`, [guildId]);
+      await tx.query('DELETE FROM servers WHERE guild_id = $1', [guildId]);
     });
   }
 
-  async setPeriodEnd(userId: string, at: number, periodEndsAt: number): Promise<void> {
-    await this.db.query('UPDATE votes SET period_ends_at = $3 WHERE user_id = $1 AND period_ends_at > $2', [
-      userId,
-      at,
-      periodEndsAt,
-    ]);
-  }
-
-  async waitingVotes(limit: number): Promise<PendingAnnouncement[]> {
-    const rows = await this.db.query(
-      `SELECT id, user_id, is_double, voted_at FROM votes WHERE announced_at IS NULL AND post_id IS NULL
-       ORDER BY id LIMIT $1`,
-      [limit],
-    );
-    return rows.map((row) => ({
-      id: num(row.id),
-      userId: String(row.user_id),
-      double: num(row.is_double) === 1,
-      at: num(row.voted_at),
-    }));
-  }
-
-  async markAnnounced(ids: readonly number[], messageId: string | null, at: number): Promise<void> {
-    if (ids.length === 0) return;
-    const list = ids.map((_, i) => `$${i + 3}`).join(', ');
-    await this.db.query(`UPDATE votes SET announced_at = $1, message_id = $2 WHERE id IN (${list})`, [
-      at,
-      messageId,
-      ...ids,
-    ]);
-  }
-
-  async countingSince(): Promise<number> {
-    const [row] = await this.db.query('SELECT applied_at FROM schema_migrations WHERE version = 1');
-    return num(row!.applied_at);
-  }
-
-  async votesBetween(from: number, to: number): Promise<Array<{ userId: string; votes: number }>> {
-    const rows = await this.db.query(
-      `SELECT user_id, SUM(CASE WHEN is_double = 1 THEN 2 ELSE 1 END) AS votes FROM votes
-       WHERE voted_at >= $1 AND voted_at < $2 AND source <> 'seed' GROUP BY user_id ORDER BY votes DESC, user_id`,
-      [from, to],
-    );
-    return rows.map((row) => ({ userId: String(row.user_id), votes: num(row.votes) }));
-  }
-
-  replaceMirror(entries: readonly MirrorEntry[], totals: MirrorTotals): Promise<void> {
+  adoptUnowned(guildId: string): Promise<number> {
     return this.db.transaction(async (tx) => {
-      await tx.query('DELETE FROM vote_mirror');
-      for (const entry of entries) {
-        await tx.query('INSERT INTO vote_mirror (user_id, expires_at, via_discord) VALUES ($1, $2, $3)', [
-          entry.userId,
-          entry.expiresAt,
-          entry.viaDiscord ? 1 : 0,
-        ]);
-      }
-      await tx.query(
-        'INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-        [MIRROR_TOTALS, JSON.stringify(totals)],
-      );
+      let moved = 0;
+      for (const table of SERVER_TABLES)
+        moved += (await tx.query(`UPDATE ${table} SET guild_id = $1 WHERE guild_id = '' RETURNING guild_id`, [guildId]))
+          .length;
+      return moved;
     });
-  }
-
-  async setMirrorEntry(userId: string, entry: MirrorEntry | null): Promise<void> {
-    if (entry === null) {
-      await this.db.query('DELETE FROM vote_mirror WHERE user_id = $1', [userId]);
-      return;
-    }
-    await this.db.query(
-      `INSERT INTO vote_mirror (user_id, expires_at, via_discord) VALUES ($1, $2, $3)
-       ON CONFLICT (user_id) DO UPDATE SET expires_at = excluded.expires_at, via_discord = excluded.via_discord`,
-      [userId, entry.expiresAt, entry.viaDiscord ? 1 : 0],
-    );
-  }
-
-  async mirrorEntry(userId: string): Promise<MirrorEntry | undefined> {
-    const [row] = await this.db.query('SELECT user_id, expires_at, via_discord FROM vote_mirror WHERE user_id = $1', [
-      userId,
-    ]);
-    return (
-      row && { userId: String(row.user_id), expiresAt: num(row.expires_at), viaDiscord: num(row.via_discord) === 1 }
-    );
-  }
-
-  async mirrorTotals(): Promise<MirrorTotals | undefined> {
-    const [row] = await this.db.query('SELECT value FROM settings WHERE key = $1', [MIRROR_TOTALS]);
-    return row && (JSON.parse(String(row.value)) as MirrorTotals);
-  }
-
-  async mirrorEntries(): Promise<MirrorEntry[]> {
-    const rows = await this.db.query('SELECT user_id, expires_at, via_discord FROM vote_mirror ORDER BY user_id');
-    return rows.map((row) => ({
-      userId: String(row.user_id),
-      expiresAt: num(row.expires_at),
-      viaDiscord: num(row.via_discord) === 1,
-    }));
-  }
-
-  async scheduleExpiry(userId: string, endsAt: number): Promise<void> {
-    await this.db.query(
-      `INSERT INTO vote_expiries (user_id, ends_at) VALUES ($1, $2)
-       ON CONFLICT (user_id) DO UPDATE SET ends_at = excluded.ends_at`,
-      [userId, endsAt],
-    );
-  }
-
-  async dueExpiries(now: number, limit: number): Promise<ScheduledExpiry[]> {
-    const rows = await this.db.query(
-      'SELECT user_id, ends_at FROM vote_expiries WHERE ends_at <= $1 ORDER BY ends_at, user_id LIMIT $2',
-      [now, limit],
-    );
-    return rows.map(toExpiry);
-  }
-
-  async nextExpiryAt(): Promise<number | undefined> {
-    const [row] = await this.db.query('SELECT MIN(ends_at) AS next FROM vote_expiries');
-    return row?.next === null || row?.next === undefined ? undefined : num(row.next);
-  }
-
-  async clearExpiry(userId: string, endsAt: number): Promise<void> {
-    await this.db.query('DELETE FROM vote_expiries WHERE user_id = $1 AND ends_at = $2', [userId, endsAt]);
-  }
-
-  async scheduledExpiry(userId: string): Promise<ScheduledExpiry | undefined> {
-    const [row] = await this.db.query('SELECT user_id, ends_at FROM vote_expiries WHERE user_id = $1', [userId]);
-    return row && toExpiry(row);
-  }
-
-  async optInReminders(userId: string, locale: string, at: number): Promise<void> {
-    await this.db.query(
-      `INSERT INTO reminder_optins (user_id, locale, opted_in_at) VALUES ($1, $2, $3)
-       ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale`,
-      [userId, locale, at],
-    );
-  }
-
-  async optOutReminders(userId: string): Promise<boolean> {
-    const rows = await this.db.query('DELETE FROM reminder_optins WHERE user_id = $1 RETURNING user_id', [userId]);
-    return rows.length > 0;
-  }
-
-  async reminderOptIn(userId: string): Promise<ReminderOptIn | undefined> {
-    const [row] = await this.db.query('SELECT user_id, locale, opted_in_at FROM reminder_optins WHERE user_id = $1', [
-      userId,
-    ]);
-    return row && { userId: String(row.user_id), locale: String(row.locale), since: num(row.opted_in_at) };
-  }
-
-  async claimReminder(userId: string, endsAt: number, at: number, notBefore: number): Promise<boolean> {
-    // One statement: the check and the claim cannot be split by a second pass over the same expiry.
-    const rows = await this.db.query(
-      `INSERT INTO reminders_sent (user_id, ends_at, at, outcome) VALUES ($1, $2, $3, 'pending')
-       ON CONFLICT (user_id) DO UPDATE SET ends_at = excluded.ends_at, at = excluded.at, outcome = excluded.outcome
-       WHERE reminders_sent.ends_at < $4
-       RETURNING user_id`,
-      [userId, endsAt, at, notBefore],
-    );
-    return rows.length > 0;
-  }
-
-  async settleReminder(userId: string, endsAt: number, outcome: Exclude<ReminderOutcome, 'pending'>): Promise<void> {
-    await this.db.query('UPDATE reminders_sent SET outcome = $3 WHERE user_id = $1 AND ends_at = $2', [
-      userId,
-      endsAt,
-      outcome,
-    ]);
-  }
-
-  async releaseReminder(userId: string, endsAt: number): Promise<void> {
-    await this.db.query(`DELETE FROM reminders_sent WHERE user_id = $1 AND ends_at = $2 AND outcome = 'pending'`, [
-      userId,
-      endsAt,
-    ]);
-  }
-
-  async lastReminder(userId: string): Promise<ReminderRecord | undefined> {
-    const [row] = await this.db.query('SELECT user_id, ends_at, at, outcome FROM reminders_sent WHERE user_id = $1', [
-      userId,
-    ]);
-    return (
-      row && {
-        userId: String(row.user_id),
-        endsAt: num(row.ends_at),
-        at: num(row.at),
-        outcome: String(row.outcome) as ReminderOutcome,
-      }
-    );
   }
 
   close(): Promise<void> {
@@ -293,6 +142,13 @@ class SqlStore extends SqlOutbox implements Store {
   }
 }
 
-function toExpiry(row: Row): ScheduledExpiry {
-  return { userId: String(row.user_id), endsAt: num(row.ends_at) };
+function toServer(row: Row): ServerRecord {
+  return {
+    guildId: String(row.guild_id),
+    settings: JSON.parse(String(row.settings)) as ServerSettingsRecord,
+    sealed: { apiKey: orNull(row.api_key), appId: orNull(row.app_id), webhookToken: orNull(row.webhook_token) },
+    createdAt: num(row.created_at),
+    updatedAt: num(row.updated_at),
+    leftAt: row.left_at === null || row.left_at === undefined ? null : num(row.left_at),
+  };
 }

@@ -1,6 +1,8 @@
 /** An accepted webhook delivery, kept until it has been handled (the outbox). */
 export interface StoredEvent {
   id: number;
+  /** The server the delivery was for. */
+  guildId: string;
   kind: string;
   payload: unknown;
   receivedAt: number;
@@ -164,21 +166,48 @@ export interface OutboxStore {
   unparkLane(channelId: string): Promise<boolean>;
   parkedLane(channelId: string): Promise<ParkedLane | undefined>;
   /** Channels with posts to send or messages to redraw. */
+  /** Every channel of the server parked now. */
+  parkedLanes(): Promise<ParkedLane[]>;
   lanesWithWork(): Promise<string[]>;
-  workCounts(): Promise<WorkCounts>;
+}
+
+/** What a server has set with /setup (or the environment, for a single server); none of it secret. */
+export interface ServerSettingsRecord {
+  reviewChannelId?: string;
+  voteChannelId?: string;
+  auditChannelId?: string;
+  reminderChannelId?: string;
+  voterRoleId?: string;
+  moderatorRoleIds?: string[];
+  voteUrl?: string;
+}
+
+/** A server the bot serves or served: its settings and its secrets, sealed (src/secrets). */
+export interface ServerRecord {
+  guildId: string;
+  settings: ServerSettingsRecord;
+  /** Sealed values only: the store never holds a secret in plain text. */
+  sealed: { apiKey: string | null; appId: string | null; webhookToken: string | null };
+  createdAt: number;
+  updatedAt: number;
+  /** When the bot left the server (its data goes 30 days later); null while it is in it. */
+  leftAt: number | null;
 }
 
 /**
- * Everything that must survive a restart. One interface; SQLite and PostgreSQL implement it with
- * the same SQL, and the same test suite runs against both.
+ * The store as a whole: the webhook inbox and the servers, for every server; `forServer` gives
+ * one server's store, through which every other row is read and written.
  */
-export interface Store extends OutboxStore {
+export interface StoreRoot {
   readonly backend: 'sqlite' | 'postgres';
   readonly driver: 'node:sqlite' | 'better-sqlite3' | 'pg';
   /** Highest migration applied. */
   schemaVersion(): Promise<number>;
+  /** When the store was made: a single server's votes have been counted since then. */
+  createdAt(): Promise<number>;
+  forServer(guildId: string): Store;
 
-  addEvent(kind: string, payload: unknown, receivedAt: number): Promise<number>;
+  addEvent(guildId: string, kind: string, payload: unknown, receivedAt: number): Promise<number>;
   /** Unhandled events due by `now` (all of them without it), oldest first. */
   pendingEvents(limit: number, now?: number): Promise<StoredEvent[]>;
   markEventHandled(id: number, at: number): Promise<void>;
@@ -186,6 +215,30 @@ export interface Store extends OutboxStore {
   deferEvent(id: number, attempts: number, nextAt: number): Promise<void>;
   /** When the soonest deferred event is due, if any is waiting. */
   nextEventDue(): Promise<number | undefined>;
+  /** What waits and what is parked, over every server. */
+  workCounts(): Promise<WorkCounts>;
+
+  server(guildId: string): Promise<ServerRecord | undefined>;
+  /** Every server known, the ones the bot left included. */
+  servers(): Promise<ServerRecord[]>;
+  saveServer(record: ServerRecord): Promise<void>;
+  /** Deletes the server and every row it has. */
+  forgetServer(guildId: string): Promise<void>;
+  /** Gives rows written before servers existed (a single-server store) to this server; returns how many. */
+  adoptUnowned(guildId: string): Promise<number>;
+
+  close(): Promise<void>;
+}
+
+/**
+ * Everything that must survive a restart, for one server. One interface; SQLite and PostgreSQL implement it with
+ * the same SQL, and the same test suite runs against both.
+ */
+export interface Store extends OutboxStore {
+  /** The server every row this store reads or writes belongs to. */
+  readonly guildId: string;
+  readonly backend: 'sqlite' | 'postgres';
+  readonly driver: 'node:sqlite' | 'better-sqlite3' | 'pg';
 
   feedPost(reviewId: string): Promise<FeedPost | undefined>;
 
@@ -240,6 +293,4 @@ export interface Store extends OutboxStore {
   /** Gives a claim back after a failure that is worth trying again. */
   releaseReminder(userId: string, endsAt: number): Promise<void>;
   lastReminder(userId: string): Promise<ReminderRecord | undefined>;
-
-  close(): Promise<void>;
 }

@@ -1,12 +1,12 @@
 import type { Logger } from '../log.js';
-import type { Store, StoredEvent } from '../store/index.js';
+import type { StoreRoot, StoredEvent } from '../store/index.js';
 import { backoffMs, STORE_BACKOFF, type BackoffPolicy } from '../work/backoff.js';
 import { DrainLoop } from '../work/drain-loop.js';
 
 export type EventHandler = (event: StoredEvent) => Promise<void>;
 
 export interface InboxWorkerOptions {
-  store: Store;
+  store: Pick<StoreRoot, 'pendingEvents' | 'deferEvent' | 'markEventHandled' | 'nextEventDue'>;
   logger: Logger;
   handle: EventHandler;
   now?: () => number;

@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../log.js';
-import type { Store } from '../store/index.js';
+import type { StoreRoot } from '../store/index.js';
 import {
   CONNECTIONS_CHECK_MS,
   DEFAULT_MAX_CONNECTIONS,
@@ -23,10 +24,11 @@ export { WEBHOOK_MAX_BODY_BYTES };
 export interface ReceiverOptions {
   host: string | undefined;
   port: number;
+  /** The base path (WEBHOOK_PATH), for the address the receiver reports. */
   path: string;
-  token: string;
-  guildId: string;
-  store: Store;
+  /** Which server a delivery is for and the token it must carry. */
+  targets: WebhookTargets;
+  store: Pick<StoreRoot, 'addEvent'>;
   logger: Logger;
   /** Called after an event is stored and answered: handling happens from the store. */
   onStored: () => void;
@@ -40,12 +42,26 @@ export interface ReceiverOptions {
   now?: () => number;
 }
 
+/**
+ * Where deliveries go: `<path>/<server id>` for every server, and in single-server mode `<path>` for
+ * the one server too (the address an existing install gave Guilds).
+ */
+export interface WebhookTargets {
+  /** The server a request path names; undefined: no such path (404). */
+  serverFor(pathname: string): string | undefined;
+  /** The token that server's deliveries carry; undefined for a server with none or none known. */
+  tokenFor(guildId: string, pathname: string): string | undefined;
+}
+
 export interface Receiver {
   readonly url: string;
   close(): Promise<void>;
 }
 
 class BodyTooLarge extends Error {}
+
+/** Compared against when no token is known: random per process, so no presented value can match. */
+const UNGUESSABLE = randomBytes(32).toString('hex');
 
 /**
  * Guilds' webhook receiver. An accepted event is in the store before the 200 goes out, so a
@@ -83,7 +99,8 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://receiver');
-    if (url.pathname !== options.path) {
+    const guildId = options.targets.serverFor(url.pathname);
+    if (guildId === undefined) {
       refusals.refuse('not_found', { path: url.pathname.slice(0, 100) });
       return answer(res, 404, 'not found');
     }
@@ -92,8 +109,11 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
       res.setHeader('allow', 'POST');
       return answer(res, 405, 'method not allowed');
     }
-    if (!tokenMatches(header(req, 'authorization'), options.token)) {
-      refusals.refuse('token', { remote: req.socket.remoteAddress });
+    // An unknown server is compared with a token no delivery carries: answered like a wrong token,
+    // in the same time, so the answer does not tell which server ids exist.
+    const expected = options.targets.tokenFor(guildId, url.pathname) ?? UNGUESSABLE;
+    if (!tokenMatches(header(req, 'authorization'), expected)) {
+      refusals.refuse('token', { remote: req.socket.remoteAddress, guildId });
       return answer(res, 401, 'unauthorized');
     }
     let raw: string;
@@ -125,9 +145,10 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
       refusals.refuse('ignored_event', { problem: read.problem });
       return answer(res, 200, 'ignored');
     }
-    if (read.event.guildId !== options.guildId) {
-      refusals.refuse('other_guild', { guildId: read.event.guildId, event: read.event.event });
-      return answer(res, 200, 'ignored');
+    if (read.event.guildId !== guildId) {
+      // A body for another server than its address: refused (4xx, so Guilds does not retry), nothing stored.
+      refusals.refuse('other_guild', { guildId, bodyGuildId: read.event.guildId, event: read.event.event });
+      return answer(res, 400, 'the delivery names another server than its address');
     }
     if (pendingWrites >= MAX_PENDING_WRITES) {
       refusals.refuse('store_unavailable', { problem: `${pendingWrites} writes still waiting on the store` });
@@ -139,7 +160,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
     pendingWrites += 1;
     const event = read.event;
     // Async so that a store throwing at once is a failed write (503) like any other.
-    const write = (async () => options.store.addEvent(event.event, event, now()))();
+    const write = (async () => options.store.addEvent(guildId, event.event, event, now()))();
     void write.then(
       () => (pendingWrites -= 1),
       () => (pendingWrites -= 1),

@@ -76,7 +76,15 @@ describe('npm run deploy-commands', () => {
     const result = await deploy({ DISCORD_TOKEN: 'x' });
     expect(result.code).toBe(78);
     expect(result.stderr).toMatch(/DISCORD_CLIENT_ID is missing/);
-    expect(result.stderr).toMatch(/DISCORD_GUILD_ID is missing/);
-    expect(result.stderr).not.toMatch(/SERVICE_/);
+    expect(result.stderr).not.toMatch(/SERVICE_|DISCORD_GUILD_ID/);
+  });
+
+  it('registers the commands globally when no server is named, for a bot that serves many', async () => {
+    const before = discord.requests.length;
+    const result = await deploy(envFor(discord, { DISCORD_GUILD_ID: '' }));
+    expect(result.code).toBe(0);
+    const puts = discord.requests.slice(before).filter((r) => r.method === 'PUT');
+    expect(puts.map((r) => r.path)).toEqual([`/applications/${discord.applicationId}/commands`]);
+    expect(result.stdout).toMatch(/globally/);
   });
 });

@@ -169,7 +169,7 @@ describe('starting and stopping', () => {
   });
 
   it('exits 78 listing every configuration problem when the environment is incomplete', async () => {
-    const bot = startBot({ DISCORD_TOKEN: 'x' });
+    const bot = startBot({ DISCORD_TOKEN: 'x', DISCORD_GUILD_ID: '220000000000000002' });
     const exit = await bot.exited;
     expect(exit.code).toBe(78);
     expect(bot.stderr()).toMatch(/DISCORD_CLIENT_ID is missing/);

@@ -39,7 +39,7 @@ describe('a damaged SQLite file', () => {
   it('stops the start (exit 78) with one line naming the file, DATABASE_URL and how to restore it', async () => {
     const url = temporaryDatabaseUrl();
     const store = await openStore({ kind: 'sqlite', file: fileOf(url) });
-    await store.addEvent('review', { id: 'before-the-damage' }, Date.now());
+    await store.addEvent('111111111111111111', 'review', { id: 'before-the-damage' }, Date.now());
     await store.close();
     // Two pages of the tables written after the schema's own: the file still opens and migrates.
     damagePages(fileOf(url), [2, 3]);

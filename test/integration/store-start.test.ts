@@ -66,7 +66,7 @@ describe.each(sqliteDrivers())('a SQLite store through $name', (driver) => {
   it('refuses a damaged file at open, naming it, DATABASE_URL and how to restore', async () => {
     const file = freshFile();
     const store = await openStore({ kind: 'sqlite', file }, driver);
-    await store.addEvent('review', { id: 'r1' }, Date.now());
+    await store.addEvent('111111111111111111', 'review', { id: 'r1' }, Date.now());
     await store.close();
     damagePages(file, [2, 3]);
     const refused = await rejection(openStore({ kind: 'sqlite', file }, driver));

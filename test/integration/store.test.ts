@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openStore, parseDatabaseUrl, type DatabaseTarget, type Store } from '../../src/store/index.js';
+import { openStore, parseDatabaseUrl, type DatabaseTarget, type Store, type StoreRoot } from '../../src/store/index.js';
 import { migrate, MIGRATIONS } from '../../src/store/migrations.js';
 import { openPostgres } from '../../src/store/postgres.js';
 import { openSqlite } from '../../src/store/sqlite.js';
@@ -12,12 +12,15 @@ import { startPostgres, type TestPostgres } from '../support/postgres.js';
 const HOUR = 3_600_000;
 const ALICE = '284102390141648897';
 const BOB = '593031275438718986';
+/** The server the contract tests write for; another one proves rows stay apart. */
+const SERVER = '111111111111111111';
+const OTHER_SERVER = '222222222222222222';
 
 interface Backend {
   name: string;
   /** A target for a new, empty database. */
   fresh(): Promise<DatabaseTarget>;
-  open(target: DatabaseTarget): Promise<Store>;
+  open(target: DatabaseTarget): Promise<StoreRoot>;
   driver: Store['driver'];
 }
 
@@ -57,14 +60,16 @@ afterAll(async () => {
 
 describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend) => {
   let target: DatabaseTarget;
+  let root: StoreRoot;
   let store: Store;
   beforeAll(async () => {
     target = await backend.fresh();
-    store = await backend.open(target);
+    root = await backend.open(target);
+    store = root.forServer(SERVER);
   }, 60_000);
-  afterAll(() => store?.close());
+  afterAll(() => root?.close());
 
-  it('migrates a store of the release before the outbox in place: feed posts, votes and events kept', async () => {
+  it('migrates a store of the single-server releases in place; the server it served adopts every row', async () => {
     const old = await backend.fresh();
     const db = old.kind === 'postgres' ? openPostgres(old.url) : openSqlite(old.file);
     await migrate(
@@ -81,25 +86,90 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
       [ALICE],
     );
     await db.query(`INSERT INTO events (kind, payload, received_at) VALUES ('vote', '{}', 3000)`);
+    await db.query(`INSERT INTO vote_expiries (user_id, ends_at) VALUES ($1, 9000)`, [ALICE]);
+    await db.query(`INSERT INTO vote_mirror (user_id, expires_at, via_discord) VALUES ($1, 9000, 1)`, [ALICE]);
+    await db.query(`INSERT INTO reminder_optins (user_id, locale, opted_in_at) VALUES ($1, 'de', 1500)`, [BOB]);
+    await db.query(`INSERT INTO settings (key, value) VALUES ('mirror_totals', $1)`, [
+      JSON.stringify({ totalVotes: 42, monthlyVotes: 7, polledAt: 2500 }),
+    ]);
     await db.close();
     const migrated = await backend.open(old);
     try {
       expect(await migrated.schemaVersion()).toBe(MIGRATIONS.at(-1)!.version);
-      expect(await migrated.feedPost('rev_old')).toMatchObject({
+      // Rows from before belong to no server until the single server adopts them.
+      expect(await migrated.forServer(SERVER).feedPost('rev_old')).toBeUndefined();
+      expect(await migrated.adoptUnowned(SERVER)).toBeGreaterThanOrEqual(7);
+      expect(await migrated.adoptUnowned(OTHER_SERVER)).toBe(0);
+      const server = migrated.forServer(SERVER);
+      expect(await server.feedPost('rev_old')).toMatchObject({
         messageId: '900000000000000032',
         channelId: '900000000000000031',
         answer: null,
       });
-      expect(await migrated.waitingReviews(5)).toEqual([]);
+      expect(await server.waitingReviews(5)).toEqual([]);
       // An answer to an old post redraws it in its channel.
-      expect(await migrated.recordAnswer('rev_old', { replyId: 'r', moderatorId: null, at: 4_000 })).toBe(
+      expect(await server.recordAnswer('rev_old', { replyId: 'r', moderatorId: null, at: 4_000 })).toBe(
         '900000000000000031',
       );
-      expect((await migrated.waitingVotes(5)).map((v) => v.userId)).toEqual([ALICE]);
-      expect((await migrated.pendingEvents(5)).map((e) => [e.kind, e.attempts])).toEqual([['vote', 0]]);
+      expect((await server.waitingVotes(5)).map((v) => v.userId)).toEqual([ALICE]);
+      expect(await server.scheduledExpiry(ALICE)).toEqual({ userId: ALICE, endsAt: 9000 });
+      expect(await server.mirrorEntry(ALICE)).toEqual({ userId: ALICE, expiresAt: 9000, viaDiscord: true });
+      expect(await server.mirrorTotals()).toEqual({ totalVotes: 42, monthlyVotes: 7, polledAt: 2500 });
+      expect(await server.reminderOptIn(BOB)).toEqual({ userId: BOB, locale: 'de', since: 1500 });
+      expect((await migrated.pendingEvents(5)).map((e) => [e.guildId, e.kind, e.attempts])).toEqual([
+        [SERVER, 'vote', 0],
+      ]);
+      expect(await migrated.forServer(OTHER_SERVER).waitingVotes(5)).toEqual([]);
     } finally {
       await migrated.close();
     }
+  });
+
+  it("keeps each server's rows apart: one server never reads or counts another's", async () => {
+    const other = root.forServer(OTHER_SERVER);
+    const t = 50 * HOUR;
+    await other.acceptVote({ userId: ALICE, at: t, double: false, source: 'webhook', periodEndsAt: t + 12 * HOUR });
+    await other.queueReview({ reviewId: 'rev_apart', authorId: BOB, rating: 3, content: '', receivedAt: t });
+    await other.optInReminders(BOB, 'en', t);
+    await other.scheduleExpiry(ALICE, t + 12 * HOUR);
+    expect(await store.feedPost('rev_apart')).toBeUndefined();
+    expect(await store.reminderOptIn(BOB)).toBeUndefined();
+    expect(await store.scheduledExpiry(ALICE)).toBeUndefined();
+    expect(await store.votesBetween(t, t + 1)).toEqual([]);
+    expect(await other.votesBetween(t, t + 1)).toEqual([{ userId: ALICE, votes: 1 }]);
+    // The same review id in another server is another review.
+    const third = root.forServer('333333333333333333');
+    expect(
+      await third.queueReview({ reviewId: 'rev_apart', authorId: ALICE, rating: 5, content: '', receivedAt: t }),
+    ).toBe(true);
+    expect((await other.feedPost('rev_apart'))?.authorId).toBe(BOB);
+    await root.forgetServer(OTHER_SERVER);
+    expect(await other.feedPost('rev_apart')).toBeUndefined();
+    expect(await other.reminderOptIn(BOB)).toBeUndefined();
+    expect((await third.feedPost('rev_apart'))?.authorId).toBe(ALICE);
+    await root.forgetServer('333333333333333333');
+  });
+
+  it('keeps servers with their settings and sealed secrets, and forgets one with everything it has', async () => {
+    const record = {
+      guildId: OTHER_SERVER,
+      settings: { reviewChannelId: '900000000000000041', moderatorRoleIds: ['900000000000000042'] },
+      sealed: { apiKey: 'v1:k:iv:tag:sealed-key', appId: 'v1:k:iv:tag:sealed-app', webhookToken: null },
+      createdAt: 1_000,
+      updatedAt: 2_000,
+      leftAt: null,
+    };
+    await root.saveServer(record);
+    await root.saveServer({ ...record, updatedAt: 3_000, leftAt: 3_000 });
+    const again = await backend.open(target);
+    try {
+      expect(await again.server(OTHER_SERVER)).toEqual({ ...record, updatedAt: 3_000, leftAt: 3_000 });
+      expect((await again.servers()).map((s) => s.guildId)).toContain(OTHER_SERVER);
+    } finally {
+      await again.close();
+    }
+    await root.forgetServer(OTHER_SERVER);
+    expect(await root.server(OTHER_SERVER)).toBeUndefined();
   });
 
   it('runs on the driver it was opened with', () => {
@@ -111,14 +181,14 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
     expect(Math.abs(since - Date.now())).toBeLessThan(60_000);
     const again = await backend.open(target);
     try {
-      expect(await again.countingSince()).toBe(since);
+      expect(await again.forServer(SERVER).countingSince()).toBe(since);
     } finally {
       await again.close();
     }
   });
 
   it('runs every migration at start and none again on reopening', async () => {
-    expect(await store.schemaVersion()).toBe(MIGRATIONS.at(-1)!.version);
+    expect(await root.schemaVersion()).toBe(MIGRATIONS.at(-1)!.version);
     const again = await backend.open(target);
     try {
       expect(await again.schemaVersion()).toBe(MIGRATIONS.at(-1)!.version);
@@ -128,8 +198,8 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
   });
 
   it('keeps accepted events until they are handled, oldest first, across a reopen', async () => {
-    const first = await store.addEvent('review', { id: 'rev_1', content: 'ünïcode ✓' }, 1_000);
-    const second = await store.addEvent('vote', { user: { id: ALICE } }, 2_000);
+    const first = await root.addEvent(SERVER, 'review', { id: 'rev_1', content: 'ünïcode ✓' }, 1_000);
+    const second = await root.addEvent(SERVER, 'vote', { user: { id: ALICE } }, 2_000);
     const reopened = await backend.open(target);
     try {
       const pending = await reopened.pendingEvents(10);
@@ -142,9 +212,9 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
     } finally {
       await reopened.close();
     }
-    expect((await store.pendingEvents(10)).map((e) => e.id)).toEqual([second]);
-    await store.markEventHandled(second, 3_000);
-    expect(await store.pendingEvents(10)).toEqual([]);
+    expect((await root.pendingEvents(10)).map((e) => e.id)).toEqual([second]);
+    await root.markEventHandled(second, 3_000);
+    expect(await root.pendingEvents(10)).toEqual([]);
   });
 
   it('keeps a review until its post is sent, claims it once, and shows which message holds it', async () => {
@@ -164,10 +234,10 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
     ).rejects.toThrow();
     const reopened = await backend.open(target);
     try {
-      expect(await reopened.unsentPosts(channelId, 5)).toEqual([
+      expect(await reopened.forServer(SERVER).unsentPosts(channelId, 5)).toEqual([
         { id: postId, channelId, kind: 'reviews', body: { embeds: [{ title: 'x' }] }, nonce: 'n1', createdAt: 6_000 },
       ]);
-      expect(await reopened.lanesWithWork()).toContain(channelId);
+      expect(await reopened.forServer(SERVER).lanesWithWork()).toContain(channelId);
     } finally {
       await reopened.close();
     }
@@ -213,7 +283,7 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
     expect(await store.parkLane(lane)).toBe(true);
     expect(await store.parkLane({ ...lane, parkedAt: 2_000 })).toBe(false);
     expect(await store.parkedLane(channelId)).toEqual(lane);
-    const before = await store.workCounts();
+    const before = await root.workCounts();
     expect(before.parkedLanes).toBeGreaterThanOrEqual(1);
     expect(await store.unparkLane(channelId)).toBe(true);
     expect(await store.unparkLane(channelId)).toBe(false);
@@ -225,23 +295,23 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
     ]);
     await store.parkPost(postId, '400 50035');
     expect(await store.unsentPosts(channelId, 5)).toEqual([]);
-    const after = await store.workCounts();
+    const after = await root.workCounts();
     expect(after.parkedPosts).toBe(before.parkedPosts + 1);
     expect(after.parkedLanes).toBe(before.parkedLanes - 1);
   });
 
   it('lets a failed event wait its backoff while later ones are handled', async () => {
-    const failing = await store.addEvent('vote', { n: 1 }, 1_000);
-    const next = await store.addEvent('vote', { n: 2 }, 1_000);
-    await store.deferEvent(failing, 1, 50_000);
-    expect((await store.pendingEvents(10, 10_000)).map((e) => e.id)).toEqual([next]);
-    expect(await store.nextEventDue()).toBe(0);
-    await store.markEventHandled(next, 10_000);
-    expect(await store.nextEventDue()).toBe(50_000);
-    const [due] = await store.pendingEvents(10, 50_000);
+    const failing = await root.addEvent(SERVER, 'vote', { n: 1 }, 1_000);
+    const next = await root.addEvent(SERVER, 'vote', { n: 2 }, 1_000);
+    await root.deferEvent(failing, 1, 50_000);
+    expect((await root.pendingEvents(10, 10_000)).map((e) => e.id)).toEqual([next]);
+    expect(await root.nextEventDue()).toBe(0);
+    await root.markEventHandled(next, 10_000);
+    expect(await root.nextEventDue()).toBe(50_000);
+    const [due] = await root.pendingEvents(10, 50_000);
     expect([due?.id, due?.attempts]).toEqual([failing, 1]);
-    await store.markEventHandled(failing, 50_000);
-    expect(await store.nextEventDue()).toBeUndefined();
+    await root.markEventHandled(failing, 50_000);
+    expect(await root.nextEventDue()).toBeUndefined();
   });
 
   it('accepts one vote per member per period and queues each accepted vote once for announcing', async () => {
@@ -279,11 +349,11 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
       [pending[0]!.id],
     );
     expect((await store.waitingVotes(10)).map((a) => a.userId)).toEqual([BOB]);
-    expect((await store.workCounts()).votes).toBe(2);
+    expect((await root.workCounts()).votes).toBe(2);
     await store.postSent(postId, '900000000000000004', t + 2 * HOUR);
     await store.markAnnounced([pending[1]!.id], null, t + 2 * HOUR);
     expect(await store.waitingVotes(10)).toEqual([]);
-    expect((await store.workCounts()).votes).toBe(0);
+    expect((await root.workCounts()).votes).toBe(0);
 
     // The service said the vote runs out sooner: a vote after that is a new period.
     await store.setPeriodEnd(ALICE, t + HOUR, t + 3 * HOUR);
@@ -380,11 +450,11 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
     expect(await store.dueExpiries(base, 10)).toEqual([]);
     const again = await backend.open(target);
     try {
-      expect(await again.dueExpiries(base + 3 * HOUR, 10)).toEqual([
+      expect(await again.forServer(SERVER).dueExpiries(base + 3 * HOUR, 10)).toEqual([
         { userId: BOB, endsAt: base + HOUR },
         { userId: ALICE, endsAt: base + 2 * HOUR },
       ]);
-      expect(await again.dueExpiries(base + 3 * HOUR, 1)).toHaveLength(1);
+      expect(await again.forServer(SERVER).dueExpiries(base + 3 * HOUR, 1)).toHaveLength(1);
     } finally {
       await again.close();
     }
@@ -404,7 +474,7 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
     await store.optInReminders(ALICE, 'fr', 2_000);
     const again = await backend.open(target);
     try {
-      expect(await again.reminderOptIn(ALICE)).toEqual({ userId: ALICE, locale: 'fr', since: 1_000 });
+      expect(await again.forServer(SERVER).reminderOptIn(ALICE)).toEqual({ userId: ALICE, locale: 'fr', since: 1_000 });
     } finally {
       await again.close();
     }

@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REST } from 'discord.js';
 import { LATE_LIMIT_MS, VoteReminder } from '../../src/reminders/vote-reminder.js';
-import { openStore, type Store } from '../../src/store/index.js';
+import { openStore, type Store, type StoreRoot } from '../../src/store/index.js';
 import { capturedLog } from '../support/captured-log.js';
 import { DEFAULTS, member, startDiscordStandIn, type DiscordStandIn } from '../support/discord/index.js';
 
 const VOTE_URL = 'https://guilds.example/vote';
 
 let discord: DiscordStandIn;
+let root: StoreRoot;
 let store: Store;
 let dir: string;
 // The stand-in's token is a secret like any bot token: the logger scrubs it.
@@ -32,10 +33,11 @@ function reminder(channelId?: string): VoteReminder {
 beforeAll(async () => {
   discord = await startDiscordStandIn();
   dir = mkdtempSync(path.join(tmpdir(), 'bot-reminders-'));
-  store = await openStore({ kind: 'sqlite', file: path.join(dir, 'bot.sqlite') });
+  root = await openStore({ kind: 'sqlite', file: path.join(dir, 'bot.sqlite') });
+  store = root.forServer(discord.guildId);
 });
 afterAll(async () => {
-  await store?.close();
+  await root?.close();
   await discord?.close();
   rmSync(dir, { recursive: true, force: true });
 });

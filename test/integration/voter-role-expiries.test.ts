@@ -7,22 +7,24 @@ import { english } from '../../src/i18n/index.js';
 import type { Logger } from '../../src/log.js';
 import { VoterRole } from '../../src/roles/voter-role.js';
 import { ExpirySchedule } from '../../src/schedule/expiry-schedule.js';
-import { openStore, type Store } from '../../src/store/index.js';
+import { openStore, type Store, type StoreRoot } from '../../src/store/index.js';
 import { capturedLog } from '../support/captured-log.js';
 import { member, startDiscordStandIn, type DiscordStandIn } from '../support/discord/index.js';
 
 const VOTERS = 500;
 
 let discord: DiscordStandIn;
+let root: StoreRoot;
 let store: Store;
 let dir: string;
 beforeAll(async () => {
   discord = await startDiscordStandIn();
   dir = mkdtempSync(path.join(tmpdir(), 'bot-expiries-'));
-  store = await openStore({ kind: 'sqlite', file: path.join(dir, 'bot.sqlite') });
+  root = await openStore({ kind: 'sqlite', file: path.join(dir, 'bot.sqlite') });
+  store = root.forServer(discord.guildId);
 });
 afterAll(async () => {
-  await store?.close();
+  await root?.close();
   await discord?.close();
   rmSync(dir, { recursive: true, force: true });
 });

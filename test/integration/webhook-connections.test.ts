@@ -4,7 +4,8 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createLogger } from '../../src/log.js';
-import { openStore, type Store } from '../../src/store/index.js';
+import { openStore, type StoreRoot } from '../../src/store/index.js';
+import { webhookTargets } from '../../src/webhooks/targets.js';
 import type { RefusalReason } from '../../src/webhooks/refusals.js';
 import { startReceiver, type Receiver } from '../../src/webhooks/receiver.js';
 import { deliver, GUILDS_ANSWER_TIMEOUT_MS, reviewEvent, voteEvent } from '../support/guilds-webhook.js';
@@ -16,7 +17,7 @@ const VOTER = '284102390141648897';
 const CAP = 20;
 
 let dir: string;
-let store: Store;
+let store: StoreRoot;
 let receiver: Receiver;
 const refused: RefusalReason[] = [];
 let idle: IdleConnections | undefined;
@@ -28,8 +29,11 @@ beforeAll(async () => {
     host: '127.0.0.1',
     port: 0,
     path: '/webhook',
-    token: TOKEN,
-    guildId: GUILD,
+    targets: webhookTargets({
+      path: '/webhook',
+      serverToken: () => undefined,
+      single: { guildId: GUILD, token: TOKEN },
+    }),
     store,
     logger: createLogger('silent'),
     onStored: () => undefined,

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createLogger } from '../../src/log.js';
-import { openStore, type Store } from '../../src/store/index.js';
+import { openStore, type StoreRoot } from '../../src/store/index.js';
+import { webhookTargets } from '../../src/webhooks/targets.js';
 import { startReceiver, WEBHOOK_MAX_BODY_BYTES, type Receiver } from '../../src/webhooks/receiver.js';
 import { tokenMatches } from '../../src/webhooks/token.js';
 import { deliver, reviewEvent, voteEvent } from '../support/guilds-webhook.js';
@@ -13,7 +14,7 @@ const TOKEN = 'a-webhook-token-of-some-length';
 const VOTER = '284102390141648897';
 
 let dir: string;
-let store: Store;
+let store: StoreRoot;
 let receiver: Receiver;
 let stored = 0;
 
@@ -24,8 +25,11 @@ beforeAll(async () => {
     host: '127.0.0.1',
     port: 0,
     path: '/webhook',
-    token: TOKEN,
-    guildId: GUILD,
+    targets: webhookTargets({
+      path: '/webhook',
+      serverToken: () => undefined,
+      single: { guildId: GUILD, token: TOKEN },
+    }),
     store,
     logger: createLogger('silent'),
     onStored: () => (stored += 1),
@@ -82,9 +86,9 @@ describe('the webhook receiver', () => {
     expect(await pending()).toEqual([]);
   });
 
-  it('answers 200 to unknown event types and to another guild, acting on neither', async () => {
+  it('answers 200 to unknown event types and 400 to a body for another server, acting on neither', async () => {
     expect(await deliver(receiver.url, TOKEN, { event: 'boost', guildId: GUILD })).toBe(200);
-    expect(await deliver(receiver.url, TOKEN, voteEvent('222222222222222222', VOTER))).toBe(200);
+    expect(await deliver(receiver.url, TOKEN, voteEvent('222222222222222222', VOTER))).toBe(400);
     expect(await deliver(receiver.url, TOKEN, { event: 'vote', guildId: GUILD, user: { id: 'not-an-id' } })).toBe(200);
     expect(await pending()).toEqual([]);
     expect(stored).toBe(0);

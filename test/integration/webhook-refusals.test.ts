@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BotMetrics } from '../../src/hosting/metrics.js';
-import { openStore, type Store } from '../../src/store/index.js';
+import { openStore, type StoreRoot } from '../../src/store/index.js';
+import { webhookTargets } from '../../src/webhooks/targets.js';
 import { RefusalLog } from '../../src/webhooks/refusals.js';
 import { startReceiver } from '../../src/webhooks/receiver.js';
 import { capturedLog } from '../support/captured-log.js';
@@ -17,7 +18,7 @@ const VOTER = '284102390141648897';
 const NEVER_MS = 3_600_000;
 
 let dir: string;
-let store: Store;
+let store: StoreRoot;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'bot-refusals-'));
@@ -35,8 +36,11 @@ async function receiverWithLog() {
     host: '127.0.0.1',
     port: 0,
     path: '/webhook',
-    token: TOKEN,
-    guildId: GUILD,
+    targets: webhookTargets({
+      path: '/webhook',
+      serverToken: () => undefined,
+      single: { guildId: GUILD, token: TOKEN },
+    }),
     store,
     logger: log.logger,
     onStored: () => undefined,
@@ -85,12 +89,15 @@ describe('refusals in the log', () => {
       expect(await deliver(receiver.url, TOKEN, huge)).toBe(413);
       expect(await deliver(receiver.url, TOKEN, undefined, { raw: '{"event":' })).toBe(400);
       expect(await deliver(receiver.url, TOKEN, { event: 'boost', guildId: GUILD })).toBe(200);
-      expect(await deliver(receiver.url, TOKEN, voteEvent('222222222222222222', VOTER))).toBe(200);
+      expect(await deliver(receiver.url, TOKEN, voteEvent('222222222222222222', VOTER))).toBe(400);
     }
     const reasons = ['not_found', 'method', 'too_large', 'malformed', 'ignored_event', 'other_guild'];
     const immediate = lines.filter((l) => l.msg === 'webhook delivery refused');
     expect(immediate.map((l) => l.reason)).toEqual(reasons);
-    expect(immediate.find((l) => l.reason === 'other_guild')).toMatchObject({ guildId: '222222222222222222' });
+    expect(immediate.find((l) => l.reason === 'other_guild')).toMatchObject({
+      guildId: GUILD,
+      bodyGuildId: '222222222222222222',
+    });
     expect(immediate.find((l) => l.reason === 'ignored_event')!.problem).toMatch(/unknown event type "boost"/);
 
     await receiver.close();

@@ -2,7 +2,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openStore, type Store } from '../../src/store/index.js';
+import { openStore, type StoreRoot } from '../../src/store/index.js';
+import { webhookTargets } from '../../src/webhooks/targets.js';
 import { MAX_PENDING_WRITES } from '../../src/webhooks/limits.js';
 import { startReceiver, type Receiver } from '../../src/webhooks/receiver.js';
 import { capturedLog, type LogLine } from '../support/captured-log.js';
@@ -19,14 +20,14 @@ const AUTHOR = '284102390141648897';
 class FaultyStore {
   mode: 'ok' | 'stall' | 'throw' = 'ok';
   writesStarted = 0;
-  readonly store: Store;
+  readonly store: StoreRoot;
   private held: Array<() => void> = [];
 
-  constructor(readonly real: Store) {
+  constructor(readonly real: StoreRoot) {
     this.store = new Proxy(real, {
       get: (target, key, receiver) => {
         if (key !== 'addEvent') return Reflect.get(target, key, receiver) as unknown;
-        return async (...args: Parameters<Store['addEvent']>) => {
+        return async (...args: Parameters<StoreRoot['addEvent']>) => {
           this.writesStarted += 1;
           if (this.mode === 'throw') throw new Error('SQLITE_FULL: database or disk is full');
           if (this.mode === 'stall') await new Promise<void>((resolve) => this.held.push(resolve));
@@ -59,8 +60,11 @@ beforeEach(async () => {
     host: '127.0.0.1',
     port: 0,
     path: '/webhook',
-    token: TOKEN,
-    guildId: GUILD,
+    targets: webhookTargets({
+      path: '/webhook',
+      serverToken: () => undefined,
+      single: { guildId: GUILD, token: TOKEN },
+    }),
     store: faulty.store,
     logger: log.logger,
     onStored: () => undefined,

@@ -37,14 +37,8 @@ describe('parseConfig', () => {
 
   it('reports every missing required variable at once, each with what to put there', () => {
     const problems = problemsOf({});
-    const names = [
-      'DISCORD_TOKEN',
-      'DISCORD_CLIENT_ID',
-      'DISCORD_GUILD_ID',
-      'SERVICE_BASE_URL',
-      'SERVICE_API_KEY',
-      'SERVICE_APP_ID',
-    ];
+    // No DISCORD_GUILD_ID: the bot would serve every server it is in, and needs SECRETS_KEY for that.
+    const names = ['DISCORD_TOKEN', 'DISCORD_CLIENT_ID', 'SERVICE_BASE_URL', 'SECRETS_KEY'];
     expect(problems).toHaveLength(names.length);
     for (const name of names) {
       const line = problems.find((p) => p.startsWith(`${name} `));
@@ -203,6 +197,59 @@ describe('parseConfig with empty lines', () => {
     expect(problems).toEqual([
       expect.stringMatching(/^DISCORD_CLIENT_ID is missing: /),
       expect.stringMatching(/^SERVICE_BASE_URL is missing: /),
+      expect.stringMatching(/^SERVICE_API_KEY is missing: /),
+    ]);
+  });
+});
+
+describe('parseConfig for one server or many', () => {
+  const KEY = Buffer.alloc(32, 7).toString('base64');
+  const many = { ...VALID_ENV, DISCORD_GUILD_ID: '', SERVICE_API_KEY: '', SERVICE_APP_ID: '', SECRETS_KEY: KEY };
+
+  it('serves one server from the environment when DISCORD_GUILD_ID is set, needing its credentials', () => {
+    expect(parseConfig(VALID_ENV).discord.guildId).toBe(VALID_ENV.DISCORD_GUILD_ID);
+    expect(problemsOf({ ...VALID_ENV, SERVICE_APP_ID: '' })).toEqual([
+      expect.stringMatching(/^SERVICE_APP_ID is missing: /),
+    ]);
+  });
+
+  it('serves every server without it, with SECRETS_KEY sealing their secrets', () => {
+    const config = parseConfig(many);
+    expect(config.discord.guildId).toBeUndefined();
+    expect(config.service.apiKey).toBeUndefined();
+    expect(config.secrets?.current.id).toMatch(/^[0-9a-f]{8}$/);
+    expect(problemsOf({ ...many, SECRETS_KEY: '' })).toEqual([
+      expect.stringMatching(/^SECRETS_KEY is missing: DISCORD_GUILD_ID is empty, so the bot serves every server/),
+    ]);
+  });
+
+  it("refuses one server's settings when serving many, naming each and the way to set it per server", () => {
+    const problems = problemsOf({
+      ...many,
+      SERVICE_API_KEY: 'key',
+      REVIEW_CHANNEL_ID: '330000000000000003',
+      MODERATOR_ROLE_IDS: '330000000000000004',
+    });
+    expect(problems).toEqual([
+      expect.stringMatching(/^SERVICE_API_KEY is for a single server: .*\/setup/),
+      expect.stringMatching(/^REVIEW_CHANNEL_ID is for a single server: .*\/setup/),
+      expect.stringMatching(/^MODERATOR_ROLE_IDS is for a single server: .*\/setup role/),
+    ]);
+  });
+
+  it('refuses a key that is not 32 bytes of base64 without echoing it, and a previous key alone', () => {
+    const problems = problemsOf({ ...many, SECRETS_KEY: 'short-key-value' });
+    expect(problems).toEqual([expect.stringMatching(/^SECRETS_KEY must be 32 random bytes in base64/)]);
+    expect(problems.join('\n')).not.toContain('short-key-value');
+    expect(problemsOf({ ...VALID_ENV, SECRETS_KEY_PREVIOUS: KEY })).toEqual([
+      expect.stringMatching(/^SECRETS_KEY_PREVIOUS is set without SECRETS_KEY/),
+    ]);
+  });
+
+  it('reports a problem of the mode in the same pass as the others', () => {
+    const problems = problemsOf({ ...VALID_ENV, DISCORD_CLIENT_ID: '', SERVICE_API_KEY: '' });
+    expect(problems).toEqual([
+      expect.stringMatching(/^DISCORD_CLIENT_ID is missing: /),
       expect.stringMatching(/^SERVICE_API_KEY is missing: /),
     ]);
   });

@@ -116,6 +116,9 @@ export const de: Catalog = {
 
   'refusal.wrongServer.title': 'Falscher Server',
   'refusal.wrongServer.text': 'Dieser Bot funktioniert nur auf dem Server, für den er eingerichtet wurde.',
+  'refusal.notSetUp.title': 'Noch nicht eingerichtet',
+  'refusal.notSetUp.text':
+    'Dieser Server ist noch nicht eingerichtet. Ein Mitglied mit „Server verwalten“ führt zuerst {setup} aus und wählt dann die Kanäle mit /setup channel.',
   'refusal.staleCommand.title': 'Unbekannter Befehl',
   'refusal.staleCommand.text':
     'Diesen Befehl kennt der Bot nicht. Vielleicht wurde er entfernt: Ein Administrator kann `npm run deploy-commands` ausführen, um die Liste zu erneuern.',

@@ -112,6 +112,9 @@ export const en = {
 
   'refusal.wrongServer.title': 'Wrong server',
   'refusal.wrongServer.text': 'This bot only works in the server it was set up for.',
+  'refusal.notSetUp.title': 'Not set up yet',
+  'refusal.notSetUp.text':
+    'This server is not set up yet. A member with Manage Server runs {setup} first, then picks the channels with /setup channel.',
   'refusal.staleCommand.title': 'Unknown command',
   'refusal.staleCommand.text':
     'This command is not known to the bot. It may have been removed: an administrator can run `npm run deploy-commands` to refresh the list.',

@@ -115,6 +115,9 @@ export const es: Catalog = {
 
   'refusal.wrongServer.title': 'Servidor equivocado',
   'refusal.wrongServer.text': 'Este bot solo funciona en el servidor para el que se configuró.',
+  'refusal.notSetUp.title': 'Aún sin configurar',
+  'refusal.notSetUp.text':
+    'Este servidor aún no está configurado. Un miembro con Gestionar servidor ejecuta primero {setup} y luego elige los canales con /setup channel.',
   'refusal.staleCommand.title': 'Comando desconocido',
   'refusal.staleCommand.text':
     'El bot no conoce este comando. Puede que se haya quitado: un administrador puede ejecutar `npm run deploy-commands` para actualizar la lista.',

@@ -113,6 +113,9 @@ export const fr: Catalog = {
 
   'refusal.wrongServer.title': 'Mauvais serveur',
   'refusal.wrongServer.text': 'Ce bot ne fonctionne que sur le serveur pour lequel il a été configuré.',
+  'refusal.notSetUp.title': 'Pas encore configuré',
+  'refusal.notSetUp.text':
+    'Ce serveur n’est pas encore configuré. Un membre avec Gérer le serveur lance d’abord {setup}, puis choisit les salons avec /setup channel.',
   'refusal.staleCommand.title': 'Commande inconnue',
   'refusal.staleCommand.text':
     'Le bot ne connaît pas cette commande. Elle a peut-être été retirée : un administrateur peut lancer `npm run deploy-commands` pour actualiser la liste.',

@@ -113,6 +113,9 @@ export const ptBR: Catalog = {
 
   'refusal.wrongServer.title': 'Servidor errado',
   'refusal.wrongServer.text': 'Este bot só funciona no servidor para o qual foi configurado.',
+  'refusal.notSetUp.title': 'Ainda não configurado',
+  'refusal.notSetUp.text':
+    'Este servidor ainda não está configurado. Um membro com Gerenciar servidor executa primeiro {setup} e depois escolhe os canais com /setup channel.',
   'refusal.staleCommand.title': 'Comando desconhecido',
   'refusal.staleCommand.text':
     'O bot não conhece este comando. Talvez ele tenha sido removido: um administrador pode executar `npm run deploy-commands` para atualizar a lista.',

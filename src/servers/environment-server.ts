@@ -1,0 +1,23 @@
+import type { Config } from '../config.js';
+import type { EnvironmentServer } from './servers.js';
+
+/** Single-server mode's one server, as .env describes it; undefined with many servers. */
+export function environmentServer(config: Config): EnvironmentServer | undefined {
+  const guildId = config.discord.guildId;
+  if (guildId === undefined) return undefined;
+  const { apiKey, appId } = config.service;
+  return {
+    guildId,
+    settings: {
+      reviewChannelId: config.reviewChannelId,
+      voteChannelId: config.voteChannelId,
+      auditChannelId: config.reviewLogChannelId,
+      reminderChannelId: config.reminderChannelId,
+      voterRoleId: config.voterRoleId,
+      moderatorRoleIds: [...config.moderatorRoleIds],
+      voteUrl: config.voteUrl,
+    },
+    credentials: apiKey !== undefined && appId !== undefined ? { apiKey, appId } : undefined,
+    webhookToken: config.webhook?.token,
+  };
+}

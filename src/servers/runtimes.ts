@@ -1,0 +1,99 @@
+import type { Logger } from '../log.js';
+import type { StoredEvent } from '../store/index.js';
+import type { ServerRuntime } from './server-runtime.js';
+import type { Servers } from './servers.js';
+
+export interface RuntimesOptions {
+  servers: Servers;
+  /** Builds a set-up server's runtime (not started). */
+  build: (guildId: string) => ServerRuntime;
+  /** Whether the bot is in the server now (the gateway's guild list). */
+  inGuild: (guildId: string) => boolean;
+  logger: Logger;
+}
+
+/**
+ * The runtime of every set-up server the bot is in, started once Discord is connected: made when a
+ * server is set up or joined, remade when its settings change, stopped when it is reset or left.
+ */
+export class Runtimes {
+  readonly #running = new Map<string, ServerRuntime>();
+  #ready = false;
+  /** One change at a time per server, in order. */
+  readonly #chains = new Map<string, Promise<void>>();
+
+  constructor(private readonly options: RuntimesOptions) {
+    options.servers.onChange((guildId) => void this.sync(guildId));
+  }
+
+  get size(): number {
+    return this.#running.size;
+  }
+
+  get(guildId: string): ServerRuntime | undefined {
+    return this.#running.get(guildId);
+  }
+
+  /** Discord is connected: every set-up server the bot is in starts. */
+  async startAll(): Promise<void> {
+    this.#ready = true;
+    const { servers, inGuild } = this.options;
+    const ids = new Set([...servers.known(), ...(servers.environment ? [servers.environment.guildId] : [])]);
+    await Promise.all([...ids].filter(inGuild).map((guildId) => this.sync(guildId)));
+    this.options.logger.info({ servers: this.#running.size }, 'servers started');
+  }
+
+  /** Brings one server's runtime in line with its settings and whether the bot is in it. */
+  sync(guildId: string): Promise<void> {
+    const next = (this.#chains.get(guildId) ?? Promise.resolve()).then(() => this.#sync(guildId));
+    const settled = next.catch((err: unknown) =>
+      this.options.logger.error({ err, guildId }, 'could not start or stop the work of a server'),
+    );
+    this.#chains.set(guildId, settled);
+    void settled.finally(() => {
+      if (this.#chains.get(guildId) === settled) this.#chains.delete(guildId);
+    });
+    return settled;
+  }
+
+  /**
+   * A stored event for its server's runtime. A server set up but not started yet (Discord still
+   * connecting) makes the event wait; one not set up, or left, has no one to act on it.
+   */
+  async handle(event: StoredEvent): Promise<'handled' | 'no server'> {
+    const runtime = this.#running.get(event.guildId);
+    if (runtime) {
+      await runtime.handle(event);
+      return 'handled';
+    }
+    if (this.options.servers.isConfigured(event.guildId) && this.options.inGuild(event.guildId))
+      throw new Error('the server is not started yet');
+    return 'no server';
+  }
+
+  async stopAll(): Promise<void> {
+    this.#ready = false;
+    await Promise.all([...this.#chains.values()]);
+    const running = [...this.#running.values()];
+    this.#running.clear();
+    await Promise.all(running.map((runtime) => runtime.stop()));
+  }
+
+  async #sync(guildId: string): Promise<void> {
+    const { servers, inGuild, build, logger } = this.options;
+    const current = this.#running.get(guildId);
+    if (current) {
+      this.#running.delete(guildId);
+      await current.stop();
+    }
+    if (!this.#ready || !servers.isConfigured(guildId) || !inGuild(guildId)) {
+      if (current) logger.info({ guildId }, 'server work stopped');
+      return;
+    }
+    const runtime = build(guildId);
+    this.#running.set(guildId, runtime);
+    runtime.start();
+    if (current) logger.info({ guildId }, 'server work restarted with new settings');
+    else logger.debug({ guildId }, 'server work started');
+  }
+}

@@ -1,0 +1,156 @@
+import { createHash } from 'node:crypto';
+import type { Client } from 'discord.js';
+import type { ServiceClient } from '../api/index.js';
+import type { BaseContext, BotContext } from '../bot/context.js';
+import type { MemberNames } from '../bot/member-names.js';
+import type { Config } from '../config.js';
+import type { ChannelPoster } from '../feeds/channel-poster.js';
+import { Lanes } from '../feeds/lanes.js';
+import { ReviewFeed } from '../feeds/review-feed.js';
+import { translatorFor } from '../i18n/index.js';
+import type { Logger } from '../log.js';
+import { VoteMirror } from '../mirror/vote-mirror.js';
+import { VoteReminder } from '../reminders/vote-reminder.js';
+import { memberRoles } from '../roles/member-roles.js';
+import { VoterRole } from '../roles/voter-role.js';
+import { ExpirySchedule, type ExpiryConsumer } from '../schedule/expiry-schedule.js';
+import type { Store, StoredEvent } from '../store/index.js';
+import { inboxRoute } from '../webhooks/inbox-route.js';
+import type { ServerSettings } from './server-settings.js';
+
+/** Everything one set-up server runs: its feed and lanes, mirror, schedule, role and reminders. */
+export interface ServerRuntime {
+  readonly guildId: string;
+  readonly settings: ServerSettings;
+  readonly store: Store;
+  /** The context every handler of this server's interactions gets; made once. */
+  readonly context: BotContext;
+  /** Does what one of this server's stored webhook events asks. */
+  handle(event: StoredEvent): Promise<void>;
+  /** Discord is connected: post what waits, poll, keep the schedule. */
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export interface ServerRuntimeOptions {
+  settings: ServerSettings;
+  store: Store;
+  api: ServiceClient;
+  client: Client;
+  config: Config;
+  base: BaseContext;
+  /** This server's logger: every line carries its id. */
+  logger: Logger;
+  names: MemberNames;
+  poster: ChannelPoster;
+  /** When its first poll runs, so many servers' polls spread over the interval. */
+  firstPollAfterMs: number;
+  now?: () => number;
+}
+
+export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime {
+  const { settings, store, api, client, config, logger, names, poster } = options;
+  const { guildId } = settings;
+  const now = options.now ?? (() => Date.now());
+  const guild = () => client.guilds.cache.get(guildId) ?? null;
+  const i18n = () => translatorFor(guild()?.preferredLocale);
+  const nameOf = (ids: readonly string[]) => names.resolve(guild(), ids);
+  const lanes = new Lanes({
+    store,
+    poster,
+    logger,
+    now,
+    i18n,
+    names: nameOf,
+    reviewChannelId: settings.reviewChannelId,
+    voteChannelId: settings.voteChannelId,
+    auditChannelId: settings.auditChannelId,
+    // A refused channel is re-tried as often as the other things an admin must fix, at least each minute.
+    lane: { probeMs: Math.min(config.expiryCheckMs, 60_000) },
+  });
+  const feed = new ReviewFeed({ store, lanes, channelId: settings.reviewChannelId, logger });
+  const consumers: ExpiryConsumer[] = [];
+  if (settings.voterRoleId !== undefined)
+    consumers.push(
+      new VoterRole({
+        rest: client.rest,
+        guildId,
+        roleId: settings.voterRoleId,
+        logger,
+        now,
+        auditChannelId: settings.auditChannelId,
+        i18n,
+        probeMs: config.expiryCheckMs,
+        memberRoles: (ids) => memberRoles(guild(), ids),
+      }),
+    );
+  consumers.push(
+    new VoteReminder({
+      rest: client.rest,
+      store,
+      logger,
+      now,
+      voteUrl: settings.voteUrl,
+      channelId: settings.reminderChannelId,
+      serverName: () => guild()?.name ?? '',
+    }),
+  );
+  const schedule = new ExpirySchedule({ store, logger, now, consumers, reconcileMs: config.expiryCheckMs });
+  const onRunning = (userId: string, endsAt: number) => schedule.voteKnown(userId, endsAt);
+  const mirror = new VoteMirror({
+    store,
+    api,
+    logger,
+    pollMs: config.votePollMs,
+    now,
+    onAccepted: () => lanes.wakeVotes(),
+    onRunning,
+  });
+  const handle = inboxRoute({
+    store,
+    api,
+    feed,
+    wakeVotes: () => lanes.wakeVotes(),
+    mirror,
+    logger,
+    rememberName: (userId, name) => names.remember(userId, name),
+    onNewVote: onRunning,
+  });
+  const context: BotContext = {
+    ...options.base,
+    logger,
+    settings,
+    api,
+    votes: mirror,
+    ledger: store,
+    reminders: store,
+    feed,
+  };
+  let firstPoll: NodeJS.Timeout | undefined;
+  let started = false;
+  return {
+    guildId,
+    settings,
+    store,
+    context,
+    handle,
+    start() {
+      if (started) return;
+      started = true;
+      void lanes.start().catch((err: unknown) => logger.warn({ err }, 'could not read the work waiting for channels'));
+      firstPoll = setTimeout(() => mirror.start(), options.firstPollAfterMs);
+      firstPoll.unref();
+      schedule.start();
+    },
+    async stop() {
+      clearTimeout(firstPoll);
+      await Promise.all([lanes.stop(), mirror.stop(), schedule.stop()]);
+    },
+  };
+}
+
+/** Where in the poll interval a server's polls fall: the same place every time, spread evenly over servers. */
+export function pollOffsetMs(guildId: string, pollMs: number): number {
+  if (pollMs <= 0) return 0;
+  return createHash('sha256').update(guildId).digest().readUIntBE(0, 6) % pollMs;
+}

@@ -1,0 +1,59 @@
+import type { ServerSettingsRecord } from '../store/index.js';
+
+/** A server's settings as the bot acts on them: the environment's (single-server mode), else /setup's. */
+export interface ServerSettings {
+  readonly guildId: string;
+  /** Where new reviews go; none: reviews are not posted. */
+  readonly reviewChannelId: string | undefined;
+  /** Where votes are announced; none: they are recorded, not announced. */
+  readonly voteChannelId: string | undefined;
+  /** Reply audit messages and "fix this" notices. */
+  readonly auditChannelId: string | undefined;
+  /** Where a member with closed DMs gets their vote reminder. */
+  readonly reminderChannelId: string | undefined;
+  readonly voterRoleId: string | undefined;
+  readonly moderatorRoleIds: readonly string[];
+  readonly voteUrl: string | undefined;
+}
+
+/** The settings /setup changes, each with the variable that sets it in single-server mode. */
+export const SETTING_VARIABLES = {
+  reviewChannelId: 'REVIEW_CHANNEL_ID',
+  voteChannelId: 'VOTE_CHANNEL_ID',
+  auditChannelId: 'REVIEW_LOG_CHANNEL_ID',
+  reminderChannelId: 'REMINDER_CHANNEL_ID',
+  voterRoleId: 'VOTER_ROLE_ID',
+  moderatorRoleIds: 'MODERATOR_ROLE_IDS',
+  voteUrl: 'VOTE_URL',
+} as const satisfies Record<keyof ServerSettingsRecord, string>;
+
+export type SettingName = keyof typeof SETTING_VARIABLES;
+
+/**
+ * The environment's value where it has one (single-server mode: the .env install keeps working
+ * as it did), else what /setup stored.
+ */
+export function effectiveSettings(
+  guildId: string,
+  stored: ServerSettingsRecord,
+  env: ServerSettingsRecord = {},
+): ServerSettings {
+  const pick = <K extends SettingName>(name: K) => env[name] ?? stored[name];
+  const envRoles = env.moderatorRoleIds ?? [];
+  return {
+    guildId,
+    reviewChannelId: pick('reviewChannelId'),
+    voteChannelId: pick('voteChannelId'),
+    auditChannelId: pick('auditChannelId'),
+    reminderChannelId: pick('reminderChannelId'),
+    voterRoleId: pick('voterRoleId'),
+    moderatorRoleIds: envRoles.length > 0 ? envRoles : (stored.moderatorRoleIds ?? []),
+    voteUrl: pick('voteUrl'),
+  };
+}
+
+/** True when the environment fixes this setting (single-server mode): /setup may not change it. */
+export function setByEnvironment(name: SettingName, env: ServerSettingsRecord | undefined): boolean {
+  const value = env?.[name];
+  return Array.isArray(value) ? value.length > 0 : value !== undefined;
+}

@@ -1,0 +1,220 @@
+import { randomBytes } from 'node:crypto';
+import { openSecret, sealSecret, type SecretKeys } from '../secrets/secret-box.js';
+import type { ServerRecord, ServerSettingsRecord, StoreRoot } from '../store/index.js';
+import { effectiveSettings, type ServerSettings } from './server-settings.js';
+
+/** Single-server mode: the one server the environment sets up (DISCORD_GUILD_ID and the rest of .env). */
+export interface EnvironmentServer {
+  guildId: string;
+  settings: ServerSettingsRecord;
+  credentials: { apiKey: string; appId: string } | undefined;
+  /** WEBHOOK_TOKEN: the single-server webhook path's token. */
+  webhookToken: string | undefined;
+}
+
+export interface Credentials {
+  apiKey: string;
+  appId: string;
+}
+
+/** How long a server's data is kept after the bot leaves it (a kick by mistake loses nothing). */
+export const KEEP_AFTER_LEAVING_MS = 30 * 24 * 3_600_000;
+
+/** Secrets cannot be stored without SECRETS_KEY: said to the admin, and to the operator in the log. */
+export class SecretsKeyMissing extends Error {
+  constructor() {
+    super('SECRETS_KEY is not set, so the bot cannot keep secrets for a server');
+    this.name = 'SecretsKeyMissing';
+  }
+}
+
+/**
+ * Every server's settings and secrets, from the store (cached: a record changes only through this
+ * class) and, in single-server mode, the environment. Secrets stay sealed here; `credentials` and
+ * `webhookToken` open them for the one request that needs them.
+ */
+export class Servers {
+  readonly #records = new Map<string, ServerRecord>();
+  readonly #listeners: Array<(guildId: string) => void> = [];
+
+  constructor(
+    private readonly root: StoreRoot,
+    private readonly keys: SecretKeys | undefined,
+    /** Set in single-server mode. */
+    readonly environment: EnvironmentServer | undefined,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get mode(): 'single' | 'many' {
+    return this.environment ? 'single' : 'many';
+  }
+
+  /** Reads every record; in single-server mode makes sure the server has one and owns the old rows. */
+  async load(): Promise<{ adopted: number }> {
+    for (const record of await this.root.servers()) this.#records.set(record.guildId, record);
+    const env = this.environment;
+    if (!env) return { adopted: 0 };
+    const adopted = await this.root.adoptUnowned(env.guildId);
+    // The server a single-server install always served: counted since the store was made.
+    if (!this.#records.has(env.guildId))
+      await this.#save({ ...this.#fresh(env.guildId), createdAt: await this.root.createdAt() });
+    return { adopted };
+  }
+
+  onChange(listener: (guildId: string) => void): void {
+    this.#listeners.push(listener);
+  }
+
+  /** Servers with a record, the ones left included. */
+  known(): string[] {
+    return [...this.#records.keys()];
+  }
+
+  record(guildId: string): ServerRecord | undefined {
+    return this.#records.get(guildId);
+  }
+
+  /** The settings the bot acts on; undefined for a server it has never been set up for. */
+  settings(guildId: string): ServerSettings | undefined {
+    const record = this.#records.get(guildId);
+    const env = this.environment?.guildId === guildId ? this.environment : undefined;
+    if (!record && !env) return undefined;
+    return effectiveSettings(guildId, record?.settings ?? {}, env?.settings);
+  }
+
+  /** Set up: the bot has the server's service credentials and has not left it. */
+  isConfigured(guildId: string): boolean {
+    if (this.environment?.guildId === guildId && this.environment.credentials) return true;
+    const record = this.#records.get(guildId);
+    return (
+      record !== undefined && record.leftAt === null && record.sealed.apiKey !== null && record.sealed.appId !== null
+    );
+  }
+
+  /** Opened for the request being built, never kept. */
+  credentials(guildId: string): Credentials {
+    const env = this.environment?.guildId === guildId ? this.environment.credentials : undefined;
+    if (env) return env;
+    const sealed = this.#records.get(guildId)?.sealed;
+    if (!sealed?.apiKey || !sealed.appId) throw new Error(`server ${guildId} has no service credentials`);
+    const keys = this.#keys();
+    return { apiKey: openSecret(keys, guildId, sealed.apiKey), appId: openSecret(keys, guildId, sealed.appId) };
+  }
+
+  /** The token deliveries for this server carry; undefined when it has none (or is unknown). */
+  webhookToken(guildId: string): string | undefined {
+    const sealed = this.#records.get(guildId)?.sealed.webhookToken;
+    if (sealed && this.keys) return openSecret(this.keys, guildId, sealed);
+    return this.environment?.guildId === guildId ? this.environment.webhookToken : undefined;
+  }
+
+  async setCredentials(guildId: string, credentials: Credentials): Promise<void> {
+    const keys = this.#keys();
+    await this.#change(guildId, (record) => ({
+      ...record,
+      sealed: {
+        ...record.sealed,
+        apiKey: sealSecret(keys, guildId, credentials.apiKey),
+        appId: sealSecret(keys, guildId, credentials.appId),
+      },
+    }));
+  }
+
+  async setSettings(guildId: string, patch: ServerSettingsRecord): Promise<void> {
+    await this.#change(guildId, (record) => ({ ...record, settings: withoutEmpty({ ...record.settings, ...patch }) }));
+  }
+
+  /** A new random webhook token for the server; returned once, to show the admin. */
+  async newWebhookToken(guildId: string): Promise<string> {
+    const keys = this.#keys();
+    const token = randomBytes(24).toString('base64url');
+    await this.#change(guildId, (record) => ({
+      ...record,
+      sealed: { ...record.sealed, webhookToken: sealSecret(keys, guildId, token) },
+    }));
+    return token;
+  }
+
+  /** The bot is in the server (again): a server it had left keeps its data. */
+  async joined(guildId: string): Promise<void> {
+    if (this.#records.get(guildId)?.leftAt == null) return;
+    await this.#change(guildId, (record) => ({ ...record, leftAt: null }));
+  }
+
+  async left(guildId: string): Promise<void> {
+    if (!this.#records.has(guildId)) return;
+    await this.#change(guildId, (record) => ({ ...record, leftAt: this.now() }));
+  }
+
+  /** Forgets the server: its settings, secrets and every row of its data. */
+  async reset(guildId: string): Promise<void> {
+    await this.root.forgetServer(guildId);
+    this.#records.delete(guildId);
+    if (this.environment?.guildId === guildId) await this.#save(this.#fresh(guildId));
+    this.#changed(guildId);
+  }
+
+  /** Deletes the servers the bot left more than 30 days ago; returns their ids. */
+  async forgetLeft(): Promise<string[]> {
+    const before = this.now() - KEEP_AFTER_LEAVING_MS;
+    const gone = [...this.#records.values()].filter((r) => r.leftAt !== null && r.leftAt < before);
+    for (const record of gone) await this.reset(record.guildId);
+    return gone.map((r) => r.guildId);
+  }
+
+  /** Re-seals every secret under SECRETS_KEY; returns how many values were re-sealed. */
+  async resealAll(): Promise<number> {
+    const keys = this.#keys();
+    let count = 0;
+    for (const record of [...this.#records.values()]) {
+      const sealed = { ...record.sealed };
+      for (const field of ['apiKey', 'appId', 'webhookToken'] as const) {
+        const value = sealed[field];
+        if (value === null) continue;
+        sealed[field] = sealSecret(keys, record.guildId, openSecret(keys, record.guildId, value));
+        count += 1;
+      }
+      await this.#save({ ...record, sealed, updatedAt: this.now() });
+    }
+    return count;
+  }
+
+  async #change(guildId: string, change: (record: ServerRecord) => ServerRecord): Promise<void> {
+    const before = this.#records.get(guildId) ?? this.#fresh(guildId);
+    await this.#save({ ...change(before), updatedAt: this.now() });
+    this.#changed(guildId);
+  }
+
+  async #save(record: ServerRecord): Promise<void> {
+    await this.root.saveServer(record);
+    this.#records.set(record.guildId, record);
+  }
+
+  #changed(guildId: string): void {
+    for (const listener of this.#listeners) listener(guildId);
+  }
+
+  #fresh(guildId: string): ServerRecord {
+    const at = this.now();
+    return {
+      guildId,
+      settings: {},
+      sealed: { apiKey: null, appId: null, webhookToken: null },
+      createdAt: at,
+      updatedAt: at,
+      leftAt: null,
+    };
+  }
+
+  #keys(): SecretKeys {
+    if (!this.keys) throw new SecretsKeyMissing();
+    return this.keys;
+  }
+}
+
+/** A setting cleared by /setup is left out, not stored as an empty value. */
+function withoutEmpty(settings: ServerSettingsRecord): ServerSettingsRecord {
+  return Object.fromEntries(
+    Object.entries(settings).filter(([, v]) => v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0)),
+  );
+}

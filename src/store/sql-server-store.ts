@@ -1,0 +1,262 @@
+import { SqlOutbox, num } from './sql-outbox.js';
+import type { Row } from './sql.js';
+import type {
+  MirrorEntry,
+  MirrorTotals,
+  NewVote,
+  PendingAnnouncement,
+  ReminderOptIn,
+  ReminderOutcome,
+  ReminderRecord,
+  ScheduledExpiry,
+  Store,
+} from './types.js';
+
+const MIRROR_TOTALS = 'mirror_totals';
+
+/** One server's votes, mirror, expiries and reminders (and, from SqlOutbox, its feed and posts). */
+export class SqlServerStore extends SqlOutbox implements Store {
+  get backend() {
+    return this.db.dialect;
+  }
+
+  get driver() {
+    return this.db.driver;
+  }
+
+  acceptVote(vote: NewVote): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      // Without it two PostgreSQL sessions could both see "no vote this period" and both insert.
+      if (tx.dialect === 'postgres') await tx.query('LOCK TABLE votes IN SHARE ROW EXCLUSIVE MODE');
+      const running = await this.query(
+        'SELECT 1 FROM votes WHERE guild_id = $1 AND user_id = $2 AND period_ends_at > $3 LIMIT 1',
+        [vote.userId, vote.at],
+        tx,
+      );
+      if (running.length > 0) return false;
+      await this.query(
+        `INSERT INTO votes (guild_id, user_id, voted_at, is_double, source, period_ends_at, announced_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [
+          vote.userId,
+          vote.at,
+          vote.double ? 1 : 0,
+          vote.source,
+          vote.periodEndsAt,
+          vote.source === 'seed' ? vote.at : null,
+        ],
+        tx,
+      );
+      return true;
+    });
+  }
+
+  async setPeriodEnd(userId: string, at: number, periodEndsAt: number): Promise<void> {
+    await this.query(
+      'UPDATE votes SET period_ends_at = $4 WHERE guild_id = $1 AND user_id = $2 AND period_ends_at > $3',
+      [userId, at, periodEndsAt],
+    );
+  }
+
+  async waitingVotes(limit: number): Promise<PendingAnnouncement[]> {
+    const rows = await this.query(
+      `SELECT id, user_id, is_double, voted_at FROM votes
+       WHERE guild_id = $1 AND announced_at IS NULL AND post_id IS NULL ORDER BY id LIMIT $2`,
+      [limit],
+    );
+    return rows.map((row) => ({
+      id: num(row.id),
+      userId: String(row.user_id),
+      double: num(row.is_double) === 1,
+      at: num(row.voted_at),
+    }));
+  }
+
+  async markAnnounced(ids: readonly number[], messageId: string | null, at: number): Promise<void> {
+    if (ids.length === 0) return;
+    const list = ids.map((_, i) => `$${i + 4}`).join(', ');
+    await this.query(`UPDATE votes SET announced_at = $2, message_id = $3 WHERE guild_id = $1 AND id IN (${list})`, [
+      at,
+      messageId,
+      ...ids,
+    ]);
+  }
+
+  async countingSince(): Promise<number> {
+    const [server] = await this.query('SELECT created_at FROM servers WHERE guild_id = $1');
+    if (server) return num(server.created_at);
+    // A server with no record yet (a test's store): counted since the store was made.
+    const [row] = await this.db.query('SELECT applied_at FROM schema_migrations WHERE version = 1');
+    return num(row!.applied_at);
+  }
+
+  async votesBetween(from: number, to: number): Promise<Array<{ userId: string; votes: number }>> {
+    const rows = await this.query(
+      `SELECT user_id, SUM(CASE WHEN is_double = 1 THEN 2 ELSE 1 END) AS votes FROM votes
+       WHERE guild_id = $1 AND voted_at >= $2 AND voted_at < $3 AND source <> 'seed'
+       GROUP BY user_id ORDER BY votes DESC, user_id`,
+      [from, to],
+    );
+    return rows.map((row) => ({ userId: String(row.user_id), votes: num(row.votes) }));
+  }
+
+  replaceMirror(entries: readonly MirrorEntry[], totals: MirrorTotals): Promise<void> {
+    return this.db.transaction(async (tx) => {
+      await this.query('DELETE FROM vote_mirror WHERE guild_id = $1', [], tx);
+      for (const entry of entries)
+        await this.query(
+          'INSERT INTO vote_mirror (guild_id, user_id, expires_at, via_discord) VALUES ($1, $2, $3, $4)',
+          [entry.userId, entry.expiresAt, entry.viaDiscord ? 1 : 0],
+          tx,
+        );
+      await this.query(
+        `INSERT INTO server_state (guild_id, key, value) VALUES ($1, $2, $3)
+         ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value`,
+        [MIRROR_TOTALS, JSON.stringify(totals)],
+        tx,
+      );
+    });
+  }
+
+  async setMirrorEntry(userId: string, entry: MirrorEntry | null): Promise<void> {
+    if (entry === null) {
+      await this.query('DELETE FROM vote_mirror WHERE guild_id = $1 AND user_id = $2', [userId]);
+      return;
+    }
+    await this.query(
+      `INSERT INTO vote_mirror (guild_id, user_id, expires_at, via_discord) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (guild_id, user_id) DO UPDATE SET expires_at = excluded.expires_at, via_discord = excluded.via_discord`,
+      [userId, entry.expiresAt, entry.viaDiscord ? 1 : 0],
+    );
+  }
+
+  async mirrorEntry(userId: string): Promise<MirrorEntry | undefined> {
+    const [row] = await this.query(
+      'SELECT user_id, expires_at, via_discord FROM vote_mirror WHERE guild_id = $1 AND user_id = $2',
+      [userId],
+    );
+    return row && toMirrorEntry(row);
+  }
+
+  async mirrorTotals(): Promise<MirrorTotals | undefined> {
+    const [row] = await this.query('SELECT value FROM server_state WHERE guild_id = $1 AND key = $2', [MIRROR_TOTALS]);
+    return row && (JSON.parse(String(row.value)) as MirrorTotals);
+  }
+
+  async mirrorEntries(): Promise<MirrorEntry[]> {
+    const rows = await this.query(
+      'SELECT user_id, expires_at, via_discord FROM vote_mirror WHERE guild_id = $1 ORDER BY user_id',
+    );
+    return rows.map(toMirrorEntry);
+  }
+
+  async scheduleExpiry(userId: string, endsAt: number): Promise<void> {
+    await this.query(
+      `INSERT INTO vote_expiries (guild_id, user_id, ends_at) VALUES ($1, $2, $3)
+       ON CONFLICT (guild_id, user_id) DO UPDATE SET ends_at = excluded.ends_at`,
+      [userId, endsAt],
+    );
+  }
+
+  async dueExpiries(now: number, limit: number): Promise<ScheduledExpiry[]> {
+    const rows = await this.query(
+      `SELECT user_id, ends_at FROM vote_expiries WHERE guild_id = $1 AND ends_at <= $2
+       ORDER BY ends_at, user_id LIMIT $3`,
+      [now, limit],
+    );
+    return rows.map(toExpiry);
+  }
+
+  async nextExpiryAt(): Promise<number | undefined> {
+    const [row] = await this.query('SELECT MIN(ends_at) AS next FROM vote_expiries WHERE guild_id = $1');
+    return row?.next === null || row?.next === undefined ? undefined : num(row.next);
+  }
+
+  async clearExpiry(userId: string, endsAt: number): Promise<void> {
+    await this.query('DELETE FROM vote_expiries WHERE guild_id = $1 AND user_id = $2 AND ends_at = $3', [
+      userId,
+      endsAt,
+    ]);
+  }
+
+  async scheduledExpiry(userId: string): Promise<ScheduledExpiry | undefined> {
+    const [row] = await this.query('SELECT user_id, ends_at FROM vote_expiries WHERE guild_id = $1 AND user_id = $2', [
+      userId,
+    ]);
+    return row && toExpiry(row);
+  }
+
+  async optInReminders(userId: string, locale: string, at: number): Promise<void> {
+    await this.query(
+      `INSERT INTO reminder_optins (guild_id, user_id, locale, opted_in_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (guild_id, user_id) DO UPDATE SET locale = excluded.locale`,
+      [userId, locale, at],
+    );
+  }
+
+  async optOutReminders(userId: string): Promise<boolean> {
+    const rows = await this.query(
+      'DELETE FROM reminder_optins WHERE guild_id = $1 AND user_id = $2 RETURNING user_id',
+      [userId],
+    );
+    return rows.length > 0;
+  }
+
+  async reminderOptIn(userId: string): Promise<ReminderOptIn | undefined> {
+    const [row] = await this.query(
+      'SELECT user_id, locale, opted_in_at FROM reminder_optins WHERE guild_id = $1 AND user_id = $2',
+      [userId],
+    );
+    return row && { userId: String(row.user_id), locale: String(row.locale), since: num(row.opted_in_at) };
+  }
+
+  async claimReminder(userId: string, endsAt: number, at: number, notBefore: number): Promise<boolean> {
+    // One statement: the check and the claim cannot be split by a second pass over the same expiry.
+    const rows = await this.query(
+      `INSERT INTO reminders_sent (guild_id, user_id, ends_at, at, outcome) VALUES ($1, $2, $3, $4, 'pending')
+       ON CONFLICT (guild_id, user_id) DO UPDATE SET ends_at = excluded.ends_at, at = excluded.at, outcome = excluded.outcome
+       WHERE reminders_sent.ends_at < $5
+       RETURNING user_id`,
+      [userId, endsAt, at, notBefore],
+    );
+    return rows.length > 0;
+  }
+
+  async settleReminder(userId: string, endsAt: number, outcome: Exclude<ReminderOutcome, 'pending'>): Promise<void> {
+    await this.query('UPDATE reminders_sent SET outcome = $4 WHERE guild_id = $1 AND user_id = $2 AND ends_at = $3', [
+      userId,
+      endsAt,
+      outcome,
+    ]);
+  }
+
+  async releaseReminder(userId: string, endsAt: number): Promise<void> {
+    await this.query(
+      `DELETE FROM reminders_sent WHERE guild_id = $1 AND user_id = $2 AND ends_at = $3 AND outcome = 'pending'`,
+      [userId, endsAt],
+    );
+  }
+
+  async lastReminder(userId: string): Promise<ReminderRecord | undefined> {
+    const [row] = await this.query(
+      'SELECT user_id, ends_at, at, outcome FROM reminders_sent WHERE guild_id = $1 AND user_id = $2',
+      [userId],
+    );
+    return (
+      row && {
+        userId: String(row.user_id),
+        endsAt: num(row.ends_at),
+        at: num(row.at),
+        outcome: String(row.outcome) as ReminderOutcome,
+      }
+    );
+  }
+}
+
+function toExpiry(row: Row): ScheduledExpiry {
+  return { userId: String(row.user_id), endsAt: num(row.ends_at) };
+}
+
+function toMirrorEntry(row: Row): MirrorEntry {
+  return { userId: String(row.user_id), expiresAt: num(row.expires_at), viaDiscord: num(row.via_discord) === 1 };
+}
