@@ -1,5 +1,8 @@
 import { LabelBuilder, ModalBuilder, StringSelectMenuBuilder, TextInputBuilder, TextInputStyle } from 'discord.js';
 import { REPLY_MAX_LENGTH, REPLY_MIN_LENGTH } from '../api/index.js';
+
+/** The limits as the texts show them: named once (validate-input.ts), never typed into a catalog. */
+const REPLY_LENGTHS = { min: REPLY_MIN_LENGTH, max: REPLY_MAX_LENGTH };
 import { Prefix, encodeCustomId } from '../custom-id.js';
 import type { NoticeKey, Translator, Vars } from '../i18n/index.js';
 import { parseReviewId } from './review.js';
@@ -49,7 +52,7 @@ export function replyModal({ reviewId, i18n: { t } }: ReplyModalInput): ModalBui
     .addLabelComponents(
       new LabelBuilder()
         .setLabel(t('replyModal.content.label'))
-        .setDescription(t('replyModal.content.description'))
+        .setDescription(t('replyModal.content.description', REPLY_LENGTHS))
         .setTextInputComponent(content),
       new LabelBuilder().setLabel(t('replyModal.pin.label')).setStringSelectMenuComponent(pinned),
     );
@@ -80,10 +83,10 @@ export function readReplyModal(values: {
 }): ReplyModalResult {
   const content = values.content.trim();
   if (content.length < REPLY_MIN_LENGTH) {
-    return { ok: false, problem: 'refusal.replyEmpty' };
+    return { ok: false, problem: 'refusal.replyEmpty', vars: REPLY_LENGTHS };
   }
   if (content.length > REPLY_MAX_LENGTH) {
-    return { ok: false, problem: 'refusal.replyTooLong', vars: { length: content.length } };
+    return { ok: false, problem: 'refusal.replyTooLong', vars: { ...REPLY_LENGTHS, length: content.length } };
   }
   const pinned = readPinned(values.pinned);
   if (pinned === null) {

@@ -68,7 +68,7 @@ export const de: Catalog = {
 
   'replyModal.title': 'Auf Bewertung antworten',
   'replyModal.content.label': 'Deine Antwort',
-  'replyModal.content.description': 'Alle können sie auf der Listenseite lesen; 1 bis 1.000 Zeichen.',
+  'replyModal.content.description': 'Alle können sie auf der Listenseite lesen; {min} bis {max} Zeichen.',
   'replyModal.content.placeholder': 'Wird öffentlich unter der Bewertung gezeigt, im Namen des Servers.',
   'replyModal.pin.label': 'Antwort anheften?',
   'replyModal.pin.yesDescription': 'Zeigt diese Antwort oben an der Bewertung.',
@@ -131,10 +131,10 @@ export const de: Catalog = {
   'refusal.moderatorsOnly.text':
     'Nur Moderatoren können auf Bewertungen antworten: Mitglieder mit „Server verwalten“ oder mit einer der Moderationsrollen aus den Einstellungen des Bots.',
   'refusal.replyEmpty.title': 'Antwort nicht gesendet',
-  'refusal.replyEmpty.text': 'Deine Antwort ist leer. Schreibe 1 bis 1.000 Zeichen und sende sie erneut.',
+  'refusal.replyEmpty.text': 'Deine Antwort ist leer. Schreibe {min} bis {max} Zeichen und sende sie erneut.',
   'refusal.replyTooLong.title': 'Antwort nicht gesendet',
   'refusal.replyTooLong.text':
-    'Deine Antwort ist {length} Zeichen lang (Emojis zählen doppelt). Kürze sie auf höchstens 1.000 und sende sie erneut.',
+    'Deine Antwort ist {length} Zeichen lang (Emojis zählen doppelt). Kürze sie auf höchstens {max} und sende sie erneut.',
   'refusal.replyPinChoice.title': 'Antwort nicht gesendet',
   'refusal.replyPinChoice.text': 'Wähle „Ja“ oder „Nein“ bei „Antwort anheften?“ und sende erneut.',
   'refusal.replyIncomplete.title': 'Antwort nicht gesendet',

@@ -67,7 +67,7 @@ export const en = {
 
   'replyModal.title': 'Reply to review',
   'replyModal.content.label': 'Your reply',
-  'replyModal.content.description': 'Everyone can read it on the listing; 1 to 1,000 characters.',
+  'replyModal.content.description': 'Everyone can read it on the listing; {min} to {max} characters.',
   'replyModal.content.placeholder': 'Posted publicly under the review, as the guild.',
   'replyModal.pin.label': 'Pin this reply?',
   'replyModal.pin.yesDescription': 'Show this reply at the top of the review.',
@@ -127,10 +127,10 @@ export const en = {
   'refusal.moderatorsOnly.text':
     'Only moderators can reply to reviews: members with Manage Server, or with one of the moderator roles in the bot’s settings.',
   'refusal.replyEmpty.title': 'Reply not sent',
-  'refusal.replyEmpty.text': 'Your reply is empty. Write between 1 and 1,000 characters and send it again.',
+  'refusal.replyEmpty.text': 'Your reply is empty. Write between {min} and {max} characters and send it again.',
   'refusal.replyTooLong.title': 'Reply not sent',
   'refusal.replyTooLong.text':
-    'Your reply is {length} characters long (emoji count as two). Shorten it to 1,000 or fewer and send it again.',
+    'Your reply is {length} characters long (emoji count as two). Shorten it to {max} or fewer and send it again.',
   'refusal.replyPinChoice.title': 'Reply not sent',
   'refusal.replyPinChoice.text': 'Choose “Yes” or “No” for “Pin this reply?” and send it again.',
   'refusal.replyIncomplete.title': 'Reply not sent',

@@ -68,7 +68,7 @@ export const es: Catalog = {
 
   'replyModal.title': 'Responder a la reseña',
   'replyModal.content.label': 'Tu respuesta',
-  'replyModal.content.description': 'Cualquiera puede leerla en el listado; de 1 a 1000 caracteres.',
+  'replyModal.content.description': 'Cualquiera puede leerla en el listado; de {min} a {max} caracteres.',
   'replyModal.content.placeholder': 'Se publica bajo la reseña, en nombre del servidor.',
   'replyModal.pin.label': '¿Fijar esta respuesta?',
   'replyModal.pin.yesDescription': 'Muestra esta respuesta arriba de la reseña.',
@@ -130,10 +130,10 @@ export const es: Catalog = {
   'refusal.moderatorsOnly.text':
     'Solo la moderación puede responder a reseñas: miembros con «Gestionar servidor» o con uno de los roles de moderación configurados en el bot.',
   'refusal.replyEmpty.title': 'Respuesta no enviada',
-  'refusal.replyEmpty.text': 'Tu respuesta está vacía. Escribe entre 1 y 1000 caracteres y envíala de nuevo.',
+  'refusal.replyEmpty.text': 'Tu respuesta está vacía. Escribe entre {min} y {max} caracteres y envíala de nuevo.',
   'refusal.replyTooLong.title': 'Respuesta no enviada',
   'refusal.replyTooLong.text':
-    'Tu respuesta tiene {length} caracteres (los emojis cuentan como dos). Acórtala a 1000 o menos y envíala de nuevo.',
+    'Tu respuesta tiene {length} caracteres (los emojis cuentan como dos). Acórtala a {max} o menos y envíala de nuevo.',
   'refusal.replyPinChoice.title': 'Respuesta no enviada',
   'refusal.replyPinChoice.text': 'Elige «Sí» o «No» en «¿Fijar esta respuesta?» y envía de nuevo.',
   'refusal.replyIncomplete.title': 'Respuesta no enviada',

@@ -67,7 +67,7 @@ export const fr: Catalog = {
 
   'replyModal.title': 'Répondre à l’avis',
   'replyModal.content.label': 'Votre réponse',
-  'replyModal.content.description': 'Tout le monde peut la lire sur l’annuaire ; 1 à 1 000 caractères.',
+  'replyModal.content.description': 'Tout le monde peut la lire sur l’annuaire ; {min} à {max} caractères.',
   'replyModal.content.placeholder': 'Publiée sous l’avis, au nom du serveur.',
   'replyModal.pin.label': 'Épingler cette réponse ?',
   'replyModal.pin.yesDescription': 'Affiche cette réponse en haut de l’avis.',
@@ -128,10 +128,10 @@ export const fr: Catalog = {
   'refusal.moderatorsOnly.text':
     'Seule la modération peut répondre aux avis : les membres avec « Gérer le serveur » ou avec l’un des rôles de modération configurés pour le bot.',
   'refusal.replyEmpty.title': 'Réponse non envoyée',
-  'refusal.replyEmpty.text': 'Votre réponse est vide. Écrivez entre 1 et 1 000 caractères et renvoyez-la.',
+  'refusal.replyEmpty.text': 'Votre réponse est vide. Écrivez entre {min} et {max} caractères et renvoyez-la.',
   'refusal.replyTooLong.title': 'Réponse non envoyée',
   'refusal.replyTooLong.text':
-    'Votre réponse compte {length} caractères (un emoji compte pour deux). Raccourcissez-la à 1 000 au plus et renvoyez-la.',
+    'Votre réponse compte {length} caractères (un emoji compte pour deux). Raccourcissez-la à {max} au plus et renvoyez-la.',
   'refusal.replyPinChoice.title': 'Réponse non envoyée',
   'refusal.replyPinChoice.text': 'Choisissez « Oui » ou « Non » pour « Épingler cette réponse ? » et renvoyez.',
   'refusal.replyIncomplete.title': 'Réponse non envoyée',

@@ -67,7 +67,7 @@ export const ptBR: Catalog = {
 
   'replyModal.title': 'Responder à avaliação',
   'replyModal.content.label': 'Sua resposta',
-  'replyModal.content.description': 'Todos podem lê-la na lista; de 1 a 1.000 caracteres.',
+  'replyModal.content.description': 'Todos podem lê-la na lista; de {min} a {max} caracteres.',
   'replyModal.content.placeholder': 'Publicada abaixo da avaliação, em nome do servidor.',
   'replyModal.pin.label': 'Fixar esta resposta?',
   'replyModal.pin.yesDescription': 'Mostra esta resposta no topo da avaliação.',
@@ -128,10 +128,10 @@ export const ptBR: Catalog = {
   'refusal.moderatorsOnly.text':
     'Só a moderação pode responder a avaliações: membros com “Gerenciar servidor” ou com um dos cargos de moderação configurados no bot.',
   'refusal.replyEmpty.title': 'Resposta não enviada',
-  'refusal.replyEmpty.text': 'Sua resposta está vazia. Escreva de 1 a 1.000 caracteres e envie de novo.',
+  'refusal.replyEmpty.text': 'Sua resposta está vazia. Escreva de {min} a {max} caracteres e envie de novo.',
   'refusal.replyTooLong.title': 'Resposta não enviada',
   'refusal.replyTooLong.text':
-    'Sua resposta tem {length} caracteres (emojis contam como dois). Encurte para 1.000 ou menos e envie de novo.',
+    'Sua resposta tem {length} caracteres (emojis contam como dois). Encurte para {max} ou menos e envie de novo.',
   'refusal.replyPinChoice.title': 'Resposta não enviada',
   'refusal.replyPinChoice.text': 'Escolha “Sim” ou “Não” em “Fixar esta resposta?” e envie de novo.',
   'refusal.replyIncomplete.title': 'Resposta não enviada',

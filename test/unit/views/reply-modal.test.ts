@@ -90,8 +90,9 @@ describe('readReplyModal', () => {
   });
 
   it('refuses an empty reply and says what to do', () => {
-    expect(readReplyModal({ content: '', pinned: ['no'] })).toEqual({ ok: false, problem: 'refusal.replyEmpty' });
-    expect(english.t('refusal.replyEmpty.text')).toBe(
+    const result = readReplyModal({ content: '', pinned: ['no'] });
+    expect(result).toEqual({ ok: false, problem: 'refusal.replyEmpty', vars: { min: 1, max: 1000 } });
+    expect(english.t('refusal.replyEmpty.text', result.ok ? {} : result.vars)).toBe(
       'Your reply is empty. Write between 1 and 1,000 characters and send it again.',
     );
   });
@@ -103,8 +104,8 @@ describe('readReplyModal', () => {
   it('refuses 1,001 characters and says how long it is', () => {
     const result = readReplyModal({ content: 'x'.repeat(1001), pinned: ['no'] });
     expect(result).toMatchObject({ ok: false });
-    expect(result).toEqual({ ok: false, problem: 'refusal.replyTooLong', vars: { length: 1001 } });
-    const text = english.t('refusal.replyTooLong.text', { length: 1001 });
+    expect(result).toEqual({ ok: false, problem: 'refusal.replyTooLong', vars: { min: 1, max: 1000, length: 1001 } });
+    const text = english.t('refusal.replyTooLong.text', result.ok ? {} : result.vars);
     expect(text).toContain('1,001 characters');
     expect(text).toContain('Shorten it to 1,000 or fewer');
   });
