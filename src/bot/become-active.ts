@@ -47,6 +47,14 @@ export async function becomeActive({
         }
       },
       onLost,
+      onInterrupted(event) {
+        if (event.kind === 'dropped')
+          logger.warn(
+            { store, err: event.error },
+            'the store lock connection dropped (the database restarted or went away); taking it back when it answers',
+          );
+        else logger.info({ store, afterMs: event.afterMs }, 'store lock taken back: this process goes on acting');
+      },
     });
     setPhase('starting');
     logger.info({ store }, 'store lock held: this process is the active one');

@@ -9,6 +9,7 @@ import {
   ServiceUnavailableError,
   UnauthorizedError,
 } from '../api/index.js';
+import { StoreUnavailable } from '../store/within.js';
 import { english, type NoticeKey, type Translator, type Vars } from '../i18n/index.js';
 import { serviceText } from '../views/format.js';
 import { UserFacingError } from './user-error.js';
@@ -57,6 +58,12 @@ const TABLE: readonly Row<unknown>[] = [
     logLevel: 'info',
     reason: () => 'refused',
     notice: (e) => ({ tone: 'warning', key: e.key, vars: e.vars }),
+  }),
+  row({
+    type: StoreUnavailable,
+    logLevel: 'warn',
+    reason: () => 'store_unavailable',
+    notice: () => ({ tone: 'warning', key: 'error.storage' }),
   }),
   row({
     type: ReplyRefusedError,

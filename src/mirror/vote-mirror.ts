@@ -1,12 +1,16 @@
 import type { ServiceClient, VoteStatus } from '../api/index.js';
 import type { Logger } from '../log.js';
 import type { MirrorEntry, Store } from '../store/index.js';
+import { INTERACTION_STORE_MS, storeWithin } from '../store/within.js';
+import { backoffMs, type BackoffPolicy } from '../work/backoff.js';
 
 /**
  * How long a vote period is taken to last until the service says otherwise (Guilds' votes run
  * 12 hours); a refresh or poll replaces it with the real expiry.
  */
 export const ASSUMED_VOTE_PERIOD_MS = 12 * 3_600_000;
+/** A failed poll or refresh is tried again after 1 s, doubling to 30 s (a poll never later than its interval). */
+const MIRROR_BACKOFF: BackoffPolicy = { baseMs: 1_000, capMs: 30_000 };
 /** More members than this waiting for a refresh: one GET /votes serves them all. */
 const REFRESH_BY_POLL_ABOVE = 5;
 
@@ -30,6 +34,12 @@ export class VoteMirror {
   readonly #waiting = new Set<string>();
   #refreshing: Promise<void> | undefined;
   #stopped = false;
+  /** A failed poll is tried again on this timer, well before the next regular one. */
+  #retry: NodeJS.Timeout | undefined;
+  #pollFailures = 0;
+  /** Without polls, members whose refresh failed, with how often it failed. */
+  readonly #refreshFailures = new Map<string, number>();
+  readonly #refreshRetries = new Set<NodeJS.Timeout>();
 
   constructor(private readonly options: VoteMirrorOptions) {}
 
@@ -44,13 +54,16 @@ export class VoteMirror {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearInterval(this.#timer);
+    clearTimeout(this.#retry);
+    for (const timer of this.#refreshRetries) clearTimeout(timer);
     await Promise.all([this.#polling, this.#refreshing]);
   }
 
   /** The member's vote as the mirror shows it, if active now; undefined means "ask the service". */
   async activeVote(userId: string): Promise<VoteStatus | undefined> {
     try {
-      const entry = await this.options.store.mirrorEntry(userId);
+      // A member is waiting: past the deadline the service answers instead.
+      const entry = await storeWithin(this.options.store.mirrorEntry(userId), INTERACTION_STORE_MS);
       const left = entry ? entry.expiresAt - this.options.now() : 0;
       return left > 0 ? { voted: true, remainingMs: left } : undefined;
     } catch (err) {
@@ -125,9 +138,47 @@ export class VoteMirror {
         logger.info({ voters: accepted }, 'poll found votes no webhook reported');
         this.options.onAccepted();
       }
+      this.#pollFailures = 0;
+      clearTimeout(this.#retry);
     } catch (err) {
-      logger.warn({ err }, 'could not poll the active votes; the mirror keeps its last state');
+      this.#pollFailures += 1;
+      const retryInMs = this.#retryPoll();
+      logger.warn(
+        { err, attempt: this.#pollFailures, retryInMs },
+        'could not poll the active votes; the mirror keeps its last state',
+      );
     }
+  }
+
+  /** Polls again after a backoff (never later than the regular poll); returns the wait. */
+  #retryPoll(): number {
+    const wait = Math.min(backoffMs(this.#pollFailures, MIRROR_BACKOFF), this.options.pollMs || Infinity);
+    clearTimeout(this.#retry);
+    if (this.#stopped) return wait;
+    this.#retry = setTimeout(() => void this.poll(), wait);
+    this.#retry.unref();
+    return wait;
+  }
+
+  /** A refresh that failed: a poll covers every member, else this member is refreshed again later. */
+  #refreshFailed(userId: string): void {
+    if (this.#stopped) return;
+    if (this.options.pollMs > 0) {
+      this.#pollFailures = Math.max(this.#pollFailures, 1);
+      this.#retryPoll();
+      return;
+    }
+    const attempt = (this.#refreshFailures.get(userId) ?? 0) + 1;
+    this.#refreshFailures.set(userId, attempt);
+    const timer = setTimeout(
+      () => {
+        this.#refreshRetries.delete(timer);
+        this.refreshSoon(userId);
+      },
+      backoffMs(attempt, MIRROR_BACKOFF),
+    );
+    timer.unref();
+    this.#refreshRetries.add(timer);
   }
 
   async #refresh(): Promise<void> {
@@ -147,6 +198,7 @@ export class VoteMirror {
       const at = now();
       if (!status.voted || status.remainingMs === null || status.remainingMs <= 0) {
         await store.setMirrorEntry(userId, null);
+        this.#refreshFailures.delete(userId);
         return;
       }
       const known = await store.mirrorEntry(userId);
@@ -154,8 +206,10 @@ export class VoteMirror {
       await store.setMirrorEntry(userId, { userId, expiresAt, viaDiscord: known?.viaDiscord ?? true });
       await store.setPeriodEnd(userId, at, expiresAt);
       await this.options.onRunning?.(userId, expiresAt);
+      this.#refreshFailures.delete(userId);
     } catch (err) {
-      logger.warn({ err, userId }, "could not refresh a member's vote");
+      logger.warn({ err, userId }, "could not refresh a member's vote; trying again later");
+      this.#refreshFailed(userId);
     }
   }
 }

@@ -15,6 +15,7 @@ import { memberRoles } from '../roles/member-roles.js';
 import { VoterRole } from '../roles/voter-role.js';
 import { ExpirySchedule, type ExpiryConsumer } from '../schedule/expiry-schedule.js';
 import type { Store, StoredEvent } from '../store/index.js';
+import { storeWithDeadline } from '../store/within.js';
 import { inboxRoute } from '../webhooks/inbox-route.js';
 import type { ServerSettings } from './server-settings.js';
 
@@ -122,8 +123,14 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     settings,
     api,
     votes: mirror,
-    ledger: store,
-    reminders: store,
+    ledger: storeWithDeadline(store, ['votesBetween', 'countingSince']),
+    reminders: storeWithDeadline(store, [
+      'optInReminders',
+      'optOutReminders',
+      'reminderOptIn',
+      'lastReminder',
+      'scheduledExpiry',
+    ]),
     feed,
   };
   let firstPoll: NodeJS.Timeout | undefined;

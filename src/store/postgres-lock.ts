@@ -12,12 +12,22 @@ export const LOCK_APPLICATION_NAME = 'vote-review-bot store lock';
 export interface PostgresLockTiming {
   /** How often a standby asks for the lock: the longest a takeover waits after the holder is gone. */
   pollMs: number;
+  /**
+   * How often a holder whose connection dropped asks to take the lock back: much more often than a
+   * standby asks, so after a database restart the process that was acting goes on acting.
+   */
+  regainMs: number;
   /** How often the holder's connection is exercised, so a dropped one is noticed without traffic. */
   heartbeatMs: number;
   reconnect: BackoffPolicy;
 }
 
-const TIMING: PostgresLockTiming = { pollMs: 1_000, heartbeatMs: 5_000, reconnect: { baseMs: 500, capMs: 30_000 } };
+const TIMING: PostgresLockTiming = {
+  pollMs: 1_000,
+  regainMs: 200,
+  heartbeatMs: 5_000,
+  reconnect: { baseMs: 500, capMs: 30_000 },
+};
 
 /**
  * One active process per PostgreSQL database: a session advisory lock on a connection of its own.
@@ -37,12 +47,7 @@ export async function holdPostgresLock(
   let reportedHeld = false;
   for (;;) {
     signal?.throwIfAborted();
-    const client = new pg.Client({
-      connectionString: url,
-      application_name: LOCK_APPLICATION_NAME,
-      keepAlive: true,
-      connectionTimeoutMillis: 10_000,
-    });
+    const client = lockClient(url);
     let dropped: unknown;
     client.on('error', (error) => (dropped ??= error));
     try {
@@ -53,7 +58,7 @@ export async function holdPostgresLock(
         const { rows } = await client.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS held', [
           ...LOCK_KEY,
         ]);
-        if (rows[0]?.held === true) return watch(client, options, timing.heartbeatMs);
+        if (rows[0]?.held === true) return watch(client, url, options, timing);
         if (!reportedHeld)
           options.onStandby({
             kind: 'held',
@@ -76,25 +81,89 @@ export async function holdPostgresLock(
   }
 }
 
-function watch(client: pg.Client, options: HoldOptions, heartbeatMs: number): StoreLock {
+function lockClient(url: string): pg.Client {
+  return new pg.Client({
+    connectionString: url,
+    application_name: LOCK_APPLICATION_NAME,
+    keepAlive: true,
+    connectionTimeoutMillis: 10_000,
+  });
+}
+
+/**
+ * Keeps the held lock: a heartbeat notices a dropped connection; then the lock is asked for again
+ * every `regainMs` until the database answers. Taken back: the process goes on acting (nothing could
+ * be stored meanwhile). Taken by another process first: `onLost`, and this one must stop.
+ */
+function watch(first: pg.Client, url: string, options: HoldOptions, timing: PostgresLockTiming): StoreLock {
+  let client = first;
   let over = false;
-  const lose = (error: unknown) => {
-    if (over) return;
-    over = true;
-    clearInterval(heartbeat);
-    options.onLost(error);
+  let heartbeat: NodeJS.Timeout | undefined;
+  const keep = (held: pg.Client) => {
+    client = held;
+    held.removeAllListeners('error');
+    held.on('error', dropped);
+    held.on('end', () => dropped(new Error('the connection holding the store lock ended')));
+    let asking = false;
+    // A frozen server leaves the query waiting, and the lock is still ours: only a failure means a drop.
+    heartbeat = setInterval(() => {
+      if (asking) return;
+      asking = true;
+      held.query('SELECT 1').then(() => (asking = false), dropped);
+    }, timing.heartbeatMs);
+    heartbeat.unref();
   };
-  client.removeAllListeners('error');
-  client.on('error', lose);
-  client.on('end', () => lose(new Error('the connection holding the store lock ended')));
-  let asking = false;
-  // A frozen server leaves the query waiting, and the lock is still ours: only a failure means loss.
-  const heartbeat = setInterval(() => {
-    if (asking) return;
-    asking = true;
-    client.query('SELECT 1').then(() => (asking = false), lose);
-  }, heartbeatMs);
-  heartbeat.unref();
+  let regaining = false;
+  function dropped(error: unknown): void {
+    if (over || regaining) return;
+    regaining = true;
+    clearInterval(heartbeat);
+    const lostAt = Date.now();
+    options.onInterrupted?.({ kind: 'dropped', error });
+    void client.end().catch(() => undefined);
+    void regain().then(
+      (held) => {
+        regaining = false;
+        if (over) {
+          void held?.end().catch(() => undefined);
+          return;
+        }
+        if (held === undefined) {
+          over = true;
+          options.onLost(new Error('another process took the store lock while the database was away'));
+          return;
+        }
+        keep(held);
+        options.onInterrupted?.({ kind: 'regained', afterMs: Date.now() - lostAt });
+      },
+      (failure: unknown) => {
+        over = true;
+        options.onLost(failure);
+      },
+    );
+  }
+  /** The lock again on a new connection; undefined once another process holds it. */
+  const regain = async (): Promise<pg.Client | undefined> => {
+    for (;;) {
+      if (over) return undefined;
+      const next = lockClient(url);
+      next.on('error', () => undefined);
+      try {
+        await next.connect();
+        const { rows } = await next.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS held', [
+          ...LOCK_KEY,
+        ]);
+        if (rows[0]?.held === true) return next;
+        await next.end().catch(() => undefined);
+        return undefined;
+      } catch (error) {
+        await next.end().catch(() => undefined);
+        if (postgresStoreError(error, url).exitCode === EXIT_CONFIG) throw error;
+        await sleep(timing.regainMs, undefined);
+      }
+    }
+  };
+  keep(first);
   return {
     async release() {
       if (over) return;

@@ -10,9 +10,24 @@ const types = {
       : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
+/**
+ * How long the store waits on PostgreSQL. A statement runs at most 10 s on the server; the client
+ * gives up after 12 s even when the server does not answer at all (frozen, or the network gone
+ * silent); a connection from the pool is waited for 5 s. Callers a member waits on have their own,
+ * shorter deadline (within.ts); these bound everything else, so no loop hangs on a dead database.
+ */
+export const POSTGRES_TIMEOUTS = { statementMs: 10_000, queryMs: 12_000, checkoutMs: 5_000 } as const;
+
 /** PostgreSQL through node-postgres (pure JavaScript): a small pool; a transaction holds one client. */
 export function openPostgres(url: string): Db {
-  const pool = new pg.Pool({ connectionString: url, max: 4, types });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 4,
+    types,
+    statement_timeout: POSTGRES_TIMEOUTS.statementMs,
+    query_timeout: POSTGRES_TIMEOUTS.queryMs,
+    connectionTimeoutMillis: POSTGRES_TIMEOUTS.checkoutMs,
+  });
   // An idle client losing its connection must not crash the bot; the next query reconnects.
   pool.on('error', () => undefined);
   const over = (client: pg.Pool | pg.PoolClient): Db => ({
@@ -27,16 +42,25 @@ export function openPostgres(url: string): Db {
     ...over(pool),
     async transaction(work) {
       const client = await pool.connect();
+      let broken: Error | undefined;
+      // The pool listens for errors on idle clients only: a connection cut mid-transaction must not be
+      // an uncaught 'error' (the query fails, and the client is dropped on release).
+      const cut = (error: Error) => (broken ??= error);
+      client.on('error', cut);
       try {
         await client.query('BEGIN');
         const result = await work(over(client));
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        await client.query('ROLLBACK').catch((rollbackFailed: unknown) => {
+          // A connection that cannot even roll back (timed out, cut) is dropped, not handed out again.
+          broken = rollbackFailed instanceof Error ? rollbackFailed : new Error(String(rollbackFailed));
+        });
         throw error;
       } finally {
-        client.release();
+        client.off('error', cut);
+        client.release(broken);
       }
     },
     close: () => pool.end(),

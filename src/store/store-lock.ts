@@ -6,8 +6,14 @@ export interface StoreLock {
 export interface HoldOptions {
   /** Called when the store is held elsewhere (PostgreSQL) or not reachable yet, each time that changes. */
   onStandby(reason: StandbyReason): void;
-  /** Called once if the lock is lost while held (the database restarted, the connection dropped). */
+  /** Called once if the lock is lost while held: another process took it after the database came back. */
   onLost(error: unknown): void;
+  /**
+   * The connection holding the lock dropped (the database restarted or went away): nothing can be
+   * stored meanwhile, and the holder takes the lock back the moment the database answers; `regained`
+   * says when it has.
+   */
+  onInterrupted?(event: { kind: 'dropped'; error: unknown } | { kind: 'regained'; afterMs: number }): void;
   /** Gives up waiting (the promise rejects with the signal's reason). */
   signal?: AbortSignal;
 }

@@ -16,7 +16,7 @@ import {
 } from './limits.js';
 import { readEvent } from './payloads.js';
 import { RefusalLog, type RefusalReason } from './refusals.js';
-import { storeWithin } from './store-within.js';
+import { storeWithin } from '../store/within.js';
 import { tokenMatches } from './token.js';
 
 export { WEBHOOK_MAX_BODY_BYTES };

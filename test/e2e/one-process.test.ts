@@ -4,7 +4,8 @@ import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { LOCK_APPLICATION_NAME } from '../../src/store/postgres-lock.js';
 import { startBot, type BotProcess } from '../support/bot-process.js';
-import { textOf } from '../support/conversation.js';
+import { asMember, textOf } from '../support/conversation.js';
+import { VOTER } from '../support/seed.js';
 import {
   DEFAULTS,
   member,
@@ -163,7 +164,7 @@ describe('two bots on one PostgreSQL database', () => {
     await active.bot.stop('SIGTERM');
   });
 
-  it('stops a bot at once (exit 1) when its lock session is cut, so it cannot act beside a new holder', async () => {
+  it('keeps acting when its lock session is cut and no other process takes the store: it takes the lock back', async () => {
     if (!onRealPostgres()) return;
     const databaseUrl = await postgres.createDatabase();
     const { bot } = await startOn(databaseUrl);
@@ -177,10 +178,10 @@ describe('two bots on one PostgreSQL database', () => {
     } finally {
       await client.end();
     }
-    expect(await bot.exited).toEqual({ code: 1, signal: null });
-    expect(
-      bot.logs.find((line) => line.msg === 'lost the store lock; exiting so that only one process acts'),
-    ).toMatchObject({ level: 60 });
+    await bot.waitForLog((line) => line.msg === 'store lock taken back: this process goes on acting', 10_000);
+    const answer = await asMember(discord).command('vote', { member: VOTER }).waitForMessage();
+    expect(textOf(answer)).toContain(`<@${VOTER}>`);
+    await bot.stop('SIGTERM');
   });
 
   it('stops the start as a configuration problem (exit 78) when the database does not exist', async () => {

@@ -5,8 +5,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { parseConfig, secretValues } from '../../src/config.js';
 import { EXIT_CONFIG, EXIT_FAILURE } from '../../src/exit-codes.js';
-import { holdStore, openStore, StoreError, type StandbyReason } from '../../src/store/index.js';
-import { holdPostgresLock, LOCK_APPLICATION_NAME } from '../../src/store/postgres-lock.js';
+import { holdStore, openStore, StoreError, type StandbyReason, type StoreLock } from '../../src/store/index.js';
+import { holdPostgresLock, LOCK_APPLICATION_NAME, LOCK_KEY } from '../../src/store/postgres-lock.js';
 import { openSqlite } from '../../src/store/sqlite.js';
 import { sqliteDrivers } from '../../src/store/sqlite-driver.js';
 import { problemsOf, VALID_ENV } from '../support/config-env.js';
@@ -128,7 +128,7 @@ describe('DATABASE_URL with a % in the password', () => {
 describe('the PostgreSQL store lock', () => {
   let server: TestPostgres;
   let url: string;
-  const timing = { pollMs: 100, heartbeatMs: 200, reconnect: { baseMs: 50, capMs: 200 } };
+  const timing = { pollMs: 100, regainMs: 300, heartbeatMs: 200, reconnect: { baseMs: 50, capMs: 200 } };
   beforeAll(async () => {
     server = await startPostgres();
     url = await server.createDatabase();
@@ -156,26 +156,51 @@ describe('the PostgreSQL store lock', () => {
     await second!.release();
   });
 
-  it('hands over when the holder dies without letting go (its session ended by the server)', async () => {
+  it('takes the lock back when its connection is cut and nobody else took it: the holder goes on acting', async () => {
     if (!realServer()) return;
     const lost: unknown[] = [];
-    await holdPostgresLock(url, { ...noStandby, onLost: (e) => lost.push(e) }, timing);
-    const next = holdPostgresLock(url, noStandby, timing);
+    const interrupted: string[] = [];
+    const lock = await holdPostgresLock(
+      url,
+      { ...noStandby, onLost: (e) => lost.push(e), onInterrupted: (e) => interrupted.push(e.kind) },
+      timing,
+    );
     await terminateLockSessions(url, 1);
-    await until(() => lost.length === 1);
-    const lock = await next;
+    await until(() => interrupted.length === 2);
+    expect(interrupted).toEqual(['dropped', 'regained']);
+    expect(lost).toEqual([]);
+    // Held again: a second holder waits.
+    let second: StoreLock | undefined;
+    const stop = new AbortController();
+    const waiting = holdPostgresLock(url, { ...noStandby, signal: stop.signal }, timing).then((l) => (second = l));
+    await new Promise((resolve) => setTimeout(resolve, 5 * timing.pollMs));
+    expect(second).toBeUndefined();
+    stop.abort(new Error('test over'));
+    await expect(waiting).rejects.toThrow('test over');
     await lock.release();
   });
 
-  it('tells the holder at once when its connection is cut, so it stops acting', async () => {
+  it('tells the holder it lost the lock when another process took it first, so it stops acting', async () => {
     if (!realServer()) return;
     const lost: unknown[] = [];
     const lock = await holdPostgresLock(url, { ...noStandby, onLost: (e) => lost.push(e) }, timing);
-    await terminateLockSessions(url, 1);
-    await until(() => lost.length === 1);
-    await new Promise((resolve) => setTimeout(resolve, 3 * timing.heartbeatMs));
-    expect(lost).toHaveLength(1);
-    await lock.release();
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      await terminateLockSessions(url, 1);
+      // Asked in a tight loop: before the holder's next try.
+      for (;;) {
+        const { rows } = await other.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS held', [
+          ...LOCK_KEY,
+        ]);
+        if (rows[0]?.held) break;
+      }
+      await until(() => lost.length === 1);
+      expect(String(lost[0])).toMatch(/another process took the store lock/);
+    } finally {
+      await other.end();
+      await lock.release();
+    }
   });
 
   it('waits while the server does not answer, saying so with DATABASE_URL and without the password', async () => {

@@ -133,6 +133,10 @@ export function startBot(env: Record<string, string>, options: StartBotOptions =
       const started = performance.now();
       if (!isExited) child.kill(signal);
       const exit = await exited;
+      // A promise nobody awaited that failed is a bug wherever it happens: every test that stops a bot checks.
+      const unhandled = logs.filter((line) => line.msg === 'unhandled rejection');
+      if (unhandled.length > 0)
+        throw new Error(`the bot logged ${unhandled.length} unhandled rejection(s): ${JSON.stringify(unhandled[0])}`);
       return { ...exit, ms: performance.now() - started };
     },
   };

@@ -12,6 +12,11 @@ export interface TestPostgres {
   readonly kind: 'postgres' | 'pglite';
   /** A fresh, empty database on the same server, for one test. */
   createDatabase(): Promise<string>;
+  /**
+   * Stops the server as a crash or an operator would (immediate shutdown, sessions cut), keeping its
+   * data; `restart` starts it again on the same port. PGlite cannot: undefined there.
+   */
+  readonly outage?: { kill(): Promise<void>; restart(): Promise<void> };
   stop(): Promise<void>;
 }
 
@@ -61,24 +66,39 @@ async function startServer(initdb: string, postgresBin: string): Promise<TestPos
   });
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
   const port = await closedPort();
-  const server: ChildProcess = spawn(
-    postgresBin,
-    ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off'],
-    { ...user, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let log = '';
-  server.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
-  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
   const url = `postgres://bot@127.0.0.1:${port}/postgres`;
-  await waitForConnection(url, () => (server.exitCode !== null ? `postgres exited: ${log}` : undefined));
+  const run = async () => {
+    const server: ChildProcess = spawn(
+      postgresBin,
+      ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off'],
+      { ...user, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let log = '';
+    server.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+    const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+    await waitForConnection(url, () => (server.exitCode !== null ? `postgres exited: ${log}` : undefined));
+    return { server, exited };
+  };
+  let running: { server: ChildProcess; exited: Promise<void> } | undefined = await run();
+  const halt = async (signal: NodeJS.Signals) => {
+    running?.server.kill(signal);
+    await running?.exited;
+    running = undefined;
+  };
   return {
     url,
     kind: 'postgres',
     createDatabase: () => createDatabase(url),
+    outage: {
+      // SIGQUIT is PostgreSQL's "immediate shutdown": as close to a crash as it offers.
+      kill: () => halt('SIGQUIT'),
+      async restart() {
+        running ??= await run();
+      },
+    },
     async stop() {
       // SIGINT is PostgreSQL's "fast shutdown": sessions are ended, nothing is waited on.
-      server.kill('SIGINT');
-      await exited;
+      await halt('SIGINT');
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -95,6 +95,8 @@ export const de: Catalog = {
   'error.reviewGone.text': 'Diese Bewertung gibt es nicht mehr.',
   'error.unavailable.title': 'Dienst antwortet nicht',
   'error.unavailable.text': 'Der Dienst antwortet nicht; versuche es gleich noch einmal.',
+  'error.storage.title': 'Speicher antwortet nicht',
+  'error.storage.text': 'Der Speicher des Bots antwortet nicht; versuche es gleich noch einmal.',
   'error.replyUnknown.title': 'Ergebnis der Antwort unklar',
   'error.replyUnknown.text':
     'Die Antwort wurde vielleicht veröffentlicht, vielleicht nicht; sieh in der Bewertung nach, bevor du sie erneut sendest.',

@@ -94,6 +94,8 @@ export const en = {
   'error.reviewGone.text': 'That review no longer exists.',
   'error.unavailable.title': 'Service not answering',
   'error.unavailable.text': 'The service is not answering; try again shortly.',
+  'error.storage.title': 'Storage not answering',
+  'error.storage.text': "The bot's storage is not answering; try again shortly.",
   'error.replyUnknown.title': 'Reply outcome unknown',
   'error.replyUnknown.text': 'The reply may or may not have been posted; check the review before sending it again.',
   'error.slowDown.title': 'Slow down',

@@ -95,6 +95,8 @@ export const es: Catalog = {
   'error.reviewGone.text': 'Esa reseña ya no existe.',
   'error.unavailable.title': 'El servicio no responde',
   'error.unavailable.text': 'El servicio no responde; inténtalo de nuevo en breve.',
+  'error.storage.title': 'El almacenamiento no responde',
+  'error.storage.text': 'El almacenamiento del bot no responde; inténtalo de nuevo en un momento.',
   'error.replyUnknown.title': 'Resultado de la respuesta incierto',
   'error.replyUnknown.text':
     'Puede que la respuesta se haya publicado o no; revisa la reseña antes de enviarla de nuevo.',

@@ -94,6 +94,8 @@ export const fr: Catalog = {
   'error.reviewGone.text': 'Cet avis n’existe plus.',
   'error.unavailable.title': 'Le service ne répond pas',
   'error.unavailable.text': 'Le service ne répond pas ; réessayez dans un instant.',
+  'error.storage.title': 'Le stockage ne répond pas',
+  'error.storage.text': 'Le stockage du bot ne répond pas ; réessayez dans un instant.',
   'error.replyUnknown.title': 'Résultat de la réponse incertain',
   'error.replyUnknown.text':
     'La réponse a peut-être été publiée, peut-être pas ; vérifiez l’avis avant de la renvoyer.',

@@ -94,6 +94,8 @@ export const ptBR: Catalog = {
   'error.reviewGone.text': 'Essa avaliação não existe mais.',
   'error.unavailable.title': 'O serviço não responde',
   'error.unavailable.text': 'O serviço não está respondendo; tente de novo em breve.',
+  'error.storage.title': 'O armazenamento não responde',
+  'error.storage.text': 'O armazenamento do bot não está respondendo; tente de novo daqui a pouco.',
   'error.replyUnknown.title': 'Resultado da resposta incerto',
   'error.replyUnknown.text':
     'A resposta pode ou não ter sido publicada; confira a avaliação antes de enviá-la de novo.',

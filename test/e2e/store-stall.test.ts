@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startBot, type BotProcess } from '../support/bot-process.js';
+import { asMember, textOf } from '../support/conversation.js';
+import { DEFAULTS, nextSnowflake, textChannelIdFor, type InteractionHandle } from '../support/discord/index.js';
+import { deliver, reviewEvent, voteEvent } from '../support/guilds-webhook.js';
+import { freezePostgres } from '../support/postgres-freeze.js';
+import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../support/receiver-env.js';
+import { VOTER } from '../support/seed.js';
+import { startWorld, type World } from '../support/world.js';
+
+/*
+ * PostgreSQL frozen (SIGSTOP) and killed while members use the bot: every interaction is answered
+ * inside Discord's 3 s, deliveries get 503 or 200 quickly, and once the database is back the work
+ * it held is done by itself, with no new delivery. Full size (20 s outages): npm run bench:drills.
+ */
+
+const GUILD = DEFAULTS.guildId;
+const CHANNEL = textChannelIdFor(GUILD);
+const OUTAGE_MS = 6_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let postgres: TestPostgres;
+let world: World;
+let url: string;
+
+beforeAll(async () => {
+  postgres = await startPostgres();
+}, 60_000);
+afterAll(async () => {
+  await world?.close();
+  await postgres?.stop();
+  removeStoreFiles();
+}, 30_000);
+
+const onRealPostgres = () => postgres.kind === 'postgres' && postgres.outage !== undefined;
+
+async function freshWorld(): Promise<void> {
+  await world?.close();
+  const { url: webhook, ...env } = await receiverEnv({ REVIEW_CHANNEL_ID: CHANNEL, VOTE_CHANNEL_ID: CHANNEL });
+  url = webhook;
+  world = await startWorld({ env: { ...env, DATABASE_URL: await postgres.createDatabase(), VOTE_POLL_SECONDS: '2' } });
+}
+
+/** Members use /vote, /leaderboard and /remind status; each must be answered in time, whatever it says. */
+function membersAsk(): InteractionHandle[] {
+  const member = asMember(world.discord);
+  return [
+    member.command('vote', { member: VOTER }),
+    member.command('leaderboard'),
+    member.subcommand('remind', 'status'),
+  ];
+}
+
+async function answeredInTime(handles: readonly InteractionHandle[]): Promise<string[]> {
+  const texts = await Promise.all(handles.map(async (h) => textOf(await h.waitForMessage(3_500))));
+  for (const handle of handles) expect(handle.rejectedCallbacks).toEqual([]);
+  return texts;
+}
+
+describe('PostgreSQL frozen', () => {
+  it('answers every member in time, answers deliveries within 2 s, and is normal again after the thaw', async () => {
+    if (!onRealPostgres()) return;
+    await freshWorld();
+    await world.bot.waitForLog((line) => line.msg === 'vote mirror updated', 10_000, 'the first poll');
+    const frozen = await freezePostgres(postgres.url);
+    let thawed = false;
+    try {
+      const [vote, leaderboard, remind] = await answeredInTime(membersAsk());
+      // /vote falls back to the service; the store's readers say to try again shortly.
+      expect(vote).toContain(`<@${VOTER}>`);
+      expect(leaderboard).toMatch(/storage is not answering; try again shortly/);
+      expect(remind).toMatch(/storage is not answering; try again shortly/);
+      const started = performance.now();
+      const status = await deliver(url, WEBHOOK_TOKEN, voteEvent(GUILD, nextSnowflake()));
+      expect([200, 503]).toContain(status);
+      expect(performance.now() - started).toBeLessThan(2_000);
+      await sleep(Math.max(0, OUTAGE_MS - 4_000));
+      const polls = () => world.bot.logs.filter((line) => line.msg === 'vote mirror updated').length;
+      const before = polls();
+      frozen.thaw();
+      thawed = true;
+      await world.discord.waitUntil(() => polls() > before, 10_000, 'a poll after the thaw');
+      const [, again] = await answeredInTime(membersAsk());
+      expect(again).not.toMatch(/storage is not answering/);
+    } finally {
+      if (!thawed) frozen.thaw();
+    }
+  }, 60_000);
+});
+
+describe('PostgreSQL killed', () => {
+  it('keeps what was stored, and posts it within 10 s of the restart with no new delivery', async () => {
+    if (!onRealPostgres()) return;
+    await freshWorld();
+    const reviews = Array.from({ length: 8 }, () => `rev_${nextSnowflake()}`);
+    const voters = Array.from({ length: 8 }, () => nextSnowflake());
+    // Posts wait on Discord, so the work is in the store when the database goes.
+    world.discord.holdChannelMessages(true);
+    for (const id of reviews)
+      expect(await deliver(url, WEBHOOK_TOKEN, reviewEvent(GUILD, { id, authorId: VOTER }))).toBe(200);
+    for (const voter of voters) expect(await deliver(url, WEBHOOK_TOKEN, voteEvent(GUILD, voter))).toBe(200);
+    await world.discord.waitUntil(() => world.discord.heldRequests >= 1, 10_000, 'a post on its way');
+    await postgres.outage!.kill();
+    world.discord.holdChannelMessages(false);
+    const [vote] = await answeredInTime(membersAsk());
+    expect(vote).toContain(`<@${VOTER}>`);
+    await sleep(OUTAGE_MS);
+    await postgres.outage!.restart();
+    const back = performance.now();
+    const shown = (text: string) =>
+      world.discord.channelMessages(CHANNEL).filter((m) => textOf(m).includes(text)).length;
+    await world.discord.waitUntil(
+      () => reviews.every((id) => shown(id) === 1) && voters.every((v) => shown(`<@${v}>`) === 1),
+      10_000,
+      'everything posted after the restart',
+    );
+    expect(performance.now() - back).toBeLessThan(10_000);
+    await sleep(1_000);
+    expect(reviews.filter((id) => shown(id) !== 1)).toEqual([]);
+    expect(voters.filter((v) => shown(`<@${v}>`) !== 1)).toEqual([]);
+    expect(world.bot.child.exitCode).toBeNull();
+  }, 60_000);
+});
