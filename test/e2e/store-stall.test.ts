@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startBot, type BotProcess } from '../support/bot-process.js';
 import { asMember, textOf } from '../support/conversation.js';
 import { DEFAULTS, nextSnowflake, textChannelIdFor, type InteractionHandle } from '../support/discord/index.js';
 import { deliver, reviewEvent, voteEvent } from '../support/guilds-webhook.js';
