@@ -20,6 +20,7 @@ import { deliverToFirstThatTakes, reviewEvent, voteEvent } from '../support/guil
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../support/receiver-env.js';
 import { closedPort } from '../support/service.js';
+import { drillFigure, drillSize } from '../support/drill-figure.js';
 import { botEnvironment } from '../support/world.js';
 
 /*
@@ -28,7 +29,7 @@ import { botEnvironment } from '../support/world.js';
  * The issue's drill is a 300-event burst: ONE_PROCESS_EVENTS=300 runs it at full size; the suite
  * runs 100 (10 reviews, 90 votes) to stay well inside its time.
  */
-const EVENTS = Number(process.env.ONE_PROCESS_EVENTS ?? 100);
+const EVENTS = drillSize('ONE_PROCESS_EVENTS', 100);
 const REVIEWS = Math.max(2, Math.round(EVENTS / 10));
 const VOTES = EVENTS - REVIEWS;
 /** Deliveries in flight at once, as Guilds sends a burst. */
@@ -146,8 +147,14 @@ describe('two bots on one PostgreSQL database', () => {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(reviewIds.filter((id) => feedPostsOf(id).length !== 1)).toEqual([]);
     expect(voters.filter((id) => mentionsOf(id) !== 1)).toEqual([]);
-    process.stdout.write(
-      `one-process drill: ${EVENTS} events (${REVIEWS} reviews, ${VOTES} votes), ${takenBySecond.length} taken by the second bot; standby answered /vote ${Math.round(takeoverMs)} ms after the first bot's SIGTERM\n`,
+    const once =
+      reviewIds.filter((id) => feedPostsOf(id).length === 1).length +
+      voters.filter((id) => mentionsOf(id) === 1).length;
+    drillFigure(`two bots on one PostgreSQL: events shown exactly once, of ${EVENTS}`, once);
+    drillFigure('two bots on one PostgreSQL: events taken by the standby after the SIGTERM', takenBySecond.length);
+    drillFigure(
+      "two bots on one PostgreSQL: standby answered /vote after the first's SIGTERM (ms)",
+      Math.round(takeoverMs),
     );
   }, 120_000);
 
