@@ -29,7 +29,7 @@ export interface BotContext extends BaseContext {
   /** This server's service client (its credentials, its rate limiter). */
   readonly api: ServiceClient;
   /** The server's active votes as last seen; `/vote` answers from it without a service call. */
-  readonly votes?: VoteMirror;
+  readonly votes?: Pick<VoteMirror, 'activeVote' | 'learned'>;
   /** The votes the bot recorded, for the leaderboard. */
   readonly ledger: Pick<Store, 'votesBetween' | 'countingSince'>;
   /** Members' reminder settings, their last reminder, and when their running vote ends. */
@@ -38,5 +38,5 @@ export interface BotContext extends BaseContext {
     'optInReminders' | 'optOutReminders' | 'reminderOptIn' | 'lastReminder' | 'scheduledExpiry'
   >;
   /** Posts of reviews in the review channel, marked when a reply is posted. */
-  readonly feed?: ReviewFeed;
+  readonly feed?: Pick<ReviewFeed, 'onAnswered'>;
 }
