@@ -87,6 +87,8 @@ export interface DiscordStandIn {
   dropGateway(closeCode?: number): void;
   /** Sends op 7 RECONNECT on the live session. */
   requestReconnect(): void;
+  /** The bot leaves a guild (or is kicked): GUILD_DELETE without `unavailable`, and the guild is gone from READY. */
+  removeGuild(guildId: string): void;
   /** Members the guild has, whom the bot can look up by id (op 8) without them using the bot first. */
   addMembers(members: readonly MemberPayload[], guildId?: string): void;
   /** REQUEST_GUILD_MEMBERS received so far; `pauseMemberRequests(true)` leaves new ones unanswered. */
@@ -427,6 +429,14 @@ class StandIn implements DiscordStandIn {
 
   requestReconnect(): void {
     this.gateway.requestReconnect();
+  }
+
+  removeGuild(guildId: string): void {
+    const at = this.store.config.guilds.findIndex((guild) => guild.id === guildId);
+    if (at < 0) throw new Error(`the bot is not in guild ${guildId}`);
+    this.store.config.guilds.splice(at, 1);
+    this.gateway.dispatch('GUILD_DELETE', { id: guildId });
+    this.store.changed.notify();
   }
 
   setGatewayBotStatus(status: number | null): void {
