@@ -1,0 +1,241 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { textOf } from '../support/conversation.js';
+import {
+  member,
+  MODERATOR_PERMISSIONS,
+  modalSubmit,
+  nextSnowflake,
+  OptionType,
+  slashCommand,
+  textChannelIdFor,
+  type CommandOption,
+  type InteractionHandle,
+  type MemberPayload,
+  type Message,
+} from '../support/discord/index.js';
+import { deliver, reviewEvent } from '../support/guilds-webhook.js';
+import { receiverEnv, removeStoreFiles } from '../support/receiver-env.js';
+import { VOTER } from '../support/seed.js';
+import { startWorld, type World } from '../support/world.js';
+
+// Three servers, one bot, no DISCORD_GUILD_ID: each is set up with /setup and keeps its own key.
+const A = nextSnowflake();
+const B = nextSnowflake();
+const C = nextSnowflake();
+const KEYS = {
+  [A]: { apiKey: 'server-a-api-key-7421', appId: 'server-a-app-id-3390' },
+  [B]: { apiKey: 'server-b-api-key-5518', appId: 'server-b-app-id-6604' },
+  [C]: { apiKey: 'server-c-api-key-9127', appId: 'server-c-app-id-2283' },
+};
+const PUBLIC_URL = 'https://bot.example.com';
+const SECRETS_KEY = randomBytes(32).toString('base64');
+
+let world: World;
+let receiverUrl: string;
+/** Each server's webhook token, as /setup webhook showed it the first time. */
+const tokens = new Map<string, string>();
+const admin = member({ permissions: MODERATOR_PERMISSIONS });
+
+beforeAll(async () => {
+  const { url, ...env } = await receiverEnv({ WEBHOOK_TOKEN: '', WEBHOOK_PUBLIC_URL: PUBLIC_URL });
+  receiverUrl = url;
+  world = await startWorld({
+    sandbox: { ...KEYS[A], moreCredentials: [KEYS[B], KEYS[C]] },
+    discord: { guildId: A, otherGuildIds: [B, C] },
+    env: {
+      ...env,
+      DISCORD_GUILD_ID: '',
+      SERVICE_API_KEY: '',
+      SERVICE_APP_ID: '',
+      MODERATOR_ROLE_IDS: '',
+      REVIEW_LOG_CHANNEL_ID: '',
+      SECRETS_KEY,
+    },
+  });
+});
+afterAll(async () => {
+  await world?.close();
+  removeStoreFiles();
+});
+
+function setup(guildId: string, sub: string, options: CommandOption[] = [], who: MemberPayload = admin) {
+  return world.discord.sendInteraction(
+    slashCommand({
+      name: 'setup',
+      guildId,
+      member: who,
+      options: [{ name: sub, type: OptionType.Subcommand, options }],
+    }),
+  );
+}
+
+function vote(guildId: string): InteractionHandle {
+  return world.discord.sendInteraction(slashCommand({ name: 'vote', guildId, member: member() }));
+}
+
+/** `/setup credentials`, then the form sent back with these values. */
+async function submitCredentials(guildId: string, values: { apiKey: string; appId: string }): Promise<Message> {
+  const modal = await setup(guildId, 'credentials').waitForModal();
+  const submit = world.discord.sendInteraction(
+    modalSubmit({
+      customId: modal.custom_id,
+      guildId,
+      member: admin,
+      fields: { api_key: values.apiKey, app_id: values.appId },
+    }),
+  );
+  return submit.waitForMessage(10_000);
+}
+
+async function setReviewChannel(guildId: string): Promise<Message> {
+  return setup(guildId, 'channel', [
+    { name: 'kind', type: OptionType.String, value: 'review' },
+    { name: 'target', type: OptionType.Channel, value: textChannelIdFor(guildId) },
+  ]).waitForMessage();
+}
+
+/** `/setup webhook`: the address shown, and the token shown whole the first time. */
+async function webhookOf(guildId: string): Promise<{ shownUrl: string; token: string }> {
+  const message = await setup(guildId, 'webhook').waitForMessage();
+  const fields = message.embeds[0]!.fields as Array<{ name: string; value: string }>;
+  const unquote = (name: string) => fields.find((f) => f.name === name)!.value.replace(/`/g, '');
+  const token = unquote('Token');
+  tokens.set(guildId, token);
+  return { shownUrl: unquote('Address'), token };
+}
+
+const urlOf = (guildId: string) => `${receiverUrl}/${guildId}`;
+const posts = (guildId: string) => world.discord.channelMessages(textChannelIdFor(guildId));
+const requestsSince = (from: number) => world.sandbox.requests.slice(from);
+
+async function reviewPosted(guildId: string, content: string): Promise<void> {
+  await world.discord.waitUntil(
+    () => posts(guildId).some((message) => textOf(message).includes(content)),
+    10_000,
+    `the review in ${guildId}'s channel`,
+  );
+}
+
+describe('one bot, many servers, each set up with /setup', () => {
+  it('refuses credentials the service refuses, saving nothing, and keeps the values out of the answer', async () => {
+    const before = world.sandbox.requests.length;
+    const refused = await submitCredentials(A, { apiKey: 'server-a-wrong-key-0000', appId: KEYS[A].appId });
+    expect(textOf(refused)).toMatch(/refused/i);
+    expect(textOf(refused)).not.toContain('server-a-wrong-key');
+    expect(requestsSince(before).map((r) => r.route)).toEqual(['listVotes']);
+    expect(textOf(await vote(A).waitForMessage())).toContain('/setup credentials');
+  });
+
+  it("checks A's credentials with one GET /votes, saves them and shows only their last four characters", async () => {
+    const before = world.sandbox.requests.length;
+    const saved = await submitCredentials(A, KEYS[A]);
+    const text = textOf(saved);
+    expect(text).toContain('7421');
+    expect(text).toContain('3390');
+    expect(text).not.toContain(KEYS[A].apiKey);
+    expect(text).not.toContain(KEYS[A].appId);
+    expect(requestsSince(before).map((r) => [r.route, r.appId])).toEqual([['listVotes', KEYS[A].appId]]);
+    expect(textOf(await setReviewChannel(A))).toContain(`<#${textChannelIdFor(A)}>`);
+  });
+
+  it("calls the service with A's key and app id for /vote in A", async () => {
+    const before = world.sandbox.requests.length;
+    await vote(A).waitForMessage();
+    const sent = requestsSince(before);
+    expect(sent.length).toBeGreaterThan(0);
+    for (const request of sent) {
+      expect(request.appId).toBe(KEYS[A].appId);
+      expect(request.headers['service-api-key']).toBe(KEYS[A].apiKey);
+    }
+  });
+
+  it('answers "not set up" for /vote in B, naming /setup credentials, with no service call', async () => {
+    const before = world.sandbox.requests.length;
+    const answer = await vote(B).waitForMessage();
+    expect(textOf(answer)).toMatch(/not set up/i);
+    expect(textOf(answer)).toContain('/setup credentials');
+    expect(world.sandbox.requests.length).toBe(before);
+  });
+
+  it('refuses /setup to a member without Manage Server, changing nothing', async () => {
+    const before = world.sandbox.requests.length;
+    const plain = member();
+    const refused = await setup(A, 'status', [], plain).waitForMessage();
+    expect(textOf(refused)).toMatch(/Manage Server/);
+    const form = setup(A, 'credentials', [], plain);
+    expect(textOf(await form.waitForMessage())).toMatch(/Manage Server/);
+    expect(form.modal()).toBeUndefined();
+    expect(world.sandbox.requests.length).toBe(before);
+  });
+
+  it("posts a review delivered to A's URL with A's token in A's review channel", async () => {
+    const { shownUrl, token } = await webhookOf(A);
+    expect(shownUrl).toBe(`${PUBLIC_URL}/webhook/${A}`);
+    expect(token.length).toBeGreaterThanOrEqual(32);
+    const content = `A review for A ${Math.random().toString(36).slice(2, 8)}`;
+    expect(await deliver(urlOf(A), token, reviewEvent(A, { id: 'rev_a1', authorId: VOTER, content }))).toBe(200);
+    await reviewPosted(A, content);
+  });
+
+  it("refuses with 401, posting nothing, the same body sent to B's URL or with B's token on A's URL", async () => {
+    const a = { token: tokens.get(A)! };
+    await submitCredentials(B, KEYS[B]);
+    await setReviewChannel(B);
+    const b = await webhookOf(B);
+    const body = reviewEvent(A, { id: 'rev_a2', authorId: VOTER, content: 'Sent to the wrong door' });
+    const postsBefore = [posts(A).length, posts(B).length];
+    expect(await deliver(urlOf(B), a.token, body)).toBe(401);
+    expect(await deliver(urlOf(A), b.token, body)).toBe(401);
+    // A delivery that is accepted would be posted within this time (the one above took less).
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect([posts(A).length, posts(B).length]).toEqual(postsBefore);
+  });
+
+  it("never sends A's key for B once B is set up with its own", async () => {
+    const before = world.sandbox.requests.length;
+    await vote(B).waitForMessage();
+    const sent = requestsSince(before);
+    expect(sent.length).toBeGreaterThan(0);
+    for (const request of sent) {
+      expect(request.appId).toBe(KEYS[B].appId);
+      expect(request.headers['service-api-key']).not.toBe(KEYS[A].apiKey);
+    }
+    await vote(A).waitForMessage();
+    expect(world.sandbox.requests.slice(before).filter((r) => r.appId === KEYS[A].appId).length).toBeGreaterThan(0);
+  });
+
+  it("stops C's work when the bot leaves C: its deliveries are refused and nothing more is posted there", async () => {
+    await submitCredentials(C, KEYS[C]);
+    await setReviewChannel(C);
+    const { token } = await webhookOf(C);
+    const first = `A review for C ${Math.random().toString(36).slice(2, 8)}`;
+    expect(await deliver(urlOf(C), token, reviewEvent(C, { id: 'rev_c1', authorId: VOTER, content: first }))).toBe(200);
+    await reviewPosted(C, first);
+
+    world.discord.removeGuild(C);
+    await world.bot.waitForLog(
+      (line) => line.msg === 'server work stopped' && line.guildId === C,
+      10_000,
+      "C's work stopping",
+    );
+    const postsBefore = posts(C).length;
+    const after = reviewEvent(C, { id: 'rev_c2', authorId: VOTER, content: 'After leaving' });
+    expect(await deliver(urlOf(C), token, after)).toBe(401);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(posts(C).length).toBe(postsBefore);
+    // A is untouched.
+    expect(textOf(await vote(A).waitForMessage())).not.toMatch(/not set up/i);
+  });
+
+  it('never writes a key, app id or webhook token into a log line', () => {
+    const logged = world.bot.logs.map((line) => JSON.stringify(line)).join('\n');
+    for (const { apiKey, appId } of Object.values(KEYS)) {
+      expect(logged).not.toContain(apiKey);
+      expect(logged).not.toContain(appId);
+    }
+    expect(logged).not.toContain(SECRETS_KEY);
+    expect(tokens.size).toBe(3);
+    for (const token of tokens.values()) expect(logged).not.toContain(token);
+  });
+});
