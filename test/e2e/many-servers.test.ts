@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { textOf } from '../support/conversation.js';
 import {
+  buttonClick,
   member,
   MODERATOR_PERMISSIONS,
   modalSubmit,
@@ -17,6 +18,7 @@ import {
 import { deliver, reviewEvent } from '../support/guilds-webhook.js';
 import { receiverEnv, removeStoreFiles } from '../support/receiver-env.js';
 import { VOTER } from '../support/seed.js';
+import { voterRoleIdFor } from '../support/discord/index.js';
 import { startWorld, type World } from '../support/world.js';
 
 // Three servers, one bot, no DISCORD_GUILD_ID: each is set up with /setup and keeps its own key.
@@ -237,5 +239,70 @@ describe('one bot, many servers, each set up with /setup', () => {
     expect(logged).not.toContain(SECRETS_KEY);
     expect(tokens.size).toBe(3);
     for (const token of tokens.values()) expect(logged).not.toContain(token);
+  });
+});
+
+describe('the rest of /setup, in A', () => {
+  it('runs the checks for the server, one line each, with the fix for what fails', async () => {
+    const status = await setup(A, 'status').waitForMessage(10_000);
+    const lines = textOf(status).split('\n');
+    expect(lines).toContainEqual(expect.stringMatching(/^✔ \*\*Service credentials\*\*: accepted .*7421/));
+    expect(lines).toContainEqual(expect.stringMatching(/^✔ \*\*Review feed\*\*: <#/));
+    expect(lines).toContainEqual(expect.stringMatching(/^✔ \*\*Vote announcements\*\*: off/));
+    expect(lines).toContainEqual(expect.stringMatching(/^✔ \*\*Last webhook delivery\*\*: <t:\d+:R>/));
+    // deploy-commands never ran against this stand-in: the fix names it.
+    expect(lines).toContainEqual(expect.stringMatching(/^✘ \*\*Slash commands\*\*/));
+    expect(textOf(status)).toContain('npm run deploy-commands');
+    expect(textOf(status)).not.toContain(KEYS[A].apiKey);
+  });
+
+  it('takes an https vote link and refuses anything else, changing nothing', async () => {
+    const url = (value: string) => setup(A, 'vote-url', [{ name: 'url', type: OptionType.String, value }]);
+    expect(textOf(await url('http://guilds.me/server/1').waitForMessage())).toMatch(/https:\/\//);
+    expect(textOf(await url('javascript:alert(1)').waitForMessage())).toMatch(/Link not accepted/);
+    expect(textOf(await url('https://guilds.me/server/1').waitForMessage())).toContain('https://guilds.me/server/1');
+  });
+
+  it('sets the voter role the bot can give, and adds and removes a moderator role', async () => {
+    const role = (name: string, value: string) => setup(A, 'role', [{ name, type: OptionType.Role, value }]);
+    expect(textOf(await role('voter', voterRoleIdFor(A)).waitForMessage())).toMatch(/Voter role set/);
+    const modRole = nextSnowflake();
+    expect(textOf(await role('moderators', modRole).waitForMessage())).toMatch(/Moderator role added/);
+    expect(textOf(await role('remove', modRole).waitForMessage())).toMatch(/Moderator role removed/);
+    expect(textOf(await role('remove', modRole).waitForMessage())).toMatch(/not a moderator role/);
+    expect(textOf(await setup(A, 'role').waitForMessage())).toMatch(/exactly one/);
+  });
+
+  it("answers in the member's language", async () => {
+    const handle = world.discord.sendInteraction(
+      slashCommand({
+        name: 'setup',
+        guildId: A,
+        member: admin,
+        locale: 'de',
+        options: [
+          {
+            name: 'channel',
+            type: OptionType.Subcommand,
+            options: [{ name: 'kind', type: OptionType.String, value: 'votes' }],
+          },
+        ],
+      }),
+    );
+    expect(textOf(await handle.waitForMessage())).toContain('Stimmen-Ankündigungen: aus');
+  });
+
+  it('forgets the server only once the confirm button is pressed, by a member with Manage Server', async () => {
+    const confirm = await setup(A, 'reset').waitForMessage();
+    expect(textOf(await vote(A).waitForMessage())).not.toMatch(/not set up/i);
+    const click = (who: MemberPayload) =>
+      world.discord.sendInteraction(
+        buttonClick({ customId: 'setup-reset:confirm', message: confirm, member: who, guildId: A }),
+      );
+    expect(textOf(await click(member()).waitForMessage())).toMatch(/Manage Server/);
+    expect(textOf(await vote(A).waitForMessage())).not.toMatch(/not set up/i);
+    expect(textOf(await click(admin).waitForMessage())).toMatch(/Server forgotten/);
+    expect(textOf(await vote(A).waitForMessage())).toMatch(/not set up/i);
+    expect(await deliver(urlOf(A), tokens.get(A)!, reviewEvent(A, { id: 'rev_a3', authorId: VOTER }))).toBe(401);
   });
 });
