@@ -18,7 +18,8 @@ import {
 import { deliver, reviewEvent } from '../support/guilds-webhook.js';
 import { receiverEnv, removeStoreFiles } from '../support/receiver-env.js';
 import { VOTER } from '../support/seed.js';
-import { voterRoleIdFor } from '../support/discord/index.js';
+import { Permission, voterRoleIdFor } from '../support/discord/index.js';
+import { botRoleIdFor } from '../support/discord/fixtures.js';
 import { startWorld, type World } from '../support/world.js';
 
 // Three servers, one bot, no DISCORD_GUILD_ID: each is set up with /setup and keeps its own key.
@@ -271,6 +272,25 @@ describe('the rest of /setup, in A', () => {
     expect(textOf(await role('remove', modRole).waitForMessage())).toMatch(/Moderator role removed/);
     expect(textOf(await role('remove', modRole).waitForMessage())).toMatch(/not a moderator role/);
     expect(textOf(await setup(A, 'role').waitForMessage())).toMatch(/exactly one/);
+  });
+
+  it('refuses a channel where the bot cannot post, saying what it lacks, and changes nothing', async () => {
+    world.discord.setChannelOverwrites(
+      [{ role: botRoleIdFor(B), deny: Permission.EmbedLinks | Permission.SendMessages }],
+      textChannelIdFor(B),
+    );
+    try {
+      const refused = await setup(B, 'channel', [
+        { name: 'kind', type: OptionType.String, value: 'votes' },
+        { name: 'target', type: OptionType.Channel, value: textChannelIdFor(B) },
+      ]).waitForMessage();
+      expect(textOf(refused)).toMatch(/lacks Send Messages, Embed Links/);
+      const status = textOf(await setup(B, 'status').waitForMessage(10_000));
+      expect(status).toMatch(/✔ \*\*Vote announcements\*\*: off/);
+      expect(status).toMatch(/✘ \*\*Review feed\*\*: <#\d+>: the bot lacks Send Messages, Embed Links/);
+    } finally {
+      world.discord.setChannelOverwrites([], textChannelIdFor(B));
+    }
   });
 
   it("answers in the member's language", async () => {

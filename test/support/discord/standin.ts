@@ -101,7 +101,8 @@ export interface DiscordStandIn {
   /**
    * Sets a channel's permission overwrites (default: the configured guild's text channel), as an
    * admin would in its settings; `{ deny: Permission.SendMessages, role: discord.botRoleId }`
-   * takes Send Messages from the bot there. Bits are bigints; an empty list clears them.
+   * takes Send Messages from the bot there. Bits are bigints; an empty list clears them. A connected
+   * client gets CHANNEL_UPDATE.
    */
   setChannelOverwrites(
     overwrites: ReadonlyArray<{ role?: string; member?: string; allow?: bigint; deny?: bigint }>,
@@ -462,6 +463,9 @@ class StandIn implements DiscordStandIn {
       deny: (o.deny ?? 0n).toString(),
     }));
     this.store.channelOverwrites.set(channelId, payloads);
+    // As Discord tells a connected bot when an admin edits a channel.
+    const channel = this.store.channel(channelId);
+    if (channel) this.gateway.dispatch('CHANNEL_UPDATE', channel);
     this.store.changed.notify();
   }
 
