@@ -5,13 +5,12 @@ import {
   PermissionFlagsBits,
   type ChatInputCommandInteraction,
 } from 'discord.js';
-import type { BaseContext, BotContext } from '../src/bot/context.js';
+import type { BaseContext } from '../src/bot/context.js';
 import { commandNamed, setupName, setupNamed } from '../src/bot/command-options.js';
 import { replyInTime } from '../src/bot/respond.js';
-import { localizations, english, translatorFor } from '../src/i18n/index.js';
+import { english, localizations, translatorFor } from '../src/i18n/index.js';
 import { openCredentials } from '../src/setup/credentials.js';
-import { CHANNEL_KINDS, POSTABLE_CHANNELS, type ChannelKind } from '../src/setup/channel.js';
-import { setChannel } from '../src/setup/channel.js';
+import { CHANNEL_KINDS, POSTABLE_CHANNELS, setChannel, type ChannelKind } from '../src/setup/channel.js';
 import { requireManageServer } from '../src/setup/manage-server.js';
 import { resetConfirmView } from '../src/setup/reset.js';
 import { setRole } from '../src/setup/role.js';
@@ -67,7 +66,7 @@ const STEPS: ReadonlyMap<string, Step> = new Map<string, Step>([
 ]);
 
 /** Manage Server is checked again here: a server may let others see the command. Every answer is ephemeral. */
-export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext | BaseContext): Promise<void> {
+export async function execute(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<void> {
   requireManageServer(interaction);
   const sub = interaction.options.getSubcommand(true);
   if (sub === setupName('credentials')) return openCredentials(interaction, ctx);

@@ -139,7 +139,7 @@ async function commandsLine(
       fix: t('setup.status.fixCommands'),
     };
   } catch {
-    return { ok: false, label, detail: t('setup.status.serviceDown'), fix: t('setup.status.fixLater') };
+    return { ok: false, label, detail: t('setup.status.discordDown'), fix: t('setup.status.fixLater') };
   }
 }
 

@@ -26,11 +26,9 @@ import { startWorld, type World } from '../support/world.js';
 const A = nextSnowflake();
 const B = nextSnowflake();
 const C = nextSnowflake();
-const KEYS = {
-  [A]: { apiKey: 'server-a-api-key-7421', appId: 'server-a-app-id-3390' },
-  [B]: { apiKey: 'server-b-api-key-5518', appId: 'server-b-app-id-6604' },
-  [C]: { apiKey: 'server-c-api-key-9127', appId: 'server-c-app-id-2283' },
-};
+const KEY_A = { apiKey: 'server-a-api-key-7421', appId: 'server-a-app-id-3390' };
+const KEY_B = { apiKey: 'server-b-api-key-5518', appId: 'server-b-app-id-6604' };
+const KEY_C = { apiKey: 'server-c-api-key-9127', appId: 'server-c-app-id-2283' };
 const PUBLIC_URL = 'https://bot.example.com';
 const SECRETS_KEY = randomBytes(32).toString('base64');
 
@@ -44,7 +42,7 @@ beforeAll(async () => {
   const { url, ...env } = await receiverEnv({ WEBHOOK_TOKEN: '', WEBHOOK_PUBLIC_URL: PUBLIC_URL });
   receiverUrl = url;
   world = await startWorld({
-    sandbox: { ...KEYS[A], moreCredentials: [KEYS[B], KEYS[C]] },
+    sandbox: { ...KEY_A, moreCredentials: [KEY_B, KEY_C] },
     discord: { guildId: A, otherGuildIds: [B, C] },
     env: {
       ...env,
@@ -123,7 +121,7 @@ async function reviewPosted(guildId: string, content: string): Promise<void> {
 describe('one bot, many servers, each set up with /setup', () => {
   it('refuses credentials the service refuses, saving nothing, and keeps the values out of the answer', async () => {
     const before = world.sandbox.requests.length;
-    const refused = await submitCredentials(A, { apiKey: 'server-a-wrong-key-0000', appId: KEYS[A].appId });
+    const refused = await submitCredentials(A, { apiKey: 'server-a-wrong-key-0000', appId: KEY_A.appId });
     expect(textOf(refused)).toMatch(/refused/i);
     expect(textOf(refused)).not.toContain('server-a-wrong-key');
     expect(requestsSince(before).map((r) => r.route)).toEqual(['listVotes']);
@@ -132,13 +130,13 @@ describe('one bot, many servers, each set up with /setup', () => {
 
   it("checks A's credentials with one GET /votes, saves them and shows only their last four characters", async () => {
     const before = world.sandbox.requests.length;
-    const saved = await submitCredentials(A, KEYS[A]);
+    const saved = await submitCredentials(A, KEY_A);
     const text = textOf(saved);
     expect(text).toContain('7421');
     expect(text).toContain('3390');
-    expect(text).not.toContain(KEYS[A].apiKey);
-    expect(text).not.toContain(KEYS[A].appId);
-    expect(requestsSince(before).map((r) => [r.route, r.appId])).toEqual([['listVotes', KEYS[A].appId]]);
+    expect(text).not.toContain(KEY_A.apiKey);
+    expect(text).not.toContain(KEY_A.appId);
+    expect(requestsSince(before).map((r) => [r.route, r.appId])).toEqual([['listVotes', KEY_A.appId]]);
     expect(textOf(await setReviewChannel(A))).toContain(`<#${textChannelIdFor(A)}>`);
   });
 
@@ -148,8 +146,8 @@ describe('one bot, many servers, each set up with /setup', () => {
     const sent = requestsSince(before);
     expect(sent.length).toBeGreaterThan(0);
     for (const request of sent) {
-      expect(request.appId).toBe(KEYS[A].appId);
-      expect(request.headers['service-api-key']).toBe(KEYS[A].apiKey);
+      expect(request.appId).toBe(KEY_A.appId);
+      expect(request.headers['service-api-key']).toBe(KEY_A.apiKey);
     }
   });
 
@@ -183,7 +181,7 @@ describe('one bot, many servers, each set up with /setup', () => {
 
   it("refuses with 401, posting nothing, the same body sent to B's URL or with B's token on A's URL", async () => {
     const a = { token: tokens.get(A)! };
-    await submitCredentials(B, KEYS[B]);
+    await submitCredentials(B, KEY_B);
     await setReviewChannel(B);
     const b = await webhookOf(B);
     const body = reviewEvent(A, { id: 'rev_a2', authorId: VOTER, content: 'Sent to the wrong door' });
@@ -201,15 +199,15 @@ describe('one bot, many servers, each set up with /setup', () => {
     const sent = requestsSince(before);
     expect(sent.length).toBeGreaterThan(0);
     for (const request of sent) {
-      expect(request.appId).toBe(KEYS[B].appId);
-      expect(request.headers['service-api-key']).not.toBe(KEYS[A].apiKey);
+      expect(request.appId).toBe(KEY_B.appId);
+      expect(request.headers['service-api-key']).not.toBe(KEY_A.apiKey);
     }
     await vote(A).waitForMessage();
-    expect(world.sandbox.requests.slice(before).filter((r) => r.appId === KEYS[A].appId).length).toBeGreaterThan(0);
+    expect(world.sandbox.requests.slice(before).filter((r) => r.appId === KEY_A.appId).length).toBeGreaterThan(0);
   });
 
   it("stops C's work when the bot leaves C: its deliveries are refused and nothing more is posted there", async () => {
-    await submitCredentials(C, KEYS[C]);
+    await submitCredentials(C, KEY_C);
     await setReviewChannel(C);
     const { token } = await webhookOf(C);
     const first = `A review for C ${Math.random().toString(36).slice(2, 8)}`;
@@ -233,7 +231,7 @@ describe('one bot, many servers, each set up with /setup', () => {
 
   it('never writes a key, app id or webhook token into a log line', () => {
     const logged = world.bot.logs.map((line) => JSON.stringify(line)).join('\n');
-    for (const { apiKey, appId } of Object.values(KEYS)) {
+    for (const { apiKey, appId } of [KEY_A, KEY_B, KEY_C]) {
       expect(logged).not.toContain(apiKey);
       expect(logged).not.toContain(appId);
     }
@@ -254,7 +252,7 @@ describe('the rest of /setup, in A', () => {
     // deploy-commands never ran against this stand-in: the fix names it.
     expect(lines).toContainEqual(expect.stringMatching(/^✘ \*\*Slash commands\*\*/));
     expect(textOf(status)).toContain('npm run deploy-commands');
-    expect(textOf(status)).not.toContain(KEYS[A].apiKey);
+    expect(textOf(status)).not.toContain(KEY_A.apiKey);
   });
 
   it('takes an https vote link and refuses anything else, changing nothing', async () => {

@@ -288,6 +288,7 @@ export const de: Catalog = {
   'setup.status.credentialsNone': 'nicht gesetzt',
   'setup.status.credentialsRefused': 'vom Dienst abgelehnt (HTTP {status})',
   'setup.status.serviceDown': 'keine Antwort erhalten',
+  'setup.status.discordDown': 'Discord hat nicht geantwortet',
   'setup.status.fixCredentials': '{command} mit Schlüssel und App-ID aus dem Dashboard ausführen',
   'setup.status.fixLater': 'gleich noch einmal versuchen',
   'setup.status.channelOff': 'aus',

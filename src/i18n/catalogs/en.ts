@@ -274,6 +274,7 @@ export const en = {
   'setup.status.credentialsNone': 'not set',
   'setup.status.credentialsRefused': 'refused by the service (HTTP {status})',
   'setup.status.serviceDown': 'the service did not answer',
+  'setup.status.discordDown': 'Discord did not answer',
   'setup.status.fixCredentials': 'run {command} with the key and app id from the dashboard',
   'setup.status.fixLater': 'try again shortly',
   'setup.status.channelOff': 'off',

@@ -284,6 +284,7 @@ export const es: Catalog = {
   'setup.status.credentialsNone': 'sin definir',
   'setup.status.credentialsRefused': 'rechazadas por el servicio (HTTP {status})',
   'setup.status.serviceDown': 'no hubo respuesta',
+  'setup.status.discordDown': 'Discord no respondió',
   'setup.status.fixCredentials': 'ejecuta {command} con la clave y el app id del panel',
   'setup.status.fixLater': 'inténtalo de nuevo en un momento',
   'setup.status.channelOff': 'desactivado',

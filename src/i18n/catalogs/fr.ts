@@ -283,6 +283,7 @@ export const fr: Catalog = {
   'setup.status.credentialsNone': 'non définis',
   'setup.status.credentialsRefused': 'refusés par le service (HTTP {status})',
   'setup.status.serviceDown': 'aucune réponse',
+  'setup.status.discordDown': 'Discord n’a pas répondu',
   'setup.status.fixCredentials': "lancez {command} avec la clé et l'app id du tableau de bord",
   'setup.status.fixLater': 'réessayez dans un instant',
   'setup.status.channelOff': 'désactivé',

@@ -280,6 +280,7 @@ export const ptBR: Catalog = {
   'setup.status.credentialsNone': 'não definidas',
   'setup.status.credentialsRefused': 'recusadas pelo serviço (HTTP {status})',
   'setup.status.serviceDown': 'sem resposta',
+  'setup.status.discordDown': 'o Discord não respondeu',
   'setup.status.fixCredentials': 'execute {command} com a chave e o app id do painel',
   'setup.status.fixLater': 'tente de novo em instantes',
   'setup.status.channelOff': 'desligado',
