@@ -272,6 +272,21 @@ describe('the rest of /setup, in A', () => {
     expect(textOf(await setup(A, 'role').waitForMessage())).toMatch(/exactly one/);
   });
 
+  it("refuses a voter role above the bot's own, saying why, and keeps the one set", async () => {
+    // A role the stand-in creates for this member lands above every role the guild had, the bot's included.
+    const high = nextSnowflake();
+    const holder = member({ permissions: MODERATOR_PERMISSIONS, roles: [high] });
+    const refused = await setup(
+      A,
+      'role',
+      [{ name: 'voter', type: OptionType.Role, value: high }],
+      holder,
+    ).waitForMessage();
+    expect(textOf(refused)).toContain(`<@&${high}> is not below the bot's highest role`);
+    const status = textOf(await setup(A, 'status').waitForMessage(10_000));
+    expect(status).toContain(`✔ **Voter role**: <@&${voterRoleIdFor(A)}>`);
+  });
+
   it('refuses a channel where the bot cannot post, saying what it lacks, and changes nothing', async () => {
     world.discord.setChannelOverwrites(
       [{ role: botRoleIdFor(B), deny: Permission.EmbedLinks | Permission.SendMessages }],

@@ -417,6 +417,15 @@ class StandIn implements DiscordStandIn {
       this.store.rememberMember(guildId, member);
       for (const role of created) this.gateway.dispatch('GUILD_ROLE_CREATE', { guild_id: guildId, role });
     }
+    // A role option resolves to the guild's role as it stands (discord.js caches what it is sent).
+    const resolvedRoles = (payload.data as { resolved?: { roles?: Record<string, unknown> } } | undefined)?.resolved
+      ?.roles;
+    const guildRoles = guildId ? this.store.guild(guildId)?.roles : undefined;
+    if (resolvedRoles && guildRoles)
+      for (const id of Object.keys(resolvedRoles)) {
+        const known = guildRoles.find((role) => role.id === id);
+        if (known) resolvedRoles[id] = known;
+      }
     this.gateway.dispatch('INTERACTION_CREATE', payload, (at) => {
       record.sentAt = at;
       record.changed();
