@@ -8,6 +8,7 @@ import {
 import type { BaseContext } from '../src/bot/context.js';
 import { commandNamed, setupName, setupNamed } from '../src/bot/command-options.js';
 import { replyInTime } from '../src/bot/respond.js';
+import { BUTTON_URL_MAX } from '../src/discord-limits.js';
 import { english, localizations, translatorFor } from '../src/i18n/index.js';
 import { openCredentials } from '../src/setup/credentials.js';
 import { CHANNEL_KINDS, POSTABLE_CHANNELS, setChannel, type ChannelKind } from '../src/setup/channel.js';
@@ -45,7 +46,9 @@ export const data = commandNamed(new SlashCommandBuilder(), 'setup')
       .addRoleOption(setupNamed('remove')),
   )
   .addSubcommand((sub) =>
-    setupNamed('voteUrl')(sub).addStringOption((o) => setupNamed('url')(o).setRequired(true).setMaxLength(512)),
+    setupNamed('voteUrl')(sub).addStringOption((o) =>
+      setupNamed('url')(o).setRequired(true).setMaxLength(BUTTON_URL_MAX),
+    ),
   )
   .addSubcommand((sub) => setupNamed('webhook')(sub).addBooleanOption(setupNamed('rotate')))
   .addSubcommand(setupNamed('status'))
