@@ -8,6 +8,8 @@ export const Prefix = {
   leaderboardPage: 'leaderboard-page',
   reviewReply: 'review-reply',
   reviewReplySubmit: 'review-reply-submit',
+  setupCredentials: 'setup-credentials',
+  setupReset: 'setup-reset',
 } as const;
 
 export type CustomIdPrefix = (typeof Prefix)[keyof typeof Prefix];

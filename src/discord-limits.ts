@@ -11,3 +11,5 @@ export const CUSTOM_ID_MAX = 100;
 export const MODAL_TITLE_MAX = 45;
 export const LABEL_MAX = 45;
 export const LABEL_DESCRIPTION_MAX = 100;
+/** A link button's URL. */
+export const BUTTON_URL_MAX = 512;

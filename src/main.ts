@@ -23,6 +23,7 @@ import { environmentServer } from './servers/environment-server.js';
 import { watchMembership } from './servers/membership.js';
 import { Servers } from './servers/servers.js';
 import { ServiceClients } from './servers/service-clients.js';
+import type { SetupPorts } from './setup/ports.js';
 import { openStore, StoreError } from './store/index.js';
 
 async function main(): Promise<void> {
@@ -90,7 +91,13 @@ async function main(): Promise<void> {
   });
   // Not awaited: the bot starts either way, and the line tells the operator what to fix.
   if (servers.environment) void checkService(clients.forServer(servers.environment.guildId), logger);
-  const base = { config, logger, replyGuard: new ReplyGuard(), names, now: () => new Date(), servers };
+  const setup: SetupPorts = {
+    forgetClient: (guildId) => clients.forget(guildId),
+    lastDeliveryAt: (guildId) => store.forServer(guildId).lastDeliveryAt(),
+    lastPollAt: async (guildId) => (await store.forServer(guildId).mirrorTotals())?.polledAt,
+    commands: [...commands.values()].map((command) => command.data.toJSON() as unknown as Record<string, unknown>),
+  };
+  const base = { config, logger, replyGuard: new ReplyGuard(), names, now: () => new Date(), servers, setup };
   const realtime = await startRealtime({
     config,
     servers,

@@ -35,12 +35,37 @@ function named<T extends Localizable>(builder: T, name: MessageKey, description:
 /** A command's name and description from the catalogs: `command.<name>.name` and `.description`. */
 export const commandNamed = (
   builder: SlashCommandBuilder,
-  command: 'vote' | 'votes' | 'review' | 'leaderboard' | 'remind',
+  command: 'vote' | 'votes' | 'review' | 'leaderboard' | 'remind' | 'setup',
 ) => named(builder, `command.${command}.name`, `command.${command}.description`);
 
 /** `/remind on|off|status`: a subcommand's name and description, `option.remind.<choice>.*`. */
 export const remindChoice = (choice: 'on' | 'off' | 'status') => (subcommand: SlashCommandSubcommandBuilder) =>
   named(subcommand, `option.remind.${choice}.name`, `option.remind.${choice}.description`);
+
+/** A part of `/setup` (a subcommand or an option): `option.setup.<part>.name` and `.description`. */
+export type SetupPart =
+  | 'credentials'
+  | 'channel'
+  | 'kind'
+  | 'target'
+  | 'role'
+  | 'voter'
+  | 'moderators'
+  | 'remove'
+  | 'voteUrl'
+  | 'url'
+  | 'webhook'
+  | 'rotate'
+  | 'status'
+  | 'reset';
+
+export const setupNamed =
+  (part: SetupPart) =>
+  <T extends Localizable>(builder: T): T =>
+    named(builder, `option.setup.${part}.name`, `option.setup.${part}.description`);
+
+/** The English name Discord sends for a part of `/setup`, whatever the member's language. */
+export const setupName = (part: SetupPart) => english.t(`option.setup.${part}.name`);
 
 /** `member`: whose answer to show; the caller when left out. */
 export const memberOption = (description: MessageKey) => (option: SlashCommandUserOption) =>

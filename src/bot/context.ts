@@ -7,6 +7,7 @@ import type { Logger } from '../log.js';
 import type { VoteMirror } from '../mirror/vote-mirror.js';
 import type { ServerSettings } from '../servers/server-settings.js';
 import type { Servers } from '../servers/servers.js';
+import type { SetupPorts } from '../setup/ports.js';
 import type { Store } from '../store/index.js';
 
 /** What every handler may use, whichever server it serves; handed in by main.ts so handlers never reach for globals. */
@@ -21,6 +22,8 @@ export interface BaseContext {
   readonly now: () => Date;
   /** Every server's settings and sealed secrets: what /setup reads and changes. */
   readonly servers: Servers;
+  /** Clients, deliveries, polls and commands, as /setup reads and resets them. */
+  readonly setup: SetupPorts;
 }
 
 /** A set-up server's part of the context: its settings and its own service client, mirror and store. */

@@ -10,7 +10,8 @@ export interface ChannelToCheck {
   needs: readonly PermissionName[];
 }
 
-const POSTS: readonly PermissionName[] = ['ViewChannel', 'SendMessages', 'EmbedLinks'];
+/** What the bot needs in a channel it posts embeds in. */
+export const POSTS: readonly PermissionName[] = ['ViewChannel', 'SendMessages', 'EmbedLinks'];
 
 /**
  * Every channel the bot posts in, one line each: a feature that posts somewhere adds its channel

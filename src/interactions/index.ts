@@ -2,6 +2,8 @@ import type { ComponentHandler } from '../bot/handlers.js';
 import { leaderboardPage } from './leaderboard-page.js';
 import { reviewReplySubmit } from './review-reply-submit.js';
 import { reviewReply } from './review-reply.js';
+import { setupCredentials } from './setup-credentials.js';
+import { setupReset } from './setup-reset.js';
 import { votesPage } from './votes-page.js';
 
 /** Every button and modal handler, each keyed by the custom-id prefix that is its file name. */
@@ -10,4 +12,6 @@ export const componentHandlers: readonly ComponentHandler[] = [
   leaderboardPage,
   reviewReply,
   reviewReplySubmit,
+  setupCredentials,
+  setupReset,
 ];

@@ -34,8 +34,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let rateLimit = options.rateLimit && new RateLimitWindow(options.rateLimit);
   const startedAt = performance.now();
 
-  const isAuthorised = (req: IncomingMessage) =>
-    req.headers[keyHeader] === apiKey && req.headers[appIdHeader] === appId;
+  const pairs = [{ apiKey, appId }, ...(options.moreCredentials ?? [])];
+  /** The app id of the accepted pair the request carries; undefined when it carries none. */
+  const credentialsOf = (req: IncomingMessage) =>
+    pairs.find((pair) => req.headers[keyHeader] === pair.apiKey && req.headers[appIdHeader] === pair.appId)?.appId;
 
   const wait = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -52,7 +54,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const url = new URL(req.url ?? '/', 'http://sandbox');
     const match = matchRoute(method, url.pathname);
     const at = performance.now() - startedAt;
-    log.record({ route: match.route, method, path: req.url ?? '/', headers: req.headers, body, at });
+    const usedAppId = credentialsOf(req);
+    log.record({ route: match.route, method, path: req.url ?? '/', headers: req.headers, body, appId: usedAppId, at });
 
     // The real service counts every request it receives, before anything else happens to it.
     const limit = rateLimit?.take(performance.now());
@@ -75,7 +78,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     else send(res, answer);
 
     function serviceAnswer(): Answer {
-      if (!isAuthorised(req)) return UNAUTHORISED;
+      if (usedAppId === undefined) return UNAUTHORISED;
       if (tooLarge) return jsonAnswer(413, { error: 'Payload Too Large' });
       return answerRoute(match, body, store);
     }

@@ -60,6 +60,8 @@ export interface RecordedRequest {
   path: string;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** The app id of the credential pair the request carried, when it matched one the sandbox accepts. */
+  appId: string | undefined;
   /** Milliseconds since the sandbox started (performance.now based). */
   at: number;
 }
@@ -70,6 +72,11 @@ export interface SandboxOptions {
   port?: number;
   apiKey?: string;
   appId?: string;
+  /**
+   * Further key and app id pairs accepted beside apiKey/appId: several servers' credentials, as
+   * the real service has one pair per server. Each request records which pair it used (`appId`).
+   */
+  moreCredentials?: ReadonlyArray<{ apiKey: string; appId: string }>;
   /** `Service` by default: headers Service-Api-Key and Service-App-Id. */
   headerPrefix?: string;
   /** Defaults to the bundled seed file. */

@@ -143,6 +143,11 @@ export class SqlServerStore extends SqlOutbox implements Store {
     return row && (JSON.parse(String(row.value)) as MirrorTotals);
   }
 
+  async lastDeliveryAt(): Promise<number | undefined> {
+    const [row] = await this.query('SELECT MAX(received_at) AS last FROM events WHERE guild_id = $1');
+    return row?.last === null || row?.last === undefined ? undefined : num(row.last);
+  }
+
   async mirrorEntries(): Promise<MirrorEntry[]> {
     const rows = await this.query(
       'SELECT user_id, expires_at, via_discord FROM vote_mirror WHERE guild_id = $1 ORDER BY user_id',

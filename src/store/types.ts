@@ -264,6 +264,8 @@ export interface Store extends OutboxStore {
   setMirrorEntry(userId: string, entry: MirrorEntry | null): Promise<void>;
   mirrorEntry(userId: string): Promise<MirrorEntry | undefined>;
   mirrorTotals(): Promise<MirrorTotals | undefined>;
+  /** When the last webhook delivery for this server was accepted; undefined before the first. */
+  lastDeliveryAt(): Promise<number | undefined>;
 
   /** All mirrored votes, for the reconcile pass. */
   mirrorEntries(): Promise<MirrorEntry[]>;

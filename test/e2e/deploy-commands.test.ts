@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { commandNames } from '../support/command-names.js';
 import { spawn } from 'node:child_process';
 import { blankedConfig, ROOT } from '../support/bot-process.js';
 import { startDiscordStandIn, type DiscordStandIn } from '../support/discord/index.js';
@@ -34,7 +35,7 @@ describe('npm run deploy-commands', () => {
     ...overrides,
   });
 
-  it('registers /vote, /votes, /review, /leaderboard and /remind in the guild with one bulk overwrite and prints them', async () => {
+  it('registers every command of commands/ (/setup too) in the guild with one bulk overwrite and prints them', async () => {
     const result = await deploy(envFor(discord));
     expect(result.code).toBe(0);
     const puts = discord.requests.filter((r) => r.method === 'PUT');
@@ -44,8 +45,9 @@ describe('npm run deploy-commands', () => {
       .registeredCommands()
       .map((c) => c.name)
       .sort();
-    expect(names).toEqual(['leaderboard', 'remind', 'review', 'vote', 'votes']);
-    expect(result.stdout).toMatch(/Registered 5 commands/);
+    expect(names).toEqual(commandNames());
+    expect(names).toContain('setup');
+    expect(result.stdout).toMatch(new RegExp(`Registered ${names.length} commands`));
     for (const name of names) expect(result.stdout).toContain(`/${name} (`);
   });
 
@@ -85,6 +87,7 @@ describe('npm run deploy-commands', () => {
     expect(result.code).toBe(0);
     const puts = discord.requests.slice(before).filter((r) => r.method === 'PUT');
     expect(puts.map((r) => r.path)).toEqual([`/applications/${discord.applicationId}/commands`]);
+    expect((puts[0]?.body as Array<{ name: string }>).map((c) => c.name).sort()).toEqual(commandNames());
     expect(result.stdout).toMatch(/globally/);
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { commandNames } from '../support/command-names.js';
 import { InteractionResponseType, MessageFlags } from 'discord.js';
 import { startBot } from '../support/bot-process.js';
 import { buttonClick, DEFAULTS, member, slashCommand, startDiscordStandIn } from '../support/discord/index.js';
@@ -17,7 +18,7 @@ describe('the bot process', () => {
 
   it('logs ready within 10 s of starting, having identified once', async () => {
     const ready = world.bot.logs.find((line) => line.msg === 'ready');
-    expect(ready).toMatchObject({ commands: ['leaderboard', 'remind', 'review', 'vote', 'votes'] });
+    expect(ready).toMatchObject({ commands: commandNames() });
     expect(ready?.ms).toBeLessThan(10_000);
     expect(world.discord.gatewaySessions).toBe(1);
   });

@@ -269,6 +269,27 @@ describe('authentication', () => {
   });
 });
 
+describe("several servers' credentials", () => {
+  it('accepts each pair it was given, records which one a request used, and refuses pairs mixed across servers', async () => {
+    const many = await startSandbox({
+      apiKey: 'key-a',
+      appId: 'app-a',
+      moreCredentials: [{ apiKey: 'key-b', appId: 'app-b' }],
+    });
+    try {
+      const get = (apiKey: string, appId: string) =>
+        fetch(`${many.baseUrl}/votes`, { headers: { 'Service-Api-Key': apiKey, 'Service-App-Id': appId } }).then(
+          (r) => r.status,
+        );
+      const statuses = [await get('key-a', 'app-a'), await get('key-b', 'app-b'), await get('key-a', 'app-b')];
+      expect(statuses).toEqual([200, 200, 401]);
+      expect(many.requests.map((r) => r.appId)).toEqual(['app-a', 'app-b', undefined]);
+    } finally {
+      await many.close();
+    }
+  });
+});
+
 describe('unknown paths', () => {
   it('answers 404 with a JSON error body', async () => {
     const response = await call('/guilds/123');

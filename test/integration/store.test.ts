@@ -197,6 +197,18 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
     }
   });
 
+  it("knows when a server's last webhook delivery came, handled or not, and not another server's", async () => {
+    const [own, other] = ['700000000000000001', '700000000000000002'];
+    expect(await root.forServer(own).lastDeliveryAt()).toBeUndefined();
+    const first = await root.addEvent(own, 'review', {}, 5_000);
+    const later = await root.addEvent(other, 'vote', {}, 9_000);
+    // Handled at once: the tests of the inbox below count what is pending.
+    await root.markEventHandled(first, 6_000);
+    await root.markEventHandled(later, 9_500);
+    expect(await root.forServer(own).lastDeliveryAt()).toBe(5_000);
+    expect(await root.forServer(other).lastDeliveryAt()).toBe(9_000);
+  });
+
   it('keeps accepted events until they are handled, oldest first, across a reopen', async () => {
     const first = await root.addEvent(SERVER, 'review', { id: 'rev_1', content: 'ünïcode ✓' }, 1_000);
     const second = await root.addEvent(SERVER, 'vote', { user: { id: ALICE } }, 2_000);

@@ -4,11 +4,12 @@ import {
   DEFAULTS,
   MEMBER_PERMISSIONS,
   memberPayload,
+  rolePayload,
   textChannelPayload,
   userPayload,
 } from './fixtures.js';
 import { nextSnowflake } from './snowflake.js';
-import type { InteractionPayload, MemberPayload, Message, UserPayload } from './types.js';
+import type { InteractionPayload, MemberPayload, Message, RolePayload, UserPayload } from './types.js';
 
 /* Builders for INTERACTION_CREATE payloads as Discord sends them to a bot in a guild. Every field
  * discord.js reads is present: without `entitlements`, `authorizing_integration_owners`,
@@ -106,6 +107,8 @@ export interface SlashCommandOptions extends Where {
   member?: MemberPayload;
   /** Members (from member()) or plain users (not in the guild) that user options point at. */
   resolvedUsers?: Array<MemberPayload | UserPayload>;
+  /** The guild's roles that role options point at (default: a plain role with that id). */
+  resolvedRoles?: RolePayload[];
   /** The registered command's id; the stand-in fills it in from its registrations when it knows the name. */
   commandId?: string;
 }
@@ -149,7 +152,32 @@ export function slashCommand(options: SlashCommandOptions): InteractionPayload {
     }
     data.resolved = Object.keys(members).length > 0 ? { users, members } : { users };
   }
+  const channels = optionValues(options.options, OptionType.Channel);
+  const roles = optionValues(options.options, OptionType.Role);
+  if (channels.length > 0 || roles.length > 0) {
+    const resolved = (data.resolved ?? {}) as Record<string, unknown>;
+    // A channel option resolves to the channel with the bot's permissions there; a role option to the guild's role.
+    if (channels.length > 0)
+      resolved.channels = Object.fromEntries(
+        channels.map((id) => [id, { id, type: 0, name: 'general', parent_id: null, permissions: BOT_APP_PERMISSIONS }]),
+      );
+    if (roles.length > 0)
+      resolved.roles = Object.fromEntries(
+        roles.map((id) => [
+          id,
+          options.resolvedRoles?.find((role) => role.id === id) ?? rolePayload(id, `role_${id.slice(-4)}`, 1, 0n),
+        ]),
+      );
+    data.resolved = resolved;
+  }
   return envelope(InteractionType.ApplicationCommand, data, who, { ...options, guildId });
+}
+
+function optionValues(options: CommandOption[] | undefined, type: number): string[] {
+  if (!options) return [];
+  return options.flatMap((option) =>
+    option.type === type && typeof option.value === 'string' ? [option.value] : optionValues(option.options, type),
+  );
 }
 
 export interface ButtonClickOptions extends Where {

@@ -87,6 +87,8 @@ export interface DiscordStandIn {
   dropGateway(closeCode?: number): void;
   /** Sends op 7 RECONNECT on the live session. */
   requestReconnect(): void;
+  /** The bot leaves a guild (or is kicked): GUILD_DELETE without `unavailable`, and the guild is gone from READY. */
+  removeGuild(guildId: string): void;
   /** Members the guild has, whom the bot can look up by id (op 8) without them using the bot first. */
   addMembers(members: readonly MemberPayload[], guildId?: string): void;
   /** REQUEST_GUILD_MEMBERS received so far; `pauseMemberRequests(true)` leaves new ones unanswered. */
@@ -99,7 +101,8 @@ export interface DiscordStandIn {
   /**
    * Sets a channel's permission overwrites (default: the configured guild's text channel), as an
    * admin would in its settings; `{ deny: Permission.SendMessages, role: discord.botRoleId }`
-   * takes Send Messages from the bot there. Bits are bigints; an empty list clears them.
+   * takes Send Messages from the bot there. Bits are bigints; an empty list clears them. A connected
+   * client gets CHANNEL_UPDATE.
    */
   setChannelOverwrites(
     overwrites: ReadonlyArray<{ role?: string; member?: string; allow?: bigint; deny?: bigint }>,
@@ -414,6 +417,15 @@ class StandIn implements DiscordStandIn {
       this.store.rememberMember(guildId, member);
       for (const role of created) this.gateway.dispatch('GUILD_ROLE_CREATE', { guild_id: guildId, role });
     }
+    // A role option resolves to the guild's role as it stands (discord.js caches what it is sent).
+    const resolvedRoles = (payload.data as { resolved?: { roles?: Record<string, unknown> } } | undefined)?.resolved
+      ?.roles;
+    const guildRoles = guildId ? this.store.guild(guildId)?.roles : undefined;
+    if (resolvedRoles && guildRoles)
+      for (const id of Object.keys(resolvedRoles)) {
+        const known = guildRoles.find((role) => role.id === id);
+        if (known) resolvedRoles[id] = known;
+      }
     this.gateway.dispatch('INTERACTION_CREATE', payload, (at) => {
       record.sentAt = at;
       record.changed();
@@ -427,6 +439,14 @@ class StandIn implements DiscordStandIn {
 
   requestReconnect(): void {
     this.gateway.requestReconnect();
+  }
+
+  removeGuild(guildId: string): void {
+    const at = this.store.config.guilds.findIndex((guild) => guild.id === guildId);
+    if (at < 0) throw new Error(`the bot is not in guild ${guildId}`);
+    this.store.config.guilds.splice(at, 1);
+    this.gateway.dispatch('GUILD_DELETE', { id: guildId });
+    this.store.changed.notify();
   }
 
   setGatewayBotStatus(status: number | null): void {
@@ -452,6 +472,9 @@ class StandIn implements DiscordStandIn {
       deny: (o.deny ?? 0n).toString(),
     }));
     this.store.channelOverwrites.set(channelId, payloads);
+    // As Discord tells a connected bot when an admin edits a channel.
+    const channel = this.store.channel(channelId);
+    if (channel) this.gateway.dispatch('CHANNEL_UPDATE', channel);
     this.store.changed.notify();
   }
 

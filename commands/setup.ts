@@ -1,0 +1,85 @@
+import { SlashCommandBuilder } from '@discordjs/builders';
+import {
+  InteractionContextType,
+  MessageFlags,
+  PermissionFlagsBits,
+  type ChatInputCommandInteraction,
+} from 'discord.js';
+import type { BaseContext } from '../src/bot/context.js';
+import { commandNamed, setupName, setupNamed } from '../src/bot/command-options.js';
+import { replyInTime } from '../src/bot/respond.js';
+import { BUTTON_URL_MAX } from '../src/discord-limits.js';
+import { english, localizations, translatorFor } from '../src/i18n/index.js';
+import { openCredentials } from '../src/setup/credentials.js';
+import { CHANNEL_KINDS, POSTABLE_CHANNELS, setChannel, type ChannelKind } from '../src/setup/channel.js';
+import { requireManageServer } from '../src/setup/manage-server.js';
+import { resetConfirmView } from '../src/setup/reset.js';
+import { setRole } from '../src/setup/role.js';
+import { setupStatus } from '../src/setup/status.js';
+import { setVoteUrl } from '../src/setup/vote-url.js';
+import { showWebhook } from '../src/setup/webhook.js';
+import type { MessageView } from '../src/views/message.js';
+
+const kinds = (Object.keys(CHANNEL_KINDS) as ChannelKind[]).map((kind) => ({
+  name: english.t(`setup.kind.${kind}`),
+  name_localizations: localizations(`setup.kind.${kind}`),
+  value: kind,
+}));
+
+export const data = commandNamed(new SlashCommandBuilder(), 'setup')
+  .setContexts(InteractionContextType.Guild)
+  .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
+  .addSubcommand(setupNamed('credentials'))
+  .addSubcommand((sub) =>
+    setupNamed('channel')(sub)
+      .addStringOption((o) =>
+        setupNamed('kind')(o)
+          .setRequired(true)
+          .addChoices(...kinds),
+      )
+      .addChannelOption((o) => setupNamed('target')(o).addChannelTypes(...POSTABLE_CHANNELS)),
+  )
+  .addSubcommand((sub) =>
+    setupNamed('role')(sub)
+      .addRoleOption(setupNamed('voter'))
+      .addRoleOption(setupNamed('moderators'))
+      .addRoleOption(setupNamed('remove')),
+  )
+  .addSubcommand((sub) =>
+    setupNamed('voteUrl')(sub).addStringOption((o) =>
+      setupNamed('url')(o).setRequired(true).setMaxLength(BUTTON_URL_MAX),
+    ),
+  )
+  .addSubcommand((sub) => setupNamed('webhook')(sub).addBooleanOption(setupNamed('rotate')))
+  .addSubcommand(setupNamed('status'))
+  .addSubcommand(setupNamed('reset'));
+
+/** Works in a server not set up yet: setting it up is what it is for. */
+export const anyServer = true;
+
+type Step = (interaction: ChatInputCommandInteraction, ctx: BaseContext) => Promise<MessageView>;
+
+// Discord sends the English subcommand name whatever the member's language.
+const STEPS: ReadonlyMap<string, Step> = new Map<string, Step>([
+  [setupName('channel'), setChannel],
+  [setupName('role'), setRole],
+  [setupName('voteUrl'), setVoteUrl],
+  [setupName('webhook'), showWebhook],
+  [setupName('reset'), async (interaction) => resetConfirmView(translatorFor(interaction.locale))],
+]);
+
+/** Manage Server is checked again here: a server may let others see the command. Every answer is ephemeral. */
+export async function execute(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<void> {
+  requireManageServer(interaction);
+  const sub = interaction.options.getSubcommand(true);
+  if (sub === setupName('credentials')) return openCredentials(interaction, ctx);
+  if (sub === setupName('status')) {
+    // It asks the service and Discord: deferred first, whatever they take.
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    await interaction.editReply(await setupStatus(interaction, ctx));
+    return;
+  }
+  const step = STEPS.get(sub);
+  if (!step) throw new Error(`unknown /setup subcommand ${sub}`);
+  await replyInTime(interaction, step(interaction, ctx), { ephemeral: true });
+}

@@ -1,0 +1,11 @@
+/** What /setup needs beyond the servers' settings, wired in main.ts: narrow, so the flows stay testable. */
+export interface SetupPorts {
+  /** The server's service client is made again on its next call: its credentials changed or were forgotten. */
+  forgetClient(guildId: string): void;
+  /** When the last webhook delivery for the server was accepted. */
+  lastDeliveryAt(guildId: string): Promise<number | undefined>;
+  /** When the server's votes were last polled. */
+  lastPollAt(guildId: string): Promise<number | undefined>;
+  /** The commands as commands/ defines them, in the shape deploy-commands registers. */
+  readonly commands: ReadonlyArray<Record<string, unknown>>;
+}

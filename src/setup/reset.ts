@@ -1,0 +1,36 @@
+import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder } from 'discord.js';
+import type { BaseContext } from '../bot/context.js';
+import { encodeCustomId, Prefix } from '../custom-id.js';
+import type { Translator } from '../i18n/index.js';
+import { messageView, type MessageView } from '../views/message.js';
+import { ToneColour } from '../views/theme.js';
+import { setupAnswer } from './answer.js';
+
+/** The custom id's argument of the one button: a versioned constant, so an old or forged id is refused. */
+export const RESET_CONFIRM = 'confirm';
+
+/** `/setup reset`: nothing is forgotten until the button is pressed. */
+export function resetConfirmView({ t }: Translator): MessageView {
+  const embed = new EmbedBuilder()
+    .setColor(ToneColour.warning)
+    .setTitle(t('setup.reset.confirm.title'))
+    .setDescription(t('setup.reset.confirm.text'));
+  const button = new ButtonBuilder()
+    .setCustomId(encodeCustomId(Prefix.setupReset, RESET_CONFIRM))
+    .setStyle(ButtonStyle.Danger)
+    .setLabel(t('setup.reset.button'));
+  return messageView(embed, [new ActionRowBuilder<ButtonBuilder>().addComponents(button)]);
+}
+
+/** Forgets the server: settings, secrets and rows go; its work stops (the runtimes follow the change). */
+export async function resetServer(
+  guildId: string,
+  userId: string,
+  ctx: BaseContext,
+  i18n: Translator,
+): Promise<MessageView> {
+  await ctx.servers.reset(guildId);
+  ctx.setup.forgetClient(guildId);
+  ctx.logger.info({ guildId, userId }, 'server forgotten with /setup reset');
+  return setupAnswer('setup.reset.done', { command: '`/setup credentials`' }, i18n);
+}

@@ -1,0 +1,53 @@
+import { roleMention, type ChatInputCommandInteraction, type Guild } from 'discord.js';
+import type { BaseContext } from '../bot/context.js';
+import { setupName } from '../bot/command-options.js';
+import { UserFacingError } from '../bot/user-error.js';
+import { roleProblemKinds } from '../doctor/role-permissions.js';
+import { translatorFor, type Translator } from '../i18n/index.js';
+import type { MessageView } from '../views/message.js';
+import { setupAnswer } from './answer.js';
+import { botInGuild } from './guild-facts.js';
+import { refuseEnvironmentSetting } from './manage-server.js';
+
+/** `/setup role voter:|moderators:|remove:` — exactly one of the three. */
+export async function setRole(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<MessageView> {
+  const guildId = interaction.guildId!;
+  const i18n = translatorFor(interaction.locale);
+  const id = (part: 'voter' | 'moderators' | 'remove') => interaction.options.getRole(setupName(part))?.id;
+  const given = { voter: id('voter'), moderators: id('moderators'), remove: id('remove') };
+  const chosen = Object.entries(given).filter(([, roleId]) => roleId !== undefined);
+  if (chosen.length !== 1) throw new UserFacingError('refusal.roleChoice');
+  const role = (roleId: string) => ({ role: roleMention(roleId) });
+
+  if (given.voter) {
+    refuseEnvironmentSetting(ctx.servers, guildId, 'voterRoleId');
+    if (!interaction.guild) throw new UserFacingError('refusal.wrongServer');
+    refuseRoleProblems(interaction.guild, given.voter, i18n);
+    await ctx.servers.setSettings(guildId, { voterRoleId: given.voter });
+    return setupAnswer('setup.role.voter', role(given.voter), i18n);
+  }
+  refuseEnvironmentSetting(ctx.servers, guildId, 'moderatorRoleIds');
+  const current = ctx.servers.settings(guildId)?.moderatorRoleIds ?? [];
+  if (given.moderators) {
+    const roleIds = current.includes(given.moderators) ? current : [...current, given.moderators];
+    await ctx.servers.setSettings(guildId, { moderatorRoleIds: [...roleIds] });
+    return setupAnswer('setup.role.added', role(given.moderators), i18n);
+  }
+  const removed = given.remove!;
+  if (!current.includes(removed)) return setupAnswer('setup.role.notThere', role(removed), i18n, 'info');
+  await ctx.servers.setSettings(guildId, { moderatorRoleIds: current.filter((r) => r !== removed) });
+  return setupAnswer('setup.role.removed', role(removed), i18n);
+}
+
+/** The doctor's role rule on the cached server, worded for the member; refuses when the bot could not give the role. */
+export function roleProblemsIn(guild: Guild, roleId: string, { t }: Translator): string[] {
+  return roleProblemKinds({ ...botInGuild(guild), roleId }).map((kind) =>
+    t(`role.problem.${kind}`, { role: roleMention(roleId) }),
+  );
+}
+
+function refuseRoleProblems(guild: Guild, roleId: string, i18n: Translator): void {
+  const problems = roleProblemsIn(guild, roleId, i18n);
+  if (problems.length > 0)
+    throw new UserFacingError('refusal.roleProblem', { problems: problems.join('; '), role: roleMention(roleId) });
+}

@@ -1,0 +1,176 @@
+import { channelMention, roleMention, Routes, type ChatInputCommandInteraction, type Guild } from 'discord.js';
+import type { BaseContext } from '../bot/context.js';
+import { UserFacingError } from '../bot/user-error.js';
+import { describeDiff, diffCommands } from '../doctor/command-diff.js';
+import { ServiceProbe, type ProbeResult } from '../doctor/service-probe.js';
+import { translatorFor, type Translator } from '../i18n/index.js';
+import { lastFour } from '../secrets/secret-box.js';
+import type { ServerSettings } from '../servers/server-settings.js';
+import { relativeTime } from '../views/format.js';
+import type { MessageView } from '../views/message.js';
+import { setupStatusView, type StatusLine } from '../views/setup-status.js';
+import { CHANNEL_KINDS, missingIn, type ChannelKind } from './channel.js';
+import { roleProblemsIn } from './role.js';
+
+const command = (name: string) => `\`/setup ${name}\``;
+
+/**
+ * `/setup status`: the doctor's checks for this server, from what the bot sees: one GET /votes with
+ * the server's credentials (accepted? rate-limit headers?), the channels and the voter role against
+ * the cached permissions, the registered commands, the last delivery and the last poll.
+ */
+export async function setupStatus(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<MessageView> {
+  const guildId = interaction.guildId!;
+  const guild = interaction.guild;
+  if (!guild) throw new UserFacingError('refusal.wrongServer');
+  const i18n = translatorFor(interaction.locale);
+  const settings = ctx.servers.settings(guildId);
+  const [service, commands, lastDelivery, lastPoll] = await Promise.all([
+    probeService(guildId, ctx),
+    commandsLine(interaction, ctx, i18n),
+    ctx.setup.lastDeliveryAt(guildId),
+    ctx.setup.lastPollAt(guildId),
+  ]);
+  return setupStatusView(
+    [
+      credentialsLine(service, i18n),
+      ...channelLines(guild, settings, i18n),
+      voterRoleLine(guild, settings, i18n),
+      commands,
+      rateLimitLine(service, i18n),
+      webhookLine(lastDelivery, ctx, i18n),
+      pollLine(lastPoll, ctx, i18n),
+    ],
+    i18n,
+  );
+}
+
+interface ServiceSeen {
+  apiKey: string;
+  votes: ProbeResult;
+}
+
+/** The doctor's raw probe, so the status and headers are seen as the service sent them. */
+async function probeService(guildId: string, ctx: BaseContext): Promise<ServiceSeen | undefined> {
+  if (!ctx.servers.isConfigured(guildId)) return undefined;
+  const credentials = ctx.servers.credentials(guildId);
+  const probe = new ServiceProbe({ ...ctx.config.service, ...credentials });
+  return { apiKey: credentials.apiKey, votes: await probe.get('/votes') };
+}
+
+function credentialsLine(service: ServiceSeen | undefined, { t }: Translator): StatusLine {
+  const label = t('setup.status.credentials');
+  const fix = t('setup.status.fixCredentials', { command: command('credentials') });
+  if (!service) return { ok: false, label, detail: t('setup.status.credentialsNone'), fix };
+  const { votes } = service;
+  if ('error' in votes)
+    return { ok: false, label, detail: t('setup.status.serviceDown'), fix: t('setup.status.fixLater') };
+  if (votes.status >= 200 && votes.status < 300)
+    return { ok: true, label, detail: t('setup.status.credentialsOk', { apiKey: lastFour(service.apiKey) }) };
+  if (votes.status === 401 || votes.status === 403)
+    return { ok: false, label, detail: t('setup.status.credentialsRefused', { status: votes.status }), fix };
+  return { ok: false, label, detail: t('setup.status.serviceDown'), fix: t('setup.status.fixLater') };
+}
+
+function channelLines(guild: Guild, settings: ServerSettings | undefined, i18n: Translator): StatusLine[] {
+  const { t } = i18n;
+  return (Object.keys(CHANNEL_KINDS) as ChannelKind[]).map((kind): StatusLine => {
+    const label = t(`setup.kind.${kind}`);
+    const channelId = settings?.[CHANNEL_KINDS[kind]];
+    if (!channelId) return { ok: true, label, detail: t('setup.status.channelOff') };
+    const channel = channelMention(channelId);
+    const fixWith = (missing: string) => t('setup.status.fixChannel', { missing, command: command('channel') });
+    let missing: string[];
+    try {
+      missing = missingIn(guild, channelId);
+    } catch {
+      return { ok: false, label, detail: t('setup.status.channelGone'), fix: fixWith('View Channel') };
+    }
+    if (missing.length === 0) return { ok: true, label, detail: t('setup.status.channelOk', { channel }) };
+    const list = missing.join(', ');
+    return {
+      ok: false,
+      label,
+      detail: t('setup.status.channelMissing', { channel, missing: list }),
+      fix: fixWith(list),
+    };
+  });
+}
+
+function voterRoleLine(guild: Guild, settings: ServerSettings | undefined, i18n: Translator): StatusLine {
+  const { t } = i18n;
+  const label = t('setup.status.voterRole');
+  const roleId = settings?.voterRoleId;
+  if (!roleId) return { ok: true, label, detail: t('setup.status.channelOff') };
+  const problems = roleProblemsIn(guild, roleId, i18n);
+  const role = roleMention(roleId);
+  if (problems.length === 0) return { ok: true, label, detail: role };
+  return {
+    ok: false,
+    label,
+    detail: t('setup.status.roleProblem', { role, problem: problems.join('; ') }),
+    fix: t('setup.status.fixRole', { role }),
+  };
+}
+
+/** The registered commands against commands/, where deploy-commands put them (the server, or everywhere). */
+async function commandsLine(
+  interaction: ChatInputCommandInteraction,
+  ctx: BaseContext,
+  { t }: Translator,
+): Promise<StatusLine> {
+  const label = t('setup.status.commands');
+  const appId = ctx.config.discord.clientId;
+  const route =
+    ctx.servers.mode === 'single'
+      ? Routes.applicationGuildCommands(appId, interaction.guildId!)
+      : Routes.applicationCommands(appId);
+  try {
+    const registered = (await interaction.client.rest.get(route, {
+      query: new URLSearchParams({ with_localizations: 'true' }),
+    })) as Array<Record<string, unknown>>;
+    const diff = diffCommands(ctx.setup.commands, registered);
+    if (diff.missing.length + diff.extra.length + diff.changed.length === 0)
+      return { ok: true, label, detail: t('setup.status.commandsOk') };
+    return {
+      ok: false,
+      label,
+      detail: t('setup.status.commandsDiffer', { diff: describeDiff(diff) }),
+      fix: t('setup.status.fixCommands'),
+    };
+  } catch {
+    return { ok: false, label, detail: t('setup.status.discordDown'), fix: t('setup.status.fixLater') };
+  }
+}
+
+function rateLimitLine(service: ServiceSeen | undefined, { t }: Translator): StatusLine {
+  const label = t('setup.status.rateLimit');
+  const votes = service?.votes;
+  if (!votes || 'error' in votes || !votes.headers.has('x-ratelimit-limit'))
+    return { ok: true, label, detail: t('setup.status.rateLimitNone') };
+  const header = (name: string) => votes.headers.get(name) ?? '?';
+  return {
+    ok: true,
+    label,
+    detail: t('setup.status.rateLimitSeen', {
+      remaining: header('x-ratelimit-remaining'),
+      limit: header('x-ratelimit-limit'),
+    }),
+  };
+}
+
+function webhookLine(lastDelivery: number | undefined, ctx: BaseContext, { t }: Translator): StatusLine {
+  const label = t('setup.status.webhook');
+  if (lastDelivery !== undefined) return { ok: true, label, detail: relativeTime(new Date(lastDelivery)) };
+  const fix = ctx.config.webhook
+    ? t('setup.status.fixWebhook', { command: command('webhook') })
+    : t('refusal.webhookOff.text');
+  return { ok: false, label, detail: t('setup.webhook.never'), fix };
+}
+
+function pollLine(lastPoll: number | undefined, ctx: BaseContext, { t }: Translator): StatusLine {
+  const label = t('setup.status.poll');
+  if (ctx.config.votePollMs === 0) return { ok: true, label, detail: t('setup.status.pollOff') };
+  if (lastPoll !== undefined) return { ok: true, label, detail: relativeTime(new Date(lastPoll)) };
+  return { ok: false, label, detail: t('setup.status.pollNever'), fix: t('setup.status.fixPoll') };
+}

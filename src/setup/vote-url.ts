@@ -1,0 +1,36 @@
+import type { ChatInputCommandInteraction } from 'discord.js';
+import type { BaseContext } from '../bot/context.js';
+import { setupName } from '../bot/command-options.js';
+import { UserFacingError } from '../bot/user-error.js';
+import { BUTTON_URL_MAX } from '../discord-limits.js';
+import { translatorFor } from '../i18n/index.js';
+import type { MessageView } from '../views/message.js';
+import { setupAnswer } from './answer.js';
+import { refuseEnvironmentSetting } from './manage-server.js';
+
+/**
+ * The Vote now link as it will be stored, or null: https only (members are sent there from a
+ * button), with a host, no credentials in it, and short enough for a link button.
+ */
+export function parseVoteUrl(text: string): string | null {
+  const trimmed = text.trim();
+  if (trimmed.length > BUTTON_URL_MAX || /\s/.test(trimmed)) return null;
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'https:' || url.hostname === '' || url.username !== '' || url.password !== '') return null;
+  return url.href.length <= BUTTON_URL_MAX ? url.href : null;
+}
+
+/** `/setup vote-url url:…` */
+export async function setVoteUrl(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<MessageView> {
+  const guildId = interaction.guildId!;
+  refuseEnvironmentSetting(ctx.servers, guildId, 'voteUrl');
+  const url = parseVoteUrl(interaction.options.getString(setupName('url'), true));
+  if (!url) throw new UserFacingError('refusal.badVoteUrl', { example: 'https://guilds.me/server/…' });
+  await ctx.servers.setSettings(guildId, { voteUrl: url });
+  return setupAnswer('setup.voteUrl.set', { url }, translatorFor(interaction.locale));
+}

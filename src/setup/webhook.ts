@@ -1,0 +1,70 @@
+import { EmbedBuilder, inlineCode, type ChatInputCommandInteraction } from 'discord.js';
+import type { BaseContext } from '../bot/context.js';
+import { setupName } from '../bot/command-options.js';
+import { UserFacingError } from '../bot/user-error.js';
+import { translatorFor, type Translator } from '../i18n/index.js';
+import { lastFour } from '../secrets/secret-box.js';
+import { storeWithin, INTERACTION_STORE_MS } from '../store/within.js';
+import { relativeTime } from '../views/format.js';
+import { messageView, type MessageView } from '../views/message.js';
+import { ToneColour } from '../views/theme.js';
+import { sealing } from './manage-server.js';
+
+/** `<WEBHOOK_PUBLIC_URL><WEBHOOK_PATH>/<server id>`: the address the receiver takes this server's deliveries at. */
+export function serverWebhookUrl(publicUrl: string, path: string, guildId: string): string {
+  const base = publicUrl.replace(/\/+$/, '');
+  const trimmedPath = path.replace(/\/+$/, '');
+  return `${base}${trimmedPath}/${guildId}`;
+}
+
+/**
+ * `/setup webhook [rotate:true]`: the server's address and token for the listing's webhook page.
+ * A token is made the first time (or on rotate) and shown whole only then; later only its end.
+ */
+export async function showWebhook(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<MessageView> {
+  const guildId = interaction.guildId!;
+  const webhook = ctx.config.webhook;
+  if (!webhook) throw new UserFacingError('refusal.webhookOff');
+  const rotate = interaction.options.getBoolean(setupName('rotate')) ?? false;
+  const kept = ctx.servers.record(guildId)?.sealed.webhookToken ? ctx.servers.webhookToken(guildId) : undefined;
+  const fresh = rotate || !kept ? await sealing(() => ctx.servers.newWebhookToken(guildId)) : undefined;
+  if (fresh) ctx.logger.info({ guildId, userId: interaction.user.id, rotate }, 'webhook token made with /setup');
+  const last = await storeWithin(ctx.setup.lastDeliveryAt(guildId), INTERACTION_STORE_MS).catch(() => undefined);
+  return webhookView({
+    url: webhook.publicUrl && serverWebhookUrl(webhook.publicUrl, webhook.path, guildId),
+    path: `${webhook.path.replace(/\/+$/, '')}/${guildId}`,
+    token: fresh ? { whole: fresh } : { end: lastFour(kept!) },
+    lastDelivery: last === undefined ? undefined : new Date(last),
+    i18n: translatorFor(interaction.locale),
+  });
+}
+
+export interface WebhookViewInput {
+  /** Undefined when WEBHOOK_PUBLIC_URL is not set: the path alone is shown. */
+  url: string | undefined;
+  path: string;
+  token: { whole: string } | { end: string };
+  lastDelivery: Date | undefined;
+  i18n: Translator;
+}
+
+export function webhookView({ url, path, token, lastDelivery, i18n: { t } }: WebhookViewInput): MessageView {
+  const embed = new EmbedBuilder()
+    .setColor(ToneColour.info)
+    .setTitle(t('setup.webhook.title'))
+    .setDescription(
+      url ? t('setup.webhook.steps') : `${t('setup.webhook.steps')}\n\n${t('setup.webhook.noPublicUrl', { path })}`,
+    )
+    .addFields(
+      { name: t('setup.webhook.url'), value: inlineCode(url ?? path) },
+      {
+        name: t('setup.webhook.token'),
+        value: 'whole' in token ? inlineCode(token.whole) : t('setup.webhook.tokenKept', { last4: token.end }),
+      },
+      {
+        name: t('setup.webhook.lastDelivery'),
+        value: lastDelivery ? relativeTime(lastDelivery) : t('setup.webhook.never'),
+      },
+    );
+  return messageView(embed);
+}
