@@ -169,6 +169,8 @@ export const MIGRATIONS: readonly Migration[] = [
         left_at BIGINT
       )`,
       `ALTER TABLE events ADD COLUMN guild_id TEXT NOT NULL DEFAULT ''`,
+      // /setup webhook and status show a server's last delivery.
+      `CREATE INDEX events_server_received ON events (guild_id, received_at)`,
       `ALTER TABLE posts ADD COLUMN guild_id TEXT NOT NULL DEFAULT ''`,
       `ALTER TABLE parked_lanes ADD COLUMN guild_id TEXT NOT NULL DEFAULT ''`,
       `ALTER TABLE votes ADD COLUMN guild_id TEXT NOT NULL DEFAULT ''`,
