@@ -2,7 +2,15 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadRotateConfig } from '../config.js';
 import { EXIT_CONFIG, EXIT_FAILURE, exitCodeOf } from '../exit-codes.js';
 import { Servers } from '../servers/servers.js';
-import { describeDatabase, holdStore, openStore, StoreError, type StoreLock } from '../store/index.js';
+import {
+  describeDatabase,
+  holdStore,
+  openStore,
+  StoreError,
+  type DatabaseTarget,
+  type StoreLock,
+} from '../store/index.js';
+import { sqliteFault } from '../store/sqlite-faults.js';
 import { SecretError } from './secret-box.js';
 
 const USAGE = `Usage: npm run rotate-secrets
@@ -21,7 +29,6 @@ const EXIT_USAGE = 2;
 
 async function rotate(): Promise<void> {
   const config = loadRotateConfig();
-  const store = describeDatabase(config.database);
   const lock = await holdAtOnce(config.database);
   try {
     const root = await openStore(config.database);
@@ -31,7 +38,7 @@ async function rotate(): Promise<void> {
       await servers.load();
       const count = await servers.resealAll();
       process.stdout.write(
-        `Re-sealed ${count} secret${count === 1 ? '' : 's'} of ${servers.known().length} server${servers.known().length === 1 ? '' : 's'} in ${store} under SECRETS_KEY. SECRETS_KEY_PREVIOUS can now be removed.\n`,
+        `Re-sealed ${count} secret${count === 1 ? '' : 's'} of ${servers.known().length} server${servers.known().length === 1 ? '' : 's'} in ${describeDatabase(config.database)} under SECRETS_KEY. SECRETS_KEY_PREVIOUS can now be removed.\n`,
       );
     } finally {
       await root.close();
@@ -45,20 +52,27 @@ async function rotate(): Promise<void> {
  * The store lock the bot takes, asked for once: a running bot caches sealed values and would write
  * old ones back over the re-sealed ones, so rotation waits for nobody and refuses while one holds it.
  */
-async function holdAtOnce(database: Parameters<typeof holdStore>[0]): Promise<StoreLock> {
+async function holdAtOnce(database: DatabaseTarget): Promise<StoreLock> {
+  const store = describeDatabase(database);
+  const held = () =>
+    new StoreError(
+      `A bot holds the store ${store}: stop it, run npm run rotate-secrets, then start it with the new keys.`,
+    );
   const refuse = new AbortController();
-  return holdStore(database, {
-    signal: refuse.signal,
-    onStandby: (reason) =>
-      refuse.abort(
-        new StoreError(
-          reason.kind === 'held'
-            ? `A bot holds the store ${describeDatabase(database)}: stop it, run npm run rotate-secrets, then start it with the new keys.`
-            : `The store ${describeDatabase(database)} is not reachable: ${reason.detail}`,
+  try {
+    return await holdStore(database, {
+      signal: refuse.signal,
+      onStandby: (reason) =>
+        refuse.abort(
+          reason.kind === 'held' ? held() : new StoreError(`The store ${store} is not reachable: ${reason.detail}`),
         ),
-      ),
-    onLost: () => undefined,
-  });
+      onLost: () => undefined,
+    });
+  } catch (error) {
+    // SQLite refuses at once too, in words meant for a second bot.
+    if (error instanceof StoreError && sqliteFault(error.cause) === 'busy') throw held();
+    throw error;
+  }
 }
 
 function explain(error: unknown): string {

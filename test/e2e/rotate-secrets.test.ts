@@ -88,7 +88,7 @@ describe('npm run rotate-secrets', () => {
         SECRETS_KEY_PREVIOUS: k1,
       });
       expect(run.code).toBe(1);
-      expect(run.stderr).toContain('Another process holds the store');
+      expect(run.stderr).toContain('A bot holds the store');
     } finally {
       await lock.release();
     }
