@@ -14,6 +14,8 @@ export interface BenchBot {
   readonly alive: boolean;
   /** JSON lines the bot printed since the last drain (the baseline prints none). */
   drainLogs(): LogLine[];
+  /** JSON lines the bot printed before it counted as ready (kept apart: drainLogs starts after them). */
+  startupLogs(): LogLine[];
   /** Stderr, last 64 KB: the baseline prints its errors there. */
   stderr(): string;
   onExit(listener: () => void): void;
@@ -118,7 +120,16 @@ export async function startBenchBot(
       { cause: error },
     );
   }
+  const startup = lines;
   lines = [];
+  const parsed = (raw: string[]) =>
+    raw.flatMap((line) => {
+      try {
+        return [JSON.parse(line) as LogLine];
+      } catch {
+        return [];
+      }
+    });
 
   return {
     kind,
@@ -129,14 +140,9 @@ export async function startBenchBot(
     drainLogs() {
       const taken = lines;
       lines = [];
-      return taken.flatMap((line) => {
-        try {
-          return [JSON.parse(line) as LogLine];
-        } catch {
-          return [];
-        }
-      });
+      return parsed(taken);
     },
+    startupLogs: () => parsed(startup),
     stderr: () => stderr,
     onExit: (listener) => void exited.then(listener),
     async stop() {

@@ -8,6 +8,7 @@ import { bigBodiesScenario } from './scenarios/big-bodies.js';
 import { burstScenario } from './scenarios/burst.js';
 import { latencyScenario } from './scenarios/latency.js';
 import { memoryScenario } from './scenarios/memory.js';
+import { manyServersScenario } from './scenarios/many-servers.js';
 import { processingScenario } from './scenarios/processing.js';
 import { rateLimitScenario } from './scenarios/rate-limit.js';
 import { realtimeScenario } from './scenarios/realtime.js';
@@ -36,6 +37,7 @@ const scenarios: Array<{ name: string; run: Scenario; kinds: BotKind[] }> = [
   { name: 'throughput', run: throughputScenario(), kinds: ['ours', 'baseline'] },
   ...(withWarn ? [{ name: 'throughput-warn', run: throughputScenario('warn'), kinds: ['ours' as const] }] : []),
   { name: 'memory', run: memoryScenario, kinds: ['ours', 'baseline'] },
+  { name: 'many-servers', run: manyServersScenario, kinds: ['ours'] },
   { name: 'rate-limit', run: rateLimitScenario, kinds: ['ours', 'baseline'] },
   { name: 'big-bodies', run: bigBodiesScenario, kinds: ['ours'] },
   { name: 'realtime', run: realtimeScenario, kinds: ['ours', 'baseline'] },

@@ -2,6 +2,7 @@ import type { Figures } from './context.js';
 import { BURST } from './scenarios/burst.js';
 import { LATENCY_RUN, SERVICE_LATENCIES_MS } from './scenarios/latency.js';
 import { MEMORY_RUN } from './scenarios/memory.js';
+import { MANY_SERVERS } from './scenarios/many-servers.js';
 import { PROCESSING_RUN } from './scenarios/processing.js';
 import { RATE_LIMIT_RUN } from './scenarios/rate-limit.js';
 import { BIG_BODIES_RUN } from './scenarios/big-bodies.js';
@@ -67,6 +68,11 @@ export function rows(extraLogLevels: readonly string[]): Row[] {
     { id: 'rss.10k', label: 'Bot RSS after 10k interactions', unit: 'MB' },
     { id: 'rss.100k', label: `Bot RSS after ${MEMORY_RUN.count / 1000}k interactions`, unit: 'MB' },
     { id: 'rss.growth', label: 'Bot RSS growth 10k → 100k', unit: 'MB' },
+    {
+      id: 'rss.manyServers',
+      label: `Bot RSS with ${MANY_SERVERS.servers.toLocaleString('en-US')} configured servers idle (${MANY_SERVERS.idleMs / 1000} s)`,
+      unit: 'MB',
+    },
     {
       id: 'ratelimit.violations',
       label: `Rate-limit violations (service allows ${RATE_LIMIT_RUN.limit} per ${RATE_LIMIT_RUN.windowMs / 1000} s; ${RATE_LIMIT_RUN.count} /vote at ${RATE_LIMIT_RUN.rate}/s)`,

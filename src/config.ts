@@ -348,15 +348,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
       notVotedTtlMs: e.SERVICE_NOT_VOTED_TTL_SECONDS * 1000,
       maxResponseBytes: e.SERVICE_MAX_RESPONSE_BYTES,
     },
-    secrets:
-      e.SECRETS_KEY === undefined
-        ? undefined
-        : {
-            current: secretKey(e.SECRETS_KEY, 'SECRETS_KEY'),
-            ...(e.SECRETS_KEY_PREVIOUS === undefined
-              ? {}
-              : { previous: secretKey(e.SECRETS_KEY_PREVIOUS, 'SECRETS_KEY_PREVIOUS') }),
-          },
+    secrets: e.SECRETS_KEY === undefined ? undefined : secretKeys(e.SECRETS_KEY, e.SECRETS_KEY_PREVIOUS),
     moderatorRoleIds: e.MODERATOR_ROLE_IDS,
     reviewLogChannelId: e.REVIEW_LOG_CHANNEL_ID,
     voteUrl: e.VOTE_URL,
@@ -443,4 +435,34 @@ export function loadDeployConfig(path?: string): DeployConfig {
     guildId: e.DISCORD_GUILD_ID,
     apiUrl: e.DISCORD_API_URL,
   });
+}
+
+export interface RotateConfig {
+  readonly database: DatabaseTarget;
+  readonly secrets: SecretKeys;
+}
+
+const rotateSchema = schema.pick({ DATABASE_URL: true, SECRETS_KEY: true, SECRETS_KEY_PREVIOUS: true }).extend({
+  SECRETS_KEY: required(
+    z
+      .string({ error: 'is missing: the new key, which seals every secret from now on (openssl rand -base64 32)' })
+      .pipe(secretKeyText('SECRETS_KEY')),
+  ),
+});
+
+/** `npm run rotate-secrets` needs only the store and the keys: it must run with the bot stopped and Discord unset. */
+export function loadRotateConfig(path?: string): RotateConfig {
+  loadDotenv({ path, quiet: true });
+  const e = parseOrThrow(rotateSchema, process.env);
+  return deepFreeze({
+    database: e.DATABASE_URL,
+    secrets: secretKeys(e.SECRETS_KEY, e.SECRETS_KEY_PREVIOUS),
+  });
+}
+
+function secretKeys(current: string, previous: string | undefined): SecretKeys {
+  return {
+    current: secretKey(current, 'SECRETS_KEY'),
+    ...(previous === undefined ? {} : { previous: secretKey(previous, 'SECRETS_KEY_PREVIOUS') }),
+  };
 }

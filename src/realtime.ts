@@ -2,7 +2,7 @@ import type { Client } from 'discord.js';
 import type { BaseContext } from './bot/context.js';
 import type { MemberNames } from './bot/member-names.js';
 import type { Config } from './config.js';
-import { channelPoster } from './feeds/channel-poster.js';
+import { discordPoster } from './bot/poster.js';
 import type { Logger } from './log.js';
 import { Runtimes } from './servers/runtimes.js';
 import { pollOffsetMs, startServerRuntime } from './servers/server-runtime.js';
@@ -38,7 +38,7 @@ export async function startRealtime(deps: {
   onWebhookRefused?: (reason: string) => void;
 }): Promise<Realtime> {
   const { config, servers, clients, client, root, base, logger, names } = deps;
-  const poster = channelPoster(client.rest);
+  const poster = discordPoster(client.rest);
   const runtimes = new Runtimes({
     servers,
     inGuild: (guildId) => client.guilds.cache.has(guildId),

@@ -5,14 +5,14 @@ import { reviewFeedBatchView } from '../views/review-feed.js';
 import { backoffMs, STORE_BACKOFF, type BackoffPolicy } from '../work/backoff.js';
 import { DrainLoop } from '../work/drain-loop.js';
 import { classifyFailure, type Failure } from '../work/failure.js';
-import { messageBody, type ChannelPoster } from './channel-poster.js';
+import { messageBody, type Poster } from '../bot/poster.js';
 import type { NamesOf, PostSource } from './post-sources.js';
 import type { Translator } from '../i18n/index.js';
 
 export interface ChannelLaneOptions {
   channelId: string;
   store: Store;
-  poster: ChannelPoster;
+  poster: Poster;
   logger: Logger;
   now: () => number;
   i18n: () => Translator;

@@ -5,12 +5,12 @@ import { STORE_BACKOFF } from '../work/backoff.js';
 import { DrainLoop } from '../work/drain-loop.js';
 import type { Failure } from '../work/failure.js';
 import { ChannelLane } from './channel-lane.js';
-import type { ChannelPoster } from './channel-poster.js';
+import { textBody, type Poster } from '../bot/poster.js';
 import { reviewSource, voteSource, type NamesOf, type PostSource } from './post-sources.js';
 
 export interface LanesOptions {
   store: Store;
-  poster: ChannelPoster;
+  poster: Poster;
   logger: Logger;
   now: () => number;
   i18n: () => Translator;
@@ -127,14 +127,15 @@ export class Lanes {
     );
     if (auditChannelId === undefined || auditChannelId === channelId) return;
     const key = failure.reason === 'unknown' ? 'feed.parked.unknown' : 'feed.parked.access';
-    try {
-      await poster.send(auditChannelId, {
-        content: i18n().t(key, { channel: `<#${channelId}>`, setting: settings.join(' / ') }),
-        allowed_mentions: { parse: [] },
-      });
-    } catch (err) {
-      logger.warn({ err, channelId: auditChannelId }, 'could not tell the audit channel that a channel refuses posts');
-    }
+    await poster.audit(
+      auditChannelId,
+      textBody(i18n().t(key, { channel: `<#${channelId}>`, setting: settings.join(' / ') })),
+      (err) =>
+        logger.warn(
+          { err, channelId: auditChannelId },
+          'could not tell the audit channel that a channel refuses posts',
+        ),
+    );
   }
 
   async #markUnannounced(): Promise<void> {

@@ -2,7 +2,7 @@ import type { Translator } from '../i18n/index.js';
 import type { Store } from '../store/index.js';
 import { REVIEWS_PER_POST, reviewFeedBatchView } from '../views/review-feed.js';
 import { packVoteAnnouncement, VOTERS_PER_ANNOUNCEMENT, type VoteTotals } from '../views/vote-announcement.js';
-import { messageBody, newNonce } from './channel-poster.js';
+import { messageBody, newNonce } from '../bot/poster.js';
 
 /** Display names for mentions: whatever is known now; a post never waits long for them. */
 export type NamesOf = (userIds: readonly string[]) => Promise<ReadonlyMap<string, string>>;

@@ -1,5 +1,5 @@
-import { DiscordAPIError, RESTJSONErrorCodes, Routes, type REST } from 'discord.js';
-import { messageBody } from '../feeds/channel-poster.js';
+import { DiscordAPIError, RESTJSONErrorCodes } from 'discord.js';
+import { messageBody, type Poster } from '../bot/poster.js';
 import { translatorFor } from '../i18n/index.js';
 import type { Logger } from '../log.js';
 import type { ExpiryConsumer } from '../schedule/expiry-schedule.js';
@@ -9,7 +9,7 @@ import { reminderMentionView, reminderView } from '../views/vote-reminder.js';
 export type ReminderStore = Pick<Store, 'reminderOptIn' | 'claimReminder' | 'settleReminder' | 'releaseReminder'>;
 
 export interface VoteReminderOptions {
-  rest: REST;
+  poster: Poster;
   store: ReminderStore;
   logger: Logger;
   now: () => number;
@@ -67,11 +67,10 @@ export class VoteReminder implements ExpiryConsumer {
   }
 
   async #deliver(userId: string, locale: string): Promise<Delivered> {
-    const { rest, logger, voteUrl, channelId, serverName } = this.options;
+    const { poster, logger, voteUrl, channelId, serverName } = this.options;
     const i18n = translatorFor(locale);
     try {
-      const dm = (await rest.post(Routes.userChannels(), { body: { recipient_id: userId } })) as { id: string };
-      await rest.post(Routes.channelMessages(dm.id), { body: messageBody(reminderView(serverName(), voteUrl, i18n)) });
+      await poster.dm(userId, messageBody(reminderView(serverName(), voteUrl, i18n)));
       logger.info({ userId }, 'vote reminder sent by DM');
       return 'dm';
     } catch (err) {
@@ -90,8 +89,10 @@ export class VoteReminder implements ExpiryConsumer {
     }
     const view = reminderMentionView(userId, serverName(), voteUrl, i18n);
     try {
-      await rest.post(Routes.channelMessages(channelId), {
-        body: { ...messageBody(view), content: view.content, allowed_mentions: { users: [userId] } },
+      await poster.send(channelId, {
+        ...messageBody(view),
+        content: view.content,
+        allowed_mentions: { users: [userId] },
       });
     } catch (err) {
       if (!(err instanceof DiscordAPIError) || err.status >= 500) throw err;

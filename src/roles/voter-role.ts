@@ -1,4 +1,5 @@
 import { DiscordAPIError, RESTJSONErrorCodes, Routes, type REST } from 'discord.js';
+import { discordPoster, textBody } from '../bot/poster.js';
 import type { Translator } from '../i18n/index.js';
 import type { Logger } from '../log.js';
 import type { ExpiryConsumer } from '../schedule/expiry-schedule.js';
@@ -115,15 +116,14 @@ export class VoterRole implements ExpiryConsumer {
         'Role changes resume by themselves once fixed.',
     );
     if (auditChannelId === undefined) return;
-    try {
-      await rest.post(Routes.channelMessages(auditChannelId), {
-        body: {
-          content: this.options.i18n().t('voterRole.blocked', { role: `<@&${roleId}>` }),
-          allowed_mentions: { parse: [] },
-        },
-      });
-    } catch (err) {
-      logger.warn({ err, channelId: auditChannelId }, 'could not tell the audit channel that role changes are refused');
-    }
+    await discordPoster(rest).audit(
+      auditChannelId,
+      textBody(this.options.i18n().t('voterRole.blocked', { role: `<@&${roleId}>` })),
+      (err) =>
+        logger.warn(
+          { err, channelId: auditChannelId },
+          'could not tell the audit channel that role changes are refused',
+        ),
+    );
   }
 }

@@ -4,7 +4,7 @@ import type { ServiceClient } from '../api/index.js';
 import type { BaseContext, BotContext } from '../bot/context.js';
 import type { MemberNames } from '../bot/member-names.js';
 import type { Config } from '../config.js';
-import type { ChannelPoster } from '../feeds/channel-poster.js';
+import type { Poster } from '../bot/poster.js';
 import { Lanes } from '../feeds/lanes.js';
 import { ReviewFeed } from '../feeds/review-feed.js';
 import { translatorFor } from '../i18n/index.js';
@@ -43,7 +43,7 @@ export interface ServerRuntimeOptions {
   /** This server's logger: every line carries its id. */
   logger: Logger;
   names: MemberNames;
-  poster: ChannelPoster;
+  poster: Poster;
   /** When its first poll runs, so many servers' polls spread over the interval. */
   firstPollAfterMs: number;
   now?: () => number;
@@ -87,7 +87,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     );
   consumers.push(
     new VoteReminder({
-      rest: client.rest,
+      poster,
       store,
       logger,
       now,

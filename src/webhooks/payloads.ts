@@ -24,16 +24,30 @@ const reviewSchema = z.object({
   rating: z.number().min(0).max(5),
 });
 
-// A reply's other fields are undocumented: the review id is looked for under the likely names.
-const replySchema = z.object({
-  event: z.literal('reply'),
-  guildId: z.string(),
-  authorId: z.string().nullable().optional(),
-  reviewId: z.string().optional(),
-  review_id: z.string().optional(),
-  review: z.object({ id: z.string() }).partial().optional(),
-  id: z.string().optional(),
-});
+// A reply's other fields are undocumented: the review id is looked for under the likely names, and
+// the reply's own id is trusted only when the review is known.
+const replySchema = z
+  .object({
+    event: z.literal('reply'),
+    guildId: z.string(),
+    authorId: z.string().nullable().optional(),
+    reviewId: z.string().optional(),
+    review_id: z.string().optional(),
+    review: z.object({ id: z.string() }).partial().optional(),
+    id: z.string().optional(),
+  })
+  .transform((reply): ReplyEvent => {
+    const reviewId = reply.reviewId ?? reply.review_id ?? reply.review?.id;
+    return {
+      event: 'reply',
+      guildId: reply.guildId,
+      authorId: reply.authorId ?? null,
+      reviewId,
+      replyId: reviewId === undefined ? undefined : reply.id,
+    };
+  });
+
+const eventSchema = z.discriminatedUnion('event', [voteSchema, reviewSchema, replySchema]);
 
 export type VoteEvent = z.output<typeof voteSchema>;
 export type ReviewEvent = z.output<typeof reviewSchema>;
@@ -45,32 +59,18 @@ export interface ReplyEvent {
   reviewId: string | undefined;
   replyId: string | undefined;
 }
-export type GuildsEvent = VoteEvent | ReviewEvent | ReplyEvent;
+export type GuildsEvent = z.output<typeof eventSchema>;
 
 export type ReadEvent = { ok: true; event: GuildsEvent } | { ok: false; problem: string };
 
 /** A delivery's body as an event the bot acts on, or why not. */
 export function readEvent(body: unknown): ReadEvent {
-  const kind = (body as { event?: unknown } | null)?.event;
-  const schema =
-    kind === 'vote' ? voteSchema : kind === 'review' ? reviewSchema : kind === 'reply' ? replySchema : null;
-  if (schema === null) return { ok: false, problem: `unknown event type ${JSON.stringify(kind ?? null)}` };
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return { ok: false, problem: `${String(kind)} event: ${issue?.path.join('.') || 'body'} ${issue?.message ?? ''}` };
-  }
-  if (parsed.data.event !== 'reply') return { ok: true, event: parsed.data };
-  const reply = parsed.data;
-  const reviewId = reply.reviewId ?? reply.review_id ?? reply.review?.id;
-  return {
-    ok: true,
-    event: {
-      event: 'reply',
-      guildId: reply.guildId,
-      authorId: reply.authorId ?? null,
-      reviewId,
-      replyId: reviewId === undefined ? undefined : reply.id,
-    },
-  };
+  const parsed = eventSchema.safeParse(body);
+  if (parsed.success) return { ok: true, event: parsed.data };
+  const kind = (body as { event?: unknown } | null)?.event ?? null;
+  const issue = parsed.error.issues[0];
+  // The union names no event it knows: a kind Guilds added, or no kind at all.
+  if (issue?.code === 'invalid_union' && issue.path.join('.') === 'event')
+    return { ok: false, problem: `unknown event type ${JSON.stringify(kind)}` };
+  return { ok: false, problem: `${String(kind)} event: ${issue?.path.join('.') || 'body'} ${issue?.message ?? ''}` };
 }

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REST } from 'discord.js';
+import { discordPoster } from '../../src/bot/poster.js';
 import { LATE_LIMIT_MS, VoteReminder } from '../../src/reminders/vote-reminder.js';
 import { openStore, type Store, type StoreRoot } from '../../src/store/index.js';
 import { capturedLog } from '../support/captured-log.js';
@@ -20,7 +21,7 @@ let clock = Date.now();
 
 function reminder(channelId?: string): VoteReminder {
   return new VoteReminder({
-    rest: new REST({ api: discord.apiUrl }).setToken(discord.token),
+    poster: discordPoster(new REST({ api: discord.apiUrl }).setToken(discord.token)),
     store,
     logger,
     now: () => clock,

@@ -7,9 +7,10 @@ export interface ScriptRun {
   stderr: string;
 }
 
-/** Runs an npm script's node command to its end, with only the given settings (a developer's .env cannot leak in). */
-export function runScript(script: string, env: Record<string, string>): Promise<ScriptRun> {
-  const { command, args } = scriptCommand(script);
+/** Runs an npm script's node command (and `extraArgs`, as after `npm run x --`) to its end, with only the given settings (a developer's .env cannot leak in). */
+export function runScript(script: string, env: Record<string, string>, extraArgs: string[] = []): Promise<ScriptRun> {
+  const { command, args: scriptArgs } = scriptCommand(script);
+  const args = [...scriptArgs, ...extraArgs];
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd: ROOT,

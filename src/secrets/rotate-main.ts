@@ -1,0 +1,114 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadRotateConfig } from '../config.js';
+import { EXIT_CONFIG, EXIT_FAILURE, exitCodeOf } from '../exit-codes.js';
+import { Servers } from '../servers/servers.js';
+import {
+  describeDatabase,
+  holdStore,
+  openStore,
+  StoreError,
+  type DatabaseTarget,
+  type StoreLock,
+} from '../store/index.js';
+import { sqliteFault } from '../store/sqlite-faults.js';
+import { SecretError } from './secret-box.js';
+
+const USAGE = `Usage: npm run rotate-secrets
+
+Re-seals every server's API key, app id and webhook token under SECRETS_KEY, opening the ones an
+older key sealed with SECRETS_KEY_PREVIOUS. Reads DATABASE_URL, SECRETS_KEY and SECRETS_KEY_PREVIOUS
+from the environment or .env. Stop the bot first: it refuses to run while a bot holds the store.
+Afterwards SECRETS_KEY_PREVIOUS can be removed.
+
+Options:
+  -h, --help  show this text
+`;
+
+/** Exit 2: the command line itself is wrong (as most command-line tools do). */
+const EXIT_USAGE = 2;
+
+async function rotate(): Promise<void> {
+  const config = loadRotateConfig();
+  const lock = await holdAtOnce(config.database);
+  try {
+    const root = await openStore(config.database);
+    try {
+      // No environment server: rotation changes sealed values only, never adopts rows or adds records.
+      const servers = new Servers(root, config.secrets, undefined);
+      await servers.load();
+      const count = await servers.resealAll();
+      process.stdout.write(
+        `Re-sealed ${count} secret${count === 1 ? '' : 's'} of ${servers.known().length} server${servers.known().length === 1 ? '' : 's'} in ${describeDatabase(config.database)} under SECRETS_KEY. SECRETS_KEY_PREVIOUS can now be removed.\n`,
+      );
+    } finally {
+      await root.close();
+    }
+  } finally {
+    await lock.release();
+  }
+}
+
+/**
+ * The store lock the bot takes, asked for once: a running bot caches sealed values and would write
+ * old ones back over the re-sealed ones, so rotation waits for nobody and refuses while one holds it.
+ */
+async function holdAtOnce(database: DatabaseTarget): Promise<StoreLock> {
+  const store = describeDatabase(database);
+  const held = () =>
+    new StoreError(
+      `A bot holds the store ${store}: stop it, run npm run rotate-secrets, then start it with the new keys.`,
+    );
+  const refuse = new AbortController();
+  try {
+    return await holdStore(database, {
+      signal: refuse.signal,
+      onStandby: (reason) =>
+        refuse.abort(
+          reason.kind === 'held' ? held() : new StoreError(`The store ${store} is not reachable: ${reason.detail}`),
+        ),
+      onLost: () => undefined,
+    });
+  } catch (error) {
+    // SQLite refuses at once too, in words meant for a second bot.
+    if (error instanceof StoreError && sqliteFault(error.cause) === 'busy') throw held();
+    throw error;
+  }
+}
+
+function explain(error: unknown): string {
+  if (error instanceof ConfigError || error instanceof StoreError) return error.message;
+  if (error instanceof SecretError)
+    return `${error.message}. What was re-sealed before it opens with SECRETS_KEY; set SECRETS_KEY_PREVIOUS to the key that sealed the rest, then run again.`;
+  return `rotate-secrets failed: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+function exitCode(error: unknown): number {
+  if (error instanceof SecretError) return EXIT_CONFIG;
+  return error instanceof ConfigError || error instanceof StoreError ? exitCodeOf(error) : EXIT_FAILURE;
+}
+
+function main(): void {
+  let help: boolean;
+  try {
+    ({
+      values: { help = false },
+    } = parseArgs({ options: { help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false }));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
+    process.exit(EXIT_USAGE);
+  }
+  if (help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  rotate().then(
+    // The PostgreSQL pool may keep the loop alive a moment: exit once the line is written.
+    () => process.stdout.write('', () => process.exit(0)),
+    (error: unknown) => {
+      process.stderr.write(`${explain(error)}\n`);
+      process.exit(exitCode(error));
+    },
+  );
+}
+
+main();

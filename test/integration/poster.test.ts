@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { REST } from 'discord.js';
+import { discordPoster, newNonce, textBody, type Poster } from '../../src/bot/poster.js';
+import { classifyFailure } from '../../src/work/failure.js';
+import { member, startDiscordStandIn, type DiscordStandIn } from '../support/discord/index.js';
+
+let discord: DiscordStandIn;
+let poster: Poster;
+
+beforeAll(async () => {
+  discord = await startDiscordStandIn();
+  poster = discordPoster(new REST({ api: discord.apiUrl, retries: 0 }).setToken(discord.token));
+});
+afterAll(async () => {
+  await discord?.close();
+});
+
+describe('the one poster', () => {
+  it('posts once for one nonce, however often the post is tried again', async () => {
+    const nonce = newNonce();
+    const first = await poster.send(discord.channelId, textBody('once'), nonce);
+    const again = await poster.send(discord.channelId, textBody('once'), nonce);
+    expect(again).toBe(first);
+    expect(discord.channelMessages(discord.channelId).filter((m) => m.content === 'once')).toHaveLength(1);
+  });
+
+  it('DMs a member, and a member with closed DMs fails with what Discord said', async () => {
+    const { user } = member();
+    await poster.dm(user.id, textBody('hello'));
+    expect(discord.directMessages(user.id).map((m) => m.content)).toEqual(['hello']);
+    discord.closeDms(user.id);
+    await expect(poster.dm(user.id, textBody('again'))).rejects.toMatchObject({ code: 50007 });
+  });
+
+  it('never fails the work an audit message reports on: the failure is handed over, classified as before', async () => {
+    const failures: unknown[] = [];
+    discord.failChannelMessages(404, discord.channelId);
+    try {
+      expect(await poster.audit(discord.channelId, textBody('<@&1> refused'), (err) => failures.push(err))).toBe(false);
+    } finally {
+      discord.failChannelMessages(null, discord.channelId);
+    }
+    expect(failures).toHaveLength(1);
+    expect(classifyFailure(failures[0])).toMatchObject({ kind: 'refused', reason: 'unknown' });
+    const ok = await poster.audit(discord.channelId, textBody('<@&1> refused'), (err) => failures.push(err));
+    expect(ok).toBe(true);
+    expect(failures).toHaveLength(1);
+    const posted = discord.channelMessages(discord.channelId).at(-1)!;
+    expect(posted.content).toBe('<@&1> refused');
+  });
+});
