@@ -185,16 +185,15 @@ describe('the PostgreSQL store lock', () => {
     const lost: unknown[] = [];
     const lock = await holdPostgresLock(url, { ...noStandby, onLost: (e) => lost.push(e) }, timing);
     const other = new pg.Client({ connectionString: url });
+    other.on('error', () => undefined);
     await other.connect();
     try {
+      // Queued behind the holder before its session is cut, so PostgreSQL hands the lock to this one
+      // the moment the holder's session ends, before the holder's new connection can ask.
+      const taken = other.query('SELECT pg_advisory_lock($1, $2)', [...LOCK_KEY]);
+      await untilAsync(async () => (await lockWaiters(url)) === 1);
       await terminateLockSessions(url, 1);
-      // Asked in a tight loop: before the holder's next try.
-      for (;;) {
-        const { rows } = await other.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS held', [
-          ...LOCK_KEY,
-        ]);
-        if (rows[0]?.held) break;
-      }
+      await taken;
       await until(() => lost.length === 1);
       expect(String(lost[0])).toMatch(/another process took the store lock/);
     } finally {
@@ -246,6 +245,29 @@ async function terminateLockSessions(url: string, expected: number): Promise<voi
     expect(rows).toHaveLength(expected);
   } finally {
     await client.end();
+  }
+}
+
+/** Sessions waiting for the store lock. */
+async function lockWaiters(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      'SELECT COUNT(*) AS n FROM pg_locks WHERE locktype = $1 AND NOT granted AND classid = $2 AND objid = $3',
+      ['advisory', ...LOCK_KEY],
+    );
+    return Number(rows[0]?.n ?? 0);
+  } finally {
+    await client.end();
+  }
+}
+
+async function untilAsync(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for a condition');
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
