@@ -94,6 +94,9 @@ export function rows(extraLogLevels: readonly string[]): Row[] {
   ];
 }
 
+/** Both from the interaction's dispatch on the gateway, stamped by the stand-in. */
+const STAMPS = { ack: 'dispatched → deferral', shown: 'dispatched → status lines shown' } as const;
+
 /** `/setup status` in one of the many servers: the deferral, and the edit that shows the status lines. */
 function setupStatusRows(): Row[] {
   const runs = [
@@ -101,10 +104,13 @@ function setupStatusRows(): Row[] {
     ['burst', `${SETUP_STATUS.burst} at once`],
   ] as const;
   return runs.flatMap(([run, what]): Row[] => [
-    ...(['p50', 'p99'] as const).flatMap((p): Row[] => [
-      { id: `setupStatus.${run}.ack.${p}`, label: `/setup status, ${what}: deferral ${p}`, unit: 'ms' },
-      { id: `setupStatus.${run}.shown.${p}`, label: `/setup status, ${what}: status lines shown ${p}`, unit: 'ms' },
-    ]),
+    ...(['ack', 'shown'] as const).flatMap((stamp) =>
+      (['p50', 'p99'] as const).map((p): Row => ({
+        id: `setupStatus.${run}.${stamp}.${p}`,
+        label: `/setup status, ${what}: ${STAMPS[stamp]} ${p}`,
+        unit: 'ms',
+      })),
+    ),
     { id: `setupStatus.${run}.setUp`, label: `/setup status, ${what}: showed the server set up`, unit: 'count' },
   ]);
 }

@@ -16,7 +16,7 @@ import { withBot } from './with-bot.js';
 export const MANY_SERVERS = { servers: 1_000, idleMs: 10_000, startWithinMs: 60_000 } as const;
 
 /** The guilds' ids: far enough apart that each one's channel and role ids (a few ms of snowflake time later) never meet another's. */
-function guildIds(count: number): string[] {
+export function guildIds(count: number): string[] {
   const first = BigInt(DEFAULTS.guildId) + (1_000n << 22n);
   return Array.from({ length: count }, (_, i) => (first + BigInt(i) * (16n << 22n)).toString());
 }
@@ -25,7 +25,7 @@ function guildIds(count: number): string[] {
  * What /setup leaves in the store for each server: its credentials sealed, a review channel; the
  * first server also has every other channel and its voter role, for `/setup status`.
  */
-async function setUpServers(file: string, key: string, ids: readonly string[], sandbox: Sandbox): Promise<void> {
+export async function setUpServers(file: string, key: string, ids: readonly string[], sandbox: Sandbox): Promise<void> {
   const root = await openStore({ kind: 'sqlite', file });
   try {
     const servers = new Servers(root, { current: secretKey(key, 'SECRETS_KEY') }, undefined);
@@ -41,7 +41,7 @@ async function setUpServers(file: string, key: string, ids: readonly string[], s
 }
 
 /** Many-server mode: no DISCORD_GUILD_ID and none of the one server's settings; SECRETS_KEY opens the store's secrets. */
-function manyServerEnv(file: string, key: string): Record<string, string> {
+export function manyServerEnv(file: string, key: string): Record<string, string> {
   return {
     DISCORD_GUILD_ID: '',
     SERVICE_API_KEY: '',
