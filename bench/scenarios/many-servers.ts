@@ -104,6 +104,7 @@ export const manyServersScenario: Scenario = async (ctx, kind) => {
         ctx.note(
           `${label(kind)} with ${started} set-up servers (many-server mode, polling off): RSS ${atStart.toFixed(1)} MB once all had started, ${idle.toFixed(1)} MB after ${MANY_SERVERS.idleMs / 1000} s idle.`,
         );
+        // The service at its normal speed, whatever fault or rate limit an earlier scenario left.
         ctx.sandbox.reset();
         const status = await timeSetupStatus(discord, bot, ids[0]!);
         for (const line of status.lines) {
