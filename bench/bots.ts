@@ -12,6 +12,8 @@ export interface BenchBot {
   readonly kind: BotKind;
   readonly pid: number;
   readonly alive: boolean;
+  /** Whether the harness asked the process to stop (terminate or stop): its exit is then no crash. */
+  readonly stopAsked: boolean;
   /** JSON lines the bot printed since the last drain (the baseline prints none). */
   drainLogs(): LogLine[];
   /** JSON lines the bot printed before it counted as ready (kept apart: drainLogs starts after them). */
@@ -19,6 +21,8 @@ export interface BenchBot {
   /** Stderr, last 64 KB: the baseline prints its errors there. */
   stderr(): string;
   onExit(listener: () => void): void;
+  /** SIGTERM, so the bot shuts down as a host stops it (logging what it still counts); waits up to 15 s for the exit. */
+  terminate(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -26,6 +30,7 @@ export interface BenchBot {
 // .env.example variable blanked first), but keeping raw log lines only until a scenario reads them
 // and bounded stderr, so 100k interactions cost the harness neither parsing nor memory.
 const READY_TIMEOUT_MS = 20_000;
+const TERMINATE_WAIT_MS = 15_000;
 const KEPT_CHARS = 64 * 1024;
 
 function startArgs(kind: BotKind): string[] {
@@ -87,6 +92,7 @@ export async function startBenchBot(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let alive = true;
+  let stopAsked = false;
   let stderr = '';
   let stdoutTail = '';
   let pending = '';
@@ -137,6 +143,9 @@ export async function startBenchBot(
     get alive() {
       return alive;
     },
+    get stopAsked() {
+      return stopAsked;
+    },
     drainLogs() {
       const taken = lines;
       lines = [];
@@ -145,7 +154,15 @@ export async function startBenchBot(
     startupLogs: () => parsed(startup),
     stderr: () => stderr,
     onExit: (listener) => void exited.then(listener),
+    async terminate() {
+      stopAsked = true;
+      if (alive) child.kill('SIGTERM');
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, TERMINATE_WAIT_MS)))]);
+      clearTimeout(timer);
+    },
     async stop() {
+      stopAsked = true;
       // A profiled bot (BENCH_NODE_OPTIONS) must exit by itself to write its profile.
       if (alive) child.kill(process.env.BENCH_NODE_OPTIONS ? 'SIGTERM' : 'SIGKILL');
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);

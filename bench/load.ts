@@ -1,4 +1,4 @@
-import type { DiscordStandIn, InteractionHandle, InteractionPayload } from '../test/support/discord/index.js';
+import type { DiscordStandIn, InteractionHandle, InteractionPayload, Message } from '../test/support/discord/index.js';
 import type { BenchBot } from './bots.js';
 
 /** What happened to one interaction, in the stand-in's clock (epoch ms). */
@@ -10,8 +10,10 @@ export interface Sample {
   /** The bot's first callback attempt, accepted or refused (a refusal past 3 s is 10062). */
   firstAttemptAt: number | undefined;
   refusedLate: boolean;
-  /** With `until: 'answer'`: whether the member's visible answer is the vote or something else (an error). */
-  answer?: 'vote' | 'other' | 'none';
+  /** With `until: 'answer'`: whether the member's visible answer is the one expected (the vote, unless `expected` says otherwise) or something else (an error). */
+  answer?: 'expected' | 'other' | 'none';
+  /** With `until: 'answer'`: when the answer became visible (the reply, or the last accepted edit of @original). */
+  answeredAt?: number;
 }
 
 export interface Run {
@@ -31,6 +33,8 @@ export interface LoadOptions {
   waitMs: number;
   /** Wait for the first callback (default), or for the answer the member finally sees. */
   until?: 'ack' | 'answer';
+  /** With `until: 'answer'`: the answer the member should see; the /vote embed unless given. */
+  expected?: (message: Message) => boolean;
   /** Called every `everyCount` answers, e.g. to read memory at 10k. */
   milestone?: { everyCount: number; run: (answered: number) => void };
 }
@@ -49,12 +53,23 @@ const visible = (handle: InteractionHandle) => {
 };
 const answered = (handle: InteractionHandle) => visible(handle) || refused(handle);
 
-function answerOf(handle: InteractionHandle): Sample['answer'] {
+const isVote = (message: Message) => VOTE_TITLES.has(String(message.embeds[0]?.title));
+
+function answerOf(handle: InteractionHandle, expected: (message: Message) => boolean): Sample['answer'] {
   if (!visible(handle)) return 'none';
-  return VOTE_TITLES.has(String(handle.message()?.embeds[0]?.title)) ? 'vote' : 'other';
+  return expected(handle.message()!) ? 'expected' : 'other';
 }
 
-function sampleOf(handle: InteractionHandle, withAnswer: boolean): Sample {
+/** A deferred answer becomes visible with an edit of @original; an immediate one with the reply itself. */
+function answeredAtOf(handle: InteractionHandle): number | undefined {
+  if (!visible(handle)) return undefined;
+  const edits = handle.webhookCalls.filter(
+    (call) => call.method === 'PATCH' && call.status < 300 && call.path.endsWith('/messages/@original'),
+  );
+  return edits.at(-1)?.at ?? handle.callbacks[0]?.at;
+}
+
+function sampleOf(handle: InteractionHandle, expected: ((message: Message) => boolean) | undefined): Sample {
   const ackAt = handle.callbacks[0]?.at;
   const refusedAt = handle.rejectedCallbacks[0]?.at;
   const attempts = [ackAt, refusedAt].filter((at): at is number => at !== undefined);
@@ -64,7 +79,7 @@ function sampleOf(handle: InteractionHandle, withAnswer: boolean): Sample {
     ackAt,
     firstAttemptAt: attempts.length > 0 ? Math.min(...attempts) : undefined,
     refusedLate: handle.rejectedCallbacks.some((c) => c.code === 10062),
-    ...(withAnswer ? { answer: answerOf(handle) } : {}),
+    ...(expected ? { answer: answerOf(handle, expected), answeredAt: answeredAtOf(handle) } : {}),
   };
 }
 
@@ -75,6 +90,7 @@ function sampleOf(handle: InteractionHandle, withAnswer: boolean): Sample {
 export function drive(discord: DiscordStandIn, bot: BenchBot, options: LoadOptions): Promise<Run> {
   const { count, payload, waitMs } = options;
   const withAnswer = options.until === 'answer';
+  const expected = withAnswer ? (options.expected ?? isVote) : undefined;
   const samples: Sample[] = [];
   const giveUps = new Set<() => void>();
   let sent = 0;
@@ -84,7 +100,7 @@ export function drive(discord: DiscordStandIn, bot: BenchBot, options: LoadOptio
   return new Promise<Run>((resolve) => {
     const finish = () => resolve({ samples, wallMs: performance.now() - started });
     const settle = (handle: InteractionHandle) => {
-      samples.push(sampleOf(handle, withAnswer));
+      samples.push(sampleOf(handle, expected));
       done += 1;
       if (options.milestone && done % options.milestone.everyCount === 0) options.milestone.run(done);
       if (done === count) finish();

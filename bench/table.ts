@@ -7,6 +7,7 @@ import { PROCESSING_RUN } from './scenarios/processing.js';
 import { RATE_LIMIT_RUN } from './scenarios/rate-limit.js';
 import { BIG_BODIES_RUN } from './scenarios/big-bodies.js';
 import { REALTIME } from './scenarios/realtime.js';
+import { SETUP_STATUS } from './scenarios/setup-status.js';
 
 type Unit = 'ms' | 'count' | 'per-s' | 'MB' | 'cpu-ms';
 
@@ -73,6 +74,7 @@ export function rows(extraLogLevels: readonly string[]): Row[] {
       label: `Bot RSS with ${MANY_SERVERS.servers.toLocaleString('en-US')} configured servers idle (${MANY_SERVERS.idleMs / 1000} s)`,
       unit: 'MB',
     },
+    ...setupStatusRows(),
     {
       id: 'ratelimit.violations',
       label: `Rate-limit violations (service allows ${RATE_LIMIT_RUN.limit} per ${RATE_LIMIT_RUN.windowMs / 1000} s; ${RATE_LIMIT_RUN.count} /vote at ${RATE_LIMIT_RUN.rate}/s)`,
@@ -90,6 +92,27 @@ export function rows(extraLogLevels: readonly string[]): Row[] {
     { id: 'bodies.rssPeak', label: 'Bot peak RSS in that run', unit: 'MB' },
     ...realtimeRows(),
   ];
+}
+
+/** Both from the interaction's dispatch on the gateway, stamped by the stand-in. */
+const STAMPS = { ack: 'dispatched → deferral', shown: 'dispatched → status lines shown' } as const;
+
+/** `/setup status` in one of the many servers: the deferral, and the edit that shows the status lines. */
+function setupStatusRows(): Row[] {
+  const runs = [
+    ['sequential', `${SETUP_STATUS.sequential} one after another`],
+    ['burst', `${SETUP_STATUS.burst} at once`],
+  ] as const;
+  return runs.flatMap(([run, what]): Row[] => [
+    ...(['ack', 'shown'] as const).flatMap((stamp) =>
+      (['p50', 'p99'] as const).map((p): Row => ({
+        id: `setupStatus.${run}.${stamp}.${p}`,
+        label: `/setup status, ${what}: ${STAMPS[stamp]} ${p}`,
+        unit: 'ms',
+      })),
+    ),
+    { id: `setupStatus.${run}.setUp`, label: `/setup status, ${what}: showed the server set up`, unit: 'count' },
+  ]);
 }
 
 /** Webhooks: ours against a naive receiver that posts to Discord before it answers. */

@@ -175,19 +175,12 @@ async function idleConnections(ctx: BenchContext): Promise<Figures> {
 
 /** Refusals by reason, from the bot's log lines up to its (graceful) exit. */
 async function refusalCounts(bot: BenchBot): Promise<Record<string, number>> {
-  await stopGracefully(bot);
+  await bot.terminate();
   const counts: Record<string, number> = {};
   for (const line of bot.drainLogs())
     if (typeof line.reason === 'string' && /^webhook deliver(y|ies) refused$/.test(String(line.msg)))
       counts[line.reason] = (counts[line.reason] ?? 0) + (typeof line.count === 'number' ? line.count : 1);
   return counts;
-}
-
-/** Sends SIGTERM (so what is still being counted is logged) and waits for the exit. */
-async function stopGracefully(bot: BenchBot): Promise<void> {
-  const exited = new Promise<void>((resolve) => bot.onExit(resolve));
-  if (bot.alive) process.kill(bot.pid, 'SIGTERM');
-  await Promise.race([exited, sleep(15_000)]);
 }
 
 async function wrongTokens(ctx: BenchContext): Promise<Figures> {
@@ -216,7 +209,7 @@ async function wrongTokens(ctx: BenchContext): Promise<Figures> {
         refused += statuses.filter((s) => s === 401).length;
       }
       const sendMs = performance.now() - started;
-      await stopGracefully(bot);
+      await bot.terminate();
       const lines = bot.drainLogs();
       const bytes = lines.reduce((sum, l) => sum + JSON.stringify(l).length + 1, 0);
       const counted = lines

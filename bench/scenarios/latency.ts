@@ -30,7 +30,7 @@ export const latencyScenario: Scenario = async (ctx, kind) => {
     const late = lateCount(run.samples);
     const refused = run.samples.filter((s) => s.refusedLate).length;
     const unanswered = run.samples.filter((s) => s.firstAttemptAt === undefined).length;
-    const votes = run.samples.filter((s) => s.answer === 'vote').length;
+    const votes = run.samples.filter((s) => s.answer === 'expected').length;
     const errors = run.samples.filter((s) => s.answer === 'other').length;
     Object.assign(figures, {
       [`ack.p50.${latencyMs}`]: p50,

@@ -10,18 +10,22 @@ import { DEFAULTS, startDiscordStandIn, textChannelIdFor } from '../../test/supp
 import type { BenchBot, LogLine } from '../bots.js';
 import { label, type Scenario } from '../context.js';
 import { rssMb } from '../proc.js';
+import { fullySetUp, timeSetupStatus } from './setup-status.js';
 import { withBot } from './with-bot.js';
 
 export const MANY_SERVERS = { servers: 1_000, idleMs: 10_000, startWithinMs: 60_000 } as const;
 
 /** The guilds' ids: far enough apart that each one's channel and role ids (a few ms of snowflake time later) never meet another's. */
-function guildIds(count: number): string[] {
+export function guildIds(count: number): string[] {
   const first = BigInt(DEFAULTS.guildId) + (1_000n << 22n);
   return Array.from({ length: count }, (_, i) => (first + BigInt(i) * (16n << 22n)).toString());
 }
 
-/** What /setup leaves in the store for each server: its credentials sealed, a review channel. */
-async function setUpServers(file: string, key: string, ids: readonly string[], sandbox: Sandbox): Promise<void> {
+/**
+ * What /setup leaves in the store for each server: its credentials sealed, a review channel; the
+ * first server also has every other channel and its voter role, for `/setup status`.
+ */
+export async function setUpServers(file: string, key: string, ids: readonly string[], sandbox: Sandbox): Promise<void> {
   const root = await openStore({ kind: 'sqlite', file });
   try {
     const servers = new Servers(root, { current: secretKey(key, 'SECRETS_KEY') }, undefined);
@@ -30,13 +34,14 @@ async function setUpServers(file: string, key: string, ids: readonly string[], s
       await servers.setCredentials(guildId, { apiKey: sandbox.apiKey, appId: sandbox.appId });
       await servers.setSettings(guildId, { reviewChannelId: textChannelIdFor(guildId) });
     }
+    await servers.setSettings(ids[0]!, fullySetUp(ids[0]!));
   } finally {
     await root.close();
   }
 }
 
 /** Many-server mode: no DISCORD_GUILD_ID and none of the one server's settings; SECRETS_KEY opens the store's secrets. */
-function manyServerEnv(file: string, key: string): Record<string, string> {
+export function manyServerEnv(file: string, key: string): Record<string, string> {
   return {
     DISCORD_GUILD_ID: '',
     SERVICE_API_KEY: '',
@@ -66,7 +71,8 @@ async function serversStarted(bot: BenchBot, withinMs: number): Promise<number> 
  * RSS of our bot serving 1,000 set-up servers (each with sealed credentials and a review channel, its
  * own API client, lanes and schedule) while nothing happens: started in many-server mode against a
  * stand-in where the bot is in all of them, measured after ~10 s idle. Polling is off, as in every
- * other scenario (VOTE_POLL_SECONDS=0). The baseline serves one server only, so it has no figure here.
+ * other scenario (VOTE_POLL_SECONDS=0). Then, in the same bot, the time `/setup status` takes in the
+ * first server. The baseline serves one server only and has no /setup, so it has no figure here.
  */
 export const manyServersScenario: Scenario = async (ctx, kind) => {
   const ids = guildIds(MANY_SERVERS.servers);
@@ -98,7 +104,14 @@ export const manyServersScenario: Scenario = async (ctx, kind) => {
         ctx.note(
           `${label(kind)} with ${started} set-up servers (many-server mode, polling off): RSS ${atStart.toFixed(1)} MB once all had started, ${idle.toFixed(1)} MB after ${MANY_SERVERS.idleMs / 1000} s idle.`,
         );
-        return { 'rss.manyServers': idle };
+        // The service at its normal speed, whatever fault or rate limit an earlier scenario left.
+        ctx.sandbox.reset();
+        const status = await timeSetupStatus(discord, bot, ids[0]!);
+        for (const line of status.lines) {
+          ctx.progress(`many servers ${label(kind)}: ${line}`);
+          ctx.note(`${label(kind)} with ${started} set-up servers: ${line}.`);
+        }
+        return { 'rss.manyServers': idle, ...status.figures };
       },
       'info',
       manyServerEnv(file, key),

@@ -26,7 +26,7 @@ export const rateLimitScenario: Scenario = async (ctx, kind) => {
       });
       const violations = ctx.sandbox.violations;
       const late = lateCount(run.samples);
-      const shown = run.samples.filter((s) => s.answer === 'vote').length;
+      const shown = run.samples.filter((s) => s.answer === 'expected').length;
       ctx.progress(
         `rate limit ${label(kind)}: ${violations} violations, ${shown} shown their vote, ${late} late, ${ctx.sandbox.requestCount('getVote')} requests`,
       );

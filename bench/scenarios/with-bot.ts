@@ -15,8 +15,9 @@ export async function withBot<T>(
   extraEnv: Record<string, string> = {},
 ): Promise<T> {
   const bot = await startBenchBot(kind, ctx.discord, ctx.sandbox, logLevel, extraEnv);
+  // A stop the harness asked for (a drill's SIGTERM) is no death.
   let crashed = false;
-  bot.onExit(() => (crashed = true));
+  bot.onExit(() => (crashed = !bot.stopAsked));
   const cpu = measureCpu(bot.pid);
   try {
     return await work(bot);
