@@ -18,11 +18,12 @@ interface Waiting {
 
 interface GuildQueue {
   guild: Guild;
-  /** Ids not yet sent, each with the promise every asker of it shares. */
+  /**
+   * Ids not yet sent, each with the promise every asker of it shares. (A request already out is not
+   * joined: the gateway may have lost it, and a new one costs only a paced send.)
+   */
   queued: Map<string, Promise<GuildMember | undefined>>;
   waiting: Map<string, Waiting>;
-  /** Ids sent and not yet answered: a second asker joins the request already out. */
-  sent: Map<string, Promise<GuildMember | undefined>>;
   pumping: boolean;
 }
 
@@ -48,7 +49,7 @@ export class GatewayMembers {
    */
   async fetch(guild: Guild, ids: readonly string[]): Promise<Map<string, GuildMember>> {
     const queue = this.#queue(guild);
-    const asked = [...new Set(ids)].map((id) => [id, queue.sent.get(id) ?? this.#enqueue(queue, id)] as const);
+    const asked = [...new Set(ids)].map((id) => [id, this.#enqueue(queue, id)] as const);
     const found = new Map<string, GuildMember>();
     for (const [id, member] of asked) {
       const got = await member;
@@ -60,7 +61,7 @@ export class GatewayMembers {
   #queue(guild: Guild): GuildQueue {
     let queue = this.#guilds.get(guild.id);
     if (queue === undefined) {
-      queue = { guild, queued: new Map(), waiting: new Map(), sent: new Map(), pumping: false };
+      queue = { guild, queued: new Map(), waiting: new Map(), pumping: false };
       this.#guilds.set(guild.id, queue);
     }
     queue.guild = guild;
@@ -87,9 +88,8 @@ export class GatewayMembers {
       await this.#slot(queue.guild);
       const batch = [...queue.queued].slice(0, IDS_PER_REQUEST);
       const waiting = new Map<string, Waiting>();
-      for (const [id, member] of batch) {
+      for (const [id] of batch) {
         queue.queued.delete(id);
-        queue.sent.set(id, member);
         waiting.set(id, queue.waiting.get(id)!);
         queue.waiting.delete(id);
       }
@@ -104,8 +104,6 @@ export class GatewayMembers {
       for (const [id, asker] of waiting) asker.resolve(members.get(id));
     } catch (err) {
       for (const asker of waiting.values()) asker.reject(err);
-    } finally {
-      for (const id of waiting.keys()) queue.sent.delete(id);
     }
   }
 
