@@ -120,7 +120,7 @@ export class GatewayMembers {
         sends.push(at);
         return;
       }
-      await new Promise((resolve) => setTimeout(resolve, sends[0]! + this.windowMs - at + 1));
+      await new Promise((resolve) => setTimeout(resolve, sends[0]! + this.windowMs - at + 1).unref());
     }
   }
 }
