@@ -6,6 +6,7 @@ import type { BenchContext } from './context.js';
 import { feedDrills } from './drills/feed.js';
 import { receiverDrillsScenario, receiverRows } from './drills/receiver.js';
 import { DRILLS_SECTION, withDrillsSection } from './drills/results-section.js';
+import { roleDrills } from './drills/roles.js';
 import type { Drill, DrillFigure } from './drills/types.js';
 
 // `npm run bench:drills` runs issue 16's fault drills at full size (the e2e suite runs them scaled
@@ -33,7 +34,7 @@ const receiverDrills: Drill = {
     }
   },
 };
-const drills: Drill[] = [...feedDrills, receiverDrills];
+const drills: Drill[] = [...feedDrills, receiverDrills, ...roleDrills];
 const only = process.argv
   .slice(2)
   .find((a) => a.startsWith('--only='))
