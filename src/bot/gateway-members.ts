@@ -100,6 +100,8 @@ export class GatewayMembers {
 
   async #send(queue: GuildQueue, waiting: ReadonlyMap<string, Waiting>): Promise<void> {
     try {
+      // A destroyed client's shard send rejects where nobody can catch it: ask nothing of it.
+      if (!queue.guild.client.isReady()) throw new Error('the gateway is not connected');
       const members = await queue.guild.members.fetch({ user: [...waiting.keys()], time: ANSWER_MS });
       for (const [id, asker] of waiting) asker.resolve(members.get(id));
     } catch (err) {
