@@ -1,7 +1,10 @@
 import type { Guild, Interaction } from 'discord.js';
+import { GatewayMembers } from './gateway-members.js';
 
 /** How long a page may wait for the gateway's names before it is drawn without them. */
 export const NAMES_WAIT_MS = 1_000;
+/** How long a channel post may wait for them: the lane's next post waits behind it. */
+export const POST_NAMES_WAIT_MS = 250;
 
 interface Entry {
   name: string;
@@ -10,8 +13,8 @@ interface Entry {
 
 /**
  * Members' display names, to show beside mentions: a client that has not loaded a member draws its
- * mention as a raw id. Names come from interactions the bot sees and from one gateway member
- * request per page (asking by ids needs no privileged intent). Bounded, and each name is kept an
+ * mention as a raw id. Names come from interactions the bot sees and from gateway member requests
+ * (batched and paced by `members`, which the voter role shares). Bounded, and each name is kept an
  * hour: a stale name is only a label, and losing them all on a restart costs one request per page.
  */
 export class MemberNames {
@@ -21,6 +24,7 @@ export class MemberNames {
     private readonly maxEntries = 10_000,
     private readonly keepMs = 60 * 60_000,
     private readonly clock: () => number = Date.now,
+    readonly members = new GatewayMembers(),
   ) {}
 
   remember(userId: string, name: string): void {
@@ -53,8 +57,9 @@ export class MemberNames {
   }
 
   /**
-   * Names for `ids`: the known ones at once, the rest from one gateway request that may take up to
-   * `waitMs`. A member who is gone, or a gateway that does not answer in time, just has no name.
+   * Names for `ids`: the known ones at once, the rest as far as the gateway answers within `waitMs`.
+   * An answer that comes later is still remembered for the next caller; a member who is gone, or a
+   * gateway that does not answer, just has no name.
    */
   async resolve(guild: Guild | null, ids: readonly string[], waitMs = NAMES_WAIT_MS): Promise<Map<string, string>> {
     const names = new Map<string, string>();
@@ -65,14 +70,19 @@ export class MemberNames {
       else names.set(id, name);
     }
     if (guild === null || missing.length === 0) return names;
-    try {
-      const fetched = await guild.members.fetch({ user: missing, time: waitMs });
-      for (const [id, member] of fetched) {
-        this.remember(id, member.displayName);
-        names.set(id, member.displayName);
-      }
-    } catch {
-      // A timeout or a closed gateway: the page is drawn with the names it has.
+    const fetched = this.members.fetch(guild, missing).then(
+      (members) => {
+        for (const [id, member] of members) this.remember(id, member.displayName);
+      },
+      () => undefined,
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
+    await Promise.race([fetched, waited]);
+    clearTimeout(timer);
+    for (const id of missing) {
+      const name = this.get(id);
+      if (name !== undefined) names.set(id, name);
     }
     return names;
   }

@@ -1,17 +1,18 @@
 import type { Guild } from 'discord.js';
-
-/** How long a gateway member request may take before the check gives up until its next pass. */
-const MEMBER_FETCH_MS = 15_000;
+import type { GatewayMembers } from '../bot/gateway-members.js';
 
 /**
- * The roles of the given members, asked of the gateway by id (op 8: no privileged intent needed for
- * given ids); members who left the server are absent from the answer.
+ * The roles of the given members, asked of the gateway by id (batched and paced with the name
+ * lookups); members who left the server are absent from the answer. Rejects when the gateway does
+ * not answer or is not connected: then nobody can be told apart from a member who left.
  */
 export async function memberRoles(
+  members: GatewayMembers,
   guild: Guild | null,
   userIds: readonly string[],
 ): Promise<ReadonlyMap<string, readonly string[]>> {
-  if (!guild || userIds.length === 0) return new Map();
-  const members = await guild.members.fetch({ user: [...userIds], time: MEMBER_FETCH_MS });
-  return new Map(members.map((member, id) => [id, [...member.roles.cache.keys()]]));
+  if (userIds.length === 0) return new Map();
+  if (!guild) throw new Error('the server is not available on the gateway');
+  const found = await members.fetch(guild, userIds);
+  return new Map([...found].map(([id, member]) => [id, [...member.roles.cache.keys()]]));
 }

@@ -2,7 +2,7 @@ import { DiscordAPIError, RESTJSONErrorCodes, Routes, type REST } from 'discord.
 import { discordPoster, textBody } from '../bot/poster.js';
 import type { Translator } from '../i18n/index.js';
 import type { Logger } from '../log.js';
-import type { ExpiryConsumer } from '../schedule/expiry-schedule.js';
+import type { ExpiryConsumer, RunningVote } from '../schedule/expiry-schedule.js';
 
 export interface VoterRoleOptions {
   rest: REST;
@@ -17,9 +17,14 @@ export interface VoterRoleOptions {
   probeMs: number;
   /** The roles of these members, as Discord has them now; members who left are absent. */
   memberRoles?: (userIds: readonly string[]) => Promise<ReadonlyMap<string, readonly string[]>>;
+  /**
+   * When the member's vote ends as the store's schedule has it now (undefined: none scheduled).
+   * Asked right before each grant: a lookup or a queue may have taken longer than the vote had left.
+   */
+  runningUntil: (userId: string) => Promise<number | undefined>;
 }
 
-/** Discord answers a gateway member request for at most 100 user ids. */
+/** Discord answers a gateway member request for at most 100 user ids; asked in slices so grants start with the first answer. */
 const MEMBERS_PER_REQUEST = 100;
 
 const GRANT_REASON = 'Voted for the server: voter role while the vote lasts';
@@ -38,15 +43,34 @@ export class VoterRole implements ExpiryConsumer {
   /** While set, calls are not made until then (one probe per probeMs), so a refusal is no retry storm. */
   #refusedUntil: number | undefined;
   #missedGrants = false;
+  /**
+   * One change per member at a time, in the order asked: a removal waits for a grant in flight to be
+   * answered, so Discord never sees a grant land after the removal that should have followed it.
+   */
+  readonly #chains = new Map<string, Promise<unknown>>();
 
   constructor(private readonly options: VoterRoleOptions) {}
 
-  onActive(userId: string): Promise<void> {
-    return this.#change('grant', userId);
+  async onActive(userId: string): Promise<void> {
+    await this.#inTurn(userId, () => this.#grantIfRunning(userId));
   }
 
-  onExpired(userId: string): Promise<void> {
-    return this.#change('remove', userId);
+  async onExpired(userId: string): Promise<void> {
+    await this.#inTurn(userId, () => this.#change('remove', userId));
+  }
+
+  /**
+   * Every running vote (at start, or after grants were skipped): only the voters the gateway shows
+   * without the role get it, so a restart sends no role change for what did not change.
+   */
+  async onAllActive(running: readonly RunningVote[]): Promise<void> {
+    const { memberRoles, logger } = this.options;
+    if (memberRoles === undefined) {
+      for (const { userId } of running) await this.onActive(userId);
+      return;
+    }
+    const given = await this.#grantMissing(running.map((vote) => vote.userId));
+    logger.info({ running: running.length, given }, 'voter role checked against Discord');
   }
 
   /** After a refusal, each reconcile offers every running vote again until a change goes through. */
@@ -62,22 +86,62 @@ export class VoterRole implements ExpiryConsumer {
    * voted stays: finding its holders would need the privileged members intent.)
    */
   async heal(running: readonly string[]): Promise<void> {
+    const given = await this.#grantMissing(running);
+    if (given > 0) this.options.logger.info({ running: running.length, given }, 'voter role given back');
+  }
+
+  /** Asks the gateway who of `userIds` holds the role and grants it to the others still voting; how many got it. */
+  async #grantMissing(userIds: readonly string[]): Promise<number> {
     const { memberRoles, roleId, now } = this.options;
-    if (memberRoles === undefined) return;
-    for (let i = 0; i < running.length; i += MEMBERS_PER_REQUEST) {
-      if (this.#refusedUntil !== undefined && now() < this.#refusedUntil) return;
-      const roles = await memberRoles(running.slice(i, i + MEMBERS_PER_REQUEST));
-      for (const [userId, held] of roles) if (!held.includes(roleId)) await this.#change('grant', userId);
+    if (memberRoles === undefined || userIds.length === 0) return 0;
+    if (this.#refusedUntil !== undefined && now() < this.#refusedUntil) return 0;
+    let given = 0;
+    const slices: Array<readonly string[]> = [];
+    for (let i = 0; i < userIds.length; i += MEMBERS_PER_REQUEST)
+      slices.push(userIds.slice(i, i + MEMBERS_PER_REQUEST));
+    await Promise.all(
+      slices.map(async (slice) => {
+        // A member absent from the answer left the server: nothing to give.
+        for (const [userId, held] of await memberRoles(slice)) {
+          if (held.includes(roleId)) continue;
+          if (await this.#inTurn(userId, () => this.#grantIfRunning(userId))) given += 1;
+        }
+      }),
+    );
+    return given;
+  }
+
+  /** Grants the role if the store still has the vote running now, at send time; true when a grant was sent. */
+  async #grantIfRunning(userId: string): Promise<boolean> {
+    const { runningUntil, now, logger } = this.options;
+    const endsAt = await runningUntil(userId);
+    if (endsAt === undefined || endsAt <= now()) {
+      logger.info({ userId }, 'voter role not given: the vote ended before the change was sent');
+      return false;
     }
+    return this.#change('grant', userId);
+  }
+
+  #inTurn<T>(userId: string, change: () => Promise<T>): Promise<T> {
+    const before = this.#chains.get(userId);
+    const result = before === undefined ? change() : before.then(change, change);
+    const tail = result.catch(() => undefined);
+    this.#chains.set(userId, tail);
+    void tail.then(() => {
+      if (this.#chains.get(userId) === tail) this.#chains.delete(userId);
+    });
+    return result;
   }
 
   /** A grant left out is made by the next full reconcile; a removal left out keeps its schedule entry. */
-  #skipped(change: 'grant' | 'remove'): void {
+  #skipped(change: 'grant' | 'remove'): false {
     if (change === 'remove') throw new RoleChangesRefused();
     this.#missedGrants = true;
+    return false;
   }
 
-  async #change(change: 'grant' | 'remove', userId: string): Promise<void> {
+  /** True when Discord made the change. */
+  async #change(change: 'grant' | 'remove', userId: string): Promise<boolean> {
     const { rest, guildId, roleId, logger, now } = this.options;
     if (this.#refusedUntil !== undefined && now() < this.#refusedUntil) return this.#skipped(change);
     const route = Routes.guildMemberRole(guildId, userId, roleId);
@@ -87,7 +151,7 @@ export class VoterRole implements ExpiryConsumer {
     } catch (err) {
       if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMember) {
         logger.info({ userId, change }, 'voter role: member is no longer in the server; skipped');
-        return;
+        return false;
       }
       if (err instanceof DiscordAPIError && err.status === 403) {
         await this.#refused();
@@ -101,6 +165,7 @@ export class VoterRole implements ExpiryConsumer {
       logger.info({ roleId }, 'voter role changes work again');
     }
     logger.info({ userId, change, roleId }, change === 'grant' ? 'voter role given' : 'voter role removed');
+    return true;
   }
 
   /** Said once per refusal (not per member), in the log and the audit channel, with the fix. */

@@ -1,6 +1,11 @@
 import type { Logger } from '../log.js';
 import type { ScheduledExpiry, Store } from '../store/index.js';
 
+export interface RunningVote {
+  userId: string;
+  endsAt: number;
+}
+
 /** Something that acts when a member's vote starts running or runs out: the voter role, reminders. */
 export interface ExpiryConsumer {
   readonly name: string;
@@ -8,6 +13,8 @@ export interface ExpiryConsumer {
   onActive(userId: string, endsAt: number): Promise<void>;
   /** The vote ran out. Throwing keeps the entry; it is tried again after the retry delay. */
   onExpired(userId: string, endsAt: number): Promise<void>;
+  /** A full reconcile's running votes, all at once (instead of onActive for each), to compare with what Discord has. */
+  onAllActive?(running: readonly RunningVote[]): Promise<void>;
   /** True when some onActive calls were skipped and the next reconcile should offer every running vote again. */
   wantsFullReconcile?(): boolean;
   /** Every reconcile pass that is not a full one: the members whose votes run, to mend what was changed by hand. */
@@ -42,6 +49,7 @@ export class ExpirySchedule {
   #retryAt = 0;
   #stopped = false;
   #reconciled = false;
+  #reconciling = false;
 
   constructor(private readonly options: ExpiryScheduleOptions) {}
 
@@ -75,32 +83,56 @@ export class ExpirySchedule {
 
   /** Brings the schedule in line with the mirror; the first pass (and one a consumer asks for) offers every vote. */
   async reconcile(): Promise<void> {
-    const { store, logger, now, consumers } = this.options;
-    if (this.#stopped) return;
-    const full = !this.#reconciled || consumers.some((c) => c.wantsFullReconcile?.() ?? false);
+    // A pass slowed by Discord (gateway lookups, queued role changes) is not overtaken by the next one.
+    if (this.#stopped || this.#reconciling) return;
+    this.#reconciling = true;
     try {
-      const at = now();
-      let offered = 0;
-      const running: string[] = [];
-      for (const entry of await store.mirrorEntries()) {
-        if (this.#stopped) return;
-        if (entry.expiresAt <= at) continue;
-        running.push(entry.userId);
-        const before = await store.scheduledExpiry(entry.userId);
-        if (before?.endsAt !== entry.expiresAt) await store.scheduleExpiry(entry.userId, entry.expiresAt);
-        if (full || !before || before.endsAt <= at) {
-          await this.#offer(entry.userId, entry.expiresAt);
-          offered += 1;
-        }
-      }
-      this.#reconciled = true;
-      if (offered > 0) logger.info({ offered, full }, 'vote expiry schedule reconciled with the mirror');
-      if (!full) await this.#heal(running);
-    } catch (err) {
-      logger.warn({ err }, 'could not reconcile the vote expiry schedule');
+      await this.#reconcile();
+    } finally {
+      this.#reconciling = false;
     }
     this.#retryAt = 0;
     this.#fire();
+  }
+
+  async #reconcile(): Promise<void> {
+    const { store, logger, now, consumers } = this.options;
+    const full = !this.#reconciled || consumers.some((c) => c.wantsFullReconcile?.() ?? false);
+    try {
+      const at = now();
+      const running: RunningVote[] = [];
+      const offers: RunningVote[] = [];
+      for (const entry of await store.mirrorEntries()) {
+        if (this.#stopped) return;
+        if (entry.expiresAt <= at) continue;
+        const vote = { userId: entry.userId, endsAt: entry.expiresAt };
+        running.push(vote);
+        const before = await store.scheduledExpiry(entry.userId);
+        if (before?.endsAt !== entry.expiresAt) await store.scheduleExpiry(entry.userId, entry.expiresAt);
+        if (full || !before || before.endsAt <= at) offers.push(vote);
+      }
+      this.#reconciled = true;
+      await this.#offerAll(offers, full);
+      if (offers.length > 0)
+        logger.info({ offered: offers.length, full }, 'vote expiry schedule reconciled with the mirror');
+      if (!full) await this.#heal(running.map((vote) => vote.userId));
+    } catch (err) {
+      logger.warn({ err }, 'could not reconcile the vote expiry schedule');
+    }
+  }
+
+  /** A full pass gives a consumer that takes them all at once the whole list; the others get each vote. */
+  async #offerAll(offers: readonly RunningVote[], full: boolean): Promise<void> {
+    for (const consumer of this.options.consumers) {
+      if (this.#stopped) return;
+      if (full && consumer.onAllActive) {
+        try {
+          await consumer.onAllActive(offers);
+        } catch (err) {
+          this.options.logger.warn({ err, consumer: consumer.name }, 'could not act on the running votes');
+        }
+      } else for (const { userId, endsAt } of offers) await this.#offerTo(consumer, userId, endsAt);
+    }
   }
 
   async #heal(running: readonly string[]): Promise<void> {
@@ -114,12 +146,14 @@ export class ExpirySchedule {
   }
 
   async #offer(userId: string, endsAt: number): Promise<void> {
-    for (const consumer of this.options.consumers) {
-      try {
-        await consumer.onActive(userId, endsAt);
-      } catch (err) {
-        this.options.logger.warn({ err, userId, consumer: consumer.name }, 'could not act on a running vote');
-      }
+    for (const consumer of this.options.consumers) await this.#offerTo(consumer, userId, endsAt);
+  }
+
+  async #offerTo(consumer: ExpiryConsumer, userId: string, endsAt: number): Promise<void> {
+    try {
+      await consumer.onActive(userId, endsAt);
+    } catch (err) {
+      this.options.logger.warn({ err, userId, consumer: consumer.name }, 'could not act on a running vote');
     }
   }
 

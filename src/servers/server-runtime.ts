@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Client } from 'discord.js';
 import type { ServiceClient } from '../api/index.js';
 import type { BaseContext, BotContext } from '../bot/context.js';
-import type { MemberNames } from '../bot/member-names.js';
+import { POST_NAMES_WAIT_MS, type MemberNames } from '../bot/member-names.js';
 import type { Config } from '../config.js';
 import type { Poster } from '../bot/poster.js';
 import { Lanes } from '../feeds/lanes.js';
@@ -55,7 +55,8 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
   const now = options.now ?? (() => Date.now());
   const guild = () => client.guilds.cache.get(guildId) ?? null;
   const i18n = () => translatorFor(guild()?.preferredLocale);
-  const nameOf = (ids: readonly string[]) => names.resolve(guild(), ids);
+  // A post goes out with the names known by then; later answers serve the next post.
+  const nameOf = (ids: readonly string[]) => names.resolve(guild(), ids, POST_NAMES_WAIT_MS);
   const lanes = new Lanes({
     store,
     poster,
@@ -82,7 +83,8 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
         auditChannelId: settings.auditChannelId,
         i18n,
         probeMs: config.expiryCheckMs,
-        memberRoles: (ids) => memberRoles(guild(), ids),
+        memberRoles: (ids) => memberRoles(names.members, guild(), ids),
+        runningUntil: async (userId) => (await store.scheduledExpiry(userId))?.endsAt,
       }),
     );
   consumers.push(

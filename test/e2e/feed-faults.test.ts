@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { startBot, type BotProcess } from '../support/bot-process.js';
 import { asMember, buttonIds, moderator, textOf } from '../support/conversation.js';
-import { DEFAULTS, nextSnowflake, textChannelIdFor, type Message } from '../support/discord/index.js';
+import { DEFAULTS, member, nextSnowflake, textChannelIdFor, type Message } from '../support/discord/index.js';
 import { deliver, reviewEvent, voteEvent } from '../support/guilds-webhook.js';
 import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../support/receiver-env.js';
 import { CRITIC, CRITIC_REVIEW, VOTER, VOTER_REVIEW } from '../support/seed.js';
@@ -65,6 +65,46 @@ describe('Discord failing for a while', () => {
       await world.close();
     }
   }, 120_000);
+});
+
+describe('a gateway slow to answer member lookups', () => {
+  it('holds no review back for names: each goes out with the names known, and later posts show the rest', async () => {
+    const { url, ...env } = await feedEnv();
+    const world = await startWorld({ env });
+    try {
+      world.discord.delayMemberRequests(3_000);
+      const authors = Array.from({ length: 4 }, (_, i) => member({ username: `author${i}` }));
+      world.discord.addMembers(authors);
+      const ids: string[] = [];
+      const delivered: number[] = [];
+      for (const author of authors) {
+        const id = `rev_${nextSnowflake()}`;
+        ids.push(id);
+        delivered.push(Date.now());
+        expect(await deliver(url, WEBHOOK_TOKEN, reviewEvent(GUILD, { id, authorId: author.user.id }))).toBe(200);
+        await world.discord.waitUntil(() => reviewEmbeds(world, id).length === 1, 10_000, 'the review posted');
+        // Past the lane's spacing between posts, so each waits on nothing but its names.
+        await sleep(1_200);
+      }
+      // Each went out well before a 3 s lookup (or a 1 s wait for one) could end.
+      const postedAt = ids.map((id) => channelPosts(world).find((r) => JSON.stringify(r.body).includes(id))!.at);
+      for (const [i, at] of postedAt.entries()) expect(at - delivered[i]!).toBeLessThan(900);
+      expect(JSON.stringify(reviewEmbeds(world, ids[0]!)[0]!.embed)).not.toContain('author0');
+
+      // The lookups answered in the meantime: the next reviews by the same members carry their names.
+      await sleep(3_500);
+      const again = `rev_${nextSnowflake()}`;
+      expect(await deliver(url, WEBHOOK_TOKEN, reviewEvent(GUILD, { id: again, authorId: authors[0]!.user.id }))).toBe(
+        200,
+      );
+      await world.discord.waitUntil(() => reviewEmbeds(world, again).length === 1, 10_000, 'the review posted');
+      expect(JSON.stringify(reviewEmbeds(world, again)[0]!.embed)).toContain('author0');
+      expect(Math.max(...world.discord.memberRequestSizes)).toBeLessThanOrEqual(100);
+      expect(world.discord.gatewaySendsOverLimit).toBe(0);
+    } finally {
+      await world.close();
+    }
+  }, 60_000);
 });
 
 describe('a channel Discord refuses', () => {

@@ -40,6 +40,7 @@ function voterRole(rest: REST, logger: Logger, probeMs: number): VoterRole {
     auditChannelId: undefined,
     i18n: () => english,
     probeMs,
+    runningUntil: async (userId) => (await store.scheduledExpiry(userId))?.endsAt,
   });
 }
 

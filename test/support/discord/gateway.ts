@@ -34,6 +34,8 @@ interface Session {
   pending: Pending[];
 }
 
+const GATEWAY_SEND_LIMIT = { limit: 120, windowMs: 60_000 };
+
 const now = (): number => performance.timeOrigin + performance.now();
 
 /** The gateway side: HELLO, IDENTIFY → READY + GUILD_CREATE, heartbeats, RESUME, dispatches. */
@@ -48,6 +50,12 @@ export class Gateway {
   /** REQUEST_GUILD_MEMBERS (op 8) received; while paused they go unanswered, as on a slow gateway. */
   memberRequests = 0;
   memberRequestsPaused = false;
+  /** How long an op 8 waits before its answer, as on a busy gateway. */
+  memberRequestDelayMs = 0;
+  /** The number of user ids in each op 8, oldest first. */
+  readonly memberRequestSizes: number[] = [];
+  /** Sends past Discord's 120 per 60 s on one connection; each closes it with 4008, as Discord does. */
+  sendsOverLimit = 0;
   readonly changed = new Signal();
 
   constructor(
@@ -65,7 +73,13 @@ export class Gateway {
 
   private accept(socket: WebSocket): void {
     let session: Session | undefined;
+    const sent: number[] = [];
     socket.on('message', (raw, isBinary) => {
+      if (this.overSendLimit(sent)) {
+        this.sendsOverLimit += 1;
+        socket.close(4008, 'Rate limited.');
+        return;
+      }
       if (isBinary) {
         socket.close(4002, 'Error while decoding payload.');
         return;
@@ -92,7 +106,13 @@ export class Gateway {
         case Op.RequestGuildMembers:
           if (!session) return void socket.close(4003, 'Not authenticated.');
           this.memberRequests += 1;
-          if (!this.memberRequestsPaused) this.answerMemberRequest(session, payload.d);
+          this.memberRequestSizes.push(Array.isArray(payload.d?.user_ids) ? payload.d.user_ids.length : 1);
+          if (this.memberRequestsPaused) return;
+          if (this.memberRequestDelayMs <= 0) this.answerMemberRequest(session, payload.d);
+          else {
+            const asked = session;
+            setTimeout(() => this.answerMemberRequest(asked, payload.d), this.memberRequestDelayMs).unref();
+          }
           return;
         default:
           if (!session) socket.close(4003, 'Not authenticated.');
@@ -104,6 +124,14 @@ export class Gateway {
     });
     socket.on('error', () => {});
     this.send(socket, { op: Op.Hello, d: { heartbeat_interval: HEARTBEAT_INTERVAL_MS }, s: null, t: null });
+  }
+
+  /** Discord's gateway takes 120 sends per 60 s per connection; `sent` holds this one's send times. */
+  private overSendLimit(sent: number[]): boolean {
+    const at = now();
+    while (sent.length > 0 && sent[0]! <= at - GATEWAY_SEND_LIMIT.windowMs) sent.shift();
+    sent.push(at);
+    return sent.length > GATEWAY_SEND_LIMIT.limit;
   }
 
   private tokenMatches(token: unknown): boolean {

@@ -94,6 +94,14 @@ export interface DiscordStandIn {
   /** REQUEST_GUILD_MEMBERS received so far; `pauseMemberRequests(true)` leaves new ones unanswered. */
   readonly memberRequests: number;
   pauseMemberRequests(paused: boolean): void;
+  /** Answers each op 8 this long after it came (0: at once). */
+  delayMemberRequests(ms: number): void;
+  /** The number of user ids in each op 8 so far. */
+  readonly memberRequestSizes: readonly number[];
+  /** Gateway sends past Discord's 120 per 60 s on a connection (each closed it with 4008). */
+  readonly gatewaySendsOverLimit: number;
+  /** Holds each member role PUT/DELETE this long before it is handled (0: at once). */
+  delayRoleChanges(ms: number): void;
   /** Makes GET /gateway/bot answer with this status (401 → login() rejects); null restores normal. */
   setGatewayBotStatus(status: number | null): void;
   /** Messages the bot posted in a channel (POST /channels/{id}/messages), current state, oldest first. */
@@ -187,6 +195,7 @@ class StandIn implements DiscordStandIn {
   private hold: { on: boolean | 'after-create'; waiting: Set<() => void> } = { on: false, waiting: new Set() };
   heldRequests = 0;
   private channelMessageLatencyMs = 0;
+  private roleChangeLatencyMs = 0;
   private readonly channelMessageFailures = new Map<string, number>();
   rateLimitedRequests = 0;
 
@@ -297,6 +306,8 @@ class StandIn implements DiscordStandIn {
     if (bucket && this.channelMessageLatencyMs > 0)
       await new Promise((resolve) => setTimeout(resolve, this.channelMessageLatencyMs));
     const roleBucket = match ? memberRoleBucket(method, segments) : undefined;
+    if (roleBucket && this.roleChangeLatencyMs > 0)
+      await new Promise((resolve) => setTimeout(resolve, this.roleChangeLatencyMs));
     const limit =
       bucket !== undefined
         ? this.rateLimits?.take(bucket, Date.now())
@@ -403,6 +414,22 @@ class StandIn implements DiscordStandIn {
 
   pauseMemberRequests(paused: boolean): void {
     this.gateway.memberRequestsPaused = paused;
+  }
+
+  delayMemberRequests(ms: number): void {
+    this.gateway.memberRequestDelayMs = ms;
+  }
+
+  get memberRequestSizes(): readonly number[] {
+    return this.gateway.memberRequestSizes;
+  }
+
+  get gatewaySendsOverLimit(): number {
+    return this.gateway.sendsOverLimit;
+  }
+
+  delayRoleChanges(ms: number): void {
+    this.roleChangeLatencyMs = ms;
   }
 
   sendInteraction(payload: InteractionPayload): InteractionHandle {
