@@ -1,11 +1,14 @@
 import { DiscordAPIError, RESTJSONErrorCodes, Routes, type REST } from 'discord.js';
-import { discordPoster, textBody } from '../bot/poster.js';
+import { textBody, type Poster } from '../bot/poster.js';
 import type { Translator } from '../i18n/index.js';
 import type { Logger } from '../log.js';
 import type { ExpiryConsumer, RunningVote } from '../schedule/expiry-schedule.js';
 
 export interface VoterRoleOptions {
+  /** Role changes go straight to Discord's REST API; they are not posts. */
   rest: REST;
+  /** Tells the audit channel when Discord refuses role changes. */
+  poster: Poster;
   guildId: string;
   roleId: string;
   logger: Logger;
@@ -170,7 +173,7 @@ export class VoterRole implements ExpiryConsumer {
 
   /** Said once per refusal (not per member), in the log and the audit channel, with the fix. */
   async #refused(): Promise<void> {
-    const { logger, now, probeMs, roleId, auditChannelId, rest } = this.options;
+    const { logger, now, probeMs, roleId, auditChannelId, poster } = this.options;
     const first = this.#refusedUntil === undefined;
     this.#refusedUntil = now() + probeMs;
     if (!first) return;
@@ -181,7 +184,7 @@ export class VoterRole implements ExpiryConsumer {
         'Role changes resume by themselves once fixed.',
     );
     if (auditChannelId === undefined) return;
-    await discordPoster(rest).audit(
+    await poster.audit(
       auditChannelId,
       textBody(this.options.i18n().t('voterRole.blocked', { role: `<@&${roleId}>` })),
       (err) =>

@@ -76,6 +76,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     consumers.push(
       new VoterRole({
         rest: client.rest,
+        poster,
         guildId,
         roleId: settings.voterRoleId,
         logger,

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REST } from 'discord.js';
+import { discordPoster } from '../../src/bot/poster.js';
 import { english } from '../../src/i18n/index.js';
 import type { Logger } from '../../src/log.js';
 import { VoterRole } from '../../src/roles/voter-role.js';
@@ -33,6 +34,7 @@ afterAll(async () => {
 function voterRole(rest: REST, logger: Logger, probeMs: number): VoterRole {
   return new VoterRole({
     rest,
+    poster: discordPoster(rest),
     guildId: discord.guildId,
     roleId: discord.voterRoleId,
     logger,
