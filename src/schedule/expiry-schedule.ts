@@ -1,5 +1,7 @@
 import type { Logger } from '../log.js';
 import type { ScheduledExpiry, Store } from '../store/index.js';
+import { backoffMs, STORE_BACKOFF } from '../work/backoff.js';
+import { DrainLoop } from '../work/drain-loop.js';
 
 export interface RunningVote {
   userId: string;
@@ -33,8 +35,6 @@ export interface ExpiryScheduleOptions {
 }
 
 const BATCH = 500;
-// setTimeout's longest delay; a later end is re-armed by the reconcile pass long before it.
-const MAX_DELAY_MS = 2 ** 31 - 1;
 
 /**
  * "Member M's vote period ends at T", kept in the store so restarts neither lose nor repeat an
@@ -42,16 +42,23 @@ const MAX_DELAY_MS = 2 ** 31 - 1;
  * start and every reconcileMs heals missed events.
  */
 export class ExpirySchedule {
-  #timer: NodeJS.Timeout | undefined;
   #interval: NodeJS.Timeout | undefined;
-  #firing: Promise<void> | undefined;
-  #fireAgain = false;
+  /** Fires due entries, one pass at a time; woken by a reconcile, and at the next expiry. */
+  readonly #firing: DrainLoop;
+  /** Entries that failed wait until then; each failure in a row doubles the wait, up to reconcileMs. */
   #retryAt = 0;
+  #failures = 0;
   #stopped = false;
   #reconciled = false;
   #reconciling = false;
 
-  constructor(private readonly options: ExpiryScheduleOptions) {}
+  constructor(private readonly options: ExpiryScheduleOptions) {
+    this.#firing = new DrainLoop(() => this.#fireDue(), {
+      backoff: STORE_BACKOFF,
+      onError: (err, attempt, retryInMs) =>
+        options.logger.warn({ err, attempt, retryInMs }, 'could not read due vote expiries'),
+    });
+  }
 
   /** Reconciles with the mirror (offering every running vote), fires overdue entries, then keeps the timer. */
   start(): void {
@@ -62,9 +69,8 @@ export class ExpirySchedule {
 
   async stop(): Promise<void> {
     this.#stopped = true;
-    clearTimeout(this.#timer);
     clearInterval(this.#interval);
-    await this.#firing;
+    await this.#firing.stop();
   }
 
   /** A vote became known (webhook, poll, refresh, `/vote`): schedule or move its end. */
@@ -92,7 +98,7 @@ export class ExpirySchedule {
       this.#reconciling = false;
     }
     this.#retryAt = 0;
-    this.#fire();
+    this.#firing.wake();
   }
 
   async #reconcile(): Promise<void> {
@@ -157,52 +163,34 @@ export class ExpirySchedule {
     }
   }
 
+  /** The next firing pass at the next entry's end (or when failed ones may be tried again). */
   #arm(): void {
-    if (this.#stopped || this.#firing) return;
+    if (this.#stopped) return;
     void this.options.store.nextExpiryAt().then(
       (next) => {
-        if (this.#stopped || next === undefined) return;
-        const at = Math.max(next, this.#retryAt);
-        clearTimeout(this.#timer);
-        this.#timer = setTimeout(() => this.#fire(), Math.min(Math.max(0, at - this.options.now()), MAX_DELAY_MS));
-        this.#timer.unref();
+        if (next !== undefined) this.#firing.wakeAt(Math.max(next, this.#retryAt), this.options.now());
       },
       (err: unknown) => this.options.logger.warn({ err }, 'could not read the next vote expiry'),
     );
   }
 
-  /** One firing pass at a time; a call while one runs makes it look again when done. */
-  #fire(): void {
-    if (this.#stopped) return;
-    if (this.#firing) {
-      this.#fireAgain = true;
-      return;
-    }
-    clearTimeout(this.#timer);
-    this.#firing = this.#fireDue()
-      .catch((err: unknown) => this.options.logger.warn({ err }, 'could not read due vote expiries'))
-      .finally(() => {
-        this.#firing = undefined;
-        if (this.#fireAgain) {
-          this.#fireAgain = false;
-          this.#fire();
-        } else this.#arm();
-      });
-  }
-
   async #fireDue(): Promise<void> {
     const { store, now, reconcileMs } = this.options;
-    if (now() < this.#retryAt) return;
-    const failed = new Set<string>();
-    for (;;) {
-      const due = (await store.dueExpiries(now(), BATCH + failed.size)).filter((e) => !failed.has(e.userId));
-      if (due.length === 0 || this.#stopped) break;
-      await this.#pool(due, async (entry) => {
-        if (!(await this.#expire(entry))) failed.add(entry.userId);
-      });
+    if (now() >= this.#retryAt) {
+      const failed = new Set<string>();
+      for (;;) {
+        const due = (await store.dueExpiries(now(), BATCH + failed.size)).filter((e) => !failed.has(e.userId));
+        if (due.length === 0 || this.#stopped) break;
+        await this.#pool(due, async (entry) => {
+          if (!(await this.#expire(entry))) failed.add(entry.userId);
+        });
+      }
+      // What failed is tried again after a backoff (never longer than the reconcile interval), not in a
+      // tight loop against a refusing Discord; it is never given up.
+      this.#failures = failed.size > 0 ? this.#failures + 1 : 0;
+      this.#retryAt = failed.size > 0 ? now() + backoffMs(this.#failures, { baseMs: 1_000, capMs: reconcileMs }) : 0;
     }
-    // What failed waits for the next reconcile interval, not a tight loop against a refusing Discord.
-    if (failed.size > 0) this.#retryAt = now() + reconcileMs;
+    this.#arm();
   }
 
   /** Runs every consumer; the entry is cleared only when all of them are done with it. */

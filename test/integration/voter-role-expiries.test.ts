@@ -7,7 +7,7 @@ import { discordPoster } from '../../src/bot/poster.js';
 import { english } from '../../src/i18n/index.js';
 import type { Logger } from '../../src/log.js';
 import { VoterRole } from '../../src/roles/voter-role.js';
-import { ExpirySchedule } from '../../src/schedule/expiry-schedule.js';
+import { ExpirySchedule, type ExpiryConsumer } from '../../src/schedule/expiry-schedule.js';
 import { openStore, type Store, type StoreRoot } from '../../src/store/index.js';
 import { capturedLog } from '../support/captured-log.js';
 import { member, startDiscordStandIn, type DiscordStandIn } from '../support/discord/index.js';
@@ -127,5 +127,34 @@ describe('role changes Discord refused (403)', () => {
     expect(made.filter((c) => c.change === 'remove').map((c) => c.userId)).toEqual([leaving.user.id]);
     expect(lines.some((l) => l.msg === 'voter role changes work again')).toBe(true);
     expect(lines.filter((l) => l.level >= 50)).toHaveLength(1);
+  }, 30_000);
+});
+
+describe('an expiry whose consumer fails for a while', () => {
+  it('is tried again after a short backoff, not a whole reconcile interval, until it is done', async () => {
+    const { logger } = capturedLog([discord.token]);
+    const userId = member().user.id;
+    await store.scheduleExpiry(userId, Date.now() - 1_000);
+    const tries: number[] = [];
+    const flaky: ExpiryConsumer = {
+      name: 'flaky',
+      onActive: async () => undefined,
+      onExpired: async () => {
+        tries.push(Date.now());
+        if (tries.length < 3) throw new Error('Discord answered 500');
+      },
+    };
+    // The interval is far longer than the test: only the backoff can bring the retries.
+    const schedule = new ExpirySchedule({ store, logger, now: Date.now, consumers: [flaky], reconcileMs: 600_000 });
+    schedule.start();
+    try {
+      await discord.waitUntil(() => tries.length === 3, 10_000, 'the third try');
+      for (let i = 0; i < 50 && (await store.scheduledExpiry(userId)) !== undefined; i++)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await store.scheduledExpiry(userId)).toBeUndefined();
+    } finally {
+      await schedule.stop();
+    }
+    expect(tries[2]! - tries[0]!).toBeLessThan(10_000);
   }, 30_000);
 });
