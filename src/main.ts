@@ -92,6 +92,7 @@ async function main(): Promise<void> {
   // Not awaited: the bot starts either way, and the line tells the operator what to fix.
   if (servers.environment) void checkService(clients.forServer(servers.environment.guildId), logger);
   const setup: SetupPorts = {
+    checkService: (guildId) => clients.forServer(guildId).checkConnection(),
     forgetClient: (guildId) => clients.forget(guildId),
     lastDeliveryAt: (guildId) => store.forServer(guildId).lastDeliveryAt(),
     lastPollAt: async (guildId) => (await store.forServer(guildId).mirrorTotals())?.polledAt,

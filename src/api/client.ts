@@ -169,7 +169,15 @@ class HttpServiceClient implements ServiceClient {
         return { outcome: 'credentials_refused', status: response.status, headers: [headers.apiKey, headers.appId] };
       }
       if (response.status === 404) return { outcome: 'not_found', status: 404 };
-      if (response.status >= 200 && response.status <= 299) return { outcome: 'ok', status: response.status };
+      if (response.status >= 200 && response.status <= 299) {
+        const limit = response.headers.get('x-ratelimit-limit');
+        const remaining = response.headers.get('x-ratelimit-remaining') ?? '?';
+        return {
+          outcome: 'ok',
+          status: response.status,
+          ...(limit === null ? {} : { rateLimit: { limit, remaining } }),
+        };
+      }
       return { outcome: 'unexpected', status: response.status };
     } catch (error) {
       return { outcome: 'unreachable', detail: (error as Error).message };

@@ -99,8 +99,14 @@ export interface ServiceClientOptions {
 }
 
 /** What the start-up check saw; `headers` names the credential headers that were sent. */
+/** The service's rate-limit headers on an answer, as sent (Guilds sends them on every response). */
+export interface RateLimitSeen {
+  limit: string;
+  remaining: string;
+}
+
 export type ConnectionCheck =
-  | { outcome: 'ok'; status: number }
+  | { outcome: 'ok'; status: number; rateLimit?: RateLimitSeen }
   | { outcome: 'credentials_refused'; status: number; headers: string[] }
   | { outcome: 'not_found'; status: 404 }
   | { outcome: 'unexpected'; status: number }

@@ -1,5 +1,9 @@
+import type { ConnectionCheck } from '../api/index.js';
+
 /** What /setup needs beyond the servers' settings, wired in main.ts: narrow, so the flows stay testable. */
 export interface SetupPorts {
+  /** One GET /votes through the server's own client, so its rate limiter counts it like any other call. */
+  checkService(guildId: string): Promise<ConnectionCheck>;
   /** The server's service client is made again on its next call: its credentials changed or were forgotten. */
   forgetClient(guildId: string): void;
   /** When the last webhook delivery for the server was accepted. */

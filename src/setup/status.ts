@@ -1,8 +1,8 @@
+import type { ConnectionCheck } from '../api/index.js';
 import { channelMention, roleMention, Routes, type ChatInputCommandInteraction, type Guild } from 'discord.js';
 import type { BaseContext } from '../bot/context.js';
 import { UserFacingError } from '../bot/user-error.js';
 import { describeDiff, diffCommands } from '../doctor/command-diff.js';
-import { ServiceProbe, type ProbeResult } from '../doctor/service-probe.js';
 import { translatorFor, type Translator } from '../i18n/index.js';
 import { lastFour } from '../secrets/secret-box.js';
 import type { ServerSettings } from '../servers/server-settings.js';
@@ -15,8 +15,8 @@ import { roleProblemsIn } from './role.js';
 const command = (name: string) => `\`/setup ${name}\``;
 
 /**
- * `/setup status`: the doctor's checks for this server, from what the bot sees: one GET /votes with
- * the server's credentials (accepted? rate-limit headers?), the channels and the voter role against
+ * `/setup status`: the doctor's checks for this server, from what the bot sees: one GET /votes through
+ * the server's own client and rate limiter (accepted? rate-limit headers?), the channels and the voter role against
  * the cached permissions, the registered commands, the last delivery and the last poll.
  */
 export async function setupStatus(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<MessageView> {
@@ -47,28 +47,25 @@ export async function setupStatus(interaction: ChatInputCommandInteraction, ctx:
 
 interface ServiceSeen {
   apiKey: string;
-  votes: ProbeResult;
+  check: ConnectionCheck;
 }
 
-/** The doctor's raw probe, so the status and headers are seen as the service sent them. */
+/** Not through a raw request: an admin asking again and again must not push the server past Guilds' limits. */
 async function probeService(guildId: string, ctx: BaseContext): Promise<ServiceSeen | undefined> {
   if (!ctx.servers.isConfigured(guildId)) return undefined;
-  const credentials = ctx.servers.credentials(guildId);
-  const probe = new ServiceProbe({ ...ctx.config.service, ...credentials });
-  return { apiKey: credentials.apiKey, votes: await probe.get('/votes') };
+  const check = await ctx.setup.checkService(guildId);
+  return { apiKey: lastFour(ctx.servers.credentials(guildId).apiKey), check };
 }
 
 function credentialsLine(service: ServiceSeen | undefined, { t }: Translator): StatusLine {
   const label = t('setup.status.credentials');
   const fix = t('setup.status.fixCredentials', { command: command('credentials') });
   if (!service) return { ok: false, label, detail: t('setup.status.credentialsNone'), fix };
-  const { votes } = service;
-  if ('error' in votes)
-    return { ok: false, label, detail: t('setup.status.serviceDown'), fix: t('setup.status.fixLater') };
-  if (votes.status >= 200 && votes.status < 300)
-    return { ok: true, label, detail: t('setup.status.credentialsOk', { apiKey: lastFour(service.apiKey) }) };
-  if (votes.status === 401 || votes.status === 403)
-    return { ok: false, label, detail: t('setup.status.credentialsRefused', { status: votes.status }), fix };
+  const { check } = service;
+  if (check.outcome === 'ok')
+    return { ok: true, label, detail: t('setup.status.credentialsOk', { apiKey: service.apiKey }) };
+  if (check.outcome === 'credentials_refused')
+    return { ok: false, label, detail: t('setup.status.credentialsRefused', { status: check.status }), fix };
   return { ok: false, label, detail: t('setup.status.serviceDown'), fix: t('setup.status.fixLater') };
 }
 
@@ -145,18 +142,9 @@ async function commandsLine(
 
 function rateLimitLine(service: ServiceSeen | undefined, { t }: Translator): StatusLine {
   const label = t('setup.status.rateLimit');
-  const votes = service?.votes;
-  if (!votes || 'error' in votes || !votes.headers.has('x-ratelimit-limit'))
-    return { ok: true, label, detail: t('setup.status.rateLimitNone') };
-  const header = (name: string) => votes.headers.get(name) ?? '?';
-  return {
-    ok: true,
-    label,
-    detail: t('setup.status.rateLimitSeen', {
-      remaining: header('x-ratelimit-remaining'),
-      limit: header('x-ratelimit-limit'),
-    }),
-  };
+  const seen = service?.check.outcome === 'ok' ? service.check.rateLimit : undefined;
+  if (!seen) return { ok: true, label, detail: t('setup.status.rateLimitNone') };
+  return { ok: true, label, detail: t('setup.status.rateLimitSeen', { remaining: seen.remaining, limit: seen.limit }) };
 }
 
 function webhookLine(lastDelivery: number | undefined, ctx: BaseContext, { t }: Translator): StatusLine {

@@ -132,3 +132,21 @@ describe('the start-up connection check', () => {
     expect(await fastClient(sandbox).checkConnection()).toEqual({ outcome: 'unreachable', detail: expect.any(String) });
   });
 });
+
+describe('the connection check (/setup status)', () => {
+  it('reports the rate-limit headers it saw, and sends nothing into a closed window', async () => {
+    sandbox.setRateLimit({ limit: 2, windowMs: 10_000 });
+    const client = fastClient(sandbox, { attemptTimeoutMs: 1_000, totalBudgetMs: 1_500 });
+    expect(await client.checkConnection()).toEqual({
+      outcome: 'ok',
+      status: 200,
+      rateLimit: { limit: '2', remaining: '1' },
+    });
+    await client.checkConnection();
+    const sent = sandbox.requestCount('listVotes');
+    const closed = await client.checkConnection();
+    expect(closed.outcome).toBe('unreachable');
+    expect(sandbox.requestCount('listVotes')).toBe(sent);
+    expect(sandbox.violations).toBe(0);
+  });
+});
