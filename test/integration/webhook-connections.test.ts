@@ -3,13 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createLogger } from '../../src/log.js';
 import { openStore, type StoreRoot } from '../../src/store/index.js';
-import { webhookTargets } from '../../src/webhooks/targets.js';
 import type { RefusalReason } from '../../src/webhooks/refusals.js';
-import { startReceiver, type Receiver } from '../../src/webhooks/receiver.js';
+import type { Receiver } from '../../src/webhooks/receiver.js';
 import { deliver, GUILDS_ANSWER_TIMEOUT_MS, reviewEvent, voteEvent } from '../support/guilds-webhook.js';
 import { holdIdleConnections, trickleBody, type IdleConnections } from '../support/stranger.js';
+import { singleServerReceiver } from '../support/single-server-receiver.js';
 
 const GUILD = '111111111111111111';
 const TOKEN = 'a-webhook-token-of-some-length';
@@ -25,18 +24,8 @@ let idle: IdleConnections | undefined;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'bot-receiver-'));
   store = await openStore({ kind: 'sqlite', file: path.join(dir, 'bot.sqlite') });
-  receiver = await startReceiver({
-    host: '127.0.0.1',
-    port: 0,
-    path: '/webhook',
-    targets: webhookTargets({
-      path: '/webhook',
-      serverToken: () => undefined,
-      single: { guildId: GUILD, token: TOKEN },
-    }),
+  receiver = await singleServerReceiver(GUILD, TOKEN, {
     store,
-    logger: createLogger('silent'),
-    onStored: () => undefined,
     maxConnections: CAP,
     onRefused: (reason) => refused.push(reason),
   });

@@ -2,12 +2,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createLogger } from '../../src/log.js';
 import { openStore, type StoreRoot } from '../../src/store/index.js';
-import { webhookTargets } from '../../src/webhooks/targets.js';
-import { startReceiver, WEBHOOK_MAX_BODY_BYTES, type Receiver } from '../../src/webhooks/receiver.js';
+import { WEBHOOK_MAX_BODY_BYTES, type Receiver } from '../../src/webhooks/receiver.js';
 import { tokenMatches } from '../../src/webhooks/token.js';
 import { deliver, reviewEvent, voteEvent } from '../support/guilds-webhook.js';
+import { singleServerReceiver } from '../support/single-server-receiver.js';
 
 const GUILD = '111111111111111111';
 const TOKEN = 'a-webhook-token-of-some-length';
@@ -21,17 +20,8 @@ let stored = 0;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'bot-receiver-'));
   store = await openStore({ kind: 'sqlite', file: path.join(dir, 'bot.sqlite') });
-  receiver = await startReceiver({
-    host: '127.0.0.1',
-    port: 0,
-    path: '/webhook',
-    targets: webhookTargets({
-      path: '/webhook',
-      serverToken: () => undefined,
-      single: { guildId: GUILD, token: TOKEN },
-    }),
+  receiver = await singleServerReceiver(GUILD, TOKEN, {
     store,
-    logger: createLogger('silent'),
     onStored: () => (stored += 1),
   });
 });

@@ -4,12 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BotMetrics } from '../../src/hosting/metrics.js';
 import { openStore, type StoreRoot } from '../../src/store/index.js';
-import { webhookTargets } from '../../src/webhooks/targets.js';
 import { RefusalLog } from '../../src/webhooks/refusals.js';
-import { startReceiver } from '../../src/webhooks/receiver.js';
 import { capturedLog } from '../support/captured-log.js';
 import { deliver, voteEvent } from '../support/guilds-webhook.js';
 import { parsePrometheusText } from '../support/prometheus-text.js';
+import { singleServerReceiver } from '../support/single-server-receiver.js';
 
 const GUILD = '111111111111111111';
 const TOKEN = 'a-webhook-token-of-some-length';
@@ -32,18 +31,9 @@ afterAll(async () => {
 async function receiverWithLog() {
   const log = capturedLog([TOKEN]);
   const metrics = new BotMetrics();
-  const receiver = await startReceiver({
-    host: '127.0.0.1',
-    port: 0,
-    path: '/webhook',
-    targets: webhookTargets({
-      path: '/webhook',
-      serverToken: () => undefined,
-      single: { guildId: GUILD, token: TOKEN },
-    }),
+  const receiver = await singleServerReceiver(GUILD, TOKEN, {
     store,
     logger: log.logger,
-    onStored: () => undefined,
     onRefused: (reason) => metrics.webhookRefused(reason),
     refusalLogIntervalMs: NEVER_MS,
   });

@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openStore, type StoreRoot } from '../../src/store/index.js';
-import { webhookTargets } from '../../src/webhooks/targets.js';
 import { MAX_PENDING_WRITES } from '../../src/webhooks/limits.js';
-import { startReceiver, type Receiver } from '../../src/webhooks/receiver.js';
+import type { Receiver } from '../../src/webhooks/receiver.js';
 import { capturedLog, type LogLine } from '../support/captured-log.js';
 import { GUILDS_ANSWER_TIMEOUT_MS, reviewEvent } from '../support/guilds-webhook.js';
+import { singleServerReceiver } from '../support/single-server-receiver.js';
 
 const GUILD = '111111111111111111';
 const TOKEN = 'a-webhook-token-of-some-length';
@@ -56,18 +56,9 @@ beforeAll(async () => {
 beforeEach(async () => {
   const log = capturedLog([TOKEN]);
   lines = log.lines;
-  receiver = await startReceiver({
-    host: '127.0.0.1',
-    port: 0,
-    path: '/webhook',
-    targets: webhookTargets({
-      path: '/webhook',
-      serverToken: () => undefined,
-      single: { guildId: GUILD, token: TOKEN },
-    }),
+  receiver = await singleServerReceiver(GUILD, TOKEN, {
     store: faulty.store,
     logger: log.logger,
-    onStored: () => undefined,
   });
 });
 afterEach(async () => {
