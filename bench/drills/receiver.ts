@@ -10,6 +10,7 @@ import type { BenchContext, Figures, Scenario } from '../context.js';
 import type { DrillFigure } from './types.js';
 import { percentiles } from '../load.js';
 import { withBot } from '../scenarios/with-bot.js';
+import { BENCH_WEBHOOK_TOKEN, benchReceiverEnv } from '../receiver-env.js';
 
 /** The issue's full sizes; the e2e suite runs the same drills smaller (test/e2e/receiver-drills.test.ts). */
 export const RECEIVER_DRILLS = {
@@ -22,7 +23,6 @@ export const RECEIVER_DRILLS = {
   freezeMs: 20_000,
   freezeEveryMs: 200,
 } as const;
-const TOKEN = 'bench-webhook-token-0123456789';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -38,22 +38,6 @@ export const receiverDrillsScenario: Scenario = async (ctx) => {
   Object.assign(figures, await frozenStore(ctx));
   return figures;
 };
-
-async function receiverEnv(ctx: BenchContext, extra: Record<string, string> = {}) {
-  const port = await closedPort();
-  return {
-    url: `http://127.0.0.1:${port}/webhook`,
-    env: {
-      WEBHOOK_PORT: String(port),
-      WEBHOOK_HOST: '127.0.0.1',
-      WEBHOOK_TOKEN: TOKEN,
-      REVIEW_CHANNEL_ID: ctx.discord.channelId,
-      VOTE_CHANNEL_ID: ctx.discord.channelId,
-      VOTE_POLL_SECONDS: '0',
-      ...extra,
-    },
-  };
-}
 
 /** Opens connections in batches, sends nothing, prints the running count, and holds them until killed. */
 const HOLDER = `
@@ -110,7 +94,7 @@ function probeHealthz(base: string): Promise<number> {
 async function idleConnections(ctx: BenchContext): Promise<Figures> {
   const healthPort = await closedPort();
   const base = `http://127.0.0.1:${healthPort}`;
-  const { url, env } = await receiverEnv(ctx, { METRICS_PORT: String(healthPort) });
+  const { url, env } = await benchReceiverEnv(ctx, { VOTE_POLL_SECONDS: '0', METRICS_PORT: String(healthPort) });
   const n = RECEIVER_DRILLS.idleConnections;
   return withBot(
     ctx,
@@ -130,7 +114,7 @@ async function idleConnections(ctx: BenchContext): Promise<Figures> {
         let answeredAfterMs = Infinity;
         const delivering = deliverLikeGuilds(
           url,
-          TOKEN,
+          BENCH_WEBHOOK_TOKEN,
           reviewEvent(ctx.discord.guildId, { id, authorId: nextSnowflake() }),
         ).then((attempts) => {
           if (attempts.at(-1)?.outcome === 200) answeredAfterMs = performance.now() - sentAt;
@@ -184,7 +168,7 @@ async function refusalCounts(bot: BenchBot): Promise<Record<string, number>> {
 }
 
 async function wrongTokens(ctx: BenchContext): Promise<Figures> {
-  const { url, env } = await receiverEnv(ctx);
+  const { url, env } = await benchReceiverEnv(ctx, { VOTE_POLL_SECONDS: '0' });
   const n = RECEIVER_DRILLS.wrongTokens;
   return withBot(
     ctx,
@@ -237,7 +221,7 @@ async function frozenStore(ctx: BenchContext): Promise<Figures> {
   }
   try {
     const database = await postgres.createDatabase();
-    const { url, env } = await receiverEnv(ctx, { DATABASE_URL: database });
+    const { url, env } = await benchReceiverEnv(ctx, { VOTE_POLL_SECONDS: '0', DATABASE_URL: database });
     return await withBot(
       ctx,
       'ours',
@@ -254,9 +238,11 @@ async function frozenStore(ctx: BenchContext): Promise<Figures> {
           while (performance.now() - started < RECEIVER_DRILLS.freezeMs) {
             const voter = nextSnowflake();
             sending.push(
-              deliverLikeGuilds(url, TOKEN, voteEvent(ctx.discord.guildId, voter), { tries: 1 }).then(([attempt]) => {
-                answers.push({ voter, attempt: attempt! });
-              }),
+              deliverLikeGuilds(url, BENCH_WEBHOOK_TOKEN, voteEvent(ctx.discord.guildId, voter), { tries: 1 }).then(
+                ([attempt]) => {
+                  answers.push({ voter, attempt: attempt! });
+                },
+              ),
             );
             await sleep(RECEIVER_DRILLS.freezeEveryMs);
           }
@@ -268,7 +254,7 @@ async function frozenStore(ctx: BenchContext): Promise<Figures> {
         const retried = await Promise.all(
           answers
             .filter((a) => a.attempt.outcome !== 200)
-            .map((a) => deliverLikeGuilds(url, TOKEN, voteEvent(ctx.discord.guildId, a.voter))),
+            .map((a) => deliverLikeGuilds(url, BENCH_WEBHOOK_TOKEN, voteEvent(ctx.discord.guildId, a.voter))),
         );
         const voters = answers.map((a) => a.voter);
         let allAnnouncedMs = Infinity;

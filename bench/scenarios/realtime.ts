@@ -1,11 +1,11 @@
 import { nextSnowflake } from '../../test/support/discord/index.js';
 import { reviewEvent, voteEvent } from '../../test/support/guilds-webhook.js';
-import { closedPort } from '../../test/support/service.js';
 import type { BenchBot } from '../bots.js';
 import { label, type BenchContext, type Figures, type Scenario } from '../context.js';
 import { ackLatencies, drive, percentiles } from '../load.js';
 import { voteFrom, voters } from '../members.js';
 import { withBot } from './with-bot.js';
+import { BENCH_WEBHOOK_TOKEN, benchReceiverEnv } from '../receiver-env.js';
 
 export const REALTIME = {
   /** Discord's REST answering channel posts this slowly while webhooks arrive. */
@@ -22,7 +22,6 @@ export const REALTIME = {
 const GUILDS_TIMEOUT_MS = 5_000;
 /** Discord's per-channel window: waited out between parts so one part's posts cannot throttle the next. */
 const CHANNEL_WINDOW_MS = 5_500;
-const TOKEN = 'bench-webhook-token-0123456789';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -40,21 +39,6 @@ export const realtimeScenario: Scenario = async (ctx, kind) => {
   return figures;
 };
 
-async function receiverEnv(ctx: BenchContext, extra: Record<string, string> = {}) {
-  const port = await closedPort();
-  return {
-    url: `http://127.0.0.1:${port}/webhook`,
-    env: {
-      WEBHOOK_PORT: String(port),
-      WEBHOOK_HOST: '127.0.0.1',
-      WEBHOOK_TOKEN: TOKEN,
-      REVIEW_CHANNEL_ID: ctx.discord.channelId,
-      VOTE_CHANNEL_ID: ctx.discord.channelId,
-      ...extra,
-    },
-  };
-}
-
 /** Deliveries at a steady rate, each with Guilds' 5 s timeout; the answer times (Infinity: none in time). */
 async function deliverPaced(url: string, bodies: readonly unknown[], rate: number): Promise<number[]> {
   const started = performance.now();
@@ -65,7 +49,7 @@ async function deliverPaced(url: string, bodies: readonly unknown[], rate: numbe
       try {
         const response = await fetch(url, {
           method: 'POST',
-          headers: { authorization: TOKEN, 'content-type': 'application/json' },
+          headers: { authorization: BENCH_WEBHOOK_TOKEN, 'content-type': 'application/json' },
           body: JSON.stringify(body),
           signal: AbortSignal.timeout(GUILDS_TIMEOUT_MS),
         });
@@ -80,7 +64,7 @@ async function deliverPaced(url: string, bodies: readonly unknown[], rate: numbe
 
 async function answerWhileDiscordIsSlow(ctx: BenchContext, kind: Parameters<Scenario>[1]): Promise<Figures> {
   ctx.sandbox.reset();
-  const { url, env } = await receiverEnv(ctx);
+  const { url, env } = await benchReceiverEnv(ctx);
   const bodies = Array.from({ length: REALTIME.hooks }, () =>
     reviewEvent(ctx.discord.guildId, { id: `rev_${nextSnowflake()}`, authorId: nextSnowflake() }),
   );
@@ -118,7 +102,7 @@ function mentionCounts(ctx: BenchContext, from: number): Map<string, number> {
 
 async function voteBurst(ctx: BenchContext, kind: Parameters<Scenario>[1]): Promise<Figures> {
   ctx.sandbox.reset();
-  const { url, env } = await receiverEnv(ctx, { VOTE_POLL_SECONDS: '0' });
+  const { url, env } = await benchReceiverEnv(ctx, { VOTE_POLL_SECONDS: '0' });
   const members = Array.from({ length: REALTIME.votes }, () => nextSnowflake());
   const bodies = members.map((id) => voteEvent(ctx.discord.guildId, id));
   return withBot(
@@ -170,7 +154,7 @@ async function mirroredVote(ctx: BenchContext, kind: Parameters<Scenario>[1]): P
   ctx.sandbox.reset();
   const pool = voters(ctx.sandbox, REALTIME.mirrored);
   ctx.sandbox.setFault('*', { latencyMs: REALTIME.serviceMs });
-  const { env } = await receiverEnv(ctx, { VOTE_POLL_SECONDS: '60' });
+  const { env } = await benchReceiverEnv(ctx, { VOTE_POLL_SECONDS: '60' });
   return withBot(
     ctx,
     kind,
