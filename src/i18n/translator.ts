@@ -38,7 +38,10 @@ function createTranslator(language: string): Translator {
   const tag = language === 'en' ? 'en-US' : language;
   const numbers = new Intl.NumberFormat(tag);
   const months = new Intl.DateTimeFormat(tag, { month: 'long', year: 'numeric', timeZone: 'UTC' });
-  const number = (value: number) => numbers.format(value);
+  // Whole numbers under 1,000 read the same in every catalog's language (no grouping, Latin digits);
+  // durations and page numbers on every /vote are such, and Intl's format was 1.4% of its CPU.
+  const number = (value: number) =>
+    Number.isInteger(value) && value >= 0 && value < 1_000 ? String(value) : numbers.format(value);
   return {
     language,
     number,

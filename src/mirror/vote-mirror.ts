@@ -40,6 +40,15 @@ export class VoteMirror {
   /** Without polls, members whose refresh failed, with how often it failed. */
   readonly #refreshFailures = new Map<string, number>();
   readonly #refreshRetries = new Set<NodeJS.Timeout>();
+  /**
+   * The store's mirror rows (member → expiry), so `/vote` reads them with no I/O: a store query per
+   * `/vote` was most of the bot's CPU under load. Filled by a poll or read once from the store, then
+   * kept in step with every write below (this object is the mirror's only writer).
+   */
+  #index: Map<string, number> | undefined;
+  #loading: Promise<Map<string, number>> | undefined;
+  /** Mirror writes so far: a load that overlapped one is used once, and read again next time. */
+  #writes = 0;
 
   constructor(private readonly options: VoteMirrorOptions) {}
 
@@ -63,14 +72,30 @@ export class VoteMirror {
   async activeVote(userId: string): Promise<VoteStatus | undefined> {
     try {
       // A member is waiting: past the deadline the service answers instead.
-      const entry = await storeWithin(this.options.store.mirrorEntry(userId), INTERACTION_STORE_MS);
-      const left = entry ? entry.expiresAt - this.options.now() : 0;
-      return left > 0 ? { voted: true, remainingMs: left } : undefined;
+      const index = this.#index ?? (await storeWithin(this.#load(), INTERACTION_STORE_MS));
+      const expiresAt = index.get(userId);
+      if (expiresAt === undefined) return undefined;
+      const left = expiresAt - this.options.now();
+      if (left > 0) return { voted: true, remainingMs: left };
+      // Ran out: the row stays until the next poll or refresh, and answers nothing either way.
+      index.delete(userId);
+      return undefined;
     } catch (err) {
       // The store being unreachable costs a service call, not the answer.
       this.options.logger.warn({ err, userId }, 'could not read the vote mirror');
       return undefined;
     }
+  }
+
+  #load(): Promise<Map<string, number>> {
+    this.#loading ??= (async () => {
+      const writes = this.#writes;
+      const entries = await this.options.store.mirrorEntries();
+      const index = new Map(entries.map((entry) => [entry.userId, entry.expiresAt]));
+      if (writes === this.#writes) this.#index = index;
+      return index;
+    })().finally(() => (this.#loading = undefined));
+    return this.#loading;
   }
 
   /**
@@ -124,6 +149,8 @@ export class VoteMirror {
         monthlyVotes: list.monthlyVotes,
         polledAt: at,
       });
+      this.#writes += 1;
+      this.#index = new Map(entries.map((entry) => [entry.userId, entry.expiresAt]));
       logger.info({ active: entries.length, first }, 'vote mirror updated');
       for (const entry of entries) await this.options.onRunning?.(entry.userId, entry.expiresAt);
       let accepted = 0;
@@ -198,12 +225,16 @@ export class VoteMirror {
       const at = now();
       if (!status.voted || status.remainingMs === null || status.remainingMs <= 0) {
         await store.setMirrorEntry(userId, null);
+        this.#writes += 1;
+        this.#index?.delete(userId);
         this.#refreshFailures.delete(userId);
         return;
       }
       const known = await store.mirrorEntry(userId);
       const expiresAt = at + status.remainingMs;
       await store.setMirrorEntry(userId, { userId, expiresAt, viaDiscord: known?.viaDiscord ?? true });
+      this.#writes += 1;
+      this.#index?.set(userId, expiresAt);
       await store.setPeriodEnd(userId, at, expiresAt);
       await this.options.onRunning?.(userId, expiresAt);
       this.#refreshFailures.delete(userId);

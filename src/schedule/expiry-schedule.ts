@@ -35,6 +35,10 @@ export interface ExpiryScheduleOptions {
 }
 
 const BATCH = 500;
+/** An end offered again within this of the one stored is the same vote (a cached answer's end moves by rounding). */
+const SAME_END_MS = 1_000;
+/** Ends remembered at most; a forgotten one costs one store read and write when it is offered again. */
+const KNOWN_MAX = 100_000;
 
 /**
  * "Member M's vote period ends at T", kept in the store so restarts neither lose nor repeat an
@@ -51,6 +55,12 @@ export class ExpirySchedule {
   #stopped = false;
   #reconciled = false;
   #reconciling = false;
+  /**
+   * The ends this schedule wrote to the store and has not cleared: `/vote` offers a running vote on
+   * every answer from the service's cache, and each offer cost a read, a write and a read of the next
+   * expiry. This class is the only writer of the schedule, so the map stays in step with the store.
+   */
+  readonly #known = new Map<string, number>();
 
   constructor(private readonly options: ExpiryScheduleOptions) {
     this.#firing = new DrainLoop(() => this.#fireDue(), {
@@ -77,9 +87,12 @@ export class ExpirySchedule {
   async voteKnown(userId: string, endsAt: number): Promise<void> {
     const { store, logger, now } = this.options;
     if (this.#stopped || endsAt <= now()) return;
+    const known = this.#known.get(userId);
+    if (known !== undefined && Math.abs(known - endsAt) < SAME_END_MS) return;
     try {
       const before = await store.scheduledExpiry(userId);
       await store.scheduleExpiry(userId, endsAt);
+      this.#remember(userId, endsAt);
       if (!before || before.endsAt <= now()) await this.#offer(userId, endsAt);
       this.#arm();
     } catch (err) {
@@ -115,6 +128,7 @@ export class ExpirySchedule {
         running.push(vote);
         const before = await store.scheduledExpiry(entry.userId);
         if (before?.endsAt !== entry.expiresAt) await store.scheduleExpiry(entry.userId, entry.expiresAt);
+        this.#remember(entry.userId, entry.expiresAt);
         if (full || !before || before.endsAt <= at) offers.push(vote);
       }
       this.#reconciled = true;
@@ -204,8 +218,17 @@ export class ExpirySchedule {
         this.options.logger.debug({ err, userId: entry.userId, consumer: consumer.name }, 'vote expiry kept for later');
       }
     }
-    if (done) await this.options.store.clearExpiry(entry.userId, entry.endsAt);
+    if (done) {
+      this.#known.delete(entry.userId);
+      await this.options.store.clearExpiry(entry.userId, entry.endsAt);
+    }
     return done;
+  }
+
+  #remember(userId: string, endsAt: number): void {
+    this.#known.delete(userId);
+    this.#known.set(userId, endsAt);
+    if (this.#known.size > KNOWN_MAX) this.#known.delete(this.#known.keys().next().value!);
   }
 
   async #pool(entries: readonly ScheduledExpiry[], work: (entry: ScheduledExpiry) => Promise<void>): Promise<void> {

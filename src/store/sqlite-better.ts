@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { SqliteConnection, SqliteDriver } from './sqlite-driver.js';
+import { statementCache } from './sqlite-statements.js';
 import type { Row } from './sql.js';
 
 /**
@@ -25,9 +26,10 @@ export function loadBetterSqlite3(): SqliteDriver | undefined {
     open(file): SqliteConnection {
       // better-sqlite3 takes the loaded addon as nativeBinding too; its types name only a path.
       const db = new Database(file, { nativeBinding: nativeBinding as unknown as string });
+      const prepared = statementCache((sql) => db.prepare(sql));
       return {
         run: (sql, values) => {
-          const statement = db.prepare(sql);
+          const statement = prepared(sql);
           if (statement.reader) return statement.all(...values) as Row[];
           statement.run(...values);
           return [];

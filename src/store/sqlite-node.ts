@@ -1,4 +1,5 @@
 import type { SqliteConnection, SqliteDriver } from './sqlite-driver.js';
+import { statementCache } from './sqlite-statements.js';
 import type { Row, SqlValue } from './sql.js';
 
 /** The part of node:sqlite the store uses (its types are not in @types/node 20). */
@@ -20,12 +21,12 @@ export function loadNodeSqlite(): SqliteDriver | undefined {
     name: 'node:sqlite',
     open(file): SqliteConnection {
       const db = new sqlite.DatabaseSync(file);
+      const prepared = statementCache((sql) => db.prepare(sql));
       let open = true;
       return {
         // all() also runs statements that return no rows, and then returns [].
         run: (sql, values) =>
-          db
-            .prepare(sql)
+          prepared(sql)
             .all(...values)
             .map((row) => ({ ...row })),
         exec: (sql) => db.exec(sql),

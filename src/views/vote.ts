@@ -17,29 +17,36 @@ export interface VoteViewInput {
   i18n: Translator;
 }
 
+// Built from data, not with the setters: each setter runs the builders' validators even when they
+// are disabled (a union check that throws and catches an error per call), 6% of the bot's CPU per
+// /vote in the processing profile. The e2e stand-in checks every payload against Discord's limits.
 function votedEmbed({ userId, self, status, now, i18n }: VoteViewInput): EmbedBuilder {
   const { t } = i18n;
   const member = mention(userId);
-  const embed = new EmbedBuilder().setColor(ToneColour.success).setTitle(t('vote.active.title'));
-  if (status.remainingMs === null) return embed.setDescription(t('vote.active.unknownEnd', { member }));
+  const base = { color: ToneColour.success, title: t('vote.active.title') };
+  if (status.remainingMs === null)
+    return new EmbedBuilder({ ...base, description: t('vote.active.unknownEnd', { member }) });
   const runsOut = timeAfter(now, Math.max(0, status.remainingMs));
-  return embed
-    .setDescription(t(self ? 'vote.active.self' : 'vote.active.other', { member }))
-    .addFields(
+  return new EmbedBuilder({
+    ...base,
+    description: t(self ? 'vote.active.self' : 'vote.active.other', { member }),
+    fields: [
       { name: t('vote.field.runsOut'), value: relativeTime(runsOut), inline: true },
       { name: t('vote.field.exactTime'), value: exactTime(runsOut), inline: true },
       { name: t('vote.field.timeLeft'), value: durationInWords(status.remainingMs, i18n), inline: true },
-    );
+    ],
+  });
 }
 
 function notVotedEmbed({ userId, self, i18n: { t } }: VoteViewInput, withButton: boolean): EmbedBuilder {
   const how = self
     ? t(withButton ? 'vote.none.selfWithButton' : 'vote.none.self')
     : t(withButton ? 'vote.none.otherWithButton' : 'vote.none.other');
-  return new EmbedBuilder()
-    .setColor(ToneColour.info)
-    .setTitle(t('vote.none.title'))
-    .setDescription(`${t('vote.none.text', { member: mention(userId) })}\n${how}`);
+  return new EmbedBuilder({
+    color: ToneColour.info,
+    title: t('vote.none.title'),
+    description: `${t('vote.none.text', { member: mention(userId) })}\n${how}`,
+  });
 }
 
 /** A member's vote: when it runs out, or how to vote. */

@@ -68,6 +68,14 @@ describe('the catalogs', () => {
     expect(translatorFor('de').t('votes.page', { page: 2, pages: 1200 })).toBe('Seite 2 von 1.200');
     expect(translatorFor('fr').number(1200).replace(/\s/u, ' ')).toBe('1 200');
   });
+
+  it('formats every number as Intl does for the language, small whole ones included', () => {
+    const samples = [0, 1, 7, 42, 999, 1_000, 12_345, 2.5, -3, 0.75];
+    for (const [locale, language] of [...Object.entries(DISCORD_LOCALES), ['en-US', 'en']]) {
+      const intl = new Intl.NumberFormat(language === 'en' ? 'en-US' : language);
+      for (const value of samples) expect(translatorFor(locale).number(value)).toBe(intl.format(value));
+    }
+  });
 });
 
 describe('the commands', () => {

@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { VoteMirror } from '../../src/mirror/vote-mirror.js';
+import { startSandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/types.js';
+import { ExpirySchedule } from '../../src/schedule/expiry-schedule.js';
+import { openStore, type Store, type StoreRoot } from '../../src/store/index.js';
+import { capturedLog } from '../support/captured-log.js';
+import { NOBODY, VOTER } from '../support/seed.js';
+import { fastClient } from '../support/service.js';
+
+const GUILD = '1044470000000000001';
+const HOUR = 3_600_000;
+
+let sandbox: Sandbox;
+let root: StoreRoot;
+let dir: string;
+let guildNumber = 0;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  dir = mkdtempSync(path.join(tmpdir(), 'bot-hot-path-'));
+  root = await openStore({ kind: 'sqlite', file: path.join(dir, 'bot.sqlite') });
+});
+afterAll(async () => {
+  await root?.close();
+  await sandbox?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+beforeEach(() => sandbox.reset());
+
+/** A real store of a fresh server, counting the calls made to each of its methods. */
+function countedStore(): { store: Store; calls: Map<string, number> } {
+  const real = root.forServer(`${GUILD.slice(0, -2)}${String(++guildNumber).padStart(2, '0')}`);
+  const calls = new Map<string, number>();
+  const store = new Proxy(real, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        calls.set(String(key), (calls.get(String(key)) ?? 0) + 1);
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { store, calls };
+}
+
+describe('/vote reads no store on its hot path', () => {
+  it('answers from the mirror after a poll with no store read, and follows a refresh', async () => {
+    const { store, calls } = countedStore();
+    const { logger } = capturedLog();
+    const mirror = new VoteMirror({
+      store,
+      api: fastClient(sandbox),
+      logger,
+      pollMs: 0,
+      now: Date.now,
+      onAccepted: () => undefined,
+    });
+    await mirror.poll();
+    calls.clear();
+
+    for (let i = 0; i < 50; i++) expect((await mirror.activeVote(VOTER))?.voted).toBe(true);
+    expect(await mirror.activeVote(NOBODY)).toBeUndefined();
+    expect([...calls.keys()].filter((name) => name.startsWith('mirror'))).toEqual([]);
+
+    // The service no longer shows the vote: a refresh takes it out of what /vote reads.
+    sandbox.setVote(VOTER, null);
+    mirror.refreshSoon(VOTER);
+    const stored = async () => (await store.mirrorEntries()).map((entry) => entry.userId);
+    for (let waited = 0; (await stored()).includes(VOTER) && waited < 2_000; waited += 10)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await stored()).not.toContain(VOTER);
+    expect(await mirror.activeVote(VOTER)).toBeUndefined();
+    await mirror.stop();
+  });
+
+  it('reads the store once for a mirror it has not polled, then answers from memory', async () => {
+    const { store, calls } = countedStore();
+    await store.setMirrorEntry(VOTER, { userId: VOTER, expiresAt: Date.now() + HOUR, viaDiscord: true });
+    const { logger } = capturedLog();
+    const mirror = new VoteMirror({
+      store,
+      api: fastClient(sandbox),
+      logger,
+      pollMs: 0,
+      now: Date.now,
+      onAccepted: () => undefined,
+    });
+    calls.clear();
+    for (let i = 0; i < 20; i++) expect((await mirror.activeVote(VOTER))?.voted).toBe(true);
+    expect(calls.get('mirrorEntries')).toBe(1);
+    expect(calls.get('mirrorEntry')).toBeUndefined();
+  });
+
+  it('schedules the end a cached /vote answer offers again only once', async () => {
+    const { store, calls } = countedStore();
+    const { logger } = capturedLog();
+    const schedule = new ExpirySchedule({ store, logger, now: Date.now, consumers: [], reconcileMs: 60_000 });
+    const endsAt = Date.now() + HOUR;
+    // Each answer from the cache gives the same end, give or take the rounding of its age.
+    for (let i = 0; i < 20; i++) await schedule.voteKnown(VOTER, endsAt + (i % 3));
+    expect(calls.get('scheduleExpiry')).toBe(1);
+    expect((await store.scheduledExpiry(VOTER))?.endsAt).toBe(endsAt);
+    // A vote that really moved is written.
+    await schedule.voteKnown(VOTER, endsAt + HOUR);
+    expect(calls.get('scheduleExpiry')).toBe(2);
+    expect((await store.scheduledExpiry(VOTER))?.endsAt).toBe(endsAt + HOUR);
+    await schedule.stop();
+  });
+});
