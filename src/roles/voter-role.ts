@@ -72,8 +72,14 @@ export class VoterRole implements ExpiryConsumer {
       for (const { userId } of running) await this.onActive(userId);
       return;
     }
-    const given = await this.#grantMissing(running.map((vote) => vote.userId));
+    const { given, absent } = await this.#grantMissing(running.map((vote) => vote.userId));
     logger.info({ running: running.length, given }, 'voter role checked against Discord');
+    // One line for all of them: a server with many listed voters who never joined would log a line each.
+    if (absent > 0)
+      logger.info(
+        { guildId: this.options.guildId, absent },
+        `${absent} listed voter${absent === 1 ? ' is' : 's are'} not in the server`,
+      );
   }
 
   /** After a refusal, each reconcile offers every running vote again until a change goes through. */
@@ -89,29 +95,35 @@ export class VoterRole implements ExpiryConsumer {
    * voted stays: finding its holders would need the privileged members intent.)
    */
   async heal(running: readonly string[]): Promise<void> {
-    const given = await this.#grantMissing(running);
+    const { given } = await this.#grantMissing(running);
     if (given > 0) this.options.logger.info({ running: running.length, given }, 'voter role given back');
   }
 
-  /** Asks the gateway who of `userIds` holds the role and grants it to the others still voting; how many got it. */
-  async #grantMissing(userIds: readonly string[]): Promise<number> {
+  /**
+   * Asks the gateway who of `userIds` holds the role and grants it to the others still voting: how
+   * many got it, and how many the gateway did not know (not members).
+   */
+  async #grantMissing(userIds: readonly string[]): Promise<{ given: number; absent: number }> {
     const { memberRoles, roleId, now } = this.options;
-    if (memberRoles === undefined || userIds.length === 0) return 0;
-    if (this.#refusedUntil !== undefined && now() < this.#refusedUntil) return 0;
+    if (memberRoles === undefined || userIds.length === 0) return { given: 0, absent: 0 };
+    if (this.#refusedUntil !== undefined && now() < this.#refusedUntil) return { given: 0, absent: 0 };
     let given = 0;
+    let absent = 0;
     const slices: Array<readonly string[]> = [];
     for (let i = 0; i < userIds.length; i += MEMBERS_PER_REQUEST)
       slices.push(userIds.slice(i, i + MEMBERS_PER_REQUEST));
     await Promise.all(
       slices.map(async (slice) => {
         // A member absent from the answer left the server: nothing to give.
-        for (const [userId, held] of await memberRoles(slice)) {
+        const roles = await memberRoles(slice);
+        absent += slice.length - roles.size;
+        for (const [userId, held] of roles) {
           if (held.includes(roleId)) continue;
           if (await this.#inTurn(userId, () => this.#grantIfRunning(userId))) given += 1;
         }
       }),
     );
-    return given;
+    return { given, absent };
   }
 
   /** Grants the role if the store still has the vote running now, at send time; true when a grant was sent. */
