@@ -36,6 +36,8 @@ export interface Config {
   readonly reviewLogChannelId: string | undefined;
   readonly voteUrl: string | undefined;
   readonly logLevel: LogLevel;
+  /** pretty: coloured lines for a person at a terminal; json: one object per line for a log collector. */
+  readonly logFormat: LogFormat;
   readonly metricsPort: number | undefined;
   /** The address /healthz and /metrics listen on. */
   readonly metricsHost: string;
@@ -71,6 +73,8 @@ export interface Config {
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export class ConfigError extends Error {
   /** A supervisor stops restarting on it: the same settings would fail again. */
@@ -117,7 +121,7 @@ const secretKeyText = (name: string) =>
 const intInRange = (min: number, max: number, fallback: number) =>
   optional(
     z.coerce
-      .number()
+      .number({ error: `must be a whole number from ${min} to ${max}` })
       .int(`must be a whole number from ${min} to ${max}`)
       .min(min, `must be at least ${min}`)
       .max(max, `must be at most ${max}`),
@@ -193,6 +197,9 @@ const schema = z.object({
   ),
   VOTE_URL: optional(httpUrl("your server's vote page, shown to members who have not voted")),
   LOG_LEVEL: optional(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`)).transform((v) => v ?? 'info'),
+  LOG_FORMAT: optional(
+    z.enum(LOG_FORMATS, 'must be json (one object per line, for a log collector) or pretty (for a person reading)'),
+  ),
   METRICS_PORT: optional(port),
   METRICS_HOST: optional(
     z
@@ -315,7 +322,7 @@ function eachOnItsOwn(env: NodeJS.ProcessEnv): Partial<Settings> {
 }
 
 /** Parses and validates the environment; throws ConfigError listing every problem at once. */
-export function parseConfig(env: NodeJS.ProcessEnv): Config {
+export function parseConfig(env: NodeJS.ProcessEnv, terminal = process.stdout.isTTY === true): Config {
   const result = schema.safeParse(env);
   const own = result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
   // A variable with a problem of its own is not reported again for what it means to another.
@@ -353,6 +360,8 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
     reviewLogChannelId: e.REVIEW_LOG_CHANNEL_ID,
     voteUrl: e.VOTE_URL,
     logLevel: e.LOG_LEVEL,
+    // A person is watching a terminal; anything else (a pipe, a collector, a test) reads JSON.
+    logFormat: e.LOG_FORMAT ?? (terminal ? 'pretty' : 'json'),
     metricsPort: e.METRICS_PORT,
     metricsHost: e.METRICS_HOST,
     healthPort: e.HEALTH_PORT,

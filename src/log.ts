@@ -1,5 +1,6 @@
-import { pino, stdSerializers, type DestinationStream, type Logger } from 'pino';
-import type { LogLevel } from './config.js';
+import { createRequire } from 'node:module';
+import { pino, stdSerializers, stdTimeFunctions, type DestinationStream, type Logger } from 'pino';
+import type { LogFormat, LogLevel } from './config.js';
 
 export type { Logger };
 
@@ -12,17 +13,21 @@ const TOKEN_IN_URL = /(\/(?:interactions|webhooks)\/\d+\/)[^/?#\s"\\]+/g;
  * (it holds whatever was being sent); and as a last line of defence every written line is scrubbed
  * of interaction and webhook tokens in URLs and of the secret values themselves, as written and
  * as JSON escapes them (a library error may quote a header or URL).
+ * `time` is ISO 8601 so a person can read a raw line. LOG_FORMAT=pretty writes the same lines
+ * coloured for a terminal, through the same scrub (the hook runs before any stream).
  * `destination` is for tests; the bot writes to stdout.
  */
 export function createLogger(
   level: LogLevel,
   secrets: readonly string[] = [],
   destination?: DestinationStream,
+  format: LogFormat = 'json',
 ): Logger {
   const forms = [...new Set(secrets.filter((s) => s.length >= 4).flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]))];
   const options = {
     level,
     base: { pid: process.pid },
+    timestamp: stdTimeFunctions.isoTime,
     redact: {
       paths: [
         'token',
@@ -42,7 +47,19 @@ export function createLogger(
         forms.reduce((out, secret) => out.split(secret).join('[redacted]'), line).replace(TOKEN_IN_URL, '$1[redacted]'),
     },
   };
+  if (format === 'pretty') return pino(options, prettyStream(destination));
   return destination ? pino(options, destination) : pino(options);
+}
+
+/** Loaded only when asked for, so the JSON path never pays for pino-pretty. */
+function prettyStream(destination: DestinationStream | undefined): DestinationStream {
+  const pretty = createRequire(import.meta.url)('pino-pretty') as (options: object) => DestinationStream;
+  return pretty({
+    sync: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+    ...(destination ? { destination, colorize: false } : {}),
+  });
 }
 
 /** pino's error serializer, minus discord.js's `requestBody` (the message or form being sent). */

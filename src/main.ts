@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   // run with it on, and the e2e stand-in checks every payload against Discord's limits.
   disableValidators();
   const config = loadConfig();
-  const logger = createLogger(config.logLevel, secretValues(config));
+  const logger = createLogger(config.logLevel, secretValues(config), undefined, config.logFormat);
   // Metrics are kept only when a host will read them (METRICS_PORT).
   const metrics = config.metricsPort === undefined ? undefined : new BotMetrics();
   const { apiKey: _apiKey, appId: _appId, ...shared } = config.service;
@@ -142,8 +142,12 @@ async function main(): Promise<void> {
   });
   client.on(Events.Error, (err) => logger.error({ err }, 'discord client error'));
   client.on(Events.Warn, (warning) => logger.warn({ warning }, 'discord client warning'));
+  // A per-route wait is discord.js pacing itself, routine under load; a global one means every call waits.
   client.rest.on('rateLimited', (info) =>
-    logger.warn({ route: info.route, retryAfter: info.retryAfter, global: info.global }, 'discord rate limit'),
+    logger[info.global ? 'warn' : 'debug'](
+      { route: info.route, retryAfter: info.retryAfter, global: info.global },
+      'discord rate limit',
+    ),
   );
   installProcessGuards(logger);
   guardInteractionBuild(client, logger);

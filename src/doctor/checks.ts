@@ -11,10 +11,13 @@ import { serviceRateLimitCheck } from './service-rate-limit.js';
 import { serviceReachableCheck } from './service-reachable.js';
 import { serviceRemainingUnitCheck } from './service-remaining-unit.js';
 import { serviceSchemaChecks } from './service-schemas.js';
+import { storeCheck } from './store-check.js';
+import { webhookCheck } from './webhook-check.js';
 
 /** Every check, in the order an admin fixes things: each may skip when an earlier one failed. */
 export const ALL_CHECKS: readonly CheckEntry[] = [
   configCheck,
+  storeCheck,
   discordTokenCheck,
   discordGuildCheck,
   discordCommandsCheck,
@@ -26,4 +29,5 @@ export const ALL_CHECKS: readonly CheckEntry[] = [
   ...serviceSchemaChecks,
   serviceRateLimitCheck,
   serviceRemainingUnitCheck,
+  webhookCheck,
 ];

@@ -30,6 +30,11 @@ export interface VoterRoleOptions {
 /** Discord answers a gateway member request for at most 100 user ids; asked in slices so grants start with the first answer. */
 const MEMBERS_PER_REQUEST = 100;
 
+/** Not-member findings this close together share one summary line. */
+const ABSENT_SUMMARY_MS = 1_000;
+/** Enough ids in the summary to look one up, few enough to keep the line short. */
+const ABSENT_SAMPLE = 10;
+
 const GRANT_REASON = 'Voted for the server: voter role while the vote lasts';
 const REMOVE_REASON = 'Vote ran out: voter role removed';
 
@@ -51,6 +56,9 @@ export class VoterRole implements ExpiryConsumer {
    * answered, so Discord never sees a grant land after the removal that should have followed it.
    */
   readonly #chains = new Map<string, Promise<unknown>>();
+  /** Listed voters found not to be members since the last summary line. */
+  #absent: string[] = [];
+  #absentTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: VoterRoleOptions) {}
 
@@ -72,8 +80,9 @@ export class VoterRole implements ExpiryConsumer {
       for (const { userId } of running) await this.onActive(userId);
       return;
     }
-    const given = await this.#grantMissing(running.map((vote) => vote.userId));
+    const { given, absent } = await this.#grantMissing(running.map((vote) => vote.userId));
     logger.info({ running: running.length, given }, 'voter role checked against Discord');
+    for (const userId of absent) this.#noteAbsent(userId);
   }
 
   /** After a refusal, each reconcile offers every running vote again until a change goes through. */
@@ -89,15 +98,19 @@ export class VoterRole implements ExpiryConsumer {
    * voted stays: finding its holders would need the privileged members intent.)
    */
   async heal(running: readonly string[]): Promise<void> {
-    const given = await this.#grantMissing(running);
+    const { given } = await this.#grantMissing(running);
     if (given > 0) this.options.logger.info({ running: running.length, given }, 'voter role given back');
   }
 
-  /** Asks the gateway who of `userIds` holds the role and grants it to the others still voting; how many got it. */
-  async #grantMissing(userIds: readonly string[]): Promise<number> {
+  /**
+   * Asks the gateway who of `userIds` holds the role and grants it to the others still voting: how
+   * many got it, and the ones the gateway did not know (not members).
+   */
+  async #grantMissing(userIds: readonly string[]): Promise<{ given: number; absent: string[] }> {
     const { memberRoles, roleId, now } = this.options;
-    if (memberRoles === undefined || userIds.length === 0) return 0;
-    if (this.#refusedUntil !== undefined && now() < this.#refusedUntil) return 0;
+    const absent: string[] = [];
+    if (memberRoles === undefined || userIds.length === 0) return { given: 0, absent };
+    if (this.#refusedUntil !== undefined && now() < this.#refusedUntil) return { given: 0, absent };
     let given = 0;
     const slices: Array<readonly string[]> = [];
     for (let i = 0; i < userIds.length; i += MEMBERS_PER_REQUEST)
@@ -105,13 +118,15 @@ export class VoterRole implements ExpiryConsumer {
     await Promise.all(
       slices.map(async (slice) => {
         // A member absent from the answer left the server: nothing to give.
-        for (const [userId, held] of await memberRoles(slice)) {
+        const roles = await memberRoles(slice);
+        absent.push(...slice.filter((userId) => !roles.has(userId)));
+        for (const [userId, held] of roles) {
           if (held.includes(roleId)) continue;
           if (await this.#inTurn(userId, () => this.#grantIfRunning(userId))) given += 1;
         }
       }),
     );
-    return given;
+    return { given, absent };
   }
 
   /** Grants the role if the store still has the vote running now, at send time; true when a grant was sent. */
@@ -153,7 +168,8 @@ export class VoterRole implements ExpiryConsumer {
       else await rest.delete(route, { reason: REMOVE_REASON });
     } catch (err) {
       if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMember) {
-        logger.info({ userId, change }, 'voter role: member is no longer in the server; skipped');
+        logger.debug({ userId, change }, 'voter role: member is no longer in the server; skipped');
+        this.#noteAbsent(userId);
         return false;
       }
       if (err instanceof DiscordAPIError && err.status === 403) {
@@ -169,6 +185,24 @@ export class VoterRole implements ExpiryConsumer {
     }
     logger.info({ userId, change, roleId }, change === 'grant' ? 'voter role given' : 'voter role removed');
     return true;
+  }
+
+  /**
+   * A start offers every listed voter, and many may never have joined: they are said in one line a
+   * moment after the last one found, not a line each (each is at debug).
+   */
+  #noteAbsent(userId: string): void {
+    this.#absent.push(userId);
+    this.#absentTimer?.refresh();
+    this.#absentTimer ??= setTimeout(() => {
+      const absent = this.#absent;
+      this.#absent = [];
+      this.#absentTimer = undefined;
+      this.options.logger.info(
+        { guildId: this.options.guildId, absent: absent.length, sample: absent.slice(0, ABSENT_SAMPLE) },
+        `${absent.length} listed voter${absent.length === 1 ? ' is' : 's are'} not in the server`,
+      );
+    }, ABSENT_SUMMARY_MS).unref();
   }
 
   /** Said once per refusal (not per member), in the log and the audit channel, with the fix. */

@@ -72,7 +72,7 @@ export async function holdStore(
   return lockSqliteFile(target.file, sqliteDriver);
 }
 
-function storeOpenError(error: unknown, target: DatabaseTarget): StoreError {
+export function storeOpenError(error: unknown, target: DatabaseTarget): StoreError {
   if (target.kind === 'postgres') return postgresStoreError(error, target.url);
   const known = sqliteStoreError(error, target.file);
   if (known instanceof StoreError) return known;

@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { EXIT_CONFIG, EXIT_FAILURE } from '../exit-codes.js';
 import { causeText, StoreError } from './store-error.js';
 
@@ -76,4 +78,28 @@ export function damagedStore(file: string, cause: string, error?: unknown): Stor
     EXIT_CONFIG,
     error === undefined ? undefined : { cause: error },
   );
+}
+
+/** File-system codes that mean the folder cannot be made or written as configured; a restart would fail the same way. */
+const FOLDER_REFUSED = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST']);
+
+/** Makes the folder `file` goes in; a refusal names DATABASE_URL and says why, not a bare `mkdir` error. */
+export function makeStoreFolder(file: string): void {
+  const folder = path.dirname(path.resolve(file));
+  try {
+    mkdirSync(folder, { recursive: true });
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const why =
+      code === 'ENOTDIR' || code === 'EEXIST'
+        ? 'part of its path is a file, not a folder'
+        : code === 'EROFS'
+          ? 'the file system is read-only'
+          : "the bot's user may not write there";
+    throw new StoreError(
+      `Could not make the folder ${folder} for the store ${file} (DATABASE_URL): ${why} (${causeText(error)}). Create the folder and give the bot's user write access, or set DATABASE_URL to a file in a folder it may write.`,
+      typeof code === 'string' && FOLDER_REFUSED.has(code) ? EXIT_CONFIG : EXIT_FAILURE,
+      { cause: error },
+    );
+  }
 }

@@ -1,8 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { EXIT_FAILURE } from '../exit-codes.js';
 import { activeSqliteDriver, type SqliteDriver } from './sqlite-driver.js';
-import { sqliteFault, sqliteStoreError } from './sqlite-faults.js';
+import { makeStoreFolder, sqliteFault, sqliteStoreError } from './sqlite-faults.js';
 import { StoreError } from './store-error.js';
 import type { StoreLock } from './store-lock.js';
 
@@ -15,7 +13,7 @@ import type { StoreLock } from './store-lock.js';
  */
 export function lockSqliteFile(file: string, driver: SqliteDriver = activeSqliteDriver()): StoreLock {
   const lockFile = `${file}.lock`;
-  mkdirSync(path.dirname(path.resolve(lockFile)), { recursive: true });
+  makeStoreFolder(file);
   let db: ReturnType<SqliteDriver['open']> | undefined;
   try {
     db = driver.open(lockFile);

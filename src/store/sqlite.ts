@@ -1,7 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { activeSqliteDriver, type SqliteConnection, type SqliteDriver } from './sqlite-driver.js';
-import { damagedStore, sqliteStoreError } from './sqlite-faults.js';
+import { damagedStore, makeStoreFolder, sqliteStoreError } from './sqlite-faults.js';
 import type { Db, SqlValue } from './sql.js';
 
 /**
@@ -71,7 +69,7 @@ export function openSqlite(file: string, driver: SqliteDriver = activeSqliteDriv
 }
 
 function openChecked(file: string, driver: SqliteDriver): SqliteConnection {
-  if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  if (file !== ':memory:') makeStoreFolder(file);
   let db: SqliteConnection | undefined;
   try {
     db = driver.open(file);

@@ -42,6 +42,7 @@ describe('npm run doctor', () => {
     expect(run.stdout.trim().split('\n').at(-1)).toBe('All checks passed.');
     expect(all.map((line) => line.slice(2, line.indexOf(':')))).toEqual([
       'configuration',
+      'store (DATABASE_URL)',
       'Discord token',
       'server',
       'slash commands',
@@ -58,6 +59,7 @@ describe('npm run doctor', () => {
       'GET /reviews/{user_id}',
       'rate-limit headers',
       'vote time left unit',
+      'webhook receiver (WEBHOOK_PORT)',
     ]);
     expect(run.stdout).toContain(`Discord token: the bot is Vote Review Bot (${discord.botUserId})`);
     expect(run.stdout).toMatch(/service credentials: accepted, sent as Service-Api-Key and Service-App-Id/);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { writeFileSync } from 'node:fs';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { openStore } from '../../src/store/index.js';
@@ -82,5 +83,24 @@ describe('a % in the PostgreSQL password', () => {
     expect(bot.stderr()).toContain('DATABASE_URL has a % in its password that is not followed by two hex digits');
     expect(bot.stderr()).not.toMatch(/URI malformed/);
     expect(bot.stderr() + JSON.stringify(bot.logs)).not.toContain('50%off');
+  });
+});
+
+describe('a DATABASE_URL whose folder cannot be made', () => {
+  it('stops the start (exit 78) with one line naming DATABASE_URL, the folder and why', async () => {
+    // A file where the folder should be: refused for root too, unlike a folder without write access.
+    const blocker = fileOf(temporaryDatabaseUrl());
+    writeFileSync(blocker, 'not a folder');
+    const file = `${blocker}/data/bot.db`;
+    const bot = start({ DATABASE_URL: `file:${file}` });
+    expect(await exitOrReady(bot)).toEqual({ code: 78, signal: null });
+    const lines = bot.stderr().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^Could not make the folder ${blocker}/data for the store ${file} \\(DATABASE_URL\\): part of its path is a file, not a folder \\(ENOTDIR`,
+      ),
+    );
+    expect(lines[0]).not.toContain('The bot could not start');
   });
 });

@@ -39,6 +39,44 @@ describe('the voter role with polling on', () => {
   });
 });
 
+describe('listed voters who are not in the server', () => {
+  it('are one summary line at start, not a line each, on the first poll and after a restart', async () => {
+    const { url: _url, ...env } = await roleEnv(voterRoleIdFor(GUILD));
+    const world = await startWorld({ env: { ...env, VOTE_POLL_SECONDS: '1' }, ready: false });
+    let bot: BotProcess = world.bot;
+    try {
+      const voter = member();
+      world.discord.addMembers([voter]);
+      world.sandbox.setVote(voter.user.id, 10 * 60_000);
+      const strangers = Array.from({ length: 5 }, () => member().user.id);
+      for (const id of strangers) world.sandbox.setVote(id, 10 * 60_000);
+      const summaryOf = (b: BotProcess) =>
+        b.waitForLog((l) => /listed voters? (is|are) not in the server$/.test(String(l.msg)), 15_000, 'the summary');
+      // The sandbox lists a few voters of its own who are not members either.
+      const first = await summaryOf(bot);
+      const absent = Number(first.absent);
+      expect(first).toMatchObject({ msg: `${absent} listed voters are not in the server`, level: 30, guildId: GUILD });
+      expect(first.sample).toEqual(expect.arrayContaining(strangers));
+      expect(first.sample).toHaveLength(absent);
+      expect(first.sample).not.toContain(voter.user.id);
+
+      await bot.stop('SIGKILL');
+      bot = startBot({ ...botEnvironment(world.discord, world.sandbox), ...env, VOTE_POLL_SECONDS: '1' });
+      const again = await summaryOf(bot);
+      // Every running vote the store holds is offered at once: one line, however many.
+      expect(Number(again.absent)).toBeGreaterThanOrEqual(strangers.length);
+      expect(again.msg).toBe(`${String(again.absent)} listed voters are not in the server`);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const perVoter = bot.logs.filter((l) => strangers.includes(String(l.userId)));
+      expect(perVoter).toEqual([]);
+      expect(bot.logs.filter((l) => String(l.msg).endsWith('not in the server'))).toHaveLength(1);
+    } finally {
+      await bot.stop('SIGKILL');
+      await world.close();
+    }
+  }, 60_000);
+});
+
 describe('the voter role (VOTER_ROLE_ID)', () => {
   let world: World;
   let url: string;
@@ -118,11 +156,14 @@ describe('the voter role (VOTER_ROLE_ID)', () => {
     expect(await deliver(url, WEBHOOK_TOKEN, voteEvent(GUILD, gone.user.id))).toBe(200);
     expect(await deliver(url, WEBHOOK_TOKEN, voteEvent(GUILD, stays.user.id))).toBe(200);
     await world.discord.waitUntil(() => changesOf(world, stays.user.id).length === 1, 10_000, 'the role PUT');
-    await bot.waitForLog(
-      (l) => l.msg === 'voter role: member is no longer in the server; skipped' && l.userId === gone.user.id,
+    const summary = await bot.waitForLog(
+      (l) => l.msg === '1 listed voter is not in the server' && (l.sample as string[]).includes(gone.user.id),
       5_000,
-      'the skip log line',
+      'the summary line',
     );
+    expect(summary).toMatchObject({ level: 30, guildId: GUILD, absent: 1 });
+    // The per-voter line is at debug: a start with many such voters writes one line, not one each.
+    expect(bot.logs.some((l) => l.msg === 'voter role: member is no longer in the server; skipped')).toBe(false);
     expect(changesOf(world, gone.user.id)).toEqual([]);
   });
 

@@ -1,0 +1,105 @@
+import { writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startSandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/types.js';
+import { openStore } from '../../src/store/index.js';
+import { MIGRATIONS } from '../../src/store/migrations.js';
+import { temporaryDatabaseUrl } from '../support/bot-process.js';
+import { startDiscordStandIn, type DiscordStandIn } from '../support/discord/index.js';
+import { runScript } from '../support/run-script.js';
+import { botEnvironment } from '../support/world.js';
+
+const LATEST = Math.max(...MIGRATIONS.map((m) => m.version));
+const fileOf = (url: string) => url.slice('file:'.length);
+
+/** A port nothing listens on: taken, then let go. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('npm run doctor on the store and the webhook receiver', () => {
+  let discord: DiscordStandIn;
+  let sandbox: Sandbox;
+  let env: Record<string, string>;
+  let receiver: Server;
+  let receiverPort: number;
+  const lineOf = async (name: string, overrides: Record<string, string>) => {
+    const run = await runScript('doctor', { ...env, ...overrides });
+    return run.stdout.split('\n').find((line) => line.slice(2).startsWith(`${name}:`)) ?? run.stdout + run.stderr;
+  };
+
+  beforeAll(async () => {
+    [discord, sandbox] = await Promise.all([startDiscordStandIn(), startSandbox()]);
+    env = botEnvironment(discord, sandbox);
+    // Stands in for a bot already listening on WEBHOOK_PORT, and for the proxy at WEBHOOK_PUBLIC_URL.
+    receiver = createHttpServer((_req, res) => res.writeHead(405).end());
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    receiverPort = (receiver.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => receiver?.close(resolve));
+    await Promise.all([discord?.close(), sandbox?.close()]);
+  });
+
+  it('passes a store that opens and takes writes, and names its schema', async () => {
+    const url = temporaryDatabaseUrl();
+    const store = await openStore({ kind: 'sqlite', file: fileOf(url) });
+    await store.close();
+    expect(await lineOf('store (DATABASE_URL)', { DATABASE_URL: url })).toBe(
+      `✔ store (DATABASE_URL): ${fileOf(url)} opens and takes writes; schema ${LATEST} is current.`,
+    );
+    const fresh = fileOf(temporaryDatabaseUrl());
+    expect(await lineOf('store (DATABASE_URL)', { DATABASE_URL: `file:${fresh}` })).toBe(
+      `✔ store (DATABASE_URL): ${fresh} is not made yet; the bot makes it (schema ${LATEST}) at its first start.`,
+    );
+  });
+
+  it('fails a store that cannot be opened, with the start’s own message naming DATABASE_URL', async () => {
+    const notADatabase = fileOf(temporaryDatabaseUrl());
+    writeFileSync(notADatabase, 'this is not a SQLite file, but long enough to have a header page. '.repeat(20));
+    const line = await lineOf('store (DATABASE_URL)', { DATABASE_URL: `file:${notADatabase}` });
+    expect(line).toMatch(
+      new RegExp(`^✘ store \\(DATABASE_URL\\): The store ${notADatabase} \\(DATABASE_URL\\) is damaged`),
+    );
+    expect(line).toContain('Fix: ');
+  });
+
+  it('passes webhook settings with a free port or a listening one, and shows the token length, never the token', async () => {
+    const token = 'a-webhook-token-of-32-characters';
+    const free = await closedPort();
+    const base = { WEBHOOK_HOST: '127.0.0.1', WEBHOOK_TOKEN: token };
+    expect(await lineOf('webhook receiver (WEBHOOK_PORT)', { ...base, WEBHOOK_PORT: String(free) })).toBe(
+      `✔ webhook receiver (WEBHOOK_PORT): port ${free} is free; WEBHOOK_TOKEN is 32 characters; WEBHOOK_PUBLIC_URL not set.`,
+    );
+    const taken = await lineOf('webhook receiver (WEBHOOK_PORT)', { ...base, WEBHOOK_PORT: String(receiverPort) });
+    expect(taken).toMatch(new RegExp(`^✔ .*something listens on port ${receiverPort}`));
+    expect(taken).not.toContain(token);
+  });
+
+  it('checks WEBHOOK_PUBLIC_URL is reachable: any HTTP answer passes, a refused connection fails with the fix', async () => {
+    const base = { WEBHOOK_HOST: '127.0.0.1', WEBHOOK_PORT: String(await closedPort()), WEBHOOK_TOKEN: 'x'.repeat(16) };
+    const reached = await lineOf('webhook receiver (WEBHOOK_PORT)', {
+      ...base,
+      WEBHOOK_PUBLIC_URL: `http://127.0.0.1:${receiverPort}`,
+    });
+    expect(reached).toMatch(
+      new RegExp(`^✔ .*WEBHOOK_PUBLIC_URL http://127\\.0\\.0\\.1:${receiverPort}/webhook answers \\(HTTP 405\\)\\.$`),
+    );
+    const gone = await closedPort();
+    const refused = await lineOf('webhook receiver (WEBHOOK_PORT)', {
+      ...base,
+      WEBHOOK_PUBLIC_URL: `http://127.0.0.1:${gone}`,
+    });
+    expect(refused).toMatch(
+      new RegExp(
+        `^✘ .*WEBHOOK_PUBLIC_URL http://127\\.0\\.0\\.1:${gone}/webhook is not reachable from here \\(ECONNREFUSED\\)\\. Fix: `,
+      ),
+    );
+  });
+});

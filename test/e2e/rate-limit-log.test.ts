@@ -1,0 +1,31 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { DEFAULTS, member, voterRoleIdFor } from '../support/discord/index.js';
+import { receiverEnv, removeStoreFiles } from '../support/receiver-env.js';
+import { startWorld } from '../support/world.js';
+
+afterAll(removeStoreFiles);
+
+describe("Discord's per-route waits in the log", () => {
+  it('are debug lines, not warnings: a burst of role changes waits on the bucket without a warn', async () => {
+    const { url: _url, ...env } = await receiverEnv({ VOTER_ROLE_ID: voterRoleIdFor(DEFAULTS.guildId) });
+    const world = await startWorld({ env: { ...env, VOTE_POLL_SECONDS: '1', LOG_LEVEL: 'debug' }, ready: false });
+    try {
+      // 30 grants against the stand-in's 10 role changes per second: discord.js waits for the bucket.
+      const voters = Array.from({ length: 30 }, () => member());
+      world.discord.addMembers(voters);
+      for (const voter of voters) world.sandbox.setVote(voter.user.id, 10 * 60_000);
+      const ids = new Set(voters.map((v) => v.user.id));
+      await world.discord.waitUntil(
+        () => world.discord.roleChanges.filter((c) => ids.has(c.userId)).length === 30,
+        20_000,
+        'the 30 grants',
+      );
+      const waits = world.bot.logs.filter((l) => l.msg === 'discord rate limit');
+      expect(waits.length).toBeGreaterThan(0);
+      expect(waits.every((l) => l.level === 20 && l.global === false)).toBe(true);
+      expect(world.bot.logs.filter((l) => Number(l.level) >= 40 && l.msg === 'discord rate limit')).toEqual([]);
+    } finally {
+      await world.close();
+    }
+  }, 40_000);
+});
