@@ -1,34 +1,57 @@
 import { DiscordAPIError, REST, RouteBases, Routes } from 'discord.js';
 import { loadCommands } from './bot/load-commands.js';
+import { readArgs } from './cli-args.js';
 import { ConfigError, loadDeployConfig } from './config.js';
+import { diffCommands, diffPhrases } from './doctor/command-diff.js';
 import { EXIT_CONFIG, EXIT_FAILURE } from './exit-codes.js';
+
+const USAGE = `Usage: npm run deploy-commands [-- --dry-run]
+
+Registers the slash commands of commands/ with one bulk overwrite: in DISCORD_GUILD_ID when it is set,
+otherwise globally (every server that invites the bot). Reads DISCORD_TOKEN, DISCORD_CLIENT_ID,
+DISCORD_GUILD_ID and DISCORD_API_URL from the environment or .env.
+
+Options:
+  --dry-run   print how the registered commands differ from commands/ and change nothing
+  -h, --help  show this text
+`;
 
 /**
  * Registers the guild's slash commands with one bulk overwrite, so the list in Discord is exactly
- * the commands/ folder: renamed or removed commands disappear too.
+ * the commands/ folder: renamed or removed commands disappear too. A dry run only reads them.
  */
-async function deploy(): Promise<void> {
+async function deploy(dryRun: boolean): Promise<void> {
   const config = loadDeployConfig();
   const commands = await loadCommands(new URL('../commands/', import.meta.url));
-  const body = [...commands.values()].map((command) => command.data.toJSON());
+  const body = [...commands.values()].map((command) => command.data.toJSON() as unknown as Record<string, unknown>);
   const rest = new REST({ api: config.apiUrl ?? RouteBases.api, timeout: 10_000, retries: 2 }).setToken(config.token);
   // One server: its own commands, at once. Many servers: global commands, in every server that invites the bot.
   const route =
     config.guildId === undefined
       ? Routes.applicationCommands(config.clientId)
       : Routes.applicationGuildCommands(config.clientId, config.guildId);
+  const where = config.guildId === undefined ? 'globally (every server)' : `in guild ${config.guildId}`;
+  if (dryRun) {
+    const registered = (await rest.get(route, {
+      query: new URLSearchParams({ with_localizations: 'true' }),
+    })) as Array<Record<string, unknown>>;
+    const phrases = diffPhrases(diffCommands(body, registered));
+    process.stdout.write(
+      phrases.length === 0
+        ? `Dry run: the ${registered.length} commands registered ${where} are those of commands/; nothing to change.\n`
+        : `Dry run: deploying would change the commands registered ${where}; nothing was changed:\n${phrases.map((p) => `  ${p}\n`).join('')}`,
+    );
+    return;
+  }
   const registered = (await rest.put(route, {
     body,
   })) as Array<{
     name: string;
     id: string;
   }>;
-  process.stdout.write(
-    `Registered ${registered.length} commands ${config.guildId === undefined ? 'globally (every server)' : `in guild ${config.guildId}`}:\n`,
-  );
+  process.stdout.write(`Registered ${registered.length} commands ${where}:\n`);
   for (const command of registered) process.stdout.write(`  /${command.name} (${command.id})\n`);
 }
-
 function explain(error: unknown): string {
   if (error instanceof ConfigError) return error.message;
   if (error instanceof DiscordAPIError) {
@@ -50,7 +73,9 @@ function exitCode(error: unknown): number {
   return EXIT_FAILURE;
 }
 
-deploy().catch((error: unknown) => {
-  process.stderr.write(`${explain(error)}\n`);
-  process.exit(exitCode(error));
-});
+const args = readArgs(USAGE, { 'dry-run': { type: 'boolean' } });
+if (args)
+  deploy(args['dry-run'] === true).catch((error: unknown) => {
+    process.stderr.write(`${explain(error)}\n`);
+    process.exit(exitCode(error));
+  });

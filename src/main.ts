@@ -1,6 +1,7 @@
 import { disableValidators, Events, MessageFlags, RouteBases, type Interaction } from 'discord.js';
 import { becomeActive } from './bot/become-active.js';
 import { checkService } from './bot/check-service.js';
+import { readArgs } from './cli-args.js';
 import { guardInteractionBuild } from './bot/guard-interaction-build.js';
 import { installProcessGuards } from './bot/process-guards.js';
 import { createDiscordClient } from './bot/client.js';
@@ -25,6 +26,16 @@ import { Servers } from './servers/servers.js';
 import { ServiceClients } from './servers/service-clients.js';
 import type { SetupPorts } from './setup/ports.js';
 import { openStore, StoreError } from './store/index.js';
+
+const USAGE = `Usage: npm start
+
+Starts the bot: reads its settings from the environment or .env (see .env.example), opens the store,
+connects to Discord and stays running until SIGINT or SIGTERM, which drain interactions in flight.
+Exit codes: 0 after a clean stop, 78 when a setting must change, 1 when starting again may work.
+
+Options:
+  -h, --help  show this text (reads no settings, connects to nothing)
+`;
 
 async function main(): Promise<void> {
   const started = performance.now();
@@ -207,13 +218,14 @@ async function refuseWhileStopping(interaction: Interaction, logger: Logger): Pr
   }
 }
 
-main().catch((error: unknown) => {
-  // Start-up failures are the operator's to fix: one line saying what and how, no stack trace. The
-  // exit code tells a supervisor whether to try again (1) or wait for a changed setting (78).
-  if (error instanceof ConfigError || error instanceof FatalStartError || error instanceof StoreError) {
-    process.stderr.write(`${error.message}\n`);
-  } else {
-    process.stderr.write(`The bot could not start: ${(error as Error)?.message ?? String(error)}\n`);
-  }
-  process.exit(exitCodeOf(error));
-});
+if (readArgs(USAGE, {}))
+  main().catch((error: unknown) => {
+    // Start-up failures are the operator's to fix: one line saying what and how, no stack trace. The
+    // exit code tells a supervisor whether to try again (1) or wait for a changed setting (78).
+    if (error instanceof ConfigError || error instanceof FatalStartError || error instanceof StoreError) {
+      process.stderr.write(`${error.message}\n`);
+    } else {
+      process.stderr.write(`The bot could not start: ${(error as Error)?.message ?? String(error)}\n`);
+    }
+    process.exit(exitCodeOf(error));
+  });

@@ -84,10 +84,15 @@ export function diffCommands(local: readonly Json[], registered: readonly Json[]
   return diff;
 }
 
-export function describeDiff(diff: CommandDiff): string {
+/** One phrase per difference; empty when the registered commands are those of commands/. */
+export function diffPhrases(diff: CommandDiff): string[] {
   return [
     ...diff.missing.map((name) => `/${name} is not registered`),
     ...diff.extra.map((name) => `/${name} is registered but not in commands/`),
     ...diff.changed.map(({ name, fields }) => `/${name} differs in ${fields.join(', ')}`),
-  ].join('; ');
+  ];
+}
+
+export function describeDiff(diff: CommandDiff): string {
+  return diffPhrases(diff).join('; ');
 }

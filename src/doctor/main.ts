@@ -1,23 +1,60 @@
+import { readArgs } from '../cli-args.js';
 import { EXIT_CONFIG, EXIT_FAILURE } from '../exit-codes.js';
 import type { DoctorState } from './check.js';
 import { ALL_CHECKS } from './checks.js';
 import { runChecks } from './run-checks.js';
+
+const USAGE = `Usage: npm run doctor [-- --json]
+
+Checks a real setup end to end (settings, Discord, the channels and roles, the service), one line per
+check, reading only. Reads the same settings as the bot, from the environment or .env.
+Exit codes: 0 when every check passed, 78 when the configuration does not parse, 1 for any other failure.
+
+Options:
+  --json      print the checks as a JSON array of { ok, name, status, detail, fix } (fix is null
+              unless the check failed), for scripts; the exit codes are the same
+  -h, --help  show this text
+`;
+
+/** One check in `--json` output; `status` tells a skipped check (not ok, nothing to fix here) from a failed one. */
+interface CheckResult {
+  ok: boolean;
+  name: string;
+  status: 'pass' | 'fail' | 'skip';
+  detail: string;
+  fix: string | null;
+}
 
 /**
  * `npm run doctor`: checks a real setup end to end, one line per check. Reads only: it never posts
  * to the service, to Discord or to members. Exit 0 only when every check passed; 78 when the
  * configuration itself does not parse (as the bot would exit), 1 for any other failed check.
  */
-async function doctor(): Promise<void> {
+async function doctor(json: boolean): Promise<void> {
   const state: DoctorState = {};
-  const ok = await runChecks(ALL_CHECKS, (line) => process.stdout.write(`${line}\n`), state);
-  const closing = ok ? 'All checks passed.\n' : 'Fix the ✘ lines above, then run npm run doctor again.\n';
+  const results: CheckResult[] = [];
+  const ok = await runChecks(
+    ALL_CHECKS,
+    (line, name, outcome) => {
+      if (!json) process.stdout.write(`${line}\n`);
+      const fix = outcome.status === 'fail' ? outcome.fix : null;
+      results.push({ ok: outcome.status === 'pass', name, status: outcome.status, detail: outcome.detail, fix });
+    },
+    state,
+  );
   const code = ok ? 0 : state.config === undefined ? EXIT_CONFIG : EXIT_FAILURE;
+  const closing = json
+    ? `${JSON.stringify(results, null, 2)}\n`
+    : ok
+      ? 'All checks passed.\n'
+      : 'Fix the ✘ lines above, then run npm run doctor again.\n';
   // Discord's REST client keeps sockets open; exit once the last line is written (a pipe may lag).
   process.stdout.write(closing, () => process.exit(code));
 }
 
-doctor().catch((error: unknown) => {
-  process.stderr.write(`doctor failed: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+const args = readArgs(USAGE, { json: { type: 'boolean' } });
+if (args)
+  doctor(args.json === true).catch((error: unknown) => {
+    process.stderr.write(`doctor failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });

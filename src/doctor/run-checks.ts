@@ -11,10 +11,10 @@ export function formatLine(name: string, outcome: Outcome): string {
   return outcome.status === 'fail' ? `${line} Fix: ${outcome.fix}` : line;
 }
 
-/** Runs the checks in order, printing each line as it is known; true when every check passed. `state` holds what they learned. */
+/** Runs the checks in order, printing each line as it is known (with what it was made of); true when every check passed. `state` holds what they learned. */
 export async function runChecks(
   entries: readonly CheckEntry[],
-  print: (line: string) => void,
+  print: (line: string, name: string, outcome: Outcome) => void,
   state: DoctorState = {},
 ): Promise<boolean> {
   let allPassed = true;
@@ -22,7 +22,7 @@ export async function runChecks(
     for (const check of typeof entry === 'function' ? entry(state) : [entry]) {
       const outcome = await runOne(check, state);
       if (outcome.status !== 'pass') allPassed = false;
-      print(formatLine(check.name, outcome));
+      print(formatLine(check.name, outcome), check.name, outcome);
     }
   }
   return allPassed;

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { readArgs } from '../cli-args.js';
 import { ConfigError, loadRotateConfig } from '../config.js';
 import { EXIT_CONFIG, EXIT_FAILURE, exitCodeOf } from '../exit-codes.js';
 import { Servers } from '../servers/servers.js';
@@ -23,9 +23,6 @@ Afterwards SECRETS_KEY_PREVIOUS can be removed.
 Options:
   -h, --help  show this text
 `;
-
-/** Exit 2: the command line itself is wrong (as most command-line tools do). */
-const EXIT_USAGE = 2;
 
 async function rotate(): Promise<void> {
   const config = loadRotateConfig();
@@ -88,19 +85,7 @@ function exitCode(error: unknown): number {
 }
 
 function main(): void {
-  let help: boolean;
-  try {
-    ({
-      values: { help = false },
-    } = parseArgs({ options: { help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false }));
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
-    process.exit(EXIT_USAGE);
-  }
-  if (help) {
-    process.stdout.write(USAGE);
-    return;
-  }
+  if (!readArgs(USAGE, {})) return;
   rotate().then(
     // The PostgreSQL pool may keep the loop alive a moment: exit once the line is written.
     () => process.stdout.write('', () => process.exit(0)),

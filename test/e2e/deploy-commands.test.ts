@@ -4,9 +4,12 @@ import { spawn } from 'node:child_process';
 import { blankedConfig, ROOT } from '../support/bot-process.js';
 import { startDiscordStandIn, type DiscordStandIn } from '../support/discord/index.js';
 
-function deploy(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function deploy(
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['dist/src/deploy-commands.js'], {
+    const child = spawn(process.execPath, ['dist/src/deploy-commands.js', ...args], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', ...blankedConfig(), ...env },
     });
@@ -79,6 +82,34 @@ describe('npm run deploy-commands', () => {
     expect(result.code).toBe(78);
     expect(result.stderr).toMatch(/DISCORD_CLIENT_ID is missing/);
     expect(result.stderr).not.toMatch(/SERVICE_|DISCORD_GUILD_ID/);
+  });
+
+  it('--dry-run says the registered commands are those of commands/, reading only', async () => {
+    const before = discord.requests.length;
+    const result = await deploy(envFor(discord), ['--dry-run']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      `Dry run: the ${commandNames().length} commands registered in guild ${discord.guildId} are those of commands/; nothing to change.\n`,
+    );
+    const made = discord.requests.slice(before);
+    expect(made.map((r) => [r.method, r.path])).toEqual([
+      ['GET', `/applications/${discord.applicationId}/guilds/${discord.guildId}/commands`],
+    ]);
+  });
+
+  it('--dry-run prints what deploying would change and makes no write request', async () => {
+    const before = discord.requests.length;
+    // Nothing is registered globally yet: every command would be added.
+    const result = await deploy(envFor(discord, { DISCORD_GUILD_ID: '' }), ['--dry-run']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n')).toEqual([
+      'Dry run: deploying would change the commands registered globally (every server); nothing was changed:',
+      ...commandNames().map((name) => `  /${name} is not registered`),
+      '',
+    ]);
+    const made = discord.requests.slice(before);
+    expect(made.length).toBeGreaterThan(0);
+    expect(made.filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
   it('registers the commands globally when no server is named, for a bot that serves many', async () => {

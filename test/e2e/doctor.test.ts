@@ -12,7 +12,8 @@ describe('npm run doctor', () => {
   let discord: DiscordStandIn;
   let sandbox: Sandbox;
   let env: Record<string, string>;
-  const doctor = (overrides: Record<string, string> = {}) => runScript('doctor', { ...env, ...overrides });
+  const doctor = (overrides: Record<string, string> = {}, args: string[] = []) =>
+    runScript('doctor', { ...env, ...overrides }, args);
 
   beforeAll(async () => {
     // In rate-limit mode the sandbox sends the x-ratelimit-* headers the real service sends.
@@ -85,6 +86,45 @@ describe('npm run doctor', () => {
     expect(voter).toMatch(/^\d{17,20}$/);
     expect(run.stdout).not.toContain(voter);
     expect(run.stdout).toMatch(/GET \/votes\/\{user_id\}: matches the schema \(the first listed voter: voted\)/);
+  });
+
+  it('--json prints the same checks as a JSON array for scripts, with the same exit codes', async () => {
+    const healthy = await doctor({}, ['--json']);
+    expect(healthy.code).toBe(0);
+    const checks = JSON.parse(healthy.stdout) as Array<Record<string, unknown>>;
+    expect(checks.length).toBeGreaterThan(10);
+    expect(checks[0]).toEqual({
+      ok: true,
+      name: 'configuration',
+      status: 'pass',
+      detail: expect.any(String),
+      fix: null,
+    });
+    expect(checks.every((check) => check.ok === true && check.status === 'pass')).toBe(true);
+    const text = await doctor();
+    expect(checks.map((check) => check.name)).toEqual(lines(text).map((line) => line.slice(2, line.indexOf(':'))));
+
+    const wrong = await doctor({ SERVICE_API_KEY: 'not-the-key' }, ['--json']);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stdout).not.toContain('not-the-key');
+    const after = JSON.parse(wrong.stdout) as Array<Record<string, unknown>>;
+    // What needs accepted credentials is skipped: not ok, and nothing of its own to fix.
+    expect(after.filter((check) => check.status === 'skip').length).toBeGreaterThan(0);
+    for (const check of after.filter((c) => c.status === 'skip')) expect(check).toMatchObject({ ok: false, fix: null });
+    expect(after.filter((check) => check.status === 'fail')).toEqual([
+      {
+        ok: false,
+        name: 'service credentials',
+        status: 'fail',
+        detail: expect.stringMatching(/^refused \(401\)/),
+        fix: expect.stringMatching(/SERVICE_API_KEY/),
+      },
+    ]);
+
+    const unparsed = await doctor({ DISCORD_TOKEN: '' }, ['--json']);
+    expect(unparsed.code).toBe(78);
+    const first = (JSON.parse(unparsed.stdout) as Array<Record<string, unknown>>)[0];
+    expect(first).toMatchObject({ ok: false, name: 'configuration', status: 'fail' });
   });
 
   it('names a wrong API key, the header names it sent, and where to fix it', async () => {

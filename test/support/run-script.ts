@@ -10,7 +10,15 @@ export interface ScriptRun {
 /** Runs an npm script's node command (and `extraArgs`, as after `npm run x --`) to its end, with only the given settings (a developer's .env cannot leak in). */
 export function runScript(script: string, env: Record<string, string>, extraArgs: string[] = []): Promise<ScriptRun> {
   const { command, args: scriptArgs } = scriptCommand(script);
-  const args = [...scriptArgs, ...extraArgs];
+  return runCommand(command, [...scriptArgs, ...extraArgs], env);
+}
+
+/** Runs a built file (`dist/src/sandbox/cli.js`) with Node, as runScript does a script; for a script that builds first. */
+export function runBuilt(file: string, env: Record<string, string>, args: string[] = []): Promise<ScriptRun> {
+  return runCommand(process.execPath, [file, ...args], env);
+}
+
+function runCommand(command: string, args: string[], env: Record<string, string>): Promise<ScriptRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd: ROOT,

@@ -24,7 +24,7 @@ describe('the Dockerfile', () => {
     expect(last).toBeGreaterThanOrEqual(2);
     const builder = dockerfile.filter((i) => i.stage === 0 && i.keyword === 'RUN').map((i) => i.args);
     expect(builder).toEqual(expect.arrayContaining([expect.stringMatching(/^npm ci\b/), 'npm run build']));
-    // The native driver may need compilers: production dependencies install on the full image.
+    // Production dependencies install on the full image, in case one ever needs compilers.
     const deps = dockerfile.filter((i) => i.stage === 1);
     expect(deps[0]?.args).not.toMatch(/slim/);
     expect(deps.filter((i) => i.keyword === 'RUN').map((i) => i.args)).toEqual([
@@ -38,6 +38,19 @@ describe('the Dockerfile', () => {
     ).not.toMatch(/npm /);
     expect(final.some((i) => i.keyword === 'COPY' && /--from=deps \/app\/node_modules/.test(i.args))).toBe(true);
     expect(final.some((i) => i.keyword === 'COPY' && /--from=\S+ \/app\/dist/.test(i.args))).toBe(true);
+  });
+
+  it('installs without the optional better-sqlite3: the image runs Node 22+, whose node:sqlite the bot uses', () => {
+    const installs = dockerfile.filter((i) => i.keyword === 'RUN' && /^npm ci\b/.test(i.args)).map((i) => i.args);
+    expect(installs.length).toBeGreaterThanOrEqual(2);
+    for (const install of installs) expect(install.split(/\s+/)).toContain('--omit=optional');
+    for (const from of dockerfile.filter((i) => i.keyword === 'FROM'))
+      expect(Number(/^node:(\d+)/.exec(from.args)?.[1])).toBeGreaterThanOrEqual(22);
+    // --omit=optional drops it only while nothing the bot needs depends on it.
+    const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { optional?: boolean }> };
+    const manifest = JSON.parse(read('package.json')) as { optionalDependencies?: Record<string, string> };
+    expect(Object.keys(manifest.optionalDependencies ?? {})).toContain('better-sqlite3');
+    expect(lock.packages['node_modules/better-sqlite3']?.optional).toBe(true);
   });
 
   it('runs as a user other than root', () => {

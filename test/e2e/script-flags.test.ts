@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startSandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/types.js';
+import { startDiscordStandIn, type DiscordStandIn } from '../support/discord/index.js';
+import { runBuilt, runScript, type ScriptRun } from '../support/run-script.js';
+import { botEnvironment } from '../support/world.js';
+
+// Every script the operator runs, with the usage line it prints. The sandbox's npm script builds
+// first, so its built file is run directly.
+const SCRIPTS: Array<{
+  name: string;
+  usage: string;
+  run: (env: Record<string, string>, args: string[]) => Promise<ScriptRun>;
+}> = [
+  { name: 'start', usage: 'Usage: npm start', run: (env, args) => runScript('start', env, args) },
+  {
+    name: 'deploy-commands',
+    usage: 'Usage: npm run deploy-commands',
+    run: (env, args) => runScript('deploy-commands', env, args),
+  },
+  { name: 'doctor', usage: 'Usage: npm run doctor', run: (env, args) => runScript('doctor', env, args) },
+  {
+    name: 'rotate-secrets',
+    usage: 'Usage: npm run rotate-secrets',
+    run: (env, args) => runScript('rotate-secrets', env, args),
+  },
+  {
+    name: 'sandbox',
+    usage: 'Usage: npm run sandbox',
+    run: (env, args) => runBuilt('dist/src/sandbox/cli.js', env, args),
+  },
+];
+
+describe('the scripts on the command line', () => {
+  let discord: DiscordStandIn;
+  let sandbox: Sandbox;
+  let dir: string;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    [discord, sandbox] = await Promise.all([startDiscordStandIn(), startSandbox()]);
+    dir = mkdtempSync(path.join(tmpdir(), 'bot-script-flags-'));
+    // Everything a script would need to do its work, so a --help that does it anyway shows: a
+    // request to the stand-in or the sandbox, or a store file in `dir`.
+    env = {
+      ...botEnvironment(discord, sandbox),
+      DATABASE_URL: `file:${path.join(dir, 'bot.sqlite')}`,
+      SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
+      SANDBOX_PORT: '0',
+    };
+  });
+  afterAll(async () => {
+    await Promise.all([discord?.close(), sandbox?.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each(SCRIPTS)('$name --help prints its usage, exits 0 and does nothing else', async ({ usage, run }) => {
+    const [discordBefore, sandboxBefore] = [discord.requests.length, sandbox.requests.length];
+    for (const flag of ['--help', '-h']) {
+      const shown = await run(env, [flag]);
+      expect(shown.code).toBe(0);
+      expect(shown.stdout.startsWith(usage)).toBe(true);
+      expect(shown.stdout).toMatch(/-h, --help/);
+      expect(shown.stderr).toBe('');
+    }
+    expect(discord.requests.length).toBe(discordBefore);
+    expect(sandbox.requests.length).toBe(sandboxBefore);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it.each(SCRIPTS)(
+    '$name refuses an unknown flag or a stray argument with its usage and exit 2',
+    async ({ usage, run }) => {
+      const discordBefore = discord.requests.length;
+      const wrong = await run(env, ['--no-such-flag']);
+      expect(wrong.code).toBe(2);
+      expect(wrong.stderr).toContain("Unknown option '--no-such-flag'");
+      expect(wrong.stderr).toContain(usage);
+      expect(wrong.stdout).toBe('');
+      const stray = await run(env, ['now']);
+      expect(stray.code).toBe(2);
+      expect(stray.stderr).toContain(usage);
+      expect(discord.requests.length).toBe(discordBefore);
+      expect(readdirSync(dir)).toEqual([]);
+    },
+  );
+});
