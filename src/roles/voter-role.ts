@@ -1,4 +1,5 @@
 import { DiscordAPIError, RESTJSONErrorCodes, Routes, type REST } from 'discord.js';
+import { IDS_PER_REQUEST } from '../bot/gateway-members.js';
 import { textBody, type Poster } from '../bot/poster.js';
 import type { Translator } from '../i18n/index.js';
 import type { Logger } from '../log.js';
@@ -26,9 +27,6 @@ export interface VoterRoleOptions {
    */
   runningUntil: (userId: string) => Promise<number | undefined>;
 }
-
-/** Discord answers a gateway member request for at most 100 user ids; asked in slices so grants start with the first answer. */
-const MEMBERS_PER_REQUEST = 100;
 
 /** Not-member findings this close together share one summary line. */
 const ABSENT_SUMMARY_MS = 1_000;
@@ -112,9 +110,9 @@ export class VoterRole implements ExpiryConsumer {
     if (memberRoles === undefined || userIds.length === 0) return { given: 0, absent };
     if (this.#refusedUntil !== undefined && now() < this.#refusedUntil) return { given: 0, absent };
     let given = 0;
+    // Asked a request's worth at a time, so grants start with the first answer.
     const slices: Array<readonly string[]> = [];
-    for (let i = 0; i < userIds.length; i += MEMBERS_PER_REQUEST)
-      slices.push(userIds.slice(i, i + MEMBERS_PER_REQUEST));
+    for (let i = 0; i < userIds.length; i += IDS_PER_REQUEST) slices.push(userIds.slice(i, i + IDS_PER_REQUEST));
     await Promise.all(
       slices.map(async (slice) => {
         // A member absent from the answer left the server: nothing to give.
