@@ -251,6 +251,12 @@ const schema = z.object({
   ),
 });
 
+/**
+ * Every setting the bot reads, by variable name. docs/configuration.md and .env.example are checked
+ * against it (names and defaults), so a new setting cannot go undocumented.
+ */
+export const SETTINGS: Readonly<Record<string, z.ZodType>> = schema.shape;
+
 /** Settings of the one server in single-server mode; with many servers each sets its own with /setup. */
 const ONE_SERVER_SETTINGS = [
   'REVIEW_CHANNEL_ID',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
-import { blankedConfig, ROOT } from '../support/bot-process.js';
+import { blankedConfig, envFileFromExample, ROOT } from '../support/bot-process.js';
 import { startDiscordStandIn } from '../support/discord/index.js';
 import { execForm, finalEnv, readDockerfile } from '../support/dockerfile.js';
 import { startSandbox } from '../../src/sandbox/server.js';
@@ -71,7 +71,7 @@ describe('the image run with `docker run --env-file .env`, .env copied from .env
     const imageEnv = { ...image, HEALTH_PORT: String(await freePort()) };
     // --env-file sets every line it has, empty ones included, over the image's ENV; the operator
     // filled in only the required settings (and, here, where Discord and the service are).
-    const envFile = { ...blankedConfig(), ...botEnvironment(discord, sandbox) };
+    const envFile = { ...envFileFromExample(), ...botEnvironment(discord, sandbox) };
     expect(envFile.METRICS_PORT).toBe('');
     const env = { PATH: process.env.PATH ?? '', ...imageEnv, ...envFile };
     const { command, args } = withThisNode(execForm(dockerfile, 'CMD'));

@@ -47,10 +47,19 @@ export function startCommand(): { command: string; args: string[] } {
   return scriptCommand('start');
 }
 
-/** Every variable .env.example names, set to empty so a developer's own .env cannot leak into a test. */
+/** Every variable .env.example names, commented out or not, set to empty so a developer's own .env cannot leak into a test. */
 export function blankedConfig(): Record<string, string> {
+  return exampleLines(/^(?:#\s*)?([A-Z][A-Z0-9_]*)=/gm);
+}
+
+/** What `docker run --env-file` sets from a .env copied from .env.example: its uncommented lines, empty. */
+export function envFileFromExample(): Record<string, string> {
+  return exampleLines(/^([A-Z][A-Z0-9_]*)=/gm);
+}
+
+function exampleLines(line: RegExp): Record<string, string> {
   const example = readFileSync(new URL('.env.example', `file://${ROOT}`), 'utf8');
-  const names = [...example.matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1] as string);
+  const names = [...example.matchAll(line)].map((m) => m[1] as string);
   return Object.fromEntries(names.map((name) => [name, '']));
 }
 

@@ -1,0 +1,141 @@
+import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
+import type { z } from 'zod';
+import { SETTINGS } from '../../src/config.js';
+import { ROOT } from '../support/bot-process.js';
+
+const REFERENCE = 'docs/configuration.md';
+const EXAMPLE = '.env.example';
+const read = (file: string) => readFileSync(`${ROOT}${file}`, 'utf8');
+
+/**
+ * Settings with no line in .env.example, each with the reason. `docker run --env-file` sets every
+ * line of the file, empty ones too, over the image's own settings.
+ */
+const NOT_IN_EXAMPLE: Record<string, string> = {
+  HEALTH_PORT: 'the image sets it for its HEALTHCHECK; an empty line in an --env-file would turn that port off',
+};
+
+/** What a setting is when left out: required, without a value (off, or derived at start), or a value. */
+type Default = { kind: 'required' } | { kind: 'none' } | { kind: 'value'; value: unknown } | { kind: 'unreadable' };
+
+function schemaDefault(field: z.ZodType): Default {
+  const result = field.safeParse(undefined);
+  if (!result.success) return { kind: 'required' };
+  const value: unknown = result.data;
+  if (value === undefined || (Array.isArray(value) && value.length === 0)) return { kind: 'none' };
+  return { kind: 'value', value };
+}
+
+/** A default as written, read through the setting's own schema so `file:./x` and its parsed form compare. */
+function writtenValue(field: z.ZodType, text: string): Default {
+  const result = field.safeParse(text);
+  return result.success ? { kind: 'value', value: result.data as unknown } : { kind: 'unreadable' };
+}
+
+const describeDefault = (d: Default) => (d.kind === 'value' ? JSON.stringify(d.value) : d.kind);
+
+function mismatch(name: string, file: string, written: Default, expected: Default): string[] {
+  return isDeepStrictEqual(written, expected)
+    ? []
+    : [`${name}: ${file} gives the default ${describeDefault(written)}, src/config.ts ${describeDefault(expected)}`];
+}
+
+/** The reference table's rows: `| \`NAME\` | default | meaning |`. */
+function referenceRows(): { name: string; defaultCell: string }[] {
+  return [...read(REFERENCE).matchAll(/^\|\s*`([A-Z][A-Z0-9_]*)`\s*\|\s*([^|]*?)\s*\|/gm)].map((m) => ({
+    name: m[1]!,
+    defaultCell: m[2]!,
+  }));
+}
+
+/** Assignment lines of .env.example, commented out (`# NAME=value`, showing the default) or not (`NAME=`). */
+function exampleLines(): { name: string; commented: boolean; value: string }[] {
+  return [...read(EXAMPLE).matchAll(/^(#\s*)?([A-Z][A-Z0-9_]*)=(.*)$/gm)].map((m) => ({
+    name: m[2]!,
+    commented: m[1] !== undefined,
+    value: m[3]!.trim(),
+  }));
+}
+
+function countProblems(names: string[], file: string, skip: Record<string, string> = {}): string[] {
+  const known = Object.keys(SETTINGS);
+  return [
+    ...known
+      .filter((name) => !(name in skip))
+      .map((name) => [name, names.filter((n) => n === name).length] as const)
+      .filter(([, count]) => count !== 1)
+      .map(([name, count]) => `${name}: ${count === 0 ? 'missing from' : `${count} times in`} ${file}`),
+    ...names
+      .filter((name) => !known.includes(name))
+      .map((name) => `${name}: in ${file}, but src/config.ts has no such setting`),
+  ];
+}
+
+describe('the configuration reference, docs/configuration.md', () => {
+  it('has exactly one row for every setting src/config.ts reads, and none for a setting it does not', () => {
+    expect(
+      countProblems(
+        referenceRows().map((row) => row.name),
+        REFERENCE,
+      ),
+    ).toEqual([]);
+  });
+
+  it('gives each setting the default src/config.ts gives it', () => {
+    const problems = referenceRows().flatMap(({ name, defaultCell }) => {
+      const field = SETTINGS[name];
+      if (!field) return [];
+      const quoted = /^`(.*)`$/.exec(defaultCell);
+      const written: Default = quoted
+        ? writtenValue(field, quoted[1]!)
+        : defaultCell === 'required'
+          ? { kind: 'required' }
+          : defaultCell === '—'
+            ? { kind: 'none' }
+            : { kind: 'unreadable' };
+      return mismatch(name, REFERENCE, written, schemaDefault(field));
+    });
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('.env.example', () => {
+  it('has exactly one line for every setting, commented out or not, except the ones kept out on purpose', () => {
+    expect(
+      countProblems(
+        exampleLines().map((line) => line.name),
+        EXAMPLE,
+        NOT_IN_EXAMPLE,
+      ),
+    ).toEqual([]);
+  });
+
+  it('shows each default as a commented-out line, and leaves the lines it does not comment out empty', () => {
+    const problems = exampleLines().flatMap(({ name, commented, value }) => {
+      const field = SETTINGS[name];
+      if (!field) return [];
+      const expected = schemaDefault(field);
+      if (!commented)
+        return value !== ''
+          ? [`${name}: ${EXAMPLE} sets it to a value; only a commented-out line may show one`]
+          : expected.kind === 'value'
+            ? mismatch(name, EXAMPLE, { kind: 'none' }, expected)
+            : [];
+      if (expected.kind === 'required') return [`${name}: ${EXAMPLE} comments out a required setting`];
+      return mismatch(name, EXAMPLE, value === '' ? { kind: 'none' } : writtenValue(field, value), expected);
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it('keeps out only settings that exist, are in the reference, and really have no line', () => {
+    const lines = exampleLines().map((line) => line.name);
+    const rows = referenceRows().map((row) => row.name);
+    for (const name of Object.keys(NOT_IN_EXAMPLE)) {
+      expect(SETTINGS).toHaveProperty(name);
+      expect(rows).toContain(name);
+      expect(lines).not.toContain(name);
+    }
+  });
+});
