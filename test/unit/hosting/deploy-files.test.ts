@@ -96,10 +96,10 @@ describe('the systemd unit', () => {
   const unit = read('deploy/vote-review-bot.service');
   const execStart = /^ExecStart=(.*)$/m.exec(unit)?.[1];
 
-  it('runs what the README says it runs, which is npm start’s node command', () => {
-    const readme = /^ExecStart=(.*)$/m.exec(read('README.md'))?.[1];
-    expect(readme).toBeDefined();
-    expect(execStart).toBe(readme);
+  it('runs what docs/hosting.md says it runs, which is npm start’s node command', () => {
+    const documented = /^ExecStart=(.*)$/m.exec(read('docs/hosting.md'))?.[1];
+    expect(documented).toBeDefined();
+    expect(execStart).toBe(documented);
     const [node, ...args] = execStart!.split(/\s+/);
     expect(node).toMatch(/\/node$/);
     expect(['node', ...args]).toEqual(startArgs);
