@@ -61,6 +61,8 @@ export class MilestoneRoles {
   #fullDue = true;
   /** Members the gateway did not know (left the server): not asked again before this time. */
   readonly #absent = new Map<string, number>();
+  /** Roles refused in the pass running: one refused request per role and pass, not one per member. */
+  readonly #refusedInPass = new Set<string>();
 
   constructor(private readonly options: MilestoneRolesOptions) {
     this.#loop = new DrainLoop(() => this.#pass(), {
@@ -110,6 +112,7 @@ export class MilestoneRoles {
     const at = now();
     const month = monthKey(monthOf(new Date(at)));
     if (full) this.#absent.clear();
+    this.#refusedInPass.clear();
     const milestones = await store.milestones();
     const byRole = new Map(milestones.map((m) => [m.roleId, m]));
     const held = new Set<string>();
@@ -169,6 +172,7 @@ export class MilestoneRoles {
    * Manage Roles) parks it without a request; a parked role that looks fixed is tried on a full pass.
    */
   async #usable(milestone: Milestone, full: boolean): Promise<boolean> {
+    if (this.#refusedInPass.has(milestone.roleId)) return false;
     const guild = this.options.guild();
     if (!guild) throw new Error('the server is not available on the gateway');
     const problems = roleProblemKinds({ ...botInGuild(guild), roleId: milestone.roleId });
@@ -209,6 +213,7 @@ export class MilestoneRoles {
 
   /** Said once per refusal (the store remembers it across restarts), in the log and the audit channel, with the fix. */
   async #park(milestone: Milestone, reason: 'access' | 'unknown'): Promise<void> {
+    this.#refusedInPass.add(milestone.roleId);
     if (milestone.parked !== null) return;
     milestone.parked = reason;
     const { store, logger, auditChannelId, poster, i18n } = this.options;

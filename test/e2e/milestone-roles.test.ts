@@ -118,6 +118,37 @@ describe('/setup milestone and the roles it gives', () => {
     expect(await milestone(world)).toMatch(/No vote milestones yet/);
   });
 
+  it('refused with 403: one log line and one audit message with the fix, then resumes by itself once fixed', async () => {
+    const star = world.discord.addRole('Star');
+    expect(await milestone(world, [role(star), votes(1), period('all')])).toMatch(/Milestone set/);
+    const auditBefore = world.discord.channelMessages(AUDIT_CHANNEL).length;
+    const voter = member();
+    world.discord.addMembers([voter]);
+    world.discord.refuseRoleChanges(true);
+    try {
+      await votesOnce(world, url, voter, 60_000);
+      const refused = () =>
+        world.bot.logs.filter((l) => String(l.msg).startsWith('Discord refused to change a milestone'));
+      await world.discord.waitUntil(() => refused().length === 1, 10_000, 'the refusal log line');
+      // A few checks (one a second) go by: each tries one change, none says it again.
+      await pause(2_500);
+      expect(refused()).toHaveLength(1);
+      expect(refused()[0]!.level).toBe(50);
+      const audit = world.discord.channelMessages(AUDIT_CHANNEL).slice(auditBefore);
+      expect(audit).toHaveLength(1);
+      expect(audit[0]!.content).toContain(`<@&${star}>`);
+      expect(audit[0]!.content).toContain('Manage Roles');
+      expect(await milestone(world)).toMatch(/paused: the bot lacks Manage Roles/);
+      expect(changesOf(world, voter.user.id, star)).toEqual([]);
+    } finally {
+      world.discord.refuseRoleChanges(false);
+    }
+    await world.discord.waitUntil(() => changesOf(world, voter.user.id, star).length === 1, 5_000, 'the role');
+    await world.bot.waitForLog((l) => l.msg === 'milestone role changes work again', 5_000, 'the resume line');
+    expect(await milestone(world)).not.toMatch(/paused/);
+    expect(await milestone(world, [remove(star)])).toMatch(/is no longer given/);
+  });
+
   it('pauses a milestone whose role was deleted, tells the audit channel once, and lists it as paused', async () => {
     const fan = world.discord.addRole('Fan');
     expect(await milestone(world, [role(fan), votes(1), period('all')])).toMatch(/1 recorded votes in all/);
