@@ -114,6 +114,8 @@ export class MilestoneRoles {
     if (full) this.#absent.clear();
     this.#refusedInPass.clear();
     const milestones = await store.milestones();
+    // Grants go with their milestone (removeMilestone): a server with none has nothing to do.
+    if (milestones.length === 0) return;
     const byRole = new Map(milestones.map((m) => [m.roleId, m]));
     const held = new Set<string>();
     for (const grant of await store.milestoneGrants()) {

@@ -360,7 +360,7 @@ export const de: Catalog = {
   // Milestone roles (/setup milestone).
   'option.setup.milestone.name': 'meilenstein',
   'option.setup.milestone.description':
-    'Eine Rolle ab einer Zahl von Stimmen vergeben; remove: beendet einen; ohne Option: Liste',
+    'Eine Rolle ab einer Zahl von Stimmen vergeben; entfernen: beendet einen; ohne Option: Liste',
   'option.setup.milestoneRole.name': 'rolle',
   'option.setup.milestoneRole.description': 'Die Rolle, die Mitglieder beim Erreichen der Stimmen bekommen',
   'option.setup.votes.name': 'stimmen',
@@ -381,7 +381,7 @@ export const de: Catalog = {
   'setup.milestone.notThere.title': 'Nichts geändert',
   'setup.milestone.notThere.text': '{role} ist hier keine Meilensteinrolle.',
   'setup.milestone.none.title': 'Keine Meilensteine',
-  'setup.milestone.none.text': 'Noch keine Stimmen-Meilensteine. Füge einen mit {command} role: votes: hinzu.',
+  'setup.milestone.none.text': 'Noch keine Stimmen-Meilensteine. Füge einen mit {command} rolle: stimmen: hinzu.',
   'setup.milestone.list.title': 'Stimmen-Meilensteine',
   'setup.milestone.list.line': '{role}: {votes} Stimmen {period}',
   'setup.milestone.list.parked.access':
@@ -400,7 +400,7 @@ export const de: Catalog = {
     '{role} ist die Wählerrolle, die der Bot je nach laufender Stimme vergibt und entzieht. Wähle eine andere Rolle.',
   'refusal.milestoneLimit.title': 'Zu viele Meilensteine',
   'refusal.milestoneLimit.text':
-    'Ein Server kann höchstens {max} Meilensteine haben. Entferne zuerst einen mit {command} remove:.',
+    'Ein Server kann höchstens {max} Meilensteine haben. Entferne zuerst einen mit {command} entfernen:.',
   'milestone.blocked':
     'Die Meilensteinrolle {role} kann nicht vergeben oder entzogen werden: Dem Bot fehlt „Rollen verwalten“, oder die Rolle steht über der höchsten Rolle des Bots. Lösung: Servereinstellungen → Rollen: Gib der Rolle des Bots „Rollen verwalten“ und ziehe sie über {role}. Meilensteinrollen laufen danach von selbst weiter.',
   'milestone.roleGone':

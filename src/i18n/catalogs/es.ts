@@ -354,7 +354,7 @@ export const es: Catalog = {
   // Milestone roles (/setup milestone).
   'option.setup.milestone.name': 'hito',
   'option.setup.milestone.description':
-    'Da un rol al llegar a un número de votos; remove: detiene uno; sin opciones: la lista',
+    'Da un rol al llegar a un número de votos; quitar: detiene uno; sin opciones: la lista',
   'option.setup.milestoneRole.name': 'rol',
   'option.setup.milestoneRole.description': 'El rol que reciben los miembros al llegar a los votos',
   'option.setup.votes.name': 'votos',
@@ -375,7 +375,7 @@ export const es: Catalog = {
   'setup.milestone.notThere.title': 'Nada cambió',
   'setup.milestone.notThere.text': '{role} no es un rol de hito aquí.',
   'setup.milestone.none.title': 'Sin hitos',
-  'setup.milestone.none.text': 'Todavía no hay hitos de votos. Añade uno con {command} role: votes:.',
+  'setup.milestone.none.text': 'Todavía no hay hitos de votos. Añade uno con {command} rol: votos:.',
   'setup.milestone.list.title': 'Hitos de votos',
   'setup.milestone.list.line': '{role}: {votes} votos {period}',
   'setup.milestone.list.parked.access':
@@ -394,7 +394,7 @@ export const es: Catalog = {
     '{role} es el rol de votante, que el bot da y quita según los votos activos. Elige otro rol.',
   'refusal.milestoneLimit.title': 'Demasiados hitos',
   'refusal.milestoneLimit.text':
-    'Un servidor puede tener como máximo {max} hitos. Elimina antes uno con {command} remove:.',
+    'Un servidor puede tener como máximo {max} hitos. Elimina antes uno con {command} quitar:.',
   'milestone.blocked':
     'El rol de hito {role} no se puede dar ni quitar: al bot le falta Gestionar roles o el rol está por encima del rol más alto del bot. Solución: Ajustes del servidor → Roles: da al rol del bot Gestionar roles y arrástralo por encima de {role}. Los roles de hito se reanudan solos una vez corregido.',
   'milestone.roleGone':

@@ -354,7 +354,7 @@ export const fr: Catalog = {
   // Milestone roles (/setup milestone).
   'option.setup.milestone.name': 'palier',
   'option.setup.milestone.description':
-    'Donner un rôle à partir d’un nombre de votes ; remove : en arrête un ; sans option : la liste',
+    'Donner un rôle à partir d’un nombre de votes ; retirer : en arrête un ; sans option : la liste',
   'option.setup.milestoneRole.name': 'rôle',
   'option.setup.milestoneRole.description': 'Le rôle que reçoivent les membres qui atteignent les votes',
   'option.setup.votes.name': 'votes',
@@ -375,7 +375,7 @@ export const fr: Catalog = {
   'setup.milestone.notThere.title': 'Rien n’a changé',
   'setup.milestone.notThere.text': '{role} n’est pas un rôle de palier ici.',
   'setup.milestone.none.title': 'Aucun palier',
-  'setup.milestone.none.text': 'Aucun palier de votes pour l’instant. Ajoutez-en un avec {command} role: votes:.',
+  'setup.milestone.none.text': 'Aucun palier de votes pour l’instant. Ajoutez-en un avec {command} rôle: votes:.',
   'setup.milestone.list.title': 'Paliers de votes',
   'setup.milestone.list.line': '{role} : {votes} votes {period}',
   'setup.milestone.list.parked.access':
@@ -394,7 +394,7 @@ export const fr: Catalog = {
     '{role} est le rôle de votant, que le bot donne et reprend selon les votes en cours. Choisissez un autre rôle.',
   'refusal.milestoneLimit.title': 'Trop de paliers',
   'refusal.milestoneLimit.text':
-    'Un serveur peut avoir au plus {max} paliers. Retirez-en d’abord un avec {command} remove:.',
+    'Un serveur peut avoir au plus {max} paliers. Retirez-en d’abord un avec {command} retirer:.',
   'milestone.blocked':
     'Le rôle de palier {role} ne peut être ni donné ni repris : il manque au bot Gérer les rôles, ou le rôle est au-dessus du rôle le plus haut du bot. Correctif : Paramètres du serveur → Rôles : donnez au rôle du bot Gérer les rôles et placez-le au-dessus de {role}. Les rôles de palier reprennent d’eux-mêmes une fois corrigé.',
   'milestone.roleGone':

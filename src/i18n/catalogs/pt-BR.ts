@@ -350,7 +350,7 @@ export const ptBR: Catalog = {
   // Milestone roles (/setup milestone).
   'option.setup.milestone.name': 'marco',
   'option.setup.milestone.description':
-    'Dá um cargo ao chegar a um número de votos; remove: para um; sem opção: a lista',
+    'Dá um cargo ao chegar a um número de votos; remover: para um; sem opção: a lista',
   'option.setup.milestoneRole.name': 'cargo',
   'option.setup.milestoneRole.description': 'O cargo que os membros recebem ao chegar aos votos',
   'option.setup.votes.name': 'votos',
@@ -371,7 +371,7 @@ export const ptBR: Catalog = {
   'setup.milestone.notThere.title': 'Nada mudou',
   'setup.milestone.notThere.text': '{role} não é um cargo de marco aqui.',
   'setup.milestone.none.title': 'Nenhum marco',
-  'setup.milestone.none.text': 'Ainda não há marcos de votos. Adicione um com {command} role: votes:.',
+  'setup.milestone.none.text': 'Ainda não há marcos de votos. Adicione um com {command} cargo: votos:.',
   'setup.milestone.list.title': 'Marcos de votos',
   'setup.milestone.list.line': '{role}: {votes} votos {period}',
   'setup.milestone.list.parked.access':
@@ -389,7 +389,7 @@ export const ptBR: Catalog = {
   'refusal.milestoneVoterRole.text':
     '{role} é o cargo de votante, que o bot dá e retira conforme os votos ativos. Escolha outro cargo.',
   'refusal.milestoneLimit.title': 'Marcos demais',
-  'refusal.milestoneLimit.text': 'Um servidor pode ter no máximo {max} marcos. Remova um antes com {command} remove:.',
+  'refusal.milestoneLimit.text': 'Um servidor pode ter no máximo {max} marcos. Remova um antes com {command} remover:.',
   'milestone.blocked':
     'O cargo de marco {role} não pode ser dado nem retirado: falta ao bot Gerenciar cargos, ou o cargo está acima do cargo mais alto do bot. Correção: Configurações do servidor → Cargos: dê ao cargo do bot Gerenciar cargos e arraste-o para cima de {role}. Os cargos de marco voltam a funcionar sozinhos depois de corrigido.',
   'milestone.roleGone':
