@@ -14,6 +14,7 @@ import { openCredentials } from '../src/setup/credentials.js';
 import { CHANNEL_KINDS, POSTABLE_CHANNELS, setChannel, type ChannelKind } from '../src/setup/channel.js';
 import { requireManageServer } from '../src/setup/manage-server.js';
 import { resetConfirmView } from '../src/setup/reset.js';
+import { MILESTONE_PERIODS, MILESTONE_VOTES_MAX, setMilestone } from '../src/setup/milestone.js';
 import { setRole } from '../src/setup/role.js';
 import { setupStatus } from '../src/setup/status.js';
 import { setVoteUrl } from '../src/setup/vote-url.js';
@@ -51,6 +52,21 @@ export const data = commandNamed(new SlashCommandBuilder(), 'setup')
     ),
   )
   .addSubcommand((sub) => setupNamed('webhook')(sub).addBooleanOption(setupNamed('rotate')))
+  .addSubcommand((sub) =>
+    setupNamed('milestone')(sub)
+      .addRoleOption(setupNamed('milestoneRole'))
+      .addIntegerOption((o) => setupNamed('votes')(o).setMinValue(1).setMaxValue(MILESTONE_VOTES_MAX))
+      .addStringOption((o) =>
+        setupNamed('period')(o).addChoices(
+          ...MILESTONE_PERIODS.map((period) => ({
+            name: english.t(`setup.period.${period}`),
+            name_localizations: localizations(`setup.period.${period}`),
+            value: period,
+          })),
+        ),
+      )
+      .addRoleOption(setupNamed('milestoneRemove')),
+  )
   .addSubcommand(setupNamed('status'))
   .addSubcommand(setupNamed('reset'));
 
@@ -65,6 +81,7 @@ const STEPS: ReadonlyMap<string, Step> = new Map<string, Step>([
   [setupName('role'), setRole],
   [setupName('voteUrl'), setVoteUrl],
   [setupName('webhook'), showWebhook],
+  [setupName('milestone'), setMilestone],
   [setupName('reset'), async (interaction) => resetConfirmView(translatorFor(interaction.locale))],
 ]);
 

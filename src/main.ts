@@ -26,6 +26,7 @@ import { Servers } from './servers/servers.js';
 import { ServiceClients } from './servers/service-clients.js';
 import type { SetupPorts } from './setup/ports.js';
 import { openStore, StoreError } from './store/index.js';
+import { storeWithDeadline } from './store/within.js';
 
 const USAGE = `Usage: npm start
 
@@ -107,6 +108,10 @@ async function main(): Promise<void> {
     forgetClient: (guildId) => clients.forget(guildId),
     lastDeliveryAt: (guildId) => store.forServer(guildId).lastDeliveryAt(),
     lastPollAt: async (guildId) => (await store.forServer(guildId).mirrorTotals())?.polledAt,
+    milestones: (guildId) =>
+      storeWithDeadline(store.forServer(guildId), ['milestones', 'setMilestone', 'removeMilestone']),
+    // Called from an interaction, long after `realtime` below is made.
+    milestonesChanged: (guildId) => realtime.runtimes.get(guildId)?.milestonesChanged(),
     commands: [...commands.values()].map((command) => command.data.toJSON() as unknown as Record<string, unknown>),
   };
   const base = { config, logger, replyGuard: new ReplyGuard(), names, now: () => new Date(), servers, setup };

@@ -57,7 +57,12 @@ export type SetupPart =
   | 'webhook'
   | 'rotate'
   | 'status'
-  | 'reset';
+  | 'reset'
+  | 'milestone'
+  | 'milestoneRole'
+  | 'votes'
+  | 'period'
+  | 'milestoneRemove';
 
 export const setupNamed =
   (part: SetupPart) =>

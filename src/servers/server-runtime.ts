@@ -12,6 +12,7 @@ import type { Logger } from '../log.js';
 import { VoteMirror } from '../mirror/vote-mirror.js';
 import { VoteReminder } from '../reminders/vote-reminder.js';
 import { memberRoles } from '../roles/member-roles.js';
+import { MilestoneRoles } from '../roles/milestone-roles.js';
 import { VoterRole } from '../roles/voter-role.js';
 import { ExpirySchedule, type ExpiryConsumer } from '../schedule/expiry-schedule.js';
 import type { Store, StoredEvent } from '../store/index.js';
@@ -28,6 +29,8 @@ export interface ServerRuntime {
   readonly context: BotContext;
   /** Does what one of this server's stored webhook events asks. */
   handle(event: StoredEvent): Promise<void>;
+  /** A milestone was set or removed with /setup: every member is checked against it now. */
+  milestonesChanged(): void;
   /** Discord is connected: post what waits, poll, keep the schedule. */
   start(): void;
   stop(): Promise<void>;
@@ -99,6 +102,24 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
       serverName: () => guild()?.name ?? '',
     }),
   );
+  const milestones = new MilestoneRoles({
+    rest: client.rest,
+    poster,
+    store,
+    guildId,
+    guild,
+    logger,
+    now,
+    auditChannelId: settings.auditChannelId,
+    i18n,
+    memberRoles: (ids) => memberRoles(names.members, guild(), ids),
+    checkMs: config.expiryCheckMs,
+  });
+  // A recorded vote (a webhook's or one the poll found) may reach a milestone.
+  const votesAccepted = () => {
+    lanes.wakeVotes();
+    milestones.wake();
+  };
   const schedule = new ExpirySchedule({ store, logger, now, consumers, reconcileMs: config.expiryCheckMs });
   const onRunning = (userId: string, endsAt: number) => schedule.voteKnown(userId, endsAt);
   const mirror = new VoteMirror({
@@ -107,14 +128,14 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     logger,
     pollMs: config.votePollMs,
     now,
-    onAccepted: () => lanes.wakeVotes(),
+    onAccepted: votesAccepted,
     onRunning,
   });
   const handle = inboxRoute({
     store,
     api,
     feed,
-    wakeVotes: () => lanes.wakeVotes(),
+    wakeVotes: votesAccepted,
     mirror,
     logger,
     rememberName: (userId, name) => names.remember(userId, name),
@@ -144,6 +165,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     store,
     context,
     handle,
+    milestonesChanged: () => milestones.check(),
     start() {
       if (started) return;
       started = true;
@@ -151,10 +173,11 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
       firstPoll = setTimeout(() => mirror.start(), options.firstPollAfterMs);
       firstPoll.unref();
       schedule.start();
+      milestones.start();
     },
     async stop() {
       clearTimeout(firstPoll);
-      await Promise.all([lanes.stop(), mirror.stop(), schedule.stop()]);
+      await Promise.all([lanes.stop(), mirror.stop(), schedule.stop(), milestones.stop()]);
     },
   };
 }

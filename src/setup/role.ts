@@ -46,7 +46,7 @@ export function roleProblemsIn(guild: Guild, roleId: string, { t }: Translator):
   );
 }
 
-function refuseRoleProblems(guild: Guild, roleId: string, i18n: Translator): void {
+export function refuseRoleProblems(guild: Guild, roleId: string, i18n: Translator): void {
   const problems = roleProblemsIn(guild, roleId, i18n);
   if (problems.length > 0)
     throw new UserFacingError('refusal.roleProblem', { problems: problems.join('; '), role: roleMention(roleId) });

@@ -37,6 +37,9 @@ export type {
   ReminderOptIn,
   ReminderOutcome,
   ReminderRecord,
+  Milestone,
+  MilestoneGrant,
+  MilestonePeriod,
 } from './types.js';
 
 /**

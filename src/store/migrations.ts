@@ -229,6 +229,32 @@ export const MIGRATIONS: readonly Migration[] = [
       `DROP TABLE settings`,
     ],
   },
+  {
+    version: 8,
+    name: 'milestone roles: the milestones a server set, and who holds a role for which month',
+    statements: [
+      // One milestone per role: a role given by two rules could not be taken back by one of them.
+      `CREATE TABLE milestones (
+        guild_id TEXT NOT NULL,
+        role_id TEXT NOT NULL,
+        votes INTEGER NOT NULL,
+        period TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        parked TEXT,
+        PRIMARY KEY (guild_id, role_id)
+      )`,
+      // Who got a role and for which month ('' for all time): without the privileged members intent
+      // the bot cannot list a role's holders, so what it gave is what it can take back.
+      `CREATE TABLE milestone_grants (
+        guild_id TEXT NOT NULL,
+        role_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        month TEXT NOT NULL,
+        granted_at BIGINT NOT NULL,
+        PRIMARY KEY (guild_id, role_id, user_id)
+      )`,
+    ],
+  },
 ];
 
 /**
@@ -257,6 +283,8 @@ export const SERVER_TABLES = [
   'reminder_optins',
   'reminders_sent',
   'server_state',
+  'milestones',
+  'milestone_grants',
 ] as const;
 
 const ID_COLUMN = {

@@ -1,6 +1,9 @@
+import { SqlMilestones } from './sql-milestones.js';
 import { SqlOutbox, num } from './sql-outbox.js';
 import type { Row } from './sql.js';
 import type {
+  Milestone,
+  MilestoneGrant,
   MirrorEntry,
   MirrorTotals,
   NewVote,
@@ -16,6 +19,8 @@ const MIRROR_TOTALS = 'mirror_totals';
 
 /** One server's votes, mirror, expiries and reminders (and, from SqlOutbox, its feed and posts). */
 export class SqlServerStore extends SqlOutbox implements Store {
+  readonly #milestones = new SqlMilestones(this.db, this.guildId);
+
   get backend() {
     return this.db.dialect;
   }
@@ -255,6 +260,31 @@ export class SqlServerStore extends SqlOutbox implements Store {
         outcome: String(row.outcome) as ReminderOutcome,
       }
     );
+  }
+
+  milestones(): Promise<Milestone[]> {
+    return this.#milestones.milestones();
+  }
+  setMilestone(milestone: Omit<Milestone, 'parked'>): Promise<void> {
+    return this.#milestones.setMilestone(milestone);
+  }
+  removeMilestone(roleId: string): Promise<boolean> {
+    return this.#milestones.removeMilestone(roleId);
+  }
+  parkMilestone(roleId: string, reason: string): Promise<boolean> {
+    return this.#milestones.parkMilestone(roleId, reason);
+  }
+  unparkMilestone(roleId: string): Promise<boolean> {
+    return this.#milestones.unparkMilestone(roleId);
+  }
+  milestoneGrants(): Promise<MilestoneGrant[]> {
+    return this.#milestones.milestoneGrants();
+  }
+  recordMilestoneGrant(grant: MilestoneGrant): Promise<void> {
+    return this.#milestones.recordMilestoneGrant(grant);
+  }
+  dropMilestoneGrant(roleId: string, userId: string, month: string): Promise<void> {
+    return this.#milestones.dropMilestoneGrant(roleId, userId, month);
   }
 }
 

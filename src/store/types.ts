@@ -91,6 +91,27 @@ export interface MirrorTotals {
   polledAt: number;
 }
 
+/** `month`: votes recorded in the calendar month (UTC), the role taken back when it ends; `all`: ever. */
+export type MilestonePeriod = 'month' | 'all';
+
+/** A role given to members who reach `votes` recorded votes in the period. */
+export interface Milestone {
+  roleId: string;
+  votes: number;
+  period: MilestonePeriod;
+  createdAt: number;
+  /** Why Discord refuses this role's changes ('access' or 'unknown'); null while they work. */
+  parked: string | null;
+}
+
+/** A milestone role the bot gave a member; `month` is `2026-11` for a monthly one, '' for all time. */
+export interface MilestoneGrant {
+  roleId: string;
+  userId: string;
+  month: string;
+  grantedAt: number;
+}
+
 /** What a message on its way to a channel holds. */
 export type PostKind = 'votes' | 'reviews';
 
@@ -295,4 +316,19 @@ export interface Store extends OutboxStore {
   /** Gives a claim back after a failure that is worth trying again. */
   releaseReminder(userId: string, endsAt: number): Promise<void>;
   lastReminder(userId: string): Promise<ReminderRecord | undefined>;
+
+  /** The server's milestones, by votes then role. */
+  milestones(): Promise<Milestone[]>;
+  /** Adds the role's milestone or replaces it (unparked: the admin may have fixed the role). */
+  setMilestone(milestone: Omit<Milestone, 'parked'>): Promise<void>;
+  /** Forgets the role's milestone and who got it from it; false when there was none. */
+  removeMilestone(roleId: string): Promise<boolean>;
+  /** True when it was not parked before (so the refusal is reported once). */
+  parkMilestone(roleId: string, reason: string): Promise<boolean>;
+  /** True when it was parked. */
+  unparkMilestone(roleId: string): Promise<boolean>;
+  milestoneGrants(): Promise<MilestoneGrant[]>;
+  recordMilestoneGrant(grant: MilestoneGrant): Promise<void>;
+  /** Forgets the grant if it is still for `month`: one made for a later month meanwhile stays. */
+  dropMilestoneGrant(roleId: string, userId: string, month: string): Promise<void>;
 }

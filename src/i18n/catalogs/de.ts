@@ -356,4 +356,53 @@ export const de: Catalog = {
   'role.problem.position': '{role} steht nicht unter der höchsten Rolle des Bots',
   'role.problem.managed': '{role} wird von einer Integration verwaltet und kann nicht vergeben werden',
   'role.problem.missing': 'die Rolle gibt es nicht mehr',
+
+  // Milestone roles (/setup milestone).
+  'option.setup.milestone.name': 'meilenstein',
+  'option.setup.milestone.description':
+    'Eine Rolle ab einer Zahl von Stimmen vergeben; entfernen: beendet einen; ohne Option: Liste',
+  'option.setup.milestoneRole.name': 'rolle',
+  'option.setup.milestoneRole.description': 'Die Rolle, die Mitglieder beim Erreichen der Stimmen bekommen',
+  'option.setup.votes.name': 'stimmen',
+  'option.setup.votes.description': 'Nötige erfasste Stimmen (eine doppelte Stimme zählt zwei)',
+  'option.setup.period.name': 'zeitraum',
+  'option.setup.period.description': 'Stimmen im Kalendermonat (UTC) oder insgesamt zählen (Standard: Monat)',
+  'option.setup.milestoneRemove.name': 'entfernen',
+  'option.setup.milestoneRemove.description': 'Eine Meilensteinrolle, die nicht mehr vergeben wird',
+  'setup.period.month': 'Monat (UTC), am Monatsende wieder entzogen',
+  'setup.period.all': 'Insgesamt',
+  'setup.milestone.period.month': 'in einem Kalendermonat (UTC), am Monatsende wieder entzogen',
+  'setup.milestone.period.all': 'insgesamt',
+  'setup.milestone.set.title': 'Meilenstein gesetzt',
+  'setup.milestone.set.text': 'Mitglieder bekommen {role} bei {votes} erfassten Stimmen {period}.',
+  'setup.milestone.removed.title': 'Meilenstein entfernt',
+  'setup.milestone.removed.text':
+    '{role} wird nicht mehr für Stimmen vergeben. Wer die Rolle hat, behält sie; entziehe sie bei Bedarf in den Servereinstellungen.',
+  'setup.milestone.notThere.title': 'Nichts geändert',
+  'setup.milestone.notThere.text': '{role} ist hier keine Meilensteinrolle.',
+  'setup.milestone.none.title': 'Keine Meilensteine',
+  'setup.milestone.none.text': 'Noch keine Stimmen-Meilensteine. Füge einen mit {command} rolle: stimmen: hinzu.',
+  'setup.milestone.list.title': 'Stimmen-Meilensteine',
+  'setup.milestone.list.line': '{role}: {votes} Stimmen {period}',
+  'setup.milestone.list.parked.access':
+    '(pausiert: dem Bot fehlt „Rollen verwalten“ oder die Rolle steht über der Rolle des Bots)',
+  'setup.milestone.list.parked.unknown': '(pausiert: die Rolle gibt es nicht mehr; entferne diesen Meilenstein)',
+  'refusal.milestoneChoice.title': 'Nichts geändert',
+  'refusal.milestoneChoice.text':
+    'Gib Rolle und Stimmen (und einen Zeitraum) an, um einen Meilenstein zu setzen, nur „entfernen“, um einen zu entfernen, oder keine Option für die Liste.',
+  'refusal.milestoneVotes.title': 'Nichts geändert',
+  'refusal.milestoneVotes.text': 'Gib eine Zahl von Stimmen zwischen 1 und {max} an.',
+  'refusal.milestoneEveryone.title': 'Rolle nicht verwendbar',
+  'refusal.milestoneEveryone.text':
+    '@everyone kann keine Meilensteinrolle sein: Jedes Mitglied hat sie schon. Wähle eine andere Rolle.',
+  'refusal.milestoneVoterRole.title': 'Rolle nicht verwendbar',
+  'refusal.milestoneVoterRole.text':
+    '{role} ist die Wählerrolle, die der Bot je nach laufender Stimme vergibt und entzieht. Wähle eine andere Rolle.',
+  'refusal.milestoneLimit.title': 'Zu viele Meilensteine',
+  'refusal.milestoneLimit.text':
+    'Ein Server kann höchstens {max} Meilensteine haben. Entferne zuerst einen mit {command} entfernen:.',
+  'milestone.blocked':
+    'Die Meilensteinrolle {role} kann nicht vergeben oder entzogen werden: Dem Bot fehlt „Rollen verwalten“, oder die Rolle steht über der höchsten Rolle des Bots. Lösung: Servereinstellungen → Rollen: Gib der Rolle des Bots „Rollen verwalten“ und ziehe sie über {role}. Meilensteinrollen laufen danach von selbst weiter.',
+  'milestone.roleGone':
+    'Die Meilensteinrolle {role} gibt es nicht mehr, daher ist ihr Meilenstein pausiert. Lösung: Setze den Meilenstein mit einer anderen Rolle neu (/setup milestone) oder entferne ihn.',
 };

@@ -338,6 +338,52 @@ export const en = {
   'role.problem.position': "{role} is not below the bot's highest role",
   'role.problem.managed': '{role} is managed by an integration and cannot be given',
   'role.problem.missing': 'the role no longer exists',
+
+  // Milestone roles (/setup milestone).
+  'option.setup.milestone.name': 'milestone',
+  'option.setup.milestone.description': 'Give a role at a number of votes; remove: stops one; no option lists them',
+  'option.setup.milestoneRole.name': 'role',
+  'option.setup.milestoneRole.description': 'The role members get when they reach the votes',
+  'option.setup.votes.name': 'votes',
+  'option.setup.votes.description': 'Recorded votes needed (a double vote counts as two)',
+  'option.setup.period.name': 'period',
+  'option.setup.period.description': 'Count votes in the calendar month (UTC) or in all (default: month)',
+  'option.setup.milestoneRemove.name': 'remove',
+  'option.setup.milestoneRemove.description': 'A milestone role to stop giving',
+  'setup.period.month': 'Month (UTC), taken back when it ends',
+  'setup.period.all': 'All time',
+  'setup.milestone.period.month': 'in one calendar month (UTC), taken back when the month ends',
+  'setup.milestone.period.all': 'in all',
+  'setup.milestone.set.title': 'Milestone set',
+  'setup.milestone.set.text': 'Members get {role} at {votes} recorded votes {period}.',
+  'setup.milestone.removed.title': 'Milestone removed',
+  'setup.milestone.removed.text':
+    '{role} is no longer given for votes. Members who have it keep it; take it away in Server Settings if you want.',
+  'setup.milestone.notThere.title': 'Nothing changed',
+  'setup.milestone.notThere.text': '{role} is not a milestone role here.',
+  'setup.milestone.none.title': 'No milestones',
+  'setup.milestone.none.text': 'No vote milestones yet. Add one with {command} role: votes:.',
+  'setup.milestone.list.title': 'Vote milestones',
+  'setup.milestone.list.line': '{role}: {votes} votes {period}',
+  'setup.milestone.list.parked.access': "(paused: the bot lacks Manage Roles or the role sits above the bot's role)",
+  'setup.milestone.list.parked.unknown': '(paused: the role no longer exists; remove this milestone)',
+  'refusal.milestoneChoice.title': 'Nothing changed',
+  'refusal.milestoneChoice.text':
+    'Give role and votes (and a period) to set a milestone, only remove to remove one, or no option to list them.',
+  'refusal.milestoneVotes.title': 'Nothing changed',
+  'refusal.milestoneVotes.text': 'Give a number of votes from 1 to {max}.',
+  'refusal.milestoneEveryone.title': 'Role not usable',
+  'refusal.milestoneEveryone.text':
+    '@everyone cannot be a milestone role: every member has it already. Pick another role.',
+  'refusal.milestoneVoterRole.title': 'Role not usable',
+  'refusal.milestoneVoterRole.text':
+    '{role} is the voter role, which the bot gives and takes as votes run. Pick another role.',
+  'refusal.milestoneLimit.title': 'Too many milestones',
+  'refusal.milestoneLimit.text': 'A server can have at most {max} milestones. Remove one with {command} remove: first.',
+  'milestone.blocked':
+    "The milestone role {role} cannot be given or taken: the bot lacks Manage Roles, or the role sits above the bot's highest role. Fix: Server Settings → Roles: give the bot's role Manage Roles and drag it above {role}. Milestone roles resume by themselves once fixed.",
+  'milestone.roleGone':
+    'The milestone role {role} no longer exists, so its milestone is paused. Fix: set the milestone again with another role (/setup milestone), or remove it.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -350,4 +350,53 @@ export const es: Catalog = {
   'role.problem.position': '{role} no está por debajo del rol más alto del bot',
   'role.problem.managed': '{role} lo gestiona una integración y no se puede dar',
   'role.problem.missing': 'el rol ya no existe',
+
+  // Milestone roles (/setup milestone).
+  'option.setup.milestone.name': 'hito',
+  'option.setup.milestone.description':
+    'Da un rol al llegar a un número de votos; quitar: detiene uno; sin opciones: la lista',
+  'option.setup.milestoneRole.name': 'rol',
+  'option.setup.milestoneRole.description': 'El rol que reciben los miembros al llegar a los votos',
+  'option.setup.votes.name': 'votos',
+  'option.setup.votes.description': 'Votos registrados necesarios (un voto doble cuenta como dos)',
+  'option.setup.period.name': 'periodo',
+  'option.setup.period.description': 'Contar los votos del mes natural (UTC) o de siempre (por defecto: mes)',
+  'option.setup.milestoneRemove.name': 'quitar',
+  'option.setup.milestoneRemove.description': 'Un rol de hito que se deja de dar',
+  'setup.period.month': 'Mes (UTC), se retira al terminar',
+  'setup.period.all': 'Desde siempre',
+  'setup.milestone.period.month': 'en un mes natural (UTC); se retira cuando termina el mes',
+  'setup.milestone.period.all': 'en total',
+  'setup.milestone.set.title': 'Hito configurado',
+  'setup.milestone.set.text': 'Los miembros reciben {role} al llegar a {votes} votos registrados {period}.',
+  'setup.milestone.removed.title': 'Hito eliminado',
+  'setup.milestone.removed.text':
+    '{role} ya no se da por votos. Quien lo tiene lo conserva; quítalo en los ajustes del servidor si quieres.',
+  'setup.milestone.notThere.title': 'Nada cambió',
+  'setup.milestone.notThere.text': '{role} no es un rol de hito aquí.',
+  'setup.milestone.none.title': 'Sin hitos',
+  'setup.milestone.none.text': 'Todavía no hay hitos de votos. Añade uno con {command} rol: votos:.',
+  'setup.milestone.list.title': 'Hitos de votos',
+  'setup.milestone.list.line': '{role}: {votes} votos {period}',
+  'setup.milestone.list.parked.access':
+    '(en pausa: al bot le falta Gestionar roles o el rol está por encima del rol del bot)',
+  'setup.milestone.list.parked.unknown': '(en pausa: el rol ya no existe; elimina este hito)',
+  'refusal.milestoneChoice.title': 'Nada cambió',
+  'refusal.milestoneChoice.text':
+    'Indica rol y votos (y un periodo) para configurar un hito, solo quitar para eliminar uno, o ninguna opción para ver la lista.',
+  'refusal.milestoneVotes.title': 'Nada cambió',
+  'refusal.milestoneVotes.text': 'Indica un número de votos entre 1 y {max}.',
+  'refusal.milestoneEveryone.title': 'Rol no válido',
+  'refusal.milestoneEveryone.text':
+    '@everyone no puede ser un rol de hito: todos los miembros ya lo tienen. Elige otro rol.',
+  'refusal.milestoneVoterRole.title': 'Rol no válido',
+  'refusal.milestoneVoterRole.text':
+    '{role} es el rol de votante, que el bot da y quita según los votos activos. Elige otro rol.',
+  'refusal.milestoneLimit.title': 'Demasiados hitos',
+  'refusal.milestoneLimit.text':
+    'Un servidor puede tener como máximo {max} hitos. Elimina antes uno con {command} quitar:.',
+  'milestone.blocked':
+    'El rol de hito {role} no se puede dar ni quitar: al bot le falta Gestionar roles o el rol está por encima del rol más alto del bot. Solución: Ajustes del servidor → Roles: da al rol del bot Gestionar roles y arrástralo por encima de {role}. Los roles de hito se reanudan solos una vez corregido.',
+  'milestone.roleGone':
+    'El rol de hito {role} ya no existe, así que su hito está en pausa. Solución: vuelve a configurar el hito con otro rol (/setup milestone) o elimínalo.',
 };

@@ -350,4 +350,53 @@ export const fr: Catalog = {
   'role.problem.position': '{role} n’est pas sous le rôle le plus élevé du bot',
   'role.problem.managed': '{role} est géré par une intégration et ne peut pas être attribué',
   'role.problem.missing': 'le rôle n’existe plus',
+
+  // Milestone roles (/setup milestone).
+  'option.setup.milestone.name': 'palier',
+  'option.setup.milestone.description':
+    'Donner un rôle à partir d’un nombre de votes ; retirer : en arrête un ; sans option : la liste',
+  'option.setup.milestoneRole.name': 'rôle',
+  'option.setup.milestoneRole.description': 'Le rôle que reçoivent les membres qui atteignent les votes',
+  'option.setup.votes.name': 'votes',
+  'option.setup.votes.description': 'Votes enregistrés nécessaires (un vote double compte pour deux)',
+  'option.setup.period.name': 'période',
+  'option.setup.period.description': 'Compter les votes du mois civil (UTC) ou de toujours (par défaut : mois)',
+  'option.setup.milestoneRemove.name': 'retirer',
+  'option.setup.milestoneRemove.description': 'Un rôle de palier à ne plus donner',
+  'setup.period.month': 'Mois (UTC), repris à sa fin',
+  'setup.period.all': 'Depuis toujours',
+  'setup.milestone.period.month': 'en un mois civil (UTC), repris à la fin du mois',
+  'setup.milestone.period.all': 'au total',
+  'setup.milestone.set.title': 'Palier défini',
+  'setup.milestone.set.text': 'Les membres reçoivent {role} à {votes} votes enregistrés {period}.',
+  'setup.milestone.removed.title': 'Palier retiré',
+  'setup.milestone.removed.text':
+    '{role} n’est plus donné pour les votes. Les membres qui l’ont le gardent ; retirez-le dans les paramètres du serveur si vous le souhaitez.',
+  'setup.milestone.notThere.title': 'Rien n’a changé',
+  'setup.milestone.notThere.text': '{role} n’est pas un rôle de palier ici.',
+  'setup.milestone.none.title': 'Aucun palier',
+  'setup.milestone.none.text': 'Aucun palier de votes pour l’instant. Ajoutez-en un avec {command} rôle: votes:.',
+  'setup.milestone.list.title': 'Paliers de votes',
+  'setup.milestone.list.line': '{role} : {votes} votes {period}',
+  'setup.milestone.list.parked.access':
+    '(en pause : il manque au bot Gérer les rôles, ou le rôle est au-dessus du rôle du bot)',
+  'setup.milestone.list.parked.unknown': '(en pause : le rôle n’existe plus ; retirez ce palier)',
+  'refusal.milestoneChoice.title': 'Rien n’a changé',
+  'refusal.milestoneChoice.text':
+    'Donnez un rôle et des votes (et une période) pour définir un palier, seulement retirer pour en retirer un, ou aucune option pour la liste.',
+  'refusal.milestoneVotes.title': 'Rien n’a changé',
+  'refusal.milestoneVotes.text': 'Donnez un nombre de votes entre 1 et {max}.',
+  'refusal.milestoneEveryone.title': 'Rôle inutilisable',
+  'refusal.milestoneEveryone.text':
+    '@everyone ne peut pas être un rôle de palier : tous les membres l’ont déjà. Choisissez un autre rôle.',
+  'refusal.milestoneVoterRole.title': 'Rôle inutilisable',
+  'refusal.milestoneVoterRole.text':
+    '{role} est le rôle de votant, que le bot donne et reprend selon les votes en cours. Choisissez un autre rôle.',
+  'refusal.milestoneLimit.title': 'Trop de paliers',
+  'refusal.milestoneLimit.text':
+    'Un serveur peut avoir au plus {max} paliers. Retirez-en d’abord un avec {command} retirer:.',
+  'milestone.blocked':
+    'Le rôle de palier {role} ne peut être ni donné ni repris : il manque au bot Gérer les rôles, ou le rôle est au-dessus du rôle le plus haut du bot. Correctif : Paramètres du serveur → Rôles : donnez au rôle du bot Gérer les rôles et placez-le au-dessus de {role}. Les rôles de palier reprennent d’eux-mêmes une fois corrigé.',
+  'milestone.roleGone':
+    'Le rôle de palier {role} n’existe plus, son palier est donc en pause. Correctif : redéfinissez le palier avec un autre rôle (/setup milestone), ou retirez-le.',
 };

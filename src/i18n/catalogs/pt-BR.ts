@@ -346,4 +346,52 @@ export const ptBR: Catalog = {
   'role.problem.position': '{role} não está abaixo do cargo mais alto do bot',
   'role.problem.managed': '{role} é gerenciado por uma integração e não pode ser dado',
   'role.problem.missing': 'o cargo não existe mais',
+
+  // Milestone roles (/setup milestone).
+  'option.setup.milestone.name': 'marco',
+  'option.setup.milestone.description':
+    'Dá um cargo ao chegar a um número de votos; remover: para um; sem opção: a lista',
+  'option.setup.milestoneRole.name': 'cargo',
+  'option.setup.milestoneRole.description': 'O cargo que os membros recebem ao chegar aos votos',
+  'option.setup.votes.name': 'votos',
+  'option.setup.votes.description': 'Votos registrados necessários (um voto duplo conta como dois)',
+  'option.setup.period.name': 'periodo',
+  'option.setup.period.description': 'Contar os votos do mês (UTC) ou de sempre (padrão: mês)',
+  'option.setup.milestoneRemove.name': 'remover',
+  'option.setup.milestoneRemove.description': 'Um cargo de marco que deixa de ser dado',
+  'setup.period.month': 'Mês (UTC), retirado quando termina',
+  'setup.period.all': 'Desde sempre',
+  'setup.milestone.period.month': 'em um mês do calendário (UTC), retirado quando o mês termina',
+  'setup.milestone.period.all': 'no total',
+  'setup.milestone.set.title': 'Marco definido',
+  'setup.milestone.set.text': 'Os membros recebem {role} ao chegar a {votes} votos registrados {period}.',
+  'setup.milestone.removed.title': 'Marco removido',
+  'setup.milestone.removed.text':
+    '{role} não é mais dado por votos. Quem o tem continua com ele; retire-o nas configurações do servidor se quiser.',
+  'setup.milestone.notThere.title': 'Nada mudou',
+  'setup.milestone.notThere.text': '{role} não é um cargo de marco aqui.',
+  'setup.milestone.none.title': 'Nenhum marco',
+  'setup.milestone.none.text': 'Ainda não há marcos de votos. Adicione um com {command} cargo: votos:.',
+  'setup.milestone.list.title': 'Marcos de votos',
+  'setup.milestone.list.line': '{role}: {votes} votos {period}',
+  'setup.milestone.list.parked.access':
+    '(pausado: falta ao bot Gerenciar cargos ou o cargo está acima do cargo do bot)',
+  'setup.milestone.list.parked.unknown': '(pausado: o cargo não existe mais; remova este marco)',
+  'refusal.milestoneChoice.title': 'Nada mudou',
+  'refusal.milestoneChoice.text':
+    'Informe cargo e votos (e um período) para definir um marco, só remover para remover um, ou nenhuma opção para ver a lista.',
+  'refusal.milestoneVotes.title': 'Nada mudou',
+  'refusal.milestoneVotes.text': 'Informe um número de votos de 1 a {max}.',
+  'refusal.milestoneEveryone.title': 'Cargo não utilizável',
+  'refusal.milestoneEveryone.text':
+    '@everyone não pode ser um cargo de marco: todos os membros já o têm. Escolha outro cargo.',
+  'refusal.milestoneVoterRole.title': 'Cargo não utilizável',
+  'refusal.milestoneVoterRole.text':
+    '{role} é o cargo de votante, que o bot dá e retira conforme os votos ativos. Escolha outro cargo.',
+  'refusal.milestoneLimit.title': 'Marcos demais',
+  'refusal.milestoneLimit.text': 'Um servidor pode ter no máximo {max} marcos. Remova um antes com {command} remover:.',
+  'milestone.blocked':
+    'O cargo de marco {role} não pode ser dado nem retirado: falta ao bot Gerenciar cargos, ou o cargo está acima do cargo mais alto do bot. Correção: Configurações do servidor → Cargos: dê ao cargo do bot Gerenciar cargos e arraste-o para cima de {role}. Os cargos de marco voltam a funcionar sozinhos depois de corrigido.',
+  'milestone.roleGone':
+    'O cargo de marco {role} não existe mais, então o marco está pausado. Correção: defina o marco de novo com outro cargo (/setup milestone) ou remova-o.',
 };

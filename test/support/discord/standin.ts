@@ -5,6 +5,7 @@ import {
   voterRoleIdFor,
   DEFAULTS,
   defaultRoles,
+  rolePayload,
   textChannelIdFor,
   userPayload,
   type GuildSetup,
@@ -102,6 +103,10 @@ export interface DiscordStandIn {
   readonly gatewaySendsOverLimit: number;
   /** Holds each member role PUT/DELETE this long before it is handled (0: at once). */
   delayRoleChanges(ms: number): void;
+  /** An admin creates a role (default: position 1, below the bot's role); a connected client gets GUILD_ROLE_CREATE. Returns its id. */
+  addRole(name: string, options?: { position?: number; managed?: boolean; guildId?: string }): string;
+  /** An admin deletes a role: gone from the guild and from every member; a connected client gets GUILD_ROLE_DELETE. */
+  deleteRole(roleId: string, guildId?: string): void;
   /** Makes GET /gateway/bot answer with this status (401 → login() rejects); null restores normal. */
   setGatewayBotStatus(status: number | null): void;
   /** Messages the bot posted in a channel (POST /channels/{id}/messages), current state, oldest first. */
@@ -430,6 +435,27 @@ class StandIn implements DiscordStandIn {
 
   delayRoleChanges(ms: number): void {
     this.roleChangeLatencyMs = ms;
+  }
+
+  addRole(name: string, options: { position?: number; managed?: boolean; guildId?: string } = {}): string {
+    const guildId = options.guildId ?? this.guildId;
+    const guild = this.store.guild(guildId);
+    if (!guild) throw new Error(`the bot is not in guild ${guildId}`);
+    const role = rolePayload(nextSnowflake(), name, options.position ?? 1, 0n, { managed: options.managed ?? false });
+    guild.roles.push(role);
+    this.gateway.dispatch('GUILD_ROLE_CREATE', { guild_id: guildId, role });
+    return role.id;
+  }
+
+  deleteRole(roleId: string, guildId = this.guildId): void {
+    const guild = this.store.guild(guildId);
+    const at = guild?.roles.findIndex((role) => role.id === roleId) ?? -1;
+    if (!guild || at < 0) throw new Error(`no role ${roleId} in ${guildId}`);
+    guild.roles.splice(at, 1);
+    for (const [key, known] of this.store.members)
+      if (key.startsWith(`${guildId}:`) && known.roles.includes(roleId))
+        this.store.members.set(key, { ...known, roles: known.roles.filter((id) => id !== roleId) });
+    this.gateway.dispatch('GUILD_ROLE_DELETE', { guild_id: guildId, role_id: roleId });
   }
 
   sendInteraction(payload: InteractionPayload): InteractionHandle {

@@ -1,0 +1,241 @@
+import { DiscordAPIError, RESTJSONErrorCodes, roleMention, Routes, type Guild, type REST } from 'discord.js';
+import { IDS_PER_REQUEST } from '../bot/gateway-members.js';
+import { textBody, type Poster } from '../bot/poster.js';
+import { roleProblemKinds } from '../doctor/role-permissions.js';
+import type { Translator } from '../i18n/index.js';
+import { monthKey, monthOf, monthRange } from '../leaderboard/month.js';
+import type { Logger } from '../log.js';
+import { botInGuild } from '../setup/guild-facts.js';
+import type { Milestone, Store } from '../store/index.js';
+import { DrainLoop } from '../work/drain-loop.js';
+import { classifyFailure } from '../work/failure.js';
+
+export type MilestoneStore = Pick<
+  Store,
+  | 'milestones'
+  | 'milestoneGrants'
+  | 'recordMilestoneGrant'
+  | 'dropMilestoneGrant'
+  | 'parkMilestone'
+  | 'unparkMilestone'
+  | 'votesBetween'
+>;
+
+export interface MilestoneRolesOptions {
+  /** Role changes go straight to Discord's REST API, queued by discord.js per Discord's buckets. */
+  rest: REST;
+  poster: Poster;
+  store: MilestoneStore;
+  guildId: string;
+  /** The server as the gateway has it: its roles and the bot's, to see whether a role can be given. */
+  guild: () => Guild | null;
+  logger: Logger;
+  now: () => number;
+  auditChannelId: string | undefined;
+  i18n: () => Translator;
+  /** The roles of these members, as Discord has them now; members who left are absent. */
+  memberRoles: (userIds: readonly string[]) => Promise<ReadonlyMap<string, readonly string[]>>;
+  /** How often every holder is checked against Discord (hand edits) and a parked role tried again. */
+  checkMs: number;
+}
+
+type Outcome = 'done' | 'absent' | 'refused';
+
+const grantReason = (m: Milestone) =>
+  `Vote milestone: ${m.votes} recorded vote${m.votes === 1 ? '' : 's'} ${m.period === 'month' ? 'this month (UTC)' : 'in all'}`;
+const REMOVE_REASON = 'Vote milestone: the month (UTC) ended; monthly milestone role taken back';
+
+/** The grant's month for a milestone: the calendar month (UTC) for a monthly one, '' for all time. */
+const grantMonth = (m: Milestone, month: string) => (m.period === 'month' ? month : '');
+
+/**
+ * Roles for members who reach a number of recorded votes in the month (UTC) or in all. A pass gives
+ * what is due and takes monthly roles of a month gone by; it runs when a vote is recorded, at the
+ * month's turn, and every checkMs, when it also gives back a role taken by hand and tries a parked
+ * role again. Role changes go one at a time through discord.js's rate-limited queue.
+ */
+export class MilestoneRoles {
+  readonly #loop: DrainLoop;
+  #interval: NodeJS.Timeout | undefined;
+  /** The next pass checks every holder against Discord, not only the members with no grant yet. */
+  #fullDue = true;
+  /** Members the gateway did not know (left the server): not asked again before this time. */
+  readonly #absent = new Map<string, number>();
+  /** Roles refused in the pass running: one refused request per role and pass, not one per member. */
+  readonly #refusedInPass = new Set<string>();
+
+  constructor(private readonly options: MilestoneRolesOptions) {
+    this.#loop = new DrainLoop(() => this.#pass(), {
+      onError: (err, attempt, retryInMs) =>
+        options.logger.warn({ err, attempt, retryInMs }, 'milestone roles: pass failed; trying again'),
+    });
+  }
+
+  start(): void {
+    this.#loop.wake();
+    this.#interval = setInterval(() => this.check(), this.options.checkMs);
+    this.#interval.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#interval);
+    await this.#loop.stop();
+  }
+
+  /** A vote was recorded: give what it made due. */
+  wake(): void {
+    this.#loop.wake();
+  }
+
+  /** Every holder against Discord, parked roles tried again (and milestones changed by /setup). */
+  check(): void {
+    this.#fullDue = true;
+    this.#loop.wake();
+  }
+
+  async #pass(): Promise<void> {
+    const full = this.#fullDue;
+    this.#fullDue = false;
+    try {
+      await this.#work(full);
+    } catch (err) {
+      // The retry after the backoff does what this pass did not finish.
+      if (full) this.#fullDue = true;
+      throw err;
+    }
+    const { year, month } = monthOf(new Date(this.options.now()));
+    this.#loop.wakeAt(Date.UTC(year, month, 1), this.options.now());
+  }
+
+  async #work(full: boolean): Promise<void> {
+    const { store, now } = this.options;
+    const at = now();
+    const month = monthKey(monthOf(new Date(at)));
+    if (full) this.#absent.clear();
+    this.#refusedInPass.clear();
+    const milestones = await store.milestones();
+    // Grants go with their milestone (removeMilestone): a server with none has nothing to do.
+    if (milestones.length === 0) return;
+    const byRole = new Map(milestones.map((m) => [m.roleId, m]));
+    const held = new Set<string>();
+    for (const grant of await store.milestoneGrants()) {
+      const milestone = byRole.get(grant.roleId);
+      if (milestone && grant.month === grantMonth(milestone, month)) {
+        held.add(`${grant.roleId}:${grant.userId}`);
+        continue;
+      }
+      // A month gone by (or a milestone changed from monthly to all time and back).
+      if (!milestone || !(await this.#usable(milestone, full))) continue;
+      const outcome = await this.#change('remove', milestone, grant.userId);
+      if (outcome !== 'refused') await store.dropMilestoneGrant(grant.roleId, grant.userId, grant.month);
+    }
+    for (const milestone of milestones) {
+      if (!(await this.#usable(milestone, full))) continue;
+      const range =
+        milestone.period === 'month' ? monthRange(monthOf(new Date(at))) : { from: 0, to: Number.MAX_SAFE_INTEGER };
+      const reached = (await store.votesBetween(range.from, range.to))
+        .filter((counted) => counted.votes >= milestone.votes)
+        .map((counted) => counted.userId);
+      const due = full
+        ? reached
+        : reached.filter((id) => !held.has(`${milestone.roleId}:${id}`) && !((this.#absent.get(id) ?? 0) > at));
+      await this.#give(milestone, due, grantMonth(milestone, month), held);
+    }
+  }
+
+  /** Gives the role to those of `userIds` who lack it (asked of the gateway), and records each grant. */
+  async #give(milestone: Milestone, userIds: readonly string[], month: string, held: Set<string>): Promise<void> {
+    const { store, memberRoles, now, checkMs, logger } = this.options;
+    for (let i = 0; i < userIds.length; i += IDS_PER_REQUEST) {
+      const slice = userIds.slice(i, i + IDS_PER_REQUEST);
+      const roles = await memberRoles(slice);
+      for (const userId of slice) {
+        const has = roles.get(userId);
+        if (has === undefined) {
+          this.#absent.set(userId, now() + checkMs);
+          continue;
+        }
+        const granted = held.has(`${milestone.roleId}:${userId}`);
+        if (!has.includes(milestone.roleId)) {
+          const outcome = await this.#change('grant', milestone, userId);
+          if (outcome === 'refused') return;
+          if (outcome === 'absent') continue;
+          if (granted) logger.info({ userId, roleId: milestone.roleId }, 'milestone role given back');
+        }
+        if (granted) continue;
+        await store.recordMilestoneGrant({ roleId: milestone.roleId, userId, month, grantedAt: now() });
+        held.add(`${milestone.roleId}:${userId}`);
+      }
+    }
+  }
+
+  /**
+   * Whether the role can be changed now. What the gateway shows (role deleted, above the bot, no
+   * Manage Roles) parks it without a request; a parked role that looks fixed is tried on a full pass.
+   */
+  async #usable(milestone: Milestone, full: boolean): Promise<boolean> {
+    if (this.#refusedInPass.has(milestone.roleId)) return false;
+    const guild = this.options.guild();
+    if (!guild) throw new Error('the server is not available on the gateway');
+    const problems = roleProblemKinds({ ...botInGuild(guild), roleId: milestone.roleId });
+    if (problems.length > 0) {
+      await this.#park(milestone, problems.includes('missing') ? 'unknown' : 'access');
+      return false;
+    }
+    return milestone.parked === null || full;
+  }
+
+  async #change(change: 'grant' | 'remove', milestone: Milestone, userId: string): Promise<Outcome> {
+    const { rest, guildId, store, logger } = this.options;
+    const { roleId } = milestone;
+    const route = Routes.guildMemberRole(guildId, userId, roleId);
+    try {
+      if (change === 'grant') await rest.put(route, { reason: grantReason(milestone) });
+      else await rest.delete(route, { reason: REMOVE_REASON });
+    } catch (err) {
+      if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMember) {
+        logger.debug({ userId, change, roleId }, 'milestone role: member is no longer in the server');
+        return 'absent';
+      }
+      const failure = classifyFailure(err);
+      if (failure.kind === 'transient') throw err;
+      await this.#park(milestone, failure.reason === 'unknown' ? 'unknown' : 'access');
+      return 'refused';
+    }
+    if (milestone.parked !== null) {
+      milestone.parked = null;
+      if (await store.unparkMilestone(roleId)) logger.info({ roleId }, 'milestone role changes work again');
+    }
+    logger.info(
+      { userId, change, roleId, votes: milestone.votes, period: milestone.period },
+      change === 'grant' ? 'milestone role given' : 'milestone role taken back',
+    );
+    return 'done';
+  }
+
+  /** Said once per refusal (the store remembers it across restarts), in the log and the audit channel, with the fix. */
+  async #park(milestone: Milestone, reason: 'access' | 'unknown'): Promise<void> {
+    this.#refusedInPass.add(milestone.roleId);
+    if (milestone.parked !== null) return;
+    milestone.parked = reason;
+    const { store, logger, auditChannelId, poster, i18n } = this.options;
+    const { roleId } = milestone;
+    if (!(await store.parkMilestone(roleId, reason))) return;
+    logger.error(
+      { roleId, reason, votes: milestone.votes, period: milestone.period },
+      reason === 'unknown'
+        ? 'Milestone role no longer exists; its milestone is paused. Fix: /setup milestone with another role, or remove it.'
+        : "Discord refused to change a milestone role (403): the bot lacks Manage Roles, or the role sits above the bot's highest role. " +
+            "Fix: Server Settings → Roles: give the bot's role Manage Roles and drag it above the role. " +
+            'Milestone role changes resume by themselves once fixed.',
+    );
+    if (auditChannelId === undefined) return;
+    const key = reason === 'unknown' ? 'milestone.roleGone' : 'milestone.blocked';
+    await poster.audit(auditChannelId, textBody(i18n().t(key, { role: roleMention(roleId) })), (err) =>
+      logger.warn(
+        { err, channelId: auditChannelId },
+        'could not tell the audit channel that milestone roles are refused',
+      ),
+    );
+  }
+}
