@@ -1,4 +1,5 @@
 import type { ConnectionCheck } from '../api/index.js';
+import type { DeliveryRecord, PollRecord } from '../store/index.js';
 
 /** What /setup needs beyond the servers' settings, wired in main.ts: narrow, so the flows stay testable. */
 export interface SetupPorts {
@@ -8,8 +9,10 @@ export interface SetupPorts {
   forgetClient(guildId: string): void;
   /** When the last webhook delivery for the server was accepted. */
   lastDeliveryAt(guildId: string): Promise<number | undefined>;
-  /** When the server's votes were last polled. */
-  lastPollAt(guildId: string): Promise<number | undefined>;
+  /** When the server's votes were last polled, and how it went. */
+  lastPoll(guildId: string): Promise<PollRecord | undefined>;
+  /** The server's delivery log, newest first. */
+  recentDeliveries(guildId: string): Promise<DeliveryRecord[]>;
   /** The commands as commands/ defines them, in the shape deploy-commands registers. */
   readonly commands: ReadonlyArray<Record<string, unknown>>;
 }
