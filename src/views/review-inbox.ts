@@ -33,8 +33,9 @@ export interface ReviewInboxInput {
 
 /**
  * `/reviews pending`: a header with the count and the page, then each waiting review as the feed
- * draws it (so it says how long it has waited), numbered, with a numbered Reply button. The paging
- * row is always there, disabled on a single page: the reply form finds the page it came from in it.
+ * draws it (so it says how long it has waited), numbered, with a numbered Reply button. Below, the
+ * paging row, or on a single page a Refresh button (replies from elsewhere take reviews off): the reply
+ * form finds the inbox, and its page, by that row.
  */
 export function reviewInboxView({ reviews, total, current, pageCount, i18n, names }: ReviewInboxInput): MessageView {
   const { t } = i18n;
@@ -69,7 +70,16 @@ export function reviewInboxView({ reviews, total, current, pageCount, i18n, name
       );
   }
   const rows = buttons.length > 0 ? [new ActionRowBuilder<ButtonBuilder>().addComponents(buttons)] : [];
-  rows.push(pageButtons({ current, pageCount }, reviewsPageId, i18n));
+  rows.push(
+    pageCount > 1
+      ? pageButtons({ current, pageCount }, reviewsPageId, i18n)
+      : new ActionRowBuilder<ButtonBuilder>().addComponents(
+          new ButtonBuilder()
+            .setStyle(ButtonStyle.Secondary)
+            .setLabel(t('inbox.refresh'))
+            .setCustomId(reviewsPageId(1)),
+        ),
+  );
   return { embeds, components: rows, allowedMentions: { parse: [] } };
 }
 

@@ -363,6 +363,7 @@ export const de: Catalog = {
   'option.reviews.pending.description': 'Listet die Bewertungen ohne Antwort, die ältesten zuerst',
   'inbox.title': 'Bewertungen, die auf eine Antwort warten',
   'inbox.summary': 'Wartend: {count} · die ältesten zuerst · eine Antwort, egal von wo, nimmt eine Bewertung von der Liste',
+  'inbox.refresh': 'Aktualisieren',
   'inbox.empty': 'Keine Bewertung wartet auf eine Antwort.',
   'feed.review.waiting': 'Wartet auf Antwort',
   'feed.review.waited': 'nach {duration}',

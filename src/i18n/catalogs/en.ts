@@ -345,6 +345,7 @@ export const en = {
   'option.reviews.pending.description': 'List the reviews with no reply yet, oldest first',
   'inbox.title': 'Reviews waiting for a reply',
   'inbox.summary': 'Waiting: {count} · oldest first · a reply from anywhere takes a review off this list',
+  'inbox.refresh': 'Refresh',
   'inbox.empty': 'No review waits for a reply.',
   'feed.review.waiting': 'Waiting for a reply',
   'feed.review.waited': 'after {duration}',

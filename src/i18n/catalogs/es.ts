@@ -357,6 +357,7 @@ export const es: Catalog = {
   'option.reviews.pending.description': 'Lista las reseñas aún sin respuesta, las más antiguas primero',
   'inbox.title': 'Reseñas que esperan respuesta',
   'inbox.summary': 'En espera: {count} · las más antiguas primero · una respuesta desde cualquier lugar la quita de la lista',
+  'inbox.refresh': 'Actualizar',
   'inbox.empty': 'Ninguna reseña espera respuesta.',
   'feed.review.waiting': 'Espera respuesta',
   'feed.review.waited': 'tras {duration}',
