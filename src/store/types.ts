@@ -17,13 +17,7 @@ export interface StoredEvent {
  * which Guilds retries).
  */
 export type DeliveryOutcome =
-  | 'stored'
-  | 'duplicate'
-  | 'wrong_token'
-  | 'malformed'
-  | 'wrong_server'
-  | 'ignored'
-  | 'unavailable';
+  'stored' | 'duplicate' | 'wrong_token' | 'malformed' | 'wrong_server' | 'ignored' | 'unavailable';
 
 /** One line of a server's delivery log: never a token or a body, only the event kind. */
 export interface DeliveryRecord {

@@ -362,7 +362,8 @@ export const de: Catalog = {
   'option.reviews.pending.name': 'offen',
   'option.reviews.pending.description': 'Listet die Bewertungen ohne Antwort, die ältesten zuerst',
   'inbox.title': 'Bewertungen, die auf eine Antwort warten',
-  'inbox.summary': 'Wartend: {count} · die ältesten zuerst · eine Antwort, egal von wo, nimmt eine Bewertung von der Liste',
+  'inbox.summary':
+    'Wartend: {count} · die ältesten zuerst · eine Antwort, egal von wo, nimmt eine Bewertung von der Liste',
   'inbox.refresh': 'Aktualisieren',
   'inbox.empty': 'Keine Bewertung wartet auf eine Antwort.',
   'feed.review.waiting': 'Wartet auf Antwort',
@@ -378,7 +379,8 @@ export const de: Catalog = {
   'setup.delivery.wrong_server': 'abgelehnt: nennt einen anderen Server',
   'setup.delivery.ignored': 'ignoriert: ein Ereignis, auf das der Bot nicht reagiert',
   'setup.delivery.unavailable': 'nicht rechtzeitig gespeichert: mit 503 beantwortet, Guilds sendet sie erneut',
-  'setup.delivery.fixToken': 'falsches Token: führe {command} aus und trage dasselbe Token auf der Webhook-Seite von Guilds ein',
+  'setup.delivery.fixToken':
+    'falsches Token: führe {command} aus und trage dasselbe Token auf der Webhook-Seite von Guilds ein',
   'setup.status.pollFailed': 'fehlgeschlagen {when}: {problem}',
   'setup.poll.unauthorized': 'der Dienst hat die Zugangsdaten abgelehnt',
   'setup.poll.service_unavailable': 'der Dienst hat nicht geantwortet',

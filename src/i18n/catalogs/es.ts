@@ -356,7 +356,8 @@ export const es: Catalog = {
   'option.reviews.pending.name': 'pendientes',
   'option.reviews.pending.description': 'Lista las reseñas aún sin respuesta, las más antiguas primero',
   'inbox.title': 'Reseñas que esperan respuesta',
-  'inbox.summary': 'En espera: {count} · las más antiguas primero · una respuesta desde cualquier lugar la quita de la lista',
+  'inbox.summary':
+    'En espera: {count} · las más antiguas primero · una respuesta desde cualquier lugar la quita de la lista',
   'inbox.refresh': 'Actualizar',
   'inbox.empty': 'Ninguna reseña espera respuesta.',
   'feed.review.waiting': 'Espera respuesta',
@@ -372,7 +373,8 @@ export const es: Catalog = {
   'setup.delivery.wrong_server': 'rechazada: nombra otro servidor',
   'setup.delivery.ignored': 'ignorada: un evento que el bot no usa',
   'setup.delivery.unavailable': 'no guardada a tiempo: respondida con 503, Guilds la reenvía',
-  'setup.delivery.fixToken': 'token incorrecto: ejecuta {command} y pon el mismo token en la página de webhook de Guilds',
+  'setup.delivery.fixToken':
+    'token incorrecto: ejecuta {command} y pon el mismo token en la página de webhook de Guilds',
   'setup.status.pollFailed': 'falló {when}: {problem}',
   'setup.poll.unauthorized': 'el servicio rechazó las credenciales',
   'setup.poll.service_unavailable': 'el servicio no respondió',

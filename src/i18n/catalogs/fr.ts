@@ -356,7 +356,8 @@ export const fr: Catalog = {
   'option.reviews.pending.name': 'en-attente',
   'option.reviews.pending.description': 'Liste les avis encore sans réponse, les plus anciens d’abord',
   'inbox.title': 'Avis en attente de réponse',
-  'inbox.summary': 'En attente : {count} · les plus anciens d’abord · une réponse, d’où qu’elle vienne, retire l’avis de la liste',
+  'inbox.summary':
+    'En attente : {count} · les plus anciens d’abord · une réponse, d’où qu’elle vienne, retire l’avis de la liste',
   'inbox.refresh': 'Actualiser',
   'inbox.empty': 'Aucun avis n’attend de réponse.',
   'feed.review.waiting': 'Attend une réponse',

@@ -352,7 +352,8 @@ export const ptBR: Catalog = {
   'option.reviews.pending.name': 'pendentes',
   'option.reviews.pending.description': 'Lista as avaliações ainda sem resposta, as mais antigas primeiro',
   'inbox.title': 'Avaliações esperando resposta',
-  'inbox.summary': 'Esperando: {count} · as mais antigas primeiro · uma resposta de qualquer lugar tira a avaliação da lista',
+  'inbox.summary':
+    'Esperando: {count} · as mais antigas primeiro · uma resposta de qualquer lugar tira a avaliação da lista',
   'inbox.refresh': 'Atualizar',
   'inbox.empty': 'Nenhuma avaliação espera resposta.',
   'feed.review.waiting': 'Esperando resposta',
