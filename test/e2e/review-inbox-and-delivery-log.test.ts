@@ -148,3 +148,34 @@ describe('the review inbox and the delivery log, through the stand-in', () => {
     for (const secret of [WEBHOOK_TOKEN, WRONG_TOKEN, 'secret-looking', id]) expect(text).not.toContain(secret);
   });
 });
+
+describe('the last poll in /setup status', () => {
+  let world: World;
+  beforeAll(async () => {
+    // Credentials the service refuses: every poll fails, and the status must say why.
+    world = await startWorld({ env: { VOTE_POLL_SECONDS: '60', SERVICE_API_KEY: 'a-key-the-service-refuses' } });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it('says when the poll failed and why', async () => {
+    await world.bot.waitForLog(
+      (line) => line.msg === 'could not poll the active votes; the mirror keeps its last state',
+    );
+    const admin = member({ permissions: MODERATOR_PERMISSIONS });
+    const status = () =>
+      world.discord
+        .sendInteraction(
+          slashCommand({ name: 'setup', member: admin, options: [{ name: 'status', type: OptionType.Subcommand }] }),
+        )
+        .waitForMessage(10_000);
+    const seen = await eventually(
+      status,
+      (m) => textOf(m).includes('**Last vote poll**: failed'),
+      'the failed poll line',
+    );
+    expect(textOf(seen)).toMatch(/✘ \*\*Last vote poll\*\*: failed <t:\d+:R>: the service refused the credentials/);
+    expect(textOf(seen)).not.toContain('a-key-the-service-refuses');
+  });
+});
