@@ -6,6 +6,7 @@ import { CUSTOM_ID_MAX } from './discord-limits.js';
 export const Prefix = {
   votesPage: 'votes-page',
   leaderboardPage: 'leaderboard-page',
+  reviewsPage: 'reviews-page',
   reviewReply: 'review-reply',
   reviewReplySubmit: 'review-reply-submit',
   setupCredentials: 'setup-credentials',

@@ -27,6 +27,7 @@ import { ServiceClients } from './servers/service-clients.js';
 import type { SetupPorts } from './setup/ports.js';
 import { openStore, StoreError } from './store/index.js';
 import { storeWithDeadline } from './store/within.js';
+import { DELIVERIES_KEPT } from './webhooks/delivery-log.js';
 
 const USAGE = `Usage: npm start
 
@@ -107,11 +108,19 @@ async function main(): Promise<void> {
     checkService: (guildId) => clients.forServer(guildId).checkConnection(),
     forgetClient: (guildId) => clients.forget(guildId),
     lastDeliveryAt: (guildId) => store.forServer(guildId).lastDeliveryAt(),
-    lastPollAt: async (guildId) => (await store.forServer(guildId).mirrorTotals())?.polledAt,
     milestones: (guildId) =>
       storeWithDeadline(store.forServer(guildId), ['milestones', 'setMilestone', 'removeMilestone']),
     // Called from an interaction, long after `realtime` below is made.
     milestonesChanged: (guildId) => realtime.runtimes.get(guildId)?.milestonesChanged(),
+    lastPoll: async (guildId) => {
+      const server = store.forServer(guildId);
+      const last = await server.lastPoll();
+      if (last) return last;
+      // A store from before polls were recorded with their outcome: its last successful poll.
+      const polledAt = (await server.mirrorTotals())?.polledAt;
+      return polledAt === undefined ? undefined : { at: polledAt, ok: true };
+    },
+    recentDeliveries: (guildId) => store.forServer(guildId).recentDeliveries(DELIVERIES_KEPT),
     commands: [...commands.values()].map((command) => command.data.toJSON() as unknown as Record<string, unknown>),
   };
   const base = { config, logger, replyGuard: new ReplyGuard(), names, now: () => new Date(), servers, setup };

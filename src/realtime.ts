@@ -9,6 +9,7 @@ import { pollOffsetMs, startServerRuntime } from './servers/server-runtime.js';
 import type { Servers } from './servers/servers.js';
 import { serverClient, type ServiceClients } from './servers/service-clients.js';
 import type { StoreRoot } from './store/index.js';
+import { DeliveryLog } from './webhooks/delivery-log.js';
 import { InboxWorker } from './webhooks/inbox-worker.js';
 import { startReceiver, type Receiver } from './webhooks/receiver.js';
 import { webhookTargets } from './webhooks/targets.js';
@@ -58,15 +59,18 @@ export async function startRealtime(deps: {
         firstPollAfterMs: servers.mode === 'single' ? 0 : pollOffsetMs(guildId, config.votePollMs),
       }),
   });
+  const deliveries = new DeliveryLog({ store: root, logger });
   const worker = new InboxWorker({
     store: root,
     logger,
     handle: async (event) => {
-      if ((await runtimes.handle(event)) === 'no server')
+      const outcome = await runtimes.handle(event);
+      if (outcome === 'no server')
         logger.info(
           { guildId: event.guildId, eventId: event.id },
           'webhook event for a server that is not set up; dropped',
         );
+      else deliveries.record({ guildId: event.guildId, at: event.receivedAt, event: event.kind, outcome });
     },
   });
   let begun = false;
@@ -82,6 +86,7 @@ export async function startRealtime(deps: {
       }),
       store: root,
       logger,
+      deliveries,
       onRefused: deps.onWebhookRefused,
       onStored: () => {
         if (begun) worker.wake();
@@ -101,6 +106,7 @@ export async function startRealtime(deps: {
     async stop() {
       await receiver?.close();
       await worker.stop();
+      await deliveries.stop();
       await runtimes.stopAll();
     },
   };

@@ -35,12 +35,16 @@ function named<T extends Localizable>(builder: T, name: MessageKey, description:
 /** A command's name and description from the catalogs: `command.<name>.name` and `.description`. */
 export const commandNamed = (
   builder: SlashCommandBuilder,
-  command: 'vote' | 'votes' | 'review' | 'leaderboard' | 'remind' | 'setup',
+  command: 'vote' | 'votes' | 'review' | 'reviews' | 'leaderboard' | 'remind' | 'setup',
 ) => named(builder, `command.${command}.name`, `command.${command}.description`);
 
 /** `/remind on|off|status`: a subcommand's name and description, `option.remind.<choice>.*`. */
 export const remindChoice = (choice: 'on' | 'off' | 'status') => (subcommand: SlashCommandSubcommandBuilder) =>
   named(subcommand, `option.remind.${choice}.name`, `option.remind.${choice}.description`);
+
+/** `/reviews pending`: a subcommand's name and description, `option.reviews.<choice>.*`. */
+export const reviewsChoice = (choice: 'pending') => (subcommand: SlashCommandSubcommandBuilder) =>
+  named(subcommand, `option.reviews.${choice}.name`, `option.reviews.${choice}.description`);
 
 /** A part of `/setup` (a subcommand or an option): `option.setup.<part>.name` and `.description`. */
 export type SetupPart =

@@ -40,6 +40,8 @@ export interface BotContext extends BaseContext {
     Store,
     'optInReminders' | 'optOutReminders' | 'reminderOptIn' | 'lastReminder' | 'scheduledExpiry'
   >;
+  /** The reviews the bot has seen with no reply yet (/reviews pending). */
+  readonly inbox: Pick<Store, 'unansweredReviews'>;
   /** Posts of reviews in the review channel, marked when a reply is posted. */
   readonly feed?: Pick<ReviewFeed, 'onAnswered'>;
 }

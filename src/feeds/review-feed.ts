@@ -18,10 +18,10 @@ export interface ReviewFeedOptions {
 export class ReviewFeed {
   constructor(private readonly options: ReviewFeedOptions) {}
 
-  /** Guilds retries deliveries: a review already known is not posted again. */
-  async onReview(review: ReviewEvent, receivedAt: number): Promise<void> {
+  /** Guilds retries deliveries: a review already known is not posted again. False for such a repeat. */
+  async onReview(review: ReviewEvent, receivedAt: number): Promise<boolean> {
     const { store, lanes, channelId, logger } = this.options;
-    if (channelId === undefined) return;
+    if (channelId === undefined) return true;
     const fresh = await store.queueReview({
       reviewId: review.id,
       authorId: review.authorId,
@@ -31,9 +31,10 @@ export class ReviewFeed {
     });
     if (!fresh) {
       logger.info({ reviewId: review.id }, 'review already known; delivery ignored');
-      return;
+      return false;
     }
     lanes.wakeReviews();
+    return true;
   }
 
   /** A reply was posted (by the bot's form or reported by Guilds): the feed post shows it. */

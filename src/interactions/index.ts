@@ -2,6 +2,7 @@ import type { ComponentHandler } from '../bot/handlers.js';
 import { leaderboardPage } from './leaderboard-page.js';
 import { reviewReplySubmit } from './review-reply-submit.js';
 import { reviewReply } from './review-reply.js';
+import { reviewsPage } from './reviews-page.js';
 import { setupCredentials } from './setup-credentials.js';
 import { setupReset } from './setup-reset.js';
 import { votesPage } from './votes-page.js';
@@ -10,6 +11,7 @@ import { votesPage } from './votes-page.js';
 export const componentHandlers: readonly ComponentHandler[] = [
   votesPage,
   leaderboardPage,
+  reviewsPage,
   reviewReply,
   reviewReplySubmit,
   setupCredentials,

@@ -13,7 +13,9 @@ import { replyAuditView } from '../views/reply-audit.js';
 import { replyPostedView } from '../views/reply-posted.js';
 import { reviewAuthorInMessage } from '../views/review-author.js';
 import { reviewView } from '../views/review.js';
+import { inboxPageOf } from '../views/review-inbox.js';
 import { reviewReplyTarget } from './review-reply-target.js';
+import { reviewInboxWithNames } from './reviews-page.js';
 
 interface ReplyForm {
   reviewId: string;
@@ -37,9 +39,13 @@ export const reviewReplySubmit: ModalHandler<string> = {
     const form = readForm(interaction, reviewId, ctx);
     claim(form, ctx);
     const posted = postOnce(form, ctx);
-    const reply = await show(interaction, form, posted);
+    const inboxPage = interaction.isFromMessage() ? inboxPageOf(interaction.message) : null;
+    const reply =
+      inboxPage === null
+        ? await show(interaction, form, posted)
+        : await showInInbox(interaction, form, posted, inboxPage, ctx);
     await audit(interaction, form, reply, await posted, ctx);
-    await markFeedAnswered(form, reply, interaction.user.id, ctx);
+    if (inboxPage === null) await markFeedAnswered(form, reply, interaction.user.id, ctx);
   },
 };
 
@@ -84,11 +90,19 @@ function postOnce(form: ReplyForm, ctx: BotContext): Promise<Posted> {
   );
 }
 
+const confirmationOf = (interaction: ModalSubmitInteraction, form: ReplyForm) => (reply: Reply) =>
+  replyPostedView({
+    reviewId: form.reviewId,
+    replyId: reply.id,
+    content: form.content,
+    pinned: form.pinned,
+    i18n: translatorFor(interaction.locale),
+  });
+
 /** Updates the review message in place (or answers, for a form not opened from one), then confirms. */
 async function show(interaction: ModalSubmitInteraction, form: ReplyForm, posted: Promise<Posted>): Promise<Reply> {
   const i18n = translatorFor(interaction.locale);
-  const confirmation = (reply: Reply) =>
-    replyPostedView({ reviewId: form.reviewId, replyId: reply.id, content: form.content, pinned: form.pinned, i18n });
+  const confirmation = confirmationOf(interaction, form);
   if (!interaction.isFromMessage()) {
     await replyInTime(
       interaction,
@@ -116,6 +130,34 @@ async function show(interaction: ModalSubmitInteraction, form: ReplyForm, posted
   );
   const { reply } = await posted;
   await interaction.followUp({ ...confirmation(reply), flags: MessageFlags.Ephemeral });
+  return reply;
+}
+
+/**
+ * A reply sent from /reviews pending: the answer is recorded first, so the page drawn again no longer
+ * lists the review; if that page cannot be read, the message stays as it was (the reply is posted).
+ */
+async function showInInbox(
+  interaction: ModalSubmitInteraction,
+  form: ReplyForm,
+  posted: Promise<Posted>,
+  page: number,
+  ctx: BotContext,
+): Promise<Reply> {
+  if (!interaction.isFromMessage()) return show(interaction, form, posted);
+  const { embeds, components } = interaction.message;
+  await updateInTime(
+    interaction,
+    posted.then(async ({ reply }): Promise<ReplyPayload> => {
+      await markFeedAnswered(form, reply, interaction.user.id, ctx);
+      return reviewInboxWithNames(interaction, page, ctx).catch((err: unknown) => {
+        ctx.logger.warn({ err, reviewId: form.reviewId }, 'could not redraw the review inbox after a reply');
+        return { embeds, components };
+      });
+    }),
+  );
+  const { reply } = await posted;
+  await interaction.followUp({ ...confirmationOf(interaction, form)(reply), flags: MessageFlags.Ephemeral });
   return reply;
 }
 

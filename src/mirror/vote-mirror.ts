@@ -1,6 +1,6 @@
-import type { ServiceClient, VoteStatus } from '../api/index.js';
+import { ServiceError, type ServiceClient, type VoteStatus } from '../api/index.js';
 import type { Logger } from '../log.js';
-import type { MirrorEntry, Store } from '../store/index.js';
+import type { MirrorEntry, PollRecord, Store } from '../store/index.js';
 import { INTERACTION_STORE_MS, storeWithin } from '../store/within.js';
 import { backoffMs, type BackoffPolicy } from '../work/backoff.js';
 
@@ -167,6 +167,7 @@ export class VoteMirror {
       }
       this.#pollFailures = 0;
       clearTimeout(this.#retry);
+      await this.#remember({ at, ok: true });
     } catch (err) {
       this.#pollFailures += 1;
       const retryInMs = this.#retryPoll();
@@ -174,6 +175,17 @@ export class VoteMirror {
         { err, attempt: this.#pollFailures, retryInMs },
         'could not poll the active votes; the mirror keeps its last state',
       );
+      // Only the error's stable code reaches /setup status: its message may quote the service.
+      await this.#remember({ at: now(), ok: false, code: err instanceof ServiceError ? err.code : 'store' });
+    }
+  }
+
+  /** The last poll and how it went, for /setup status; a store that fails here only costs that line. */
+  async #remember(poll: PollRecord): Promise<void> {
+    try {
+      await this.options.store.recordPoll(poll);
+    } catch (err) {
+      this.options.logger.debug({ err }, 'could not record how the poll went');
     }
   }
 

@@ -1,5 +1,6 @@
 import type { Logger } from '../log.js';
 import type { StoredEvent } from '../store/index.js';
+import type { HandledOutcome } from '../webhooks/inbox-route.js';
 import type { ServerRuntime } from './server-runtime.js';
 import type { Servers } from './servers.js';
 
@@ -60,12 +61,9 @@ export class Runtimes {
    * A stored event for its server's runtime. A server set up but not started yet (Discord still
    * connecting) makes the event wait; one not set up, or left, has no one to act on it.
    */
-  async handle(event: StoredEvent): Promise<'handled' | 'no server'> {
+  async handle(event: StoredEvent): Promise<HandledOutcome | 'no server'> {
     const runtime = this.#running.get(event.guildId);
-    if (runtime) {
-      await runtime.handle(event);
-      return 'handled';
-    }
+    if (runtime) return runtime.handle(event);
     if (this.options.servers.isConfigured(event.guildId) && this.options.inGuild(event.guildId))
       throw new Error('the server is not started yet');
     return 'no server';

@@ -17,7 +17,7 @@ import { VoterRole } from '../roles/voter-role.js';
 import { ExpirySchedule, type ExpiryConsumer } from '../schedule/expiry-schedule.js';
 import type { Store, StoredEvent } from '../store/index.js';
 import { storeWithDeadline } from '../store/within.js';
-import { inboxRoute } from '../webhooks/inbox-route.js';
+import { inboxRoute, type HandledOutcome } from '../webhooks/inbox-route.js';
 import type { ServerSettings } from './server-settings.js';
 
 /** Everything one set-up server runs: its feed and lanes, mirror, schedule, role and reminders. */
@@ -27,10 +27,10 @@ export interface ServerRuntime {
   readonly store: Store;
   /** The context every handler of this server's interactions gets; made once. */
   readonly context: BotContext;
-  /** Does what one of this server's stored webhook events asks. */
-  handle(event: StoredEvent): Promise<void>;
   /** A milestone was set or removed with /setup: every member is checked against it now. */
   milestonesChanged(): void;
+  /** Does what one of this server's stored webhook events asks; says whether it was new. */
+  handle(event: StoredEvent): Promise<HandledOutcome>;
   /** Discord is connected: post what waits, poll, keep the schedule. */
   start(): void;
   stop(): Promise<void>;
@@ -148,6 +148,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     api,
     votes: mirror,
     ledger: storeWithDeadline(store, ['votesBetween', 'countingSince']),
+    inbox: storeWithDeadline(store, ['unansweredReviews']),
     reminders: storeWithDeadline(store, [
       'optInReminders',
       'optOutReminders',

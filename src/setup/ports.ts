@@ -1,5 +1,5 @@
 import type { ConnectionCheck } from '../api/index.js';
-import type { Store } from '../store/index.js';
+import type { DeliveryRecord, PollRecord, Store } from '../store/index.js';
 
 /** What /setup needs beyond the servers' settings, wired in main.ts: narrow, so the flows stay testable. */
 export interface SetupPorts {
@@ -9,12 +9,14 @@ export interface SetupPorts {
   forgetClient(guildId: string): void;
   /** When the last webhook delivery for the server was accepted. */
   lastDeliveryAt(guildId: string): Promise<number | undefined>;
-  /** When the server's votes were last polled. */
-  lastPollAt(guildId: string): Promise<number | undefined>;
   /** The server's vote milestones in the store, each call bounded to leave time to answer. */
   milestones(guildId: string): Pick<Store, 'milestones' | 'setMilestone' | 'removeMilestone'>;
   /** A milestone was set or removed: the server's milestone roles check every member again now. */
   milestonesChanged(guildId: string): void;
+  /** When the server's votes were last polled, and how it went. */
+  lastPoll(guildId: string): Promise<PollRecord | undefined>;
+  /** The server's delivery log, newest first. */
+  recentDeliveries(guildId: string): Promise<DeliveryRecord[]>;
   /** The commands as commands/ defines them, in the shape deploy-commands registers. */
   readonly commands: ReadonlyArray<Record<string, unknown>>;
 }

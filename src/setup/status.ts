@@ -6,6 +6,9 @@ import { describeDiff, diffCommands } from '../doctor/command-diff.js';
 import { translatorFor, type Translator } from '../i18n/index.js';
 import { lastFour } from '../secrets/secret-box.js';
 import type { ServerSettings } from '../servers/server-settings.js';
+import type { PollRecord } from '../store/index.js';
+import { INTERACTION_STORE_MS, storeWithin } from '../store/within.js';
+import { deliveryLogEmbed } from '../views/delivery-log.js';
 import { relativeTime } from '../views/format.js';
 import type { MessageView } from '../views/message.js';
 import { setupStatusView, type StatusLine } from '../views/setup-status.js';
@@ -17,7 +20,8 @@ const command = (name: string) => `\`/setup ${name}\``;
 /**
  * `/setup status`: the doctor's checks for this server, from what the bot sees: one GET /votes through
  * the server's own client and rate limiter (accepted? rate-limit headers?), the channels and the voter role against
- * the cached permissions, the registered commands, the last delivery and the last poll.
+ * the cached permissions, the registered commands, the last delivery and the last poll with its outcome; then
+ * the server's delivery log.
  */
 export async function setupStatus(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<MessageView> {
   const guildId = interaction.guildId!;
@@ -25,13 +29,15 @@ export async function setupStatus(interaction: ChatInputCommandInteraction, ctx:
   if (!guild) throw new UserFacingError('refusal.wrongServer');
   const i18n = translatorFor(interaction.locale);
   const settings = ctx.servers.settings(guildId);
-  const [service, commands, lastDelivery, lastPoll] = await Promise.all([
+  const [service, commands, lastDelivery, lastPoll, deliveries] = await Promise.all([
     probeService(guildId, ctx),
     commandsLine(interaction, ctx, i18n),
     ctx.setup.lastDeliveryAt(guildId),
-    ctx.setup.lastPollAt(guildId),
+    ctx.setup.lastPoll(guildId),
+    // The log is a convenience: a slow store costs this part only, never the answer.
+    storeWithin(ctx.setup.recentDeliveries(guildId), INTERACTION_STORE_MS).catch((): 'unreadable' => 'unreadable'),
   ]);
-  return setupStatusView(
+  const view = setupStatusView(
     [
       credentialsLine(service, i18n),
       ...channelLines(guild, settings, i18n),
@@ -43,6 +49,8 @@ export async function setupStatus(interaction: ChatInputCommandInteraction, ctx:
     ],
     i18n,
   );
+  if (ctx.config.webhook) view.embeds.push(deliveryLogEmbed(deliveries, i18n, command('webhook')));
+  return view;
 }
 
 interface ServiceSeen {
@@ -156,9 +164,25 @@ function webhookLine(lastDelivery: number | undefined, ctx: BaseContext, { t }: 
   return { ok: false, label, detail: t('setup.webhook.never'), fix };
 }
 
-function pollLine(lastPoll: number | undefined, ctx: BaseContext, { t }: Translator): StatusLine {
+function pollLine(lastPoll: PollRecord | undefined, ctx: BaseContext, { t }: Translator): StatusLine {
   const label = t('setup.status.poll');
   if (ctx.config.votePollMs === 0) return { ok: true, label, detail: t('setup.status.pollOff') };
-  if (lastPoll !== undefined) return { ok: true, label, detail: relativeTime(new Date(lastPoll)) };
-  return { ok: false, label, detail: t('setup.status.pollNever'), fix: t('setup.status.fixPoll') };
+  const fix = t('setup.status.fixPoll');
+  if (lastPoll === undefined) return { ok: false, label, detail: t('setup.status.pollNever'), fix };
+  const when = relativeTime(new Date(lastPoll.at));
+  if (lastPoll.ok) return { ok: true, label, detail: when };
+  return {
+    ok: false,
+    label,
+    detail: t('setup.status.pollFailed', { when, problem: t(pollProblem(lastPoll.code)) }),
+    fix,
+  };
+}
+
+const POLL_PROBLEMS = ['unauthorized', 'service_unavailable', 'invalid_response'] as const;
+
+/** A failed poll's error code as text; codes the view does not know read as the generic one. */
+function pollProblem(code: string | undefined): `setup.poll.${(typeof POLL_PROBLEMS)[number] | 'other'}` {
+  const known = POLL_PROBLEMS.find((problem) => problem === code);
+  return `setup.poll.${known ?? 'other'}`;
 }

@@ -255,6 +255,24 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 9,
+    name: 'delivery log: the newest webhook deliveries per server and their outcome',
+    statements: [
+      // What /setup status shows an admin: when, which event kind, what became of it. Never a body or
+      // a token. Written in batches off the receiver's path and trimmed to the newest rows per server.
+      `CREATE TABLE deliveries (
+        id {id},
+        guild_id TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        event TEXT NOT NULL,
+        outcome TEXT NOT NULL
+      )`,
+      `CREATE INDEX deliveries_server ON deliveries (guild_id, at)`,
+      // /reviews pending: a server's reviews with no reply yet, oldest first.
+      `CREATE INDEX feed_posts_unanswered ON feed_posts (guild_id, received_at) WHERE answered_at IS NULL`,
+    ],
+  },
 ];
 
 /**
@@ -285,6 +303,7 @@ export const SERVER_TABLES = [
   'server_state',
   'milestones',
   'milestone_grants',
+  'deliveries',
 ] as const;
 
 const ID_COLUMN = {

@@ -8,6 +8,7 @@ import type {
   OutgoingPost,
   ParkedLane,
   PostKind,
+  UnansweredPage,
 } from './types.js';
 
 export const num = (value: unknown): number => Number(value);
@@ -92,6 +93,18 @@ export class SqlOutbox extends ServerScoped implements OutboxStore {
       [limit],
     );
     return rows.map(toFeedReview);
+  }
+
+  async unansweredReviews(limit: number, offset: number): Promise<UnansweredPage> {
+    const [rows, [count]] = await Promise.all([
+      this.query(
+        `SELECT * FROM feed_posts WHERE guild_id = $1 AND answered_at IS NULL
+         ORDER BY received_at, review_id LIMIT $2 OFFSET $3`,
+        [limit, offset],
+      ),
+      this.query('SELECT COUNT(*) AS total FROM feed_posts WHERE guild_id = $1 AND answered_at IS NULL'),
+    ]);
+    return { reviews: rows.map(toFeedReview), total: num(count?.total) };
   }
 
   createPost(post: Omit<OutgoingPost, 'id'>, items: readonly number[] | readonly string[]): Promise<number> {

@@ -4,10 +4,13 @@ import type { Row } from './sql.js';
 import type {
   Milestone,
   MilestoneGrant,
+  DeliveryOutcome,
+  DeliveryRecord,
   MirrorEntry,
   MirrorTotals,
   NewVote,
   PendingAnnouncement,
+  PollRecord,
   ReminderOptIn,
   ReminderOutcome,
   ReminderRecord,
@@ -16,6 +19,7 @@ import type {
 } from './types.js';
 
 const MIRROR_TOTALS = 'mirror_totals';
+const LAST_POLL = 'last_poll';
 
 /** One server's votes, mirror, expiries and reminders (and, from SqlOutbox, its feed and posts). */
 export class SqlServerStore extends SqlOutbox implements Store {
@@ -151,6 +155,32 @@ export class SqlServerStore extends SqlOutbox implements Store {
   async lastDeliveryAt(): Promise<number | undefined> {
     const [row] = await this.query('SELECT MAX(received_at) AS last FROM events WHERE guild_id = $1');
     return row?.last === null || row?.last === undefined ? undefined : num(row.last);
+  }
+
+  async recentDeliveries(limit: number): Promise<DeliveryRecord[]> {
+    const rows = await this.query(
+      'SELECT at, event, outcome FROM deliveries WHERE guild_id = $1 ORDER BY at DESC, id DESC LIMIT $2',
+      [limit],
+    );
+    return rows.map((row) => ({
+      guildId: this.guildId,
+      at: num(row.at),
+      event: String(row.event),
+      outcome: String(row.outcome) as DeliveryOutcome,
+    }));
+  }
+
+  async recordPoll(poll: PollRecord): Promise<void> {
+    await this.query(
+      `INSERT INTO server_state (guild_id, key, value) VALUES ($1, $2, $3)
+       ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value`,
+      [LAST_POLL, JSON.stringify(poll)],
+    );
+  }
+
+  async lastPoll(): Promise<PollRecord | undefined> {
+    const [row] = await this.query('SELECT value FROM server_state WHERE guild_id = $1 AND key = $2', [LAST_POLL]);
+    return row && (JSON.parse(String(row.value)) as PollRecord);
   }
 
   async mirrorEntries(): Promise<MirrorEntry[]> {

@@ -2,7 +2,15 @@ import { currentVersion, migrate, SERVER_TABLES } from './migrations.js';
 import { num, orNull } from './sql-outbox.js';
 import { SqlServerStore } from './sql-server-store.js';
 import type { Db, Row } from './sql.js';
-import type { ServerRecord, ServerSettingsRecord, Store, StoredEvent, StoreRoot, WorkCounts } from './types.js';
+import type {
+  DeliveryRecord,
+  ServerRecord,
+  ServerSettingsRecord,
+  Store,
+  StoredEvent,
+  StoreRoot,
+  WorkCounts,
+} from './types.js';
 
 /** The store over either backend; opens by running any pending migrations. */
 export async function sqlStore(db: Db): Promise<StoreRoot> {
@@ -89,6 +97,25 @@ class SqlStoreRoot implements StoreRoot {
       parkedLanes: num(row!.parked_lanes),
       parkedPosts: num(row!.parked_posts),
     };
+  }
+
+  recordDeliveries(entries: readonly DeliveryRecord[], keep: number): Promise<void> {
+    if (entries.length === 0) return Promise.resolve();
+    return this.db.transaction(async (tx) => {
+      for (const entry of entries)
+        await tx.query('INSERT INTO deliveries (guild_id, at, event, outcome) VALUES ($1, $2, $3, $4)', [
+          entry.guildId,
+          entry.at,
+          entry.event,
+          entry.outcome,
+        ]);
+      for (const guildId of new Set(entries.map((entry) => entry.guildId)))
+        await tx.query(
+          `DELETE FROM deliveries WHERE guild_id = $1 AND id NOT IN
+             (SELECT id FROM deliveries WHERE guild_id = $1 ORDER BY at DESC, id DESC LIMIT $2)`,
+          [guildId, keep],
+        );
+    });
   }
 
   async server(guildId: string): Promise<ServerRecord | undefined> {

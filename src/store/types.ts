@@ -10,6 +10,38 @@ export interface StoredEvent {
   attempts: number;
 }
 
+/**
+ * What became of a webhook delivery: stored (new), duplicate (known already: Guilds delivers at least
+ * once), refused for a wrong token, a malformed body, or another server's id in the body, ignored (a
+ * kind the bot does not act on), or unavailable (the store did not take it in time: answered 503,
+ * which Guilds retries).
+ */
+export type DeliveryOutcome =
+  'stored' | 'duplicate' | 'wrong_token' | 'malformed' | 'wrong_server' | 'ignored' | 'unavailable';
+
+/** One line of a server's delivery log: never a token or a body, only the event kind. */
+export interface DeliveryRecord {
+  guildId: string;
+  at: number;
+  /** vote, review, reply, or '?' when the body named no kind the bot knows (or could not be read). */
+  event: string;
+  outcome: DeliveryOutcome;
+}
+
+/** The latest poll of the service's vote list and how it went. */
+export interface PollRecord {
+  at: number;
+  ok: boolean;
+  /** The failure's error code (e.g. SERVICE_UNAVAILABLE) when it failed. */
+  code?: string;
+}
+
+/** One page of the reviews no one has answered yet, oldest first. */
+export interface UnansweredPage {
+  reviews: FeedReview[];
+  total: number;
+}
+
 /** A review the bot received, as the feed shows it. */
 export interface FeedReview {
   reviewId: string;
@@ -238,6 +270,8 @@ export interface StoreRoot {
   nextEventDue(): Promise<number | undefined>;
   /** What waits and what is parked, over every server. */
   workCounts(): Promise<WorkCounts>;
+  /** Appends to the delivery log, then keeps only each touched server's newest `keep` lines. */
+  recordDeliveries(entries: readonly DeliveryRecord[], keep: number): Promise<void>;
 
   server(guildId: string): Promise<ServerRecord | undefined>;
   /** Every server known, the ones the bot left included. */
@@ -287,6 +321,13 @@ export interface Store extends OutboxStore {
   mirrorTotals(): Promise<MirrorTotals | undefined>;
   /** When the last webhook delivery for this server was accepted; undefined before the first. */
   lastDeliveryAt(): Promise<number | undefined>;
+
+  /** The server's newest delivery log lines, newest first. */
+  recentDeliveries(limit: number): Promise<DeliveryRecord[]>;
+  recordPoll(poll: PollRecord): Promise<void>;
+  lastPoll(): Promise<PollRecord | undefined>;
+  /** Reviews the bot has seen that have no reply yet, oldest first, `limit` from `offset`, and how many there are. */
+  unansweredReviews(limit: number, offset: number): Promise<UnansweredPage>;
 
   /** All mirrored votes, for the reconcile pass. */
   mirrorEntries(): Promise<MirrorEntry[]>;

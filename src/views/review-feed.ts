@@ -4,14 +4,17 @@ import { Prefix, encodeCustomId } from '../custom-id.js';
 import { EMBED_TOTAL_MAX } from '../discord-limits.js';
 import type { FeedReview } from '../store/index.js';
 import { embedSize } from './embed-size.js';
-import { exactTime, mention, relativeTime } from './format.js';
+import { durationInWords, exactTime, mention, relativeTime } from './format.js';
 import type { MessageView } from './message.js';
 import { parseReviewId, reviewView } from './review.js';
 import { ToneColour } from './theme.js';
 
 /**
  * A review as the feed shows it: the `/review` embed with the same Reply button, titled as new,
- * and once answered, marked so moderators see at a glance that it needs nothing more.
+ * and once answered, marked so moderators see at a glance that it needs nothing more. While it
+ * waits, a Discord relative timestamp says for how long: each client renders it as "3 hours ago"
+ * and keeps it current, in its own language, so the post needs no edits (the lanes' edit budget
+ * stays for answers). Once answered, the wait is fixed and written out.
  */
 export function reviewFeedView(post: FeedReview, i18n: Translator, authorName?: string): MessageView {
   const { t } = i18n;
@@ -37,10 +40,15 @@ export function reviewFeedView(post: FeedReview, i18n: Translator, authorName?: 
   if (post.answer) {
     const at = new Date(post.answer.at);
     const when = `${relativeTime(at)} (${exactTime(at)})`;
-    const value = post.answer.moderatorId
+    const answered = post.answer.moderatorId
       ? t('feed.review.answeredBy', { moderator: mention(post.answer.moderatorId), when })
       : t('feed.review.answeredAt', { when });
-    embed?.setColor(ToneColour.success).addFields({ name: t('feed.review.answered'), value });
+    const waited = t('feed.review.waited', { duration: durationInWords(post.answer.at - post.receivedAt, i18n) });
+    embed
+      ?.setColor(ToneColour.success)
+      .addFields({ name: t('feed.review.answered'), value: `${answered} · ${waited}` });
+  } else {
+    embed?.addFields({ name: t('feed.review.waiting'), value: relativeTime(new Date(post.receivedAt)) });
   }
   return view;
 }

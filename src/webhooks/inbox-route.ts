@@ -3,6 +3,9 @@ import type { ReviewFeed } from '../feeds/review-feed.js';
 import type { Logger } from '../log.js';
 import { ASSUMED_VOTE_PERIOD_MS, type VoteMirror } from '../mirror/vote-mirror.js';
 import type { Store, StoredEvent } from '../store/index.js';
+
+/** What handling made of a stored delivery, for the delivery log: new, or a repeat of one known already. */
+export type HandledOutcome = 'stored' | 'duplicate';
 import type { GuildsEvent, VoteEvent } from './payloads.js';
 
 export interface InboxRouteOptions {
@@ -23,25 +26,26 @@ export interface InboxRouteOptions {
  * What each stored webhook event does: store work only, so the inbox never waits on Discord (the
  * lanes post). The receiver checked its shape before storing it.
  */
-export function inboxRoute(options: InboxRouteOptions): (event: StoredEvent) => Promise<void> {
+export function inboxRoute(options: InboxRouteOptions): (event: StoredEvent) => Promise<HandledOutcome> {
   return async ({ payload, receivedAt }) => {
     const event = payload as GuildsEvent;
     switch (event.event) {
       case 'review':
         options.api.forgetMember(event.authorId);
-        return options.feed.onReview(event, receivedAt);
+        return outcome(await options.feed.onReview(event, receivedAt));
       case 'vote':
-        return acceptVote(event, receivedAt, options);
+        return outcome(await acceptVote(event, receivedAt, options));
       case 'reply':
         if (event.reviewId === undefined) {
           options.logger.info({ authorId: event.authorId }, 'reply webhook names no review; nothing to update');
-          return;
+          return 'stored';
         }
-        return options.feed.onAnswered(event.reviewId, {
+        await options.feed.onAnswered(event.reviewId, {
           replyId: event.replyId ?? null,
           moderatorId: null,
           at: receivedAt,
         });
+        return 'stored';
       default:
         return unknownEvent(event);
     }
@@ -53,8 +57,10 @@ function unknownEvent(event: never): never {
   throw new Error(`no route for webhook event ${JSON.stringify((event as { event?: unknown }).event)}`);
 }
 
+const outcome = (isNew: boolean): HandledOutcome => (isNew ? 'stored' : 'duplicate');
+
 /** Deliveries repeat and carry no id: a vote is new unless the member's period is still running. */
-async function acceptVote(event: VoteEvent, receivedAt: number, options: InboxRouteOptions): Promise<void> {
+async function acceptVote(event: VoteEvent, receivedAt: number, options: InboxRouteOptions): Promise<boolean> {
   const { store, api, mirror, logger } = options;
   const userId = event.user.id;
   const name = event.user.global_name ?? event.user.username;
@@ -75,4 +81,5 @@ async function acceptVote(event: VoteEvent, receivedAt: number, options: InboxRo
     await options.onNewVote?.(userId, periodEndsAt);
   } else logger.info({ userId }, 'vote already counted this period; delivery ignored');
   mirror.refreshSoon(userId);
+  return fresh;
 }

@@ -61,7 +61,8 @@ export interface ReplyEvent {
 }
 export type GuildsEvent = z.output<typeof eventSchema>;
 
-export type ReadEvent = { ok: true; event: GuildsEvent } | { ok: false; problem: string };
+/** `unknownKind`: the body names no event the bot acts on (as opposed to a known kind with a bad field). */
+export type ReadEvent = { ok: true; event: GuildsEvent } | { ok: false; problem: string; unknownKind: boolean };
 
 /** A delivery's body as an event the bot acts on, or why not. */
 export function readEvent(body: unknown): ReadEvent {
@@ -71,6 +72,10 @@ export function readEvent(body: unknown): ReadEvent {
   const issue = parsed.error.issues[0];
   // The union names no event it knows: a kind Guilds added, or no kind at all.
   if (issue?.code === 'invalid_union' && issue.path.join('.') === 'event')
-    return { ok: false, problem: `unknown event type ${JSON.stringify(kind)}` };
-  return { ok: false, problem: `${String(kind)} event: ${issue?.path.join('.') || 'body'} ${issue?.message ?? ''}` };
+    return { ok: false, problem: `unknown event type ${JSON.stringify(kind)}`, unknownKind: true };
+  return {
+    ok: false,
+    problem: `${String(kind)} event: ${issue?.path.join('.') || 'body'} ${issue?.message ?? ''}`,
+    unknownKind: false,
+  };
 }

@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../log.js';
-import type { StoreRoot } from '../store/index.js';
+import type { DeliveryOutcome, StoreRoot } from '../store/index.js';
+import type { DeliveryLog } from './delivery-log.js';
 import {
   CONNECTIONS_CHECK_MS,
   DEFAULT_MAX_CONNECTIONS,
@@ -34,6 +35,8 @@ export interface ReceiverOptions {
   onStored: () => void;
   /** Concurrent connections kept (WEBHOOK_MAX_CONNECTIONS); past it new ones are closed at once. */
   maxConnections?: number;
+  /** The server's delivery log (/setup status): what the receiver refused; handling adds what it stored. */
+  deliveries?: Pick<DeliveryLog, 'record'>;
   /** Each refusal as it happens (a metric); the log gets them in aggregate. */
   onRefused?: (reason: RefusalReason) => void;
   /** How long a delivery waits for the store before it is answered 503. */
@@ -77,6 +80,8 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
     onRefused: options.onRefused,
   });
   let pendingWrites = 0;
+  const logDelivery = (guildId: string, event: string, outcome: DeliveryOutcome) =>
+    options.deliveries?.record({ guildId, at: now(), event, outcome });
 
   const server: Server = createServer(
     {
@@ -111,9 +116,12 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
     }
     // An unknown server is compared with a token no delivery carries: answered like a wrong token,
     // in the same time, so the answer does not tell which server ids exist.
-    const expected = options.targets.tokenFor(guildId, url.pathname) ?? UNGUESSABLE;
-    if (!tokenMatches(header(req, 'authorization'), expected)) {
+    const known = options.targets.tokenFor(guildId, url.pathname);
+    if (!tokenMatches(header(req, 'authorization'), known ?? UNGUESSABLE)) {
       refusals.refuse('token', { remote: req.socket.remoteAddress, guildId });
+      // Only a server with a token gets a line: ids of servers that are not set up would let anyone
+      // write rows for any id, and their admins cannot read /setup status anyway.
+      if (known !== undefined) logDelivery(guildId, UNREAD_EVENT, 'wrong_token');
       return answer(res, 401, 'unauthorized');
     }
     let raw: string;
@@ -122,6 +130,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
     } catch (error) {
       if (error instanceof BodyTooLarge) {
         refusals.refuse('too_large', { declaredBytes: req.headers['content-length'] });
+        logDelivery(guildId, UNREAD_EVENT, 'malformed');
         return answer(res, 413, 'body too large', true);
       }
       // The sender went away or was cut off by the request timeout (counted there): no one to answer.
@@ -132,10 +141,12 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
       body = JSON.parse(raw);
     } catch {
       refusals.refuse('malformed', { problem: 'not JSON' });
+      logDelivery(guildId, UNREAD_EVENT, 'malformed');
       return answer(res, 400, 'malformed JSON');
     }
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       refusals.refuse('malformed', { problem: 'not a JSON object' });
+      logDelivery(guildId, UNREAD_EVENT, 'malformed');
       return answer(res, 400, 'the body must be a JSON object');
     }
 
@@ -143,15 +154,18 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
     if (!read.ok) {
       // A 4xx would make Guilds drop it anyway; 200 says "received", the log says why it was ignored.
       refusals.refuse('ignored_event', { problem: read.problem });
+      logDelivery(guildId, knownKind(body), read.unknownKind ? 'ignored' : 'malformed');
       return answer(res, 200, 'ignored');
     }
     if (read.event.guildId !== guildId) {
       // A body for another server than its address: refused (4xx, so Guilds does not retry), nothing stored.
       refusals.refuse('other_guild', { guildId, bodyGuildId: read.event.guildId, event: read.event.event });
+      logDelivery(guildId, read.event.event, 'wrong_server');
       return answer(res, 400, 'the delivery names another server than its address');
     }
     if (pendingWrites >= MAX_PENDING_WRITES) {
       refusals.refuse('store_unavailable', { problem: `${pendingWrites} writes still waiting on the store` });
+      logDelivery(guildId, read.event.event, 'unavailable');
       return unavailable(res);
     }
     // A write that misses the deadline is not cancelled: it may still land after the 503, and
@@ -170,6 +184,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
       id = await storeWithin(write, storeDeadlineMs);
     } catch (err) {
       refusals.refuse('store_unavailable', { err });
+      logDelivery(guildId, event.event, 'unavailable');
       return unavailable(res);
     }
     answer(res, 200, 'ok');
@@ -195,6 +210,15 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
         refusals.close();
       }),
   };
+}
+
+/** The log's event column when the body named no kind the bot knows: the body's own text is never kept. */
+const UNREAD_EVENT = '?';
+const KINDS: ReadonlySet<unknown> = new Set(['vote', 'review', 'reply']);
+
+function knownKind(body: object): string {
+  const kind = (body as { event?: unknown }).event;
+  return KINDS.has(kind) ? String(kind) : UNREAD_EVENT;
 }
 
 /** Raw answers for connections Node refused before a request object existed, as Node itself sends them. */

@@ -209,6 +209,59 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
     expect(await root.forServer(other).lastDeliveryAt()).toBe(9_000);
   });
 
+  it("keeps each server's newest delivery log lines, newest first, trimmed on every write", async () => {
+    const [own, other] = ['700000000000000011', '700000000000000012'];
+    const lines = Array.from({ length: 14 }, (_, i) => ({
+      guildId: own,
+      at: 10_000 + i,
+      event: i % 2 ? 'vote' : 'review',
+      outcome: i === 13 ? ('wrong_token' as const) : ('stored' as const),
+    }));
+    await root.recordDeliveries(lines.slice(0, 8), 10);
+    await root.recordDeliveries([...lines.slice(8), { guildId: other, at: 1, event: '?', outcome: 'malformed' }], 10);
+    const kept = await root.forServer(own).recentDeliveries(50);
+    expect(kept.map((line) => line.at)).toEqual(
+      lines
+        .map((line) => line.at)
+        .reverse()
+        .slice(0, 10),
+    );
+    expect(kept[0]).toEqual({ guildId: own, at: 10_013, event: 'vote', outcome: 'wrong_token' });
+    expect(await root.forServer(other).recentDeliveries(50)).toEqual([
+      { guildId: other, at: 1, event: '?', outcome: 'malformed' },
+    ]);
+    // Trimmed in the store, not only when read: the other server's line is untouched.
+    await root.recordDeliveries([{ guildId: own, at: 20_000, event: 'reply', outcome: 'duplicate' }], 3);
+    expect((await root.forServer(own).recentDeliveries(50)).map((line) => line.at)).toEqual([20_000, 10_013, 10_012]);
+    expect(await root.forServer(other).recentDeliveries(50)).toHaveLength(1);
+  });
+
+  it('remembers the last poll and how it went', async () => {
+    const own = root.forServer('700000000000000013');
+    expect(await own.lastPoll()).toBeUndefined();
+    await own.recordPoll({ at: 1_000, ok: true });
+    await own.recordPoll({ at: 2_000, ok: false, code: 'unauthorized' });
+    expect(await own.lastPoll()).toEqual({ at: 2_000, ok: false, code: 'unauthorized' });
+    expect(await root.forServer('700000000000000014').lastPoll()).toBeUndefined();
+  });
+
+  it('lists the reviews with no reply yet, oldest first, a page at a time; an answer takes one off', async () => {
+    const own = root.forServer('700000000000000015');
+    for (const [i, at] of [5_000, 1_000, 3_000, 4_000, 2_000, 6_000].entries())
+      await own.queueReview({ reviewId: `rev_inbox_${i}`, authorId: ALICE, rating: 3, content: 'x', receivedAt: at });
+    await root
+      .forServer('700000000000000016')
+      .queueReview({ reviewId: 'rev_elsewhere', authorId: BOB, rating: 5, content: 'y', receivedAt: 0 });
+    const first = await own.unansweredReviews(5, 0);
+    expect(first.total).toBe(6);
+    expect(first.reviews.map((r) => r.receivedAt)).toEqual([1_000, 2_000, 3_000, 4_000, 5_000]);
+    expect((await own.unansweredReviews(5, 5)).reviews.map((r) => r.reviewId)).toEqual(['rev_inbox_5']);
+    await own.recordAnswer('rev_inbox_1', { replyId: 'rep_1', moderatorId: null, at: 7_000 });
+    const after = await own.unansweredReviews(5, 0);
+    expect(after.total).toBe(5);
+    expect(after.reviews.map((r) => r.receivedAt)).toEqual([2_000, 3_000, 4_000, 5_000, 6_000]);
+  });
+
   it('keeps accepted events until they are handled, oldest first, across a reopen', async () => {
     const first = await root.addEvent(SERVER, 'review', { id: 'rev_1', content: 'ünïcode ✓' }, 1_000);
     const second = await root.addEvent(SERVER, 'vote', { user: { id: ALICE } }, 2_000);

@@ -46,7 +46,21 @@ describe('the review feed post', () => {
     const embed = embedOf(
       reviewFeedView({ ...post, answer: { replyId: null, moderatorId: null, at: NOW.getTime() } }, english),
     );
-    expect(embed.fields?.find((f) => f.name === 'Answered')?.value).toBe(`✅ <t:${NOW_UNIX}:R> (<t:${NOW_UNIX}:f>)`);
+    expect(embed.fields?.find((f) => f.name === 'Answered')?.value).toBe(
+      `✅ <t:${NOW_UNIX}:R> (<t:${NOW_UNIX}:f>) · after less than a minute`,
+    );
+  });
+
+  it('shows how long an unanswered review has waited as a relative timestamp that stays current by itself', () => {
+    const embed = embedOf(reviewFeedView(post, english));
+    expect(embed.fields?.find((f) => f.name === 'Waiting for a reply')?.value).toBe(`<t:${NOW_UNIX}:R>`);
+  });
+
+  it('writes out how long an answered review waited, and no longer says it is waiting', () => {
+    const at = NOW.getTime() + 26 * 3_600_000 + 5 * 60_000;
+    const embed = embedOf(reviewFeedView({ ...post, answer: { replyId: null, moderatorId: null, at } }, english));
+    expect(embed.fields?.find((f) => f.name === 'Answered')?.value).toMatch(/ · after 1 d 2 h$/);
+    expect(embed.fields?.some((f) => f.name === 'Waiting for a reply')).toBe(false);
   });
 });
 

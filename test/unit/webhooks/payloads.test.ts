@@ -40,14 +40,19 @@ describe('readEvent', () => {
   });
 
   it('names an unknown event type, or a missing one, as the problem', () => {
-    expect(readEvent({ event: 'boost', guildId: GUILD })).toEqual({ ok: false, problem: 'unknown event type "boost"' });
-    expect(readEvent({ guildId: GUILD })).toEqual({ ok: false, problem: 'unknown event type null' });
+    expect(readEvent({ event: 'boost', guildId: GUILD })).toEqual({
+      ok: false,
+      problem: 'unknown event type "boost"',
+      unknownKind: true,
+    });
+    expect(readEvent({ guildId: GUILD })).toEqual({ ok: false, problem: 'unknown event type null', unknownKind: true });
   });
 
   it('names the event and the field that is wrong', () => {
     const read = readEvent({ event: 'vote', guildId: GUILD, user: { id: 'not-a-snowflake' } });
     expect(read.ok).toBe(false);
     expect(!read.ok && read.problem).toMatch(/^vote event: user\.id /);
+    expect(!read.ok && read.unknownKind).toBe(false);
     const review = readEvent({ event: 'review', guildId: GUILD, id: 'rev_1', authorId: MEMBER, rating: 9 });
     expect(!review.ok && review.problem).toMatch(/^review event: rating /);
   });

@@ -1,0 +1,37 @@
+import type { Interaction } from 'discord.js';
+import type { BotContext } from '../bot/context.js';
+import type { ButtonHandler } from '../bot/handlers.js';
+import { updateInTime } from '../bot/respond.js';
+import { Prefix } from '../custom-id.js';
+import { translatorFor } from '../i18n/index.js';
+import type { MessageView } from '../views/message.js';
+import { INBOX_PAGE_SIZE, parseReviewsPage, reviewInboxView } from '../views/review-inbox.js';
+
+/** Previous/Next on /reviews pending: the same list at another page, read again (replies take reviews off it). */
+export const reviewsPage: ButtonHandler<number> = {
+  kind: 'button',
+  prefix: Prefix.reviewsPage,
+  parse: parseReviewsPage,
+  moderatorOnly: true,
+  async run(interaction, page, ctx) {
+    await updateInTime(interaction, reviewInboxWithNames(interaction, page, ctx));
+  },
+};
+
+/** A page of the reviews with no reply yet, oldest first, with their authors' names; a page past the end shows the last. */
+export async function reviewInboxWithNames(
+  interaction: Interaction,
+  page: number,
+  ctx: BotContext,
+): Promise<MessageView> {
+  let shown = await ctx.inbox.unansweredReviews(INBOX_PAGE_SIZE, (page - 1) * INBOX_PAGE_SIZE);
+  const pageCount = Math.max(1, Math.ceil(shown.total / INBOX_PAGE_SIZE));
+  const current = Math.min(page, pageCount);
+  if (current !== page) shown = await ctx.inbox.unansweredReviews(INBOX_PAGE_SIZE, (current - 1) * INBOX_PAGE_SIZE);
+  const names = await ctx.names.resolve(
+    interaction.guild,
+    shown.reviews.map((review) => review.authorId),
+  );
+  const i18n = translatorFor(interaction.locale);
+  return reviewInboxView({ reviews: shown.reviews, total: shown.total, current, pageCount, i18n, names });
+}

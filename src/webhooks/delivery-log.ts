@@ -1,0 +1,81 @@
+import type { Logger } from '../log.js';
+import type { DeliveryRecord, StoreRoot } from '../store/index.js';
+import { STORE_BACKOFF } from '../work/backoff.js';
+import { DrainLoop } from '../work/drain-loop.js';
+
+/** Lines of the delivery log kept (and shown by /setup status) per server. */
+export const DELIVERIES_KEPT = 10;
+/** Lines wait this long in memory, so a flood of deliveries costs one store write per interval, not one each. */
+export const DELIVERY_FLUSH_MS = 1_000;
+/** Servers whose lines may wait at once; past it new servers' lines are not kept until the next write. */
+const SERVERS_WAITING_MAX = 10_000;
+
+export interface DeliveryLogOptions {
+  store: Pick<StoreRoot, 'recordDeliveries'>;
+  logger: Logger;
+  keep?: number;
+  flushMs?: number;
+}
+
+/**
+ * The delivery log's writer. `record` only appends to memory (the newest `keep` per server), so the
+ * receiver never waits on it and a flood of bad deliveries can neither slow good ones nor grow
+ * anything without bound; a timer writes what waits in one transaction, which also trims each server
+ * to its newest lines. A failed write keeps its lines and is retried with the store's backoff.
+ */
+export class DeliveryLog {
+  #waiting = new Map<string, DeliveryRecord[]>();
+  #timer: NodeJS.Timeout | undefined;
+  readonly #loop: DrainLoop;
+  readonly #keep: number;
+
+  constructor(private readonly options: DeliveryLogOptions) {
+    this.#keep = options.keep ?? DELIVERIES_KEPT;
+    this.#loop = new DrainLoop(() => this.#write(), {
+      backoff: STORE_BACKOFF,
+      onError: (err, attempt, retryInMs) =>
+        options.logger.warn({ err, attempt, retryInMs }, 'could not write the webhook delivery log; trying again'),
+    });
+  }
+
+  record(entry: DeliveryRecord): void {
+    if (this.#loop.stopped) return;
+    let lines = this.#waiting.get(entry.guildId);
+    if (!lines) {
+      if (this.#waiting.size >= SERVERS_WAITING_MAX) return;
+      lines = [];
+      this.#waiting.set(entry.guildId, lines);
+    }
+    lines.push(entry);
+    if (lines.length > this.#keep) lines.shift();
+    this.#timer ??= setTimeout(() => {
+      this.#timer = undefined;
+      this.#loop.wake();
+    }, this.options.flushMs ?? DELIVERY_FLUSH_MS);
+    this.#timer.unref();
+  }
+
+  /** Writes what waits, then stops. */
+  async stop(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#waiting.size > 0) await this.#write().catch(() => undefined);
+    await this.#loop.stop();
+  }
+
+  async #write(): Promise<void> {
+    const batch = this.#waiting;
+    if (batch.size === 0) return;
+    this.#waiting = new Map();
+    try {
+      await this.options.store.recordDeliveries([...batch.values()].flat(), this.#keep);
+    } catch (err) {
+      // Kept for the retry, older lines before those that came meanwhile, still the newest `keep` per server.
+      for (const [guildId, lines] of batch) {
+        const merged = [...lines, ...(this.#waiting.get(guildId) ?? [])].slice(-this.#keep);
+        this.#waiting.set(guildId, merged);
+      }
+      throw err;
+    }
+  }
+}

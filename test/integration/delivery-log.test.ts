@@ -1,0 +1,75 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { openStore, type DeliveryRecord, type StoreRoot } from '../../src/store/index.js';
+import { DeliveryLog } from '../../src/webhooks/delivery-log.js';
+import { capturedLog } from '../support/captured-log.js';
+
+const SERVER = '700000000000000021';
+const OTHER = '700000000000000022';
+const FLUSH_MS = 50;
+
+const line = (at: number, outcome: DeliveryRecord['outcome'] = 'wrong_token', guildId = SERVER): DeliveryRecord => ({
+  guildId,
+  at,
+  event: '?',
+  outcome,
+});
+const settle = (ms = FLUSH_MS * 4) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('the delivery log writer', () => {
+  let root: StoreRoot;
+  let writes: number;
+  let failNext: number;
+  let log: DeliveryLog;
+  beforeEach(async () => {
+    root = await openStore({ kind: 'sqlite', file: ':memory:' });
+    writes = 0;
+    failNext = 0;
+    // The real store, counted, and made to fail on demand as a stalled database would.
+    const store = {
+      recordDeliveries: async (entries: readonly DeliveryRecord[], keep: number) => {
+        writes += 1;
+        if (failNext > 0) {
+          failNext -= 1;
+          throw new Error('database is locked');
+        }
+        return root.recordDeliveries(entries, keep);
+      },
+    };
+    log = new DeliveryLog({ store, logger: capturedLog().logger, flushMs: FLUSH_MS });
+  });
+  afterEach(async () => {
+    await log.stop();
+    await root.close();
+  });
+
+  it('takes a flood of refusals without touching the store, then writes them once, kept to the newest 10', async () => {
+    for (let i = 0; i < 5_000; i++) log.record(line(i));
+    log.record(line(1, 'stored', OTHER));
+    expect(writes).toBe(0);
+    await settle();
+    expect(writes).toBe(1);
+    const kept = await root.forServer(SERVER).recentDeliveries(100);
+    expect(kept.map((entry) => entry.at)).toEqual([
+      4_999, 4_998, 4_997, 4_996, 4_995, 4_994, 4_993, 4_992, 4_991, 4_990,
+    ]);
+    expect(await root.forServer(OTHER).recentDeliveries(100)).toHaveLength(1);
+  });
+
+  it('keeps the lines of a failed write and writes them on its own retry, still the newest 10', async () => {
+    failNext = 1;
+    for (let i = 0; i < 6; i++) log.record(line(i));
+    await settle();
+    expect(writes).toBe(1);
+    for (let i = 6; i < 14; i++) log.record(line(i, 'stored'));
+    // STORE_BACKOFF's first retry comes within 500 ms.
+    await settle(800);
+    const kept = await root.forServer(SERVER).recentDeliveries(100);
+    expect(kept.map((entry) => entry.at)).toEqual([13, 12, 11, 10, 9, 8, 7, 6, 5, 4]);
+  });
+
+  it('writes what waits when stopped', async () => {
+    log.record(line(7, 'duplicate'));
+    await log.stop();
+    expect((await root.forServer(SERVER).recentDeliveries(10)).map((entry) => entry.outcome)).toEqual(['duplicate']);
+  });
+});
