@@ -14,7 +14,11 @@ import { openCredentials } from '../src/setup/credentials.js';
 import { CHANNEL_KINDS, POSTABLE_CHANNELS, setChannel, type ChannelKind } from '../src/setup/channel.js';
 import { requireManageServer } from '../src/setup/manage-server.js';
 import { resetConfirmView } from '../src/setup/reset.js';
+import { TEMPLATE_MAX } from '../src/announce/template.js';
+import { setAnnounce } from '../src/setup/announce.js';
 import { setRole } from '../src/setup/role.js';
+import { setStreak } from '../src/setup/streak.js';
+import { STREAK_GRACE_HOURS_MAX } from '../src/streaks/streak.js';
 import { setupStatus } from '../src/setup/status.js';
 import { setVoteUrl } from '../src/setup/vote-url.js';
 import { showWebhook } from '../src/setup/webhook.js';
@@ -50,6 +54,19 @@ export const data = commandNamed(new SlashCommandBuilder(), 'setup')
       setupNamed('url')(o).setRequired(true).setMaxLength(BUTTON_URL_MAX),
     ),
   )
+  .addSubcommand((sub) =>
+    setupNamed('announce')(sub)
+      .addStringOption((o) => setupNamed('template')(o).setMaxLength(TEMPLATE_MAX))
+      .addStringOption((o) => setupNamed('firstVote')(o).setMaxLength(TEMPLATE_MAX))
+      .addBooleanOption(setupNamed('ping'))
+      .addBooleanOption(setupNamed('preview'))
+      .addBooleanOption(setupNamed('clear')),
+  )
+  .addSubcommand((sub) =>
+    setupNamed('streak')(sub).addIntegerOption((o) =>
+      setupNamed('graceHours')(o).setRequired(true).setMinValue(0).setMaxValue(STREAK_GRACE_HOURS_MAX),
+    ),
+  )
   .addSubcommand((sub) => setupNamed('webhook')(sub).addBooleanOption(setupNamed('rotate')))
   .addSubcommand(setupNamed('status'))
   .addSubcommand(setupNamed('reset'));
@@ -64,6 +81,8 @@ const STEPS: ReadonlyMap<string, Step> = new Map<string, Step>([
   [setupName('channel'), setChannel],
   [setupName('role'), setRole],
   [setupName('voteUrl'), setVoteUrl],
+  [setupName('announce'), setAnnounce],
+  [setupName('streak'), setStreak],
   [setupName('webhook'), showWebhook],
   [setupName('reset'), async (interaction) => resetConfirmView(translatorFor(interaction.locale))],
 ]);

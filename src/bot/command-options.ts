@@ -57,7 +57,15 @@ export type SetupPart =
   | 'webhook'
   | 'rotate'
   | 'status'
-  | 'reset';
+  | 'reset'
+  | 'announce'
+  | 'template'
+  | 'firstVote'
+  | 'ping'
+  | 'preview'
+  | 'clear'
+  | 'streak'
+  | 'graceHours';
 
 export const setupNamed =
   (part: SetupPart) =>

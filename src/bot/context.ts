@@ -33,8 +33,8 @@ export interface BotContext extends BaseContext {
   readonly api: ServiceClient;
   /** The server's active votes as last seen; `/vote` answers from it without a service call. */
   readonly votes?: Pick<VoteMirror, 'activeVote' | 'learned'>;
-  /** The votes the bot recorded, for the leaderboard. */
-  readonly ledger: Pick<Store, 'votesBetween' | 'countingSince'>;
+  /** The votes the bot recorded, for the leaderboard, and members' streaks. */
+  readonly ledger: Pick<Store, 'votesBetween' | 'countingSince' | 'streakOf' | 'streaks'>;
   /** Members' reminder settings, their last reminder, and when their running vote ends. */
   readonly reminders: Pick<
     Store,

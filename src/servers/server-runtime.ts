@@ -67,6 +67,12 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     reviewChannelId: settings.reviewChannelId,
     voteChannelId: settings.voteChannelId,
     auditChannelId: settings.auditChannelId,
+    templates: {
+      template: settings.announceTemplate,
+      firstVote: settings.firstVoteTemplate,
+      ping: settings.announcePing,
+    },
+    serverName: () => guild()?.name ?? '',
     // A refused channel is re-tried as often as the other things an admin must fix, at least each minute.
     lane: { probeMs: Math.min(config.expiryCheckMs, 60_000) },
   });
@@ -109,6 +115,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     now,
     onAccepted: () => lanes.wakeVotes(),
     onRunning,
+    streakGraceMs: settings.streakGraceMs,
   });
   const handle = inboxRoute({
     store,
@@ -119,6 +126,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     logger,
     rememberName: (userId, name) => names.remember(userId, name),
     onNewVote: onRunning,
+    streakGraceMs: settings.streakGraceMs,
   });
   const context: BotContext = {
     ...options.base,
@@ -126,7 +134,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     settings,
     api,
     votes: mirror,
-    ledger: storeWithDeadline(store, ['votesBetween', 'countingSince']),
+    ledger: storeWithDeadline(store, ['votesBetween', 'countingSince', 'streakOf', 'streaks']),
     reminders: storeWithDeadline(store, [
       'optInReminders',
       'optOutReminders',
