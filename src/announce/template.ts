@@ -80,7 +80,7 @@ export function renderTemplate(template: string, values: TemplateValues, i18n: T
     .map((part) => (typeof part === 'string' ? adminText(part) : fill(part.name, values, i18n)))
     .join('');
   // Neutralised once more as a whole: "@" typed before {server} must not make "@everyone" with its name.
-  return neutraliseMentions(text).replaceAll(VOTER, mention(values.userId));
+  return neutraliseMentions(text).replaceAll(VOTER, mention(values.userId)).trim();
 }
 
 /** Stands for the voter's mention until the rest is neutralised; the admin's text cannot hold it. */
