@@ -25,8 +25,8 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
       (s) => ctx.votes?.learned(user.id, s),
       () => undefined,
     );
-  // The streak comes from the store; a slow or failing store leaves it out rather than the answer waiting.
-  const streak = ctx.ledger.streakOf(user.id, ctx.now().getTime(), ctx.settings.streakGraceMs).catch(() => undefined);
+  // From memory once loaded; a slow or failing store leaves the streak out rather than the answer waiting.
+  const streak = ctx.streaks.streakOf(user.id, ctx.now().getTime()).catch(() => undefined);
   const work = Promise.all([status, streak]).then(([status, streak]) =>
     voteView({ userId: user.id, self, status, now: ctx.now(), voteUrl, streak, i18n }),
   );

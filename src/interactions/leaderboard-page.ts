@@ -31,7 +31,7 @@ export async function streakBoardWithNames(
   ctx: BotContext,
 ): Promise<MessageView> {
   const { streakGraceMs } = ctx.settings;
-  const streaks = await ctx.ledger.streaks(ctx.now().getTime(), streakGraceMs);
+  const streaks = await ctx.streaks.alive(ctx.now().getTime());
   const ranked = rankVoters(streaks.map(({ userId, streak }) => ({ userId, votes: streak })));
   const names = await ctx.names.resolve(
     interaction.guild,

@@ -16,6 +16,7 @@ import { VoterRole } from '../roles/voter-role.js';
 import { ExpirySchedule, type ExpiryConsumer } from '../schedule/expiry-schedule.js';
 import type { Store, StoredEvent } from '../store/index.js';
 import { storeWithDeadline } from '../store/within.js';
+import { StreakIndex } from '../streaks/streak-index.js';
 import { inboxRoute } from '../webhooks/inbox-route.js';
 import type { ServerSettings } from './server-settings.js';
 
@@ -106,14 +107,22 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     }),
   );
   const schedule = new ExpirySchedule({ store, logger, now, consumers, reconcileMs: config.expiryCheckMs });
-  const onRunning = (userId: string, endsAt: number) => schedule.voteKnown(userId, endsAt);
+  const streaks = new StreakIndex(storeWithDeadline(store, ['latestStreaks']), settings.streakGraceMs);
+  // Every recorded vote and moved period passes here: the streaks in memory are read again.
+  const onRunning = (userId: string, endsAt: number) => {
+    streaks.changed();
+    return schedule.voteKnown(userId, endsAt);
+  };
   const mirror = new VoteMirror({
     store,
     api,
     logger,
     pollMs: config.votePollMs,
     now,
-    onAccepted: () => lanes.wakeVotes(),
+    onAccepted: () => {
+      streaks.changed();
+      lanes.wakeVotes();
+    },
     onRunning,
     streakGraceMs: settings.streakGraceMs,
   });
@@ -134,7 +143,8 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     settings,
     api,
     votes: mirror,
-    ledger: storeWithDeadline(store, ['votesBetween', 'countingSince', 'streakOf', 'streaks']),
+    ledger: storeWithDeadline(store, ['votesBetween', 'countingSince']),
+    streaks,
     reminders: storeWithDeadline(store, [
       'optInReminders',
       'optOutReminders',

@@ -31,6 +31,7 @@ export type {
   FeedAnswer,
   NewVote,
   PendingAnnouncement,
+  MemberStreak,
   MirrorEntry,
   MirrorTotals,
   ScheduledExpiry,

@@ -161,14 +161,19 @@ export class SqlServerStore extends SqlOutbox implements Store {
     return row?.streak === null || row?.streak === undefined ? 0 : num(row.streak);
   }
 
-  async streaks(now: number, graceMs: number): Promise<MemberStreak[]> {
-    // A member's alive votes: the latest has the highest streak (a vote that broke it came after the older one died).
+  async latestStreaks(since: number): Promise<Array<MemberStreak & { periodEndsAt: number }>> {
+    // Among a member's votes still in the window the latest has both maxima: a vote that broke a
+    // streak came after the grace of the one before, which is then out of any window reaching it.
     const rows = await this.query(
-      `SELECT user_id, MAX(streak) AS streak FROM votes WHERE guild_id = $1 AND period_ends_at >= $2
-       GROUP BY user_id ORDER BY streak DESC, user_id`,
-      [now - graceMs],
+      `SELECT user_id, MAX(streak) AS streak, MAX(period_ends_at) AS period_ends_at FROM votes
+       WHERE guild_id = $1 AND period_ends_at >= $2 GROUP BY user_id`,
+      [since],
     );
-    return rows.map((row) => ({ userId: String(row.user_id), streak: num(row.streak) }));
+    return rows.map((row) => ({
+      userId: String(row.user_id),
+      streak: num(row.streak),
+      periodEndsAt: num(row.period_ends_at),
+    }));
   }
 
   replaceMirror(entries: readonly MirrorEntry[], totals: MirrorTotals): Promise<void> {

@@ -283,8 +283,8 @@ export interface Store extends OutboxStore {
   votesBetween(from: number, to: number): Promise<Array<{ userId: string; votes: number }>>;
   /** The member's streak at `now`: 0 when their last period ran out more than `graceMs` ago, or they never voted. */
   streakOf(userId: string, now: number, graceMs: number): Promise<number>;
-  /** Every member's streak alive at `now`, for the streak leaderboard. */
-  streaks(now: number, graceMs: number): Promise<MemberStreak[]>;
+  /** Each member's latest vote among those whose period ends at or after `since`: its streak and period end. */
+  latestStreaks(since: number): Promise<Array<MemberStreak & { periodEndsAt: number }>>;
 
   /** Replaces the whole mirror with a poll's answer. */
   replaceMirror(entries: readonly MirrorEntry[], totals: MirrorTotals): Promise<void>;

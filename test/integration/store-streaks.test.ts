@@ -7,6 +7,7 @@ import { migrate, MIGRATIONS } from '../../src/store/migrations.js';
 import { openPostgres } from '../../src/store/postgres.js';
 import { openSqlite } from '../../src/store/sqlite.js';
 import { graceMs } from '../../src/streaks/streak.js';
+import { StreakIndex } from '../../src/streaks/streak-index.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 
 const HOUR = 3_600_000;
@@ -80,11 +81,14 @@ describe.each(backends)('vote streaks on $name', (backend) => {
     await store.acceptVote({ ...vote(NEWCOMER, T) });
     await store.acceptVote({ ...vote(NEWCOMER, T + PERIOD + 13 * HOUR), streakGraceMs: 24 * HOUR });
     expect(await store.streakOf(NEWCOMER, T + PERIOD + 13 * HOUR, 24 * HOUR)).toBe(2);
-    expect(await store.streaks(T + 2 * PERIOD + 12 * HOUR, GRACE)).toEqual([
+    const index = new StreakIndex(store, GRACE);
+    expect(await index.alive(T + 2 * PERIOD + 12 * HOUR)).toEqual([
       { userId: KEEPER, streak: 3 },
       { userId: NEWCOMER, streak: 2 },
       { userId: BREAKER, streak: 1 },
     ]);
+    expect(await index.streakOf(KEEPER, lastEnds + GRACE)).toBe(3);
+    expect(await index.streakOf(KEEPER, lastEnds + GRACE + 1)).toBe(0);
     expect(await store.streakOf('800000000000000001', T, GRACE)).toBe(0);
   });
 
@@ -123,13 +127,18 @@ describe.each(backends)('vote streaks on $name', (backend) => {
       expect(await migrated.schemaVersion()).toBeGreaterThanOrEqual(7);
       const now = T + 3 * PERIOD + 2 * HOUR;
       const rebuilt = migrated.forServer(SERVER);
-      expect(await rebuilt.streaks(now, GRACE)).toEqual([
+      expect(await new StreakIndex(rebuilt, GRACE).alive(now)).toEqual([
         { userId: KEEPER, streak: 3 },
         { userId: BREAKER, streak: 1 },
       ]);
       // A vote after the migration goes on from the rebuilt streak.
+      const index = new StreakIndex(rebuilt, GRACE);
+      expect(await index.streakOf(KEEPER, now)).toBe(3);
       await rebuilt.acceptVote(vote(KEEPER, now));
-      expect(await rebuilt.streakOf(KEEPER, now, GRACE)).toBe(4);
+      expect(await index.streakOf(KEEPER, now)).toBe(3);
+      // A recorded vote makes the index read again.
+      index.changed();
+      expect(await index.streakOf(KEEPER, now)).toBe(4);
     } finally {
       await migrated.close();
     }
