@@ -108,10 +108,11 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
   );
   const schedule = new ExpirySchedule({ store, logger, now, consumers, reconcileMs: config.expiryCheckMs });
   const streaks = new StreakIndex(storeWithDeadline(store, ['latestStreaks']), settings.streakGraceMs);
-  // Every recorded vote and moved period passes here: the streaks in memory are read again.
-  const onRunning = (userId: string, endsAt: number) => {
+  const onRunning = (userId: string, endsAt: number) => schedule.voteKnown(userId, endsAt);
+  // A recorded vote makes the streaks in memory be read again (periods a refresh moves: within a minute).
+  const onNewVote = (userId: string, endsAt: number) => {
     streaks.changed();
-    return schedule.voteKnown(userId, endsAt);
+    return onRunning(userId, endsAt);
   };
   const mirror = new VoteMirror({
     store,
@@ -134,7 +135,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     mirror,
     logger,
     rememberName: (userId, name) => names.remember(userId, name),
-    onNewVote: onRunning,
+    onNewVote,
     streakGraceMs: settings.streakGraceMs,
   });
   const context: BotContext = {
