@@ -15,7 +15,11 @@ import { CHANNEL_KINDS, POSTABLE_CHANNELS, setChannel, type ChannelKind } from '
 import { requireManageServer } from '../src/setup/manage-server.js';
 import { resetConfirmView } from '../src/setup/reset.js';
 import { MILESTONE_PERIODS, MILESTONE_VOTES_MAX, setMilestone } from '../src/setup/milestone.js';
+import { TEMPLATE_MAX } from '../src/announce/template.js';
+import { setAnnounce } from '../src/setup/announce.js';
 import { setRole } from '../src/setup/role.js';
+import { setStreak } from '../src/setup/streak.js';
+import { STREAK_GRACE_HOURS_MAX } from '../src/streaks/streak.js';
 import { setupStatus } from '../src/setup/status.js';
 import { setVoteUrl } from '../src/setup/vote-url.js';
 import { showWebhook } from '../src/setup/webhook.js';
@@ -51,6 +55,19 @@ export const data = commandNamed(new SlashCommandBuilder(), 'setup')
       setupNamed('url')(o).setRequired(true).setMaxLength(BUTTON_URL_MAX),
     ),
   )
+  .addSubcommand((sub) =>
+    setupNamed('announce')(sub)
+      .addStringOption((o) => setupNamed('template')(o).setMaxLength(TEMPLATE_MAX))
+      .addStringOption((o) => setupNamed('firstVote')(o).setMaxLength(TEMPLATE_MAX))
+      .addBooleanOption(setupNamed('ping'))
+      .addBooleanOption(setupNamed('preview'))
+      .addBooleanOption(setupNamed('clear')),
+  )
+  .addSubcommand((sub) =>
+    setupNamed('streak')(sub).addIntegerOption((o) =>
+      setupNamed('graceHours')(o).setRequired(true).setMinValue(0).setMaxValue(STREAK_GRACE_HOURS_MAX),
+    ),
+  )
   .addSubcommand((sub) => setupNamed('webhook')(sub).addBooleanOption(setupNamed('rotate')))
   .addSubcommand((sub) =>
     setupNamed('milestone')(sub)
@@ -80,6 +97,8 @@ const STEPS: ReadonlyMap<string, Step> = new Map<string, Step>([
   [setupName('channel'), setChannel],
   [setupName('role'), setRole],
   [setupName('voteUrl'), setVoteUrl],
+  [setupName('announce'), setAnnounce],
+  [setupName('streak'), setStreak],
   [setupName('webhook'), showWebhook],
   [setupName('milestone'), setMilestone],
   [setupName('reset'), async (interaction) => resetConfirmView(translatorFor(interaction.locale))],

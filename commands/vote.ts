@@ -25,6 +25,10 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
       (s) => ctx.votes?.learned(user.id, s),
       () => undefined,
     );
-  const work = status.then((status) => voteView({ userId: user.id, self, status, now: ctx.now(), voteUrl, i18n }));
+  // From memory once loaded; a slow or failing store leaves the streak out rather than the answer waiting.
+  const streak = ctx.streaks.streakOf(user.id, ctx.now().getTime()).catch(() => undefined);
+  const work = Promise.all([status, streak]).then(([status, streak]) =>
+    voteView({ userId: user.id, self, status, now: ctx.now(), voteUrl, streak, i18n }),
+  );
   await replyInTime(interaction, work, { ephemeral: isEphemeral(interaction) });
 }

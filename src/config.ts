@@ -6,6 +6,8 @@ import { DEFAULT_CLIENT_OPTIONS as API_DEFAULTS, defaultHeaderPrefix, parseBaseU
 import { secretKey, type SecretKeys } from './secrets/secret-box.js';
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl, type DatabaseTarget } from './store/database-url.js';
 import { DEFAULT_MAX_CONNECTIONS } from './webhooks/limits.js';
+import { checkTemplate, PLACEHOLDERS, TEMPLATE_MAX } from './announce/template.js';
+import { STREAK_GRACE_HOURS_MAX } from './streaks/streak.js';
 
 /** Everything the bot reads from the environment, parsed once. */
 export interface Config {
@@ -35,6 +37,14 @@ export interface Config {
   readonly moderatorRoleIds: readonly string[];
   readonly reviewLogChannelId: string | undefined;
   readonly voteUrl: string | undefined;
+  /** Single-server mode's wording of vote announcements; unset: /setup announce decides. */
+  readonly announce: {
+    readonly template: string | undefined;
+    readonly firstVoteTemplate: string | undefined;
+    readonly pingVoter: boolean | undefined;
+  };
+  /** Single-server mode's streak grace window in hours; unset: /setup streak decides (default 12). */
+  readonly streakGraceHours: number | undefined;
   readonly logLevel: LogLevel;
   /** pretty: coloured lines for a person at a terminal; json: one object per line for a log collector. */
   readonly logFormat: LogFormat;
@@ -126,6 +136,27 @@ const intInRange = (min: number, max: number, fallback: number) =>
       .min(min, `must be at least ${min}`)
       .max(max, `must be at most ${max}`),
   ).transform((v) => v ?? fallback);
+const template = (hint: string) =>
+  z
+    .string()
+    .trim()
+    .superRefine((value, ctx) => {
+      const check = checkTemplate(value);
+      if (check.ok) return;
+      const message = {
+        empty: 'must have some text besides {double}',
+        tooLong: `is too long: at most ${TEMPLATE_MAX} characters, and short enough that its longest rendering fits a Discord message`,
+        unknown: `names unknown placeholders (${check.problem === 'unknown' ? check.unknown.map((n) => `{${n}}`).join(', ') : ''}); the known ones are ${PLACEHOLDERS.map((n) => `{${n}}`).join(' ')}`,
+      }[check.problem];
+      ctx.addIssue({ code: 'custom', message: `${message}: ${hint}` });
+    });
+const yesNo = (hint: string) =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .refine((v) => v === 'true' || v === 'false', `must be true or false: ${hint}`)
+    .transform((v) => v === 'true');
 const httpUrl = (hint: string) =>
   z
     .string()
@@ -196,6 +227,16 @@ const schema = z.object({
     snowflake('the id of the channel that receives reply audit messages, or leave empty'),
   ),
   VOTE_URL: optional(httpUrl("your server's vote page, shown to members who have not voted")),
+  ANNOUNCE_TEMPLATE: optional(template('how vote announcements are worded, e.g. {user} voted! Streak: {streak}')),
+  ANNOUNCE_FIRST_VOTE_TEMPLATE: optional(template("how a member's first vote is announced")),
+  ANNOUNCE_PING_VOTER: optional(yesNo('whether {user} in an announcement pings the voter')),
+  STREAK_GRACE_HOURS: optional(
+    z.coerce
+      .number({ error: `must be a whole number of hours from 0 to ${STREAK_GRACE_HOURS_MAX}` })
+      .int(`must be a whole number of hours from 0 to ${STREAK_GRACE_HOURS_MAX}`)
+      .min(0, 'must be at least 0')
+      .max(STREAK_GRACE_HOURS_MAX, `must be at most ${STREAK_GRACE_HOURS_MAX}`),
+  ),
   LOG_LEVEL: optional(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`)).transform((v) => v ?? 'info'),
   LOG_FORMAT: optional(
     z.enum(LOG_FORMATS, 'must be json (one object per line, for a log collector) or pretty (for a person reading)'),
@@ -265,6 +306,10 @@ const ONE_SERVER_SETTINGS = [
   'REMINDER_CHANNEL_ID',
   'VOTER_ROLE_ID',
   'VOTE_URL',
+  'ANNOUNCE_TEMPLATE',
+  'ANNOUNCE_FIRST_VOTE_TEMPLATE',
+  'ANNOUNCE_PING_VOTER',
+  'STREAK_GRACE_HOURS',
   'WEBHOOK_TOKEN',
 ] as const;
 
@@ -365,6 +410,12 @@ export function parseConfig(env: NodeJS.ProcessEnv, terminal = process.stdout.is
     moderatorRoleIds: e.MODERATOR_ROLE_IDS,
     reviewLogChannelId: e.REVIEW_LOG_CHANNEL_ID,
     voteUrl: e.VOTE_URL,
+    announce: {
+      template: e.ANNOUNCE_TEMPLATE,
+      firstVoteTemplate: e.ANNOUNCE_FIRST_VOTE_TEMPLATE,
+      pingVoter: e.ANNOUNCE_PING_VOTER,
+    },
+    streakGraceHours: e.STREAK_GRACE_HOURS,
     logLevel: e.LOG_LEVEL,
     // A person is watching a terminal; anything else (a pipe, a collector, a test) reads JSON.
     logFormat: e.LOG_FORMAT ?? (terminal ? 'pretty' : 'json'),

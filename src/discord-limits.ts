@@ -13,3 +13,5 @@ export const LABEL_MAX = 45;
 export const LABEL_DESCRIPTION_MAX = 100;
 /** A link button's URL. */
 export const BUTTON_URL_MAX = 512;
+/** A message's text. */
+export const MESSAGE_CONTENT_MAX = 2000;

@@ -66,7 +66,15 @@ export type SetupPart =
   | 'milestoneRole'
   | 'votes'
   | 'period'
-  | 'milestoneRemove';
+  | 'milestoneRemove'
+  | 'announce'
+  | 'template'
+  | 'firstVote'
+  | 'ping'
+  | 'preview'
+  | 'clear'
+  | 'streak'
+  | 'graceHours';
 
 export const setupNamed =
   (part: SetupPart) =>

@@ -9,6 +9,7 @@ import type { ServerSettings } from '../servers/server-settings.js';
 import type { Servers } from '../servers/servers.js';
 import type { SetupPorts } from '../setup/ports.js';
 import type { Store } from '../store/index.js';
+import type { StreakIndex } from '../streaks/streak-index.js';
 
 /** What every handler may use, whichever server it serves; handed in by main.ts so handlers never reach for globals. */
 export interface BaseContext {
@@ -33,8 +34,10 @@ export interface BotContext extends BaseContext {
   readonly api: ServiceClient;
   /** The server's active votes as last seen; `/vote` answers from it without a service call. */
   readonly votes?: Pick<VoteMirror, 'activeVote' | 'learned'>;
-  /** The votes the bot recorded, for the leaderboard. */
+  /** The votes the bot recorded, for the leaderboard, and members' streaks. */
   readonly ledger: Pick<Store, 'votesBetween' | 'countingSince'>;
+  /** Members' streaks alive now, from memory. */
+  readonly streaks: Pick<StreakIndex, 'streakOf' | 'alive'>;
   /** Members' reminder settings, their last reminder, and when their running vote ends. */
   readonly reminders: Pick<
     Store,

@@ -6,6 +6,7 @@ import { DrainLoop } from '../work/drain-loop.js';
 import type { Failure } from '../work/failure.js';
 import { ChannelLane } from './channel-lane.js';
 import { textBody, type Poster } from '../bot/poster.js';
+import type { AnnouncementTemplates } from '../views/vote-announcement.js';
 import { reviewSource, voteSource, type NamesOf, type PostSource } from './post-sources.js';
 
 export interface LanesOptions {
@@ -21,6 +22,9 @@ export interface LanesOptions {
   voteChannelId: string | undefined;
   /** REVIEW_LOG_CHANNEL_ID: told once when a channel is refused. */
   auditChannelId: string | undefined;
+  /** The server's wording of vote announcements, and its name for `{server}`. */
+  templates?: AnnouncementTemplates;
+  serverName?: () => string;
   /** Lane tuning, for tests and the bench. */
   lane?: { spacingMs?: number; probeMs?: number; gatherMs?: number };
 }
@@ -100,7 +104,17 @@ export class Lanes {
     const { store, now, i18n, names, voteChannelId, reviewChannelId } = this.options;
     const sources: PostSource[] = [];
     if (channelId === voteChannelId)
-      sources.push(voteSource({ store, now, i18n, names, gatherMs: this.options.lane?.gatherMs }));
+      sources.push(
+        voteSource({
+          store,
+          now,
+          i18n,
+          names,
+          gatherMs: this.options.lane?.gatherMs,
+          templates: this.options.templates,
+          serverName: this.options.serverName,
+        }),
+      );
     if (channelId === reviewChannelId) sources.push(reviewSource({ store, now, i18n, names }));
     return sources;
   }

@@ -1,7 +1,14 @@
 import type { Translator } from '../i18n/index.js';
 import type { Store } from '../store/index.js';
 import { REVIEWS_PER_POST, reviewFeedBatchView } from '../views/review-feed.js';
-import { packVoteAnnouncement, VOTERS_PER_ANNOUNCEMENT, type VoteTotals } from '../views/vote-announcement.js';
+import {
+  packTemplatedAnnouncement,
+  packVoteAnnouncement,
+  usesTemplates,
+  VOTERS_PER_ANNOUNCEMENT,
+  type AnnouncementTemplates,
+  type VoteTotals,
+} from '../views/vote-announcement.js';
 import { messageBody, newNonce } from '../bot/poster.js';
 
 /** Display names for mentions: whatever is known now; a post never waits long for them. */
@@ -27,8 +34,15 @@ export interface SourceOptions {
  * Accepted votes, as many to a message as fit. The first vote of a burst waits `gatherMs` for
  * others to share its message; a full message goes at once.
  */
-export function voteSource(options: SourceOptions & { gatherMs?: number }): PostSource {
-  const { store, now, i18n, names } = options;
+export function voteSource(
+  options: SourceOptions & {
+    gatherMs?: number;
+    /** The server's wording; none set: the built-in embed with the server's totals. */
+    templates?: AnnouncementTemplates;
+    serverName?: () => string;
+  },
+): PostSource {
+  const { store, now, i18n, names, templates } = options;
   const gatherMs = options.gatherMs ?? 500;
   return {
     kind: 'votes',
@@ -39,16 +53,18 @@ export function voteSource(options: SourceOptions & { gatherMs?: number }): Post
       const at = now();
       if (waiting.length < VOTERS_PER_ANNOUNCEMENT && at - oldest.at < gatherMs) return { later: oldest.at + gatherMs };
       const known = await names(waiting.map((vote) => vote.userId));
-      const { view, count } = packVoteAnnouncement(waiting, await voteTotals(store, at), i18n(), known);
+      const { body, count } =
+        templates && usesTemplates(templates)
+          ? packTemplatedAnnouncement(waiting, templates, options.serverName?.() ?? '', i18n(), known)
+          : builtIn(packVoteAnnouncement(waiting, await voteTotals(store, at), i18n(), known));
       const items = waiting.slice(0, count).map((vote) => vote.id);
-      const post = await store.createPost(
-        { channelId, kind: 'votes', body: messageBody(view), nonce: newNonce(), createdAt: at },
-        items,
-      );
+      const post = await store.createPost({ channelId, kind: 'votes', body, nonce: newNonce(), createdAt: at }, items);
       return { post };
     },
   };
 }
+
+const builtIn = ({ view, count }: ReturnType<typeof packVoteAnnouncement>) => ({ body: messageBody(view), count });
 
 /** Reviews: one to a message, or as many as fit when several wait (each with its own Reply). */
 export function reviewSource(options: SourceOptions): PostSource {

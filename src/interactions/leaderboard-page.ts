@@ -6,19 +6,40 @@ import { Prefix } from '../custom-id.js';
 import { translatorFor } from '../i18n/index.js';
 import { monthRange, type Month } from '../leaderboard/month.js';
 import { rankVoters } from '../leaderboard/rank.js';
-import { leaderboardView, parseLeaderboardPage } from '../views/leaderboard.js';
+import { leaderboardView, parseLeaderboardPage, streakBoardView, type LeaderboardPage } from '../views/leaderboard.js';
 import type { MessageView } from '../views/message.js';
 import { pageOf } from '../views/paging.js';
 
 /** Previous/Next on /leaderboard: redraws the same month's ranking at another page. */
-export const leaderboardPage: ButtonHandler<{ month: Month; page: number }> = {
+export const leaderboardPage: ButtonHandler<LeaderboardPage> = {
   kind: 'button',
   prefix: Prefix.leaderboardPage,
   parse: parseLeaderboardPage,
-  async run(interaction, { month, page }, ctx) {
-    await updateInTime(interaction, leaderboardWithNames(interaction, month, page, ctx));
+  async run(interaction, target, ctx) {
+    const work =
+      'streak' in target
+        ? streakBoardWithNames(interaction, target.page, ctx)
+        : leaderboardWithNames(interaction, target.month, target.page, ctx);
+    await updateInTime(interaction, work);
   },
 };
+
+/** The streaks going now, ranked, with names beside the page's mentions. */
+export async function streakBoardWithNames(
+  interaction: Interaction,
+  page: number,
+  ctx: BotContext,
+): Promise<MessageView> {
+  const { streakGraceMs } = ctx.settings;
+  const streaks = await ctx.streaks.alive(ctx.now().getTime());
+  const ranked = rankVoters(streaks.map(({ userId, streak }) => ({ userId, votes: streak })));
+  const names = await ctx.names.resolve(
+    interaction.guild,
+    pageOf(ranked, page).items.map((entry) => entry.userId),
+  );
+  const i18n = translatorFor(interaction.locale);
+  return streakBoardView({ ranked, page, graceHours: streakGraceMs / 3_600_000, i18n, names });
+}
 
 /** A month's ranking from the votes the bot recorded, with names beside the page's mentions. */
 export async function leaderboardWithNames(

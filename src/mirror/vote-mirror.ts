@@ -25,6 +25,8 @@ export interface VoteMirrorOptions {
   onAccepted: () => void;
   /** A running vote was seen (poll, refresh or a `/vote` answer), with when it ends. */
   onRunning?: (userId: string, expiresAt: number) => Promise<void>;
+  /** The server's streak grace window (votes the poll finds continue streaks like delivered ones). */
+  streakGraceMs?: number;
 }
 
 /** The guild's active votes, kept in the store from polls of GET /votes and per-member refreshes. */
@@ -157,7 +159,14 @@ export class VoteMirror {
       for (const vote of list.votes) {
         const periodEndsAt = vote.remainingMs ? at + vote.remainingMs : at + ASSUMED_VOTE_PERIOD_MS;
         const source = first ? 'seed' : 'poll';
-        const fresh = await store.acceptVote({ userId: vote.userId, at, double: false, source, periodEndsAt });
+        const fresh = await store.acceptVote({
+          userId: vote.userId,
+          at,
+          double: false,
+          source,
+          periodEndsAt,
+          streakGraceMs: this.options.streakGraceMs,
+        });
         if (!fresh) await store.setPeriodEnd(vote.userId, at, periodEndsAt);
         else if (!first) accepted += 1;
       }

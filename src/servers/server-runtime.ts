@@ -17,6 +17,7 @@ import { VoterRole } from '../roles/voter-role.js';
 import { ExpirySchedule, type ExpiryConsumer } from '../schedule/expiry-schedule.js';
 import type { Store, StoredEvent } from '../store/index.js';
 import { storeWithDeadline } from '../store/within.js';
+import { StreakIndex } from '../streaks/streak-index.js';
 import { inboxRoute, type HandledOutcome } from '../webhooks/inbox-route.js';
 import type { ServerSettings } from './server-settings.js';
 
@@ -70,6 +71,12 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     reviewChannelId: settings.reviewChannelId,
     voteChannelId: settings.voteChannelId,
     auditChannelId: settings.auditChannelId,
+    templates: {
+      template: settings.announceTemplate,
+      firstVote: settings.firstVoteTemplate,
+      ping: settings.announcePing,
+    },
+    serverName: () => guild()?.name ?? '',
     // A refused channel is re-tried as often as the other things an admin must fix, at least each minute.
     lane: { probeMs: Math.min(config.expiryCheckMs, 60_000) },
   });
@@ -115,13 +122,20 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     memberRoles: (ids) => memberRoles(names.members, guild(), ids),
     checkMs: config.expiryCheckMs,
   });
-  // A recorded vote (a webhook's or one the poll found) may reach a milestone.
+  // A recorded vote (a webhook's or one the poll found) may reach a milestone and change a streak.
   const votesAccepted = () => {
+    streaks.changed();
     lanes.wakeVotes();
     milestones.wake();
   };
   const schedule = new ExpirySchedule({ store, logger, now, consumers, reconcileMs: config.expiryCheckMs });
+  const streaks = new StreakIndex(storeWithDeadline(store, ['latestStreaks']), settings.streakGraceMs);
   const onRunning = (userId: string, endsAt: number) => schedule.voteKnown(userId, endsAt);
+  // A recorded vote makes the streaks in memory be read again (periods a refresh moves: within a minute).
+  const onNewVote = (userId: string, endsAt: number) => {
+    streaks.changed();
+    return onRunning(userId, endsAt);
+  };
   const mirror = new VoteMirror({
     store,
     api,
@@ -130,6 +144,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     now,
     onAccepted: votesAccepted,
     onRunning,
+    streakGraceMs: settings.streakGraceMs,
   });
   const handle = inboxRoute({
     store,
@@ -139,7 +154,8 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     mirror,
     logger,
     rememberName: (userId, name) => names.remember(userId, name),
-    onNewVote: onRunning,
+    onNewVote,
+    streakGraceMs: settings.streakGraceMs,
   });
   const context: BotContext = {
     ...options.base,
@@ -149,6 +165,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     votes: mirror,
     ledger: storeWithDeadline(store, ['votesBetween', 'countingSince']),
     inbox: storeWithDeadline(store, ['unansweredReviews']),
+    streaks,
     reminders: storeWithDeadline(store, [
       'optInReminders',
       'optOutReminders',

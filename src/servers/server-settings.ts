@@ -1,4 +1,5 @@
 import type { ServerSettingsRecord } from '../store/index.js';
+import { graceMs } from '../streaks/streak.js';
 
 /** A server's settings as the bot acts on them: the environment's (single-server mode), else /setup's. */
 export interface ServerSettings {
@@ -14,6 +15,13 @@ export interface ServerSettings {
   readonly voterRoleId: string | undefined;
   readonly moderatorRoleIds: readonly string[];
   readonly voteUrl: string | undefined;
+  /** How vote announcements are worded (src/announce/template.ts); none: the built-in embed. */
+  readonly announceTemplate: string | undefined;
+  readonly firstVoteTemplate: string | undefined;
+  /** `{user}` pings the voter, and only them. */
+  readonly announcePing: boolean;
+  /** After a vote runs out, how long the next one still continues the streak. */
+  readonly streakGraceMs: number;
 }
 
 /** The settings /setup changes, each with the variable that sets it in single-server mode. */
@@ -25,6 +33,10 @@ export const SETTING_VARIABLES = {
   voterRoleId: 'VOTER_ROLE_ID',
   moderatorRoleIds: 'MODERATOR_ROLE_IDS',
   voteUrl: 'VOTE_URL',
+  announceTemplate: 'ANNOUNCE_TEMPLATE',
+  firstVoteTemplate: 'ANNOUNCE_FIRST_VOTE_TEMPLATE',
+  announcePing: 'ANNOUNCE_PING_VOTER',
+  streakGraceHours: 'STREAK_GRACE_HOURS',
 } as const satisfies Record<keyof ServerSettingsRecord, string>;
 
 export type SettingName = keyof typeof SETTING_VARIABLES;
@@ -49,6 +61,10 @@ export function effectiveSettings(
     voterRoleId: pick('voterRoleId'),
     moderatorRoleIds: envRoles.length > 0 ? envRoles : (stored.moderatorRoleIds ?? []),
     voteUrl: pick('voteUrl'),
+    announceTemplate: pick('announceTemplate'),
+    firstVoteTemplate: pick('firstVoteTemplate'),
+    announcePing: pick('announcePing') ?? false,
+    streakGraceMs: graceMs(pick('streakGraceHours')),
   };
 }
 

@@ -35,6 +35,7 @@ export type {
   UnansweredPage,
   NewVote,
   PendingAnnouncement,
+  MemberStreak,
   MirrorEntry,
   MirrorTotals,
   ScheduledExpiry,

@@ -1,4 +1,7 @@
+import { DEFAULT_STREAK_GRACE_HOURS } from '../streaks/streak.js';
 import type { Db } from './sql.js';
+
+const DEFAULT_GRACE_MS = DEFAULT_STREAK_GRACE_HOURS * 3_600_000;
 
 export interface Migration {
   version: number;
@@ -227,6 +230,35 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
       `INSERT INTO server_state (guild_id, key, value) SELECT '', key, value FROM settings`,
       `DROP TABLE settings`,
+    ],
+  },
+  {
+    version: 7,
+    name: 'vote streaks: each recorded vote keeps the streak it made, rebuilt for the votes recorded before',
+    // The rule of src/streaks/streak.ts (streakAfter) in SQL, with the default grace: no server had
+    // set its own before this. Each member's votes in order, each one more than the last when it
+    // came within the grace after the last one's period ran out.
+    statements: [
+      `ALTER TABLE votes ADD COLUMN streak INTEGER NOT NULL DEFAULT 1`,
+      `CREATE INDEX votes_period_end ON votes (guild_id, period_ends_at)`,
+      `CREATE TABLE streak_order AS
+        SELECT id, guild_id, user_id, voted_at, period_ends_at,
+          ROW_NUMBER() OVER (PARTITION BY guild_id, user_id ORDER BY voted_at, id) AS n
+        FROM votes`,
+      `CREATE INDEX streak_order_member ON streak_order (guild_id, user_id, n)`,
+      `CREATE TABLE streak_chain AS
+        WITH RECURSIVE chain (id, guild_id, user_id, n, period_ends_at, streak) AS (
+          SELECT id, guild_id, user_id, n, period_ends_at, 1 FROM streak_order WHERE n = 1
+          UNION ALL
+          SELECT o.id, o.guild_id, o.user_id, o.n, o.period_ends_at,
+            CASE WHEN o.voted_at <= c.period_ends_at + ${DEFAULT_GRACE_MS} THEN c.streak + 1 ELSE 1 END
+          FROM streak_order o JOIN chain c ON o.guild_id = c.guild_id AND o.user_id = c.user_id AND o.n = c.n + 1
+        )
+        SELECT id, streak FROM chain`,
+      `CREATE INDEX streak_chain_id ON streak_chain (id)`,
+      `UPDATE votes SET streak = COALESCE((SELECT streak FROM streak_chain WHERE streak_chain.id = votes.id), 1)`,
+      `DROP TABLE streak_chain`,
+      `DROP TABLE streak_order`,
     ],
   },
   {

@@ -1,3 +1,4 @@
+import { graceMs, streakAfter } from '../streaks/streak.js';
 import { SqlMilestones } from './sql-milestones.js';
 import { SqlOutbox, num } from './sql-outbox.js';
 import type { Row } from './sql.js';
@@ -6,6 +7,7 @@ import type {
   MilestoneGrant,
   DeliveryOutcome,
   DeliveryRecord,
+  MemberStreak,
   MirrorEntry,
   MirrorTotals,
   NewVote,
@@ -43,9 +45,16 @@ export class SqlServerStore extends SqlOutbox implements Store {
         tx,
       );
       if (running.length > 0) return false;
+      const [last] = await this.query(
+        `SELECT streak, period_ends_at FROM votes WHERE guild_id = $1 AND user_id = $2
+         ORDER BY period_ends_at DESC, id DESC LIMIT 1`,
+        [vote.userId],
+        tx,
+      );
+      const previous = last && { streak: num(last.streak), periodEndsAt: num(last.period_ends_at) };
       await this.query(
-        `INSERT INTO votes (guild_id, user_id, voted_at, is_double, source, period_ends_at, announced_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        `INSERT INTO votes (guild_id, user_id, voted_at, is_double, source, period_ends_at, announced_at, streak)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
         [
           vote.userId,
           vote.at,
@@ -53,6 +62,7 @@ export class SqlServerStore extends SqlOutbox implements Store {
           vote.source,
           vote.periodEndsAt,
           vote.source === 'seed' ? vote.at : null,
+          streakAfter(previous, vote.at, vote.streakGraceMs ?? graceMs(undefined)),
         ],
         tx,
       );
@@ -69,16 +79,59 @@ export class SqlServerStore extends SqlOutbox implements Store {
 
   async waitingVotes(limit: number): Promise<PendingAnnouncement[]> {
     const rows = await this.query(
-      `SELECT id, user_id, is_double, voted_at FROM votes
+      `SELECT id, user_id, is_double, voted_at, streak FROM votes
        WHERE guild_id = $1 AND announced_at IS NULL AND post_id IS NULL ORDER BY id LIMIT $2`,
       [limit],
     );
-    return rows.map((row) => ({
-      id: num(row.id),
-      userId: String(row.user_id),
-      double: num(row.is_double) === 1,
-      at: num(row.voted_at),
-    }));
+    if (rows.length === 0) return [];
+    const counts = await this.#countsUpTo(rows.map((row) => ({ id: num(row.id), at: num(row.voted_at) })));
+    return rows.map((row) => {
+      const id = num(row.id);
+      const count = counts.get(id);
+      return {
+        id,
+        userId: String(row.user_id),
+        double: num(row.is_double) === 1,
+        at: num(row.voted_at),
+        streak: num(row.streak),
+        first: (count?.earlier ?? 0) === 0,
+        monthVotes: count?.month ?? 0,
+        totalVotes: count?.total ?? 0,
+      };
+    });
+  }
+
+  /**
+   * For each vote: the member's votes before it (any source), and their counted votes up to it, in
+   * its calendar month and in all. One query per month the votes fall in (nearly always one).
+   */
+  async #countsUpTo(
+    votes: ReadonlyArray<{ id: number; at: number }>,
+  ): Promise<Map<number, { earlier: number; month: number; total: number }>> {
+    const byMonth = new Map<number, number[]>();
+    for (const vote of votes) {
+      const day = new Date(vote.at);
+      const start = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), 1);
+      byMonth.set(start, [...(byMonth.get(start) ?? []), vote.id]);
+    }
+    const counted = `CASE WHEN p.source = 'seed' THEN 0 WHEN p.is_double = 1 THEN 2 ELSE 1 END`;
+    const counts = new Map<number, { earlier: number; month: number; total: number }>();
+    for (const [monthStart, ids] of byMonth) {
+      const list = ids.map((_, i) => `$${i + 3}`).join(', ');
+      const rows = await this.query(
+        `SELECT v.id,
+           SUM(CASE WHEN p.voted_at < v.voted_at THEN 1 ELSE 0 END) AS earlier,
+           SUM(CASE WHEN p.voted_at >= $2 THEN ${counted} ELSE 0 END) AS month,
+           SUM(${counted}) AS total
+         FROM votes v JOIN votes p ON p.guild_id = v.guild_id AND p.user_id = v.user_id AND p.voted_at <= v.voted_at
+         WHERE v.guild_id = $1 AND v.id IN (${list})
+         GROUP BY v.id`,
+        [monthStart, ...ids],
+      );
+      for (const row of rows)
+        counts.set(num(row.id), { earlier: num(row.earlier), month: num(row.month), total: num(row.total) });
+    }
+    return counts;
   }
 
   async markAnnounced(ids: readonly number[], messageId: string | null, at: number): Promise<void> {
@@ -107,6 +160,29 @@ export class SqlServerStore extends SqlOutbox implements Store {
       [from, to],
     );
     return rows.map((row) => ({ userId: String(row.user_id), votes: num(row.votes) }));
+  }
+
+  async streakOf(userId: string, now: number, graceMs: number): Promise<number> {
+    const [row] = await this.query(
+      'SELECT MAX(streak) AS streak FROM votes WHERE guild_id = $1 AND user_id = $2 AND period_ends_at >= $3',
+      [userId, now - graceMs],
+    );
+    return row?.streak === null || row?.streak === undefined ? 0 : num(row.streak);
+  }
+
+  async latestStreaks(since: number): Promise<Array<MemberStreak & { periodEndsAt: number }>> {
+    // Among a member's votes still in the window the latest has both maxima: a vote that broke a
+    // streak came after the grace of the one before, which is then out of any window reaching it.
+    const rows = await this.query(
+      `SELECT user_id, MAX(streak) AS streak, MAX(period_ends_at) AS period_ends_at FROM votes
+       WHERE guild_id = $1 AND period_ends_at >= $2 GROUP BY user_id`,
+      [since],
+    );
+    return rows.map((row) => ({
+      userId: String(row.user_id),
+      streak: num(row.streak),
+      periodEndsAt: num(row.period_ends_at),
+    }));
   }
 
   replaceMirror(entries: readonly MirrorEntry[], totals: MirrorTotals): Promise<void> {

@@ -77,6 +77,8 @@ export interface NewVote {
   source: 'webhook' | 'poll' | 'seed';
   /** When this vote's period ends; a later vote before then is the same period. */
   periodEndsAt: number;
+  /** How long after the previous period ran out this vote still continues the streak (the server's setting). */
+  streakGraceMs?: number;
 }
 
 export interface PendingAnnouncement {
@@ -84,6 +86,20 @@ export interface PendingAnnouncement {
   userId: string;
   double: boolean;
   at: number;
+  /** The streak this vote made. */
+  streak: number;
+  /** No earlier vote of the member is recorded: the first-vote template applies. */
+  first: boolean;
+  /** The member's recorded votes in the vote's calendar month (UTC) up to it, a double counting as two. */
+  monthVotes: number;
+  /** The member's recorded votes up to this one, a double counting as two. */
+  totalVotes: number;
+}
+
+/** A member whose streak is still alive: their last period has not run out longer ago than the grace. */
+export interface MemberStreak {
+  userId: string;
+  streak: number;
 }
 
 export interface MirrorEntry {
@@ -233,6 +249,14 @@ export interface ServerSettingsRecord {
   voterRoleId?: string;
   moderatorRoleIds?: string[];
   voteUrl?: string;
+  /** The vote announcement as the server words it (src/announce/template.ts). */
+  announceTemplate?: string;
+  /** The announcement of a member's first recorded vote. */
+  firstVoteTemplate?: string;
+  /** `{user}` pings the voter (and nobody else); without it the mention shows but pings no one. */
+  announcePing?: boolean;
+  /** Hours after a vote runs out in which the next vote keeps the streak going. */
+  streakGraceHours?: number;
 }
 
 /** A server the bot serves or served: its settings and its secrets, sealed (src/secrets). */
@@ -312,6 +336,10 @@ export interface Store extends OutboxStore {
   countingSince(): Promise<number>;
   /** Votes recorded in [from, to), a double counting as two, for the leaderboard. */
   votesBetween(from: number, to: number): Promise<Array<{ userId: string; votes: number }>>;
+  /** The member's streak at `now`: 0 when their last period ran out more than `graceMs` ago, or they never voted. */
+  streakOf(userId: string, now: number, graceMs: number): Promise<number>;
+  /** Each member's latest vote among those whose period ends at or after `since`: its streak and period end. */
+  latestStreaks(since: number): Promise<Array<MemberStreak & { periodEndsAt: number }>>;
 
   /** Replaces the whole mirror with a poll's answer. */
   replaceMirror(entries: readonly MirrorEntry[], totals: MirrorTotals): Promise<void>;

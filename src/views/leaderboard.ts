@@ -19,8 +19,22 @@ export interface LeaderboardViewInput {
   names?: ReadonlyMap<string, string>;
 }
 
-/** `leaderboard-page:<YYYY-MM>:<N>`: the month and the page a button leads to, or null when forged. */
-export function parseLeaderboardPage(arg: string): { month: Month; page: number } | null {
+/** Which ranking a page button redraws: a month's votes, or the streaks going now. */
+export type LeaderboardPage = { month: Month; page: number } | { streak: true; page: number };
+
+/** The streak ranking's place in a custom id, where a month would be. */
+const STREAK = 'streak';
+
+/**
+ * `leaderboard-page:<YYYY-MM>:<N>` or `leaderboard-page:streak:<N>`: the ranking and the page a
+ * button leads to, or null when forged.
+ */
+export function parseLeaderboardPage(arg: string): LeaderboardPage | null {
+  const streak = new RegExp(`^${STREAK}:(\\d{1,5})$`).exec(arg);
+  if (streak) {
+    const page = parsePage(streak[1]!);
+    return page ? { streak: true, page } : null;
+  }
   const match = /^(\d{4}-\d{2}):(\d{1,5})$/.exec(arg);
   const month = match ? parseMonth(match[1]!) : null;
   const page = match ? parsePage(match[2]!) : null;
@@ -57,5 +71,32 @@ export function leaderboardView({
     .setDescription([t('leaderboard.heading'), ...lines, '', since].join('\n'))
     .setFooter({ text: t('votes.page', { page: shown.current, pages: shown.pageCount }) });
   const toPage = (target: number) => encodeCustomId(Prefix.leaderboardPage, `${monthKey(month)}:${target}`);
+  return messageView(embed, shown.pageCount > 1 ? [pageButtons(shown, toPage, i18n)] : []);
+}
+
+export interface StreakBoardInput {
+  /** Members with a streak going, ranked by rankVoters (their streak as the count). */
+  ranked: readonly Ranked[];
+  page: number;
+  /** The server's grace window, said in the heading so the ranking explains itself. */
+  graceHours: number;
+  i18n: Translator;
+  names?: ReadonlyMap<string, string>;
+}
+
+/** The streaks going now, 10 a page: vote periods in a row, each voted within the grace after the last. */
+export function streakBoardView({ ranked, page, graceHours, i18n, names }: StreakBoardInput): MessageView {
+  const { t } = i18n;
+  const embed = new EmbedBuilder().setColor(ToneColour.info).setTitle(t('leaderboard.streakTitle'));
+  if (ranked.length === 0) return messageView(embed.setDescription(t('leaderboard.streakEmpty')));
+  const shown = pageOf(ranked, page);
+  const lines = shown.items.map(({ rank, userId, votes }) => {
+    const who = mentionWithName(userId, names?.get(userId));
+    return `${rank}\\. ${who} · ${t('leaderboard.streakLine', { count: votes })}`;
+  });
+  embed
+    .setDescription([t('leaderboard.streakHeading', { hours: graceHours }), ...lines].join('\n'))
+    .setFooter({ text: t('votes.page', { page: shown.current, pages: shown.pageCount }) });
+  const toPage = (target: number) => encodeCustomId(Prefix.leaderboardPage, `${STREAK}:${target}`);
   return messageView(embed, shown.pageCount > 1 ? [pageButtons(shown, toPage, i18n)] : []);
 }

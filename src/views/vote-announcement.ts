@@ -1,5 +1,6 @@
 import { EmbedBuilder } from 'discord.js';
-import { EMBED_DESCRIPTION_MAX, EMBED_TOTAL_MAX } from '../discord-limits.js';
+import { mentionsVoter, renderTemplate } from '../announce/template.js';
+import { EMBED_DESCRIPTION_MAX, EMBED_TOTAL_MAX, MESSAGE_CONTENT_MAX } from '../discord-limits.js';
 import type { Translator } from '../i18n/index.js';
 import { embedSize } from './embed-size.js';
 import { mentionWithName } from './format.js';
@@ -88,4 +89,78 @@ function voteLines(votes: readonly AnnouncedVote[], { t }: Translator, names: Re
       member: mentionWithName(vote.userId, names.get(vote.userId)),
     }),
   );
+}
+
+/** The server's own wording of announcements (/setup announce); no template: the built-in embed. */
+export interface AnnouncementTemplates {
+  template: string | undefined;
+  /** For a member's first recorded vote; without it the template (or the built-in line) serves. */
+  firstVote: string | undefined;
+  /** `{user}` pings the voter. */
+  ping: boolean;
+}
+
+/** A vote as a template reads it. */
+export interface TemplatedVote extends AnnouncedVote {
+  first: boolean;
+  streak: number;
+  monthVotes: number;
+  totalVotes: number;
+}
+
+/** A REST message body: text, pinging at most the voters it names with `{user}`. */
+export interface AnnouncementBody {
+  content: string;
+  allowed_mentions: { parse: []; users: string[] };
+}
+
+/** Discord takes at most 100 ids in allowed_mentions.users: no message names more voters. */
+const VOTERS_PER_TEXT = 100;
+
+export function usesTemplates(templates: AnnouncementTemplates): boolean {
+  return templates.template !== undefined || templates.firstVote !== undefined;
+}
+
+/** The template a vote is announced with: the first-vote one for a first vote, else the server's, else the built-in line. */
+function templateFor(vote: TemplatedVote, templates: AnnouncementTemplates, { t }: Translator): string {
+  if (vote.first && templates.firstVote !== undefined) return templates.firstVote;
+  return templates.template ?? t('announce.defaultTemplate');
+}
+
+/** One voter's line, and whether it pings them. */
+export function templatedLine(
+  vote: TemplatedVote,
+  templates: AnnouncementTemplates,
+  server: string,
+  i18n: Translator,
+  name: string | undefined,
+): { text: string; pings: boolean } {
+  const template = templateFor(vote, templates, i18n);
+  const text = renderTemplate(template, { ...vote, name, server }, i18n);
+  return { text, pings: templates.ping && mentionsVoter(template) };
+}
+
+/**
+ * The longest head of `votes` whose lines fit one message's text (a line each, at least one: a
+ * template is refused unless its longest rendering fits), and that message.
+ */
+export function packTemplatedAnnouncement(
+  votes: readonly TemplatedVote[],
+  templates: AnnouncementTemplates,
+  server: string,
+  i18n: Translator,
+  names: ReadonlyMap<string, string> = new Map(),
+): { body: AnnouncementBody; count: number } {
+  const lines: string[] = [];
+  const users: string[] = [];
+  let length = 0;
+  for (const vote of votes.slice(0, VOTERS_PER_TEXT)) {
+    const line = templatedLine(vote, templates, server, i18n, names.get(vote.userId));
+    const added = (lines.length === 0 ? 0 : 1) + line.text.length;
+    if (lines.length > 0 && length + added > MESSAGE_CONTENT_MAX) break;
+    lines.push(line.text);
+    length += added;
+    if (line.pings && !users.includes(vote.userId)) users.push(vote.userId);
+  }
+  return { body: { content: lines.join('\n'), allowed_mentions: { parse: [], users } }, count: lines.length };
 }

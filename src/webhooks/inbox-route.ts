@@ -20,6 +20,8 @@ export interface InboxRouteOptions {
   rememberName?: (userId: string, name: string) => void;
   /** A new vote's period is running until the given time (the voter role and reminders act on it). */
   onNewVote?: (userId: string, periodEndsAt: number) => Promise<void>;
+  /** The server's streak grace window. */
+  streakGraceMs?: number;
 }
 
 /**
@@ -74,6 +76,7 @@ async function acceptVote(event: VoteEvent, receivedAt: number, options: InboxRo
     double: event.double,
     source: 'webhook',
     periodEndsAt,
+    streakGraceMs: options.streakGraceMs,
   });
   if (fresh) {
     logger.info({ userId, double: event.double }, 'vote accepted');

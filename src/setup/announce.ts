@@ -1,0 +1,97 @@
+import type { ChatInputCommandInteraction } from 'discord.js';
+import { checkTemplate, PLACEHOLDERS } from '../announce/template.js';
+import type { BaseContext } from '../bot/context.js';
+import { setupName } from '../bot/command-options.js';
+import { UserFacingError } from '../bot/user-error.js';
+import { translatorFor, type Translator } from '../i18n/index.js';
+import type { ServerSettingsRecord } from '../store/index.js';
+import type { MessageView } from '../views/message.js';
+import { noticeView } from '../views/notice.js';
+import { templatedLine, type AnnouncementTemplates } from '../views/vote-announcement.js';
+import { setupAnswer } from './answer.js';
+import { refuseEnvironmentSetting } from './manage-server.js';
+
+/** The numbers a preview shows: plausible, and labelled as examples. */
+const EXAMPLE = { double: false, streak: 3, monthVotes: 2, totalVotes: 12 } as const;
+
+/**
+ * `/setup announce template:… first-vote:… ping:… preview:… clear:…`: how votes are announced.
+ * With `preview:true` nothing is stored or posted; the answer shows what announcements would say.
+ */
+export async function setAnnounce(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<MessageView> {
+  const guildId = interaction.guildId!;
+  const i18n = translatorFor(interaction.locale);
+  const { options } = interaction;
+  const template = checked(options.getString(setupName('template')));
+  const firstVote = checked(options.getString(setupName('firstVote')));
+  const ping = options.getBoolean(setupName('ping')) ?? undefined;
+  const preview = options.getBoolean(setupName('preview')) ?? false;
+  const clear = options.getBoolean(setupName('clear')) ?? false;
+  if (clear && (template !== undefined || firstVote !== undefined)) throw new UserFacingError('refusal.announceClear');
+
+  const current = ctx.servers.settings(guildId);
+  const next: AnnouncementTemplates = {
+    template: clear ? undefined : (template ?? current?.announceTemplate),
+    firstVote: clear ? undefined : (firstVote ?? current?.firstVoteTemplate),
+    ping: ping ?? current?.announcePing ?? false,
+  };
+  const shown = previewText(next, interaction, i18n);
+  const changes = template !== undefined || firstVote !== undefined || ping !== undefined || clear;
+  if (preview || !changes)
+    return noticeView({ tone: 'info', title: i18n.t('setup.announce.preview.title'), description: shown, i18n });
+
+  const patch: ServerSettingsRecord = {};
+  if (template !== undefined || clear) {
+    refuseEnvironmentSetting(ctx.servers, guildId, 'announceTemplate');
+    patch.announceTemplate = next.template;
+  }
+  if (firstVote !== undefined || clear) {
+    refuseEnvironmentSetting(ctx.servers, guildId, 'firstVoteTemplate');
+    patch.firstVoteTemplate = next.firstVote;
+  }
+  if (ping !== undefined) {
+    refuseEnvironmentSetting(ctx.servers, guildId, 'announcePing');
+    patch.announcePing = ping;
+  }
+  await ctx.servers.setSettings(guildId, patch);
+  return setupAnswer(clear ? 'setup.announce.cleared' : 'setup.announce.set', { preview: shown }, i18n);
+}
+
+/** The template as typed, checked; undefined when the option was left out. */
+function checked(text: string | null): string | undefined {
+  if (text === null) return undefined;
+  const check = checkTemplate(text);
+  if (check.ok) return check.template;
+  const known = PLACEHOLDERS.map((name) => `\`{${name}}\``).join(' ');
+  if (check.problem === 'unknown')
+    throw new UserFacingError('refusal.templateUnknown', {
+      unknown: check.unknown.map((name) => `\`{${name}}\``).join(', '),
+      known,
+    });
+  if (check.problem === 'tooLong') throw new UserFacingError('refusal.templateTooLong', { max: check.max });
+  throw new UserFacingError('refusal.templateEmpty', { known });
+}
+
+/** A vote and a first vote by the caller, as the templates word them, and who would be pinged. */
+function previewText(templates: AnnouncementTemplates, interaction: ChatInputCommandInteraction, i18n: Translator) {
+  const { t } = i18n;
+  const server = interaction.guild?.name ?? '';
+  const name = interaction.member && 'displayName' in interaction.member ? interaction.member.displayName : undefined;
+  const vote = { ...EXAMPLE, userId: interaction.user.id, first: false };
+  const line = (first: boolean) =>
+    templatedLine({ ...vote, first, totalVotes: first ? 1 : vote.totalVotes }, templates, server, i18n, name);
+  const normal = line(false);
+  const first = line(true);
+  const builtIn = templates.template === undefined && templates.firstVote === undefined;
+  return [
+    builtIn ? t('setup.announce.builtIn') : '',
+    `**${t('setup.announce.voteLabel')}**`,
+    normal.text,
+    `**${t('setup.announce.firstLabel')}**`,
+    first.text,
+    '',
+    t(normal.pings || first.pings ? 'setup.announce.pingsVoter' : 'setup.announce.pingsNobody'),
+  ]
+    .filter((part, index) => index > 0 || part !== '')
+    .join('\n');
+}
