@@ -14,7 +14,7 @@ import { rateLimitScenario } from './scenarios/rate-limit.js';
 import { realtimeScenario } from './scenarios/realtime.js';
 import { throughputScenario } from './scenarios/throughput.js';
 import { currentDrillsSection, withDrillsSection } from './drills/results-section.js';
-import { renderTable, targets } from './table.js';
+import { renderTable, ratioTargets, targets } from './table.js';
 
 // `npm run bench -- --no-warn` skips the extra throughput run of our bot at LOG_LEVEL=warn;
 // `--only=latency,burst` runs some scenarios only and leaves RESULTS.md alone (for work on the bench).
@@ -116,7 +116,9 @@ async function main(): Promise<void> {
 
   const extra = withWarn ? ['warn'] : [];
   const table = renderTable(figures.ours, figures.baseline, extra);
-  const goals = targets(figures.ours).map((t) => `- ${t.met ? 'MET' : 'NOT MET'}: ${t.text} — ${t.figure}`);
+  const goals = [...targets(figures.ours), ...ratioTargets(figures.ours, figures.baseline)].map(
+    (t) => `- ${t.met ? 'MET' : 'NOT MET'}: ${t.text} — ${t.figure}`,
+  );
   const total = `${((performance.now() - started) / 1000).toFixed(0)} s`;
   console.log(`\n${table}\n\nTargets (our bot):\n${goals.join('\n')}\n\nbench finished in ${total}`);
   if (only) return;

@@ -188,6 +188,29 @@ export interface Target {
   figure: string;
 }
 
+/** Ours ÷ baseline in the same run; NaN where either is missing. */
+const sameRunRatio = (ours: Figures, baseline: Figures, id: string) =>
+  (ours[id] ?? Number.NaN) / (baseline[id] ?? Number.NaN);
+
+/** Issue 18's goals: the hot path costs less than the naive bot's, in the same run. */
+export function ratioTargets(ours: Figures, baseline: Figures): Target[] {
+  const goal = (text: string, id: string, met: (r: number) => boolean): Target => {
+    const r = sameRunRatio(ours, baseline, id);
+    return { text, met: met(r), figure: `${r.toFixed(2)}× (${ours[id] ?? 'n/a'} ÷ ${baseline[id] ?? 'n/a'})` };
+  };
+  return [
+    goal('highest offered rate with p99 ack < 1 s ≥ 1.5× the baseline', 'throughput.offered', (r) => r >= 1.5),
+    goal('CPU per interaction ≤ 0.6× the baseline', 'processing.cpu', (r) => r <= 0.6),
+    goal('ack p99 at a 20 ms service ≤ 1.0× the baseline', 'ack.p99.20', (r) => r <= 1),
+    goal('RSS at start ≤ 1.0× the baseline', 'rss.start', (r) => r <= 1),
+    goal('RSS after 10k interactions ≤ 0.8× the baseline', 'rss.10k', (r) => r <= 0.8),
+    {
+      ...goal('RSS after 100k interactions ≤ 150 MB and ≤ 0.6× the baseline', 'rss.100k', (r) => r <= 0.6),
+      met: sameRunRatio(ours, baseline, 'rss.100k') <= 0.6 && (ours['rss.100k'] ?? Infinity) <= 150,
+    },
+  ];
+}
+
 export function targets(ours: Figures): Target[] {
   const late = SERVICE_LATENCIES_MS.map((latency) => ours[`late.${latency}`]);
   return [

@@ -28,19 +28,8 @@ export function createLogger(
     level,
     base: { pid: process.pid },
     timestamp: stdTimeFunctions.isoTime,
-    redact: {
-      paths: [
-        'token',
-        'apiKey',
-        'appId',
-        '*.token',
-        '*.apiKey',
-        '*.appId',
-        'headers.authorization',
-        '*.headers.authorization',
-      ],
-      censor: '[redacted]',
-    },
+    // Secret fields by name, where pino's `redact` would clone every logged object to look.
+    formatters: { log: withoutSecretFields },
     serializers: { err: withoutRequestBody },
     hooks: {
       streamWrite: (line: string) =>
@@ -60,6 +49,53 @@ function prettyStream(destination: DestinationStream | undefined): DestinationSt
     ignore: 'pid,hostname',
     ...(destination ? { destination, colorize: false } : {}),
   });
+}
+
+const SECRET_FIELDS = new Set(['token', 'apiKey', 'appId']);
+const CENSORED = '[redacted]';
+
+/**
+ * `token`, `apiKey`, `appId` and `headers.authorization`, at the top of a logged object or one level
+ * down, read `[redacted]`. The object is copied only when it holds one, and the caller's is never changed.
+ */
+export function withoutSecretFields(object: Record<string, unknown>): Record<string, unknown> {
+  let out = object;
+  for (const key in object) {
+    const value = object[key];
+    let censored: unknown = value;
+    if (SECRET_FIELDS.has(key)) censored = CENSORED;
+    else if (key === 'headers') censored = withoutAuthorization(value);
+    else if (isPlainObject(value)) censored = withoutNestedSecrets(value);
+    if (censored !== value) {
+      if (out === object) out = { ...object };
+      out[key] = censored;
+    }
+  }
+  return out;
+}
+
+function withoutNestedSecrets(object: Record<string, unknown>): Record<string, unknown> {
+  let out = object;
+  for (const key in object) {
+    const value = object[key];
+    const censored = SECRET_FIELDS.has(key) ? CENSORED : key === 'headers' ? withoutAuthorization(value) : value;
+    if (censored !== value) {
+      if (out === object) out = { ...object };
+      out[key] = censored;
+    }
+  }
+  return out;
+}
+
+function withoutAuthorization(headers: unknown): unknown {
+  if (!isPlainObject(headers) || !('authorization' in headers)) return headers;
+  return { ...headers, authorization: CENSORED };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === Object.prototype || prototype === null;
 }
 
 /** pino's error serializer, minus discord.js's `requestBody` (the message or form being sent). */

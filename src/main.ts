@@ -13,7 +13,7 @@ import { ConfigError, loadConfig, secretValues } from './config.js';
 import { EXIT_FAILURE, exitCodeOf } from './exit-codes.js';
 import { serveHealthOnly } from './hosting/health-only.js';
 import { startHosting, type Hosting, type Phase } from './hosting/index.js';
-import { BotMetrics } from './hosting/metrics.js';
+import type { BotMetrics } from './hosting/metrics.js';
 import { componentHandlers } from './interactions/index.js';
 import { MemberNames } from './bot/member-names.js';
 import { ReplyGuard } from './bot/reply-guard.js';
@@ -47,7 +47,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, secretValues(config), undefined, config.logFormat);
   // Metrics are kept only when a host will read them (METRICS_PORT).
-  const metrics = config.metricsPort === undefined ? undefined : new BotMetrics();
+  // prom-client is loaded only when metrics are served.
+  const metrics: BotMetrics | undefined =
+    config.metricsPort === undefined ? undefined : new (await import('./hosting/metrics.js')).BotMetrics();
   const { apiKey: _apiKey, appId: _appId, ...shared } = config.service;
   const commands = await loadCommands(new URL('../commands/', import.meta.url));
   const client = createDiscordClient(config);

@@ -6,6 +6,7 @@ import {
   type MessageComponentInteraction,
   type ModalSubmitInteraction,
 } from 'discord.js';
+import { replyPlain } from './reply-fast.js';
 
 /** Discord's first-response window is 3 s; deferring here leaves room for network latency. */
 export const DEFER_AFTER_MS = 1_800;
@@ -25,7 +26,7 @@ export async function replyInTime(
   const flags = ephemeral ? MessageFlags.Ephemeral : undefined;
   const payload = await raceDeadline(work);
   if (payload !== TOO_SLOW) {
-    await interaction.reply({ ...payload, flags });
+    await replyPlain(interaction, payload, flags);
     return;
   }
   await interaction.deferReply({ flags });

@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { METRICS_CONTENT_TYPE } from './metrics.js';
+
+/** prom-client's Registry.PROMETHEUS_CONTENT_TYPE, kept here so a health-only server never loads prom-client. */
+export const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8';
 
 export interface Health {
   /** standby: another process holds the store and this one waits to take over (see store/postgres-lock.ts). */
@@ -71,7 +73,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, options: Health
       );
     }
     const text = (await metrics?.()) ?? '';
-    return send(res, 200, METRICS_CONTENT_TYPE, text, req.method === 'HEAD');
+    return send(res, 200, PROMETHEUS_TEXT, text, req.method === 'HEAD');
   } catch {
     return send(res, 500, 'text/plain; charset=utf-8', 'Internal error\n');
   }

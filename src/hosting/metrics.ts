@@ -32,7 +32,6 @@ export interface LiveState {
   gatewayConnected: boolean;
 }
 
-export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
 
 /**
  * The bot's metrics, on a registry of their own (prom-client), with prom-client's process and

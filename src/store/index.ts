@@ -1,6 +1,4 @@
-import { openPostgres } from './postgres.js';
 import { postgresStoreError } from './postgres-faults.js';
-import { holdPostgresLock } from './postgres-lock.js';
 import { openSqlite } from './sqlite.js';
 import type { SqliteDriver } from './sqlite-driver.js';
 import { sqliteStoreError } from './sqlite-faults.js';
@@ -53,7 +51,11 @@ export type {
  */
 export async function openStore(target: DatabaseTarget, sqliteDriver?: SqliteDriver): Promise<StoreRoot> {
   try {
-    const db = target.kind === 'postgres' ? openPostgres(target.url) : openSqlite(target.file, sqliteDriver);
+    // pg is loaded only by a store that uses it: a SQLite bot's memory holds none of it.
+    const db =
+      target.kind === 'postgres'
+        ? (await import('./postgres.js')).openPostgres(target.url)
+        : openSqlite(target.file, sqliteDriver);
     try {
       return await sqlStore(db);
     } catch (error) {
@@ -74,7 +76,7 @@ export async function holdStore(
   options: HoldOptions,
   sqliteDriver?: SqliteDriver,
 ): Promise<StoreLock> {
-  if (target.kind === 'postgres') return holdPostgresLock(target.url, options);
+  if (target.kind === 'postgres') return (await import('./postgres-lock.js')).holdPostgresLock(target.url, options);
   // An in-memory database is private to this process already.
   if (target.file === ':memory:') return { release: async () => undefined };
   return lockSqliteFile(target.file, sqliteDriver);

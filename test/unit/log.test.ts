@@ -53,4 +53,27 @@ describe('the logger', () => {
     expect(text).not.toContain(JSON.stringify(secret).slice(1, -1));
     expect(text).toContain('[redacted]');
   });
+
+  it('censors secret fields at the top and one level down, leaving the logged object as it was', () => {
+    const { logger, lines } = capture();
+    const logged = {
+      token: 'bot-token-value',
+      guildId: '42',
+      service: { apiKey: 'api-key-value', appId: 'app-id-value', attempt: 2 },
+      headers: { authorization: 'Bot bot-token-value', accept: 'json' },
+      request: { headers: { authorization: 'Bearer nested-value' } },
+    };
+    const before = JSON.stringify(logged);
+    logger.info(logged, 'x');
+    const line = JSON.parse(lines[0]!) as Record<string, unknown>;
+    expect(line).toMatchObject({
+      token: '[redacted]',
+      guildId: '42',
+      service: { apiKey: '[redacted]', appId: '[redacted]', attempt: 2 },
+      headers: { authorization: '[redacted]', accept: 'json' },
+      request: { headers: { authorization: '[redacted]' } },
+    });
+    expect(lines[0]).not.toMatch(/bot-token-value|api-key-value|app-id-value|nested-value/);
+    expect(JSON.stringify(logged)).toBe(before);
+  });
 });

@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { startHealthServer, type Health, type HealthServer } from '../../../src/hosting/health-server.js';
+import { Registry } from 'prom-client';
+import {
+  PROMETHEUS_TEXT,
+  startHealthServer,
+  type Health,
+  type HealthServer,
+} from '../../../src/hosting/health-server.js';
 
 describe('the health and metrics server', () => {
   let server: HealthServer | undefined;
@@ -52,6 +58,10 @@ describe('the health and metrics server', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
     expect(await response.text()).toBe('# HELP x X.\n# TYPE x gauge\nx 1\n');
+  });
+
+  it("names /metrics' content type as prom-client does, without loading it", () => {
+    expect(PROMETHEUS_TEXT).toBe(Registry.PROMETHEUS_CONTENT_TYPE);
   });
 
   it('answers 404 for other paths and 405 for other methods', async () => {
