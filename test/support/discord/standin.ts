@@ -26,6 +26,8 @@ import type {
 
 export interface DiscordStandInOptions {
   token?: string;
+  /** The port on 127.0.0.1 for REST and the gateway; default 0, a free one. */
+  port?: number;
   guildId?: string;
   applicationId?: string;
   /** Defaults to the application id, as for every bot made since 2016. */
@@ -528,7 +530,7 @@ class StandIn implements DiscordStandIn {
   }
 }
 
-/** Starts a local Discord (REST + gateway) on 127.0.0.1 and an ephemeral port. */
+/** Starts a local Discord (REST + gateway) on 127.0.0.1, on a free port unless one is named. */
 export async function startDiscordStandIn(options: DiscordStandInOptions = {}): Promise<DiscordStandIn> {
   const applicationId = options.applicationId ?? DEFAULTS.applicationId;
   const botUserId = options.botUserId ?? applicationId;
@@ -565,7 +567,7 @@ export async function startDiscordStandIn(options: DiscordStandInOptions = {}): 
   const gateway = new Gateway(server, store, () => `ws://127.0.0.1:${port}`);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   port = (server.address() as AddressInfo).port;
   const rateLimits = options.channelRateLimits === false ? undefined : new RouteRateLimits();
