@@ -121,6 +121,21 @@ describe('npm run playground, with npm start in a second terminal', () => {
     expect(noSub.stderr).toContain('/remind needs one of on, off, status');
   });
 
+  it('answers --help with its usage and exit 0, and an unknown flag with exit 2, writing nothing', async () => {
+    const file = path.join(dir, 'help.env');
+    const help = await runBuilt(CLI, {}, ['--help', ...FREE_PORTS, '--env-out', file]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: npm run playground/);
+    expect(help.stdout).toContain('send /vote member:bob');
+    const wrong = await runBuilt(CLI, {}, ['--env-out', file, '--colour']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain("Unknown option '--colour'");
+    const sendWrong = await runBuilt(CLI, {}, ['send', '/vote', '--env-out', file]);
+    expect(sendWrong.code).toBe(2);
+    expect(sendWrong.stderr).toContain('send takes only --control-port');
+    expect(existsSync(file)).toBe(false);
+  });
+
   it('never writes .env, and refuses before it starts anything', async () => {
     const refused = await runBuilt(CLI, {}, [...FREE_PORTS, '--env-out', path.join(dir, '.env')]);
     expect(refused.code).toBe(2);
