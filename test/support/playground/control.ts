@@ -1,6 +1,6 @@
 import { renderMessage, renderModal, plainStyle, type RenderContext } from '../demo-render.js';
 import { isModal, member, slashCommand, type DiscordStandIn, type Message } from '../discord/index.js';
-import { deliver } from '../guilds-webhook.js';
+import { deliver, reviewEvent, voteEvent } from '../guilds-webhook.js';
 import type { Sandbox } from '../../../src/sandbox/types.js';
 import { CAST, findPerson, type Person } from './cast.js';
 import { readSendLine, SendLineError, type CommandDefinition, type SendRequest } from './send-line.js';
@@ -123,14 +123,10 @@ export async function answerSend(parts: PlaygroundParts, words: string[]): Promi
     case 'vote': {
       // As on Guilds: the service has the vote before its webhook goes out (the bot asks it back).
       sandbox.setVote(request.member.id, VOTE_MS);
-      const user = { id: request.member.id, discord: true, username: request.member.name.toLowerCase() };
-      const event = {
-        event: 'vote',
-        guildId,
-        double: request.double,
-        user: { ...user, global_name: request.member.name },
-      };
-      return sendDelivery(parts, request.member, event, request.shown);
+      const voter = request.member;
+      const names = { username: voter.name.toLowerCase(), global_name: voter.name };
+      const event = voteEvent(guildId, voter.id, request.double, true, names);
+      return sendDelivery(parts, voter, event, request.shown);
     }
     case 'review': {
       reviews += 1;
@@ -138,7 +134,7 @@ export async function answerSend(parts: PlaygroundParts, words: string[]): Promi
       const { rating, content } = request;
       const authorId = request.member.id;
       sandbox.setReview({ id, rating, content, likes: 0, replies: 0, created_at: new Date().toISOString(), authorId });
-      const event = { event: 'review', guildId, id, authorId, content, rating };
+      const event = reviewEvent(guildId, { id, authorId, content, rating });
       return sendDelivery(parts, request.member, event, request.shown);
     }
   }
