@@ -2,6 +2,7 @@
  * production, play a short scripted session; each step and the bot's answer are printed as a
  * member would see them. No Discord account, token or network needed. */
 import { plainStyle, renderMessage, renderModal, ttyStyle, wrap, type RenderContext } from './demo-render.js';
+import { readArgs } from '../../src/cli-args.js';
 import { startWorld } from './world.js';
 import {
   buttonClick,
@@ -380,11 +381,24 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  async (error: unknown) => {
-    process.stderr.write(`\nThe demo failed: ${(error as Error).stack ?? String(error)}\n`);
-    await world?.close().catch(() => undefined);
-    process.exit(1);
-  },
-);
+const USAGE = `Usage: npm run demo
+
+Plays a scripted session: the service sandbox, a local Discord stand-in and the built bot wired to
+both, as in production. Members check votes, share and answer a review, receive a vote and a review
+from Guilds' webhook, open the leaderboard and turn on reminders; each answer is printed as they would
+see it. Exit code 0 when every step got its answer, 1 otherwise. NO_COLOR=1 turns colours off.
+To try the bot by hand instead: npm run playground (docs/playground.md).
+
+Options:
+  -h, --help  show this text (starts nothing)
+`;
+
+if (readArgs(USAGE, {}))
+  main().then(
+    (code) => process.exit(code),
+    async (error: unknown) => {
+      process.stderr.write(`\nThe demo failed: ${(error as Error).stack ?? String(error)}\n`);
+      await world?.close().catch(() => undefined);
+      process.exit(1);
+    },
+  );
