@@ -36,7 +36,9 @@ function waitForOutput(pattern: RegExp, timeoutMs = 10_000): Promise<RegExpMatch
   });
 }
 
-const send = (...words: string[]) => runBuilt(CLI, {}, ['send', ...words, '--control-port', controlPort]);
+/** A playground run that should end by itself and has not by then is killed: the test fails, not hangs. */
+const RUN_MS = 15_000;
+const send = (...words: string[]) => runBuilt(CLI, {}, ['send', ...words, '--control-port', controlPort], RUN_MS);
 
 beforeAll(async () => {
   if (!existsSync(path.join(ROOT, CLI))) throw new Error(`${CLI} is missing: run npm run build:tools first.`);
@@ -52,7 +54,7 @@ beforeAll(async () => {
   controlPort = (await waitForOutput(/Control\s+http:\/\/127\.0\.0\.1:(\d+)\/send/))[1]!;
   bot = startBot({}, { envFile });
   await bot.waitForLog((line) => line.msg === 'ready', 15_000, 'the ready log line');
-});
+}, 40_000);
 
 afterAll(async () => {
   await bot?.stop('SIGTERM');
@@ -123,21 +125,21 @@ describe('npm run playground, with npm start in a second terminal', () => {
 
   it('answers --help with its usage and exit 0, and an unknown flag with exit 2, writing nothing', async () => {
     const file = path.join(dir, 'help.env');
-    const help = await runBuilt(CLI, {}, ['--help', ...FREE_PORTS, '--env-out', file]);
+    const help = await runBuilt(CLI, {}, ['--help', ...FREE_PORTS, '--env-out', file], RUN_MS);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: npm run playground/);
     expect(help.stdout).toContain('send /vote member:bob');
-    const wrong = await runBuilt(CLI, {}, ['--env-out', file, '--colour']);
+    const wrong = await runBuilt(CLI, {}, ['--env-out', file, '--colour'], RUN_MS);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain("Unknown option '--colour'");
-    const sendWrong = await runBuilt(CLI, {}, ['send', '/vote', '--env-out', file]);
+    const sendWrong = await runBuilt(CLI, {}, ['send', '/vote', '--env-out', file], RUN_MS);
     expect(sendWrong.code).toBe(2);
     expect(sendWrong.stderr).toContain('send takes only --control-port');
     expect(existsSync(file)).toBe(false);
   });
 
   it('never writes .env, and refuses before it starts anything', async () => {
-    const refused = await runBuilt(CLI, {}, [...FREE_PORTS, '--env-out', path.join(dir, '.env')]);
+    const refused = await runBuilt(CLI, {}, [...FREE_PORTS, '--env-out', path.join(dir, '.env')], 5_000);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('the playground never writes .env');
     expect(existsSync(path.join(dir, '.env'))).toBe(false);
