@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT, startBot, type BotProcess } from '../support/bot-process.js';
-import { runBuilt } from '../support/run-script.js';
+import { runBuilt, type ScriptRun } from '../support/run-script.js';
 
 // `npm run playground` and `npm start` in two terminals, as a newcomer runs them: the playground's
 // built entry (npm run build:tools makes it), then the bot with nothing but the file it wrote.
@@ -17,6 +17,8 @@ let playground: ChildProcess;
 let output = '';
 let controlPort: string;
 let bot: BotProcess;
+/** A send before the bot was started. */
+let tooEarly: ScriptRun;
 
 function waitForOutput(pattern: RegExp, timeoutMs = 10_000): Promise<RegExpMatchArray> {
   return new Promise((resolve, reject) => {
@@ -52,6 +54,7 @@ beforeAll(async () => {
   playground.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   playground.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   controlPort = (await waitForOutput(/Control\s+http:\/\/127\.0\.0\.1:(\d+)\/send/))[1]!;
+  tooEarly = await send('/vote');
   bot = startBot({}, { envFile });
   await bot.waitForLog((line) => line.msg === 'ready', 15_000, 'the ready log line');
 }, 40_000);
@@ -71,6 +74,16 @@ describe('npm run playground, with npm start in a second terminal', () => {
     // The bot read nothing else: its store is the playground's temporary one.
     const store = /^DATABASE_URL=file:(.+)$/m.exec(written)![1]!;
     expect(bot.logs.find((line) => line.msg === 'store lock held: this process is the active one')?.store).toBe(store);
+  });
+
+  it('says how to start the bot when a command is sent before it connected, and sends nothing', async () => {
+    expect(tooEarly.code).toBe(1);
+    expect(tooEarly.stderr).toContain(
+      `has not connected to the playground yet. Start it in another terminal: DOTENV_CONFIG_PATH=${envFile} npm start`,
+    );
+    // Nothing was queued for the bot to find when it connected (no test before this one sends).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(bot.logs.filter((line) => line.msg === 'interaction handled')).toEqual([]);
   });
 
   it("answers a member's /vote sent through send with that member's vote", async () => {

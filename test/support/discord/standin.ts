@@ -78,6 +78,8 @@ export interface DiscordStandIn {
   readonly unknownRoutes: RecordedRequest[];
   /** IDENTIFYs answered with READY so far. */
   readonly gatewaySessions: number;
+  /** A client's gateway socket is open now (interactions sent meanwhile are queued until one is). */
+  readonly connected: boolean;
   readonly resumes: number;
   /** Resolves once a client identified and got READY and GUILD_CREATE (immediately if one has). */
   waitForReady(timeoutMs?: number): Promise<void>;
@@ -264,6 +266,9 @@ class StandIn implements DiscordStandIn {
   }
   get resumes(): number {
     return this.gateway.resumes;
+  }
+  get connected(): boolean {
+    return this.gateway.ready;
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -40,18 +40,18 @@ export function renderContext(discord: DiscordStandIn): RenderContext {
   };
 }
 
-function notRunning(parts: PlaygroundParts, what: string): SendAnswer {
-  const connected = parts.discord.gatewaySessions > 0;
-  return {
-    status: connected ? 504 : 503,
-    text: connected
-      ? `${what} within ${ANSWER_WAIT_MS / 1000} s. Is the bot still running? Its terminal shows why not.\n`
-      : `The bot has not connected to the playground yet. Start it in another terminal: ${parts.startLine}\n`,
-  };
+function notConnected(parts: PlaygroundParts): SendAnswer {
+  const text =
+    parts.discord.gatewaySessions > 0
+      ? 'The bot is not connected to the playground now: did it stop? Its terminal says why; start it again with: '
+      : 'The bot has not connected to the playground yet. Start it in another terminal: ';
+  return { status: 503, text: `${text}${parts.startLine}\n` };
 }
 
 async function sendCommand(parts: PlaygroundParts, request: Extract<SendRequest, { kind: 'command' }>) {
   const { discord } = parts;
+  // Sent now or never: a command queued for a bot that is away would reach it long past its 3 s.
+  if (!discord.connected) return notConnected(parts);
   const resolvedUsers = request.targets.map((id) => findPerson(id)?.member ?? member({ id }));
   const handle = discord.sendInteraction(
     slashCommand({ name: request.name, member: request.as.member, options: request.options, resolvedUsers }),
@@ -60,7 +60,10 @@ async function sendCommand(parts: PlaygroundParts, request: Extract<SendRequest,
   try {
     answer = await handle.waitForResponse(ANSWER_WAIT_MS);
   } catch {
-    return notRunning(parts, `No answer to ${request.shown}`);
+    return {
+      status: 504,
+      text: `No answer to ${request.shown} within ${ANSWER_WAIT_MS / 1000} s: the bot's terminal says why.\n`,
+    };
   }
   const first = handle.callbacks[0];
   const ms = first && !Number.isNaN(handle.sentAt) ? Math.max(0, Math.round(first.at - handle.sentAt)) : undefined;
