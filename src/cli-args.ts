@@ -20,23 +20,34 @@ export function readArgs<O extends Options>(
   options: O,
   args: string[] = process.argv.slice(2),
 ): Values<O> | undefined {
-  let values: Values<O>;
+  return readCommandLine(usage, options, args, false)?.values;
+}
+
+/** readArgs for a script that also takes words (`playground send /vote member:alice`): they come back in order. */
+export function readCommandLine<O extends Options>(
+  usage: string,
+  options: O,
+  args: string[] = process.argv.slice(2),
+  allowPositionals = true,
+): { values: Values<O>; positionals: string[] } | undefined {
+  let parsed: { values: Values<O>; positionals: string[] };
   try {
-    values = parseArgs({
+    const { values, positionals } = parseArgs({
       args,
       options: { ...options, help: { type: 'boolean', short: 'h' } },
       strict: true,
-      allowPositionals: false,
-    }).values as Values<O>;
+      allowPositionals,
+    });
+    parsed = { values: values as Values<O>, positionals };
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n\n${usage}`);
     process.exitCode = EXIT_USAGE;
     return undefined;
   }
-  if (values.help) {
+  if (parsed.values.help) {
     process.stdout.write(usage);
     process.exitCode = 0;
     return undefined;
   }
-  return values;
+  return parsed;
 }

@@ -454,7 +454,7 @@ export function secretValues(config: Config): string[] {
   ];
 }
 
-/** Reads .env (if present) into process.env without overriding what is already set, then parses. */
+/** Reads .env, or the file DOTENV_CONFIG_PATH names (dotenv's own setting), into process.env without overriding what is already set, then parses. */
 export function loadConfig(path?: string): Config {
   loadDotenv({ path, quiet: true });
   return parseConfig(process.env);

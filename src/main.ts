@@ -31,7 +31,8 @@ import { DELIVERIES_KEPT } from './webhooks/delivery-log.js';
 
 const USAGE = `Usage: npm start
 
-Starts the bot: reads its settings from the environment or .env (see .env.example), opens the store,
+Starts the bot: reads its settings from the environment or .env (see .env.example; DOTENV_CONFIG_PATH
+names another file, such as the .env.playground that npm run playground writes), opens the store,
 connects to Discord and stays running until SIGINT or SIGTERM, which drain interactions in flight.
 Exit codes: 0 after a clean stop, 78 when a setting must change, 1 when starting again may work.
 

@@ -8,8 +8,8 @@ import { startDiscordStandIn, type DiscordStandIn } from '../support/discord/ind
 import { runBuilt, runScript, type ScriptRun } from '../support/run-script.js';
 import { botEnvironment } from '../support/world.js';
 
-// Every script the operator runs, with the usage line it prints. The sandbox's npm script builds
-// first, so its built file is run directly.
+// Every script the operator runs, with the usage line it prints. The sandbox's, the demo's and the
+// playground's npm scripts build first, so their built files are run directly.
 const SCRIPTS: Array<{
   name: string;
   usage: string;
@@ -31,6 +31,16 @@ const SCRIPTS: Array<{
     name: 'sandbox',
     usage: 'Usage: npm run sandbox',
     run: (env, args) => runBuilt('dist/src/sandbox/cli.js', env, args),
+  },
+  {
+    name: 'demo',
+    usage: 'Usage: npm run demo',
+    run: (env, args) => runBuilt('dist/test/support/demo.js', env, args),
+  },
+  {
+    name: 'playground',
+    usage: 'Usage: npm run playground',
+    run: (env, args) => runBuilt('dist/test/support/playground/cli.js', env, args),
   },
 ];
 

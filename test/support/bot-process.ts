@@ -66,6 +66,11 @@ function exampleLines(line: RegExp): Record<string, string> {
 export interface StartBotOptions {
   /** The process's open-file limit (`ulimit -n`, soft and hard), as a small host would set it. */
   openFiles?: number;
+  /**
+   * Settings from this file alone, as `DOTENV_CONFIG_PATH=<file> npm start` reads them: none is
+   * blanked or added, since dotenv leaves a variable that is already set (even empty) alone.
+   */
+  envFile?: string;
 }
 
 export function startBot(env: Record<string, string>, options: StartBotOptions = {}): BotProcess {
@@ -81,7 +86,10 @@ export function startBot(env: Record<string, string>, options: StartBotOptions =
   const child = spawn(command, args, {
     cwd: ROOT,
     // A store of its own unless the test names one: nothing is written into the project folder.
-    env: { PATH: process.env.PATH ?? '', ...blankedConfig(), DATABASE_URL: temporaryDatabaseUrl(), ...env },
+    env:
+      options.envFile === undefined
+        ? { PATH: process.env.PATH ?? '', ...blankedConfig(), DATABASE_URL: temporaryDatabaseUrl(), ...env }
+        : { PATH: process.env.PATH ?? '', DOTENV_CONFIG_PATH: options.envFile, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: LogLine[] = [];

@@ -2,23 +2,25 @@
  * production, play a short scripted session; each step and the bot's answer are printed as a
  * member would see them. No Discord account, token or network needed. */
 import { plainStyle, renderMessage, renderModal, ttyStyle, wrap, type RenderContext } from './demo-render.js';
+import { readArgs } from '../../src/cli-args.js';
 import { startWorld } from './world.js';
 import {
   buttonClick,
-  member,
-  MEMBER_PERMISSIONS,
+  DEFAULTS,
   modalSubmit,
-  MODERATOR_PERMISSIONS,
   OptionType,
   slashCommand,
+  textChannelIdFor,
   type CommandOption,
   type InteractionHandle,
-  type MemberPayload,
   type Message,
   type ModalResponse,
 } from './discord/index.js';
 import type { World } from './world.js';
 import { CRITIC_REVIEW } from './seed.js';
+import { deliver, reviewEvent, voteEvent } from './guilds-webhook.js';
+import { alice, bob, CAST, carol, dan, maya, type Person } from './playground/cast.js';
+import { closedPort } from './service.js';
 
 const WIDTH = 100;
 /** Longest wait for any one answer. */
@@ -26,23 +28,9 @@ const STEP_MS = 10_000;
 /** How long the bot gets to exit after SIGTERM before it is killed. */
 const STOP_MS = 5_000;
 const REPLY_TEXT = "Thanks for the feedback — we've fixed the queue!";
-
-interface Person {
-  id: string;
-  name: string;
-  member: MemberPayload;
-}
-
-function person(id: string, name: string, permissions: bigint): Person {
-  return { id, name, member: member({ id, username: name.toLowerCase(), permissions }) };
-}
-
-// The seed's voter; a member with no vote; the author of a 2-star review; a moderator; a member.
-const alice = person('284102390141648897', 'Alice', MEMBER_PERMISSIONS);
-const bob = person('412958623017041920', 'Bob', MEMBER_PERMISSIONS);
-const carol = person('593031275438718986', 'Carol', MEMBER_PERMISSIONS);
-const maya = person('190734882611429376', 'Maya', MODERATOR_PERMISSIONS);
-const dan = person('731849927350075412', 'Dan', MEMBER_PERMISSIONS);
+/** A vote on Guilds runs this long. */
+const VOTE_MS = 12 * 60 * 60_000;
+const webhook = { url: '', token: 'demo-webhook-token' };
 
 const useColour = process.stdout.isTTY === true && !process.env.NO_COLOR;
 const style = useColour ? ttyStyle : plainStyle;
@@ -77,10 +65,9 @@ function remark(text: string): void {
 }
 
 function renderContext(w: World): RenderContext {
-  const people = [alice, bob, carol, maya, dan];
   return {
     now: new Date(),
-    users: new Map([...people.map((p): [string, string] => [p.id, p.name]), [w.discord.botUserId, 'Vote Review Bot']]),
+    users: new Map([...CAST.map((p): [string, string] => [p.id, p.name]), [w.discord.botUserId, 'Vote Review Bot']]),
     roles: new Map([[w.discord.moderatorRoleId, 'Moderator']]),
     channels: new Map([[w.discord.channelId, 'general']]),
     width: WIDTH,
@@ -132,7 +119,7 @@ function userOption(name: string, target: Person): CommandOption {
 
 function command(who: Person, name: string, options: CommandOption[] = [], shown = `/${name}`): InteractionHandle {
   act(who, shown);
-  const targets = [alice, bob, carol, maya, dan].filter((p) => options.some((o) => o.value === p.id));
+  const targets = CAST.filter((p) => options.some((o) => o.value === p.id));
   return world!.discord.sendInteraction(
     slashCommand({ name, member: who.member, options, resolvedUsers: targets.map((p) => p.member) }),
   );
@@ -255,6 +242,49 @@ async function play(w: World): Promise<void> {
     `No form was opened for Dan. The sandbox still counts ${afterDan.count} replies on ${CRITIC_REVIEW} and has ` +
       `received ${afterDan.posts} reply POST${afterDan.posts === 1 ? '' : 's'} in all (Maya's): nothing was posted by Dan.`,
   );
+
+  header("7. Bob votes on the server's listing page; Guilds tells the bot");
+  w.sandbox.setVote(bob.id, VOTE_MS);
+  const vote7 = await deliverAndShow(
+    w,
+    'vote announcement',
+    voteEvent(discord.guildId, bob.id, false, true, { username: 'bob', global_name: 'Bob' }),
+  );
+  remark(
+    `Guilds' delivery answered ${vote7}. The name beside the mention is the bot's: a member's client that has not ` +
+      'loaded Bob would show only his id there.',
+  );
+
+  header('8. Dan reviews the server on the listing page; the review feed posts it');
+  const review8 = { id: 'rev_demo0001', authorId: dan.id, content: 'Quick answers and a fair queue.', rating: 4 };
+  w.sandbox.setReview({ ...review8, likes: 0, replies: 0, created_at: new Date().toISOString() });
+  await deliverAndShow(w, 'review feed post', reviewEvent(discord.guildId, review8));
+  remark('A moderator can reply from the feed post itself, as Maya did in step 5.');
+
+  header('9. Alice opens the leaderboard: /leaderboard');
+  const board = command(alice, 'leaderboard');
+  showMessage(await answer('answer to /leaderboard', (ms) => board.waitForMessage(ms)), timing(board));
+  remark('Votes the bot received this month, so Bob is on it; nobody is pinged by the mentions.');
+
+  header('10. Bob turns on vote reminders: /remind on');
+  const remind = command(bob, 'remind', [{ name: 'on', type: OptionType.Subcommand, options: [] }], '/remind on');
+  showMessage(await answer('answer to /remind on', (ms) => remind.waitForMessage(ms)), timing(remind));
+}
+
+/** Delivers as Guilds does and shows what the bot then posts in #general; answers the delivery's status. */
+async function deliverAndShow(w: World, what: string, event: unknown): Promise<number> {
+  const { discord } = w;
+  const before = discord.channelMessages(discord.channelId).length;
+  const body = event as { event: string };
+  print(`${style.bold('Guilds')} ${style.dim('›')} POST /webhook (${body.event} event)`);
+  const status = await deliver(webhook.url, webhook.token, event).catch(() => 0);
+  if (status !== 200) throw new StepFailed(`step “${step}”: the bot's receiver answered ${status || 'nothing'}.`);
+  await answer(what, (ms) =>
+    discord.waitUntil(() => discord.channelMessages(discord.channelId).length > before, ms, `the ${what}`),
+  );
+  print(style.dim('In #general, for everyone:'));
+  showMessage(discord.channelMessages(discord.channelId)[before]!);
+  return status;
 }
 
 /** SIGTERM, as a service manager stops the bot; undefined when it has not exited in STOP_MS. */
@@ -278,7 +308,23 @@ async function main(): Promise<number> {
   print();
   print(style.dim('Starting the sandbox, the stand-in and the bot…'));
   try {
-    world = await startWorld({ env: { VOTE_URL: 'https://example.com/vote' } });
+    const port = await closedPort();
+    webhook.url = `http://127.0.0.1:${port}/webhook`;
+    // One channel, #general, for the feed, the announcements and the reminders, as the playground has it.
+    const channel = textChannelIdFor(DEFAULTS.guildId);
+    world = await startWorld({
+      env: {
+        VOTE_URL: 'https://example.com/vote',
+        WEBHOOK_PORT: String(port),
+        WEBHOOK_HOST: '127.0.0.1',
+        WEBHOOK_TOKEN: webhook.token,
+        REVIEW_CHANNEL_ID: channel,
+        VOTE_CHANNEL_ID: channel,
+        REMINDER_CHANNEL_ID: channel,
+      },
+    });
+    // The members' names, for the bot's gateway lookups.
+    world.discord.addMembers(CAST.map((p) => p.member));
   } catch (error) {
     process.stderr.write(`\nThe demo could not start the bot: ${(error as Error).message}\n`);
     return 1;
@@ -335,11 +381,24 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  async (error: unknown) => {
-    process.stderr.write(`\nThe demo failed: ${(error as Error).stack ?? String(error)}\n`);
-    await world?.close().catch(() => undefined);
-    process.exit(1);
-  },
-);
+const USAGE = `Usage: npm run demo
+
+Plays a scripted session: the service sandbox, a local Discord stand-in and the built bot wired to
+both, as in production. Members check votes, share and answer a review, receive a vote and a review
+from Guilds' webhook, open the leaderboard and turn on reminders; each answer is printed as they would
+see it. Exit code 0 when every step got its answer, 1 otherwise. NO_COLOR=1 turns colours off.
+To try the bot by hand instead: npm run playground (docs/playground.md).
+
+Options:
+  -h, --help  show this text (starts nothing)
+`;
+
+if (readArgs(USAGE, {}))
+  main().then(
+    (code) => process.exit(code),
+    async (error: unknown) => {
+      process.stderr.write(`\nThe demo failed: ${(error as Error).stack ?? String(error)}\n`);
+      await world?.close().catch(() => undefined);
+      process.exit(1);
+    },
+  );

@@ -28,13 +28,17 @@ export const reviewEvent = (
 });
 
 /** A vote as Guilds sends it; a vote cast outside Discord (`discord: false`) carries no names. */
-export const voteEvent = (guildId: string, userId: string, double = false, viaDiscord = true) => ({
+export const voteEvent = (
+  guildId: string,
+  userId: string,
+  double = false,
+  viaDiscord = true,
+  names = { username: 'voter', global_name: 'Voter' },
+) => ({
   event: 'vote',
   guildId,
   double,
-  user: viaDiscord
-    ? { id: userId, discord: true, username: 'voter', global_name: 'Voter' }
-    : { id: userId, discord: false },
+  user: viaDiscord ? { id: userId, discord: true, ...names } : { id: userId, discord: false },
 });
 
 /** Guilds waits this long for an answer before it counts a delivery as failed. */

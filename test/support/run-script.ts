@@ -13,15 +13,29 @@ export function runScript(script: string, env: Record<string, string>, extraArgs
   return runCommand(command, [...scriptArgs, ...extraArgs], env);
 }
 
-/** Runs a built file (`dist/src/sandbox/cli.js`) with Node, as runScript does a script; for a script that builds first. */
-export function runBuilt(file: string, env: Record<string, string>, args: string[] = []): Promise<ScriptRun> {
-  return runCommand(process.execPath, [file, ...args], env);
+/**
+ * Runs a built file (`dist/src/sandbox/cli.js`) with Node, as runScript does a script; for a script
+ * that builds first. `timeoutMs` kills one that would otherwise serve forever (code null).
+ */
+export function runBuilt(
+  file: string,
+  env: Record<string, string>,
+  args: string[] = [],
+  timeoutMs?: number,
+): Promise<ScriptRun> {
+  return runCommand(process.execPath, [file, ...args], env, timeoutMs);
 }
 
-function runCommand(command: string, args: string[], env: Record<string, string>): Promise<ScriptRun> {
+function runCommand(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs?: number,
+): Promise<ScriptRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd: ROOT,
+      ...(timeoutMs === undefined ? {} : { timeout: timeoutMs }),
       env: { PATH: process.env.PATH ?? '', ...blankedConfig(), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -10,9 +10,6 @@ const PAGES = [
     .map((f) => `docs/${f}`),
 ];
 
-/** Pages other branches write, linked from here already; the merge brings them. */
-const ARRIVING_AT_MERGE = new Set(['docs/playground.md']);
-
 const read = (page: string) => readFileSync(path.join(ROOT, page), 'utf8');
 const withoutCode = (text: string) => text.replace(/^```[\s\S]*?^```/gm, '');
 
@@ -43,7 +40,6 @@ describe('the README and docs/', () => {
   it('link only to files that exist, and to headings those files have', () => {
     const broken = PAGES.flatMap((page) =>
       links(page)
-        .filter(({ target }) => !ARRIVING_AT_MERGE.has(target))
         .filter(
           ({ target, anchor }) =>
             !existsSync(path.join(ROOT, target)) ||

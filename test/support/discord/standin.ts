@@ -27,6 +27,8 @@ import type {
 
 export interface DiscordStandInOptions {
   token?: string;
+  /** The port on 127.0.0.1 for REST and the gateway; default 0, a free one. */
+  port?: number;
   guildId?: string;
   applicationId?: string;
   /** Defaults to the application id, as for every bot made since 2016. */
@@ -77,6 +79,8 @@ export interface DiscordStandIn {
   readonly unknownRoutes: RecordedRequest[];
   /** IDENTIFYs answered with READY so far. */
   readonly gatewaySessions: number;
+  /** A client's gateway socket is open now (interactions sent meanwhile are queued until one is). */
+  readonly connected: boolean;
   readonly resumes: number;
   /** Resolves once a client identified and got READY and GUILD_CREATE (immediately if one has). */
   waitForReady(timeoutMs?: number): Promise<void>;
@@ -267,6 +271,9 @@ class StandIn implements DiscordStandIn {
   }
   get resumes(): number {
     return this.gateway.resumes;
+  }
+  get connected(): boolean {
+    return this.gateway.ready;
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -554,7 +561,7 @@ class StandIn implements DiscordStandIn {
   }
 }
 
-/** Starts a local Discord (REST + gateway) on 127.0.0.1 and an ephemeral port. */
+/** Starts a local Discord (REST + gateway) on 127.0.0.1, on a free port unless one is named. */
 export async function startDiscordStandIn(options: DiscordStandInOptions = {}): Promise<DiscordStandIn> {
   const applicationId = options.applicationId ?? DEFAULTS.applicationId;
   const botUserId = options.botUserId ?? applicationId;
@@ -591,7 +598,7 @@ export async function startDiscordStandIn(options: DiscordStandInOptions = {}): 
   const gateway = new Gateway(server, store, () => `ws://127.0.0.1:${port}`);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   port = (server.address() as AddressInfo).port;
   const rateLimits = options.channelRateLimits === false ? undefined : new RouteRateLimits();

@@ -1,0 +1,169 @@
+/* `npm run playground`: a local Discord and the service sandbox for the real bot to run against,
+ * and `npm run playground -- send …` to act in it. See docs/playground.md. */
+import { EXIT_USAGE, readCommandLine } from '../../../src/cli-args.js';
+import { CAST } from './cast.js';
+import { EnvFileError, startLine } from './env-file.js';
+
+const DEFAULTS = { sandbox: 8787, discord: 8788, control: 8789, webhook: 8790, envFile: '.env.playground' };
+
+const USAGE = `Usage: npm run playground [-- options]
+       npm run playground -- send <what> [--control-port N]
+
+Starts a local Discord stand-in and the votes & reviews sandbox on 127.0.0.1, seeded with a server,
+members, votes and reviews, and writes the settings that point the bot at them to .env.playground
+(never to .env). Then, in a second terminal: DOTENV_CONFIG_PATH=.env.playground npm start
+No Discord account or token is needed. Ctrl+C stops it and removes the file and the bot's store.
+
+send asks the running playground to act and prints what the bot answers or posts:
+  send /vote member:bob               a member's slash command (as:maya picks who types it;
+  send /remind on as:dan              default alice; members: alice, bob, carol, maya, dan)
+  send /leaderboard
+  send webhook vote member:bob        a delivery as Guilds sends it, then the bot's post
+  send webhook review member:dan rating:4 content:"Quick and fair"
+Exit codes: 0 started or answered, 1 not started or not answered, 2 a wrong command line.
+
+Options:
+  --discord-port N   the Discord stand-in (default ${DEFAULTS.discord}; 0 picks a free port)
+  --sandbox-port N   the votes & reviews sandbox (default ${DEFAULTS.sandbox}; 0 picks a free port)
+  --webhook-port N   the bot's webhook receiver, written to the file (default ${DEFAULTS.webhook}; 0 picks one)
+  --control-port N   where send reaches the playground (default ${DEFAULTS.control}; 0 picks a free port)
+  --env-out PATH     the settings file to write (default ${DEFAULTS.envFile})
+  -h, --help         show this text (starts nothing, writes nothing)
+`;
+
+const FLAGS = {
+  'discord-port': { type: 'string' },
+  'sandbox-port': { type: 'string' },
+  'webhook-port': { type: 'string' },
+  'control-port': { type: 'string' },
+  // Not --env-file: Node 20 reads that flag even after the script's name, and exits 9 on a new file.
+  'env-out': { type: 'string' },
+} as const;
+
+function usageError(message: string): void {
+  process.stderr.write(`${message}\n\n${USAGE}`);
+  process.exitCode = EXIT_USAGE;
+}
+
+/** A port flag's value; undefined (after saying why) when it is not one. */
+function port(flag: string, value: string | undefined, fallback: number): number | undefined {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (/^\d+$/.test(value) && n <= 65_535) return n;
+  usageError(`--${flag} must be a port number (0-65535), got "${value}".`);
+  return undefined;
+}
+
+async function send(words: string[], controlPort: number): Promise<number> {
+  const url = `http://127.0.0.1:${controlPort}/send`;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ words }),
+      // The playground waits up to 10 s for the bot; this leaves it time to say so.
+      signal: AbortSignal.timeout(15_000),
+    });
+  } catch {
+    process.stderr.write(
+      `No playground answers at 127.0.0.1:${controlPort}. Start it with npm run playground ` +
+        `(or give send the --control-port it uses).\n`,
+    );
+    return 1;
+  }
+  const text = await response.text();
+  if (response.ok) {
+    process.stdout.write(text);
+    return 0;
+  }
+  process.stderr.write(text);
+  return response.status === 400 ? EXIT_USAGE : 1;
+}
+
+async function serve(values: Partial<Record<keyof typeof FLAGS, string>>): Promise<void> {
+  const ports = {
+    discordPort: port('discord-port', values['discord-port'], DEFAULTS.discord),
+    sandboxPort: port('sandbox-port', values['sandbox-port'], DEFAULTS.sandbox),
+    webhookPort: port('webhook-port', values['webhook-port'], DEFAULTS.webhook),
+    controlPort: port('control-port', values['control-port'], DEFAULTS.control),
+  };
+  if (Object.values(ports).some((p) => p === undefined)) return;
+  const say = (line: string) => process.stdout.write(`${line}\n`);
+  let playground;
+  try {
+    // Imported here: send, a short-lived second process, needs none of what it starts.
+    const { startPlayground } = await import('./playground.js');
+    playground = await startPlayground({
+      ...(ports as Record<keyof typeof ports, number>),
+      envFile: values['env-out'] ?? DEFAULTS.envFile,
+      say,
+    });
+  } catch (error) {
+    process.stderr.write(`The playground did not start: ${(error as Error).message}\n`);
+    process.exitCode = error instanceof EnvFileError ? EXIT_USAGE : 1;
+    return;
+  }
+  const { discord, sandbox, settings, controlUrl, webhookUrl } = playground;
+  const envFile = values['env-out'] ?? DEFAULTS.envFile;
+  const sendFlag = controlUrl.endsWith(`:${DEFAULTS.control}`) ? '' : ` --control-port ${new URL(controlUrl).port}`;
+  say(`vote-review-bot playground
+
+  Discord stand-in  ${discord.apiUrl} (gateway ${discord.gatewayUrl}), server "Stand-in Guild", #general
+  Service sandbox   ${sandbox.baseUrl}
+  Control           ${controlUrl}/send
+  Settings written  ${envFile} (made-up token and keys; the store is a temporary file)
+
+Members:
+${CAST.map((p) => `  ${p.name.toLowerCase().padEnd(6)} ${p.id}  ${p.role}`).join('\n')}
+
+1. In a second terminal, start the real bot against it:
+     ${startLine(envFile)}
+2. In a third, act as a member, or as Guilds:
+     npm run playground -- send /vote member:alice${sendFlag}
+     npm run playground -- send /review member:carol as:maya${sendFlag}
+     npm run playground -- send webhook vote member:bob${sendFlag}
+   or without the build npm run does first:
+     curl -s --data '/leaderboard' ${controlUrl}/send
+     curl -s -H 'Authorization: ${settings.WEBHOOK_TOKEN}' -H 'content-type: application/json' \\
+       --data '{"event":"review","guildId":"${discord.guildId}","id":"rev_curl1","authorId":"${CAST[4]!.id}","content":"Hi","rating":5}' \\
+       ${webhookUrl}
+
+Ctrl+C stops the playground and removes ${envFile}.
+`);
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    say(`\n${signal}: stopping the playground.`);
+    playground.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`The playground did not stop cleanly: ${(error as Error).message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+async function main(): Promise<void> {
+  const line = readCommandLine(USAGE, FLAGS);
+  if (!line) return;
+  const [verb, ...words] = line.positionals;
+  if (verb === 'send') {
+    const others = Object.keys(line.values).filter((flag) => flag !== 'control-port');
+    if (others.length > 0) return usageError(`send takes only --control-port, not --${others.join(', --')}.`);
+    const controlPort = port('control-port', line.values['control-port'], DEFAULTS.control);
+    if (controlPort === undefined) return;
+    process.exitCode = await send(words, controlPort);
+    return;
+  }
+  if (verb !== undefined)
+    return usageError(`Unexpected argument '${verb}': the one word the playground takes is send.`);
+  await serve(line.values);
+}
+
+await main();

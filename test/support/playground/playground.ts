@@ -1,0 +1,224 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadCommands } from '../../../src/bot/load-commands.js';
+import { startSandbox } from '../../../src/sandbox/server.js';
+import type { Sandbox } from '../../../src/sandbox/types.js';
+import { startDiscordStandIn, type DiscordStandIn } from '../discord/index.js';
+import { closedPort } from '../service.js';
+import { CAST } from './cast.js';
+import { answerSend, type PlaygroundParts } from './control.js';
+import { checkEnvFile, removeEnvFile, startLine, writeEnvFile } from './env-file.js';
+import { splitWords } from './send-line.js';
+
+export interface PlaygroundOptions {
+  discordPort: number;
+  sandboxPort: number;
+  webhookPort: number;
+  controlPort: number;
+  envFile: string;
+  /** Where the playground says what happens (the terminal). */
+  say: (line: string) => void;
+}
+
+export interface Playground {
+  discord: DiscordStandIn;
+  sandbox: Sandbox;
+  controlUrl: string;
+  webhookUrl: string;
+  /** The settings written to the env file. */
+  settings: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** A made-up token: the receiver listens on loopback only. */
+const WEBHOOK_TOKEN = 'playground-webhook-token';
+/** A `send` is a few words; anything longer is not one. */
+const MAX_SEND_BYTES = 4096;
+/** How long the first vote may wait for the bot's receiver to listen after it connected. */
+const SEED_WITHIN_MS = 15_000;
+const SEED_VOTE = ['webhook', 'vote', 'member:dan', 'double:true'];
+
+async function readWords(req: IncomingMessage): Promise<string[] | undefined> {
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_SEND_BYTES) return undefined;
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if ((req.headers['content-type'] ?? '').startsWith('application/json')) {
+    const parsed = JSON.parse(text) as { words?: unknown };
+    return Array.isArray(parsed.words) ? parsed.words.map(String) : undefined;
+  }
+  // curl --data sends the line as typed.
+  return splitWords(text);
+}
+
+function listen(server: Server, port: number, what: string, flag: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new Error(
+          error.code === 'EADDRINUSE'
+            ? `port ${port} (${what}) is taken: stop what uses it or pick another with ${flag} (0 picks a free one).`
+            : `${what} could not listen on 127.0.0.1:${port}: ${error.message}`,
+        ),
+      ),
+    );
+    server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+/** What `npm run playground` starts: the stand-in, the sandbox, the env file and the control endpoint. */
+export async function startPlayground(options: PlaygroundOptions): Promise<Playground> {
+  const { say } = options;
+  const envFile = path.resolve(options.envFile);
+  // Before anything listens: a refused file is a wrong command line, with nothing to undo.
+  checkEnvFile(envFile);
+  const opened: Array<() => Promise<void> | void> = [];
+  const close = async () => {
+    for (const step of opened.reverse()) await step();
+  };
+  try {
+    const sandbox = await startSandbox({ host: '127.0.0.1', port: options.sandboxPort, maxLog: 1000 }).catch(
+      (error: NodeJS.ErrnoException) => {
+        throw error.code === 'EADDRINUSE'
+          ? new Error(`port ${options.sandboxPort} (the sandbox) is taken: pick another with --sandbox-port.`)
+          : error;
+      },
+    );
+    opened.push(() => sandbox.close());
+    const discord = await startDiscordStandIn({ port: options.discordPort }).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'EADDRINUSE'
+        ? new Error(`port ${options.discordPort} (the Discord stand-in) is taken: pick another with --discord-port.`)
+        : error;
+    });
+    opened.push(() => discord.close());
+    // Names for the gateway's member lookups, and the commands as deploy-commands would register them.
+    discord.addMembers(CAST.map((p) => p.member));
+    const commands = [...(await loadCommands(new URL('../../../commands/', import.meta.url))).values()].map((c) =>
+      c.data.toJSON(),
+    );
+    discord.setRegisteredCommands(commands);
+
+    const webhookPort = options.webhookPort === 0 ? await closedPort() : options.webhookPort;
+    const webhookUrl = `http://127.0.0.1:${webhookPort}/webhook`;
+    const storeDir = mkdtempSync(path.join(tmpdir(), 'vote-review-bot-playground-'));
+    opened.push(() => rmSync(storeDir, { recursive: true, force: true }));
+    const channel = discord.channelId;
+    const settings: Record<string, string> = {
+      DISCORD_TOKEN: discord.token,
+      DISCORD_CLIENT_ID: discord.applicationId,
+      DISCORD_GUILD_ID: discord.guildId,
+      DISCORD_API_URL: discord.apiUrl,
+      SERVICE_BASE_URL: sandbox.baseUrl,
+      SERVICE_API_KEY: sandbox.apiKey,
+      SERVICE_APP_ID: sandbox.appId,
+      MODERATOR_ROLE_IDS: discord.moderatorRoleId,
+      // One channel (#general) for everything the bot posts, so one look shows it all.
+      REVIEW_LOG_CHANNEL_ID: channel,
+      REVIEW_CHANNEL_ID: channel,
+      VOTE_CHANNEL_ID: channel,
+      REMINDER_CHANNEL_ID: channel,
+      VOTE_URL: 'https://example.com/vote',
+      WEBHOOK_PORT: String(webhookPort),
+      WEBHOOK_HOST: '127.0.0.1',
+      WEBHOOK_TOKEN,
+      // A store of this session's own: the stand-in forgets its messages when it stops, so must the bot.
+      DATABASE_URL: `file:${path.join(storeDir, 'bot.sqlite')}`,
+    };
+    writeEnvFile(envFile, settings);
+    opened.push(() => removeEnvFile(envFile));
+
+    const parts: PlaygroundParts = {
+      discord,
+      sandbox,
+      commands,
+      webhookUrl,
+      webhookToken: WEBHOOK_TOKEN,
+      startLine: startLine(envFile),
+    };
+    const control = createServer((req, res) => {
+      const reply = (status: number, text: string) =>
+        res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(text);
+      if (req.method !== 'POST' || req.url !== '/send') return reply(404, 'POST the words of a send to /send.\n');
+      readWords(req)
+        .then(async (words) => {
+          if (!words) return reply(400, 'Send the words as a line of text or as {"words": [...]}, under 4 KB.\n');
+          const answer = await answerSend(parts, words);
+          say(`send ${words.join(' ')} → ${answer.status === 200 ? 'answered' : answer.text.trim()}`);
+          reply(answer.status, answer.text);
+        })
+        .catch((error: unknown) => reply(500, `The playground failed: ${(error as Error).message}\n`));
+    });
+    const controlPort = await listen(control, options.controlPort, 'the playground control', '--control-port');
+    opened.push(
+      () =>
+        new Promise<void>((resolve) => {
+          control.close(() => resolve());
+          control.closeAllConnections();
+        }),
+    );
+
+    const seeding = watchFirstConnection(parts, say);
+    opened.push(() => seeding.stop());
+    return {
+      discord,
+      sandbox,
+      controlUrl: `http://127.0.0.1:${controlPort}`,
+      webhookUrl,
+      settings,
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/**
+ * Once the bot first connects, Dan votes (a double vote) through Guilds' webhook, as `send webhook
+ * vote member:dan double:true` would: /leaderboard has a row and #general an announcement. A
+ * restarted bot keeps its store, and with it the vote, so this happens once.
+ */
+function watchFirstConnection(parts: PlaygroundParts, say: (line: string) => void) {
+  const { discord } = parts;
+  let sessions = 0;
+  let stopped = false;
+  const seed = async () => {
+    const until = Date.now() + SEED_WITHIN_MS;
+    for (;;) {
+      const answer = await answerSend(parts, SEED_VOTE);
+      // 503: the receiver is not listening yet; anything else is the answer.
+      if (answer.status !== 503 || Date.now() > until || stopped) return answer;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  };
+  const timer = setInterval(() => {
+    if (discord.gatewaySessions === sessions) return;
+    const first = sessions === 0;
+    sessions = discord.gatewaySessions;
+    say(`The bot connected (gateway session ${sessions}).`);
+    if (!first) return;
+    void seed().then(
+      (answer) =>
+        !stopped &&
+        say(
+          answer.status === 200
+            ? `Dan's double vote came in through the bot's receiver, so /leaderboard has a row:\n${answer.text}`
+            : `Dan's seed vote was not announced: ${answer.text.trim()}`,
+        ),
+      (error: unknown) => !stopped && say(`Dan's seed vote failed: ${(error as Error).message}`),
+    );
+  }, 250);
+  return {
+    stop() {
+      stopped = true;
+      clearInterval(timer);
+    },
+  };
+}

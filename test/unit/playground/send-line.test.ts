@@ -1,0 +1,85 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { loadCommands } from '../../../src/bot/load-commands.js';
+import { OptionType } from '../../support/discord/index.js';
+import { alice, bob, maya } from '../../support/playground/cast.js';
+import {
+  DEFAULT_REVIEW,
+  readSendLine,
+  SendLineError,
+  splitWords,
+  type CommandDefinition,
+} from '../../support/playground/send-line.js';
+
+// The bot's own command definitions, as the playground reads them: a renamed option shows here.
+let commands: CommandDefinition[];
+beforeAll(async () => {
+  commands = [...(await loadCommands(new URL('../../../commands/', import.meta.url))).values()].map((c) =>
+    c.data.toJSON(),
+  );
+});
+
+const read = (line: string) => readSendLine(splitWords(line), commands);
+const refusal = (line: string) => {
+  try {
+    read(line);
+  } catch (error) {
+    if (error instanceof SendLineError) return error.message;
+    throw error;
+  }
+  throw new Error(`"${line}" was not refused`);
+};
+
+describe('what a playground send line asks for', () => {
+  it('reads a command with a member by name, typed by Alice unless as: names someone', () => {
+    expect(read('/vote member:Bob')).toMatchObject({
+      kind: 'command',
+      name: 'vote',
+      as: alice,
+      options: [{ name: 'member', type: OptionType.User, value: bob.id }],
+      targets: [bob.id],
+    });
+    expect(read('/review member:carol public:true as:maya')).toMatchObject({
+      as: maya,
+      options: [{ name: 'member' }, { name: 'public', type: OptionType.Boolean, value: true }],
+    });
+  });
+
+  it('takes any snowflake as a member, as Discord would', () => {
+    expect(read('/vote member:123456789012345678')).toMatchObject({ targets: ['123456789012345678'] });
+  });
+
+  it('sends a subcommand as Discord does: the one option, carrying its own', () => {
+    expect(read('/remind on')).toMatchObject({
+      name: 'remind',
+      options: [{ name: 'on', type: OptionType.Subcommand, options: [] }],
+    });
+  });
+
+  it('reads deliveries, with a review defaulting to 5 stars and a friendly text', () => {
+    expect(read('webhook vote member:bob double:yes')).toMatchObject({ kind: 'vote', member: bob, double: true });
+    expect(read('webhook review member:maya rating:2 content:"Slow but fair"')).toMatchObject({
+      kind: 'review',
+      member: maya,
+      rating: 2,
+      content: 'Slow but fair',
+    });
+    expect(read('webhook review member:maya')).toMatchObject({ rating: 5, content: DEFAULT_REVIEW });
+  });
+
+  it('refuses, saying what to type instead', () => {
+    expect(refusal('/nope')).toContain('No command /nope. Commands: /leaderboard');
+    expect(refusal('/vote member:zed')).toBe('member: no member "zed". Members: alice, bob, carol, maya, dan.');
+    expect(refusal('/vote colour:red')).toBe(
+      '/vote has no option colour:; it takes member:, public: (and as: for who sends it).',
+    );
+    expect(refusal('/vote public:maybe')).toBe('public: takes true or false, not "maybe".');
+    expect(refusal('/remind')).toContain('/remind needs one of on, off, status');
+    expect(refusal('/remind sometimes')).toBe('/remind sometimes: choose one of on, off, status.');
+    expect(refusal('/remind on off')).toContain('"off" is not an option');
+    expect(refusal('webhook reply member:bob')).toContain('vote or review');
+    expect(refusal('webhook vote')).toContain('needs member:');
+    expect(refusal('webhook review member:bob rating:6')).toContain('from 1 to 5');
+    expect(refusal('vote member:bob')).toContain('start with a slash command');
+    expect(refusal('')).toContain('Nothing to send');
+  });
+});
