@@ -32,7 +32,6 @@ export interface LiveState {
   gatewayConnected: boolean;
 }
 
-
 /**
  * The bot's metrics, on a registry of their own (prom-client), with prom-client's process and
  * Node metrics (event-loop lag, GC, heap, resident memory) under the same prefix. The router, the
