@@ -57,10 +57,12 @@ export function blankedConfig(): Record<string, string> {
 export interface StartBotOptions {
   /** The process's open-file limit (`ulimit -n`, soft and hard), as a small host would set it. */
   openFiles?: number;
+  /** The npm script to run instead of `start` (e.g. `receiver`, `rest-proxy`). */
+  script?: string;
 }
 
 export function startBot(env: Record<string, string>, options: StartBotOptions = {}): BotProcess {
-  const start = startCommand();
+  const start = scriptCommand(options.script ?? 'start');
   // Through sh so the limit applies before Node starts; `exec` keeps child.pid the bot's own.
   const { command, args } =
     options.openFiles === undefined
