@@ -40,6 +40,7 @@ let sandbox: Sandbox;
 let databaseUrl: string;
 let receiver: BotProcess;
 let receiverUrl: string;
+let receiverMetrics: string;
 const tokens = new Map<string, string>();
 const processes: BotProcess[] = [];
 
@@ -68,11 +69,12 @@ afterAll(async () => {
   await postgres?.stop();
 }, 30_000);
 
-function startReceiverProcess(port: number): BotProcess {
+function startReceiverProcess(port: number, metricsPort: number): BotProcess {
   const child = startBot(
     {
       ROLE: 'receiver',
       DATABASE_URL: databaseUrl,
+      METRICS_PORT: String(metricsPort),
       WEBHOOK_PORT: String(port),
       WEBHOOK_HOST: '127.0.0.1',
       SECRETS_KEY,
@@ -126,9 +128,10 @@ describe('a receiver process beside a bot process on one PostgreSQL', () => {
   let bot: BotProcess;
 
   it('starts the receiver with no Discord token or gateway session, and the bot with no receiver', async () => {
-    const port = await closedPort();
+    const [port, metricsPort] = [await closedPort(), await closedPort()];
     receiverUrl = `http://127.0.0.1:${port}/webhook`;
-    receiver = startReceiverProcess(port);
+    receiverMetrics = `http://127.0.0.1:${metricsPort}`;
+    receiver = startReceiverProcess(port, metricsPort);
     await receiver.waitForLog((line) => line.msg?.startsWith('webhook receiver listening') ?? false, 15_000);
     expect(discord.gatewaySessions).toBe(0);
 
@@ -167,6 +170,9 @@ describe('a receiver process beside a bot process on one PostgreSQL', () => {
     );
     // The vote announcer gathers a burst for 0.5 s; everything else is the wake-up and the post.
     expect(Math.max(...waits)).toBeLessThan(5_000);
+    process.stdout.write(
+      `webhook 200 → post in the channel, slowest of ${SERVERS} servers: ${Math.round(Math.max(...waits))} ms\n`,
+    );
   }, 60_000);
 
   it('loses nothing and posts nothing twice when the bot is SIGKILLed mid-burst and started again', async () => {
@@ -213,6 +219,19 @@ describe('a receiver process beside a bot process on one PostgreSQL', () => {
     // The receiver went on alone throughout, with nothing failing on its side.
     expect(receiver.logs.filter((line) => (line.level ?? 0) >= 50)).toEqual([]);
   }, 90_000);
+
+  it('reports itself healthy and counts what it stored on /metrics, then stops on SIGTERM with exit 0', async () => {
+    const health = await fetch(`${receiverMetrics}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ status: 'ok', ready: true, role: 'receiver' });
+    const metrics = await (await fetch(`${receiverMetrics}/metrics`)).text();
+    const stored = Number(/^vote_review_bot_webhook_events_stored_total (\d+)$/m.exec(metrics)?.[1]);
+    expect(stored).toBeGreaterThanOrEqual(SERVERS * (2 + BURST_REVIEWS + BURST_VOTES));
+    expect(metrics).toMatch(/^vote_review_bot_webhook_refusals_total\{reason="token"\} 1$/m);
+    expect(await receiver.stop('SIGTERM')).toMatchObject({ code: 0 });
+    const logs = JSON.stringify(receiver.logs);
+    for (const secret of [SECRETS_KEY, ...tokens.values()]) expect(logs).not.toContain(secret);
+  }, 30_000);
 });
 
 describe('a receiver process on a SQLite file', () => {
