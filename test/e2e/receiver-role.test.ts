@@ -27,6 +27,7 @@ import { botEnvironment } from '../support/world.js';
  */
 const SERVERS = 12;
 const GUILDS = Array.from({ length: SERVERS }, () => nextSnowflake());
+const FIRST = GUILDS[0]!;
 const SECRETS_KEY = randomBytes(32).toString('base64');
 const INBOX_POLL_SECONDS = 60;
 /** Per server in the burst: a few reviews and votes, delivered 8 at a time as Guilds would. */
@@ -47,7 +48,7 @@ const processes: BotProcess[] = [];
 beforeAll(async () => {
   [postgres, discord, sandbox] = await Promise.all([
     startPostgres(),
-    startDiscordStandIn({ guildId: GUILDS[0], otherGuildIds: GUILDS.slice(1) }),
+    startDiscordStandIn({ guildId: FIRST, otherGuildIds: GUILDS.slice(1) }),
     startSandbox(),
   ]);
   databaseUrl = await postgres.createDatabase();
@@ -141,9 +142,7 @@ describe('a receiver process beside a bot process on one PostgreSQL', () => {
     expect(discord.gatewaySessions).toBe(1);
     expect(bot.logs.some((line) => line.msg === 'webhook receiver listening')).toBe(false);
     // A token is refused as ever: the receiver reads it from the store the bot's /setup wrote.
-    expect(
-      await deliver(`${receiverUrl}/${GUILDS[0]}`, 'not-the-token-of-this-server', voteEvent(GUILDS[0], '1')),
-    ).toBe(401);
+    expect(await deliver(`${receiverUrl}/${FIRST}`, 'not-the-token-of-this-server', voteEvent(FIRST, '1'))).toBe(401);
   }, 60_000);
 
   it(`posts a review and a vote for each of ${SERVERS} servers in its own channel, at once, not at the ${INBOX_POLL_SECONDS} s poll`, async () => {
@@ -189,7 +188,7 @@ describe('a receiver process beside a bot process on one PostgreSQL', () => {
     let killed: Promise<unknown> | undefined;
     const sender = async () => {
       for (let next = queue.shift(); next; next = queue.shift()) {
-        await send(...next);
+        await send(next[0], next[1]);
         acknowledged += 1;
         if (acknowledged === Math.floor(total / 2)) killed = bot.stop('SIGKILL');
       }

@@ -32,6 +32,7 @@ const PER_BOT = 80;
 const GLOBAL_LIMIT = 50;
 const SECRETS_KEY = randomBytes(32).toString('base64');
 const GUILDS = Array.from({ length: 2 * PER_BOT }, () => nextSnowflake());
+const FIRST = GUILDS[0]!;
 const HALVES = [GUILDS.slice(0, PER_BOT), GUILDS.slice(PER_BOT)] as const;
 
 let discord: DiscordStandIn;
@@ -41,7 +42,7 @@ const processes: BotProcess[] = [];
 
 beforeAll(async () => {
   [discord, sandbox] = await Promise.all([
-    startDiscordStandIn({ guildId: GUILDS[0], otherGuildIds: GUILDS.slice(1) }),
+    startDiscordStandIn({ guildId: FIRST, otherGuildIds: GUILDS.slice(1) }),
     startSandbox(),
   ]);
 }, 30_000);
