@@ -148,14 +148,15 @@ async function stopAll(): Promise<void> {
 }
 
 describe('two bot processes and the global REST limit', () => {
-  let straight = 0;
+  let straight = { rate: 0, peak: 0 };
 
-  it(`go past ${GLOBAL_LIMIT} requests in a second when each sends straight to Discord`, async () => {
+  it(`put more than ${GLOBAL_LIMIT} requests into one second when each sends straight to Discord`, async () => {
     const bots = await startBots(discord.apiUrl);
     const requests = await burst(bots);
     expect(requests.filter((r) => r.method === 'POST' && r.path.endsWith('/messages')).length).toBe(GUILDS.length);
-    straight = ratePerSecond(requests);
-    expect(straight).toBeGreaterThan(GLOBAL_LIMIT);
+    straight = { rate: ratePerSecond(requests), peak: busiestSlidingSecond(requests) };
+    // Discord would see more than its limit inside one second (how much more depends on the machine's load).
+    expect(straight.peak).toBeGreaterThan(GLOBAL_LIMIT);
     await stopAll();
   }, 90_000);
 
@@ -176,7 +177,7 @@ describe('two bot processes and the global REST limit', () => {
     // The token passes through the proxy on each request and never into its log.
     expect(JSON.stringify(proxy.logs)).not.toContain(discord.token);
     process.stdout.write(
-      `requests per second: ${straight.toFixed(1)} straight to Discord, ${through.toFixed(1)} through the proxy (busiest sliding second through it: ${busiestSlidingSecond(requests)})\n`,
+      `requests per second: ${straight.rate.toFixed(1)} straight to Discord (busiest sliding second ${straight.peak}), ${through.toFixed(1)} through the proxy (busiest sliding second ${busiestSlidingSecond(requests)})\n`,
     );
     await stopAll();
   }, 90_000);
