@@ -79,7 +79,14 @@ export interface Config {
   readonly reminderChannelId: string | undefined;
   /** How often the expiry schedule is checked against the mirror (voter roles mended, failures retried). */
   readonly expiryCheckMs: number;
+  /** What this process runs (ROLE): `all` the bot and its receiver, `bot` the bot alone (a receiver reads ReceiverConfig). */
+  readonly role: Role;
+  /** The inbox's safety net: stored events are looked for this often even when no wake-up came. */
+  readonly inboxPollMs: number;
 }
+
+export const ROLES = ['all', 'bot', 'receiver'] as const;
+export type Role = (typeof ROLES)[number];
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -290,6 +297,13 @@ const schema = z.object({
   REMINDER_CHANNEL_ID: optional(
     snowflake('the id of the channel where members with closed DMs get their vote reminder, or leave empty'),
   ),
+  ROLE: optional(
+    z.enum(
+      ROLES,
+      'must be all (the bot and its webhook receiver, the default), bot (the bot alone) or receiver (the webhook receiver alone)',
+    ),
+  ).transform((v) => v ?? 'all'),
+  INBOX_POLL_SECONDS: intInRange(1, 3_600, 30),
 });
 
 /**
@@ -441,6 +455,8 @@ export function parseConfig(env: NodeJS.ProcessEnv, terminal = process.stdout.is
     voterRoleId: e.VOTER_ROLE_ID,
     reminderChannelId: e.REMINDER_CHANNEL_ID,
     expiryCheckMs: e.EXPIRY_CHECK_SECONDS * 1000,
+    role: e.ROLE,
+    inboxPollMs: e.INBOX_POLL_SECONDS * 1000,
   });
 }
 
@@ -531,4 +547,149 @@ function secretKeys(current: string, previous: string | undefined): SecretKeys {
     current: secretKey(current, 'SECRETS_KEY'),
     ...(previous === undefined ? {} : { previous: secretKey(previous, 'SECRETS_KEY_PREVIOUS') }),
   };
+}
+
+/** ROLE alone, read before the rest: a receiver needs none of the bot's Discord or service settings. */
+export function loadRole(path?: string): Role {
+  loadDotenv({ path, quiet: true });
+  return parseOrThrow(schema.pick({ ROLE: true }), process.env).ROLE;
+}
+
+/** What a receiver-only process (ROLE=receiver, `npm run receiver`) reads: the store, the receiver, logs, health. */
+export interface ReceiverConfig {
+  /** Single-server mode's server, whose deliveries also come to the plain path with WEBHOOK_TOKEN. */
+  readonly guildId: string | undefined;
+  readonly secrets: SecretKeys | undefined;
+  readonly database: DatabaseTarget & { kind: 'postgres' };
+  readonly webhook: NonNullable<Config['webhook']>;
+  readonly logLevel: LogLevel;
+  readonly logFormat: LogFormat;
+  readonly metricsPort: number | undefined;
+  readonly metricsHost: string;
+  readonly healthPort: number | undefined;
+  readonly shutdownGraceMs: number;
+}
+
+const receiverSchema = schema.pick({
+  DISCORD_GUILD_ID: true,
+  SECRETS_KEY: true,
+  SECRETS_KEY_PREVIOUS: true,
+  DATABASE_URL: true,
+  WEBHOOK_PORT: true,
+  WEBHOOK_HOST: true,
+  WEBHOOK_PATH: true,
+  WEBHOOK_TOKEN: true,
+  WEBHOOK_MAX_CONNECTIONS: true,
+  WEBHOOK_PUBLIC_URL: true,
+  LOG_LEVEL: true,
+  LOG_FORMAT: true,
+  METRICS_PORT: true,
+  METRICS_HOST: true,
+  HEALTH_PORT: true,
+  SHUTDOWN_GRACE_MS: true,
+});
+
+/**
+ * A receiver process holds nothing but its connections: it needs a store other processes share
+ * (PostgreSQL; a SQLite file is one process's), a port, and what opens each server's token.
+ */
+export function parseReceiverConfig(env: NodeJS.ProcessEnv, terminal = process.stdout.isTTY === true): ReceiverConfig {
+  const e = parseOrThrow(receiverSchema, env);
+  const problems: string[] = [];
+  if (e.DATABASE_URL.kind !== 'postgres')
+    problems.push(
+      'DATABASE_URL must be a postgres:// URL for ROLE=receiver: a SQLite file serves one process, so a receiver of its own cannot share it. Use PostgreSQL, or run the receiver inside the bot (ROLE=all, the default)',
+    );
+  if (e.WEBHOOK_PORT === undefined)
+    problems.push('WEBHOOK_PORT is missing: ROLE=receiver runs only the webhook receiver, on this port');
+  if (e.DISCORD_GUILD_ID !== undefined && e.WEBHOOK_TOKEN === undefined)
+    problems.push(
+      "WEBHOOK_TOKEN is missing: DISCORD_GUILD_ID is set, so the plain path needs the Guilds server's token",
+    );
+  if (e.DISCORD_GUILD_ID === undefined && e.SECRETS_KEY === undefined)
+    problems.push(
+      'SECRETS_KEY is missing: DISCORD_GUILD_ID is empty, so each server has its own token, sealed with the key the bot uses',
+    );
+  if (e.HEALTH_PORT !== undefined && (e.HEALTH_PORT === e.METRICS_PORT || e.HEALTH_PORT === e.WEBHOOK_PORT))
+    problems.push('HEALTH_PORT must differ from METRICS_PORT and WEBHOOK_PORT: /healthz alone gets a port of its own');
+  if (problems.length > 0 || e.DATABASE_URL.kind !== 'postgres' || e.WEBHOOK_PORT === undefined)
+    throw new ConfigError(problems);
+  return deepFreeze({
+    guildId: e.DISCORD_GUILD_ID,
+    secrets: e.SECRETS_KEY === undefined ? undefined : secretKeys(e.SECRETS_KEY, e.SECRETS_KEY_PREVIOUS),
+    database: e.DATABASE_URL,
+    webhook: {
+      port: e.WEBHOOK_PORT,
+      host: e.WEBHOOK_HOST,
+      path: e.WEBHOOK_PATH,
+      token: e.WEBHOOK_TOKEN,
+      publicUrl: e.WEBHOOK_PUBLIC_URL,
+      maxConnections: e.WEBHOOK_MAX_CONNECTIONS,
+    },
+    logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT ?? (terminal ? 'pretty' : 'json'),
+    metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST,
+    healthPort: e.HEALTH_PORT,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+  });
+}
+
+export function loadReceiverConfig(path?: string): ReceiverConfig {
+  loadDotenv({ path, quiet: true });
+  return parseReceiverConfig(process.env);
+}
+
+/** A receiver's secrets: the webhook token, the keys and the database password. */
+export function receiverSecretValues(config: ReceiverConfig): string[] {
+  return [
+    ...(config.webhook.token === undefined ? [] : [config.webhook.token]),
+    ...[config.secrets?.current, config.secrets?.previous].flatMap((k) => (k ? [k.key.toString('base64')] : [])),
+    decodeURIComponent(new URL(config.database.url).password),
+  ];
+}
+
+/** `npm run rest-proxy`: @discordjs/proxy in front of Discord, so every bot process shares one global budget. */
+export interface RestProxyConfig {
+  readonly port: number;
+  readonly host: string;
+  /** Where the proxy sends requests: Discord (default) or a stand-in; REST base without /v10. */
+  readonly upstream: string;
+  readonly requestsPerSecond: number;
+  readonly logLevel: LogLevel;
+  readonly logFormat: LogFormat;
+}
+
+const restProxySchema = z.object({
+  REST_PROXY_PORT: optional(port).transform((v) => v ?? 8080),
+  REST_PROXY_HOST: optional(z.string().trim()).transform((v) => v ?? '127.0.0.1'),
+  REST_PROXY_UPSTREAM: optional(
+    httpUrl("Discord's REST base the proxy forwards to, without /v10; leave empty for Discord"),
+  ).transform((v) => v ?? 'https://discord.com/api'),
+  // Discord's limit is 50 per second per bot. The proxy counts in fixed one-second windows from
+  // where it sends; Discord counts where requests arrive, and a few late ones from one window can
+  // land in the next (measured: 66 at 50/s on a loaded 2-core machine). 45 leaves that margin.
+  REST_PROXY_REQUESTS_PER_SECOND: intInRange(1, 50, 45),
+  LOG_LEVEL: schema.shape.LOG_LEVEL,
+  LOG_FORMAT: schema.shape.LOG_FORMAT,
+});
+
+export function parseRestProxyConfig(
+  env: NodeJS.ProcessEnv,
+  terminal = process.stdout.isTTY === true,
+): RestProxyConfig {
+  const e = parseOrThrow(restProxySchema, env);
+  return Object.freeze({
+    port: e.REST_PROXY_PORT,
+    host: e.REST_PROXY_HOST,
+    upstream: e.REST_PROXY_UPSTREAM,
+    requestsPerSecond: e.REST_PROXY_REQUESTS_PER_SECOND,
+    logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT ?? (terminal ? 'pretty' : 'json'),
+  });
+}
+
+export function loadRestProxyConfig(path?: string): RestProxyConfig {
+  loadDotenv({ path, quiet: true });
+  return parseRestProxyConfig(process.env);
 }

@@ -5,12 +5,12 @@ import { readArgs } from './cli-args.js';
 import { guardInteractionBuild } from './bot/guard-interaction-build.js';
 import { installProcessGuards } from './bot/process-guards.js';
 import { createDiscordClient } from './bot/client.js';
-import { connect, FatalStartError } from './bot/connect.js';
+import { connect } from './bot/connect.js';
 import { InFlight } from './bot/in-flight.js';
 import { loadCommands } from './bot/load-commands.js';
 import { createRouter } from './bot/router.js';
-import { ConfigError, loadConfig, secretValues } from './config.js';
-import { EXIT_FAILURE, exitCodeOf } from './exit-codes.js';
+import { loadConfig, loadRole, secretValues } from './config.js';
+import { EXIT_FAILURE } from './exit-codes.js';
 import { serveHealthOnly } from './hosting/health-only.js';
 import { startHosting, type Hosting, type Phase } from './hosting/index.js';
 import type { BotMetrics } from './hosting/metrics.js';
@@ -25,15 +25,19 @@ import { watchMembership } from './servers/membership.js';
 import { Servers } from './servers/servers.js';
 import { ServiceClients } from './servers/service-clients.js';
 import type { SetupPorts } from './setup/ports.js';
-import { openStore, StoreError } from './store/index.js';
+import { openStore } from './store/index.js';
 import { storeWithDeadline } from './store/within.js';
 import { DELIVERIES_KEPT } from './webhooks/delivery-log.js';
+import { receiverRole } from './receiver-role.js';
+import { exitOnStartFailure } from './start-failure.js';
 
 const USAGE = `Usage: npm start
 
 Starts the bot: reads its settings from the environment or .env (see .env.example; DOTENV_CONFIG_PATH
 names another file, such as the .env.playground that npm run playground writes), opens the store,
 connects to Discord and stays running until SIGINT or SIGTERM, which drain interactions in flight.
+ROLE=all (default) runs the bot and its webhook receiver, ROLE=bot the bot alone, ROLE=receiver the
+receiver alone (as npm run receiver; PostgreSQL only).
 Exit codes: 0 after a clean stop, 78 when a setting must change, 1 when starting again may work.
 
 Options:
@@ -235,14 +239,10 @@ async function refuseWhileStopping(interaction: Interaction, logger: Logger): Pr
   }
 }
 
-if (readArgs(USAGE, {}))
-  main().catch((error: unknown) => {
-    // Start-up failures are the operator's to fix: one line saying what and how, no stack trace. The
-    // exit code tells a supervisor whether to try again (1) or wait for a changed setting (78).
-    if (error instanceof ConfigError || error instanceof FatalStartError || error instanceof StoreError) {
-      process.stderr.write(`${error.message}\n`);
-    } else {
-      process.stderr.write(`The bot could not start: ${(error as Error)?.message ?? String(error)}\n`);
-    }
-    process.exit(exitCodeOf(error));
-  });
+if (readArgs(USAGE, {})) start().catch((error: unknown) => exitOnStartFailure(error, 'The bot'));
+
+/** ROLE=receiver runs the webhook receiver alone, without any of the bot's Discord or service settings. */
+async function start(): Promise<void> {
+  if (loadRole() === 'receiver') return receiverRole();
+  return main();
+}

@@ -13,6 +13,8 @@ import { DeliveryLog } from './webhooks/delivery-log.js';
 import { InboxWorker } from './webhooks/inbox-worker.js';
 import { startReceiver, type Receiver } from './webhooks/receiver.js';
 import { webhookTargets } from './webhooks/targets.js';
+import { SharedTokens } from './webhooks/shared-tokens.js';
+import { listenForEvents } from './store/inbox-listener.js';
 
 export interface Realtime {
   readonly runtimes: Runtimes;
@@ -63,6 +65,7 @@ export async function startRealtime(deps: {
   const worker = new InboxWorker({
     store: root,
     logger,
+    pollMs: config.inboxPollMs,
     handle: async (event) => {
       const outcome = await runtimes.handle(event);
       if (outcome === 'no server')
@@ -74,25 +77,29 @@ export async function startRealtime(deps: {
     },
   });
   let begun = false;
-  const single = servers.environment;
-  const receiver =
-    config.webhook &&
-    (await startReceiver({
-      ...config.webhook,
-      targets: webhookTargets({
-        path: config.webhook.path,
-        serverToken: (guildId) => (servers.isConfigured(guildId) ? servers.webhookToken(guildId) : undefined),
-        single: single && { guildId: single.guildId, token: config.webhook.token },
-      }),
-      store: root,
-      logger,
-      deliveries,
-      onRefused: deps.onWebhookRefused,
-      onStored: () => {
-        if (begun) worker.wake();
-      },
-    }));
+  const wake = () => {
+    if (begun) worker.wake();
+  };
+  const receiver = config.role === 'bot' ? undefined : await startOwnReceiver(deps, wake, deliveries);
   if (receiver) logger.info({ url: receiver.url }, 'webhook receiver listening');
+  // On PostgreSQL a receiver may be another process (ROLE=receiver, or another bot's): its NOTIFY
+  // wakes the inbox at once, and the slow poll covers the time the listener is reconnecting.
+  const listener =
+    config.database.kind === 'postgres'
+      ? listenForEvents({
+          url: config.database.url,
+          onEvent: wake,
+          onListening(again) {
+            logger.info({ again }, 'listening for stored webhook events');
+            wake();
+          },
+          onDropped: (err, retryInMs) =>
+            logger.warn(
+              { err, retryInMs, pollMs: config.inboxPollMs },
+              'the inbox listener lost its connection; reconnecting, and polling the inbox meanwhile',
+            ),
+        })
+      : undefined;
 
   return {
     runtimes,
@@ -105,9 +112,36 @@ export async function startRealtime(deps: {
     },
     async stop() {
       await receiver?.close();
+      await listener?.stop();
       await worker.stop();
       await deliveries.stop();
       await runtimes.stopAll();
     },
   };
+}
+
+/** This process's own receiver (ROLE=all): tokens from the shared store on PostgreSQL, else from the servers' cache. */
+async function startOwnReceiver(
+  deps: Parameters<typeof startRealtime>[0],
+  wake: () => void,
+  deliveries: DeliveryLog,
+): Promise<Receiver | undefined> {
+  const { config, servers, root, logger } = deps;
+  if (!config.webhook) return undefined;
+  const single = servers.environment;
+  const shared = config.database.kind === 'postgres' ? new SharedTokens(servers) : undefined;
+  return startReceiver({
+    ...config.webhook,
+    targets: webhookTargets({
+      path: config.webhook.path,
+      serverToken: (guildId) =>
+        shared ? shared.tokenFor(guildId) : servers.isConfigured(guildId) ? servers.webhookToken(guildId) : undefined,
+      single: single && { guildId: single.guildId, token: config.webhook.token },
+    }),
+    store: root,
+    logger,
+    deliveries,
+    onRefused: deps.onWebhookRefused,
+    onStored: wake,
+  });
 }

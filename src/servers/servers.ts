@@ -61,6 +61,19 @@ export class Servers {
     return { adopted };
   }
 
+  /**
+   * Reads one server's record again: another process (a bot's /setup, on a shared PostgreSQL) may
+   * have changed it. A receiver of its own loads records this way, one server at a time.
+   */
+  async reload(guildId: string): Promise<void> {
+    const before = this.#records.get(guildId);
+    const record = await this.root.server(guildId);
+    // Changed in this process while the read was out: that change is the newer one.
+    if (this.#records.get(guildId) !== before) return;
+    if (record) this.#records.set(guildId, record);
+    else this.#records.delete(guildId);
+  }
+
   onChange(listener: (guildId: string) => void): void {
     this.#listeners.push(listener);
   }

@@ -1,3 +1,4 @@
+import { INBOX_CHANNEL } from './inbox-channel.js';
 import { currentVersion, migrate, SERVER_TABLES } from './migrations.js';
 import { num, orNull } from './sql-outbox.js';
 import { SqlServerStore } from './sql-server-store.js';
@@ -43,8 +44,14 @@ class SqlStoreRoot implements StoreRoot {
   }
 
   async addEvent(guildId: string, kind: string, payload: unknown, receivedAt: number): Promise<number> {
+    const insert =
+      'INSERT INTO events (guild_id, kind, payload, received_at) VALUES ($1, $2, $3, $4) RETURNING id, guild_id';
+    // On PostgreSQL the owning process may be another one: one statement stores the event and
+    // wakes its listeners when that commits (never before), naming only the server.
     const [row] = await this.db.query(
-      'INSERT INTO events (guild_id, kind, payload, received_at) VALUES ($1, $2, $3, $4) RETURNING id',
+      this.db.dialect === 'postgres'
+        ? `WITH stored AS (${insert}) SELECT id, pg_notify('${INBOX_CHANNEL}', guild_id) FROM stored`
+        : insert,
       [guildId, kind, JSON.stringify(payload), receivedAt],
     );
     return num(row!.id);

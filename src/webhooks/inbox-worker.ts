@@ -11,6 +11,11 @@ export interface InboxWorkerOptions {
   handle: EventHandler;
   now?: () => number;
   backoff?: BackoffPolicy;
+  /**
+   * The safety net (INBOX_POLL_SECONDS): the store is looked at this often even when no wake-up
+   * came, for an event stored by another process while its NOTIFY could not be heard.
+   */
+  pollMs?: number;
 }
 
 const BATCH = 50;
@@ -66,6 +71,9 @@ export class InboxWorker {
       }
     }
     const next = await store.nextEventDue();
-    if (next !== undefined) this.#loop.wakeAt(next, now());
+    const at = now();
+    const poll = this.options.pollMs === undefined ? Infinity : at + this.options.pollMs;
+    const wakeAt = Math.min(next ?? Infinity, poll);
+    if (wakeAt !== Infinity) this.#loop.wakeAt(wakeAt, at);
   }
 }

@@ -52,8 +52,8 @@ export interface ReceiverOptions {
 export interface WebhookTargets {
   /** The server a request path names; undefined: no such path (404). */
   serverFor(pathname: string): string | undefined;
-  /** The token that server's deliveries carry; undefined for a server with none or none known. */
-  tokenFor(guildId: string, pathname: string): string | undefined;
+  /** The token that server's deliveries carry; undefined for a server with none or none known. May read the store. */
+  tokenFor(guildId: string, pathname: string): string | undefined | Promise<string | undefined>;
 }
 
 export interface Receiver {
@@ -114,10 +114,21 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
       res.setHeader('allow', 'POST');
       return answer(res, 405, 'method not allowed');
     }
+    if (pendingWrites >= MAX_PENDING_WRITES) {
+      refusals.refuse('store_unavailable', { problem: `${pendingWrites} writes still waiting on the store` });
+      return unavailable(res);
+    }
+    let known: string | undefined;
+    try {
+      known = await storeWithin(Promise.resolve(options.targets.tokenFor(guildId, url.pathname)), storeDeadlineMs);
+    } catch (err) {
+      refusals.refuse('store_unavailable', { err, guildId });
+      return unavailable(res);
+    }
     // An unknown server is compared with a token no delivery carries: answered like a wrong token,
     // in the same time, so the answer does not tell which server ids exist.
-    const known = options.targets.tokenFor(guildId, url.pathname);
-    if (!tokenMatches(header(req, 'authorization'), known ?? UNGUESSABLE)) {
+    const expected = known ?? UNGUESSABLE;
+    if (!tokenMatches(header(req, 'authorization'), expected)) {
       refusals.refuse('token', { remote: req.socket.remoteAddress, guildId });
       // Only a server with a token gets a line: ids of servers that are not set up would let anyone
       // write rows for any id, and their admins cannot read /setup status anyway.

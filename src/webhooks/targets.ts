@@ -4,8 +4,8 @@ import type { WebhookTargets } from './receiver.js';
 export interface TargetOptions {
   /** WEBHOOK_PATH, e.g. /webhook. */
   path: string;
-  /** A server's own token (opened for the check), if it has one. */
-  serverToken: (guildId: string) => string | undefined;
+  /** A server's own token (opened for the check), if it has one; read from the store when it is shared. */
+  serverToken: (guildId: string) => string | undefined | Promise<string | undefined>;
   /** Single-server mode: the plain path is this server's, with WEBHOOK_TOKEN. */
   single?: { guildId: string; token: string | undefined };
 }
@@ -20,9 +20,9 @@ export function webhookTargets({ path, serverToken, single }: TargetOptions): We
       const id = pathname.slice(base.length + 1);
       return isSnowflake(id) ? id : undefined;
     },
-    tokenFor(guildId, pathname) {
+    async tokenFor(guildId, pathname) {
       if (single && pathname === path) return single.token;
-      return serverToken(guildId) ?? (single?.guildId === guildId ? single.token : undefined);
+      return (await serverToken(guildId)) ?? (single?.guildId === guildId ? single.token : undefined);
     },
   };
 }

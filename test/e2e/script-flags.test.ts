@@ -27,6 +27,8 @@ const SCRIPTS: Array<{
     usage: 'Usage: npm run rotate-secrets',
     run: (env, args) => runScript('rotate-secrets', env, args),
   },
+  { name: 'receiver', usage: 'Usage: npm run receiver', run: (env, args) => runScript('receiver', env, args) },
+  { name: 'rest-proxy', usage: 'Usage: npm run rest-proxy', run: (env, args) => runScript('rest-proxy', env, args) },
   {
     name: 'sandbox',
     usage: 'Usage: npm run sandbox',

@@ -71,10 +71,12 @@ export interface StartBotOptions {
    * blanked or added, since dotenv leaves a variable that is already set (even empty) alone.
    */
   envFile?: string;
+  /** The npm script to run instead of `start` (e.g. `receiver`, `rest-proxy`). */
+  script?: string;
 }
 
 export function startBot(env: Record<string, string>, options: StartBotOptions = {}): BotProcess {
-  const start = startCommand();
+  const start = scriptCommand(options.script ?? 'start');
   // Through sh so the limit applies before Node starts; `exec` keeps child.pid the bot's own.
   const { command, args } =
     options.openFiles === undefined

@@ -1,0 +1,72 @@
+import { proxyRequests } from '@discordjs/proxy';
+import { REST } from 'discord.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { installProcessGuards } from '../bot/process-guards.js';
+import { readArgs } from '../cli-args.js';
+import { loadRestProxyConfig } from '../config.js';
+import { createLogger } from '../log.js';
+import { exitOnStartFailure } from '../start-failure.js';
+
+const USAGE = `Usage: npm run rest-proxy
+
+Runs @discordjs/proxy: one REST queue in front of Discord that every bot process sends through
+(set their DISCORD_API_URL to http://<this host>:<REST_PROXY_PORT>/api), so the bot's global budget
+of 50 requests per second is kept across all of them, and per-route buckets are shared too. Each
+request carries its bot's own Authorization header; the proxy holds no token.
+Reads REST_PROXY_PORT (8080), REST_PROXY_HOST (127.0.0.1), REST_PROXY_UPSTREAM (Discord),
+REST_PROXY_REQUESTS_PER_SECOND (45, at most 50), LOG_LEVEL, LOG_FORMAT.
+
+Options:
+  -h, --help  show this text (reads no settings, connects to nothing)
+`;
+
+async function main(): Promise<void> {
+  const config = loadRestProxyConfig();
+  const logger = createLogger(config.logLevel, [], undefined, config.logFormat);
+  installProcessGuards(logger);
+  // Retries are the calling bot's to decide (its policy knows which requests are safe to repeat);
+  // a request that meets a closed window waits here, in the one queue, rather than bouncing back.
+  const rest = new REST({
+    api: config.upstream,
+    globalRequestsPerSecond: config.requestsPerSecond,
+    retries: 0,
+  });
+  rest.on('rateLimited', (info) =>
+    logger[info.global ? 'warn' : 'debug'](
+      { route: info.route, retryAfter: info.retryAfter, global: info.global },
+      'discord rate limit',
+    ),
+  );
+  const forward = proxyRequests(rest);
+  const server = createServer((req, res) => {
+    void Promise.resolve(forward(req, res)).catch((err: unknown) => {
+      logger.error({ err, method: req.method }, 'could not forward a request');
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ message: 'the REST proxy could not forward the request', code: 0 }));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  }).catch((error: unknown) => {
+    throw new Error(
+      `could not listen on ${config.host}:${config.port} (${(error as { code?: string }).code ?? String(error)}): choose a free REST_PROXY_PORT`,
+    );
+  });
+  const { port } = server.address() as AddressInfo;
+  logger.info(
+    { url: `http://${config.host}:${port}/api`, upstream: config.upstream, perSecond: config.requestsPerSecond },
+    'REST proxy listening',
+  );
+  const stop = (signal: NodeJS.Signals) => {
+    logger.info({ signal }, 'shutting down');
+    server.close(() => process.exit(0));
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(0), 5_000).unref();
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+if (readArgs(USAGE, {})) main().catch((error: unknown) => exitOnStartFailure(error, 'The REST proxy'));

@@ -1,0 +1,96 @@
+import type { ReceiverConfig } from '../config.js';
+import { startHealthServer, type HealthServer } from '../hosting/health-server.js';
+import type { Phase } from '../hosting/index.js';
+import { ReceiverMetrics } from '../hosting/receiver-metrics.js';
+import { FatalStartError } from '../bot/connect.js';
+import type { Logger } from '../log.js';
+import { Servers } from '../servers/servers.js';
+import { openStore } from '../store/index.js';
+import { DeliveryLog } from './delivery-log.js';
+import { startReceiver } from './receiver.js';
+import { SharedTokens } from './shared-tokens.js';
+import { webhookTargets } from './targets.js';
+
+/**
+ * ROLE=receiver: the webhook receiver alone, with no Discord connection and no token. It keeps
+ * nothing but its connections (tokens are read from the shared store), so any number can stand
+ * behind a load balancer; the store's NOTIFY tells the bot process that owns the server.
+ * Resolves with a stop function once it listens.
+ */
+export async function runReceiverProcess(config: ReceiverConfig, logger: Logger): Promise<() => Promise<void>> {
+  let phase: Phase = 'starting';
+  const metrics = config.metricsPort === undefined ? undefined : new ReceiverMetrics();
+  const health = (port: number, host: string, setting: string, withMetrics: boolean) =>
+    serve(port, host, setting, () => phase, withMetrics ? metrics : undefined);
+  const healthOnly =
+    config.healthPort === undefined ? undefined : await health(config.healthPort, '127.0.0.1', 'HEALTH_PORT', false);
+  const hosting =
+    config.metricsPort === undefined
+      ? undefined
+      : await health(config.metricsPort, config.metricsHost, 'METRICS_PORT', true);
+  const store = await openStore(config.database);
+  logger.info({ backend: store.backend, schema: await store.schemaVersion() }, 'store open');
+  const single = config.guildId;
+  const servers = new Servers(
+    store,
+    config.secrets,
+    single === undefined
+      ? undefined
+      : { guildId: single, settings: {}, credentials: undefined, webhookToken: config.webhook.token },
+  );
+  const tokens = new SharedTokens(servers);
+  // Refusals are logged where they are seen; stored and duplicate, by the bot that handles the event.
+  const deliveries = new DeliveryLog({ store, logger });
+  const receiver = await startReceiver({
+    ...config.webhook,
+    targets: webhookTargets({
+      path: config.webhook.path,
+      serverToken: (guildId) => tokens.tokenFor(guildId),
+      single: single === undefined ? undefined : { guildId: single, token: config.webhook.token },
+    }),
+    store,
+    logger,
+    deliveries,
+    onRefused: metrics && ((reason) => metrics.webhookRefused(reason)),
+    onStored: () => metrics?.eventStored(),
+  });
+  phase = 'ok';
+  logger.info(
+    { url: receiver.url, role: 'receiver' },
+    'webhook receiver listening; no Discord connection in this process',
+  );
+  return async () => {
+    phase = 'stopping';
+    // Deliveries in flight are answered (or cut, and Guilds retries them); then the store closes.
+    await receiver.close();
+    await deliveries.stop();
+    await store.close();
+    await hosting?.close();
+    await healthOnly?.close();
+  };
+}
+
+async function serve(
+  port: number,
+  host: string,
+  setting: string,
+  phase: () => Phase,
+  metrics: ReceiverMetrics | undefined,
+): Promise<HealthServer> {
+  try {
+    return await startHealthServer({
+      port,
+      host,
+      health: () => ({
+        status: phase(),
+        ready: phase() === 'ok',
+        role: 'receiver',
+        uptimeSeconds: Math.round(process.uptime()),
+      }),
+      metrics: metrics && (() => metrics.render()),
+    });
+  } catch (error) {
+    const reason = (error as { code?: string }).code ?? (error as Error).message;
+    throw new FatalStartError(`Could not serve /healthz on ${host}:${port} (${reason}): choose a free ${setting}.`);
+  }
+}

@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
+import { INBOX_CHANNEL } from '../../src/store/inbox-channel.js';
+import { LISTENER_APPLICATION_NAME, listenForEvents, type InboxListener } from '../../src/store/inbox-listener.js';
+import { openStore, type StoreRoot } from '../../src/store/index.js';
+import { InboxWorker } from '../../src/webhooks/inbox-worker.js';
+import { capturedLog } from '../support/captured-log.js';
+import { startPostgres, type TestPostgres } from '../support/postgres.js';
+
+const A = '111111111111111111';
+const B = '222222222222222222';
+const FAST = { baseMs: 50, capMs: 200 };
+
+let server: TestPostgres;
+beforeAll(async () => {
+  server = await startPostgres();
+}, 60_000);
+afterAll(async () => {
+  await server?.stop();
+});
+
+function until(check: () => boolean, ms: number, what: string): Promise<void> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const tick = () => {
+      if (check()) return resolve();
+      if (Date.now() - started > ms) return reject(new Error(`timed out waiting for ${what}`));
+      setTimeout(tick, 10);
+    };
+    tick();
+  });
+}
+
+describe('a stored webhook event wakes the process that handles it', () => {
+  const real = () => server.kind === 'postgres';
+  let root: StoreRoot;
+  let url: string;
+  const listeners: InboxListener[] = [];
+  beforeAll(async () => {
+    url = await server.createDatabase();
+    root = await openStore({ kind: 'postgres', url });
+  });
+  afterAll(async () => {
+    await Promise.all(listeners.map((l) => l.stop()));
+    await root?.close();
+  });
+
+  function listen() {
+    const heard: string[] = [];
+    const listening: boolean[] = [];
+    const drops: number[] = [];
+    listeners.push(
+      listenForEvents({
+        url,
+        onEvent: (guildId) => heard.push(guildId),
+        onListening: (again) => listening.push(again),
+        onDropped: (_err, retryInMs) => drops.push(retryInMs),
+        backoff: FAST,
+        heartbeatMs: 100,
+      }),
+    );
+    return { heard, listening, drops };
+  }
+
+  it('announces each stored event with its server id alone, once the row is committed', async () => {
+    if (!real()) return;
+    const { heard, listening } = listen();
+    await until(() => listening.length === 1, 5_000, 'the listener');
+    // A raw listener sees the whole payload: the server id and nothing of the delivery.
+    const raw = new pg.Client({ connectionString: url });
+    await raw.connect();
+    const payloads: string[] = [];
+    raw.on('notification', (m) => payloads.push(m.payload ?? ''));
+    await raw.query(`LISTEN ${INBOX_CHANNEL}`);
+
+    const id = await root.addEvent(A, 'vote', { event: 'vote', guildId: A, token: 'x' }, Date.now());
+    await root.addEvent(B, 'review', { event: 'review', guildId: B }, Date.now());
+    await until(() => heard.length === 2 && payloads.length === 2, 2_000, 'two notifications');
+    expect(heard).toEqual([A, B]);
+    expect(payloads).toEqual([A, B]);
+    // The notification never runs ahead of the row: whoever hears it finds the event.
+    expect((await root.pendingEvents(10)).map((e) => e.id)).toContain(id);
+    await raw.end();
+  });
+
+  it('reconnects after its connection is cut, says it listens again, and hears the next event', async () => {
+    if (!real()) return;
+    const { heard, listening, drops } = listen();
+    await until(() => listening.length === 1, 5_000, 'the listener');
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [
+      LISTENER_APPLICATION_NAME,
+    ]);
+    await admin.end();
+    await until(() => drops.length >= 1, 5_000, 'the drop to be noticed');
+    await until(() => listening.length === 2, 5_000, 'the listener to come back');
+    expect(listening).toEqual([false, true]);
+    expect(drops.every((ms) => ms <= FAST.capMs)).toBe(true);
+    await root.addEvent(A, 'vote', { event: 'vote', guildId: A }, Date.now());
+    await until(() => heard.includes(A), 2_000, 'the event after the reconnect');
+  });
+});
+
+describe('the inbox poll, the safety net behind the wake-up', () => {
+  it('handles an event stored by another process with no wake-up, within the poll interval', async () => {
+    const url = server.kind === 'postgres' ? await server.createDatabase() : undefined;
+    const root = await openStore(url ? { kind: 'postgres', url } : { kind: 'sqlite', file: ':memory:' });
+    const handled: number[] = [];
+    const worker = new InboxWorker({
+      store: root,
+      logger: capturedLog().logger,
+      handle: async (event) => void handled.push(event.id),
+      pollMs: 300,
+    });
+    try {
+      worker.wake();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const id = await root.addEvent(A, 'vote', { event: 'vote', guildId: A }, Date.now());
+      const stored = Date.now();
+      await until(() => handled.includes(id), 2_000, 'the poll to find the event');
+      expect(Date.now() - stored).toBeLessThan(1_000);
+    } finally {
+      await worker.stop();
+      await root.close();
+    }
+  });
+});

@@ -1,0 +1,32 @@
+import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { ROOT } from '../../support/bot-process.js';
+
+const compose = readFileSync(`${ROOT}compose.yaml`, 'utf8');
+const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: Record<string, string> };
+
+/** One top-level service's lines, up to the next service or section. */
+function service(name: string): string {
+  const match = new RegExp(`^ {2}${name}:\\n((?: {4}.*\\n|\\n)*)`, 'm').exec(compose);
+  if (!match) throw new Error(`compose.yaml has no ${name} service`);
+  return match[1]!;
+}
+
+describe('compose.yaml, the receiver and the REST proxy', () => {
+  it('runs a receiver alone (ROLE=receiver) from the bot image, in a profile of its own', () => {
+    const receiver = service('receiver');
+    expect(receiver).toMatch(/^ {4}image: vote-review-bot$/m);
+    expect(receiver).toMatch(/^ {4}profiles: \[receiver\]$/m);
+    expect(receiver).toMatch(/^ {6}ROLE: receiver$/m);
+  });
+
+  it('runs the REST proxy with the command npm run rest-proxy runs, and without the bot’s env file', () => {
+    const proxy = service('rest-proxy');
+    const command = /^ {4}command: \[(.*)\]$/m.exec(proxy)?.[1];
+    expect(command?.split(',').map((part) => part.trim().replace(/^'|'$/g, ''))).toEqual(
+      pkg.scripts['rest-proxy']!.split(/\s+/),
+    );
+    expect(proxy).toMatch(/^ {4}profiles: \[rest-proxy\]$/m);
+    expect(proxy).not.toMatch(/env_file/);
+  });
+});
