@@ -1,5 +1,5 @@
 import { RateLimitedError } from './errors.js';
-import type { CallBudget } from './request.js';
+import type { CallBudget, ResponseHeaders } from './request.js';
 import { parseRetryAfter } from './retry-after.js';
 
 /** What a call has left: the limiter waits only as long as that allows. */
@@ -79,13 +79,13 @@ export class RateLimiter {
   }
 
   /** A request acquire() let through has ended: with its response's headers, or without a response. */
-  settle(response?: { status: number; headers: Headers }): void {
+  settle(response?: { status: number; headers: ResponseHeaders }): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
     if (response) this.read(response.status, response.headers);
     for (const wake of [...this.wakers]) wake();
   }
 
-  private read(status: number, headers: Headers): void {
+  private read(status: number, headers: ResponseHeaders): void {
     const now = this.now();
     const remaining = headerNumber(headers.get('x-ratelimit-remaining'));
     const resetMs = secondsToMs(headers.get('x-ratelimit-reset'));

@@ -1,3 +1,4 @@
+import { request as undiciRequest } from 'undici';
 import { joinUrl } from './base-url.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { AttemptInfo, RouteName } from './types.js';
@@ -12,9 +13,14 @@ export interface HttpRequest {
   body?: unknown;
 }
 
+/** The one thing read from response headers: a value by (case-insensitive) name. */
+export interface ResponseHeaders {
+  get(name: string): string | null;
+}
+
 export interface RawResponse {
   status: number;
-  headers: Headers;
+  headers: ResponseHeaders;
   /** The whole body, read under the same per-attempt timeout as the headers. */
   text: string;
 }
@@ -113,17 +119,19 @@ export function createRequester(config: RequesterConfig): Send {
     let status: number | undefined;
     let failure: TransportFailure | undefined;
     try {
-      const response = await fetch(joinUrl(config.baseUrl, request.path), {
+      // undici's request, not fetch: the same client under fetch's WHATWG layer (Request, Headers and
+      // web streams per call), at a quarter of fetch's CPU per request on the bot's hot path.
+      // It never follows a redirect, which would carry the credential headers wherever it points.
+      const response = await undiciRequest(joinUrl(config.baseUrl, request.path), {
         method: request.method,
         headers: request.body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
         body: request.body === undefined ? undefined : JSON.stringify(request.body),
         signal,
-        // A redirect would carry the credential headers to wherever it points: never follow one.
-        redirect: 'manual',
       });
-      status = response.status;
-      const text = await readCapped(response, config.maxResponseBytes);
-      return { status, headers: response.headers, text };
+      status = response.statusCode;
+      const responseHeaders = new HeaderRecord(response.headers);
+      const text = await readCapped(response.body, responseHeaders, status, config.maxResponseBytes);
+      return { status, headers: responseHeaders, text };
     } catch (error) {
       failure = classify(error, callSignal, timedOut, status);
       throw failure;
@@ -142,31 +150,48 @@ export function createRequester(config: RequesterConfig): Send {
   };
 }
 
+/** Response headers as undici gives them (lower-case names; a repeated one as an array), read by name. */
+class HeaderRecord implements ResponseHeaders {
+  constructor(private readonly record: Record<string, string | string[] | undefined>) {}
+
+  get(name: string): string | null {
+    const value = this.record[name.toLowerCase()];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+}
+
 /**
  * The body as text, but never more than `maxBytes` of it: a huge or endless body is cut off at
  * the cap (the connection is dropped) instead of being buffered until the timeout.
  */
-async function readCapped(response: Response, maxBytes: number): Promise<string> {
-  const declared = Number(response.headers.get('content-length'));
-  if (response.body === null) return '';
+async function readCapped(
+  body: AsyncIterable<Buffer> & { destroy(): void; on(event: 'error', listener: () => void): unknown },
+  headers: ResponseHeaders,
+  status: number,
+  maxBytes: number,
+): Promise<string> {
+  const declared = Number(headers.get('content-length') ?? Number.NaN);
+  // Dropping the body ends the connection; undici reports that as an error nobody else listens for.
+  const drop = () => {
+    body.on('error', () => undefined);
+    body.destroy();
+  };
   if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body.cancel();
-    throw new TransportFailure('too_large', 'too_large', response.status);
+    drop();
+    throw new TransportFailure('too_large', 'too_large', status);
   }
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
+  const chunks: Buffer[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
     if (size > maxBytes) {
-      await reader.cancel();
-      throw new TransportFailure('too_large', 'too_large', response.status);
+      drop();
+      throw new TransportFailure('too_large', 'too_large', status);
     }
-    chunks.push(value);
+    chunks.push(chunk);
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function classify(error: unknown, callSignal: AbortSignal, timedOut: boolean, status?: number) {
@@ -179,10 +204,10 @@ function classify(error: unknown, callSignal: AbortSignal, timedOut: boolean, st
   return new TransportFailure('network', code ?? 'network_error', status);
 }
 
-/** undici's fetch throws TypeError('fetch failed') with the socket error (or an AggregateError) as cause. */
+/** undici's request throws the socket error itself (or an AggregateError of them, one per address tried). */
 function networkCode(error: unknown): string | undefined {
-  const cause = (error as { cause?: { code?: unknown; errors?: Array<{ code?: unknown }> } })?.cause;
-  const code = cause?.code ?? cause?.errors?.[0]?.code;
+  const failure = error as { code?: unknown; errors?: Array<{ code?: unknown }>; cause?: { code?: unknown } };
+  const code = failure?.errors?.[0]?.code ?? failure?.code ?? failure?.cause?.code;
   return typeof code === 'string' ? code : undefined;
 }
 
