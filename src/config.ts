@@ -6,6 +6,7 @@ import { DEFAULT_CLIENT_OPTIONS as API_DEFAULTS, defaultHeaderPrefix, parseBaseU
 import { secretKey, type SecretKeys } from './secrets/secret-box.js';
 import { MAX_SHARD_COUNT, parseShardIds } from './shards/shard-ids.js';
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl, type DatabaseTarget } from './store/database-url.js';
+import { DEFAULT_POOL_SIZE } from './store/postgres.js';
 import { DEFAULT_MAX_CONNECTIONS } from './webhooks/limits.js';
 
 /** Everything the bot reads from the environment, parsed once. */
@@ -249,7 +250,7 @@ const schema = z.object({
         return z.NEVER;
       }
     }),
-  DATABASE_POOL_SIZE: intInRange(1, 100, 4),
+  DATABASE_POOL_SIZE: intInRange(1, 100, DEFAULT_POOL_SIZE),
   WEBHOOK_PORT: optional(port),
   WEBHOOK_HOST: optional(z.string().trim()),
   WEBHOOK_PATH: optional(

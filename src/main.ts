@@ -25,6 +25,8 @@ import { watchMembership } from './servers/membership.js';
 import { Servers } from './servers/servers.js';
 import { ServiceClients } from './servers/service-clients.js';
 import type { SetupPorts } from './setup/ports.js';
+import { resolveShards } from './shards/resolve-shards.js';
+import { formatShardIds } from './shards/shard-ids.js';
 import { openStore, StoreError } from './store/index.js';
 
 const USAGE = `Usage: npm start
@@ -48,7 +50,6 @@ async function main(): Promise<void> {
   const metrics = config.metricsPort === undefined ? undefined : new BotMetrics();
   const { apiKey: _apiKey, appId: _appId, ...shared } = config.service;
   const commands = await loadCommands(new URL('../commands/', import.meta.url));
-  const client = createDiscordClient(config);
   const names = new MemberNames();
   let phase: Phase = 'starting';
   const healthPort =
@@ -67,8 +68,12 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stopEarly);
   process.once('SIGTERM', stopEarly);
+  const ownership = await resolveShards(config);
+  const shards = { count: ownership.count, ids: formatShardIds(ownership.ids) };
+  logger.info({ shards }, 'shards this process runs');
   const lock = await becomeActive({
     config,
+    shards: ownership,
     logger,
     phase: () => phase,
     setPhase: (next) => (phase = next),
@@ -79,7 +84,8 @@ async function main(): Promise<void> {
       process.exit(EXIT_FAILURE);
     },
   });
-  const store = await openStore(config.database);
+  const client = createDiscordClient(config, ownership);
+  const store = await openStore(config.database, undefined, { poolSize: config.databasePoolSize });
   logger.info({ backend: store.backend, driver: store.driver, schema: await store.schemaVersion() }, 'store open');
   const servers = new Servers(store, config.secrets, environmentServer(config));
   const { adopted } = await servers.load();
@@ -119,6 +125,7 @@ async function main(): Promise<void> {
     base,
     logger,
     names,
+    ownership,
     onWebhookRefused: metrics && ((reason) => metrics.webhookRefused(reason)),
   });
   const stopWatching = watchMembership(client, servers, realtime.runtimes, logger);
@@ -145,6 +152,7 @@ async function main(): Promise<void> {
       {
         user: ready.user.tag,
         guilds: ready.guilds.cache.size,
+        shards,
         commands: [...commands.keys()],
         ms: Math.round(performance.now() - started),
       },

@@ -1,6 +1,7 @@
 import type { Client } from 'discord.js';
 import type { BaseContext } from './bot/context.js';
 import type { MemberNames } from './bot/member-names.js';
+import type { ShardOwnership } from './shards/ownership.js';
 import type { Config } from './config.js';
 import { discordPoster } from './bot/poster.js';
 import type { Logger } from './log.js';
@@ -34,14 +35,17 @@ export async function startRealtime(deps: {
   base: BaseContext;
   logger: Logger;
   names: MemberNames;
+  /** The servers this process acts for: those on its shards. */
+  ownership: ShardOwnership;
   /** Counts what the webhook receiver refuses, when metrics are on. */
   onWebhookRefused?: (reason: string) => void;
 }): Promise<Realtime> {
-  const { config, servers, clients, client, root, base, logger, names } = deps;
+  const { config, servers, clients, client, root, base, logger, names, ownership } = deps;
   const poster = discordPoster(client.rest);
   const runtimes = new Runtimes({
     servers,
     inGuild: (guildId) => client.guilds.cache.has(guildId),
+    owns: (guildId) => ownership.owns(guildId),
     logger,
     build: (guildId) =>
       startServerRuntime({
@@ -61,6 +65,7 @@ export async function startRealtime(deps: {
   const worker = new InboxWorker({
     store: root,
     logger,
+    shards: ownership,
     handle: async (event) => {
       if ((await runtimes.handle(event)) === 'no server')
         logger.info(

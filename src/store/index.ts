@@ -43,9 +43,14 @@ export type {
  * Opens the store and brings its schema up to date; a SQLite file through `sqliteDriver` if given
  * (tests). A failure is a StoreError naming DATABASE_URL and the cause (a damaged SQLite file among them).
  */
-export async function openStore(target: DatabaseTarget, sqliteDriver?: SqliteDriver): Promise<StoreRoot> {
+export async function openStore(
+  target: DatabaseTarget,
+  sqliteDriver?: SqliteDriver,
+  options: { poolSize?: number } = {},
+): Promise<StoreRoot> {
   try {
-    const db = target.kind === 'postgres' ? openPostgres(target.url) : openSqlite(target.file, sqliteDriver);
+    const db =
+      target.kind === 'postgres' ? openPostgres(target.url, options.poolSize) : openSqlite(target.file, sqliteDriver);
     try {
       return await sqlStore(db);
     } catch (error) {

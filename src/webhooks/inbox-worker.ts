@@ -1,4 +1,5 @@
 import type { Logger } from '../log.js';
+import type { ShardSet } from '../shards/ownership.js';
 import type { StoreRoot, StoredEvent } from '../store/index.js';
 import { backoffMs, STORE_BACKOFF, type BackoffPolicy } from '../work/backoff.js';
 import { DrainLoop } from '../work/drain-loop.js';
@@ -9,6 +10,8 @@ export interface InboxWorkerOptions {
   store: Pick<StoreRoot, 'pendingEvents' | 'deferEvent' | 'markEventHandled' | 'nextEventDue'>;
   logger: Logger;
   handle: EventHandler;
+  /** Only events of servers on these shards (this process's); all without. */
+  shards?: ShardSet;
   now?: () => number;
   backoff?: BackoffPolicy;
 }
@@ -46,7 +49,7 @@ export class InboxWorker {
     const { store, logger, handle } = this.options;
     const now = this.options.now ?? Date.now;
     while (!this.#loop.stopped) {
-      const events = await store.pendingEvents(BATCH, now());
+      const events = await store.pendingEvents(BATCH, now(), this.options.shards);
       if (events.length === 0) break;
       for (const event of events) {
         if (this.#loop.stopped) return;
@@ -65,7 +68,7 @@ export class InboxWorker {
         await store.markEventHandled(event.id, now());
       }
     }
-    const next = await store.nextEventDue();
+    const next = await store.nextEventDue(this.options.shards);
     if (next !== undefined) this.#loop.wakeAt(next, now());
   }
 }
