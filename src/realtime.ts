@@ -14,6 +14,9 @@ import { InboxWorker } from './webhooks/inbox-worker.js';
 import { startReceiver, type Receiver } from './webhooks/receiver.js';
 import { webhookTargets } from './webhooks/targets.js';
 
+/** How soon an event stored by another process's receiver is seen without a wake-up. */
+const SHARED_INBOX_POLL_MS = 1_000;
+
 export interface Realtime {
   readonly runtimes: Runtimes;
   readonly receiver: Receiver | undefined;
@@ -66,6 +69,8 @@ export async function startRealtime(deps: {
     store: root,
     logger,
     shards: ownership,
+    // With other processes, their receivers store this one's events too.
+    ...(ownership.ownsAll ? {} : { idlePollMs: SHARED_INBOX_POLL_MS }),
     handle: async (event) => {
       if ((await runtimes.handle(event)) === 'no server')
         logger.info(

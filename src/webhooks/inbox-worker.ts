@@ -12,6 +12,11 @@ export interface InboxWorkerOptions {
   handle: EventHandler;
   /** Only events of servers on these shards (this process's); all without. */
   shards?: ShardSet;
+  /**
+   * Looks at the store this often even unwoken: events another process's receiver stored wake
+   * nothing here. Off (undefined) when this process stores every event it handles.
+   */
+  idlePollMs?: number;
   now?: () => number;
   backoff?: BackoffPolicy;
 }
@@ -70,5 +75,6 @@ export class InboxWorker {
     }
     const next = await store.nextEventDue(this.options.shards);
     if (next !== undefined) this.#loop.wakeAt(next, now());
+    if (this.options.idlePollMs !== undefined) this.#loop.wakeAt(now() + this.options.idlePollMs, now());
   }
 }
