@@ -7,6 +7,7 @@ import { textOf } from '../support/conversation.js';
 import {
   guildIdOnShard,
   member,
+  nextSnowflake,
   MODERATOR_PERMISSIONS,
   modalSubmit,
   OptionType,
@@ -37,6 +38,8 @@ let sandbox: Sandbox;
 let discord: DiscordStandIn;
 /** bots[n] runs shard n; receivers[n] is its webhook receiver's base URL. */
 const bots: BotProcess[] = [];
+/** Each process's environment, to start it again after a kill. */
+const envs: Array<Record<string, string>> = [];
 const receivers: string[] = [];
 /** Each server's webhook token, from /setup webhook. */
 const tokens = new Map<string, string>();
@@ -62,24 +65,23 @@ beforeAll(async () => {
   for (const shard of [0, 1]) {
     const port = await closedPort();
     receivers.push(`http://127.0.0.1:${port}/webhook`);
-    bots.push(
-      startBot({
-        ...botEnvironment(discord, sandbox),
-        DISCORD_GUILD_ID: '',
-        SERVICE_API_KEY: '',
-        SERVICE_APP_ID: '',
-        MODERATOR_ROLE_IDS: '',
-        REVIEW_LOG_CHANNEL_ID: '',
-        SECRETS_KEY: secretsKey,
-        DATABASE_URL: url,
-        SHARD_COUNT: '2',
-        SHARD_IDS: String(shard),
-        WEBHOOK_PORT: String(port),
-        WEBHOOK_HOST: '127.0.0.1',
-        WEBHOOK_PUBLIC_URL: 'https://bot.example.com',
-        LOG_LEVEL: 'debug',
-      }),
-    );
+    envs.push({
+      ...botEnvironment(discord, sandbox),
+      DISCORD_GUILD_ID: '',
+      SERVICE_API_KEY: '',
+      SERVICE_APP_ID: '',
+      MODERATOR_ROLE_IDS: '',
+      REVIEW_LOG_CHANNEL_ID: '',
+      SECRETS_KEY: secretsKey,
+      DATABASE_URL: url,
+      SHARD_COUNT: '2',
+      SHARD_IDS: String(shard),
+      WEBHOOK_PORT: String(port),
+      WEBHOOK_HOST: '127.0.0.1',
+      WEBHOOK_PUBLIC_URL: 'https://bot.example.com',
+      LOG_LEVEL: 'debug',
+    });
+    bots.push(startBot(envs[shard]!));
   }
   await Promise.all(bots.map((bot) => bot.waitForLog((line) => line.msg === 'ready', 30_000, 'the ready line')));
 }, 90_000);
@@ -207,4 +209,55 @@ describe('two bot processes, one shard each, on one PostgreSQL', () => {
     }
     expect(discord.globalRateLimited).toBe(0);
   }, 40_000);
+
+  it('loses and doubles nothing when one process is SIGKILLed mid-burst, while the other keeps serving', async () => {
+    const voters = new Map(SERVERS.map((guildId) => [guildId, Array.from({ length: 8 }, () => nextSnowflake())]));
+    const mentions = (guildId: string, userId: string) =>
+      discord
+        .channelMessages(textChannelIdFor(guildId))
+        .reduce((sum, m) => sum + textOf(m).split(`<@${userId}>`).length - 1, 0);
+    /** Delivers as Guilds does: tried again (here every 200 ms) until the receiver answers 200. */
+    const deliverUntilTaken = async (guildId: string, userId: string) => {
+      for (const giveUpAt = Date.now() + 30_000; ;) {
+        if (Date.now() > giveUpAt) throw new Error(`no receiver took ${guildId}'s vote within 30 s`);
+        const url = `${receivers[ownerOf(guildId)]}/${guildId}`;
+        const status = await deliver(url, tokens.get(guildId)!, voteEvent(guildId, userId)).catch(() => 0);
+        if (status === 200) return;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    };
+    const burst = SERVERS.flatMap((guildId) =>
+      voters.get(guildId)!.map((userId) => () => deliverUntilTaken(guildId, userId)),
+    );
+    let taken = 0;
+    const sending = (async () => {
+      for (const send of burst) {
+        await send();
+        taken += 1;
+      }
+    })();
+    await discord.waitUntil(() => taken >= burst.length / 4, 10_000, 'a quarter of the burst taken');
+    await bots[1]!.stop('SIGKILL');
+    expect(taken).toBeLessThan(burst.length);
+    // Shard 0's servers are answered while shard 1's process is gone.
+    const zero = SERVERS.filter((guildId) => ownerOf(guildId) === 0);
+    const answered = await Promise.all(
+      zero.map((guildId) =>
+        discord.sendInteraction(slashCommand({ name: 'vote', guildId, member: member() })).waitForMessage(),
+      ),
+    );
+    expect(answered).toHaveLength(zero.length);
+    bots[1] = startBot(envs[1]!);
+    await bots[1].waitForLog((line) => line.msg === 'ready', 30_000, 'the restarted process ready');
+    await sending;
+    const all = [...voters].flatMap(([guildId, users]) => users.map((userId) => [guildId, userId] as const));
+    await discord.waitUntil(
+      () => all.every(([guildId, userId]) => mentions(guildId, userId) >= 1),
+      30_000,
+      'every vote announced',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(all.filter(([guildId, userId]) => mentions(guildId, userId) !== 1)).toEqual([]);
+    expect(discord.overlappingIdentifies).toBe(0);
+  }, 90_000);
 });
