@@ -1,5 +1,6 @@
 import { Client, GatewayIntentBits, Options } from 'discord.js';
 import type { Config } from '../config.js';
+import { SharedIdentifyThrottler } from '../shards/identify-throttler.js';
 import type { ShardSet } from '../shards/ownership.js';
 
 /**
@@ -27,12 +28,24 @@ function withoutShardingManagerEnv<T>(make: () => T): T {
 }
 
 function newClient(config: Config, shards: ShardSet): Client {
+  const { database } = config;
   return new Client({
     intents: [GatewayIntentBits.Guilds],
     // One process runs a set of shards over one client (@discordjs/ws paces their identifies by
     // max_concurrency), rather than a ShardingManager's child process per shard.
     shards: [...shards.ids],
     shardCount: shards.count,
+    // Processes sharing a PostgreSQL store share Discord's identify limit too.
+    ...(database.kind === 'postgres'
+      ? {
+          ws: {
+            buildIdentifyThrottler: async (manager) => {
+              const info = await manager.fetchGatewayInformation();
+              return new SharedIdentifyThrottler(database.url, info.session_start_limit.max_concurrency);
+            },
+          },
+        }
+      : {}),
     allowedMentions: { parse: [] },
     rest: {
       ...(config.discord.apiUrl ? { api: config.discord.apiUrl } : {}),

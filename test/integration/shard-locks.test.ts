@@ -96,6 +96,16 @@ describe('per-shard locks on PostgreSQL', () => {
   });
 });
 
+describe('processes starting together on one new PostgreSQL database', () => {
+  it('migrate it once between them, none failing', async () => {
+    const url = await server.createDatabase();
+    const roots = await Promise.all(Array.from({ length: 4 }, () => openStore({ kind: 'postgres', url })));
+    const versions = await Promise.all(roots.map((root) => root.schemaVersion()));
+    expect(new Set(versions).size).toBe(1);
+    await Promise.all(roots.map((root) => root.close()));
+  });
+});
+
 describe.each(['sqlite', 'postgres'] as const)('stored webhook events by shard (%s)', (backend) => {
   let root: StoreRoot;
   beforeAll(async () => {
