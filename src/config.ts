@@ -4,7 +4,9 @@ import { z } from 'zod';
 import { EXIT_CONFIG } from './exit-codes.js';
 import { DEFAULT_CLIENT_OPTIONS as API_DEFAULTS, defaultHeaderPrefix, parseBaseUrl, SNOWFLAKE } from './api/index.js';
 import { secretKey, type SecretKeys } from './secrets/secret-box.js';
+import { MAX_SHARD_COUNT, parseShardIds } from './shards/shard-ids.js';
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl, type DatabaseTarget } from './store/database-url.js';
+import { DEFAULT_POOL_SIZE } from './store/postgres.js';
 import { DEFAULT_MAX_CONNECTIONS } from './webhooks/limits.js';
 import { checkTemplate, PLACEHOLDERS, TEMPLATE_MAX } from './announce/template.js';
 import { STREAK_GRACE_HOURS_MAX } from './streaks/streak.js';
@@ -19,6 +21,11 @@ export interface Config {
     /** REST base without /v10; undefined means Discord's own. */
     readonly apiUrl: string | undefined;
     readonly restRequestsPerSecond: number;
+    /**
+     * The bot's shards in all (`auto`: Discord's recommendation, read at start) and the ones this
+     * process runs (undefined: all of them). Neither set: one shard, as a bot under 2,500 servers has.
+     */
+    readonly shards: { readonly count: number | 'auto'; readonly ids: readonly number[] | undefined };
   };
   readonly service: {
     readonly baseUrl: string;
@@ -55,6 +62,8 @@ export interface Config {
   readonly healthPort: number | undefined;
   readonly shutdownGraceMs: number;
   readonly database: DatabaseTarget;
+  /** PostgreSQL connections the store's pool keeps at most. */
+  readonly databasePoolSize: number;
   /** Guilds' webhook receiver; undefined (off) unless WEBHOOK_PORT is set. */
   readonly webhook:
     | {
@@ -193,6 +202,25 @@ const schema = z.object({
   ),
   DISCORD_API_URL: optional(httpUrl('a Discord REST base such as a REST proxy, without /v10; leave empty for Discord')),
   DISCORD_REST_REQUESTS_PER_SECOND: intInRange(1, 10_000, 200),
+  SHARD_COUNT: optional(z.string().trim()).transform((value, ctx) => {
+    if (value === undefined || value === 'auto') return value;
+    const count = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+    if (count >= 1 && count <= MAX_SHARD_COUNT) return count;
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be the bot's number of shards in all, from 1 to ${MAX_SHARD_COUNT}, or auto (Discord's recommendation)`,
+    });
+    return z.NEVER;
+  }),
+  SHARD_IDS: optional(z.string().trim()).transform((value, ctx) => {
+    if (value === undefined) return undefined;
+    try {
+      return parseShardIds(value);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      return z.NEVER;
+    }
+  }),
   SERVICE_BASE_URL: required(
     z
       .string({ error: 'is missing: the service base URL ending in /v1, e.g. https://api.example.com/v1' })
@@ -270,6 +298,7 @@ const schema = z.object({
         return z.NEVER;
       }
     }),
+  DATABASE_POOL_SIZE: intInRange(1, 100, DEFAULT_POOL_SIZE),
   WEBHOOK_PORT: optional(port),
   WEBHOOK_HOST: optional(z.string().trim()),
   WEBHOOK_PATH: optional(
@@ -306,11 +335,6 @@ const schema = z.object({
   INBOX_POLL_SECONDS: intInRange(1, 3_600, 30),
 });
 
-/**
- * Every setting the bot reads, by variable name. docs/configuration.md and .env.example are checked
- * against it (names and defaults), so a new setting cannot go undocumented.
- */
-export const SETTINGS: Readonly<Record<string, z.ZodType>> = schema.shape;
 
 /** Settings of the one server in single-server mode; with many servers each sets its own with /setup. */
 const ONE_SERVER_SETTINGS = [
@@ -370,10 +394,27 @@ function crossProblems(e: Partial<Settings>, guildIdWritten: boolean): string[] 
       'SECRETS_KEY_PREVIOUS',
       'is set without SECRETS_KEY: the previous key only opens what it sealed while a new one seals',
     );
+  problems.push(...shardProblems(e));
   for (const other of ['METRICS_PORT', 'WEBHOOK_PORT'] as const)
     if (e.HEALTH_PORT !== undefined && e.HEALTH_PORT === e[other])
       issue('HEALTH_PORT', `must differ from ${other} (${e[other]}): /healthz alone gets a port of its own`);
   return problems;
+}
+
+function shardProblems(e: Partial<Settings>): string[] {
+  const ids = e.SHARD_IDS;
+  const count = e.SHARD_COUNT;
+  if (ids === undefined) return [];
+  if (count === undefined)
+    return ['SHARD_IDS is set without SHARD_COUNT: set how many shards the bot has in all (a number, or auto)'];
+  const outside = typeof count === 'number' ? ids.find((id) => id >= count) : undefined;
+  if (outside !== undefined && typeof count === 'number')
+    return [`SHARD_IDS has shard ${outside}, but SHARD_COUNT is ${count}: shard ids run from 0 to ${count - 1}`];
+  if (e.DATABASE_URL?.kind === 'sqlite' && ids.length !== count)
+    return [
+      'SHARD_IDS runs only some of the shards, so other processes must run the rest, and processes share a store only on PostgreSQL: set DATABASE_URL to a postgres:// URL (a SQLite file serves one process)',
+    ];
+  return [];
 }
 
 /** Each variable parsed on its own: the ones that are valid, whatever the others are. */
@@ -408,6 +449,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, terminal = process.stdout.is
       guildId: e.DISCORD_GUILD_ID,
       apiUrl: e.DISCORD_API_URL,
       restRequestsPerSecond: e.DISCORD_REST_REQUESTS_PER_SECOND,
+      shards: { count: e.SHARD_COUNT ?? 1, ids: e.SHARD_IDS },
     },
     service: {
       baseUrl: e.SERVICE_BASE_URL,
@@ -438,6 +480,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, terminal = process.stdout.is
     healthPort: e.HEALTH_PORT,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     database: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     webhook:
       e.WEBHOOK_PORT === undefined
         ? undefined
@@ -693,3 +736,9 @@ export function loadRestProxyConfig(path?: string): RestProxyConfig {
   loadDotenv({ path, quiet: true });
   return parseRestProxyConfig(process.env);
 }
+
+/**
+ * Every setting the bot reads, by variable name. docs/configuration.md and .env.example are checked
+ * against it (names and defaults), so a new setting cannot go undocumented.
+ */
+export const SETTINGS: Readonly<Record<string, z.ZodType>> = { ...schema.shape, ...restProxySchema.shape };

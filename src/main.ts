@@ -30,6 +30,8 @@ import { storeWithDeadline } from './store/within.js';
 import { DELIVERIES_KEPT } from './webhooks/delivery-log.js';
 import { receiverRole } from './receiver-role.js';
 import { exitOnStartFailure } from './start-failure.js';
+import { resolveShards } from './shards/resolve-shards.js';
+import { formatShardIds } from './shards/shard-ids.js';
 
 const USAGE = `Usage: npm start
 
@@ -57,7 +59,6 @@ async function main(): Promise<void> {
     config.metricsPort === undefined ? undefined : new (await import('./hosting/metrics.js')).BotMetrics();
   const { apiKey: _apiKey, appId: _appId, ...shared } = config.service;
   const commands = await loadCommands(new URL('../commands/', import.meta.url));
-  const client = createDiscordClient(config);
   const names = new MemberNames();
   let phase: Phase = 'starting';
   const healthPort =
@@ -76,8 +77,12 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stopEarly);
   process.once('SIGTERM', stopEarly);
+  const ownership = await resolveShards(config);
+  const shards = { count: ownership.count, ids: formatShardIds(ownership.ids) };
+  logger.info({ shards }, 'shards this process runs');
   const lock = await becomeActive({
     config,
+    shards: ownership,
     logger,
     phase: () => phase,
     setPhase: (next) => (phase = next),
@@ -88,7 +93,8 @@ async function main(): Promise<void> {
       process.exit(EXIT_FAILURE);
     },
   });
-  const store = await openStore(config.database);
+  const client = createDiscordClient(config, ownership);
+  const store = await openStore(config.database, undefined, { poolSize: config.databasePoolSize });
   logger.info({ backend: store.backend, driver: store.driver, schema: await store.schemaVersion() }, 'store open');
   const servers = new Servers(store, config.secrets, environmentServer(config));
   const { adopted } = await servers.load();
@@ -140,6 +146,7 @@ async function main(): Promise<void> {
     base,
     logger,
     names,
+    ownership,
     onWebhookRefused: metrics && ((reason) => metrics.webhookRefused(reason)),
   });
   const stopWatching = watchMembership(client, servers, realtime.runtimes, logger);
@@ -166,6 +173,7 @@ async function main(): Promise<void> {
       {
         user: ready.user.tag,
         guilds: ready.guilds.cache.size,
+        shards,
         commands: [...commands.keys()],
         ms: Math.round(performance.now() - started),
       },

@@ -1,6 +1,7 @@
 import type { Client } from 'discord.js';
 import type { BaseContext } from './bot/context.js';
 import type { MemberNames } from './bot/member-names.js';
+import type { ShardOwnership } from './shards/ownership.js';
 import type { Config } from './config.js';
 import { discordPoster } from './bot/poster.js';
 import type { Logger } from './log.js';
@@ -15,6 +16,9 @@ import { startReceiver, type Receiver } from './webhooks/receiver.js';
 import { webhookTargets } from './webhooks/targets.js';
 import { SharedTokens } from './webhooks/shared-tokens.js';
 import { listenForEvents } from './store/inbox-listener.js';
+
+/** How soon an event stored by another process's receiver is seen without a wake-up. */
+const SHARED_INBOX_POLL_MS = 1_000;
 
 export interface Realtime {
   readonly runtimes: Runtimes;
@@ -37,14 +41,17 @@ export async function startRealtime(deps: {
   base: BaseContext;
   logger: Logger;
   names: MemberNames;
+  /** The servers this process acts for: those on its shards. */
+  ownership: ShardOwnership;
   /** Counts what the webhook receiver refuses, when metrics are on. */
   onWebhookRefused?: (reason: string) => void;
 }): Promise<Realtime> {
-  const { config, servers, clients, client, root, base, logger, names } = deps;
+  const { config, servers, clients, client, root, base, logger, names, ownership } = deps;
   const poster = discordPoster(client.rest);
   const runtimes = new Runtimes({
     servers,
     inGuild: (guildId) => client.guilds.cache.has(guildId),
+    owns: (guildId) => ownership.owns(guildId),
     logger,
     build: (guildId) =>
       startServerRuntime({
@@ -66,6 +73,9 @@ export async function startRealtime(deps: {
     store: root,
     logger,
     pollMs: config.inboxPollMs,
+    shards: ownership,
+    // With other processes, their receivers store this one's events too.
+    ...(ownership.ownsAll ? {} : { idlePollMs: SHARED_INBOX_POLL_MS }),
     handle: async (event) => {
       const outcome = await runtimes.handle(event);
       if (outcome === 'no server')

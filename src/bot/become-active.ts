@@ -2,10 +2,14 @@ import type { Config } from '../config.js';
 import { serveHealthOnly } from '../hosting/health-only.js';
 import type { Phase } from '../hosting/index.js';
 import type { Logger } from '../log.js';
+import type { ShardSet } from '../shards/ownership.js';
+import { formatShardIds } from '../shards/shard-ids.js';
 import { describeDatabase, holdStore, type StoreLock } from '../store/index.js';
 
 export interface BecomeActiveOptions {
   config: Config;
+  /** The shards this process runs: on PostgreSQL each is held by one process at a time. */
+  shards: ShardSet;
   logger: Logger;
   phase: () => Phase;
   setPhase: (phase: Phase) => void;
@@ -22,22 +26,28 @@ export interface BecomeActiveOptions {
  */
 export async function becomeActive({
   config,
+  shards,
   logger,
   phase,
   setPhase,
   onLost,
 }: BecomeActiveOptions): Promise<StoreLock> {
   const store = describeDatabase(config.database);
+  const shardIds = formatShardIds(shards.ids);
   const waiting =
     config.metricsPort === undefined
       ? undefined
       : await serveHealthOnly({ port: config.metricsPort, host: config.metricsHost, setting: 'METRICS_PORT', phase });
   try {
     const lock = await holdStore(config.database, {
+      shards,
       onStandby(reason) {
         if (reason.kind === 'held') {
           setPhase('standby');
-          logger.info({ store }, 'standby: another process holds the store; this one takes over when it stops');
+          logger.info(
+            { store, shards: shardIds, reason: reason.detail },
+            'standby: another process holds the store for these shards; this one takes over when it stops',
+          );
         } else {
           setPhase('starting');
           logger.warn(
@@ -57,7 +67,7 @@ export async function becomeActive({
       },
     });
     setPhase('starting');
-    logger.info({ store }, 'store lock held: this process is the active one');
+    logger.info({ store, shards: shardIds }, 'store lock held: this process is the active one');
     return lock;
   } finally {
     await waiting?.close();

@@ -1,13 +1,51 @@
 import { Client, GatewayIntentBits, Options } from 'discord.js';
 import type { Config } from '../config.js';
+import { SharedIdentifyThrottler } from '../shards/identify-throttler.js';
+import type { ShardSet } from '../shards/ownership.js';
 
 /**
  * Slash commands and components need only the Guilds intent. Caches the bot never reads are off,
  * so memory stays flat however many members use it.
  */
-export function createDiscordClient(config: Config): Client {
+export function createDiscordClient(config: Config, shards: ShardSet): Client {
+  return withoutShardingManagerEnv(() => newClient(config, shards));
+}
+
+/**
+ * discord.js takes SHARD_COUNT and SHARDS from the environment when the options equal its defaults,
+ * as its ShardingManager passes them to child processes. This bot's SHARD_COUNT means something else
+ * (`auto`, or empty when unset) and is already read by config.ts, so the client is made without them.
+ */
+function withoutShardingManagerEnv<T>(make: () => T): T {
+  const kept = { SHARD_COUNT: process.env.SHARD_COUNT, SHARDS: process.env.SHARDS };
+  delete process.env.SHARD_COUNT;
+  delete process.env.SHARDS;
+  try {
+    return make();
+  } finally {
+    for (const [name, value] of Object.entries(kept)) if (value !== undefined) process.env[name] = value;
+  }
+}
+
+function newClient(config: Config, shards: ShardSet): Client {
+  const { database } = config;
   return new Client({
     intents: [GatewayIntentBits.Guilds],
+    // One process runs a set of shards over one client (@discordjs/ws paces their identifies by
+    // max_concurrency), rather than a ShardingManager's child process per shard.
+    shards: [...shards.ids],
+    shardCount: shards.count,
+    // Processes sharing a PostgreSQL store share Discord's identify limit too.
+    ...(database.kind === 'postgres'
+      ? {
+          ws: {
+            buildIdentifyThrottler: async (manager) => {
+              const info = await manager.fetchGatewayInformation();
+              return new SharedIdentifyThrottler(database.url, info.session_start_limit.max_concurrency);
+            },
+          },
+        }
+      : {}),
     allowedMentions: { parse: [] },
     rest: {
       ...(config.discord.apiUrl ? { api: config.discord.apiUrl } : {}),

@@ -10,6 +10,8 @@ export interface RuntimesOptions {
   build: (guildId: string) => ServerRuntime;
   /** Whether the bot is in the server now (the gateway's guild list). */
   inGuild: (guildId: string) => boolean;
+  /** Whether this process acts for the server: it runs the server's shard (see shards/ownership.ts). */
+  owns: (guildId: string) => boolean;
   logger: Logger;
 }
 
@@ -38,9 +40,9 @@ export class Runtimes {
   /** Discord is connected: every set-up server the bot is in starts. */
   async startAll(): Promise<void> {
     this.#ready = true;
-    const { servers, inGuild } = this.options;
+    const { servers, inGuild, owns } = this.options;
     const ids = new Set([...servers.known(), ...(servers.environment ? [servers.environment.guildId] : [])]);
-    await Promise.all([...ids].filter(inGuild).map((guildId) => this.sync(guildId)));
+    await Promise.all([...ids].filter((id) => owns(id) && inGuild(id)).map((guildId) => this.sync(guildId)));
     this.options.logger.info({ servers: this.#running.size }, 'servers started');
   }
 
@@ -62,6 +64,8 @@ export class Runtimes {
    * connecting) makes the event wait; one not set up, or left, has no one to act on it.
    */
   async handle(event: StoredEvent): Promise<HandledOutcome | 'no server'> {
+    // The inbox hands out only this process's servers' events; one of another's is never dropped here.
+    if (!this.options.owns(event.guildId)) throw new Error("the server is on another process's shard");
     const runtime = this.#running.get(event.guildId);
     if (runtime) return runtime.handle(event);
     if (this.options.servers.isConfigured(event.guildId) && this.options.inGuild(event.guildId))
@@ -78,13 +82,13 @@ export class Runtimes {
   }
 
   async #sync(guildId: string): Promise<void> {
-    const { servers, inGuild, build, logger } = this.options;
+    const { servers, inGuild, owns, build, logger } = this.options;
     const current = this.#running.get(guildId);
     if (current) {
       this.#running.delete(guildId);
       await current.stop();
     }
-    if (!this.#ready || !servers.isConfigured(guildId) || !inGuild(guildId)) {
+    if (!this.#ready || !owns(guildId) || !servers.isConfigured(guildId) || !inGuild(guildId)) {
       if (current) logger.info({ guildId }, 'server work stopped');
       return;
     }

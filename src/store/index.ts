@@ -49,12 +49,16 @@ export type {
  * Opens the store and brings its schema up to date; a SQLite file through `sqliteDriver` if given
  * (tests). A failure is a StoreError naming DATABASE_URL and the cause (a damaged SQLite file among them).
  */
-export async function openStore(target: DatabaseTarget, sqliteDriver?: SqliteDriver): Promise<StoreRoot> {
+export async function openStore(
+  target: DatabaseTarget,
+  sqliteDriver?: SqliteDriver,
+  options: { poolSize?: number } = {},
+): Promise<StoreRoot> {
   try {
     // pg is loaded only by a store that uses it: a SQLite bot's memory holds none of it.
     const db =
       target.kind === 'postgres'
-        ? (await import('./postgres.js')).openPostgres(target.url)
+        ? (await import('./postgres.js')).openPostgres(target.url, options.poolSize)
         : openSqlite(target.file, sqliteDriver);
     try {
       return await sqlStore(db);

@@ -345,11 +345,16 @@ const ID_COLUMN = {
 
 /** Applies every migration newer than the database, each in its own transaction; returns the version. */
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number> {
-  await db.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+  await db.transaction(async (tx) => {
+    // Processes running different shards start on one PostgreSQL at once, and two concurrent
+    // CREATE TABLE IF NOT EXISTS can both try to create it: one at a time ("migr" in ASCII).
+    if (tx.dialect === 'postgres') await tx.query('SELECT pg_advisory_xact_lock($1, 0)', [0x6d696772]);
+    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,
     name TEXT NOT NULL,
     applied_at BIGINT NOT NULL
   )`);
+  });
   let current = await currentVersion(db);
   for (const migration of migrations) {
     if (migration.version <= current) continue;

@@ -1,11 +1,21 @@
 import pg from 'pg';
 import { EXIT_CONFIG } from '../exit-codes.js';
 import { backoffMs, type BackoffPolicy } from '../work/backoff.js';
+import { formatShardIds } from '../shards/shard-ids.js';
+import type { ShardSet } from '../shards/ownership.js';
 import { postgresStoreError } from './postgres-faults.js';
 import type { HoldOptions, StoreLock } from './store-lock.js';
 
-/** The advisory lock's key: "vote" in ASCII, and 0 for every server (the scale-out work may split by number). */
-export const LOCK_KEY = [0x766f7465, 0] as const;
+/** A shard's advisory lock key is "vote" in ASCII and the shard id. */
+const SHARD_LOCK_CLASS = 0x766f7465;
+/** The whole store as one process held it before shards: shard 0 of 1, the same key. */
+export const LOCK_KEY = [SHARD_LOCK_CLASS, 0] as const;
+/**
+ * "shar" in ASCII and the shard count, held shared by every active process: processes that disagree
+ * on SHARD_COUNT would disagree on which server is whose, so one never acts beside another count.
+ */
+const SHARD_COUNT_CLASS = 0x73686172;
+const EVERYTHING: ShardSet = { count: 1, ids: [0] };
 /** The lock connection's application_name, so an operator can find it in pg_stat_activity. */
 export const LOCK_APPLICATION_NAME = 'vote-review-bot store lock';
 
@@ -30,8 +40,10 @@ const TIMING: PostgresLockTiming = {
 };
 
 /**
- * One active process per PostgreSQL database: a session advisory lock on a connection of its own.
- * Resolves once held. Until then the process is a standby: it asks again every `pollMs`, and
+ * One active process per shard of a PostgreSQL database: a session advisory lock per shard it runs
+ * (`options.shards`; without them the one shard of a bot that runs one process, as before shards),
+ * all on one connection of its own, taken all at once or not at all so two processes whose shard
+ * ids overlap can never each hold part and wait on the other. Resolves once held. Until then the process is a standby: it asks again every `pollMs`, and
  * reconnects with capped backoff while the server cannot be reached; a refused login or a missing
  * database throws (EXIT_CONFIG), since no retry mends those. PostgreSQL frees the lock the moment
  * the holder's session ends, by shutdown or by death. If the held connection drops, `onLost` is
@@ -55,15 +67,9 @@ export async function holdPostgresLock(
       failures = 0;
       for (;;) {
         if (dropped !== undefined) throw dropped;
-        const { rows } = await client.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS held', [
-          ...LOCK_KEY,
-        ]);
-        if (rows[0]?.held === true) return watch(client, url, options, timing);
-        if (!reportedHeld)
-          options.onStandby({
-            kind: 'held',
-            detail: 'another process holds the store; this one waits and takes over when that one stops',
-          });
+        const taken = await takeShards(client, options.shards ?? EVERYTHING);
+        if (taken === 'held') return watch(client, url, options, timing);
+        if (!reportedHeld) options.onStandby({ kind: 'held', detail: standbyDetail(taken, options.shards) });
         reportedHeld = true;
         await sleep(timing.pollMs, signal);
       }
@@ -150,10 +156,7 @@ function watch(first: pg.Client, url: string, options: HoldOptions, timing: Post
       next.on('error', () => undefined);
       try {
         await next.connect();
-        const { rows } = await next.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS held', [
-          ...LOCK_KEY,
-        ]);
-        if (rows[0]?.held === true) return next;
+        if ((await takeShards(next, options.shards ?? EVERYTHING)) === 'held') return next;
         await next.end().catch(() => undefined);
         return undefined;
       } catch (error) {
@@ -174,6 +177,42 @@ function watch(first: pg.Client, url: string, options: HoldOptions, timing: Post
       await client.end().catch(() => undefined);
     },
   };
+}
+
+type Taken = 'held' | 'shard held' | { otherCount: number };
+
+/**
+ * Every lock of `shards` on this session, or none: the shared count lock first (refused while
+ * another process runs a different SHARD_COUNT), then each shard's lock; any refusal lets go of
+ * what was taken. pg_locks shows advisory keys as classid (first key) and objid (second).
+ */
+async function takeShards(client: pg.Client, shards: ShardSet): Promise<Taken> {
+  await client.query('SELECT pg_advisory_lock_shared($1, $2)', [SHARD_COUNT_CLASS, shards.count]);
+  const { rows: others } = await client.query<{ count: number }>(
+    `SELECT objid::int AS count FROM pg_locks
+     WHERE locktype = 'advisory' AND granted AND classid = $1::bigint::oid AND objid <> $2::bigint::oid
+       AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+     LIMIT 1`,
+    [SHARD_COUNT_CLASS, shards.count],
+  );
+  if (others[0]) {
+    await client.query('SELECT pg_advisory_unlock_shared($1, $2)', [SHARD_COUNT_CLASS, shards.count]);
+    return { otherCount: others[0].count };
+  }
+  const { rows } = await client.query<{ id: number; held: boolean }>(
+    'SELECT id, pg_try_advisory_lock($1, id) AS held FROM unnest($2::int[]) AS id',
+    [SHARD_LOCK_CLASS, shards.ids],
+  );
+  if (rows.every((row) => row.held)) return 'held';
+  await client.query('SELECT pg_advisory_unlock_all()');
+  return 'shard held';
+}
+
+function standbyDetail(taken: Exclude<Taken, 'held'>, shards: ShardSet | undefined): string {
+  if (typeof taken === 'object')
+    return `another process runs the bot with SHARD_COUNT ${taken.otherCount}, this one with ${shards?.count ?? 1}: this one waits until every process agrees (set one SHARD_COUNT everywhere)`;
+  if (!shards) return 'another process holds the store; this one waits and takes over when that one stops';
+  return `another process holds the store for some of shards ${formatShardIds(shards.ids)}; this one waits and takes over when that one stops`;
 }
 
 /** Resolves after `ms`, or rejects as soon as `signal` aborts. */

@@ -18,11 +18,14 @@ const types = {
  */
 export const POSTGRES_TIMEOUTS = { statementMs: 10_000, queryMs: 12_000, checkoutMs: 5_000 } as const;
 
+/** Connections a pool keeps at most unless DATABASE_POOL_SIZE says otherwise. */
+export const DEFAULT_POOL_SIZE = 4;
+
 /** PostgreSQL through node-postgres (pure JavaScript): a small pool; a transaction holds one client. */
-export function openPostgres(url: string): Db {
+export function openPostgres(url: string, poolSize = DEFAULT_POOL_SIZE): Db {
   const pool = new pg.Pool({
     connectionString: url,
-    max: 4,
+    max: poolSize,
     types,
     statement_timeout: POSTGRES_TIMEOUTS.statementMs,
     query_timeout: POSTGRES_TIMEOUTS.queryMs,

@@ -2,7 +2,8 @@ import { INBOX_CHANNEL } from './inbox-channel.js';
 import { currentVersion, migrate, SERVER_TABLES } from './migrations.js';
 import { num, orNull } from './sql-outbox.js';
 import { SqlServerStore } from './sql-server-store.js';
-import type { Db, Row } from './sql.js';
+import type { Db, Row, SqlValue } from './sql.js';
+import type { ShardSet } from '../shards/ownership.js';
 import type {
   DeliveryRecord,
   ServerRecord,
@@ -57,11 +58,12 @@ class SqlStoreRoot implements StoreRoot {
     return num(row!.id);
   }
 
-  async pendingEvents(limit: number, now = Number.MAX_SAFE_INTEGER): Promise<StoredEvent[]> {
+  async pendingEvents(limit: number, now = Number.MAX_SAFE_INTEGER, shards?: ShardSet): Promise<StoredEvent[]> {
+    const onShards = shardFilter(shards, 3);
     const rows = await this.db.query(
       `SELECT id, guild_id, kind, payload, received_at, attempts FROM events
-       WHERE handled_at IS NULL AND next_at <= $2 ORDER BY id LIMIT $1`,
-      [limit, now],
+       WHERE handled_at IS NULL AND next_at <= $2${onShards.sql} ORDER BY id LIMIT $1`,
+      [limit, now, ...onShards.params],
     );
     return rows.map((row) => ({
       id: num(row.id),
@@ -77,8 +79,12 @@ class SqlStoreRoot implements StoreRoot {
     await this.db.query('UPDATE events SET attempts = $2, next_at = $3 WHERE id = $1', [id, attempts, nextAt]);
   }
 
-  async nextEventDue(): Promise<number | undefined> {
-    const [row] = await this.db.query('SELECT MIN(next_at) AS next FROM events WHERE handled_at IS NULL');
+  async nextEventDue(shards?: ShardSet): Promise<number | undefined> {
+    const onShards = shardFilter(shards, 1);
+    const [row] = await this.db.query(
+      `SELECT MIN(next_at) AS next FROM events WHERE handled_at IS NULL${onShards.sql}`,
+      onShards.params,
+    );
     return row?.next === null || row?.next === undefined ? undefined : num(row.next);
   }
 
@@ -184,5 +190,18 @@ function toServer(row: Row): ServerRecord {
     createdAt: num(row.created_at),
     updatedAt: num(row.updated_at),
     leftAt: row.left_at === null || row.left_at === undefined ? null : num(row.left_at),
+  };
+}
+
+/**
+ * ` AND` the event's server is on one of these shards, by Discord's rule `(guild id >> 22) % count`
+ * (a division, which both SQLite and PostgreSQL do on 64-bit integers); nothing for every shard.
+ */
+function shardFilter(shards: ShardSet | undefined, firstParam: number): { sql: string; params: SqlValue[] } {
+  if (!shards || shards.ids.length >= shards.count) return { sql: '', params: [] };
+  const list = shards.ids.map((_, i) => `$${firstParam + 1 + i}`).join(', ');
+  return {
+    sql: ` AND (CAST(guild_id AS BIGINT) / 4194304) % $${firstParam} IN (${list})`,
+    params: [shards.count, ...shards.ids],
   };
 }

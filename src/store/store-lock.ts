@@ -1,3 +1,5 @@
+import type { ShardSet } from '../shards/ownership.js';
+
 /** This process's claim to act on a store; released last on shutdown, so a standby never overlaps. */
 export interface StoreLock {
   release(): Promise<void>;
@@ -14,6 +16,11 @@ export interface HoldOptions {
    * says when it has.
    */
   onInterrupted?(event: { kind: 'dropped'; error: unknown } | { kind: 'regained'; afterMs: number }): void;
+  /**
+   * On PostgreSQL: the shards this process runs, each held by one process at a time. Without
+   * them, the whole store (as a bot with one shard in one process).
+   */
+  shards?: ShardSet;
   /** Gives up waiting (the promise rejects with the signal's reason). */
   signal?: AbortSignal;
 }

@@ -1,3 +1,4 @@
+import type { ShardSet } from '../shards/ownership.js';
 /** An accepted webhook delivery, kept until it has been handled (the outbox). */
 export interface StoredEvent {
   id: number;
@@ -285,13 +286,13 @@ export interface StoreRoot {
   forServer(guildId: string): Store;
 
   addEvent(guildId: string, kind: string, payload: unknown, receivedAt: number): Promise<number>;
-  /** Unhandled events due by `now` (all of them without it), oldest first. */
-  pendingEvents(limit: number, now?: number): Promise<StoredEvent[]>;
+  /** Unhandled events due by `now` (all of them without it), oldest first; only servers on `shards` if given. */
+  pendingEvents(limit: number, now?: number, shards?: ShardSet): Promise<StoredEvent[]>;
   markEventHandled(id: number, at: number): Promise<void>;
   /** Handling failed: the event waits until `nextAt`, then is tried again. */
   deferEvent(id: number, attempts: number, nextAt: number): Promise<void>;
-  /** When the soonest deferred event is due, if any is waiting. */
-  nextEventDue(): Promise<number | undefined>;
+  /** When the soonest deferred event is due, if any is waiting (of servers on `shards` if given). */
+  nextEventDue(shards?: ShardSet): Promise<number | undefined>;
   /** What waits and what is parked, over every server. */
   workCounts(): Promise<WorkCounts>;
   /** Appends to the delivery log, then keeps only each touched server's newest `keep` lines. */

@@ -1,4 +1,5 @@
 import type { Logger } from '../log.js';
+import type { ShardSet } from '../shards/ownership.js';
 import type { StoreRoot, StoredEvent } from '../store/index.js';
 import { backoffMs, STORE_BACKOFF, type BackoffPolicy } from '../work/backoff.js';
 import { DrainLoop } from '../work/drain-loop.js';
@@ -9,6 +10,13 @@ export interface InboxWorkerOptions {
   store: Pick<StoreRoot, 'pendingEvents' | 'deferEvent' | 'markEventHandled' | 'nextEventDue'>;
   logger: Logger;
   handle: EventHandler;
+  /** Only events of servers on these shards (this process's); all without. */
+  shards?: ShardSet;
+  /**
+   * Looks at the store this often even unwoken: events another process's receiver stored wake
+   * nothing here. Off (undefined) when this process stores every event it handles.
+   */
+  idlePollMs?: number;
   now?: () => number;
   backoff?: BackoffPolicy;
   /**
@@ -51,7 +59,7 @@ export class InboxWorker {
     const { store, logger, handle } = this.options;
     const now = this.options.now ?? Date.now;
     while (!this.#loop.stopped) {
-      const events = await store.pendingEvents(BATCH, now());
+      const events = await store.pendingEvents(BATCH, now(), this.options.shards);
       if (events.length === 0) break;
       for (const event of events) {
         if (this.#loop.stopped) return;
@@ -70,9 +78,12 @@ export class InboxWorker {
         await store.markEventHandled(event.id, now());
       }
     }
-    const next = await store.nextEventDue();
+    const next = await store.nextEventDue(this.options.shards);
     const at = now();
-    const poll = this.options.pollMs === undefined ? Infinity : at + this.options.pollMs;
+    // The safety poll: a wake-up (NOTIFY) may be missed while the listener reconnects; with other
+    // processes running other shards, the shorter idle poll of a shared inbox.
+    const pollMs = this.options.idlePollMs ?? this.options.pollMs;
+    const poll = pollMs === undefined ? Infinity : at + pollMs;
     const wakeAt = Math.min(next ?? Infinity, poll);
     if (wakeAt !== Infinity) this.#loop.wakeAt(wakeAt, at);
   }

@@ -13,6 +13,7 @@ describe('parseConfig', () => {
       guildId: valid.DISCORD_GUILD_ID,
       apiUrl: undefined,
       restRequestsPerSecond: 200,
+      shards: { count: 1, ids: undefined },
     });
     expect(config.service).toMatchObject({
       headerPrefix: 'Service',

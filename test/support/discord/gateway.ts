@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { IdentifyPacing, shardOf } from './shards.js';
 import { Signal } from './signal.js';
 import type { Store } from './store.js';
 
@@ -25,6 +26,13 @@ interface Pending {
   onSent?: (at: number) => void;
 }
 
+export interface GatewayOptions {
+  /** `session_start_limit.max_concurrency`: identify buckets are `shard_id % max_concurrency`. */
+  maxConcurrency: () => number;
+  /** How far apart identifies in one bucket must be (Discord: 5 s). */
+  identifyWindowMs: number;
+}
+
 interface Session {
   id: string;
   seq: number;
@@ -42,10 +50,16 @@ const now = (): number => performance.timeOrigin + performance.now();
 export class Gateway {
   private readonly wss: WebSocketServer;
   private readonly sessions = new Map<string, Session>();
-  private live: Session | undefined;
-  /** Dispatches asked for before any client identified. */
+  /** The newest session of each shard id. */
+  private readonly live = new Map<number, Session>();
+  /** The shard count of the newest identify: what a guild's shard is computed from. */
+  private shardCount = 1;
+  /** Dispatches asked for before the shard they belong to identified. */
   private readonly early: Pending[] = [];
   identifies = 0;
+  readonly pacing: IdentifyPacing;
+  /** IDENTIFYs for a shard whose earlier session was still connected: two clients running one shard. */
+  overlappingIdentifies = 0;
   resumes = 0;
   /** REQUEST_GUILD_MEMBERS (op 8) received; while paused they go unanswered, as on a slow gateway. */
   memberRequests = 0;
@@ -62,13 +76,22 @@ export class Gateway {
     server: Server,
     private readonly store: Store,
     private readonly url: () => string,
+    options: GatewayOptions,
   ) {
+    this.pacing = new IdentifyPacing(options.maxConcurrency, options.identifyWindowMs);
     this.wss = new WebSocketServer({ server });
     this.wss.on('connection', (socket) => this.accept(socket));
   }
 
+  /** Every shard of the newest identify's count has a connected session. */
   get ready(): boolean {
-    return this.live?.socket != null;
+    for (let shard = 0; shard < this.shardCount; shard++) if (this.live.get(shard)?.socket == null) return false;
+    return true;
+  }
+
+  /** Shard ids with a connected session now. */
+  connectedShards(): number[] {
+    return [...this.live.entries()].filter(([, session]) => session.socket != null).map(([shard]) => shard);
   }
 
   private accept(socket: WebSocket): void {
@@ -143,21 +166,34 @@ export class Gateway {
       socket.close(4004, 'Authentication failed.');
       return undefined;
     }
-    const session: Session = {
-      id: randomBytes(16).toString('hex'),
-      seq: 0,
-      socket,
-      shard: Array.isArray(d?.shard) ? [Number(d.shard[0]), Number(d.shard[1])] : [0, 1],
-      pending: [],
-    };
+    const shard: [number, number] = Array.isArray(d?.shard) ? [Number(d.shard[0]), Number(d.shard[1])] : [0, 1];
+    if (
+      !Number.isInteger(shard[0]) ||
+      !Number.isInteger(shard[1]) ||
+      shard[0] < 0 ||
+      shard[1] < 1 ||
+      shard[0] >= shard[1]
+    ) {
+      socket.close(4010, 'Invalid shard.');
+      return undefined;
+    }
+    this.pacing.record(shard, now());
+    const session: Session = { id: randomBytes(16).toString('hex'), seq: 0, socket, shard, pending: [] };
+    if (this.live.get(shard[0])?.socket) this.overlappingIdentifies += 1;
     this.sessions.set(session.id, session);
+    if (shard[1] !== this.shardCount) {
+      // A new shard count (a resharded bot): sessions of the old count receive nothing more.
+      this.shardCount = shard[1];
+      for (const [id, old] of this.live) if (old.shard[1] !== shard[1]) this.live.delete(id);
+    }
     const { config } = this.store;
+    const guilds = config.guilds.filter((guild) => shardOf(guild.id, shard[1]) === shard[0]);
     this.dispatchOn(session, {
       t: 'READY',
       d: {
         v: 10,
         user: { ...config.botUser, verified: true, mfa_enabled: false, email: null },
-        guilds: config.guilds.map((guild) => ({ id: guild.id, unavailable: true })),
+        guilds: guilds.map((guild) => ({ id: guild.id, unavailable: true })),
         session_id: session.id,
         session_type: 'normal',
         resume_gateway_url: this.url(),
@@ -173,11 +209,12 @@ export class Gateway {
         _trace: ['["stand-in-gateway",{"micros":0}]'],
       },
     });
-    for (const guild of config.guilds)
-      this.dispatchOn(session, { t: 'GUILD_CREATE', d: this.store.guildCreate(guild) });
+    for (const guild of guilds) this.dispatchOn(session, { t: 'GUILD_CREATE', d: this.store.guildCreate(guild) });
     this.identifies += 1;
-    this.live = session;
-    for (const event of this.early.splice(0)) this.dispatchOn(session, event);
+    this.live.set(shard[0], session);
+    const mine = this.early.filter((event) => this.shardFor(event) === shard[0]);
+    for (const event of mine) this.early.splice(this.early.indexOf(event), 1);
+    for (const event of mine) this.dispatchOn(session, event);
     this.changed.notify();
     return session;
   }
@@ -194,7 +231,7 @@ export class Gateway {
     for (const event of missed) this.dispatchOn(session, event);
     this.dispatchOn(session, { t: 'RESUMED', d: { _trace: ['["stand-in-gateway",{"micros":0}]'] } });
     this.resumes += 1;
-    this.live = session;
+    if (session.shard[1] === this.shardCount) this.live.set(session.shard[0], session);
     this.changed.notify();
     return session;
   }
@@ -235,25 +272,44 @@ export class Gateway {
     event.onSent?.(now());
   }
 
-  /** Sends a dispatch to the live session; queued (and replayed on RESUME) while the client is away. */
+  /**
+   * The shard an event goes to: its guild's shard (`(guild_id >> 22) % count`), or shard 0 for
+   * events outside any guild, as Discord sends DMs.
+   */
+  private shardFor(event: Pending): number {
+    const d = event.d as { guild_id?: unknown; id?: unknown } | null;
+    const guildId =
+      typeof d?.guild_id === 'string'
+        ? d.guild_id
+        : /^GUILD_(CREATE|UPDATE|DELETE)$/.test(event.t) && typeof d?.id === 'string'
+          ? d.id
+          : undefined;
+    return guildId === undefined ? 0 : shardOf(guildId, this.shardCount);
+  }
+
+  /**
+   * Sends a dispatch to the session of the shard it belongs to; queued (and replayed on RESUME)
+   * while that shard's client is away, or until the shard first identifies.
+   */
   dispatch(t: string, d: unknown, onSent?: (at: number) => void): void {
     const event: Pending = { t, d, ...(onSent ? { onSent } : {}) };
-    if (this.live) this.dispatchOn(this.live, event);
+    const session = this.live.get(this.shardFor(event));
+    if (session) this.dispatchOn(session, event);
     else this.early.push(event);
   }
 
-  /** Closes the live socket: no code (or 1006) drops it without a close frame, as a network failure would. */
-  drop(closeCode?: number): void {
-    const socket = this.live?.socket;
-    if (!socket) throw new Error('dropGateway: no client is connected');
+  /** Closes a shard's socket: no code (or 1006) drops it without a close frame, as a network failure would. */
+  drop(closeCode?: number, shard = 0): void {
+    const socket = this.live.get(shard)?.socket;
+    if (!socket) throw new Error(`dropGateway: no client is connected on shard ${shard}`);
     if (closeCode === undefined || closeCode === 1006) socket.terminate();
     else socket.close(closeCode, 'Dropped by the stand-in');
   }
 
-  /** Asks the client to reconnect and resume (op 7), as Discord does before moving a session. */
-  requestReconnect(): void {
-    const socket = this.live?.socket;
-    if (!socket) throw new Error('requestReconnect: no client is connected');
+  /** Asks a shard's client to reconnect and resume (op 7), as Discord does before moving a session. */
+  requestReconnect(shard = 0): void {
+    const socket = this.live.get(shard)?.socket;
+    if (!socket) throw new Error(`requestReconnect: no client is connected on shard ${shard}`);
     this.send(socket, { op: Op.Reconnect, d: null, s: null, t: null });
   }
 

@@ -35,6 +35,7 @@ export {
   voterRoleIdFor,
 } from './fixtures.js';
 export { nextSnowflake } from './snowflake.js';
+export { guildIdOnShard, shardOf, type IdentifyRecord } from './shards.js';
 export type {
   Callback,
   InteractionPayload,

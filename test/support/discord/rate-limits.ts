@@ -13,7 +13,7 @@ export interface RateLimitVerdict {
   allowed: boolean;
   headers: Record<string, string>;
   /** On a refusal: Discord's 429 body. */
-  body?: { message: string; retry_after: number; global: false };
+  body?: { message: string; retry_after: number; global: boolean };
 }
 
 /**
@@ -73,4 +73,51 @@ export function memberRoleBucket(method: string, segments: readonly string[]): s
   if (segments.length !== 6 || segments[0] !== 'guilds' || segments[2] !== 'members' || segments[4] !== 'roles')
     return undefined;
   return `ROLE/members ${segments[1]}`;
+}
+
+/** Discord's global limit: 50 requests per second per bot, over every process of it. */
+export const GLOBAL_REQUESTS_PER_SECOND = 50;
+
+/**
+ * The bot's global budget, counted over every request carrying its token (interaction callbacks
+ * and interaction webhooks are exempt, as on Discord) in fixed one-second windows. Past the limit a
+ * request gets 429 with `global: true`; both the refusals and the count in each second are kept,
+ * so a test or the bench can assert the bot (all its processes together) stayed inside.
+ */
+export class GlobalRateLimit {
+  refused = 0;
+  /** Requests counted in each second (unix second → count), the last 3,600 seconds kept. */
+  readonly perSecond = new Map<number, number>();
+
+  constructor(private readonly limit = GLOBAL_REQUESTS_PER_SECOND) {}
+
+  take(now: number): RateLimitVerdict {
+    const second = Math.floor(now / 1000);
+    const used = (this.perSecond.get(second) ?? 0) + 1;
+    this.perSecond.set(second, used);
+    if (this.perSecond.size > 3_600) this.perSecond.delete(this.perSecond.keys().next().value!);
+    if (used <= this.limit) return { allowed: true, headers: {} };
+    this.refused += 1;
+    const retryAfter = Number(((second + 1) * 1000 - now) / 1000);
+    return {
+      allowed: false,
+      headers: {
+        'x-ratelimit-global': 'true',
+        'x-ratelimit-scope': 'global',
+        'retry-after': String(Math.max(1, Math.ceil(retryAfter))),
+      },
+      body: { message: 'You are being rate limited.', retry_after: Number(retryAfter.toFixed(3)), global: true },
+    };
+  }
+
+  /** The most requests counted in any one second so far. */
+  get busiestSecond(): number {
+    return Math.max(0, ...this.perSecond.values());
+  }
+}
+
+/** Whether a request counts against the bot's global limit: it carries the bot token and is not an interaction's. */
+export function countsGlobally(authorization: string | undefined, segments: readonly string[]): boolean {
+  if (!authorization?.startsWith('Bot ')) return false;
+  return segments[0] !== 'interactions' && segments[0] !== 'webhooks';
 }

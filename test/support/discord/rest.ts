@@ -28,6 +28,8 @@ export interface RestContext {
   gatewayUrl: string;
   /** Set by setGatewayBotStatus: the status GET /gateway/bot answers with, whatever the token. */
   gatewayBotStatus: number | null;
+  /** What GET /gateway/bot recommends: the shard count and identify concurrency. */
+  gatewayBot: { shards: number; maxConcurrency: number };
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -130,8 +132,13 @@ const gateway: Handler = (ctx, request) => {
     status: 200,
     body: {
       url: ctx.gatewayUrl,
-      shards: 1,
-      session_start_limit: { total: 1000, remaining: 999, reset_after: 86_400_000, max_concurrency: 1 },
+      shards: ctx.gatewayBot.shards,
+      session_start_limit: {
+        total: 1000,
+        remaining: 999,
+        reset_after: 86_400_000,
+        max_concurrency: ctx.gatewayBot.maxConcurrency,
+      },
     },
   };
 };

@@ -12,7 +12,16 @@ import {
 } from './fixtures.js';
 import { Gateway } from './gateway.js';
 import { DEFAULT_WAIT_MS, InteractionRecord, type InteractionHandle } from './interaction-record.js';
-import { channelMessageBucket, MEMBER_ROLE_LIMIT, memberRoleBucket, RouteRateLimits } from './rate-limits.js';
+import {
+  channelMessageBucket,
+  countsGlobally,
+  GLOBAL_REQUESTS_PER_SECOND,
+  GlobalRateLimit,
+  MEMBER_ROLE_LIMIT,
+  memberRoleBucket,
+  RouteRateLimits,
+} from './rate-limits.js';
+import { IDENTIFY_WINDOW_MS, type IdentifyRecord } from './shards.js';
 import { handleRest, type RestContext, type RestRequest, type RestResult } from './rest.js';
 import { nextSnowflake } from './snowflake.js';
 import { Store } from './store.js';
@@ -43,6 +52,14 @@ export interface DiscordStandInOptions {
   interactionDeadlineMs?: number;
   /** Discord's per-channel message limits (5 per 5 s) and member role limits (10 per s per guild), with bucket headers and 429s. Default on. */
   channelRateLimits?: boolean;
+  /** The shard count GET /gateway/bot recommends (`shards`). Default 1. */
+  recommendedShards?: number;
+  /** `session_start_limit.max_concurrency` from GET /gateway/bot. Default 1. */
+  maxConcurrency?: number;
+  /** How far apart identifies in one max_concurrency bucket must be to not count as too soon. Default 5,000 (Discord's). */
+  identifyWindowMs?: number;
+  /** The bot's global REST limit per second (429 `global: true` past it); 0 turns it off. Default 50, Discord's. */
+  globalRequestsPerSecond?: number;
 }
 
 export interface DiscordStandIn {
@@ -81,6 +98,20 @@ export interface DiscordStandIn {
   readonly gatewaySessions: number;
   /** A client's gateway socket is open now (interactions sent meanwhile are queued until one is). */
   readonly connected: boolean;
+  /** Every IDENTIFY with its shard, time and max_concurrency bucket, oldest first. */
+  readonly identifies: readonly IdentifyRecord[];
+  /** IDENTIFYs sooner than the identify window after the one before in their bucket: 0 when start-up honours max_concurrency. */
+  readonly identifyPacingViolations: number;
+  /** IDENTIFYs for a shard whose earlier session was still connected: two clients running one shard. */
+  readonly overlappingIdentifies: number;
+  /** Shard ids with a connected session now. */
+  connectedShards(): number[];
+  /** Resolves once each of these shard ids has a connected session. */
+  waitForShards(shardIds: readonly number[], timeoutMs?: number): Promise<void>;
+  /** Requests answered 429 `global: true`: the bot (all its processes) went past its global limit. */
+  readonly globalRateLimited: number;
+  /** Bot-token requests counted in each second (unix second → count): the global budget as spent. */
+  readonly botRequestsPerSecond: ReadonlyMap<number, number>;
   readonly resumes: number;
   /** Resolves once a client identified and got READY and GUILD_CREATE (immediately if one has). */
   waitForReady(timeoutMs?: number): Promise<void>;
@@ -88,10 +119,10 @@ export interface DiscordStandIn {
   waitForResume(count?: number, timeoutMs?: number): Promise<void>;
   /** Dispatches INTERACTION_CREATE on the live gateway session (queued while the client is away). */
   sendInteraction(payload: InteractionPayload): InteractionHandle;
-  /** Closes the client's socket: a code (e.g. 4000) sends a close frame; none (or 1006) just drops it. */
-  dropGateway(closeCode?: number): void;
-  /** Sends op 7 RECONNECT on the live session. */
-  requestReconnect(): void;
+  /** Closes a shard's socket (default shard 0): a code (e.g. 4000) sends a close frame; none (or 1006) just drops it. */
+  dropGateway(closeCode?: number, shard?: number): void;
+  /** Sends op 7 RECONNECT on a shard's live session (default shard 0). */
+  requestReconnect(shard?: number): void;
   /** The bot leaves a guild (or is kicked): GUILD_DELETE without `unavailable`, and the guild is gone from READY. */
   removeGuild(guildId: string): void;
   /** Members the guild has, whom the bot can look up by id (op 8) without them using the bot first. */
@@ -216,6 +247,8 @@ class StandIn implements DiscordStandIn {
     readonly moderatorRoleId: string,
     private readonly rateLimits: RouteRateLimits | undefined,
     private readonly roleRateLimits: RouteRateLimits | undefined,
+    private readonly globalLimit: GlobalRateLimit | undefined,
+    private readonly gatewayBot: { shards: number; maxConcurrency: number },
   ) {
     this.apiUrl = `http://127.0.0.1:${port}/api`;
     this.gatewayUrl = `ws://127.0.0.1:${port}`;
@@ -275,6 +308,31 @@ class StandIn implements DiscordStandIn {
   get connected(): boolean {
     return this.gateway.ready;
   }
+  get identifies(): readonly IdentifyRecord[] {
+    return this.gateway.pacing.records;
+  }
+  get identifyPacingViolations(): number {
+    return this.gateway.pacing.violations;
+  }
+  get overlappingIdentifies(): number {
+    return this.gateway.overlappingIdentifies;
+  }
+  connectedShards(): number[] {
+    return this.gateway.connectedShards();
+  }
+  waitForShards(shardIds: readonly number[], timeoutMs = DEFAULT_WAIT_MS): Promise<void> {
+    return this.gateway.changed.wait(
+      () => shardIds.every((shard) => this.gateway.connectedShards().includes(shard)),
+      timeoutMs,
+      () => `connected shards: [${this.gateway.connectedShards().join(', ')}], waiting for [${shardIds.join(', ')}]`,
+    );
+  }
+  get globalRateLimited(): number {
+    return this.globalLimit?.refused ?? 0;
+  }
+  get botRequestsPerSecond(): ReadonlyMap<number, number> {
+    return this.globalLimit?.perSecond ?? new Map();
+  }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const at = now();
@@ -312,6 +370,7 @@ class StandIn implements DiscordStandIn {
       store: this.store,
       gatewayUrl: this.gatewayUrl,
       gatewayBotStatus: this.gatewayBotStatus,
+      gatewayBot: this.gatewayBot,
     };
     const bucket = match ? channelMessageBucket(method, segments) : undefined;
     if (bucket?.startsWith('POST') && this.hold.on === true && !(await this.waitForRelease(req))) return;
@@ -320,12 +379,16 @@ class StandIn implements DiscordStandIn {
     const roleBucket = match ? memberRoleBucket(method, segments) : undefined;
     if (roleBucket && this.roleChangeLatencyMs > 0)
       await new Promise((resolve) => setTimeout(resolve, this.roleChangeLatencyMs));
+    const authorization = typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined;
+    const global = match && countsGlobally(authorization, segments) ? this.globalLimit?.take(Date.now()) : undefined;
     const limit =
-      bucket !== undefined
-        ? this.rateLimits?.take(bucket, Date.now())
-        : roleBucket !== undefined
-          ? this.roleRateLimits?.take(roleBucket, Date.now())
-          : undefined;
+      global && !global.allowed
+        ? global
+        : bucket !== undefined
+          ? this.rateLimits?.take(bucket, Date.now())
+          : roleBucket !== undefined
+            ? this.roleRateLimits?.take(roleBucket, Date.now())
+            : undefined;
     if (limit && !limit.allowed) this.rateLimitedRequests += 1;
     const failing = bucket && (this.channelMessageFailures.get(segments[1]!) ?? this.channelMessageFailures.get('*'));
     const result: RestResult & { headers?: Record<string, string> } = !match
@@ -493,12 +556,12 @@ class StandIn implements DiscordStandIn {
     return record;
   }
 
-  dropGateway(closeCode?: number): void {
-    this.gateway.drop(closeCode);
+  dropGateway(closeCode?: number, shard?: number): void {
+    this.gateway.drop(closeCode, shard);
   }
 
-  requestReconnect(): void {
-    this.gateway.requestReconnect();
+  requestReconnect(shard?: number): void {
+    this.gateway.requestReconnect(shard);
   }
 
   removeGuild(guildId: string): void {
@@ -595,7 +658,11 @@ export async function startDiscordStandIn(options: DiscordStandInOptions = {}): 
   });
   server.keepAliveTimeout = 60_000;
   let port = 0;
-  const gateway = new Gateway(server, store, () => `ws://127.0.0.1:${port}`);
+  const maxConcurrency = Math.max(1, options.maxConcurrency ?? 1);
+  const gateway = new Gateway(server, store, () => `ws://127.0.0.1:${port}`, {
+    maxConcurrency: () => maxConcurrency,
+    identifyWindowMs: options.identifyWindowMs ?? IDENTIFY_WINDOW_MS,
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
@@ -603,6 +670,11 @@ export async function startDiscordStandIn(options: DiscordStandInOptions = {}): 
   port = (server.address() as AddressInfo).port;
   const rateLimits = options.channelRateLimits === false ? undefined : new RouteRateLimits();
   const roleRateLimits = options.channelRateLimits === false ? undefined : new RouteRateLimits(MEMBER_ROLE_LIMIT);
-  standIn = new StandIn(server, store, gateway, port, moderatorRoleId, rateLimits, roleRateLimits);
+  const globalPerSecond = options.globalRequestsPerSecond ?? GLOBAL_REQUESTS_PER_SECOND;
+  const globalLimit = globalPerSecond > 0 ? new GlobalRateLimit(globalPerSecond) : undefined;
+  standIn = new StandIn(server, store, gateway, port, moderatorRoleId, rateLimits, roleRateLimits, globalLimit, {
+    shards: Math.max(1, options.recommendedShards ?? 1),
+    maxConcurrency,
+  });
   return standIn;
 }
