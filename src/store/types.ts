@@ -257,6 +257,10 @@ export interface Store extends OutboxStore {
   countingSince(): Promise<number>;
   /** Votes recorded in [from, to), a double counting as two, for the leaderboard. */
   votesBetween(from: number, to: number): Promise<Array<{ userId: string; votes: number }>>;
+  /** Votes recorded on each of `days` UTC days from `from` (a day's start), counted as votesBetween counts them. */
+  votesPerDay(from: number, days: number): Promise<number[]>;
+  /** How many reviews the bot has seen at each rating, as the deliveries gave it. */
+  ratingCounts(): Promise<Array<{ rating: number; reviews: number }>>;
 
   /** Replaces the whole mirror with a poll's answer. */
   replaceMirror(entries: readonly MirrorEntry[], totals: MirrorTotals): Promise<void>;
