@@ -35,6 +35,8 @@ export interface BotContext extends BaseContext {
   readonly votes?: Pick<VoteMirror, 'activeVote' | 'learned'>;
   /** The votes the bot recorded, for the leaderboard. */
   readonly ledger: Pick<Store, 'votesBetween' | 'countingSince'>;
+  /** Votes per day and reviews per rating, for /stats. */
+  readonly stats: Pick<Store, 'votesPerDay' | 'ratingCounts'>;
   /** Members' reminder settings, their last reminder, and when their running vote ends. */
   readonly reminders: Pick<
     Store,

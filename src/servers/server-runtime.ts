@@ -127,6 +127,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     api,
     votes: mirror,
     ledger: storeWithDeadline(store, ['votesBetween', 'countingSince']),
+    stats: storeWithDeadline(store, ['votesPerDay', 'ratingCounts']),
     reminders: storeWithDeadline(store, [
       'optInReminders',
       'optOutReminders',

@@ -346,4 +346,33 @@ export const ptBR: Catalog = {
   'role.problem.position': '{role} não está abaixo do cargo mais alto do bot',
   'role.problem.managed': '{role} é gerenciado por uma integração e não pode ser dado',
   'role.problem.missing': 'o cargo não existe mais',
+
+  // /stats
+  'command.stats.name': 'estatisticas',
+  'command.stats.description': 'Mostra uma imagem dos votos por dia e das notas das avaliações (moderadores)',
+  'option.days.name': 'dias',
+  'option.stats.days.description': 'Quantos dias para trás mostrar (padrão: 30)',
+  'option.stats.public.description': 'Mostrar a imagem para todos no canal',
+  'stats.title': 'Votos e avaliações · últimos {days} dias',
+  'stats.votesHeading': 'Votos por dia (UTC), um voto duplo contando como dois:',
+  'stats.line': '{label}: {count}',
+  'stats.votesSummary': '{total} votos em {days} dias, {average} por dia em média.',
+  'stats.ratingsHeading': 'Notas das avaliações que o bot viu',
+  'stats.ratingsSummary': '{reviews} avaliações, {average} estrelas em média.',
+  'stats.noReviews': 'Nenhuma avaliação vista ainda.',
+  'stats.chart.votesTitle': 'Votos por dia',
+  'stats.chart.votesAxis': 'Votos',
+  'stats.chart.daysAxis': 'Dia (UTC)',
+  'stats.chart.ratingsTitle': 'Notas das avaliações',
+  'stats.chart.ratingsAxis': 'Avaliações',
+  'stats.chart.stars': '{stars} ★',
+  'stats.imageAlt':
+    'Gráficos de barras: {total} votos nos últimos {days} dias e {reviews} avaliações por nota. Os números estão na mensagem.',
+  'stats.drawFailed':
+    'Desta vez não foi possível desenhar a imagem; os números abaixo estão completos. Tente de novo em alguns minutos.',
+  'refusal.statsModeratorsOnly.title': 'Somente moderadores',
+  'refusal.statsModeratorsOnly.text':
+    'Somente moderadores podem ver as estatísticas: membros com “Gerenciar servidor” ou com um dos cargos de moderador das configurações do bot.',
+  'refusal.badDays.title': 'Número de dias não entendido',
+  'refusal.badDays.text': 'Informe um número inteiro de dias entre 1 e {max}.',
 };
