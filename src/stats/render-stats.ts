@@ -1,8 +1,9 @@
 import type { Translator } from '../i18n/index.js';
+import type * as DrawStats from './draw-stats.js';
 import type { StatsPicture } from './draw-stats.js';
 import { shownStars, type StatsData } from './stats-data.js';
 
-type Drawing = typeof import('./draw-stats.js');
+type Drawing = typeof DrawStats;
 let drawing: Promise<Drawing> | undefined;
 
 /**

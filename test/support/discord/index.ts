@@ -35,6 +35,7 @@ export {
   voterRoleIdFor,
 } from './fixtures.js';
 export { nextSnowflake } from './snowflake.js';
+export { attachmentBytes } from './store.js';
 export type {
   Callback,
   InteractionPayload,
