@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
 import { moderator, textOf } from '../support/conversation.js';
 import {
   attachmentBytes,
@@ -9,7 +10,7 @@ import {
   type InteractionHandle,
   type MemberPayload,
 } from '../support/discord/index.js';
-import { temporaryDatabaseUrl } from '../support/bot-process.js';
+import { ROOT, temporaryDatabaseUrl } from '../support/bot-process.js';
 import { pngSize } from '../support/png.js';
 import { startWorld, type World } from '../support/world.js';
 import { openStore } from '../../src/store/index.js';
@@ -117,5 +118,25 @@ describe('/stats', () => {
     const tooMany = await stats(moderator(), 91).waitForMessage();
     expect(tooMany.embeds[0]?.title).toBe('Number of days not understood');
     expect(textOf(tooMany)).toContain('from 1 to 90');
+  });
+
+  it('loads chart.js and the canvas binary only when the first picture is drawn, not with the command', () => {
+    // A resolve hook prints every module of the drawing stack that is loaded, then /stats's command
+    // module is imported as the bot does at start, and a picture is drawn.
+    const hook = `export async function resolve(s, c, next) { const r = await next(s, c); if (/chart\\.js|@napi-rs/.test(r.url)) console.log('drawing module loaded'); return r; }`;
+    const script = `
+      import { register } from 'node:module';
+      register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}));
+      await import('${ROOT}dist/commands/stats.js');
+      console.log('command loaded');
+      const { renderStats } = await import('${ROOT}dist/src/stats/render-stats.js');
+      const { english } = await import('${ROOT}dist/src/i18n/index.js');
+      await renderStats({ days: [0], votes: [1], ratings: [0, 0, 0, 0, 0, 1], reviews: 1, averageRating: 5 }, english);
+      console.log('picture drawn');`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    const lines = out.trim().split('\n');
+    expect(lines[0]).toBe('command loaded');
+    expect(lines).toContain('drawing module loaded');
+    expect(lines.at(-1)).toBe('picture drawn');
   });
 });
