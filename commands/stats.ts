@@ -15,10 +15,16 @@ const daysOption = (option: SlashCommandIntegerOption) =>
   option
     .setName(DAYS)
     .setNameLocalizations(localizations('option.days.name'))
-    .setDescription(english.t('option.stats.days.description'))
-    .setDescriptionLocalizations(localizations('option.stats.days.description'))
+    .setDescription(english.t('option.stats.days.description', { days: STATS_DEFAULT_DAYS }))
+    .setDescriptionLocalizations(withDefaultDays(localizations('option.stats.days.description')))
     .setMinValue(1)
     .setMaxValue(STATS_MAX_DAYS);
+
+/** The default named once: the catalogs' `{days}` filled in every language, as t() fills it in English. */
+function withDefaultDays(texts: ReturnType<typeof localizations>): ReturnType<typeof localizations> {
+  const days = String(STATS_DEFAULT_DAYS);
+  return Object.fromEntries(Object.entries(texts).map(([locale, text]) => [locale, text?.replace('{days}', days)]));
+}
 
 export const data = commandNamed(new SlashCommandBuilder(), 'stats')
   .setContexts(InteractionContextType.Guild)

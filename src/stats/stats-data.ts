@@ -4,7 +4,7 @@ import { filledStars } from '../views/format.js';
 export const DAY_MS = 86_400_000;
 /** `/stats` without `days`: a month's worth of days. */
 export const STATS_DEFAULT_DAYS = 30;
-/** Past a quarter the bars get thinner than a pixel's worth of meaning and the text list longer than an embed holds. */
+/** Past a quarter the day bars get too thin to tell apart (620 px for them all) and the text list long. */
 export const STATS_MAX_DAYS = 90;
 
 /** What /stats shows, in the picture and as text: the same numbers for both. */

@@ -361,7 +361,7 @@ export const de: Catalog = {
   'command.stats.name': 'statistik',
   'command.stats.description': 'Zeigt ein Bild der Stimmen pro Tag und der Bewertungen (Moderatoren)',
   'option.days.name': 'tage',
-  'option.stats.days.description': 'Wie viele Tage zurück gezeigt werden (Standard: 30)',
+  'option.stats.days.description': 'Wie viele Tage zurück gezeigt werden (Standard: {days})',
   'option.stats.public.description': 'Zeigt das Bild allen im Kanal',
   'stats.title': 'Stimmen und Bewertungen · letzte {days} Tage',
   'stats.votesHeading': 'Stimmen pro Tag (UTC), eine doppelte Stimme zählt zweifach:',

@@ -343,7 +343,7 @@ export const en = {
   'command.stats.name': 'stats',
   'command.stats.description': 'Show a picture of votes per day and review ratings (moderators)',
   'option.days.name': 'days',
-  'option.stats.days.description': 'How many days back to show (default: 30)',
+  'option.stats.days.description': 'How many days back to show (default: {days})',
   'option.stats.public.description': 'Show the picture to everyone in the channel',
   'stats.title': 'Votes and reviews · last {days} days',
   'stats.votesHeading': 'Votes per day (UTC), a double vote counting as two:',

@@ -356,7 +356,7 @@ export const es: Catalog = {
   'command.stats.description':
     'Muestra una imagen de los votos por día y de las puntuaciones de las reseñas (moderadores)',
   'option.days.name': 'dias',
-  'option.stats.days.description': 'Cuántos días hacia atrás mostrar (por defecto: 30)',
+  'option.stats.days.description': 'Cuántos días hacia atrás mostrar (por defecto: {days})',
   'option.stats.public.description': 'Mostrar la imagen a todo el canal',
   'stats.title': 'Votos y reseñas · últimos {days} días',
   'stats.votesHeading': 'Votos por día (UTC), un voto doble cuenta como dos:',

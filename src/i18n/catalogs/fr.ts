@@ -355,7 +355,7 @@ export const fr: Catalog = {
   'command.stats.name': 'statistiques',
   'command.stats.description': 'Affiche une image des votes par jour et des notes des avis (modérateurs)',
   'option.days.name': 'jours',
-  'option.stats.days.description': 'Combien de jours en arrière afficher (par défaut : 30)',
+  'option.stats.days.description': 'Combien de jours en arrière afficher (par défaut : {days})',
   'option.stats.public.description': 'Montrer l’image à tout le salon',
   'stats.title': 'Votes et avis · {days} derniers jours',
   'stats.votesHeading': 'Votes par jour (UTC), un vote double comptant pour deux :',

@@ -351,7 +351,7 @@ export const ptBR: Catalog = {
   'command.stats.name': 'estatisticas',
   'command.stats.description': 'Mostra uma imagem dos votos por dia e das notas das avaliações (moderadores)',
   'option.days.name': 'dias',
-  'option.stats.days.description': 'Quantos dias para trás mostrar (padrão: 30)',
+  'option.stats.days.description': 'Quantos dias para trás mostrar (padrão: {days})',
   'option.stats.public.description': 'Mostrar a imagem para todos no canal',
   'stats.title': 'Votos e avaliações · últimos {days} dias',
   'stats.votesHeading': 'Votos por dia (UTC), um voto duplo contando como dois:',
