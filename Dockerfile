@@ -16,7 +16,11 @@ RUN npm run build
 FROM node:22 AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --omit=optional --no-audit --no-fund
+# --omit=optional also drops @napi-rs/canvas's binary (an optional package per platform), which /stats
+# draws with: it is put back for this image's platform, at the version the lockfile holds, from the registry.
+RUN npm ci --omit=dev --omit=optional --no-audit --no-fund \
+ && npm install --no-save --omit=dev --omit=optional --no-audit --no-fund \
+      "@napi-rs/canvas-linux-$(node -p process.arch)-gnu@$(node -p "require('@napi-rs/canvas/package.json').version")"
 
 FROM node:22-slim
 # HEALTH_PORT serves /healthz alone on 127.0.0.1 for the HEALTHCHECK below. It is not in .env.example,
@@ -29,6 +33,8 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The font /stats draws its text with, so the picture reads the same on every host.
+COPY assets ./assets
 # ./data holds the bot's state; a volume mounted here keeps it across restarts and new images.
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node

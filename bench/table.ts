@@ -8,6 +8,7 @@ import { RATE_LIMIT_RUN } from './scenarios/rate-limit.js';
 import { BIG_BODIES_RUN } from './scenarios/big-bodies.js';
 import { REALTIME } from './scenarios/realtime.js';
 import { SETUP_STATUS } from './scenarios/setup-status.js';
+import { STATS_RENDER } from './scenarios/stats.js';
 
 type Unit = 'ms' | 'count' | 'per-s' | 'MB' | 'cpu-ms';
 
@@ -91,6 +92,20 @@ export function rows(extraLogLevels: readonly string[]): Row[] {
     { id: 'bodies.late', label: 'Late acks (> 3 s) of those members', unit: 'count' },
     { id: 'bodies.rssPeak', label: 'Bot peak RSS in that run', unit: 'MB' },
     ...realtimeRows(),
+    { id: 'stats.p50', label: `/stats picture render p50 (30 days, of ${STATS_RENDER.count})`, unit: 'ms' },
+    { id: 'stats.p99', label: `/stats picture render p99 (30 days, of ${STATS_RENDER.count})`, unit: 'ms' },
+    { id: 'stats.first', label: '/stats first picture, loading chart.js, canvas and font', unit: 'ms' },
+    { id: 'stats.rssLoad', label: 'RSS added by the first /stats picture', unit: 'MB' },
+    {
+      id: 'stats.rssGrowth',
+      label: `RSS growth over ${STATS_RENDER.count} /stats pictures after the first`,
+      unit: 'MB',
+    },
+    {
+      id: 'stats.rssCreep',
+      label: `RSS growth from picture ${STATS_RENDER.warm} to ${STATS_RENDER.count} (a leak would show here)`,
+      unit: 'MB',
+    },
   ];
 }
 
@@ -270,6 +285,11 @@ export function targets(ours: Figures): Target[] {
       text: 'RSS growth < 10 MB from 10k to 100k interactions',
       met: (ours['rss.growth'] ?? Infinity) < 10,
       figure: `${(ours['rss.growth'] ?? Number.NaN).toFixed(1)} MB`,
+    },
+    {
+      text: `/stats picture: render p99 < 1 s, RSS growth < 10 MB from picture ${STATS_RENDER.warm} to ${STATS_RENDER.count}`,
+      met: (ours['stats.p99'] ?? Infinity) < 1000 && (ours['stats.rssCreep'] ?? Infinity) < 10,
+      figure: `p99 ${(ours['stats.p99'] ?? Number.NaN).toFixed(0)} ms, ${(ours['stats.rssCreep'] ?? Number.NaN).toFixed(1)} MB`,
     },
   ];
 }

@@ -335,7 +335,6 @@ const schema = z.object({
   INBOX_POLL_SECONDS: intInRange(1, 3_600, 30),
 });
 
-
 /** Settings of the one server in single-server mode; with many servers each sets its own with /setup. */
 const ONE_SERVER_SETTINGS = [
   'REVIEW_CHANNEL_ID',

@@ -35,7 +35,7 @@ function named<T extends Localizable>(builder: T, name: MessageKey, description:
 /** A command's name and description from the catalogs: `command.<name>.name` and `.description`. */
 export const commandNamed = (
   builder: SlashCommandBuilder,
-  command: 'vote' | 'votes' | 'review' | 'reviews' | 'leaderboard' | 'remind' | 'setup',
+  command: 'vote' | 'votes' | 'review' | 'reviews' | 'leaderboard' | 'remind' | 'setup' | 'stats',
 ) => named(builder, `command.${command}.name`, `command.${command}.description`);
 
 /** `/remind on|off|status`: a subcommand's name and description, `option.remind.<choice>.*`. */

@@ -38,6 +38,8 @@ export interface BotContext extends BaseContext {
   readonly ledger: Pick<Store, 'votesBetween' | 'countingSince'>;
   /** Members' streaks alive now, from memory. */
   readonly streaks: Pick<StreakIndex, 'streakOf' | 'alive'>;
+  /** Votes per day and reviews per rating, for /stats. */
+  readonly stats: Pick<Store, 'votesPerDay' | 'ratingCounts'>;
   /** Members' reminder settings, their last reminder, and when their running vote ends. */
   readonly reminders: Pick<
     Store,

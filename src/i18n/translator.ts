@@ -14,6 +14,8 @@ export interface Translator {
   number(value: number): string;
   /** `November 2026` in English, `novembre 2026` in French: a calendar month (1 to 12) in UTC. */
   monthName(year: number, month: number): string;
+  /** `Nov 24` in English, `24.11.` in German: a UTC day, short, for chart labels and lists. */
+  dayName(at: number): string;
 }
 
 const PLACEHOLDER = /\{(\w+)\}/g;
@@ -38,6 +40,7 @@ function createTranslator(language: string): Translator {
   const tag = language === 'en' ? 'en-US' : language;
   const numbers = new Intl.NumberFormat(tag);
   const months = new Intl.DateTimeFormat(tag, { month: 'long', year: 'numeric', timeZone: 'UTC' });
+  const days = new Intl.DateTimeFormat(tag, { month: 'short', day: 'numeric', timeZone: 'UTC' });
   // Whole numbers under 1,000 read the same in every catalog's language (no grouping, Latin digits);
   // durations and page numbers on every /vote are such, and Intl's format was 1.4% of its CPU.
   const number = (value: number) =>
@@ -46,6 +49,7 @@ function createTranslator(language: string): Translator {
     language,
     number,
     monthName: (year, month) => months.format(Date.UTC(year, month - 1, 1)),
+    dayName: (at) => days.format(at),
     t(key, vars) {
       const text = catalog[key] ?? en[key];
       if (!vars) return text;

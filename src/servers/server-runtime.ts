@@ -166,6 +166,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     ledger: storeWithDeadline(store, ['votesBetween', 'countingSince']),
     inbox: storeWithDeadline(store, ['unansweredReviews']),
     streaks,
+    stats: storeWithDeadline(store, ['votesPerDay', 'ratingCounts']),
     reminders: storeWithDeadline(store, [
       'optInReminders',
       'optOutReminders',

@@ -22,6 +22,7 @@ import type {
 
 const MIRROR_TOTALS = 'mirror_totals';
 const LAST_POLL = 'last_poll';
+const DAY_MS = 86_400_000;
 
 /** One server's votes, mirror, expiries and reminders (and, from SqlOutbox, its feed and posts). */
 export class SqlServerStore extends SqlOutbox implements Store {
@@ -183,6 +184,26 @@ export class SqlServerStore extends SqlOutbox implements Store {
       streak: num(row.streak),
       periodEndsAt: num(row.period_ends_at),
     }));
+  }
+
+  async votesPerDay(from: number, days: number): Promise<number[]> {
+    const rows = await this.query(
+      // SQLite binds a JS number as REAL, so the division is cut to whole days explicitly.
+      `SELECT CAST((voted_at - $2) / ${DAY_MS} AS INTEGER) AS day, SUM(CASE WHEN is_double = 1 THEN 2 ELSE 1 END) AS votes FROM votes
+       WHERE guild_id = $1 AND voted_at >= $2 AND voted_at < $3 AND source <> 'seed'
+       GROUP BY day`,
+      [from, from + days * DAY_MS],
+    );
+    const perDay = Array.from({ length: days }, () => 0);
+    for (const row of rows) perDay[num(row.day)] = num(row.votes);
+    return perDay;
+  }
+
+  async ratingCounts(): Promise<Array<{ rating: number; reviews: number }>> {
+    const rows = await this.query(
+      'SELECT rating, COUNT(*) AS reviews FROM feed_posts WHERE guild_id = $1 GROUP BY rating ORDER BY rating',
+    );
+    return rows.map((row) => ({ rating: num(row.rating), reviews: num(row.reviews) }));
   }
 
   replaceMirror(entries: readonly MirrorEntry[], totals: MirrorTotals): Promise<void> {

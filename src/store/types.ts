@@ -341,6 +341,10 @@ export interface Store extends OutboxStore {
   streakOf(userId: string, now: number, graceMs: number): Promise<number>;
   /** Each member's latest vote among those whose period ends at or after `since`: its streak and period end. */
   latestStreaks(since: number): Promise<Array<MemberStreak & { periodEndsAt: number }>>;
+  /** Votes recorded on each of `days` UTC days from `from` (a day's start), counted as votesBetween counts them. */
+  votesPerDay(from: number, days: number): Promise<number[]>;
+  /** How many reviews the bot has seen at each rating, as the deliveries gave it. */
+  ratingCounts(): Promise<Array<{ rating: number; reviews: number }>>;
 
   /** Replaces the whole mirror with a poll's answer. */
   replaceMirror(entries: readonly MirrorEntry[], totals: MirrorTotals): Promise<void>;

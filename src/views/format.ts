@@ -11,10 +11,16 @@ const ratings = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
 
 /** `★★★★☆ 4/5`: the number is there for screen readers, which read the stars as symbols. */
 export function stars(rating: number): string {
-  const value = Number.isFinite(rating) ? Math.min(5, Math.max(0, rating)) : 0;
-  const filled = Math.round(value);
-  return `${'★'.repeat(filled)}${'☆'.repeat(5 - filled)} ${ratings.format(value)}/5`;
+  const filled = filledStars(rating);
+  return `${'★'.repeat(filled)}${'☆'.repeat(5 - filled)} ${ratings.format(clampRating(rating))}/5`;
 }
+
+/** How many of the five stars a rating fills: 0 to 5, whatever a delivery sent. */
+export function filledStars(rating: number): number {
+  return Math.round(clampRating(rating));
+}
+
+const clampRating = (rating: number) => (Number.isFinite(rating) ? Math.min(5, Math.max(0, rating)) : 0);
 
 /** `<t:UNIX:R>`, shown by each client as "in 3 hours" in its own language. */
 export function relativeTime(at: Date): string {

@@ -18,6 +18,7 @@ import {
   type Interaction,
 } from 'discord.js';
 import {
+  attachmentBytes,
   DEFAULTS,
   MODERATOR_PERMISSIONS,
   OptionType,
@@ -393,6 +394,36 @@ describe('the Discord stand-in', () => {
     expect(answer.content).toBe('done');
     expect(answer.flags).toBe(MessageFlags.Ephemeral);
     expect(handle.followUps()).toEqual([]);
+  });
+
+  it('keeps the bytes of files sent with a reply, an edit and a follow-up (payload_json + files[n])', async () => {
+    const file = (name: string) => ({
+      attachment: Buffer.from(`bytes of ${name}`),
+      name,
+      description: `about ${name}`,
+    });
+    const { stand } = await connected(async (interaction) => {
+      if (!interaction.isChatInputCommand()) return;
+      if (interaction.commandName === 'reply') return interaction.reply({ content: 'one', files: [file('a.png')] });
+      await interaction.deferReply();
+      await interaction.editReply({ content: 'two', files: [file('b.png'), file('c.png')] });
+      await interaction.followUp({ content: 'three', files: [file('d.png')] });
+    });
+    const replied = await stand.sendInteraction(slashCommand({ name: 'reply' })).waitForMessage();
+    expect(replied.attachments.map((a) => [a.filename, a.description, attachmentBytes(a)?.toString()])).toEqual([
+      ['a.png', 'about a.png', 'bytes of a.png'],
+    ]);
+    // The bytes stay off the JSON the stand-in answers with, as Discord's messages have none.
+    expect(JSON.stringify(replied)).not.toContain('bytes of');
+
+    const handle = stand.sendInteraction(slashCommand({ name: 'edit' }));
+    await handle.waitFor((h) => h.followUps().length === 1);
+    const edited = handle.message()!;
+    expect(edited.attachments.map((a) => [a.filename, attachmentBytes(a)?.toString(), a.size])).toEqual([
+      ['b.png', 'bytes of b.png', 14],
+      ['c.png', 'bytes of c.png', 14],
+    ]);
+    expect(attachmentBytes(handle.followUps()[0]!.attachments[0])?.toString()).toBe('bytes of d.png');
   });
 
   it('answers a reply with_response with the created message', async () => {

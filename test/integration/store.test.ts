@@ -465,6 +465,39 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
     expect(await store.votesBetween(t, t + HOUR)).toEqual([]);
   });
 
+  it("counts a server's votes per UTC day (a double as two, first-poll votes not) and its reviews per rating", async () => {
+    const day = 86_400_000;
+    const from = 400 * day;
+    const counted = root.forServer('444444444444444444');
+    const vote = (userId: string, at: number, double = false, source: 'webhook' | 'poll' | 'seed' = 'webhook') =>
+      counted.acceptVote({ userId, at, double, source, periodEndsAt: at + HOUR });
+    await vote(ALICE, from - 1);
+    await vote(ALICE, from + 2 * HOUR);
+    await vote(BOB, from + 3 * HOUR, true);
+    await vote('1016969119945512929', from + 4 * HOUR, false, 'seed');
+    await vote(ALICE, from + 2 * day + 23 * HOUR, false, 'poll');
+    await vote(BOB, from + 3 * day);
+    expect(await counted.votesPerDay(from, 3)).toEqual([3, 0, 1]);
+    expect(await counted.votesPerDay(from + day, 3)).toEqual([0, 1, 1]);
+    expect(await store.votesPerDay(from, 3)).toEqual([0, 0, 0]);
+
+    for (const [index, rating] of [5, 5, 4, 1, 5].entries())
+      await counted.queueReview({
+        reviewId: `rev_stats_${index}`,
+        authorId: BOB,
+        rating,
+        content: '',
+        receivedAt: from,
+      });
+    expect(await counted.ratingCounts()).toEqual([
+      { rating: 1, reviews: 1 },
+      { rating: 4, reviews: 1 },
+      { rating: 5, reviews: 3 },
+    ]);
+    await root.forgetServer('444444444444444444');
+    expect(await counted.ratingCounts()).toEqual([]);
+  });
+
   it('never accepts two votes of one member in a period, even when offered at once', async () => {
     const t = 100 * HOUR;
     const results = await Promise.all(

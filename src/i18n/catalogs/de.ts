@@ -489,4 +489,32 @@ export const de: Catalog = {
     'Abstimmungszeiträume in Folge, jede Stimme innerhalb von {hours} h nach Ablauf der letzten:',
   'leaderboard.streakLine': '{count} in Folge',
   'leaderboard.streakEmpty': 'Gerade läuft keine Serie.',
+  // /stats
+  'command.stats.name': 'statistik',
+  'command.stats.description': 'Zeigt ein Bild der Stimmen pro Tag und der Bewertungen (Moderatoren)',
+  'option.days.name': 'tage',
+  'option.stats.days.description': 'Wie viele Tage zurück gezeigt werden (Standard: {days})',
+  'option.stats.public.description': 'Zeigt das Bild allen im Kanal',
+  'stats.title': 'Stimmen und Bewertungen · letzte {days} Tage',
+  'stats.votesHeading': 'Stimmen pro Tag (UTC), eine doppelte Stimme zählt zweifach:',
+  'stats.line': '{label}: {count}',
+  'stats.votesSummary': '{total} Stimmen in {days} Tagen, im Schnitt {average} pro Tag.',
+  'stats.ratingsHeading': 'Sterne der Bewertungen, die der Bot gesehen hat',
+  'stats.ratingsSummary': '{reviews} Bewertungen, im Schnitt {average} Sterne.',
+  'stats.noReviews': 'Noch keine Bewertung gesehen.',
+  'stats.chart.votesTitle': 'Stimmen pro Tag',
+  'stats.chart.votesAxis': 'Stimmen',
+  'stats.chart.daysAxis': 'Tag (UTC)',
+  'stats.chart.ratingsTitle': 'Sterne der Bewertungen',
+  'stats.chart.ratingsAxis': 'Bewertungen',
+  'stats.chart.stars': '{stars} ★',
+  'stats.imageAlt':
+    'Balkendiagramme: {total} Stimmen in den letzten {days} Tagen und {reviews} Bewertungen nach Sternen. Die Zahlen stehen in der Nachricht.',
+  'stats.drawFailed':
+    'Das Bild konnte diesmal nicht gezeichnet werden; die Zahlen unten sind vollständig. Versuche es in ein paar Minuten erneut.',
+  'refusal.statsModeratorsOnly.title': 'Nur für Moderatoren',
+  'refusal.statsModeratorsOnly.text':
+    'Nur Moderatoren können die Statistik sehen: Mitglieder mit „Server verwalten“ oder mit einer der Moderatorenrollen in den Einstellungen des Bots.',
+  'refusal.badDays.title': 'Anzahl der Tage nicht verstanden',
+  'refusal.badDays.text': 'Gib eine ganze Zahl von Tagen zwischen 1 und {max} an.',
 };

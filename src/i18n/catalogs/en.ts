@@ -465,6 +465,34 @@ export const en = {
   'leaderboard.streakHeading': 'Vote periods in a row, each vote within {hours} h after the last one ran out:',
   'leaderboard.streakLine': '{count} in a row',
   'leaderboard.streakEmpty': 'No streak is going right now.',
+  // /stats
+  'command.stats.name': 'stats',
+  'command.stats.description': 'Show a picture of votes per day and review ratings (moderators)',
+  'option.days.name': 'days',
+  'option.stats.days.description': 'How many days back to show (default: {days})',
+  'option.stats.public.description': 'Show the picture to everyone in the channel',
+  'stats.title': 'Votes and reviews · last {days} days',
+  'stats.votesHeading': 'Votes per day (UTC), a double vote counting as two:',
+  'stats.line': '{label}: {count}',
+  'stats.votesSummary': '{total} votes in {days} days, {average} a day on average.',
+  'stats.ratingsHeading': 'Ratings of the reviews the bot has seen',
+  'stats.ratingsSummary': '{reviews} reviews, {average} stars on average.',
+  'stats.noReviews': 'No review seen yet.',
+  'stats.chart.votesTitle': 'Votes per day',
+  'stats.chart.votesAxis': 'Votes',
+  'stats.chart.daysAxis': 'Day (UTC)',
+  'stats.chart.ratingsTitle': 'Review ratings',
+  'stats.chart.ratingsAxis': 'Reviews',
+  'stats.chart.stars': '{stars} ★',
+  'stats.imageAlt':
+    'Bar charts: {total} votes over the last {days} days, and {reviews} reviews by rating. The numbers are in the message.',
+  'stats.drawFailed':
+    'The picture could not be drawn this time; the numbers below are complete. Try again in a few minutes.',
+  'refusal.statsModeratorsOnly.title': 'Moderators only',
+  'refusal.statsModeratorsOnly.text':
+    'Only moderators can see the statistics: members with Manage Server, or with one of the moderator roles in the bot’s settings.',
+  'refusal.badDays.title': 'Number of days not understood',
+  'refusal.badDays.text': 'Give a whole number of days from 1 to {max}.',
 } as const;
 
 export type MessageKey = keyof typeof en;

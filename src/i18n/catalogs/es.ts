@@ -481,4 +481,33 @@ export const es: Catalog = {
   'leaderboard.streakHeading': 'Periodos de voto seguidos, cada voto dentro de {hours} h tras vencer el anterior:',
   'leaderboard.streakLine': '{count} seguidos',
   'leaderboard.streakEmpty': 'Ahora mismo no hay ninguna racha en curso.',
+  // /stats
+  'command.stats.name': 'estadisticas',
+  'command.stats.description':
+    'Muestra una imagen de los votos por día y de las puntuaciones de las reseñas (moderadores)',
+  'option.days.name': 'dias',
+  'option.stats.days.description': 'Cuántos días hacia atrás mostrar (por defecto: {days})',
+  'option.stats.public.description': 'Mostrar la imagen a todo el canal',
+  'stats.title': 'Votos y reseñas · últimos {days} días',
+  'stats.votesHeading': 'Votos por día (UTC), un voto doble cuenta como dos:',
+  'stats.line': '{label}: {count}',
+  'stats.votesSummary': '{total} votos en {days} días, {average} al día de media.',
+  'stats.ratingsHeading': 'Puntuaciones de las reseñas que el bot ha visto',
+  'stats.ratingsSummary': '{reviews} reseñas, {average} estrellas de media.',
+  'stats.noReviews': 'Todavía no se ha visto ninguna reseña.',
+  'stats.chart.votesTitle': 'Votos por día',
+  'stats.chart.votesAxis': 'Votos',
+  'stats.chart.daysAxis': 'Día (UTC)',
+  'stats.chart.ratingsTitle': 'Puntuaciones de las reseñas',
+  'stats.chart.ratingsAxis': 'Reseñas',
+  'stats.chart.stars': '{stars} ★',
+  'stats.imageAlt':
+    'Gráficos de barras: {total} votos en los últimos {days} días y {reviews} reseñas por puntuación. Los números están en el mensaje.',
+  'stats.drawFailed':
+    'Esta vez no se pudo dibujar la imagen; los números de abajo están completos. Vuelve a intentarlo en unos minutos.',
+  'refusal.statsModeratorsOnly.title': 'Solo moderadores',
+  'refusal.statsModeratorsOnly.text':
+    'Solo los moderadores pueden ver las estadísticas: miembros con «Gestionar servidor» o con uno de los roles de moderador de la configuración del bot.',
+  'refusal.badDays.title': 'Número de días no entendido',
+  'refusal.badDays.text': 'Indica un número entero de días entre 1 y {max}.',
 };

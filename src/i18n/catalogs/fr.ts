@@ -481,4 +481,32 @@ export const fr: Catalog = {
   'leaderboard.streakHeading': 'Périodes de vote d’affilée, chaque vote dans les {hours} h après la fin du précédent :',
   'leaderboard.streakLine': '{count} d’affilée',
   'leaderboard.streakEmpty': 'Aucune série en cours pour l’instant.',
+  // /stats
+  'command.stats.name': 'statistiques',
+  'command.stats.description': 'Affiche une image des votes par jour et des notes des avis (modérateurs)',
+  'option.days.name': 'jours',
+  'option.stats.days.description': 'Combien de jours en arrière afficher (par défaut : {days})',
+  'option.stats.public.description': 'Montrer l’image à tout le salon',
+  'stats.title': 'Votes et avis · {days} derniers jours',
+  'stats.votesHeading': 'Votes par jour (UTC), un vote double comptant pour deux :',
+  'stats.line': '{label} : {count}',
+  'stats.votesSummary': '{total} votes en {days} jours, {average} par jour en moyenne.',
+  'stats.ratingsHeading': 'Notes des avis que le bot a vus',
+  'stats.ratingsSummary': '{reviews} avis, {average} étoiles en moyenne.',
+  'stats.noReviews': 'Aucun avis vu pour l’instant.',
+  'stats.chart.votesTitle': 'Votes par jour',
+  'stats.chart.votesAxis': 'Votes',
+  'stats.chart.daysAxis': 'Jour (UTC)',
+  'stats.chart.ratingsTitle': 'Notes des avis',
+  'stats.chart.ratingsAxis': 'Avis',
+  'stats.chart.stars': '{stars} ★',
+  'stats.imageAlt':
+    'Diagrammes en barres : {total} votes sur les {days} derniers jours, et {reviews} avis par note. Les chiffres sont dans le message.',
+  'stats.drawFailed':
+    'L’image n’a pas pu être dessinée cette fois ; les chiffres ci-dessous sont complets. Réessayez dans quelques minutes.',
+  'refusal.statsModeratorsOnly.title': 'Réservé aux modérateurs',
+  'refusal.statsModeratorsOnly.text':
+    'Seuls les modérateurs peuvent voir les statistiques : les membres ayant « Gérer le serveur » ou l’un des rôles de modérateur définis dans les réglages du bot.',
+  'refusal.badDays.title': 'Nombre de jours non compris',
+  'refusal.badDays.text': 'Indiquez un nombre entier de jours entre 1 et {max}.',
 };

@@ -475,4 +475,32 @@ export const ptBR: Catalog = {
   'leaderboard.streakHeading': 'Períodos de voto seguidos, cada voto até {hours} h após o anterior expirar:',
   'leaderboard.streakLine': '{count} seguidos',
   'leaderboard.streakEmpty': 'Nenhuma sequência em andamento agora.',
+  // /stats
+  'command.stats.name': 'estatisticas',
+  'command.stats.description': 'Mostra uma imagem dos votos por dia e das notas das avaliações (moderadores)',
+  'option.days.name': 'dias',
+  'option.stats.days.description': 'Quantos dias para trás mostrar (padrão: {days})',
+  'option.stats.public.description': 'Mostrar a imagem para todos no canal',
+  'stats.title': 'Votos e avaliações · últimos {days} dias',
+  'stats.votesHeading': 'Votos por dia (UTC), um voto duplo contando como dois:',
+  'stats.line': '{label}: {count}',
+  'stats.votesSummary': '{total} votos em {days} dias, {average} por dia em média.',
+  'stats.ratingsHeading': 'Notas das avaliações que o bot viu',
+  'stats.ratingsSummary': '{reviews} avaliações, {average} estrelas em média.',
+  'stats.noReviews': 'Nenhuma avaliação vista ainda.',
+  'stats.chart.votesTitle': 'Votos por dia',
+  'stats.chart.votesAxis': 'Votos',
+  'stats.chart.daysAxis': 'Dia (UTC)',
+  'stats.chart.ratingsTitle': 'Notas das avaliações',
+  'stats.chart.ratingsAxis': 'Avaliações',
+  'stats.chart.stars': '{stars} ★',
+  'stats.imageAlt':
+    'Gráficos de barras: {total} votos nos últimos {days} dias e {reviews} avaliações por nota. Os números estão na mensagem.',
+  'stats.drawFailed':
+    'Desta vez não foi possível desenhar a imagem; os números abaixo estão completos. Tente de novo em alguns minutos.',
+  'refusal.statsModeratorsOnly.title': 'Somente moderadores',
+  'refusal.statsModeratorsOnly.text':
+    'Somente moderadores podem ver as estatísticas: membros com “Gerenciar servidor” ou com um dos cargos de moderador das configurações do bot.',
+  'refusal.badDays.title': 'Número de dias não entendido',
+  'refusal.badDays.text': 'Informe um número inteiro de dias entre 1 e {max}.',
 };

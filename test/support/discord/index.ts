@@ -36,6 +36,7 @@ export {
 } from './fixtures.js';
 export { nextSnowflake } from './snowflake.js';
 export { guildIdOnShard, shardOf, type IdentifyRecord } from './shards.js';
+export { attachmentBytes } from './store.js';
 export type {
   Callback,
   InteractionPayload,

@@ -59,6 +59,8 @@ interface Where {
   applicationId?: string;
   /** The member's client language, as Discord sends it (`en-US` unless set). */
   locale?: string;
+  /** The server's language (`guild_locale`, `en-US` unless set). */
+  guildLocale?: string;
 }
 
 function interactionToken(id: string): string {
@@ -79,13 +81,13 @@ function envelope(type: number, data: unknown, who: MemberPayload, where: Where)
     version: 1,
     data,
     guild_id: guildId,
-    guild: { id: guildId, locale: 'en-US', features: [] },
+    guild: { id: guildId, locale: where.guildLocale ?? 'en-US', features: [] },
     channel,
     channel_id: channel.id,
     member: who,
     app_permissions: BOT_APP_PERMISSIONS,
     locale: where.locale ?? 'en-US',
-    guild_locale: 'en-US',
+    guild_locale: where.guildLocale ?? 'en-US',
     entitlements: [],
     authorizing_integration_owners: { '0': guildId },
     context: 0,

@@ -210,17 +210,24 @@ async function readBody(req: IncomingMessage): Promise<{ body: any; contentType:
     const form = await new Response(raw, { headers: { 'content-type': contentType } }).formData();
     const json = form.get('payload_json');
     const body = typeof json === 'string' ? JSON.parse(json) : {};
-    const files: Array<{ filename: string; size: number }> = [];
+    // The bytes ride along so tests can read what the bot attached (store.ts keeps them off the JSON).
+    const files = new Map<string, { filename: string; size: number; bytes: Buffer }>();
     for (const [key, value] of form.entries()) {
-      if (key !== 'payload_json' && typeof value !== 'string') files.push({ filename: value.name, size: value.size });
+      if (key === 'payload_json' || typeof value === 'string') continue;
+      const id = /^files\[(\w+)\]$/.exec(key)?.[1] ?? String(files.size);
+      files.set(id, { filename: value.name, size: value.size, bytes: Buffer.from(await value.arrayBuffer()) });
     }
-    if (files.length > 0 && !Array.isArray(body.attachments))
-      body.attachments = files.map((file, id) => ({ id, ...file }));
-    else if (Array.isArray(body.attachments)) {
-      body.attachments = body.attachments.map((a: Record<string, unknown>, i: number) => ({
-        size: files[i]?.size ?? 0,
-        ...a,
-      }));
+    // An interaction callback (reply with files) holds the message under `data`; edits and follow-ups are the message.
+    const target = typeof body.type === 'number' && body.data && typeof body.data === 'object' ? body.data : body;
+    if (files.size > 0 && !Array.isArray(target.attachments))
+      target.attachments = [...files.entries()].map(([id, file]) => ({ id, ...file }));
+    else if (Array.isArray(target.attachments)) {
+      const inOrder = [...files.values()];
+      target.attachments = target.attachments.map((a: Record<string, unknown>, i: number) => {
+        const file = files.get(String(a.id)) ?? inOrder[i];
+        // Discord names the file after its part when the entry gives no filename.
+        return { size: file?.size ?? 0, ...(file ? { filename: file.filename, bytes: file.bytes } : {}), ...a };
+      });
     }
     return { body, contentType };
   }

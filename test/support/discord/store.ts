@@ -299,19 +299,37 @@ export class Store {
 }
 
 /** Applies a message body (create or edit) to a stored message, as Discord does. */
+/** The bytes the bot uploaded for an attachment of a message, when it sent the file itself. */
+export function attachmentBytes(attachment: unknown): Buffer | undefined {
+  return (attachment as { [BYTES]?: Buffer } | undefined)?.[BYTES];
+}
+
+const BYTES = Symbol('bytes');
+
+/** Kept under a symbol, so the message the stand-in answers with stays plain JSON as Discord's. */
+function keepBytes<T extends object>(attachment: T, bytes: unknown): T {
+  if (Buffer.isBuffer(bytes)) Object.defineProperty(attachment, BYTES, { value: bytes, enumerable: false });
+  return attachment;
+}
+
 export function applyMessageData(message: Message, data: Record<string, any>, edit: boolean): void {
   if (typeof data.content === 'string') message.content = data.content;
   if (Array.isArray(data.embeds)) message.embeds = data.embeds.map((embed) => ({ type: 'rich', ...embed }));
   if (Array.isArray(data.components)) message.components = structuredClone(data.components);
   if (Array.isArray(data.attachments)) {
-    message.attachments = data.attachments.map((attachment: Record<string, any>) => ({
-      id: nextSnowflake(),
-      filename: attachment.filename ?? 'file',
-      size: attachment.size ?? 0,
-      url: `https://cdn.discordapp.com/attachments/${message.channel_id}/${message.id}/${attachment.filename ?? 'file'}`,
-      proxy_url: `https://media.discordapp.net/attachments/${message.channel_id}/${message.id}/${attachment.filename ?? 'file'}`,
-      ...(attachment.description ? { description: attachment.description } : {}),
-    }));
+    message.attachments = data.attachments.map((attachment: Record<string, any>) =>
+      keepBytes(
+        {
+          id: nextSnowflake(),
+          filename: attachment.filename ?? 'file',
+          size: attachment.size ?? 0,
+          url: `https://cdn.discordapp.com/attachments/${message.channel_id}/${message.id}/${attachment.filename ?? 'file'}`,
+          proxy_url: `https://media.discordapp.net/attachments/${message.channel_id}/${message.id}/${attachment.filename ?? 'file'}`,
+          ...(attachment.description ? { description: attachment.description } : {}),
+        },
+        attachment.bytes,
+      ),
+    );
   }
   const wasLoading = (message.flags & MessageFlag.Loading) !== 0;
   if (edit) {

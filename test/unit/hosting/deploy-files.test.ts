@@ -53,6 +53,21 @@ describe('the Dockerfile', () => {
     expect(lock.packages['node_modules/better-sqlite3']?.optional).toBe(true);
   });
 
+  it('keeps the canvas binary and the font /stats draws with, though optional packages are left out', () => {
+    const deps = dockerfile.filter((i) => i.stage === 1 && i.keyword === 'RUN').map((i) => i.args);
+    // The platform package goes back in after `npm ci --omit=optional`, at the version installed.
+    expect(deps.join('\n')).toMatch(
+      /npm install --no-save --omit=dev --omit=optional .*"@napi-rs\/canvas-linux-\$\(node -p process\.arch\)-gnu@\$\(node -p "require\('@napi-rs\/canvas\/package\.json'\)\.version"\)"/,
+    );
+    const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { version?: string }> };
+    const canvas = lock.packages['node_modules/@napi-rs/canvas']?.version;
+    expect(canvas).toBeDefined();
+    // npm ci refuses a lockfile missing a platform package the registry lacks, so each one is in it.
+    for (const platform of ['linux-x64-gnu', 'linux-arm64-gnu', 'darwin-arm64', 'win32-x64-msvc'])
+      expect(lock.packages[`node_modules/@napi-rs/canvas-${platform}`]?.version).toBe(canvas);
+    expect(final.some((i) => i.keyword === 'COPY' && /^assets \.\/assets$/.test(i.args))).toBe(true);
+  });
+
   it('runs as a user other than root', () => {
     const user = final.filter((i) => i.keyword === 'USER').at(-1)?.args;
     expect(user).toBeDefined();

@@ -1,0 +1,62 @@
+import { EmbedBuilder, TimestampStyles, time } from 'discord.js';
+import { EMBED_DESCRIPTION_MAX, EMBED_FIELD_VALUE_MAX } from '../discord-limits.js';
+import type { Translator } from '../i18n/index.js';
+import { shownStars, type StatsData } from '../stats/stats-data.js';
+import { truncate } from './format.js';
+import { messageView, type MessageView } from './message.js';
+import { ToneColour } from './theme.js';
+
+export const STATS_FILE = 'stats.png';
+/** Discord's limit on an attachment's description, which screen readers read as the image's alt text. */
+const ATTACHMENT_DESCRIPTION_MAX = 1024;
+
+export interface StatsViewInput {
+  data: StatsData;
+  /** The picture; null when it could not be drawn, and the answer says so. */
+  png: Buffer | null;
+  /** When the bot began recording votes. */
+  countingSince: Date;
+  i18n: Translator;
+}
+
+export type StatsView = MessageView & { files: Array<{ attachment: Buffer; name: string; description: string }> };
+
+/** The picture, and every number in it as text for those who cannot see it. */
+export function statsView({ data, png, countingSince, i18n }: StatsViewInput): StatsView {
+  const { t } = i18n;
+  const days = data.days.length;
+  const total = data.votes.reduce((sum, votes) => sum + votes, 0);
+  const dayLines = data.days.map((day, i) => t('stats.line', { label: i18n.dayName(day), count: data.votes[i] ?? 0 }));
+  const description = [
+    ...(png ? [] : [`**${t('stats.drawFailed')}**`, '']),
+    t('stats.votesHeading'),
+    ...dayLines,
+    '',
+    t('stats.votesSummary', { total, days, average: oneDecimal(total / days) }),
+    t('leaderboard.since', { date: time(countingSince, TimestampStyles.LongDate) }),
+  ].join('\n');
+  const ratings =
+    data.averageRating === null
+      ? t('stats.noReviews')
+      : [
+          ...shownStars(data).map((stars) =>
+            t('stats.line', { label: t('stats.chart.stars', { stars }), count: data.ratings[stars] ?? 0 }),
+          ),
+          t('stats.ratingsSummary', { reviews: data.reviews, average: oneDecimal(data.averageRating) }),
+        ].join('\n');
+  const embed = new EmbedBuilder()
+    .setColor(png ? ToneColour.info : ToneColour.warning)
+    .setTitle(t('stats.title', { days }))
+    .setDescription(truncate(description, EMBED_DESCRIPTION_MAX))
+    .addFields({ name: t('stats.ratingsHeading'), value: truncate(ratings, EMBED_FIELD_VALUE_MAX) });
+  if (!png) return { ...messageView(embed), files: [] };
+  embed.setImage(`attachment://${STATS_FILE}`);
+  const alt = t('stats.imageAlt', { total, days, reviews: data.reviews });
+  return {
+    ...messageView(embed),
+    files: [{ attachment: png, name: STATS_FILE, description: truncate(alt, ATTACHMENT_DESCRIPTION_MAX) }],
+  };
+}
+
+/** 2.5, not 2.4999: averages read at one decimal. */
+const oneDecimal = (value: number) => Math.round(value * 10) / 10;
