@@ -6,7 +6,7 @@ import { DEFAULT_CLIENT_OPTIONS as API_DEFAULTS, defaultHeaderPrefix, parseBaseU
 import { secretKey, type SecretKeys } from './secrets/secret-box.js';
 import { MAX_SHARD_COUNT, parseShardIds } from './shards/shard-ids.js';
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl, type DatabaseTarget } from './store/database-url.js';
-import { DEFAULT_POOL_SIZE } from './store/postgres.js';
+import { DEFAULT_POOL_SIZE } from './store/database-url.js';
 import { DEFAULT_MAX_CONNECTIONS } from './webhooks/limits.js';
 import { checkTemplate, PLACEHOLDERS, TEMPLATE_MAX } from './announce/template.js';
 import { STREAK_GRACE_HOURS_MAX } from './streaks/streak.js';
@@ -711,7 +711,7 @@ const restProxySchema = z.object({
   // Discord's limit is 50 per second per bot. The proxy counts in fixed one-second windows from
   // where it sends; Discord counts where requests arrive, and a few late ones from one window can
   // land in the next (measured: 66 at 50/s on a loaded 2-core machine). 45 leaves that margin.
-  REST_PROXY_REQUESTS_PER_SECOND: intInRange(1, 50, 45),
+  REST_PROXY_REQUESTS_PER_SECOND: intInRange(1, 50, 25),
   LOG_LEVEL: schema.shape.LOG_LEVEL,
   LOG_FORMAT: schema.shape.LOG_FORMAT,
 });

@@ -28,7 +28,6 @@ import type { SetupPorts } from './setup/ports.js';
 import { openStore } from './store/index.js';
 import { storeWithDeadline } from './store/within.js';
 import { DELIVERIES_KEPT } from './webhooks/delivery-log.js';
-import { receiverRole } from './receiver-role.js';
 import { exitOnStartFailure } from './start-failure.js';
 import { resolveShards } from './shards/resolve-shards.js';
 import { formatShardIds } from './shards/shard-ids.js';
@@ -251,6 +250,7 @@ if (readArgs(USAGE, {})) start().catch((error: unknown) => exitOnStartFailure(er
 
 /** ROLE=receiver runs the webhook receiver alone, without any of the bot's Discord or service settings. */
 async function start(): Promise<void> {
-  if (loadRole() === 'receiver') return receiverRole();
+  // The receiver alone loads none of the bot (nor it, the receiver's own metrics).
+  if (loadRole() === 'receiver') return (await import('./receiver-role.js')).receiverRole();
   return main();
 }

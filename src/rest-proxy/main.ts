@@ -15,7 +15,7 @@ Runs @discordjs/proxy: one REST queue in front of Discord that every bot process
 of 50 requests per second is kept across all of them, and per-route buckets are shared too. Each
 request carries its bot's own Authorization header; the proxy holds no token.
 Reads REST_PROXY_PORT (8080), REST_PROXY_HOST (127.0.0.1), REST_PROXY_UPSTREAM (Discord),
-REST_PROXY_REQUESTS_PER_SECOND (45, at most 50), LOG_LEVEL, LOG_FORMAT.
+REST_PROXY_REQUESTS_PER_SECOND (25, at most 50), LOG_LEVEL, LOG_FORMAT.
 
 Options:
   -h, --help  show this text (reads no settings, connects to nothing)

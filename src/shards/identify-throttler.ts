@@ -1,5 +1,5 @@
 import type { IIdentifyThrottler } from 'discord.js';
-import pg from 'pg';
+import type pg from 'pg';
 
 /** "iden" in ASCII and the bucket: an identify lock per max_concurrency bucket. */
 const IDENTIFY_LOCK_CLASS = 0x6964656e;
@@ -77,7 +77,9 @@ export class SharedIdentifyThrottler implements IIdentifyThrottler {
 
   #connect(): Promise<pg.Client> {
     this.#client ??= (async () => {
-      const client = new pg.Client({
+      // pg is loaded by the processes that use PostgreSQL only.
+      const { default: pgModule } = await import('pg');
+      const client = new pgModule.Client({
         connectionString: this.url,
         application_name: APPLICATION_NAME,
         connectionTimeoutMillis: 5_000,

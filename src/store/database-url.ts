@@ -43,3 +43,6 @@ export function describeDatabase(target: DatabaseTarget): string {
   url.search = '';
   return url.toString();
 }
+
+/** PostgreSQL connections a process's pool keeps at most, unless DATABASE_POOL_SIZE says otherwise. */
+export const DEFAULT_POOL_SIZE = 4;

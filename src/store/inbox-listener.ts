@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { backoffMs, STORE_BACKOFF, type BackoffPolicy } from '../work/backoff.js';
 import { INBOX_CHANNEL } from './inbox-channel.js';
 
@@ -37,7 +37,9 @@ export function listenForEvents(options: InboxListenerOptions): InboxListener {
   let retry: NodeJS.Timeout | undefined;
 
   const connect = async () => {
-    const next = new pg.Client({
+    // pg is loaded by the processes that use PostgreSQL only.
+    const { default: pgModule } = await import('pg');
+    const next = new pgModule.Client({
       connectionString: options.url,
       application_name: LISTENER_APPLICATION_NAME,
       keepAlive: true,

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Db, Row, SqlValue } from './sql.js';
+import { DEFAULT_POOL_SIZE } from './database-url.js';
 
 // BIGINT (int8) columns hold millisecond times, well inside Number's exact range.
 const INT8 = 20;
@@ -19,7 +20,6 @@ const types = {
 export const POSTGRES_TIMEOUTS = { statementMs: 10_000, queryMs: 12_000, checkoutMs: 5_000 } as const;
 
 /** Connections a pool keeps at most unless DATABASE_POOL_SIZE says otherwise. */
-export const DEFAULT_POOL_SIZE = 4;
 
 /** PostgreSQL through node-postgres (pure JavaScript): a small pool; a transaction holds one client. */
 export function openPostgres(url: string, poolSize = DEFAULT_POOL_SIZE): Db {

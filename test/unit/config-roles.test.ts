@@ -66,12 +66,12 @@ describe('a receiver-only process (ROLE=receiver)', () => {
 });
 
 describe('the REST proxy', () => {
-  it('forwards to Discord at 45 requests per second (margin under its 50) on 127.0.0.1:8080 by default', () => {
+  it('forwards to Discord at 25 requests per second (half its 50: two fixed windows fit one second) on 127.0.0.1:8080 by default', () => {
     expect(parseRestProxyConfig({}, false)).toMatchObject({
       port: 8080,
       host: '127.0.0.1',
       upstream: 'https://discord.com/api',
-      requestsPerSecond: 45,
+      requestsPerSecond: 25,
     });
   });
 

@@ -16,7 +16,7 @@ describe('compose.yaml, the receiver and the REST proxy', () => {
   it('runs a receiver alone (ROLE=receiver) from the bot image, in a profile of its own', () => {
     const receiver = service('receiver');
     expect(receiver).toMatch(/^ {4}image: vote-review-bot$/m);
-    expect(receiver).toMatch(/^ {4}profiles: \[receiver\]$/m);
+    expect(receiver).toMatch(/^ {4}profiles: \[receiver(, scale)?\]$/m);
     expect(receiver).toMatch(/^ {6}ROLE: receiver$/m);
   });
 
