@@ -31,7 +31,7 @@ export interface VoterRoleOptions {
 /** Not-member findings this close together share one summary line. */
 const ABSENT_SUMMARY_MS = 1_000;
 /** Enough ids in the summary to look one up, few enough to keep the line short. */
-const ABSENT_SAMPLE = 10;
+export const ABSENT_SAMPLE = 10;
 
 const GRANT_REASON = 'Voted for the server: voter role while the vote lasts';
 const REMOVE_REASON = 'Vote ran out: voter role removed';

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ABSENT_SAMPLE } from '../../src/roles/voter-role.js';
 import { startBot, type BotProcess } from '../support/bot-process.js';
 import { asMember } from '../support/conversation.js';
 import { DEFAULTS, member, textChannelIdFor, voterRoleIdFor, type RoleChange } from '../support/discord/index.js';
@@ -56,8 +57,10 @@ describe('listed voters who are not in the server', () => {
       const first = await summaryOf(bot);
       const absent = Number(first.absent);
       expect(first).toMatchObject({ msg: `${absent} listed voters are not in the server`, level: 30, guildId: GUILD });
-      expect(first.sample).toEqual(expect.arrayContaining(strangers));
-      expect(first.sample).toHaveLength(absent);
+      expect(absent).toBeGreaterThanOrEqual(strangers.length);
+      // How many of its own the sandbox lists depends on the day; the line names at most ABSENT_SAMPLE.
+      expect(first.sample).toHaveLength(Math.min(absent, ABSENT_SAMPLE));
+      if (absent <= ABSENT_SAMPLE) expect(first.sample).toEqual(expect.arrayContaining(strangers));
       expect(first.sample).not.toContain(voter.user.id);
 
       await bot.stop('SIGKILL');
