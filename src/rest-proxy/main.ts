@@ -1,4 +1,3 @@
-import { proxyRequests } from '@discordjs/proxy';
 // The ESM build the proxy imports, not discord.js's CommonJS copy: the proxy recognises Discord's
 // errors (404, 403, 429…) by instanceof, and a class from the other build fails that test.
 import { REST } from '@discordjs/rest';
@@ -9,6 +8,7 @@ import { readArgs } from '../cli-args.js';
 import { loadRestProxyConfig } from '../config.js';
 import { createLogger } from '../log.js';
 import { exitOnStartFailure } from '../start-failure.js';
+import { forwardRequests } from './forward.js';
 
 const USAGE = `Usage: npm run rest-proxy
 
@@ -40,7 +40,7 @@ async function main(): Promise<void> {
       'discord rate limit',
     ),
   );
-  const forward = proxyRequests(rest);
+  const forward = forwardRequests(rest);
   const server = createServer((req, res) => {
     void Promise.resolve(forward(req, res)).catch((err: unknown) => {
       logger.error({ err, method: req.method }, 'could not forward a request');

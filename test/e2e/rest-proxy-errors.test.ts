@@ -13,11 +13,17 @@ let proxy: BotProcess;
 let api: string;
 
 beforeAll(async () => {
-  discord = await startDiscordStandIn();
+  // A global limit of 3 a second, so a handful of posts at once meets a 429 the proxy waits out.
+  discord = await startDiscordStandIn({ globalRequestsPerSecond: 3 });
   const port = await closedPort();
   api = `http://127.0.0.1:${port}/api/v10`;
   proxy = startBot(
-    { REST_PROXY_PORT: String(port), REST_PROXY_UPSTREAM: discord.apiUrl, LOG_LEVEL: 'info' },
+    {
+      REST_PROXY_PORT: String(port),
+      REST_PROXY_UPSTREAM: discord.apiUrl,
+      REST_PROXY_REQUESTS_PER_SECOND: '50',
+      LOG_LEVEL: 'info',
+    },
     { script: 'rest-proxy' },
   );
   await proxy.waitForLog((line) => line.msg === 'REST proxy listening', 15_000, 'the proxy');
@@ -27,8 +33,12 @@ afterAll(async () => {
   await discord?.close();
 });
 
-const asBot = (method: string, route: string) =>
-  fetch(`${api}${route}`, { method, headers: { authorization: `Bot ${discord.token}` } });
+const asBot = (method: string, route: string, body?: unknown) =>
+  fetch(`${api}${route}`, {
+    method,
+    headers: { authorization: `Bot ${discord.token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
 describe('the REST proxy and errors from Discord', () => {
   it("passes Discord's error back with its status and body, and keeps serving", async () => {
@@ -45,5 +55,17 @@ describe('the REST proxy and errors from Discord', () => {
     expect(await after.json()).toMatchObject({ url: discord.gatewayUrl });
     expect(proxy.child.exitCode).toBeNull();
     expect(proxy.logs.filter((line) => (line.level ?? 0) >= 50)).toEqual([]);
+  });
+
+  it('sends a request that met a 429 again with its body, not an empty one', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const texts = Array.from({ length: 8 }, (_, i) => `post ${i} ${nextSnowflake()}`);
+    const answers = await Promise.all(
+      texts.map((content) => asBot('POST', `/channels/${discord.channelId}/messages`, { content })),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(texts.map(() => 200));
+    expect(discord.globalRateLimited).toBeGreaterThan(0);
+    const posted = discord.channelMessages(discord.channelId).map((message) => message.content);
+    for (const content of texts) expect(posted.filter((text) => text === content)).toHaveLength(1);
   });
 });
