@@ -54,9 +54,9 @@ export class VoteMirror {
 
   constructor(private readonly options: VoteMirrorOptions) {}
 
-  /** Polls now and then every pollMs. */
+  /** Polls now and then every pollMs; without polls, refreshes the votes a stop left unrefreshed. */
   start(): void {
-    if (this.options.pollMs <= 0) return;
+    if (this.options.pollMs <= 0) return void this.#refreshUnconfirmed(1);
     void this.poll();
     this.#timer = setInterval(() => void this.poll(), this.options.pollMs);
     this.#timer.unref();
@@ -131,6 +131,30 @@ export class VoteMirror {
         this.#refreshing = undefined;
         if (this.#waiting.size > 0) this.refreshSoon([...this.#waiting][0]!);
       });
+  }
+
+  /**
+   * A refresh lives in memory: a process killed between a vote's delivery and its refresh left the
+   * assumed 12-hour period in the store (voter role and reminder 12 hours late). A poll corrects
+   * every period; without polls, those members are refreshed here at start.
+   */
+  async #refreshUnconfirmed(attempt: number): Promise<void> {
+    if (this.#stopped) return;
+    const { store, logger, now } = this.options;
+    try {
+      const members = await store.unconfirmedVoters(now(), ASSUMED_VOTE_PERIOD_MS);
+      if (members.length > 0) logger.info({ members: members.length }, 'refreshing votes a stop left unconfirmed');
+      for (const userId of members) this.refreshSoon(userId);
+    } catch (err) {
+      const retryInMs = backoffMs(attempt, MIRROR_BACKOFF);
+      logger.warn({ err, attempt, retryInMs }, 'could not read the votes left unconfirmed; trying again');
+      const timer = setTimeout(() => {
+        this.#refreshRetries.delete(timer);
+        void this.#refreshUnconfirmed(attempt + 1);
+      }, retryInMs);
+      timer.unref();
+      this.#refreshRetries.add(timer);
+    }
   }
 
   async #poll(): Promise<void> {

@@ -1,5 +1,6 @@
-import { proxyRequests } from '@discordjs/proxy';
-import { REST } from 'discord.js';
+// The ESM build the proxy imports, not discord.js's CommonJS copy: the proxy recognises Discord's
+// errors (404, 403, 429…) by instanceof, and a class from the other build fails that test.
+import { REST } from '@discordjs/rest';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { installProcessGuards } from '../bot/process-guards.js';
@@ -7,6 +8,7 @@ import { readArgs } from '../cli-args.js';
 import { loadRestProxyConfig } from '../config.js';
 import { createLogger } from '../log.js';
 import { exitOnStartFailure } from '../start-failure.js';
+import { forwardRequests } from './forward.js';
 
 const USAGE = `Usage: npm run rest-proxy
 
@@ -38,10 +40,12 @@ async function main(): Promise<void> {
       'discord rate limit',
     ),
   );
-  const forward = proxyRequests(rest);
+  const forward = forwardRequests(rest);
   const server = createServer((req, res) => {
     void Promise.resolve(forward(req, res)).catch((err: unknown) => {
       logger.error({ err, method: req.method }, 'could not forward a request');
+      // The proxy ends every response it started, even one it could not fill.
+      if (res.writableEnded) return;
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ message: 'the REST proxy could not forward the request', code: 0 }));
     });

@@ -78,6 +78,15 @@ export class SqlServerStore extends SqlOutbox implements Store {
     );
   }
 
+  async unconfirmedVoters(now: number, periodMs: number): Promise<string[]> {
+    const rows = await this.query(
+      `SELECT DISTINCT user_id FROM votes
+       WHERE guild_id = $1 AND source = 'webhook' AND period_ends_at > $2 AND period_ends_at - voted_at = $3`,
+      [now, periodMs],
+    );
+    return rows.map((row) => String(row.user_id));
+  }
+
   async waitingVotes(limit: number): Promise<PendingAnnouncement[]> {
     const rows = await this.query(
       `SELECT id, user_id, is_double, voted_at, streak FROM votes

@@ -329,6 +329,11 @@ export interface Store extends OutboxStore {
   acceptVote(vote: NewVote): Promise<boolean>;
   /** Moves the end of the member's current period (the service's expiry is known later). */
   setPeriodEnd(userId: string, at: number, periodEndsAt: number): Promise<void>;
+  /**
+   * Members whose delivered vote still runs on the assumed period (`periodMs` from its arrival): the
+   * service was never asked when it really ends, as when the process stopped before the refresh.
+   */
+  unconfirmedVoters(now: number, periodMs: number): Promise<string[]>;
   /** Accepted votes in no post yet, oldest first. */
   waitingVotes(limit: number): Promise<PendingAnnouncement[]>;
   /** Votes that will never be announced (no vote channel): done, with no message. */

@@ -2,9 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
-import { secretKey } from '../../src/secrets/secret-box.js';
-import { Servers } from '../../src/servers/servers.js';
-import { openStore } from '../../src/store/index.js';
 import { startBot, type BotProcess } from '../support/bot-process.js';
 import { textOf } from '../support/conversation.js';
 import {
@@ -17,7 +14,7 @@ import {
 import { deliver, reviewEvent, voteEvent } from '../support/guilds-webhook.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { closedPort } from '../support/service.js';
-import { botEnvironment } from '../support/world.js';
+import { multiServerBotEnv, seedServers, voteMentions } from '../support/multi-server.js';
 
 /*
  * Issue 19, item 3: the receiver runs on its own (ROLE=receiver, no Discord connection) beside a
@@ -53,16 +50,16 @@ beforeAll(async () => {
   ]);
   databaseUrl = await postgres.createDatabase();
   // Every server set up as /setup leaves it: credentials, its channels and a webhook token, sealed.
-  const root = await openStore({ kind: 'postgres', url: databaseUrl });
-  const servers = new Servers(root, { current: secretKey(SECRETS_KEY, 'SECRETS_KEY') }, undefined);
-  await servers.load();
-  for (const guildId of GUILDS) {
-    await servers.setCredentials(guildId, { apiKey: sandbox.apiKey, appId: sandbox.appId });
-    const channel = textChannelIdFor(guildId);
-    await servers.setSettings(guildId, { reviewChannelId: channel, voteChannelId: channel });
-    tokens.set(guildId, await servers.newWebhookToken(guildId));
-  }
-  await root.close();
+  const seeded = await seedServers(
+    databaseUrl,
+    SECRETS_KEY,
+    GUILDS.map((guildId) => ({
+      guildId,
+      credentials: { apiKey: sandbox.apiKey, appId: sandbox.appId },
+      settings: { reviewChannelId: textChannelIdFor(guildId), voteChannelId: textChannelIdFor(guildId) },
+    })),
+  );
+  for (const [guildId, token] of seeded) tokens.set(guildId, token);
 }, 60_000);
 afterAll(async () => {
   await Promise.all(processes.map((p) => p.stop('SIGKILL')));
@@ -89,13 +86,7 @@ function startReceiverProcess(port: number, metricsPort: number): BotProcess {
 
 function startBotProcess(): BotProcess {
   const bot = startBot({
-    ...botEnvironment(discord, sandbox),
-    DISCORD_GUILD_ID: '',
-    SERVICE_API_KEY: '',
-    SERVICE_APP_ID: '',
-    MODERATOR_ROLE_IDS: '',
-    REVIEW_LOG_CHANNEL_ID: '',
-    SECRETS_KEY,
+    ...multiServerBotEnv(discord, sandbox, SECRETS_KEY),
     DATABASE_URL: databaseUrl,
     ROLE: 'bot',
     INBOX_POLL_SECONDS: String(INBOX_POLL_SECONDS),
@@ -114,10 +105,7 @@ const listening = (bot: BotProcess, again = false) =>
 const posts = (guildId: string): Message[] => discord.channelMessages(textChannelIdFor(guildId));
 const reviewPosts = (guildId: string, reviewId: string) =>
   posts(guildId).filter((m) => m.embeds[0]?.title?.startsWith('New review') && textOf(m).includes(reviewId));
-const mentions = (guildId: string, userId: string) =>
-  posts(guildId)
-    .filter((m) => /new votes?$/i.test(m.embeds[0]?.title ?? ''))
-    .reduce((sum, m) => sum + textOf(m).split(`<@${userId}>`).length - 1, 0);
+const mentions = (guildId: string, userId: string) => voteMentions(discord, guildId, userId);
 const everywhere = (count: (guildId: string) => number) => GUILDS.reduce((sum, g) => sum + count(g), 0);
 
 async function send(guildId: string, body: unknown): Promise<void> {

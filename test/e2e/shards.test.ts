@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
-import { startBot, type BotProcess, type LogLine } from '../support/bot-process.js';
+import { startBot, type BotProcess } from '../support/bot-process.js';
 import { textOf } from '../support/conversation.js';
 import {
   guildIdOnShard,
@@ -23,7 +23,7 @@ import { deliver, reviewEvent, voteEvent } from '../support/guilds-webhook.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { VOTER } from '../support/seed.js';
 import { closedPort } from '../support/service.js';
-import { botEnvironment } from '../support/world.js';
+import { handledIn, multiServerBotEnv } from '../support/multi-server.js';
 
 // Two bot processes on one PostgreSQL, SHARD_COUNT=2, one shard each; 12 servers, 6 on each shard.
 const SERVERS = [0, 1].flatMap((shard) => Array.from({ length: 6 }, () => guildIdOnShard(shard, 2)));
@@ -48,13 +48,6 @@ const ownerOf = (guildId: string) => shardOf(guildId, 2);
 /** The log line comes after the answer: wait until the owner has logged `count` of them. */
 const loggedBy = (bot: BotProcess, guildId: string, count: number, handler?: string) =>
   discord.waitUntil(() => handledIn(bot, guildId, handler) >= count, 5_000, `${count} handled in ${guildId}`);
-const handledIn = (bot: BotProcess, guildId: string, handler?: string) =>
-  bot.logs.filter(
-    (line: LogLine) =>
-      line.msg === 'interaction handled' &&
-      line.guildId === guildId &&
-      (handler === undefined || line.handler === handler),
-  ).length;
 
 beforeAll(async () => {
   postgres = await startPostgres();
@@ -66,13 +59,7 @@ beforeAll(async () => {
     const port = await closedPort();
     receivers.push(`http://127.0.0.1:${port}/webhook`);
     envs.push({
-      ...botEnvironment(discord, sandbox),
-      DISCORD_GUILD_ID: '',
-      SERVICE_API_KEY: '',
-      SERVICE_APP_ID: '',
-      MODERATOR_ROLE_IDS: '',
-      REVIEW_LOG_CHANNEL_ID: '',
-      SECRETS_KEY: secretsKey,
+      ...multiServerBotEnv(discord, sandbox, secretsKey),
       DATABASE_URL: url,
       SHARD_COUNT: '2',
       SHARD_IDS: String(shard),

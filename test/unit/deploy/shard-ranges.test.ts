@@ -26,7 +26,7 @@ function coverage(count: number, ranges: readonly number[][]): string[] {
 
 describe('compose.yaml, the scale profile', () => {
   const compose = yaml.safeLoad(read('compose.yaml')) as {
-    services: Record<string, { profiles?: string[]; environment?: Env }>;
+    services: Record<string, { profiles?: string[]; environment?: Env; command?: string[] }>;
   };
   const scale = Object.entries(compose.services).filter(([, service]) => service.profiles?.includes('scale'));
   const bots = scale.filter(([, service]) => service.environment?.SHARD_IDS !== undefined);
@@ -43,6 +43,13 @@ describe('compose.yaml, the scale profile', () => {
     for (const [, service] of bots) expect(service.environment!.DATABASE_URL).toMatch(/^postgres:\/\//);
     expect(scale.filter(([, service]) => service.environment?.ROLE === 'receiver')).toHaveLength(1);
     expect(scale.map(([name]) => name)).toContain('postgres');
+  });
+
+  it('sends every bot process to Discord through the one REST proxy in the profile', () => {
+    // Straight to Discord, two processes together drew global 429s (test/e2e/scale-out.test.ts).
+    const proxy = scale.filter(([, service]) => service.command?.some((part) => part.includes('rest-proxy')));
+    expect(proxy.map(([name]) => name)).toEqual(['rest-proxy']);
+    for (const [, service] of bots) expect(service.environment!.DISCORD_API_URL).toBe('http://rest-proxy:8080/api');
   });
 });
 

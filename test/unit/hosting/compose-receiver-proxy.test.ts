@@ -16,7 +16,8 @@ describe('compose.yaml, the receiver and the REST proxy', () => {
   it('runs a receiver alone (ROLE=receiver) from the bot image, in a profile of its own', () => {
     const receiver = service('receiver');
     expect(receiver).toMatch(/^ {4}image: vote-review-bot$/m);
-    expect(receiver).toMatch(/^ {4}profiles: \[receiver(, scale)?\]$/m);
+    // Its own profile, and the scale profile's one receiver (docs/scale.md).
+    expect(receiver).toMatch(/^ {4}profiles: \[receiver, scale\]$/m);
     expect(receiver).toMatch(/^ {6}ROLE: receiver$/m);
   });
 
@@ -26,7 +27,8 @@ describe('compose.yaml, the receiver and the REST proxy', () => {
     expect(command?.split(',').map((part) => part.trim().replace(/^'|'$/g, ''))).toEqual(
       pkg.scripts['rest-proxy']!.split(/\s+/),
     );
-    expect(proxy).toMatch(/^ {4}profiles: \[rest-proxy\]$/m);
+    // Its own profile, and the scale profile's bots send through it.
+    expect(proxy).toMatch(/^ {4}profiles: \[rest-proxy, scale\]$/m);
     expect(proxy).not.toMatch(/env_file/);
   });
 });

@@ -1,0 +1,77 @@
+import type { Sandbox } from '../../src/sandbox/types.js';
+import { secretKey } from '../../src/secrets/secret-box.js';
+import { Servers } from '../../src/servers/servers.js';
+import { openStore, type ServerSettingsRecord } from '../../src/store/index.js';
+import type { BotProcess, LogLine } from './bot-process.js';
+import { textOf } from './conversation.js';
+import { textChannelIdFor, type DiscordStandIn } from './discord/index.js';
+import { botEnvironment } from './world.js';
+
+/**
+ * A bot serving every server that set it up (/setup), not one server from the environment: the
+ * single-server settings blanked, as a host of many servers leaves them.
+ */
+export function multiServerBotEnv(discord: DiscordStandIn, sandbox: Sandbox, secretsKey: string) {
+  return {
+    ...botEnvironment(discord, sandbox),
+    DISCORD_GUILD_ID: '',
+    SERVICE_API_KEY: '',
+    SERVICE_APP_ID: '',
+    MODERATOR_ROLE_IDS: '',
+    REVIEW_LOG_CHANNEL_ID: '',
+    SECRETS_KEY: secretsKey,
+  };
+}
+
+export interface SeededServer {
+  guildId: string;
+  credentials: { apiKey: string; appId: string };
+  settings: ServerSettingsRecord;
+}
+
+/**
+ * Writes servers into the store as /setup leaves them (credentials sealed with the key, settings,
+ * a webhook token each) and returns each server's token.
+ */
+export async function seedServers(
+  databaseUrl: string,
+  secretsKey: string,
+  servers: readonly SeededServer[],
+): Promise<Map<string, string>> {
+  const root = await openStore({ kind: 'postgres', url: databaseUrl });
+  const tokens = new Map<string, string>();
+  try {
+    const store = new Servers(root, { current: secretKey(secretsKey, 'SECRETS_KEY') }, undefined);
+    await store.load();
+    for (const { guildId, credentials, settings } of servers) {
+      await store.setCredentials(guildId, credentials);
+      await store.setSettings(guildId, settings);
+      tokens.set(guildId, await store.newWebhookToken(guildId));
+    }
+  } finally {
+    await root.close();
+  }
+  return tokens;
+}
+
+/** Interactions a bot process logged as handled in the server (by one handler, e.g. `/vote`). */
+export const handledIn = (bot: BotProcess, guildId: string, handler?: string): number =>
+  bot.logs.filter(
+    (line: LogLine) =>
+      line.msg === 'interaction handled' &&
+      line.guildId === guildId &&
+      (handler === undefined || line.handler === handler),
+  ).length;
+
+/** How often the member is mentioned in vote announcements in the server's channel. */
+export const voteMentions = (discord: DiscordStandIn, guildId: string, userId: string): number =>
+  discord
+    .channelMessages(textChannelIdFor(guildId))
+    .filter((m) => /new votes?$/i.test(m.embeds[0]?.title ?? ''))
+    .reduce((sum, m) => sum + textOf(m).split(`<@${userId}>`).length - 1, 0);
+
+/** Review posts in the server's channel that name the review. */
+export const reviewPosts = (discord: DiscordStandIn, guildId: string, reviewId: string): number =>
+  discord
+    .channelMessages(textChannelIdFor(guildId))
+    .filter((m) => (m.embeds[0]?.title ?? '').startsWith('New review') && textOf(m).includes(reviewId)).length;
