@@ -172,7 +172,7 @@ function scaleRows(): Row[] {
       label: `Scale: webhook → post p99 (${posts.count} reviews in as many servers, ${posts.rate}/s)`,
       unit: 'ms',
     },
-    { id: 'scale.lost', label: 'Scale: accepted webhooks never posted', unit: 'count' },
+    { id: 'scale.lost', label: 'Scale: accepted webhooks not posted within 30 s', unit: 'count' },
     { id: 'scale.restBusiest', label: 'Scale: Discord REST requests, busiest second, all processes', unit: 'count' },
     { id: 'scale.restSliding', label: 'Scale: Discord REST requests, busiest sliding second', unit: 'count' },
     { id: 'scale.global429', label: 'Scale: Discord global 429s', unit: 'count' },
