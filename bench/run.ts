@@ -12,6 +12,7 @@ import { manyServersScenario } from './scenarios/many-servers.js';
 import { processingScenario } from './scenarios/processing.js';
 import { rateLimitScenario } from './scenarios/rate-limit.js';
 import { realtimeScenario } from './scenarios/realtime.js';
+import { scaleScenario } from './scenarios/scale.js';
 import { statsScenario } from './scenarios/stats.js';
 import { throughputScenario } from './scenarios/throughput.js';
 import { currentDrillsSection, withDrillsSection } from './drills/results-section.js';
@@ -43,6 +44,7 @@ const scenarios: Array<{ name: string; run: Scenario; kinds: BotKind[] }> = [
   { name: 'big-bodies', run: bigBodiesScenario, kinds: ['ours'] },
   { name: 'realtime', run: realtimeScenario, kinds: ['ours', 'baseline'] },
   { name: 'stats', run: statsScenario, kinds: ['ours'] },
+  { name: 'scale', run: scaleScenario, kinds: ['ours'] },
 ];
 
 const started = performance.now();

@@ -7,10 +7,11 @@ import { PROCESSING_RUN } from './scenarios/processing.js';
 import { RATE_LIMIT_RUN } from './scenarios/rate-limit.js';
 import { BIG_BODIES_RUN } from './scenarios/big-bodies.js';
 import { REALTIME } from './scenarios/realtime.js';
+import { SCALE } from './scenarios/scale.js';
 import { SETUP_STATUS } from './scenarios/setup-status.js';
 import { STATS_RENDER } from './scenarios/stats.js';
 
-type Unit = 'ms' | 'count' | 'per-s' | 'MB' | 'cpu-ms';
+type Unit = 'ms' | 'count' | 'per-s' | 'MB' | 'KB' | 'cpu-ms' | 'times';
 
 interface Row {
   id: string;
@@ -92,6 +93,7 @@ export function rows(extraLogLevels: readonly string[]): Row[] {
     { id: 'bodies.late', label: 'Late acks (> 3 s) of those members', unit: 'count' },
     { id: 'bodies.rssPeak', label: 'Bot peak RSS in that run', unit: 'MB' },
     ...realtimeRows(),
+    ...scaleRows(),
     { id: 'stats.p50', label: `/stats picture render p50 (30 days, of ${STATS_RENDER.count})`, unit: 'ms' },
     { id: 'stats.p99', label: `/stats picture render p99 (30 days, of ${STATS_RENDER.count})`, unit: 'ms' },
     { id: 'stats.first', label: '/stats first picture, loading chart.js, canvas and font', unit: 'ms' },
@@ -150,6 +152,41 @@ function realtimeRows(): Row[] {
   ];
 }
 
+/** Issue 19: the many-process deployment on one PostgreSQL. */
+function scaleRows(): Row[] {
+  const { servers, shards, shardRanges, posts, ingest, pollSeconds } = SCALE;
+  const at = `${servers.toLocaleString('en-US')} servers, ${shards} shards in ${shardRanges.length} processes`;
+  return [
+    { id: 'scale.ready', label: `Scale (${at}): spawn → every server's work started`, unit: 'ms' },
+    { id: 'scale.rssBot', label: 'Scale: RSS of the larger bot process, idle', unit: 'MB' },
+    { id: 'scale.rssPerServer', label: 'Scale: bot RSS per server it runs', unit: 'KB' },
+    { id: 'scale.rssReceiver', label: 'Scale: RSS of the webhook receiver, idle', unit: 'MB' },
+    {
+      id: 'scale.ingestRate',
+      label: `Scale: vote webhooks accepted with 200 p99 < ${ingest.p99UnderMs} ms (steps ${ingest.rates.join(', ')}/s)`,
+      unit: 'per-s',
+    },
+    { id: 'scale.ingestP99', label: 'Scale: webhook 200 p99 at that rate', unit: 'ms' },
+    {
+      id: 'scale.postP99',
+      label: `Scale: webhook → post p99 (${posts.count} reviews in as many servers, ${posts.rate}/s)`,
+      unit: 'ms',
+    },
+    { id: 'scale.lost', label: 'Scale: accepted webhooks not posted within 30 s', unit: 'count' },
+    { id: 'scale.restBusiest', label: 'Scale: Discord REST requests, busiest second, all processes', unit: 'count' },
+    { id: 'scale.restSliding', label: 'Scale: Discord REST requests, busiest sliding second', unit: 'count' },
+    { id: 'scale.global429', label: 'Scale: Discord global 429s', unit: 'count' },
+    {
+      id: 'scale.pollMean',
+      label: `Scale: service requests per second over one ${pollSeconds} s poll interval`,
+      unit: 'per-s',
+    },
+    { id: 'scale.pollRatio', label: 'Scale: busiest second of those ÷ their mean', unit: 'times' },
+    { id: 'scale.recovered', label: "Scale: SIGKILL of one bot → its shards' servers answer again", unit: 'ms' },
+    { id: 'scale.othersMissed', label: "Scale: other process's servers unanswered meanwhile", unit: 'count' },
+  ];
+}
+
 function format(value: number | undefined, unit: Unit): string {
   if (value === undefined) return 'n/a';
   if (Number.isNaN(value)) return 'error';
@@ -163,8 +200,12 @@ function format(value: number | undefined, unit: Unit): string {
       return `${value.toFixed(0)}/s`;
     case 'MB':
       return `${value.toFixed(1)} MB`;
+    case 'KB':
+      return `${value.toFixed(1)} KB`;
     case 'cpu-ms':
       return `${value.toFixed(3)} ms`;
+    case 'times':
+      return `${value.toFixed(2)}×`;
   }
 }
 
@@ -285,6 +326,16 @@ export function targets(ours: Figures): Target[] {
       text: 'RSS growth < 10 MB from 10k to 100k interactions',
       met: (ours['rss.growth'] ?? Infinity) < 10,
       figure: `${(ours['rss.growth'] ?? Number.NaN).toFixed(1)} MB`,
+    },
+    {
+      text: 'scale: Discord REST never above 50 requests in a second across all processes, 0 global 429s',
+      met: (ours['scale.restBusiest'] ?? Infinity) <= 50 && ours['scale.global429'] === 0,
+      figure: `busiest second ${ours['scale.restBusiest'] ?? 'n/a'} (sliding ${ours['scale.restSliding'] ?? 'n/a'}), ${ours['scale.global429'] ?? 'n/a'} global 429s`,
+    },
+    {
+      text: 'scale: polls evenly spread, the busiest second at most 1.5× the mean',
+      met: (ours['scale.pollRatio'] ?? Infinity) <= 1.5,
+      figure: `${(ours['scale.pollRatio'] ?? Number.NaN).toFixed(2)}× (mean ${(ours['scale.pollMean'] ?? Number.NaN).toFixed(0)}/s)`,
     },
     {
       text: `/stats picture: render p99 < 1 s, RSS growth < 10 MB from picture ${STATS_RENDER.warm} to ${STATS_RENDER.count}`,

@@ -44,7 +44,8 @@ async function main(): Promise<void> {
   const server = createServer((req, res) => {
     void Promise.resolve(forward(req, res)).catch((err: unknown) => {
       logger.error({ err, method: req.method }, 'could not forward a request');
-      // The proxy ends every response it started, even one it could not fill.
+      // The proxy may have answered already (e.g. Discord's 10062 for a late interaction callback):
+      // ending the answer twice would throw outside any handler and stop the proxy for every bot.
       if (res.writableEnded) return;
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ message: 'the REST proxy could not forward the request', code: 0 }));
