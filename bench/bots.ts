@@ -86,7 +86,7 @@ export async function startBenchBot(
       PATH: process.env.PATH ?? '',
       // For profiling the bot under load (e.g. BENCH_NODE_OPTIONS='--import ./profile.mjs'); unset normally.
       ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
-      ...blankedConfig(),
+      ...(kind === 'baseline' ? withoutDiscordJsOwn(blankedConfig()) : blankedConfig()),
       ...environment(discord, sandbox, logLevel, extraEnv),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -170,4 +170,13 @@ export async function startBenchBot(
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * discord.js reads SHARD_COUNT and SHARDS from the environment itself (its ShardingManager's
+ * variables): blanked, they stop a plain client (the baseline) at construction. Our bot hides them.
+ */
+function withoutDiscordJsOwn(env: Record<string, string>): Record<string, string> {
+  const { SHARD_COUNT: _count, SHARDS: _shards, ...rest } = env;
+  return rest;
 }
