@@ -131,9 +131,7 @@ async function commandsLine(
       ? Routes.applicationGuildCommands(appId, interaction.guildId!)
       : Routes.applicationCommands(appId);
   try {
-    const registered = (await interaction.client.rest.get(route, {
-      query: new URLSearchParams({ with_localizations: 'true' }),
-    })) as Array<Record<string, unknown>>;
+    const registered = await registeredCommands(interaction, route);
     const diff = diffCommands(ctx.setup.commands, registered);
     if (diff.missing.length + diff.extra.length + diff.changed.length === 0)
       return { ok: true, label, detail: t('setup.status.commandsOk') };
@@ -146,6 +144,28 @@ async function commandsLine(
   } catch {
     return { ok: false, label, detail: t('setup.status.discordDown'), fix: t('setup.status.fixLater') };
   }
+}
+
+/** How long one read of the registered commands answers every /setup status (all servers share it). */
+const REGISTERED_FRESH_MS = 30_000;
+const registeredReads = new Map<string, { at: number; read: Promise<Array<Record<string, unknown>>> }>();
+
+/**
+ * The commands Discord has registered at `route`, read once per REGISTERED_FRESH_MS and shared: in
+ * many-server mode every server's status asks the same global route, and 20 status checks at once
+ * each asking it waited about a second on the route's bucket (bench, many servers). A failed read is
+ * not kept. Changes by deploy-commands show within that time.
+ */
+function registeredCommands(interaction: ChatInputCommandInteraction, route: `/${string}`) {
+  const now = Date.now();
+  const kept = registeredReads.get(route);
+  if (kept && now - kept.at < REGISTERED_FRESH_MS) return kept.read;
+  const read = interaction.client.rest.get(route, {
+    query: new URLSearchParams({ with_localizations: 'true' }),
+  }) as Promise<Array<Record<string, unknown>>>;
+  registeredReads.set(route, { at: now, read });
+  read.catch(() => registeredReads.delete(route));
+  return read;
 }
 
 function rateLimitLine(service: ServiceSeen | undefined, { t }: Translator): StatusLine {
