@@ -252,7 +252,8 @@ const sameRunRatio = (ours: Figures, baseline: Figures, id: string) =>
 export function ratioTargets(ours: Figures, baseline: Figures): Target[] {
   const goal = (text: string, id: string, met: (r: number) => boolean): Target => {
     const r = sameRunRatio(ours, baseline, id);
-    return { text, met: met(r), figure: `${r.toFixed(2)}× (${ours[id] ?? 'n/a'} ÷ ${baseline[id] ?? 'n/a'})` };
+    const shown = (v: number | undefined) => (v === undefined ? 'n/a' : String(Number(v.toPrecision(4))));
+    return { text, met: met(r), figure: `${r.toFixed(2)}× (${shown(ours[id])} ÷ ${shown(baseline[id])})` };
   };
   return [
     goal('highest offered rate with p99 ack < 1 s ≥ 1.5× the baseline', 'throughput.offered', (r) => r >= 1.5),
