@@ -22,12 +22,8 @@ const PLAIN_FIELDS = new Set(['content', 'embeds', 'components', 'allowedMention
  * the same as `reply`'s; any other payload is handed to `reply` itself.
  */
 export async function replyPlain(interaction: Repliable, payload: ReplyPayload, flags: number | undefined) {
-  if (!isPlain(payload)) {
-    await interaction.reply({ ...payload, flags });
-    return;
-  }
-  // Same refusal as discord.js, before anything is sent.
-  if (interaction.deferred || interaction.replied) {
+  // An answered interaction goes to discord.js too, for its own refusal before anything is sent.
+  if (!isPlain(payload) || interaction.deferred || interaction.replied) {
     await interaction.reply({ ...payload, flags });
     return;
   }

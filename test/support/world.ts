@@ -18,8 +18,8 @@ export interface WorldOptions {
   ready?: boolean;
 }
 
-/** The environment that points a bot at the stand-in and the sandbox, as a host's .env would. */
-export function botEnvironment(discord: DiscordStandIn, sandbox: Sandbox): Record<string, string> {
+/** The settings that connect a bot to the stand-in's server and the sandbox (tests and the playground). */
+export function standInConnection(discord: DiscordStandIn, sandbox: Sandbox): Record<string, string> {
   return {
     DISCORD_TOKEN: discord.token,
     DISCORD_CLIENT_ID: discord.applicationId,
@@ -29,6 +29,13 @@ export function botEnvironment(discord: DiscordStandIn, sandbox: Sandbox): Recor
     SERVICE_API_KEY: sandbox.apiKey,
     SERVICE_APP_ID: sandbox.appId,
     MODERATOR_ROLE_IDS: discord.moderatorRoleId,
+  };
+}
+
+/** The environment that points a bot at the stand-in and the sandbox, as a host's .env would. */
+export function botEnvironment(discord: DiscordStandIn, sandbox: Sandbox): Record<string, string> {
+  return {
+    ...standInConnection(discord, sandbox),
     REVIEW_LOG_CHANNEL_ID: discord.channelId,
     LOG_LEVEL: 'info',
     // Polling is a test's choice: it would add service requests that other tests count.

@@ -12,6 +12,7 @@ import { CAST } from './cast.js';
 import { answerSend, type PlaygroundParts } from './control.js';
 import { checkEnvFile, removeEnvFile, startLine, writeEnvFile } from './env-file.js';
 import { splitWords } from './send-line.js';
+import { standInConnection } from '../world.js';
 
 export interface PlaygroundOptions {
   discordPort: number;
@@ -111,14 +112,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     opened.push(() => rmSync(storeDir, { recursive: true, force: true }));
     const channel = discord.channelId;
     const settings: Record<string, string> = {
-      DISCORD_TOKEN: discord.token,
-      DISCORD_CLIENT_ID: discord.applicationId,
-      DISCORD_GUILD_ID: discord.guildId,
-      DISCORD_API_URL: discord.apiUrl,
-      SERVICE_BASE_URL: sandbox.baseUrl,
-      SERVICE_API_KEY: sandbox.apiKey,
-      SERVICE_APP_ID: sandbox.appId,
-      MODERATOR_ROLE_IDS: discord.moderatorRoleId,
+      ...standInConnection(discord, sandbox),
       // One channel (#general) for everything the bot posts, so one look shows it all.
       REVIEW_LOG_CHANNEL_ID: channel,
       REVIEW_CHANNEL_ID: channel,
