@@ -1,6 +1,6 @@
 import { ServiceError, type ServiceClient, type VoteStatus } from '../api/index.js';
 import type { Logger } from '../log.js';
-import type { MirrorEntry, PollRecord, Store } from '../store/index.js';
+import type { MirrorEntry, NewVote, PollRecord, Store } from '../store/index.js';
 import { INTERACTION_STORE_MS, storeWithin } from '../store/within.js';
 import { backoffMs, type BackoffPolicy } from '../work/backoff.js';
 
@@ -9,6 +9,8 @@ import { backoffMs, type BackoffPolicy } from '../work/backoff.js';
  * 12 hours); a refresh or poll replaces it with the real expiry.
  */
 export const ASSUMED_VOTE_PERIOD_MS = 12 * 3_600_000;
+/** An end within this of a known one is the same end (the service's remaining time moves by rounding and latency). */
+export const SAME_VOTE_END_MS = 1_000;
 /** A failed poll or refresh is tried again after 1 s, doubling to 30 s (a poll never later than its interval). */
 const MIRROR_BACKOFF: BackoffPolicy = { baseMs: 1_000, capMs: 30_000 };
 /** More members than this waiting for a refresh: one GET /votes serves them all. */
@@ -25,6 +27,8 @@ export interface VoteMirrorOptions {
   onAccepted: () => void;
   /** A running vote was seen (poll, refresh or a `/vote` answer), with when it ends. */
   onRunning?: (userId: string, expiresAt: number) => Promise<void>;
+  /** The votes a poll listed as running, all at once (without it, onRunning for each). */
+  onPolled?: (running: ReadonlyArray<{ userId: string; endsAt: number }>) => Promise<void>;
   /** The server's streak grace window (votes the poll finds continue streaks like delivered ones). */
   streakGraceMs?: number;
 }
@@ -178,22 +182,30 @@ export class VoteMirror {
       this.#writes += 1;
       this.#index = new Map(entries.map((entry) => [entry.userId, entry.expiresAt]));
       logger.info({ active: entries.length, first }, 'vote mirror updated');
-      for (const entry of entries) await this.options.onRunning?.(entry.userId, entry.expiresAt);
-      let accepted = 0;
+      const listed = entries.map((entry) => ({ userId: entry.userId, endsAt: entry.expiresAt }));
+      if (this.options.onPolled) await this.options.onPolled(listed);
+      else for (const vote of listed) await this.options.onRunning?.(vote.userId, vote.endsAt);
+      // One read for the whole list: most listed votes are running already and need no more work.
+      const running = await store.runningVotes(at);
+      const candidates: NewVote[] = [];
       for (const vote of list.votes) {
         const periodEndsAt = vote.remainingMs ? at + vote.remainingMs : at + ASSUMED_VOTE_PERIOD_MS;
-        const source = first ? 'seed' : 'poll';
-        const fresh = await store.acceptVote({
-          userId: vote.userId,
-          at,
-          double: false,
-          source,
-          periodEndsAt,
-          streakGraceMs: this.options.streakGraceMs,
-        });
-        if (!fresh) await store.setPeriodEnd(vote.userId, at, periodEndsAt);
-        else if (!first) accepted += 1;
+        const endsAt = running.get(vote.userId);
+        if (endsAt === undefined) {
+          const source = first ? 'seed' : 'poll';
+          candidates.push({
+            userId: vote.userId,
+            at,
+            double: false,
+            source,
+            periodEndsAt,
+            streakGraceMs: this.options.streakGraceMs,
+          });
+        } else if (Math.abs(endsAt - periodEndsAt) >= SAME_VOTE_END_MS)
+          await store.setPeriodEnd(vote.userId, at, periodEndsAt);
       }
+      const fresh = await store.acceptVotes(candidates);
+      const accepted = first ? 0 : fresh.length;
       if (accepted > 0) {
         logger.info({ voters: accepted }, 'poll found votes no webhook reported');
         this.options.onAccepted();

@@ -1,4 +1,5 @@
 import type { Logger } from '../log.js';
+import { SAME_VOTE_END_MS } from '../mirror/vote-mirror.js';
 import type { ScheduledExpiry, Store } from '../store/index.js';
 import { backoffMs, STORE_BACKOFF } from '../work/backoff.js';
 import { DrainLoop } from '../work/drain-loop.js';
@@ -35,8 +36,6 @@ export interface ExpiryScheduleOptions {
 }
 
 const BATCH = 500;
-/** An end offered again within this of the one stored is the same vote (a cached answer's end moves by rounding). */
-const SAME_END_MS = 1_000;
 /** Ends remembered at most; a forgotten one costs one store read and write when it is offered again. */
 const KNOWN_MAX = 100_000;
 
@@ -88,15 +87,42 @@ export class ExpirySchedule {
     const { store, logger, now } = this.options;
     if (this.#stopped || endsAt <= now()) return;
     const known = this.#known.get(userId);
-    if (known !== undefined && Math.abs(known - endsAt) < SAME_END_MS) return;
+    if (known !== undefined && Math.abs(known - endsAt) < SAME_VOTE_END_MS) return;
     try {
       const before = await store.scheduledExpiry(userId);
       await store.scheduleExpiry(userId, endsAt);
       this.#remember(userId, endsAt);
       if (!before || before.endsAt <= now()) await this.#offer(userId, endsAt);
-      this.#arm();
+      // The loop keeps the earliest time it was asked for: no read of the next end is needed.
+      this.#firing.wakeAt(Math.max(endsAt, this.#retryAt), now());
     } catch (err) {
       logger.warn({ err, userId }, 'could not schedule the end of a vote');
+    }
+  }
+
+  /**
+   * voteKnown for a poll's whole list: two reads and a few writes for the ends not known yet,
+   * rather than three statements per member (thousands of servers polling at start).
+   */
+  async votesKnown(votes: readonly RunningVote[]): Promise<void> {
+    const { store, logger, now } = this.options;
+    const at = now();
+    const changed = votes.filter(({ userId, endsAt }) => {
+      const known = this.#known.get(userId);
+      return endsAt > at && (known === undefined || Math.abs(known - endsAt) >= SAME_VOTE_END_MS);
+    });
+    if (this.#stopped || changed.length === 0) return;
+    try {
+      const scheduled = await store.scheduledExpiries();
+      await store.scheduleExpiries(changed);
+      for (const { userId, endsAt } of changed) {
+        this.#remember(userId, endsAt);
+        const before = scheduled.get(userId);
+        if (before === undefined || before <= at) await this.#offer(userId, endsAt);
+      }
+      this.#firing.wakeAt(Math.max(Math.min(...changed.map((vote) => vote.endsAt)), this.#retryAt), at);
+    } catch (err) {
+      logger.warn({ err, votes: changed.length }, 'could not schedule the end of votes');
     }
   }
 
@@ -121,15 +147,16 @@ export class ExpirySchedule {
       const at = now();
       const running: RunningVote[] = [];
       const offers: RunningVote[] = [];
+      const scheduled = await store.scheduledExpiries();
       for (const entry of await store.mirrorEntries()) {
         if (this.#stopped) return;
         if (entry.expiresAt <= at) continue;
         const vote = { userId: entry.userId, endsAt: entry.expiresAt };
         running.push(vote);
-        const before = await store.scheduledExpiry(entry.userId);
-        if (before?.endsAt !== entry.expiresAt) await store.scheduleExpiry(entry.userId, entry.expiresAt);
+        const before = scheduled.get(entry.userId);
+        if (before !== entry.expiresAt) await store.scheduleExpiry(entry.userId, entry.expiresAt);
         this.#remember(entry.userId, entry.expiresAt);
-        if (full || !before || before.endsAt <= at) offers.push(vote);
+        if (full || before === undefined || before <= at) offers.push(vote);
       }
       this.#reconciled = true;
       await this.#offerAll(offers, full);

@@ -144,6 +144,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     now,
     onAccepted: votesAccepted,
     onRunning,
+    onPolled: (running) => schedule.votesKnown(running),
     streakGraceMs: settings.streakGraceMs,
   });
   const handle = inboxRoute({

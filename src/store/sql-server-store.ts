@@ -1,7 +1,7 @@
 import { graceMs, streakAfter } from '../streaks/streak.js';
 import { SqlMilestones } from './sql-milestones.js';
 import { SqlOutbox, num } from './sql-outbox.js';
-import type { Row } from './sql.js';
+import type { Db, Row } from './sql.js';
 import type {
   Milestone,
   MilestoneGrant,
@@ -23,6 +23,10 @@ import type {
 const MIRROR_TOTALS = 'mirror_totals';
 const LAST_POLL = 'last_poll';
 const DAY_MS = 86_400_000;
+/** Rows one INSERT writes at most (a few parameters each: far inside both databases' limits). */
+const MIRROR_ROWS_PER_INSERT = 200;
+const VOTE_ROWS_PER_INSERT = 100;
+const VOTES_PER_TRANSACTION = 500;
 
 /** One server's votes, mirror, expiries and reminders (and, from SqlOutbox, its feed and posts). */
 export class SqlServerStore extends SqlOutbox implements Store {
@@ -36,38 +40,71 @@ export class SqlServerStore extends SqlOutbox implements Store {
     return this.db.driver;
   }
 
-  acceptVote(vote: NewVote): Promise<boolean> {
+  async acceptVote(vote: NewVote): Promise<boolean> {
+    // Most deliveries repeat a running vote: that answer needs no transaction or lock.
+    if (await this.#hasRunningVote(vote.userId, vote.at)) return false;
+    return (await this.acceptVotes([vote])).length > 0;
+  }
+
+  async acceptVotes(votes: readonly NewVote[]): Promise<string[]> {
+    const accepted: string[] = [];
+    // A transaction per slice keeps each statement's list of members well inside both databases' limits.
+    for (let from = 0; from < votes.length; from += VOTES_PER_TRANSACTION)
+      accepted.push(...(await this.#acceptSlice(votes.slice(from, from + VOTES_PER_TRANSACTION))));
+    return accepted;
+  }
+
+  #acceptSlice(votes: readonly NewVote[]): Promise<string[]> {
     return this.db.transaction(async (tx) => {
-      // Without it two PostgreSQL sessions could both see "no vote this period" and both insert.
-      if (tx.dialect === 'postgres') await tx.query('LOCK TABLE votes IN SHARE ROW EXCLUSIVE MODE');
-      const running = await this.query(
-        'SELECT 1 FROM votes WHERE guild_id = $1 AND user_id = $2 AND period_ends_at > $3 LIMIT 1',
-        [vote.userId, vote.at],
-        tx,
+      const users = [...new Set(votes.map((vote) => vote.userId))].sort();
+      const list = users.map((_, i) => `$${i + 2}`).join(', ');
+      // Two PostgreSQL sessions could both see "no vote this period" and both insert: one member at
+      // a time, taken in one order (a lock on the table made every server's votes wait for each other).
+      if (tx.dialect === 'postgres')
+        await tx.query(
+          `SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM (VALUES ${users.map((_, i) => `($${i + 1})`).join(', ')}) AS t(k) ORDER BY k`,
+          users.map((userId) => `votes ${this.guildId} ${userId}`),
+        );
+      const last = new Map(
+        (
+          await this.query(
+            `SELECT user_id, streak, period_ends_at FROM (
+               SELECT user_id, streak, period_ends_at,
+                 ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY period_ends_at DESC, id DESC) AS latest
+               FROM votes WHERE guild_id = $1 AND user_id IN (${list})) AS ranked
+             WHERE latest = 1`,
+            users,
+            tx,
+          )
+        ).map((row) => [String(row.user_id), { streak: num(row.streak), periodEndsAt: num(row.period_ends_at) }]),
       );
-      if (running.length > 0) return false;
-      const [last] = await this.query(
-        `SELECT streak, period_ends_at FROM votes WHERE guild_id = $1 AND user_id = $2
-         ORDER BY period_ends_at DESC, id DESC LIMIT 1`,
-        [vote.userId],
-        tx,
-      );
-      const previous = last && { streak: num(last.streak), periodEndsAt: num(last.period_ends_at) };
-      await this.query(
-        `INSERT INTO votes (guild_id, user_id, voted_at, is_double, source, period_ends_at, announced_at, streak)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [
-          vote.userId,
-          vote.at,
-          vote.double ? 1 : 0,
-          vote.source,
-          vote.periodEndsAt,
-          vote.source === 'seed' ? vote.at : null,
-          streakAfter(previous, vote.at, vote.streakGraceMs ?? graceMs(undefined)),
-        ],
-        tx,
-      );
-      return true;
+      const fresh = new Map<string, NewVote>();
+      for (const vote of votes) {
+        const running = (last.get(vote.userId)?.periodEndsAt ?? -Infinity) > vote.at;
+        if (!running && !fresh.has(vote.userId)) fresh.set(vote.userId, vote);
+      }
+      const inserts = [...fresh.values()];
+      for (let from = 0; from < inserts.length; from += VOTE_ROWS_PER_INSERT) {
+        const rows = inserts.slice(from, from + VOTE_ROWS_PER_INSERT);
+        const values = rows
+          .map((_, i) => `($1, ${Array.from({ length: 7 }, (_, j) => `$${i * 7 + j + 2}`).join(', ')})`)
+          .join(', ');
+        await this.query(
+          `INSERT INTO votes (guild_id, user_id, voted_at, is_double, source, period_ends_at, announced_at, streak)
+           VALUES ${values}`,
+          rows.flatMap((vote) => [
+            vote.userId,
+            vote.at,
+            vote.double ? 1 : 0,
+            vote.source,
+            vote.periodEndsAt,
+            vote.source === 'seed' ? vote.at : null,
+            streakAfter(last.get(vote.userId), vote.at, vote.streakGraceMs ?? graceMs(undefined)),
+          ]),
+          tx,
+        );
+      }
+      return [...fresh.keys()];
     });
   }
 
@@ -76,6 +113,23 @@ export class SqlServerStore extends SqlOutbox implements Store {
       'UPDATE votes SET period_ends_at = $4 WHERE guild_id = $1 AND user_id = $2 AND period_ends_at > $3',
       [userId, at, periodEndsAt],
     );
+  }
+
+  async runningVotes(at: number): Promise<Map<string, number>> {
+    const rows = await this.query(
+      'SELECT user_id, period_ends_at FROM votes WHERE guild_id = $1 AND period_ends_at > $2',
+      [at],
+    );
+    return new Map(rows.map((row) => [String(row.user_id), num(row.period_ends_at)]));
+  }
+
+  async #hasRunningVote(userId: string, at: number, db: Db = this.db): Promise<boolean> {
+    const running = await this.query(
+      'SELECT 1 FROM votes WHERE guild_id = $1 AND user_id = $2 AND period_ends_at > $3 LIMIT 1',
+      [userId, at],
+      db,
+    );
+    return running.length > 0;
   }
 
   async unconfirmedVoters(now: number, periodMs: number): Promise<string[]> {
@@ -218,12 +272,16 @@ export class SqlServerStore extends SqlOutbox implements Store {
   replaceMirror(entries: readonly MirrorEntry[], totals: MirrorTotals): Promise<void> {
     return this.db.transaction(async (tx) => {
       await this.query('DELETE FROM vote_mirror WHERE guild_id = $1', [], tx);
-      for (const entry of entries)
+      // Many rows a statement: a row each made a poll of a busy server hundreds of round trips.
+      for (let from = 0; from < entries.length; from += MIRROR_ROWS_PER_INSERT) {
+        const rows = entries.slice(from, from + MIRROR_ROWS_PER_INSERT);
+        const values = rows.map((_, i) => `($1, $${i * 3 + 2}, $${i * 3 + 3}, $${i * 3 + 4})`).join(', ');
         await this.query(
-          'INSERT INTO vote_mirror (guild_id, user_id, expires_at, via_discord) VALUES ($1, $2, $3, $4)',
-          [entry.userId, entry.expiresAt, entry.viaDiscord ? 1 : 0],
+          `INSERT INTO vote_mirror (guild_id, user_id, expires_at, via_discord) VALUES ${values}`,
+          rows.flatMap((entry) => [entry.userId, entry.expiresAt, entry.viaDiscord ? 1 : 0]),
           tx,
         );
+      }
       await this.query(
         `INSERT INTO server_state (guild_id, key, value) VALUES ($1, $2, $3)
          ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value`,
@@ -297,11 +355,21 @@ export class SqlServerStore extends SqlOutbox implements Store {
   }
 
   async scheduleExpiry(userId: string, endsAt: number): Promise<void> {
-    await this.query(
-      `INSERT INTO vote_expiries (guild_id, user_id, ends_at) VALUES ($1, $2, $3)
-       ON CONFLICT (guild_id, user_id) DO UPDATE SET ends_at = excluded.ends_at`,
-      [userId, endsAt],
-    );
+    await this.scheduleExpiries([{ userId, endsAt }]);
+  }
+
+  async scheduleExpiries(ends: readonly ScheduledExpiry[]): Promise<void> {
+    // One row per member: PostgreSQL refuses a statement that updates a row twice.
+    const rows = [...new Map(ends.map((end) => [end.userId, end.endsAt]))];
+    for (let from = 0; from < rows.length; from += MIRROR_ROWS_PER_INSERT) {
+      const slice = rows.slice(from, from + MIRROR_ROWS_PER_INSERT);
+      await this.query(
+        `INSERT INTO vote_expiries (guild_id, user_id, ends_at)
+         VALUES ${slice.map((_, i) => `($1, $${i * 2 + 2}, $${i * 2 + 3})`).join(', ')}
+         ON CONFLICT (guild_id, user_id) DO UPDATE SET ends_at = excluded.ends_at`,
+        slice.flat(),
+      );
+    }
   }
 
   async dueExpiries(now: number, limit: number): Promise<ScheduledExpiry[]> {
@@ -330,6 +398,11 @@ export class SqlServerStore extends SqlOutbox implements Store {
       userId,
     ]);
     return row && toExpiry(row);
+  }
+
+  async scheduledExpiries(): Promise<Map<string, number>> {
+    const rows = await this.query('SELECT user_id, ends_at FROM vote_expiries WHERE guild_id = $1');
+    return new Map(rows.map((row) => [String(row.user_id), num(row.ends_at)]));
   }
 
   async optInReminders(userId: string, locale: string, at: number): Promise<void> {

@@ -327,6 +327,13 @@ export interface Store extends OutboxStore {
    * that is still running at `vote.at`. Returns whether it was new.
    */
   acceptVote(vote: NewVote): Promise<boolean>;
+  /** Members whose vote period is still running at `at`, with its end. */
+  runningVotes(at: number): Promise<Map<string, number>>;
+  /**
+   * acceptVote for many members at once (a poll's list: one transaction, a few statements). Returns
+   * the members whose vote was new.
+   */
+  acceptVotes(votes: readonly NewVote[]): Promise<string[]>;
   /** Moves the end of the member's current period (the service's expiry is known later). */
   setPeriodEnd(userId: string, at: number, periodEndsAt: number): Promise<void>;
   /**
@@ -372,6 +379,8 @@ export interface Store extends OutboxStore {
 
   /** Records (or moves) when the member's running vote ends. */
   scheduleExpiry(userId: string, endsAt: number): Promise<void>;
+  /** scheduleExpiry for many members in a few statements. */
+  scheduleExpiries(ends: readonly ScheduledExpiry[]): Promise<void>;
   /** Expiries due at `now`, soonest first. */
   dueExpiries(now: number, limit: number): Promise<ScheduledExpiry[]>;
   /** The soonest scheduled end, if any. */
@@ -379,6 +388,8 @@ export interface Store extends OutboxStore {
   /** Removes the entry if it still ends at `endsAt`: a vote that moved it meanwhile keeps it. */
   clearExpiry(userId: string, endsAt: number): Promise<void>;
   scheduledExpiry(userId: string): Promise<ScheduledExpiry | undefined>;
+  /** Every scheduled end of the server, by member: one read for a whole reconcile pass. */
+  scheduledExpiries(): Promise<Map<string, number>>;
 
   /** Turns reminders on for the member (again: the locale is updated, the date kept). */
   optInReminders(userId: string, locale: string, at: number): Promise<void>;

@@ -514,6 +514,44 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
     expect(results.filter(Boolean)).toHaveLength(1);
   });
 
+  it("accepts a poll's whole list at once: each member once beside deliveries at the same moment, streaks carried on", async () => {
+    const server = root.forServer('600000000000000077');
+    const t = 200 * HOUR;
+    const returning = '600000000000000100';
+    expect(
+      await server.acceptVote({
+        userId: returning,
+        at: t - 13 * HOUR,
+        double: false,
+        source: 'webhook',
+        periodEndsAt: t - HOUR,
+      }),
+    ).toBe(true);
+    // More members than one transaction and one INSERT take, so the slices are crossed too.
+    const members = Array.from({ length: 1_200 }, (_, i) => String(600000000000000100n + BigInt(i)));
+    const vote = (userId: string, source: 'poll' | 'webhook') => ({
+      userId,
+      at: t,
+      double: false,
+      source,
+      periodEndsAt: t + 12 * HOUR,
+    });
+    const [polled, ...delivered] = await Promise.all([
+      server.acceptVotes(members.map((userId) => vote(userId, 'poll'))),
+      ...members.slice(0, 40).map((userId) => server.acceptVote(vote(userId, 'webhook'))),
+    ]);
+    const deliveredNew = members.slice(0, 40).filter((_, i) => delivered[i]);
+    expect([...polled, ...deliveredNew].sort()).toEqual([...members].sort());
+    const waiting = (await server.waitingVotes(5_000)).filter((a) => a.at === t);
+    expect(waiting.map((a) => a.userId).sort()).toEqual([...members].sort());
+    expect(waiting.find((a) => a.userId === returning)?.streak).toBe(2);
+    expect(waiting.find((a) => a.userId === members[1])?.streak).toBe(1);
+    expect(await server.acceptVotes(members.slice(0, 10).map((userId) => vote(userId, 'poll')))).toEqual([]);
+    const running = await server.runningVotes(t);
+    expect(running.size).toBe(members.length);
+    expect(running.get(members[5]!)).toBe(t + 12 * HOUR);
+  });
+
   it('mirrors the active votes: a poll replaces them all, a refresh changes one', async () => {
     expect(await store.mirrorTotals()).toBeUndefined();
     await store.replaceMirror(
