@@ -163,13 +163,13 @@ function scaleRows(): Row[] {
     { id: 'scale.rssReceiver', label: 'Scale: RSS of the webhook receiver, idle', unit: 'MB' },
     {
       id: 'scale.ingestRate',
-      label: `Scale: vote webhooks accepted with 200 p99 < ${ingest.p99UnderMs} ms (steps ${ingest.rates.join(', ')}/s)`,
+      label: `Scale: vote webhooks accepted with 200 p99 < ${ingest.p99UnderMs} ms (steps ${ingest.rates.join(', ')}/s, polls steady)`,
       unit: 'per-s',
     },
     { id: 'scale.ingestP99', label: 'Scale: webhook 200 p99 at that rate', unit: 'ms' },
     {
       id: 'scale.postP99',
-      label: `Scale: webhook → post p99 (${posts.count} reviews in as many servers, ${posts.rate}/s)`,
+      label: `Scale: webhook → post p99 (${posts.count} reviews in as many servers, ${posts.rate}/s, first polls running)`,
       unit: 'ms',
     },
     { id: 'scale.lost', label: 'Scale: accepted webhooks not posted within 30 s', unit: 'count' },
@@ -178,7 +178,7 @@ function scaleRows(): Row[] {
     { id: 'scale.global429', label: 'Scale: Discord global 429s', unit: 'count' },
     {
       id: 'scale.pollMean',
-      label: `Scale: service requests per second over one ${pollSeconds} s poll interval`,
+      label: `Scale: polls (service list requests) per second over one ${pollSeconds} s interval`,
       unit: 'per-s',
     },
     { id: 'scale.pollRatio', label: 'Scale: busiest second of those ÷ their mean', unit: 'times' },

@@ -1,7 +1,7 @@
 import { graceMs, streakAfter } from '../streaks/streak.js';
 import { SqlMilestones } from './sql-milestones.js';
 import { SqlOutbox, num } from './sql-outbox.js';
-import type { Db, Row } from './sql.js';
+import type { Row } from './sql.js';
 import type {
   Milestone,
   MilestoneGrant,
@@ -41,8 +41,6 @@ export class SqlServerStore extends SqlOutbox implements Store {
   }
 
   async acceptVote(vote: NewVote): Promise<boolean> {
-    // Most deliveries repeat a running vote: that answer needs no transaction or lock.
-    if (await this.#hasRunningVote(vote.userId, vote.at)) return false;
     return (await this.acceptVotes([vote])).length > 0;
   }
 
@@ -121,15 +119,6 @@ export class SqlServerStore extends SqlOutbox implements Store {
       [at],
     );
     return new Map(rows.map((row) => [String(row.user_id), num(row.period_ends_at)]));
-  }
-
-  async #hasRunningVote(userId: string, at: number, db: Db = this.db): Promise<boolean> {
-    const running = await this.query(
-      'SELECT 1 FROM votes WHERE guild_id = $1 AND user_id = $2 AND period_ends_at > $3 LIMIT 1',
-      [userId, at],
-      db,
-    );
-    return running.length > 0;
   }
 
   async unconfirmedVoters(now: number, periodMs: number): Promise<string[]> {
