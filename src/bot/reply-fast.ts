@@ -7,6 +7,8 @@ import {
   type MessageMentionOptions,
   type ModalSubmitInteraction,
 } from 'discord.js';
+import { DefaultUserAgent, DiscordAPIError, type DiscordErrorData, type OAuthErrorData } from '@discordjs/rest';
+import { request } from 'undici';
 import type { ReplyPayload } from './respond.js';
 
 type Repliable = ChatInputCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction;
@@ -35,12 +37,61 @@ export async function replyPlain(interaction: Repliable, payload: ReplyPayload, 
     ...(mentions === undefined ? {} : { allowed_mentions: apiMentions(mentions) }),
     ...(flags === undefined ? {} : { flags }),
   };
-  await interaction.client.rest.post(Routes.interactionCallback(interaction.id, interaction.token), {
-    body: { type: InteractionResponseType.ChannelMessageWithSource, data },
-    auth: false,
-  });
+  await postCallback(interaction, { type: InteractionResponseType.ChannelMessageWithSource, data });
   interaction.ephemeral = Boolean((flags ?? 0) & MessageFlags.Ephemeral);
   interaction.replied = true;
+}
+
+/**
+ * The callback itself over undici (unauthenticated, outside the bot's global limit): @discordjs/rest's
+ * queue, handler and abort signal per request were a tenth of what each /vote allocated. What that
+ * path handles beyond one plain request (a 429's wait, a 5xx or a transport failure retried) is left
+ * to it: the request is handed to `rest.post`, as `reply` would have sent it. A refusal throws the
+ * same DiscordAPIError.
+ */
+async function postCallback(interaction: Repliable, body: unknown): Promise<void> {
+  const { rest } = interaction.client;
+  const route = Routes.interactionCallback(interaction.id, interaction.token);
+  const url = `${rest.options.api}/v${rest.options.version}${route}`;
+  const viaRest = () => rest.post(route, { body, auth: false });
+  let response;
+  try {
+    response = await request(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': `${DefaultUserAgent} ${rest.options.userAgentAppendix}`.trim(),
+      },
+      body: JSON.stringify(body),
+      headersTimeout: rest.options.timeout,
+      bodyTimeout: rest.options.timeout,
+    });
+  } catch {
+    await viaRest();
+    return;
+  }
+  const { statusCode } = response;
+  if (statusCode < 300) return void (await response.body.dump());
+  if (statusCode === 429 || statusCode >= 500) {
+    await response.body.dump();
+    await viaRest();
+    return;
+  }
+  const text = await response.body.text();
+  const error = parseError(text);
+  throw new DiscordAPIError(error, 'code' in error ? error.code : error.error, statusCode, 'POST', url, { body });
+}
+
+type ApiError = DiscordErrorData | OAuthErrorData;
+
+function parseError(text: string): ApiError {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed === 'object' && parsed !== null) return parsed as ApiError;
+  } catch {
+    // not JSON: kept as the message below
+  }
+  return { code: 0, message: text };
 }
 
 function isPlain(payload: ReplyPayload): boolean {

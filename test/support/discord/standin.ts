@@ -172,6 +172,8 @@ export interface DiscordStandIn {
    * Channel; null restores.
    */
   failChannelMessages(status: number | null, channelId?: string): void;
+  /** The next `times` interaction callbacks are answered with `status` (a 429 asks to wait 50 ms) and not taken. */
+  failCallbacks(status: number, times?: number): void;
   /** Channel message creates waiting on the hold now. */
   readonly heldRequests: number;
   /** Requests answered 429 so far. */
@@ -186,7 +188,11 @@ export interface DiscordStandIn {
 const now = (): number => performance.timeOrigin + performance.now();
 
 /** What Discord answers when it refuses or fails a channel message. */
-function failureBody(status: number): { message: string; code: number } {
+/** A 429 of a failed callback: wait 50 ms (Discord's header in seconds, its body too). */
+const CALLBACK_RETRY_HEADERS = { 'retry-after': '0.05' };
+
+function failureBody(status: number): { message: string; code: number; retry_after?: number; global?: boolean } {
+  if (status === 429) return { message: 'You are being rate limited.', code: 0, retry_after: 0.05, global: false };
   if (status === 403) return { message: 'Missing Permissions', code: 50013 };
   if (status === 404) return { message: 'Unknown Channel', code: 10003 };
   return { message: `${status}: Discord failed`, code: 0 };
@@ -244,6 +250,7 @@ class StandIn implements DiscordStandIn {
   private channelMessageLatencyMs = 0;
   private roleChangeLatencyMs = 0;
   private readonly channelMessageFailures = new Map<string, number>();
+  private callbackFailures = { status: 0, left: 0 };
   rateLimitedRequests = 0;
 
   constructor(
@@ -397,15 +404,23 @@ class StandIn implements DiscordStandIn {
             ? this.roleRateLimits?.take(roleBucket, Date.now())
             : undefined;
     if (limit && !limit.allowed) this.rateLimitedRequests += 1;
-    const failing = bucket && (this.channelMessageFailures.get(segments[1]!) ?? this.channelMessageFailures.get('*'));
+    const callbackFails = Boolean(match) && segments[0] === 'interactions' && this.callbackFailures.left > 0;
+    if (callbackFails) this.callbackFailures.left -= 1;
+    const failing = callbackFails
+      ? this.callbackFailures.status
+      : bucket && (this.channelMessageFailures.get(segments[1]!) ?? this.channelMessageFailures.get('*'));
     const result: RestResult & { headers?: Record<string, string> } = !match
       ? { status: 404, body: { message: '404: Not Found', code: 0 }, unknown: true }
       : failing
-        ? { status: failing, body: failureBody(failing) }
+        ? {
+            status: failing,
+            body: failureBody(failing),
+            ...(failing === 429 ? { headers: CALLBACK_RETRY_HEADERS } : {}),
+          }
         : limit && !limit.allowed
           ? { status: 429, body: limit.body }
           : handleRest(context, request);
-    const headers = limit?.headers ?? {};
+    const headers = result.headers ?? limit?.headers ?? {};
     if (bucket?.startsWith('POST') && this.hold.on === 'after-create' && !(await this.waitForRelease(req))) return;
     this.store.record(
       {
@@ -450,6 +465,10 @@ class StandIn implements DiscordStandIn {
       this.hold.waiting.add(release);
       req.socket.once('close', gone);
     });
+  }
+
+  failCallbacks(status: number, times = 1): void {
+    this.callbackFailures = { status, left: times };
   }
 
   failChannelMessages(status: number | null, channelId = '*'): void {

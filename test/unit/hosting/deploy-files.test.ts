@@ -185,3 +185,10 @@ describe('the CI workflow', () => {
     expect(workflow).toMatch(/\/usr\/lib\/postgresql\/\*\/bin.*GITHUB_PATH/);
   });
 });
+
+describe('the Kubernetes StatefulSet', () => {
+  it("ends its start script with npm start's node command", () => {
+    const command = /exec (node [^\n"']*)/.exec(read('deploy/kubernetes/statefulset.yaml'))?.[1];
+    expect(command?.trim().split(/\s+/)).toEqual(startArgs);
+  });
+});
