@@ -38,18 +38,20 @@ export const english = translatorFor('en-US');
 function createTranslator(language: string): Translator {
   const catalog = CATALOGS[language] ?? en;
   const tag = language === 'en' ? 'en-US' : language;
-  const numbers = new Intl.NumberFormat(tag);
-  const months = new Intl.DateTimeFormat(tag, { month: 'long', year: 'numeric', timeZone: 'UTC' });
-  const days = new Intl.DateTimeFormat(tag, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+  // Made on first use: the first Intl formatter reads ICU's locale data, ~8 MB of RSS that a bot
+  // answering /vote (whole numbers under 1,000 only) never needs.
+  const numbers = once(() => new Intl.NumberFormat(tag));
+  const months = once(() => new Intl.DateTimeFormat(tag, { month: 'long', year: 'numeric', timeZone: 'UTC' }));
+  const days = once(() => new Intl.DateTimeFormat(tag, { month: 'short', day: 'numeric', timeZone: 'UTC' }));
   // Whole numbers under 1,000 read the same in every catalog's language (no grouping, Latin digits);
   // durations and page numbers on every /vote are such, and Intl's format was 1.4% of its CPU.
   const number = (value: number) =>
-    Number.isInteger(value) && value >= 0 && value < 1_000 ? String(value) : numbers.format(value);
+    Number.isInteger(value) && value >= 0 && value < 1_000 ? String(value) : numbers().format(value);
   return {
     language,
     number,
-    monthName: (year, month) => months.format(Date.UTC(year, month - 1, 1)),
-    dayName: (at) => days.format(at),
+    monthName: (year, month) => months().format(Date.UTC(year, month - 1, 1)),
+    dayName: (at) => days().format(at),
     t(key, vars) {
       const text = catalog[key] ?? en[key];
       if (!vars) return text;
@@ -60,6 +62,11 @@ function createTranslator(language: string): Translator {
       });
     },
   };
+}
+
+function once<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
 }
 
 /** A command's or option's name or description in every language with a catalog, for the builders. */

@@ -7,18 +7,20 @@ const ZWSP = '\u200b';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
-const ratings = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
 
 /** `★★★★☆ 4/5`: the number is there for screen readers, which read the stars as symbols. */
 export function stars(rating: number): string {
   const filled = filledStars(rating);
-  return `${'★'.repeat(filled)}${'☆'.repeat(5 - filled)} ${ratings.format(clampRating(rating))}/5`;
+  return `${'★'.repeat(filled)}${'☆'.repeat(5 - filled)} ${ratingText(clampRating(rating))}/5`;
 }
 
 /** How many of the five stars a rating fills: 0 to 5, whatever a delivery sent. */
 export function filledStars(rating: number): number {
   return Math.round(clampRating(rating));
 }
+
+/** `4`, `4.5`: one decimal at most, no Intl (its first formatter reads ICU's locale data: ~8 MB of RSS). */
+const ratingText = (rating: number) => String(Math.round(rating * 10) / 10);
 
 const clampRating = (rating: number) => (Number.isFinite(rating) ? Math.min(5, Math.max(0, rating)) : 0);
 
