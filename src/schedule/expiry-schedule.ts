@@ -38,6 +38,8 @@ export interface ExpiryScheduleOptions {
 const BATCH = 500;
 /** Ends remembered at most; a forgotten one costs one store read and write when it is offered again. */
 const KNOWN_MAX = 100_000;
+/** How long offered ends gather before they are written together. */
+const GATHER_MS = 20;
 
 /**
  * "Member M's vote period ends at T", kept in the store so restarts neither lose nor repeat an
@@ -60,6 +62,10 @@ export class ExpirySchedule {
    * expiry. This class is the only writer of the schedule, so the map stays in step with the store.
    */
   readonly #known = new Map<string, number>();
+  /** Ends offered and not written yet, and the write they wait for. */
+  readonly #gathered = new Map<string, number>();
+  #gathering: Promise<void> | undefined;
+  #writing: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: ExpiryScheduleOptions) {
     this.#firing = new DrainLoop(() => this.#fireDue(), {
@@ -77,27 +83,36 @@ export class ExpirySchedule {
   }
 
   async stop(): Promise<void> {
+    // Ends already offered are written before the schedule stops.
+    await this.#gathering;
     this.#stopped = true;
     clearInterval(this.#interval);
     await this.#firing.stop();
   }
 
-  /** A vote became known (webhook, poll, refresh, `/vote`): schedule or move its end. */
-  async voteKnown(userId: string, endsAt: number): Promise<void> {
-    const { store, logger, now } = this.options;
-    if (this.#stopped || endsAt <= now()) return;
+  /**
+   * A vote became known (webhook, poll, refresh, `/vote`): schedule or move its end. Ends offered
+   * within GATHER_MS are written together, a statement and a commit for them all: `/vote` answers
+   * offer new voters one by one, and SQLite syncs every commit to disk.
+   */
+  voteKnown(userId: string, endsAt: number): Promise<void> {
+    if (this.#stopped || endsAt <= this.options.now()) return Promise.resolve();
     const known = this.#known.get(userId);
-    if (known !== undefined && Math.abs(known - endsAt) < SAME_VOTE_END_MS) return;
-    try {
-      const before = await store.scheduledExpiry(userId);
-      await store.scheduleExpiry(userId, endsAt);
-      this.#remember(userId, endsAt);
-      if (!before || before.endsAt <= now()) await this.#offer(userId, endsAt);
-      // The loop keeps the earliest time it was asked for: no read of the next end is needed.
-      this.#firing.wakeAt(Math.max(endsAt, this.#retryAt), now());
-    } catch (err) {
-      logger.warn({ err, userId }, 'could not schedule the end of a vote');
+    if (known !== undefined && Math.abs(known - endsAt) < SAME_VOTE_END_MS) return Promise.resolve();
+    this.#gathered.set(userId, endsAt);
+    if (!this.#gathering) {
+      const previous = this.#writing;
+      this.#gathering = new Promise((resolve) => setTimeout(resolve, GATHER_MS))
+        .then(() => previous)
+        .then(() => {
+          const votes = [...this.#gathered].map(([id, end]) => ({ userId: id, endsAt: end }));
+          this.#gathered.clear();
+          this.#gathering = undefined;
+          this.#writing = this.votesKnown(votes);
+          return this.#writing;
+        });
     }
+    return this.#gathering;
   }
 
   /**
@@ -113,7 +128,7 @@ export class ExpirySchedule {
     });
     if (this.#stopped || changed.length === 0) return;
     try {
-      const scheduled = await store.scheduledExpiries();
+      const scheduled = await store.scheduledExpiriesOf(changed.map((vote) => vote.userId));
       await store.scheduleExpiries(changed);
       for (const { userId, endsAt } of changed) {
         this.#remember(userId, endsAt);

@@ -394,6 +394,19 @@ export class SqlServerStore extends SqlOutbox implements Store {
     return new Map(rows.map((row) => [String(row.user_id), num(row.ends_at)]));
   }
 
+  async scheduledExpiriesOf(userIds: readonly string[]): Promise<Map<string, number>> {
+    const ends = new Map<string, number>();
+    for (let from = 0; from < userIds.length; from += VOTES_PER_TRANSACTION) {
+      const slice = userIds.slice(from, from + VOTES_PER_TRANSACTION);
+      const rows = await this.query(
+        `SELECT user_id, ends_at FROM vote_expiries WHERE guild_id = $1 AND user_id IN (${slice.map((_, i) => `$${i + 2}`).join(', ')})`,
+        slice,
+      );
+      for (const row of rows) ends.set(String(row.user_id), num(row.ends_at));
+    }
+    return ends;
+  }
+
   async optInReminders(userId: string, locale: string, at: number): Promise<void> {
     await this.query(
       `INSERT INTO reminder_optins (guild_id, user_id, locale, opted_in_at) VALUES ($1, $2, $3, $4)

@@ -390,6 +390,8 @@ export interface Store extends OutboxStore {
   scheduledExpiry(userId: string): Promise<ScheduledExpiry | undefined>;
   /** Every scheduled end of the server, by member: one read for a whole reconcile pass. */
   scheduledExpiries(): Promise<Map<string, number>>;
+  /** The scheduled ends of these members (those with one), in a few reads. */
+  scheduledExpiriesOf(userIds: readonly string[]): Promise<Map<string, number>>;
 
   /** Turns reminders on for the member (again: the locale is updated, the date kept). */
   optInReminders(userId: string, locale: string, at: number): Promise<void>;

@@ -102,12 +102,34 @@ describe('/vote reads no store on its hot path', () => {
     const endsAt = Date.now() + HOUR;
     // Each answer from the cache gives the same end, give or take the rounding of its age.
     for (let i = 0; i < 20; i++) await schedule.voteKnown(VOTER, endsAt + (i % 3));
-    expect(calls.get('scheduleExpiry')).toBe(1);
+    expect(calls.get('scheduleExpiries')).toBe(1);
     expect((await store.scheduledExpiry(VOTER))?.endsAt).toBe(endsAt);
     // A vote that really moved is written.
     await schedule.voteKnown(VOTER, endsAt + HOUR);
-    expect(calls.get('scheduleExpiry')).toBe(2);
+    expect(calls.get('scheduleExpiries')).toBe(2);
     expect((await store.scheduledExpiry(VOTER))?.endsAt).toBe(endsAt + HOUR);
+    await schedule.stop();
+  });
+
+  it('writes the ends of many new voters offered at once in one statement, each offered to the consumers once', async () => {
+    const { store, calls } = countedStore();
+    const { logger } = capturedLog();
+    const offered: string[] = [];
+    const schedule = new ExpirySchedule({
+      store,
+      logger,
+      now: Date.now,
+      consumers: [
+        { name: 'recorder', onActive: async (userId) => void offered.push(userId), onExpired: async () => undefined },
+      ],
+      reconcileMs: 60_000,
+    });
+    const endsAt = Date.now() + HOUR;
+    const voters = Array.from({ length: 30 }, (_, i) => String(700000000000000000n + BigInt(i)));
+    await Promise.all(voters.map((userId, i) => schedule.voteKnown(userId, endsAt + i)));
+    expect(calls.get('scheduleExpiries')).toBe(1);
+    expect(offered.sort()).toEqual([...voters].sort());
+    for (const [i, userId] of voters.entries()) expect((await store.scheduledExpiry(userId))?.endsAt).toBe(endsAt + i);
     await schedule.stop();
   });
 });

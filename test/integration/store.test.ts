@@ -578,6 +578,24 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
     expect(await store.mirrorEntries()).toEqual([{ userId: BOB, expiresAt: 80_000, viaDiscord: true }]);
   });
 
+  it("writes and reads many members' scheduled ends at once, the last given for a member winning", async () => {
+    const server = root.forServer('600000000000000088');
+    const members = Array.from({ length: 650 }, (_, i) => String(610000000000000000n + BigInt(i)));
+    await server.scheduleExpiries([
+      ...members.map((userId, i) => ({ userId, endsAt: 1_000 + i })),
+      { userId: members[0]!, endsAt: 5 },
+    ]);
+    const some = await server.scheduledExpiriesOf([members[0]!, members[649]!, '610000000000009999']);
+    expect([...some].sort()).toEqual([
+      [members[0], 5],
+      [members[649], 1_649],
+    ]);
+    const all = await server.scheduledExpiries();
+    expect(all.size).toBe(650);
+    expect(all.get(members[300]!)).toBe(1_300);
+    expect((await server.scheduledExpiriesOf(members)).size).toBe(650);
+  });
+
   it('keeps the vote expiry schedule across a reopen: due ones soonest first; a moved end is not cleared', async () => {
     const base = 9_000_000_000_000;
     await store.scheduleExpiry(ALICE, base + 2 * HOUR);
