@@ -42,7 +42,7 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
   if (!Number.isInteger(days) || days < 1 || days > STATS_MAX_DAYS) {
     throw new UserFacingError('refusal.badDays', { max: STATS_MAX_DAYS });
   }
-  // Deferred before any work: drawing holds the event loop, so a timer racing it could not fire in time.
+  // Deferred before any work: the first picture starts the drawing thread and loads chart.js and the canvas.
   await interaction.deferReply({ flags: isEphemeral(interaction) ? MessageFlags.Ephemeral : undefined });
   // The picture is the server's, so it speaks the server's language, and its text with it.
   const i18n = translatorFor(interaction.guildLocale);
