@@ -21,6 +21,13 @@ describe('compose.yaml, the receiver and the REST proxy', () => {
     expect(receiver).toMatch(/^ {6}ROLE: receiver$/m);
   });
 
+  it('publishes a range of host ports, so `--scale receiver=N` gives each replica one (a fixed port collides)', () => {
+    const published = [...service('receiver').matchAll(/^ {6}- '(\d+)(?:-(\d+))?:8080'$/gm)];
+    expect(published).toHaveLength(1);
+    const [, from, to] = published[0]!;
+    expect(Number(to) - Number(from)).toBeGreaterThanOrEqual(2);
+  });
+
   it('runs the REST proxy with the command npm run rest-proxy runs, and without the bot’s env file', () => {
     const proxy = service('rest-proxy');
     const command = /^ {4}command: \[(.*)\]$/m.exec(proxy)?.[1];
