@@ -89,10 +89,9 @@ export class ExpirySchedule {
     const known = this.#known.get(userId);
     if (known !== undefined && Math.abs(known - endsAt) < SAME_VOTE_END_MS) return;
     try {
-      const before = await store.scheduledExpiry(userId);
-      await store.scheduleExpiry(userId, endsAt);
+      const before = await store.rescheduleExpiry(userId, endsAt);
       this.#remember(userId, endsAt);
-      if (!before || before.endsAt <= now()) await this.#offer(userId, endsAt);
+      if (before === undefined || before <= now()) await this.#offer(userId, endsAt);
       // The loop keeps the earliest time it was asked for: no read of the next end is needed.
       this.#firing.wakeAt(Math.max(endsAt, this.#retryAt), now());
     } catch (err) {
