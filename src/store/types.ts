@@ -11,6 +11,9 @@ export interface StoredEvent {
   attempts: number;
 }
 
+/** A delivery to store in the inbox. */
+export type NewEvent = Pick<StoredEvent, 'guildId' | 'kind' | 'payload' | 'receivedAt'>;
+
 /**
  * What became of a webhook delivery: stored (new), duplicate (known already: Guilds delivers at least
  * once), refused for a wrong token, a malformed body, or another server's id in the body, ignored (a
@@ -286,6 +289,8 @@ export interface StoreRoot {
   forServer(guildId: string): Store;
 
   addEvent(guildId: string, kind: string, payload: unknown, receivedAt: number): Promise<number>;
+  /** addEvent for many deliveries in one statement (one commit); their ids, in the order given. */
+  addEvents(events: readonly NewEvent[]): Promise<number[]>;
   /** Unhandled events due by `now` (all of them without it), oldest first; only servers on `shards` if given. */
   pendingEvents(limit: number, now?: number, shards?: ShardSet): Promise<StoredEvent[]>;
   markEventHandled(id: number, at: number): Promise<void>;

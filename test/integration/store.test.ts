@@ -388,6 +388,29 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
     expect(await root.nextEventDue()).toBeUndefined();
   });
 
+  it('stores many deliveries in one call, each with its own id in the order given, pending until handled', async () => {
+    const events = Array.from({ length: 450 }, (_, i) => ({
+      guildId: i % 2 ? SERVER : OTHER_SERVER,
+      kind: 'vote',
+      payload: { event: 'vote', i },
+      receivedAt: 7_000 + i,
+    }));
+    const ids = await root.addEvents(events);
+    expect(ids).toHaveLength(450);
+    expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+    const pending = new Map((await root.pendingEvents(10_000)).map((event) => [event.id, event]));
+    for (const [i, id] of ids.entries()) {
+      const stored = pending.get(id)!;
+      expect([stored.guildId, stored.payload, stored.receivedAt]).toEqual([
+        events[i]!.guildId,
+        events[i]!.payload,
+        events[i]!.receivedAt,
+      ]);
+    }
+    expect(await root.addEvents([])).toEqual([]);
+    await root.markEventsHandled(ids, 8_000);
+  });
+
   it("marks a drained batch of events handled at once, only those named, and each server's own", async () => {
     const other = '700000000000000021';
     const ids = [
