@@ -11,6 +11,7 @@ import type { Servers } from './servers/servers.js';
 import { serverClient, type ServiceClients } from './servers/service-clients.js';
 import type { StoreRoot } from './store/index.js';
 import { DeliveryLog } from './webhooks/delivery-log.js';
+import { EventWriter } from './webhooks/event-writer.js';
 import { InboxWorker } from './webhooks/inbox-worker.js';
 import { startReceiver, type Receiver } from './webhooks/receiver.js';
 import { webhookTargets } from './webhooks/targets.js';
@@ -148,7 +149,7 @@ async function startOwnReceiver(
         shared ? shared.tokenFor(guildId) : servers.isConfigured(guildId) ? servers.webhookToken(guildId) : undefined,
       single: single && { guildId: single.guildId, token: config.webhook.token },
     }),
-    store: root,
+    store: new EventWriter(root),
     logger,
     deliveries,
     onRefused: deps.onWebhookRefused,

@@ -83,14 +83,22 @@ export class VoteMirror {
       if (expiresAt === undefined) return undefined;
       const left = expiresAt - this.options.now();
       if (left > 0) return { voted: true, remainingMs: left };
-      // Ran out: the row stays until the next poll or refresh, and answers nothing either way.
-      index.delete(userId);
+      // Ran out: the row stays until the next poll or refresh (in memory too, as knownEnd reads it).
       return undefined;
     } catch (err) {
       // The store being unreachable costs a service call, not the answer.
       this.options.logger.warn({ err, userId }, 'could not read the vote mirror');
       return undefined;
     }
+  }
+
+  /**
+   * When the member's mirrored vote ends, as the store's mirror row says (ended or not), read from
+   * memory once the mirror is loaded: a delivered vote costs no read of its own. A store that fails
+   * throws, so the event waits and is handled again.
+   */
+  async knownEnd(userId: string): Promise<number | undefined> {
+    return (this.#index ?? (await this.#load())).get(userId);
   }
 
   #load(): Promise<Map<string, number>> {

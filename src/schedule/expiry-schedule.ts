@@ -120,7 +120,7 @@ export class ExpirySchedule {
    * rather than three statements per member (thousands of servers polling at start).
    */
   async votesKnown(votes: readonly RunningVote[]): Promise<void> {
-    const { store, logger, now } = this.options;
+    const { logger, now } = this.options;
     const at = now();
     const changed = votes.filter(({ userId, endsAt }) => {
       const known = this.#known.get(userId);
@@ -128,8 +128,7 @@ export class ExpirySchedule {
     });
     if (this.#stopped || changed.length === 0) return;
     try {
-      const scheduled = await store.scheduledExpiriesOf(changed.map((vote) => vote.userId));
-      await store.scheduleExpiries(changed);
+      const scheduled = await this.#write(changed);
       for (const { userId, endsAt } of changed) {
         this.#remember(userId, endsAt);
         const before = scheduled.get(userId);
@@ -139,6 +138,19 @@ export class ExpirySchedule {
     } catch (err) {
       logger.warn({ err, votes: changed.length }, 'could not schedule the end of votes');
     }
+  }
+
+  /** Writes the ends; returns the ones they replaced. One end (a delivery's) is a single statement. */
+  async #write(votes: readonly RunningVote[]): Promise<Map<string, number>> {
+    const { store } = this.options;
+    if (votes.length === 1) {
+      const [{ userId, endsAt }] = votes as [RunningVote];
+      const before = await store.rescheduleExpiry(userId, endsAt);
+      return new Map(before === undefined ? [] : [[userId, before]]);
+    }
+    const scheduled = await store.scheduledExpiriesOf(votes.map((vote) => vote.userId));
+    await store.scheduleExpiries(votes);
+    return scheduled;
   }
 
   /** Brings the schedule in line with the mirror; the first pass (and one a consumer asks for) offers every vote. */

@@ -19,6 +19,7 @@ export type {
   ServerRecord,
   ServerSettingsRecord,
   StoredEvent,
+  NewEvent,
   FeedPost,
   FeedReview,
   FeedEdit,

@@ -361,6 +361,25 @@ export class SqlServerStore extends SqlOutbox implements Store {
     }
   }
 
+  async rescheduleExpiry(userId: string, endsAt: number): Promise<number | undefined> {
+    if (this.db.dialect === 'postgres') {
+      // One round trip per delivered vote: a statement's CTE reads the row as it was before the
+      // statement's own upsert.
+      const [row] = await this.query(
+        `WITH before AS (SELECT ends_at FROM vote_expiries WHERE guild_id = $1 AND user_id = $2),
+           written AS (INSERT INTO vote_expiries (guild_id, user_id, ends_at) VALUES ($1, $2, $3)
+             ON CONFLICT (guild_id, user_id) DO UPDATE SET ends_at = excluded.ends_at)
+         SELECT ends_at FROM before`,
+        [userId, endsAt],
+      );
+      return row ? num(row.ends_at) : undefined;
+    }
+    // SQLite has no writes in a WITH; its statements cost no round trip.
+    const before = await this.scheduledExpiry(userId);
+    await this.scheduleExpiry(userId, endsAt);
+    return before?.endsAt;
+  }
+
   async dueExpiries(now: number, limit: number): Promise<ScheduledExpiry[]> {
     const rows = await this.query(
       `SELECT user_id, ends_at FROM vote_expiries WHERE guild_id = $1 AND ends_at <= $2

@@ -6,6 +6,7 @@ import type { Db, Row, SqlValue } from './sql.js';
 import type { ShardSet } from '../shards/ownership.js';
 import type {
   DeliveryRecord,
+  NewEvent,
   ServerRecord,
   ServerSettingsRecord,
   Store,
@@ -13,6 +14,10 @@ import type {
   StoreRoot,
   WorkCounts,
 } from './types.js';
+
+/** Ids, or rows' values, bound in one statement: well under SQLite's and PostgreSQL's parameter limits. */
+const IDS_PER_STATEMENT = 500;
+const ROWS_PER_INSERT = 200;
 
 /** The store over either backend; opens by running any pending migrations. */
 export async function sqlStore(db: Db): Promise<StoreRoot> {
@@ -45,17 +50,29 @@ class SqlStoreRoot implements StoreRoot {
   }
 
   async addEvent(guildId: string, kind: string, payload: unknown, receivedAt: number): Promise<number> {
-    const insert =
-      'INSERT INTO events (guild_id, kind, payload, received_at) VALUES ($1, $2, $3, $4) RETURNING id, guild_id';
-    // On PostgreSQL the owning process may be another one: one statement stores the event and
-    // wakes its listeners when that commits (never before), naming only the server.
-    const [row] = await this.db.query(
-      this.db.dialect === 'postgres'
-        ? `WITH stored AS (${insert}) SELECT id, pg_notify('${INBOX_CHANNEL}', guild_id) FROM stored`
-        : insert,
-      [guildId, kind, JSON.stringify(payload), receivedAt],
-    );
-    return num(row!.id);
+    const [id] = await this.addEvents([{ guildId, kind, payload, receivedAt }]);
+    return id!;
+  }
+
+  async addEvents(events: readonly NewEvent[]): Promise<number[]> {
+    const ids: number[] = [];
+    for (let from = 0; from < events.length; from += ROWS_PER_INSERT) {
+      const slice = events.slice(from, from + ROWS_PER_INSERT);
+      const insert = `INSERT INTO events (guild_id, kind, payload, received_at)
+        VALUES ${slice.map((_, i) => `($${i * 4 + 1}, $${i * 4 + 2}, $${i * 4 + 3}, $${i * 4 + 4})`).join(', ')}
+        RETURNING id, guild_id`;
+      // On PostgreSQL the owning process may be another one: one statement stores the events and
+      // wakes its listeners when that commits (never before), naming only the server.
+      const rows = await this.db.query(
+        this.db.dialect === 'postgres'
+          ? `WITH stored AS (${insert}) SELECT id, pg_notify('${INBOX_CHANNEL}', guild_id) FROM stored`
+          : insert,
+        slice.flatMap((event) => [event.guildId, event.kind, JSON.stringify(event.payload), event.receivedAt]),
+      );
+      // Ids are handed out in the order the rows are given.
+      ids.push(...rows.map((row) => num(row.id)).sort((a, b) => a - b));
+    }
+    return ids;
   }
 
   async pendingEvents(limit: number, now = Number.MAX_SAFE_INTEGER, shards?: ShardSet): Promise<StoredEvent[]> {
@@ -89,7 +106,17 @@ class SqlStoreRoot implements StoreRoot {
   }
 
   async markEventHandled(id: number, at: number): Promise<void> {
-    await this.db.query('UPDATE events SET handled_at = $2 WHERE id = $1', [id, at]);
+    await this.markEventsHandled([id], at);
+  }
+
+  async markEventsHandled(ids: readonly number[], at: number): Promise<void> {
+    for (let from = 0; from < ids.length; from += IDS_PER_STATEMENT) {
+      const slice = ids.slice(from, from + IDS_PER_STATEMENT);
+      await this.db.query(
+        `UPDATE events SET handled_at = $1 WHERE id IN (${slice.map((_, i) => `$${i + 2}`).join(', ')})`,
+        [at, ...slice],
+      );
+    }
   }
 
   async workCounts(): Promise<WorkCounts> {
@@ -114,20 +141,30 @@ class SqlStoreRoot implements StoreRoot {
 
   recordDeliveries(entries: readonly DeliveryRecord[], keep: number): Promise<void> {
     if (entries.length === 0) return Promise.resolve();
+    // Many rows a statement and one trim for many servers: a flood of deliveries across servers
+    // cost two statements per server every second.
     return this.db.transaction(async (tx) => {
-      for (const entry of entries)
-        await tx.query('INSERT INTO deliveries (guild_id, at, event, outcome) VALUES ($1, $2, $3, $4)', [
-          entry.guildId,
-          entry.at,
-          entry.event,
-          entry.outcome,
-        ]);
-      for (const guildId of new Set(entries.map((entry) => entry.guildId)))
+      for (let from = 0; from < entries.length; from += ROWS_PER_INSERT) {
+        const slice = entries.slice(from, from + ROWS_PER_INSERT);
         await tx.query(
-          `DELETE FROM deliveries WHERE guild_id = $1 AND id NOT IN
-             (SELECT id FROM deliveries WHERE guild_id = $1 ORDER BY at DESC, id DESC LIMIT $2)`,
-          [guildId, keep],
+          `INSERT INTO deliveries (guild_id, at, event, outcome)
+           VALUES ${slice.map((_, i) => `($${i * 4 + 1}, $${i * 4 + 2}, $${i * 4 + 3}, $${i * 4 + 4})`).join(', ')}`,
+          slice.flatMap((entry) => [entry.guildId, entry.at, entry.event, entry.outcome]),
         );
+      }
+      const servers = [...new Set(entries.map((entry) => entry.guildId))];
+      for (let from = 0; from < servers.length; from += IDS_PER_STATEMENT) {
+        const slice = servers.slice(from, from + IDS_PER_STATEMENT);
+        const list = slice.map((_, i) => `$${i + 2}`).join(', ');
+        await tx.query(
+          `DELETE FROM deliveries WHERE id IN (
+             SELECT id FROM (
+               SELECT id, ROW_NUMBER() OVER (PARTITION BY guild_id ORDER BY at DESC, id DESC) AS newest
+               FROM deliveries WHERE guild_id IN (${list})
+             ) AS ranked WHERE newest > $1)`,
+          [keep, ...slice],
+        );
+      }
     });
   }
 

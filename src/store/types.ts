@@ -11,6 +11,9 @@ export interface StoredEvent {
   attempts: number;
 }
 
+/** A delivery to store in the inbox. */
+export type NewEvent = Pick<StoredEvent, 'guildId' | 'kind' | 'payload' | 'receivedAt'>;
+
 /**
  * What became of a webhook delivery: stored (new), duplicate (known already: Guilds delivers at least
  * once), refused for a wrong token, a malformed body, or another server's id in the body, ignored (a
@@ -286,9 +289,13 @@ export interface StoreRoot {
   forServer(guildId: string): Store;
 
   addEvent(guildId: string, kind: string, payload: unknown, receivedAt: number): Promise<number>;
+  /** addEvent for many deliveries in one statement (one commit); their ids, in the order given. */
+  addEvents(events: readonly NewEvent[]): Promise<number[]>;
   /** Unhandled events due by `now` (all of them without it), oldest first; only servers on `shards` if given. */
   pendingEvents(limit: number, now?: number, shards?: ShardSet): Promise<StoredEvent[]>;
   markEventHandled(id: number, at: number): Promise<void>;
+  /** markEventHandled for a drained batch, in one statement. */
+  markEventsHandled(ids: readonly number[], at: number): Promise<void>;
   /** Handling failed: the event waits until `nextAt`, then is tried again. */
   deferEvent(id: number, attempts: number, nextAt: number): Promise<void>;
   /** When the soonest deferred event is due, if any is waiting (of servers on `shards` if given). */
@@ -379,6 +386,8 @@ export interface Store extends OutboxStore {
 
   /** Records (or moves) when the member's running vote ends. */
   scheduleExpiry(userId: string, endsAt: number): Promise<void>;
+  /** scheduleExpiry, returning the end it replaced (undefined when none was scheduled). */
+  rescheduleExpiry(userId: string, endsAt: number): Promise<number | undefined>;
   /** scheduleExpiry for many members in a few statements. */
   scheduleExpiries(ends: readonly ScheduledExpiry[]): Promise<void>;
   /** Expiries due at `now`, soonest first. */

@@ -14,7 +14,7 @@ export interface InboxRouteOptions {
   feed: Pick<ReviewFeed, 'onReview' | 'onAnswered'>;
   /** Votes were accepted: the vote channel's lane announces them. */
   wakeVotes: () => void;
-  mirror: Pick<VoteMirror, 'refreshSoon'>;
+  mirror: Pick<VoteMirror, 'refreshSoon' | 'knownEnd'>;
   logger: Logger;
   /** Remembers the names a vote delivery carries (Guilds sends them for votes cast through Discord). */
   rememberName?: (userId: string, name: string) => void;
@@ -68,8 +68,8 @@ async function acceptVote(event: VoteEvent, receivedAt: number, options: InboxRo
   const name = event.user.global_name ?? event.user.username;
   if (name) options.rememberName?.(userId, name);
   api.forgetMember(userId);
-  const known = await store.mirrorEntry(userId);
-  const periodEndsAt = known && known.expiresAt > receivedAt ? known.expiresAt : receivedAt + ASSUMED_VOTE_PERIOD_MS;
+  const knownEnd = await mirror.knownEnd(userId);
+  const periodEndsAt = knownEnd !== undefined && knownEnd > receivedAt ? knownEnd : receivedAt + ASSUMED_VOTE_PERIOD_MS;
   const fresh = await store.acceptVote({
     userId,
     at: receivedAt,

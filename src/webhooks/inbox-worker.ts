@@ -7,7 +7,7 @@ import { DrainLoop } from '../work/drain-loop.js';
 export type EventHandler = (event: StoredEvent) => Promise<void>;
 
 export interface InboxWorkerOptions {
-  store: Pick<StoreRoot, 'pendingEvents' | 'deferEvent' | 'markEventHandled' | 'nextEventDue'>;
+  store: Pick<StoreRoot, 'pendingEvents' | 'deferEvent' | 'markEventsHandled' | 'nextEventDue'>;
   logger: Logger;
   handle: EventHandler;
   /** Only events of servers on these shards (this process's); all without. */
@@ -61,21 +61,29 @@ export class InboxWorker {
     while (!this.#loop.stopped) {
       const events = await store.pendingEvents(BATCH, now(), this.options.shards);
       if (events.length === 0) break;
-      for (const event of events) {
-        if (this.#loop.stopped) return;
-        try {
-          await handle(event);
-        } catch (err) {
-          const attempts = event.attempts + 1;
-          const waitMs = backoffMs(attempts, this.options.backoff ?? EVENT_BACKOFF);
-          logger.warn(
-            { err, eventId: event.id, kind: event.kind, attempts, retryInMs: waitMs },
-            'webhook event not handled yet; will retry',
-          );
-          await store.deferEvent(event.id, attempts, now() + waitMs);
-          continue;
+      // Marked handled once per batch, after each one's handler finished (one UPDATE, not one per
+      // event): a stop or crash before the mark only hands those events out again, and delivery is at
+      // least once anyway, so each handler already takes a repeat as a duplicate.
+      const handled: number[] = [];
+      try {
+        for (const event of events) {
+          if (this.#loop.stopped) return;
+          try {
+            await handle(event);
+          } catch (err) {
+            const attempts = event.attempts + 1;
+            const waitMs = backoffMs(attempts, this.options.backoff ?? EVENT_BACKOFF);
+            logger.warn(
+              { err, eventId: event.id, kind: event.kind, attempts, retryInMs: waitMs },
+              'webhook event not handled yet; will retry',
+            );
+            await store.deferEvent(event.id, attempts, now() + waitMs);
+            continue;
+          }
+          handled.push(event.id);
         }
-        await store.markEventHandled(event.id, now());
+      } finally {
+        if (handled.length > 0) await store.markEventsHandled(handled, now());
       }
     }
     const next = await store.nextEventDue(this.options.shards);

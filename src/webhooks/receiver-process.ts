@@ -7,6 +7,7 @@ import type { Logger } from '../log.js';
 import { Servers } from '../servers/servers.js';
 import { openStore } from '../store/index.js';
 import { DeliveryLog } from './delivery-log.js';
+import { EventWriter } from './event-writer.js';
 import { startReceiver } from './receiver.js';
 import { SharedTokens } from './shared-tokens.js';
 import { webhookTargets } from './targets.js';
@@ -48,7 +49,7 @@ export async function runReceiverProcess(config: ReceiverConfig, logger: Logger)
       serverToken: (guildId) => tokens.tokenFor(guildId),
       single: single === undefined ? undefined : { guildId: single, token: config.webhook.token },
     }),
-    store,
+    store: new EventWriter(store),
     logger,
     deliveries,
     onRefused: metrics && ((reason) => metrics.webhookRefused(reason)),

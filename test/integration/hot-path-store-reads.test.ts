@@ -6,6 +6,8 @@ import { VoteMirror } from '../../src/mirror/vote-mirror.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { ExpirySchedule } from '../../src/schedule/expiry-schedule.js';
+import { inboxRoute } from '../../src/webhooks/inbox-route.js';
+import { ASSUMED_VOTE_PERIOD_MS } from '../../src/mirror/vote-mirror.js';
 import { openStore, type Store, type StoreRoot } from '../../src/store/index.js';
 import { capturedLog } from '../support/captured-log.js';
 import { NOBODY, VOTER } from '../support/seed.js';
@@ -102,11 +104,13 @@ describe('/vote reads no store on its hot path', () => {
     const endsAt = Date.now() + HOUR;
     // Each answer from the cache gives the same end, give or take the rounding of its age.
     for (let i = 0; i < 20; i++) await schedule.voteKnown(VOTER, endsAt + (i % 3));
-    expect(calls.get('scheduleExpiries')).toBe(1);
+    // One call writes the end and says what it replaced: no read of its own before it.
+    expect(calls.get('rescheduleExpiry')).toBe(1);
+    expect(calls.get('scheduledExpiry')).toBeUndefined();
     expect((await store.scheduledExpiry(VOTER))?.endsAt).toBe(endsAt);
     // A vote that really moved is written.
     await schedule.voteKnown(VOTER, endsAt + HOUR);
-    expect(calls.get('scheduleExpiries')).toBe(2);
+    expect(calls.get('rescheduleExpiry')).toBe(2);
     expect((await store.scheduledExpiry(VOTER))?.endsAt).toBe(endsAt + HOUR);
     await schedule.stop();
   });
@@ -131,5 +135,50 @@ describe('/vote reads no store on its hot path', () => {
     expect(offered.sort()).toEqual([...voters].sort());
     for (const [i, userId] of voters.entries()) expect((await store.scheduledExpiry(userId))?.endsAt).toBe(endsAt + i);
     await schedule.stop();
+  });
+
+  it("takes a delivered vote's known end from the mirror in memory, not a store read per delivery", async () => {
+    const { store, calls } = countedStore();
+    const { logger } = capturedLog();
+    const mirror = new VoteMirror({
+      store,
+      api: fastClient(sandbox),
+      logger,
+      pollMs: 0,
+      now: Date.now,
+      onAccepted: () => undefined,
+    });
+    const at = Date.now();
+    // The mirror shows VOTER's vote running for another hour: a delivery of it ends then, not in 12 hours.
+    await store.setMirrorEntry(VOTER, { userId: VOTER, expiresAt: at + HOUR, viaDiscord: true });
+    const ends = new Map<string, number>();
+    const handle = inboxRoute({
+      store,
+      api: { forgetMember: () => undefined },
+      feed: { onReview: async () => true, onAnswered: async () => undefined },
+      wakeVotes: () => undefined,
+      mirror: { refreshSoon: () => undefined, knownEnd: (userId) => mirror.knownEnd(userId) },
+      logger,
+      onNewVote: async (userId, endsAt) => void ends.set(userId, endsAt),
+    });
+    calls.clear();
+    const delivery = (userId: string, id: number) => ({
+      id,
+      guildId: GUILD,
+      kind: 'vote',
+      receivedAt: at,
+      attempts: 0,
+      payload: { event: 'vote', guildId: GUILD, double: false, user: { id: userId, discord: false } },
+    });
+    expect(await handle(delivery(VOTER, 1))).toBe('stored');
+    expect(await handle(delivery(NOBODY, 2))).toBe('stored');
+    expect(await handle(delivery(NOBODY, 3))).toBe('duplicate');
+    expect(ends.get(VOTER)).toBe(at + HOUR);
+    expect(ends.get(NOBODY)).toBe(at + ASSUMED_VOTE_PERIOD_MS);
+    // The mirror was read once for all three deliveries, never a row per delivery.
+    expect(calls.get('mirrorEntries')).toBe(1);
+    expect(calls.get('mirrorEntry')).toBeUndefined();
+    expect(calls.get('acceptVote')).toBe(3);
+    await mirror.stop();
   });
 });

@@ -126,3 +126,46 @@ describe('the inbox poll, the safety net behind the wake-up', () => {
     }
   });
 });
+
+describe('the inbox worker marks what it handled', () => {
+  it('marks a drained batch handled in one call after each handler finished; a failed one waits its retry', async () => {
+    const url = server.kind === 'postgres' ? await server.createDatabase() : undefined;
+    const root = await openStore(url ? { kind: 'postgres', url } : { kind: 'sqlite', file: ':memory:' });
+    const ids: number[] = [];
+    for (let i = 0; i < 5; i++) ids.push(await root.addEvent(A, 'vote', { event: 'vote', guildId: A, i }, 1_000));
+    const failing = ids[2]!;
+    const marks: number[][] = [];
+    const handled: number[] = [];
+    const store: ConstructorParameters<typeof InboxWorker>[0]['store'] = {
+      pendingEvents: (...args) => root.pendingEvents(...args),
+      deferEvent: (...args) => root.deferEvent(...args),
+      nextEventDue: (...args) => root.nextEventDue(...args),
+      async markEventsHandled(batch, at) {
+        // Each one marked had its handler finished before the mark.
+        expect(batch.every((id) => handled.includes(id))).toBe(true);
+        marks.push([...batch]);
+        await root.markEventsHandled(batch, at);
+      },
+    };
+    const worker = new InboxWorker({
+      store,
+      logger: capturedLog().logger,
+      handle: async (event) => {
+        if (event.id === failing) throw new Error('not yet');
+        handled.push(event.id);
+      },
+      backoff: { baseMs: 60_000, capMs: 60_000 },
+    });
+    try {
+      worker.wake();
+      await until(() => marks.length > 0, 2_000, 'the batch to be marked');
+      expect(marks).toEqual([ids.filter((id) => id !== failing)]);
+      // What is left pending is the failed one, waiting its backoff.
+      const pending = await root.pendingEvents(10);
+      expect(pending.map((event) => [event.id, event.attempts])).toEqual([[failing, 1]]);
+    } finally {
+      await worker.stop();
+      await root.close();
+    }
+  });
+});

@@ -234,6 +234,15 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
     await root.recordDeliveries([{ guildId: own, at: 20_000, event: 'reply', outcome: 'duplicate' }], 3);
     expect((await root.forServer(own).recentDeliveries(50)).map((line) => line.at)).toEqual([20_000, 10_013, 10_012]);
     expect(await root.forServer(other).recentDeliveries(50)).toHaveLength(1);
+    // One write for many servers (more than one statement's worth) trims each of them to its own newest.
+    const servers = Array.from({ length: 520 }, (_, i) => `7100000000000${String(i).padStart(5, '0')}`);
+    await root.recordDeliveries(
+      servers.flatMap((guildId) => [1, 2, 3].map((at) => ({ guildId, at, event: 'vote', outcome: 'stored' as const }))),
+      2,
+    );
+    for (const guildId of [servers[0]!, servers[519]!])
+      expect((await root.forServer(guildId).recentDeliveries(50)).map((line) => line.at)).toEqual([3, 2]);
+    expect((await root.forServer(own).recentDeliveries(50)).map((line) => line.at)).toEqual([20_000, 10_013, 10_012]);
   });
 
   it('remembers the last poll and how it went', async () => {
@@ -377,6 +386,64 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
     expect([due?.id, due?.attempts]).toEqual([failing, 1]);
     await root.markEventHandled(failing, 50_000);
     expect(await root.nextEventDue()).toBeUndefined();
+  });
+
+  it('stores many deliveries in one call, each with its own id in the order given, pending until handled', async () => {
+    const events = Array.from({ length: 450 }, (_, i) => ({
+      guildId: i % 2 ? SERVER : OTHER_SERVER,
+      kind: 'vote',
+      payload: { event: 'vote', i },
+      receivedAt: 7_000 + i,
+    }));
+    const ids = await root.addEvents(events);
+    expect(ids).toHaveLength(450);
+    expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+    const pending = new Map((await root.pendingEvents(10_000)).map((event) => [event.id, event]));
+    for (const [i, id] of ids.entries()) {
+      const stored = pending.get(id)!;
+      expect([stored.guildId, stored.payload, stored.receivedAt]).toEqual([
+        events[i]!.guildId,
+        events[i]!.payload,
+        events[i]!.receivedAt,
+      ]);
+    }
+    expect(await root.addEvents([])).toEqual([]);
+    await root.markEventsHandled(ids, 8_000);
+  });
+
+  it("marks a drained batch of events handled at once, only those named, and each server's own", async () => {
+    const other = '700000000000000021';
+    const ids = [
+      await root.addEvent(SERVER, 'vote', { n: 1 }, 1_000),
+      await root.addEvent(other, 'vote', { n: 2 }, 1_000),
+      await root.addEvent(SERVER, 'review', { n: 3 }, 1_000),
+    ];
+    const kept = await root.addEvent(SERVER, 'vote', { n: 4 }, 1_000);
+    const pending = async () => (await root.pendingEvents(1_000)).map((event) => event.id);
+    expect(await pending()).toEqual(expect.arrayContaining([...ids, kept]));
+    await root.markEventsHandled(ids, 2_000);
+    expect(await pending()).toEqual([kept]);
+    expect(await root.forServer(other).lastDeliveryAt()).toBe(1_000);
+    // More ids than one statement binds: every one of them is marked.
+    const many = await Promise.all(
+      Array.from({ length: 1_200 }, (_, i) => root.addEvent(SERVER, 'vote', { i }, 3_000)),
+    );
+    await root.markEventsHandled([...many, kept], 4_000);
+    expect(await pending()).toEqual([]);
+    await root.markEventsHandled([], 5_000);
+  });
+
+  it('reschedules a vote end in one call, saying which end it replaced', async () => {
+    const base = 8_000_000_000_000;
+    expect(await store.rescheduleExpiry(BOB, base + HOUR)).toBeUndefined();
+    expect(await store.scheduledExpiry(BOB)).toEqual({ userId: BOB, endsAt: base + HOUR });
+    expect(await store.rescheduleExpiry(BOB, base + 3 * HOUR)).toBe(base + HOUR);
+    expect(await store.scheduledExpiry(BOB)).toEqual({ userId: BOB, endsAt: base + 3 * HOUR });
+    // Another server's schedule is its own.
+    expect(await root.forServer(OTHER_SERVER).rescheduleExpiry(BOB, base)).toBeUndefined();
+    expect(await store.scheduledExpiry(BOB)).toEqual({ userId: BOB, endsAt: base + 3 * HOUR });
+    await store.clearExpiry(BOB, base + 3 * HOUR);
+    await root.forServer(OTHER_SERVER).clearExpiry(BOB, base);
   });
 
   it('accepts one vote per member per period and queues each accepted vote once for announcing', async () => {

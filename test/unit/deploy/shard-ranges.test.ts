@@ -109,4 +109,42 @@ describe('deploy/kubernetes', () => {
     );
     expect(receiverService).toBeDefined();
   });
+
+  it('sends every bot pod to Discord through one REST proxy Deployment and its Service', () => {
+    interface Manifest {
+      kind: string;
+      metadata: { name: string };
+      spec: {
+        replicas?: number;
+        strategy?: { type: string };
+        selector: Record<string, string> & { matchLabels?: Record<string, string> };
+        ports?: Array<{ port: number; targetPort: string }>;
+        template?: {
+          metadata: { labels: Record<string, string> };
+          spec: {
+            containers: Array<{
+              command: string[];
+              env: Array<{ name: string; value?: string }>;
+              ports: Array<{ name: string; containerPort: number }>;
+            }>;
+          };
+        };
+      };
+    }
+    const manifests = yaml.safeLoadAll(read('deploy/kubernetes/rest-proxy.yaml')) as Manifest[];
+    const deployment = manifests.find((m) => m.kind === 'Deployment')!;
+    const service = manifests.find((m) => m.kind === 'Service')!;
+    const proxy = deployment.spec.template!.spec.containers[0]!;
+    expect(proxy.command.join(' ')).toContain('dist/src/rest-proxy/main.js');
+    // Two proxies would each spend the whole global budget, during a rollout too.
+    expect(deployment.spec.replicas).toBe(1);
+    expect(deployment.spec.strategy?.type).toBe('Recreate');
+    const labels = deployment.spec.template!.metadata.labels;
+    expect(Object.entries(service.spec.selector).every(([k, v]) => labels[k] === v)).toBe(true);
+    const proxyEnv = (name: string) => proxy.env.find((e) => e.name === name)?.value;
+    const servicePort = service.spec.ports!.find((p) => p.targetPort === proxy.ports[0]!.name)!.port;
+    expect(proxy.ports[0]!.containerPort).toBe(Number(proxyEnv('REST_PROXY_PORT')));
+    expect(proxyEnv('REST_PROXY_HOST')).toBe('0.0.0.0');
+    expect(envOf('DISCORD_API_URL')).toBe(`http://${service.metadata.name}:${servicePort}/api`);
+  });
 });
