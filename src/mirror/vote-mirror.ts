@@ -27,6 +27,8 @@ export interface VoteMirrorOptions {
   onAccepted: () => void;
   /** A running vote was seen (poll, refresh or a `/vote` answer), with when it ends. */
   onRunning?: (userId: string, expiresAt: number) => Promise<void>;
+  /** A running vote a `/vote` answer showed (nobody waits on it); without it, onRunning. */
+  onSeen?: (userId: string, expiresAt: number) => Promise<void>;
   /** The votes a poll listed as running, all at once (without it, onRunning for each). */
   onPolled?: (running: ReadonlyArray<{ userId: string; endsAt: number }>) => Promise<void>;
   /** The server's streak grace window (votes the poll finds continue streaks like delivered ones). */
@@ -118,10 +120,11 @@ export class VoteMirror {
    * service about members the mirror does not show.
    */
   async learned(userId: string, status: VoteStatus): Promise<void> {
-    const { logger, now, onRunning } = this.options;
-    if (!onRunning || this.#stopped || !status.voted || status.remainingMs === null || status.remainingMs <= 0) return;
+    const { logger, now } = this.options;
+    const seen = this.options.onSeen ?? this.options.onRunning;
+    if (!seen || this.#stopped || !status.voted || status.remainingMs === null || status.remainingMs <= 0) return;
     try {
-      await onRunning(userId, now() + status.remainingMs);
+      await seen(userId, now() + status.remainingMs);
     } catch (err) {
       logger.warn({ err, userId }, 'could not act on a vote a /vote answer showed');
     }

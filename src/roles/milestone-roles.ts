@@ -63,6 +63,8 @@ export class MilestoneRoles {
   readonly #absent = new Map<string, number>();
   /** Roles refused in the pass running: one refused request per role and pass, not one per member. */
   readonly #refusedInPass = new Set<string>();
+  /** The server's milestones, as last read: every accepted vote wakes a pass, and most servers have none. */
+  #milestones: Milestone[] | undefined;
 
   constructor(private readonly options: MilestoneRolesOptions) {
     this.#loop = new DrainLoop(() => this.#pass(), {
@@ -90,6 +92,7 @@ export class MilestoneRoles {
   /** Every holder against Discord, parked roles tried again (and milestones changed by /setup). */
   check(): void {
     this.#fullDue = true;
+    this.#milestones = undefined;
     this.#loop.wake();
   }
 
@@ -113,7 +116,9 @@ export class MilestoneRoles {
     const month = monthKey(monthOf(new Date(at)));
     if (full) this.#absent.clear();
     this.#refusedInPass.clear();
-    const milestones = await store.milestones();
+    // Read again on each check (a /setup change, and every checkMs); a pass a vote wakes uses this list.
+    this.#milestones ??= await store.milestones();
+    const milestones = this.#milestones;
     // Grants go with their milestone (removeMilestone): a server with none has nothing to do.
     if (milestones.length === 0) return;
     const byRole = new Map(milestones.map((m) => [m.roleId, m]));

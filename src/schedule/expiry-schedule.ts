@@ -38,7 +38,7 @@ export interface ExpiryScheduleOptions {
 const BATCH = 500;
 /** Ends remembered at most; a forgotten one costs one store read and write when it is offered again. */
 const KNOWN_MAX = 100_000;
-/** How long offered ends gather before they are written together. */
+/** How long ends `/vote` answers showed gather before they are written together. */
 const GATHER_MS = 20;
 
 /**
@@ -90,12 +90,19 @@ export class ExpirySchedule {
     await this.#firing.stop();
   }
 
-  /**
-   * A vote became known (webhook, poll, refresh, `/vote`): schedule or move its end. Ends offered
-   * within GATHER_MS are written together, a statement and a commit for them all: `/vote` answers
-   * offer new voters one by one, and SQLite syncs every commit to disk.
-   */
+  /** A vote became known (a delivery, a refresh): its end is scheduled or moved now. */
   voteKnown(userId: string, endsAt: number): Promise<void> {
+    // Newer than whatever a `/vote` answer offered for the member and is still gathered.
+    this.#gathered.delete(userId);
+    return this.votesKnown([{ userId, endsAt }]);
+  }
+
+  /**
+   * A `/vote` answer showed a running vote. Nobody waits on it, and answers offer new voters one
+   * by one (SQLite syncs every commit): ends seen within GATHER_MS are written together, a
+   * statement and a commit for them all.
+   */
+  voteSeen(userId: string, endsAt: number): Promise<void> {
     if (this.#stopped || endsAt <= this.options.now()) return Promise.resolve();
     const known = this.#known.get(userId);
     if (known !== undefined && Math.abs(known - endsAt) < SAME_VOTE_END_MS) return Promise.resolve();

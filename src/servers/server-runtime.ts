@@ -144,6 +144,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     now,
     onAccepted: votesAccepted,
     onRunning,
+    onSeen: (userId, endsAt) => schedule.voteSeen(userId, endsAt),
     onPolled: (running) => schedule.votesKnown(running),
     streakGraceMs: settings.streakGraceMs,
   });

@@ -5,6 +5,10 @@ import path from 'node:path';
 import { VoteMirror } from '../../src/mirror/vote-mirror.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
+import { REST } from '@discordjs/rest';
+import { discordPoster } from '../../src/bot/poster.js';
+import { english } from '../../src/i18n/index.js';
+import { MilestoneRoles } from '../../src/roles/milestone-roles.js';
 import { ExpirySchedule } from '../../src/schedule/expiry-schedule.js';
 import { inboxRoute } from '../../src/webhooks/inbox-route.js';
 import { ASSUMED_VOTE_PERIOD_MS } from '../../src/mirror/vote-mirror.js';
@@ -103,19 +107,19 @@ describe('/vote reads no store on its hot path', () => {
     const schedule = new ExpirySchedule({ store, logger, now: Date.now, consumers: [], reconcileMs: 60_000 });
     const endsAt = Date.now() + HOUR;
     // Each answer from the cache gives the same end, give or take the rounding of its age.
-    for (let i = 0; i < 20; i++) await schedule.voteKnown(VOTER, endsAt + (i % 3));
+    for (let i = 0; i < 20; i++) await schedule.voteSeen(VOTER, endsAt + (i % 3));
     // One call writes the end and says what it replaced: no read of its own before it.
     expect(calls.get('rescheduleExpiry')).toBe(1);
     expect(calls.get('scheduledExpiry')).toBeUndefined();
     expect((await store.scheduledExpiry(VOTER))?.endsAt).toBe(endsAt);
     // A vote that really moved is written.
-    await schedule.voteKnown(VOTER, endsAt + HOUR);
+    await schedule.voteSeen(VOTER, endsAt + HOUR);
     expect(calls.get('rescheduleExpiry')).toBe(2);
     expect((await store.scheduledExpiry(VOTER))?.endsAt).toBe(endsAt + HOUR);
     await schedule.stop();
   });
 
-  it('writes the ends of many new voters offered at once in one statement, each offered to the consumers once', async () => {
+  it('writes the ends of many new voters /vote answers showed at once in one statement, each offered to the consumers once', async () => {
     const { store, calls } = countedStore();
     const { logger } = capturedLog();
     const offered: string[] = [];
@@ -130,7 +134,7 @@ describe('/vote reads no store on its hot path', () => {
     });
     const endsAt = Date.now() + HOUR;
     const voters = Array.from({ length: 30 }, (_, i) => String(700000000000000000n + BigInt(i)));
-    await Promise.all(voters.map((userId, i) => schedule.voteKnown(userId, endsAt + i)));
+    await Promise.all(voters.map((userId, i) => schedule.voteSeen(userId, endsAt + i)));
     expect(calls.get('scheduleExpiries')).toBe(1);
     expect(offered.sort()).toEqual([...voters].sort());
     for (const [i, userId] of voters.entries()) expect((await store.scheduledExpiry(userId))?.endsAt).toBe(endsAt + i);
@@ -180,5 +184,40 @@ describe('/vote reads no store on its hot path', () => {
     expect(calls.get('mirrorEntry')).toBeUndefined();
     expect(calls.get('acceptVote')).toBe(3);
     await mirror.stop();
+  });
+
+  it("reads a server's milestones once for the passes recorded votes wake, and again after a check", async () => {
+    const { store, calls } = countedStore();
+    const { logger } = capturedLog();
+    const rest = new REST();
+    const roles = new MilestoneRoles({
+      rest,
+      poster: discordPoster(rest),
+      store,
+      guildId: GUILD,
+      guild: () => null,
+      logger,
+      now: Date.now,
+      auditChannelId: undefined,
+      i18n: () => english,
+      memberRoles: async () => new Map(),
+      checkMs: 3_600_000,
+    });
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const read = () => calls.get('milestones') ?? 0;
+    roles.start();
+    for (let i = 0; i < 100 && read() === 0; i++) await sleep(10);
+    expect(read()).toBe(1);
+    // Each accepted vote wakes a pass; a server without milestones then does nothing at all.
+    for (let i = 0; i < 5; i++) {
+      roles.wake();
+      await sleep(20);
+    }
+    expect(read()).toBe(1);
+    // /setup changed them (or the hourly check): read again.
+    roles.check();
+    for (let i = 0; i < 100 && read() === 1; i++) await sleep(10);
+    expect(read()).toBe(2);
+    await roles.stop();
   });
 });
