@@ -3,6 +3,7 @@ import {
   MessageFlags,
   Routes,
   type ChatInputCommandInteraction,
+  type Client,
   type MessageComponentInteraction,
   type MessageMentionOptions,
   type ModalSubmitInteraction,
@@ -42,6 +43,19 @@ export async function replyPlain(interaction: Repliable, payload: ReplyPayload, 
   interaction.replied = true;
 }
 
+/** Discord's answer to a callback this module sent: the interaction, the callback's type, accepted or not. */
+export type CallbackListener = (interactionId: string, callbackType: number, accepted: boolean) => void;
+
+const callbackListeners = new WeakMap<Client, CallbackListener[]>();
+
+/**
+ * Tells `listener` of Discord's answer to every callback sent here (metrics); the callbacks
+ * discord.js sends, and the ones handed back to it, show as its REST client's `response` events.
+ */
+export function onCallbackAnswered(client: Client, listener: CallbackListener): void {
+  callbackListeners.set(client, [...(callbackListeners.get(client) ?? []), listener]);
+}
+
 /**
  * The callback itself over undici (unauthenticated, outside the bot's global limit): @discordjs/rest's
  * queue, handler and abort signal per request were a tenth of what each /vote allocated. What that
@@ -49,7 +63,7 @@ export async function replyPlain(interaction: Repliable, payload: ReplyPayload, 
  * to it: the request is handed to `rest.post`, as `reply` would have sent it. A refusal throws the
  * same DiscordAPIError.
  */
-async function postCallback(interaction: Repliable, body: unknown): Promise<void> {
+async function postCallback(interaction: Repliable, body: { type: number; data: unknown }): Promise<void> {
   const { rest } = interaction.client;
   const route = Routes.interactionCallback(interaction.id, interaction.token);
   const url = `${rest.options.api}/v${rest.options.version}${route}`;
@@ -71,6 +85,8 @@ async function postCallback(interaction: Repliable, body: unknown): Promise<void
     return;
   }
   const { statusCode } = response;
+  for (const listener of callbackListeners.get(interaction.client) ?? [])
+    listener(interaction.id, body.type, statusCode < 300);
   if (statusCode < 300) return void (await response.body.dump());
   if (statusCode === 429 || statusCode >= 500) {
     await response.body.dump();

@@ -1,11 +1,12 @@
 import type { Client } from 'discord.js';
+import { onCallbackAnswered } from '../bot/reply-fast.js';
 import type { BotMetrics } from './metrics.js';
 
 const CALLBACK_ROUTE = '/interactions/:id/:token/callback';
 const INTERACTION_ID = /^\/interactions\/(\d+)\//;
 
 /**
- * Times each interaction's first response from Discord's REST answers to the bot's callbacks.
+ * Times each interaction's first response from Discord's answers to the bot's callbacks.
  * discord.js hands listeners a clone of every response; its body is cancelled at once so the
  * clone holds no memory. The path carries the interaction token: only the id is read from it.
  */
@@ -19,4 +20,6 @@ export function observeInteractionResponses(client: Client, metrics: BotMetrics)
     const type = (request.data.body as { type?: unknown } | undefined)?.type;
     metrics.interactionCallback(id, typeof type === 'number' ? type : undefined, response.ok);
   });
+  // Plain answers go to the callback route without discord.js's REST client (reply-fast.ts).
+  onCallbackAnswered(client, (id, type, accepted) => metrics.interactionCallback(id, type, accepted));
 }

@@ -136,11 +136,17 @@ export class ExpirySchedule {
     if (this.#stopped || changed.length === 0) return;
     try {
       const scheduled = await this.#write(changed);
+      // Running ends an earlier process scheduled, seen here for the first time: whether it acted on
+      // them (a grant queued when it was killed) is unknown, so they are checked as a start does.
+      const unsure: RunningVote[] = [];
       for (const { userId, endsAt } of changed) {
+        const firstSight = !this.#known.has(userId);
         this.#remember(userId, endsAt);
         const before = scheduled.get(userId);
         if (before === undefined || before <= at) await this.#offer(userId, endsAt);
+        else if (firstSight) unsure.push({ userId, endsAt });
       }
+      if (unsure.length > 0) await this.#offerAll(unsure, true);
       this.#firing.wakeAt(Math.max(Math.min(...changed.map((vote) => vote.endsAt)), this.#retryAt), at);
     } catch (err) {
       logger.warn({ err, votes: changed.length }, 'could not schedule the end of votes');
