@@ -13,6 +13,7 @@ import { ExpirySchedule } from '../../src/schedule/expiry-schedule.js';
 import { inboxRoute } from '../../src/webhooks/inbox-route.js';
 import { ASSUMED_VOTE_PERIOD_MS } from '../../src/mirror/vote-mirror.js';
 import { openStore, type Store, type StoreRoot } from '../../src/store/index.js';
+import type { Logger } from '../../src/log.js';
 import { capturedLog } from '../support/captured-log.js';
 import { NOBODY, VOTER } from '../support/seed.js';
 import { fastClient } from '../support/service.js';
@@ -53,18 +54,23 @@ function countedStore(): { store: Store; calls: Map<string, number> } {
   return { store, calls };
 }
 
+/** A mirror over the store with no poll of its own (pollMs 0): the tests poll or refresh it by hand. */
+function unpolledMirror(store: Store, logger: Logger): VoteMirror {
+  return new VoteMirror({
+    store,
+    api: fastClient(sandbox),
+    logger,
+    pollMs: 0,
+    now: Date.now,
+    onAccepted: () => undefined,
+  });
+}
+
 describe('/vote reads no store on its hot path', () => {
   it('answers from the mirror after a poll with no store read, and follows a refresh', async () => {
     const { store, calls } = countedStore();
     const { logger } = capturedLog();
-    const mirror = new VoteMirror({
-      store,
-      api: fastClient(sandbox),
-      logger,
-      pollMs: 0,
-      now: Date.now,
-      onAccepted: () => undefined,
-    });
+    const mirror = unpolledMirror(store, logger);
     await mirror.poll();
     calls.clear();
 
@@ -87,14 +93,7 @@ describe('/vote reads no store on its hot path', () => {
     const { store, calls } = countedStore();
     await store.setMirrorEntry(VOTER, { userId: VOTER, expiresAt: Date.now() + HOUR, viaDiscord: true });
     const { logger } = capturedLog();
-    const mirror = new VoteMirror({
-      store,
-      api: fastClient(sandbox),
-      logger,
-      pollMs: 0,
-      now: Date.now,
-      onAccepted: () => undefined,
-    });
+    const mirror = unpolledMirror(store, logger);
     calls.clear();
     for (let i = 0; i < 20; i++) expect((await mirror.activeVote(VOTER))?.voted).toBe(true);
     expect(calls.get('mirrorEntries')).toBe(1);
@@ -144,14 +143,7 @@ describe('/vote reads no store on its hot path', () => {
   it("takes a delivered vote's known end from the mirror in memory, not a store read per delivery", async () => {
     const { store, calls } = countedStore();
     const { logger } = capturedLog();
-    const mirror = new VoteMirror({
-      store,
-      api: fastClient(sandbox),
-      logger,
-      pollMs: 0,
-      now: Date.now,
-      onAccepted: () => undefined,
-    });
+    const mirror = unpolledMirror(store, logger);
     const at = Date.now();
     // The mirror shows VOTER's vote running for another hour: a delivery of it ends then, not in 12 hours.
     await store.setMirrorEntry(VOTER, { userId: VOTER, expiresAt: at + HOUR, viaDiscord: true });
