@@ -188,16 +188,18 @@ export class ExpirySchedule {
       const running: RunningVote[] = [];
       const offers: RunningVote[] = [];
       const scheduled = await store.scheduledExpiries();
+      const moved: RunningVote[] = [];
       for (const entry of await store.mirrorEntries()) {
-        if (this.#stopped) return;
         if (entry.expiresAt <= at) continue;
         const vote = { userId: entry.userId, endsAt: entry.expiresAt };
         running.push(vote);
         const before = scheduled.get(entry.userId);
-        if (before !== entry.expiresAt) await store.scheduleExpiry(entry.userId, entry.expiresAt);
-        this.#remember(entry.userId, entry.expiresAt);
+        if (before !== entry.expiresAt) moved.push(vote);
         if (full || before === undefined || before <= at) offers.push(vote);
       }
+      if (this.#stopped) return;
+      await store.scheduleExpiries(moved);
+      for (const { userId, endsAt } of running) this.#remember(userId, endsAt);
       this.#reconciled = true;
       await this.#offerAll(offers, full);
       if (offers.length > 0)

@@ -1,7 +1,7 @@
 import { graceMs, streakAfter } from '../streaks/streak.js';
 import { SqlMilestones } from './sql-milestones.js';
 import { SqlOutbox, num } from './sql-outbox.js';
-import type { Row } from './sql.js';
+import { IDS_PER_STATEMENT, placeholders, ROWS_PER_INSERT, slices, valueRows, type Row } from './sql.js';
 import type {
   Milestone,
   MilestoneGrant,
@@ -23,10 +23,6 @@ import type {
 const MIRROR_TOTALS = 'mirror_totals';
 const LAST_POLL = 'last_poll';
 const DAY_MS = 86_400_000;
-/** Rows one INSERT writes at most (a few parameters each: far inside both databases' limits). */
-const MIRROR_ROWS_PER_INSERT = 200;
-const VOTE_ROWS_PER_INSERT = 100;
-const VOTES_PER_TRANSACTION = 500;
 
 /** One server's votes, mirror, expiries and reminders (and, from SqlOutbox, its feed and posts). */
 export class SqlServerStore extends SqlOutbox implements Store {
@@ -46,21 +42,20 @@ export class SqlServerStore extends SqlOutbox implements Store {
 
   async acceptVotes(votes: readonly NewVote[]): Promise<string[]> {
     const accepted: string[] = [];
-    // A transaction per slice keeps each statement's list of members well inside both databases' limits.
-    for (let from = 0; from < votes.length; from += VOTES_PER_TRANSACTION)
-      accepted.push(...(await this.#acceptSlice(votes.slice(from, from + VOTES_PER_TRANSACTION))));
+    // A transaction per slice keeps each statement's list of members inside the parameter limits.
+    for (const slice of slices(votes, IDS_PER_STATEMENT)) accepted.push(...(await this.#acceptSlice(slice)));
     return accepted;
   }
 
   #acceptSlice(votes: readonly NewVote[]): Promise<string[]> {
     return this.db.transaction(async (tx) => {
       const users = [...new Set(votes.map((vote) => vote.userId))].sort();
-      const list = users.map((_, i) => `$${i + 2}`).join(', ');
+      const list = placeholders(users.length, 2);
       // Two PostgreSQL sessions could both see "no vote this period" and both insert: one member at
       // a time, taken in one order (a lock on the table made every server's votes wait for each other).
       if (tx.dialect === 'postgres')
         await tx.query(
-          `SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM (VALUES ${users.map((_, i) => `($${i + 1})`).join(', ')}) AS t(k) ORDER BY k`,
+          `SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM (VALUES ${valueRows(users.length, 1, 1)}) AS t(k) ORDER BY k`,
           users.map((userId) => `votes ${this.guildId} ${userId}`),
         );
       const last = new Map(
@@ -81,15 +76,10 @@ export class SqlServerStore extends SqlOutbox implements Store {
         const running = (last.get(vote.userId)?.periodEndsAt ?? -Infinity) > vote.at;
         if (!running && !fresh.has(vote.userId)) fresh.set(vote.userId, vote);
       }
-      const inserts = [...fresh.values()];
-      for (let from = 0; from < inserts.length; from += VOTE_ROWS_PER_INSERT) {
-        const rows = inserts.slice(from, from + VOTE_ROWS_PER_INSERT);
-        const values = rows
-          .map((_, i) => `($1, ${Array.from({ length: 7 }, (_, j) => `$${i * 7 + j + 2}`).join(', ')})`)
-          .join(', ');
+      for (const rows of slices([...fresh.values()], ROWS_PER_INSERT)) {
         await this.query(
           `INSERT INTO votes (guild_id, user_id, voted_at, is_double, source, period_ends_at, announced_at, streak)
-           VALUES ${values}`,
+           VALUES ${valueRows(rows.length, 7, 2, '$1')}`,
           rows.flatMap((vote) => [
             vote.userId,
             vote.at,
@@ -170,7 +160,7 @@ export class SqlServerStore extends SqlOutbox implements Store {
     const counted = `CASE WHEN p.source = 'seed' THEN 0 WHEN p.is_double = 1 THEN 2 ELSE 1 END`;
     const counts = new Map<number, { earlier: number; month: number; total: number }>();
     for (const [monthStart, ids] of byMonth) {
-      const list = ids.map((_, i) => `$${i + 3}`).join(', ');
+      const list = placeholders(ids.length, 3);
       const rows = await this.query(
         `SELECT v.id,
            SUM(CASE WHEN p.voted_at < v.voted_at THEN 1 ELSE 0 END) AS earlier,
@@ -189,7 +179,7 @@ export class SqlServerStore extends SqlOutbox implements Store {
 
   async markAnnounced(ids: readonly number[], messageId: string | null, at: number): Promise<void> {
     if (ids.length === 0) return;
-    const list = ids.map((_, i) => `$${i + 4}`).join(', ');
+    const list = placeholders(ids.length, 4);
     await this.query(`UPDATE votes SET announced_at = $2, message_id = $3 WHERE guild_id = $1 AND id IN (${list})`, [
       at,
       messageId,
@@ -262,11 +252,9 @@ export class SqlServerStore extends SqlOutbox implements Store {
     return this.db.transaction(async (tx) => {
       await this.query('DELETE FROM vote_mirror WHERE guild_id = $1', [], tx);
       // Many rows a statement: a row each made a poll of a busy server hundreds of round trips.
-      for (let from = 0; from < entries.length; from += MIRROR_ROWS_PER_INSERT) {
-        const rows = entries.slice(from, from + MIRROR_ROWS_PER_INSERT);
-        const values = rows.map((_, i) => `($1, $${i * 3 + 2}, $${i * 3 + 3}, $${i * 3 + 4})`).join(', ');
+      for (const rows of slices(entries, ROWS_PER_INSERT)) {
         await this.query(
-          `INSERT INTO vote_mirror (guild_id, user_id, expires_at, via_discord) VALUES ${values}`,
+          `INSERT INTO vote_mirror (guild_id, user_id, expires_at, via_discord) VALUES ${valueRows(rows.length, 3, 2, '$1')}`,
           rows.flatMap((entry) => [entry.userId, entry.expiresAt, entry.viaDiscord ? 1 : 0]),
           tx,
         );
@@ -350,11 +338,10 @@ export class SqlServerStore extends SqlOutbox implements Store {
   async scheduleExpiries(ends: readonly ScheduledExpiry[]): Promise<void> {
     // One row per member: PostgreSQL refuses a statement that updates a row twice.
     const rows = [...new Map(ends.map((end) => [end.userId, end.endsAt]))];
-    for (let from = 0; from < rows.length; from += MIRROR_ROWS_PER_INSERT) {
-      const slice = rows.slice(from, from + MIRROR_ROWS_PER_INSERT);
+    for (const slice of slices(rows, ROWS_PER_INSERT)) {
       await this.query(
         `INSERT INTO vote_expiries (guild_id, user_id, ends_at)
-         VALUES ${slice.map((_, i) => `($1, $${i * 2 + 2}, $${i * 2 + 3})`).join(', ')}
+         VALUES ${valueRows(slice.length, 2, 2, '$1')}
          ON CONFLICT (guild_id, user_id) DO UPDATE SET ends_at = excluded.ends_at`,
         slice.flat(),
       );
@@ -415,10 +402,9 @@ export class SqlServerStore extends SqlOutbox implements Store {
 
   async scheduledExpiriesOf(userIds: readonly string[]): Promise<Map<string, number>> {
     const ends = new Map<string, number>();
-    for (let from = 0; from < userIds.length; from += VOTES_PER_TRANSACTION) {
-      const slice = userIds.slice(from, from + VOTES_PER_TRANSACTION);
+    for (const slice of slices(userIds, IDS_PER_STATEMENT)) {
       const rows = await this.query(
-        `SELECT user_id, ends_at FROM vote_expiries WHERE guild_id = $1 AND user_id IN (${slice.map((_, i) => `$${i + 2}`).join(', ')})`,
+        `SELECT user_id, ends_at FROM vote_expiries WHERE guild_id = $1 AND user_id IN (${placeholders(slice.length, 2)})`,
         slice,
       );
       for (const row of rows) ends.set(String(row.user_id), num(row.ends_at));

@@ -2,7 +2,16 @@ import { INBOX_CHANNEL } from './inbox-channel.js';
 import { currentVersion, migrate, SERVER_TABLES } from './migrations.js';
 import { num, orNull } from './sql-outbox.js';
 import { SqlServerStore } from './sql-server-store.js';
-import type { Db, Row, SqlValue } from './sql.js';
+import {
+  IDS_PER_STATEMENT,
+  placeholders,
+  ROWS_PER_INSERT,
+  slices,
+  valueRows,
+  type Db,
+  type Row,
+  type SqlValue,
+} from './sql.js';
 import type { ShardSet } from '../shards/ownership.js';
 import type {
   DeliveryRecord,
@@ -14,10 +23,6 @@ import type {
   StoreRoot,
   WorkCounts,
 } from './types.js';
-
-/** Ids, or rows' values, bound in one statement: well under SQLite's and PostgreSQL's parameter limits. */
-const IDS_PER_STATEMENT = 500;
-const ROWS_PER_INSERT = 200;
 
 /** The store over either backend; opens by running any pending migrations. */
 export async function sqlStore(db: Db): Promise<StoreRoot> {
@@ -56,10 +61,9 @@ class SqlStoreRoot implements StoreRoot {
 
   async addEvents(events: readonly NewEvent[]): Promise<number[]> {
     const ids: number[] = [];
-    for (let from = 0; from < events.length; from += ROWS_PER_INSERT) {
-      const slice = events.slice(from, from + ROWS_PER_INSERT);
+    for (const slice of slices(events, ROWS_PER_INSERT)) {
       const insert = `INSERT INTO events (guild_id, kind, payload, received_at)
-        VALUES ${slice.map((_, i) => `($${i * 4 + 1}, $${i * 4 + 2}, $${i * 4 + 3}, $${i * 4 + 4})`).join(', ')}
+        VALUES ${valueRows(slice.length, 4, 1)}
         RETURNING id, guild_id`;
       // On PostgreSQL the owning process may be another one: one statement stores the events and
       // wakes its listeners when that commits (never before), naming only the server.
@@ -110,12 +114,11 @@ class SqlStoreRoot implements StoreRoot {
   }
 
   async markEventsHandled(ids: readonly number[], at: number): Promise<void> {
-    for (let from = 0; from < ids.length; from += IDS_PER_STATEMENT) {
-      const slice = ids.slice(from, from + IDS_PER_STATEMENT);
-      await this.db.query(
-        `UPDATE events SET handled_at = $1 WHERE id IN (${slice.map((_, i) => `$${i + 2}`).join(', ')})`,
-        [at, ...slice],
-      );
+    for (const slice of slices(ids, IDS_PER_STATEMENT)) {
+      await this.db.query(`UPDATE events SET handled_at = $1 WHERE id IN (${placeholders(slice.length, 2)})`, [
+        at,
+        ...slice,
+      ]);
     }
   }
 
@@ -144,18 +147,14 @@ class SqlStoreRoot implements StoreRoot {
     // Many rows a statement and one trim for many servers: a flood of deliveries across servers
     // cost two statements per server every second.
     return this.db.transaction(async (tx) => {
-      for (let from = 0; from < entries.length; from += ROWS_PER_INSERT) {
-        const slice = entries.slice(from, from + ROWS_PER_INSERT);
+      for (const slice of slices(entries, ROWS_PER_INSERT)) {
         await tx.query(
-          `INSERT INTO deliveries (guild_id, at, event, outcome)
-           VALUES ${slice.map((_, i) => `($${i * 4 + 1}, $${i * 4 + 2}, $${i * 4 + 3}, $${i * 4 + 4})`).join(', ')}`,
+          `INSERT INTO deliveries (guild_id, at, event, outcome) VALUES ${valueRows(slice.length, 4, 1)}`,
           slice.flatMap((entry) => [entry.guildId, entry.at, entry.event, entry.outcome]),
         );
       }
-      const servers = [...new Set(entries.map((entry) => entry.guildId))];
-      for (let from = 0; from < servers.length; from += IDS_PER_STATEMENT) {
-        const slice = servers.slice(from, from + IDS_PER_STATEMENT);
-        const list = slice.map((_, i) => `$${i + 2}`).join(', ');
+      for (const slice of slices([...new Set(entries.map((entry) => entry.guildId))], IDS_PER_STATEMENT)) {
+        const list = placeholders(slice.length, 2);
         await tx.query(
           `DELETE FROM deliveries WHERE id IN (
              SELECT id FROM (
@@ -236,7 +235,7 @@ function toServer(row: Row): ServerRecord {
  */
 function shardFilter(shards: ShardSet | undefined, firstParam: number): { sql: string; params: SqlValue[] } {
   if (!shards || shards.ids.length >= shards.count) return { sql: '', params: [] };
-  const list = shards.ids.map((_, i) => `$${firstParam + 1 + i}`).join(', ');
+  const list = placeholders(shards.ids.length, firstParam + 1);
   return {
     sql: ` AND (CAST(guild_id AS BIGINT) / 4194304) % $${firstParam} IN (${list})`,
     params: [shards.count, ...shards.ids],

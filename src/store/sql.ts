@@ -14,3 +14,31 @@ export interface Db {
   transaction<T>(work: (db: Db) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/**
+ * Values one statement binds at most, as whole rows or as a list of ids: far inside SQLite's 32,766
+ * and PostgreSQL's 65,535 parameters, so a long list is cut into several statements, not refused.
+ */
+export const ROWS_PER_INSERT = 200;
+export const IDS_PER_STATEMENT = 500;
+
+/** `$from, $from+1, …`: `count` placeholders, for an IN list. */
+export function placeholders(count: number, from: number): string {
+  return Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
+}
+
+/**
+ * `(…), (…)`: `rows` rows of VALUES, each of `width` placeholders numbered on from `from`, each led
+ * by `lead` when given (e.g. `$1`, the server id every row shares).
+ */
+export function valueRows(rows: number, width: number, from: number, lead?: string): string {
+  return Array.from({ length: rows }, (_, row) => {
+    const own = placeholders(width, from + row * width);
+    return `(${lead === undefined ? own : `${lead}, ${own}`})`;
+  }).join(', ');
+}
+
+/** `items` in consecutive slices of at most `size`. */
+export function* slices<T>(items: readonly T[], size: number): Generator<T[]> {
+  for (let from = 0; from < items.length; from += size) yield items.slice(from, from + size);
+}
