@@ -18,8 +18,8 @@ import {
   type RecordedRequest,
 } from '../support/discord/index.js';
 import { deliver, reviewEvent } from '../support/guilds-webhook.js';
+import { multiServerBotEnv } from '../support/multi-server.js';
 import { closedPort } from '../support/service.js';
-import { botEnvironment } from '../support/world.js';
 
 /*
  * Issue 19, item 4: Discord's global budget (50 requests per second per bot, interaction callbacks
@@ -76,13 +76,7 @@ async function startBots(apiUrl: string) {
       const { url, tokens } = await storeFor(guilds);
       const port = await closedPort();
       const bot = startBot({
-        ...botEnvironment(discord, sandbox),
-        DISCORD_GUILD_ID: '',
-        SERVICE_API_KEY: '',
-        SERVICE_APP_ID: '',
-        MODERATOR_ROLE_IDS: '',
-        REVIEW_LOG_CHANNEL_ID: '',
-        SECRETS_KEY,
+        ...multiServerBotEnv(discord, sandbox, SECRETS_KEY),
         DATABASE_URL: url,
         DISCORD_API_URL: apiUrl,
         WEBHOOK_PORT: String(port),
