@@ -65,6 +65,8 @@ export class MilestoneRoles {
   readonly #refusedInPass = new Set<string>();
   /** The server's milestones, as last read: every accepted vote wakes a pass, and most servers have none. */
   #milestones: Milestone[] | undefined;
+  /** Checks asked for so far: a list read before the latest one is stale. */
+  #checks = 0;
 
   constructor(private readonly options: MilestoneRolesOptions) {
     this.#loop = new DrainLoop(() => this.#pass(), {
@@ -93,6 +95,7 @@ export class MilestoneRoles {
   check(): void {
     this.#fullDue = true;
     this.#milestones = undefined;
+    this.#checks += 1;
     this.#loop.wake();
   }
 
@@ -117,8 +120,14 @@ export class MilestoneRoles {
     if (full) this.#absent.clear();
     this.#refusedInPass.clear();
     // Read again on each check (a /setup change, and every checkMs); a pass a vote wakes uses this list.
-    this.#milestones ??= await store.milestones();
-    const milestones = this.#milestones;
+    let milestones = this.#milestones;
+    if (milestones === undefined) {
+      const asked = this.#checks;
+      milestones = await store.milestones();
+      // A check while this read was out may have changed them: that read is not kept (the pass the
+      // check woke reads again).
+      if (asked === this.#checks) this.#milestones = milestones;
+    }
     // Grants go with their milestone (removeMilestone): a server with none has nothing to do.
     if (milestones.length === 0) return;
     const byRole = new Map(milestones.map((m) => [m.roleId, m]));

@@ -206,10 +206,50 @@ describe('/vote reads no store on its hot path', () => {
       await sleep(20);
     }
     expect(read()).toBe(1);
-    // /setup changed them (or the hourly check): read again.
+    // /setup changed them (or the periodic check, EXPIRY_CHECK_SECONDS): read again.
     roles.check();
     for (let i = 0; i < 100 && read() === 1; i++) await sleep(10);
     expect(read()).toBe(2);
+    await roles.stop();
+  });
+
+  it('does not keep a milestone list read before a check: the pass the check woke reads the new one', async () => {
+    const { store, calls } = countedStore();
+    const { logger } = capturedLog();
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    // Each read of the list takes a while, so /setup's change and its check land while one is out.
+    const slow = new Proxy(store, {
+      get: (target, key, receiver) =>
+        key === 'milestones'
+          ? async () => {
+              const read = target.milestones();
+              await sleep(100);
+              return read;
+            }
+          : (Reflect.get(target, key, receiver) as unknown),
+    });
+    const rest = new REST();
+    const roles = new MilestoneRoles({
+      rest,
+      poster: discordPoster(rest),
+      store: slow,
+      guildId: GUILD,
+      guild: () => null,
+      logger,
+      now: Date.now,
+      auditChannelId: undefined,
+      i18n: () => english,
+      memberRoles: async () => new Map(),
+      checkMs: 3_600_000,
+    });
+    const read = () => calls.get('milestones') ?? 0;
+    roles.start();
+    for (let i = 0; i < 100 && read() === 0; i++) await sleep(5);
+    await store.setMilestone({ roleId: '900000000000000777', votes: 3, period: 'all', createdAt: Date.now() });
+    roles.check();
+    // The first read (no milestones yet) must not stand in for the list the check asked for.
+    for (let i = 0; i < 100 && read() < 2; i++) await sleep(10);
+    expect(read()).toBeGreaterThanOrEqual(2);
     await roles.stop();
   });
 });
