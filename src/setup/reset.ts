@@ -1,4 +1,5 @@
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle, EmbedBuilder } from 'discord.js';
+import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
+import { EmbedBuilder } from '@discordjs/builders';
 import type { BaseContext } from '../bot/context.js';
 import { encodeCustomId, Prefix } from '../custom-id.js';
 import type { Translator } from '../i18n/index.js';

@@ -1,4 +1,5 @@
-import { EmbedBuilder, inlineCode, type ChatInputCommandInteraction } from 'discord.js';
+import { inlineCode, type ChatInputCommandInteraction } from 'discord.js';
+import { EmbedBuilder } from '@discordjs/builders';
 import type { BaseContext } from '../bot/context.js';
 import { setupName } from '../bot/command-options.js';
 import { UserFacingError } from '../bot/user-error.js';

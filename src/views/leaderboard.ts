@@ -1,4 +1,5 @@
-import { EmbedBuilder, TimestampStyles, time } from 'discord.js';
+import { TimestampStyles, time } from 'discord.js';
+import { EmbedBuilder } from '@discordjs/builders';
 import { Prefix, encodeCustomId } from '../custom-id.js';
 import type { Translator } from '../i18n/index.js';
 import { monthKey, parseMonth, type Month } from '../leaderboard/month.js';

@@ -1,4 +1,5 @@
-import type { ActionRowBuilder, ButtonBuilder, EmbedBuilder } from 'discord.js';
+import type { ActionRowBuilder, ButtonBuilder } from 'discord.js';
+import type { EmbedBuilder } from '@discordjs/builders';
 
 /**
  * What every view returns: a payload a handler passes as-is to `reply`, `editReply` or `update`.

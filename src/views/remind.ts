@@ -1,4 +1,5 @@
-import { EmbedBuilder, channelMention } from 'discord.js';
+import { channelMention } from 'discord.js';
+import { EmbedBuilder } from '@discordjs/builders';
 import type { Translator } from '../i18n/index.js';
 import type { ReminderRecord } from '../store/index.js';
 import { relativeTime } from './format.js';

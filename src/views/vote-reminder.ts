@@ -1,4 +1,5 @@
-import { EmbedBuilder, inlineCode } from 'discord.js';
+import { inlineCode } from 'discord.js';
+import { EmbedBuilder } from '@discordjs/builders';
 import type { Translator } from '../i18n/index.js';
 import { mention, safeText } from './format.js';
 import { messageView, type MessageView } from './message.js';

@@ -1,4 +1,4 @@
-import { EmbedBuilder } from 'discord.js';
+import { EmbedBuilder } from '@discordjs/builders';
 import type { VoteEntry, VoteList } from '../api/types.js';
 import { isOrderedByTimeLeft, orderByTimeLeft } from '../api/vote-order.js';
 import { Prefix, encodeCustomId } from '../custom-id.js';

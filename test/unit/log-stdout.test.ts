@@ -1,0 +1,56 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { ROOT } from '../support/bot-process.js';
+
+const LOG_MODULE = path.join(ROOT, 'dist/src/log.js');
+
+/** A process that logs through the bot's own logger on stdout, as the bot does (built by build:tools). */
+function loggingProcess(script: string) {
+  const child = spawn(
+    process.execPath,
+    ['--input-type=module', '-e', `const { createLogger } = await import(${JSON.stringify(LOG_MODULE)});\n${script}`],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { child, output: () => out, exited };
+}
+
+const messages = (out: string) =>
+  out
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => (JSON.parse(line) as { msg: string }).msg);
+
+describe('the logger on stdout', () => {
+  it('writes a line while the process goes on, not only when it ends', async () => {
+    // The child logs once, then waits for its stdin to close: the line must arrive before that.
+    const run = loggingProcess(
+      "createLogger('info').info('first'); process.stdin.resume(); process.stdin.on('end', () => process.exit(0));",
+    );
+    const seen = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), 10_000);
+      run.child.stdout.on('data', () => {
+        if (run.output().includes('"first"')) {
+          clearTimeout(timer);
+          resolve(true);
+        }
+      });
+    });
+    run.child.stdin.end();
+    expect(seen).toBe(true);
+    expect(await run.exited).toBe(0);
+  });
+
+  it('writes every line logged just before the process exits', async () => {
+    const run = loggingProcess(
+      "const log = createLogger('info'); for (let i = 0; i < 500; i += 1) log.info('line ' + i); process.exit(3);",
+    );
+    expect(await run.exited).toBe(3);
+    const lines = messages(run.output());
+    expect(lines).toHaveLength(500);
+    expect(lines.at(-1)).toBe('line 499');
+  });
+});
