@@ -1,4 +1,4 @@
-import { request as undiciRequest } from 'undici';
+import { BodyTooLarge, requestText } from '../http-text.js';
 import { joinUrl } from './base-url.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { AttemptInfo, RouteName } from './types.js';
@@ -119,19 +119,18 @@ export function createRequester(config: RequesterConfig): Send {
     let status: number | undefined;
     let failure: TransportFailure | undefined;
     try {
-      // undici's request, not fetch: the same client under fetch's WHATWG layer (Request, Headers and
+      // undici's dispatcher, not fetch: the same client under fetch's WHATWG layer (Request, Headers and
       // web streams per call), at a quarter of fetch's CPU per request on the bot's hot path.
       // It never follows a redirect, which would carry the credential headers wherever it points.
-      const response = await undiciRequest(joinUrl(config.baseUrl, request.path), {
+      const response = await requestText(joinUrl(config.baseUrl, request.path), {
         method: request.method,
         headers: request.body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
-        body: request.body === undefined ? undefined : JSON.stringify(request.body),
+        ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
         signal,
+        maxBytes: config.maxResponseBytes,
+        onStatus: (code) => (status = code),
       });
-      status = response.statusCode;
-      const responseHeaders = new HeaderRecord(response.headers);
-      const text = await readCapped(response.body, responseHeaders, status, config.maxResponseBytes);
-      return { status, headers: responseHeaders, text };
+      return { status: response.status, headers: new HeaderRecord(response.headers), text: response.text };
     } catch (error) {
       failure = classify(error, callSignal, timedOut, status);
       throw failure;
@@ -152,7 +151,7 @@ export function createRequester(config: RequesterConfig): Send {
 
 /** Response headers as undici gives them (lower-case names; a repeated one as an array), read by name. */
 class HeaderRecord implements ResponseHeaders {
-  constructor(private readonly record: Record<string, string | string[] | undefined>) {}
+  constructor(private readonly record: Readonly<Record<string, string | string[] | undefined>>) {}
 
   get(name: string): string | null {
     const value = this.record[name.toLowerCase()];
@@ -161,41 +160,9 @@ class HeaderRecord implements ResponseHeaders {
   }
 }
 
-/**
- * The body as text, but never more than `maxBytes` of it: a huge or endless body is cut off at
- * the cap (the connection is dropped) instead of being buffered until the timeout.
- */
-async function readCapped(
-  body: AsyncIterable<Buffer> & { destroy(): void; on(event: 'error', listener: () => void): unknown },
-  headers: ResponseHeaders,
-  status: number,
-  maxBytes: number,
-): Promise<string> {
-  const declared = Number(headers.get('content-length') ?? Number.NaN);
-  // Dropping the body ends the connection; undici reports that as an error nobody else listens for.
-  const drop = () => {
-    body.on('error', () => undefined);
-    body.destroy();
-  };
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    drop();
-    throw new TransportFailure('too_large', 'too_large', status);
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.byteLength;
-    if (size > maxBytes) {
-      drop();
-      throw new TransportFailure('too_large', 'too_large', status);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 function classify(error: unknown, callSignal: AbortSignal, timedOut: boolean, status?: number) {
   if (error instanceof TransportFailure) return error;
+  if (error instanceof BodyTooLarge) return new TransportFailure('too_large', 'too_large', error.status);
   if (callSignal.aborted) return new TransportFailure('deadline', 'aborted', status);
   if (timedOut) return new TransportFailure('attempt_timeout', 'timeout', status);
   const code = networkCode(error);

@@ -9,7 +9,7 @@ import {
   type ModalSubmitInteraction,
 } from 'discord.js';
 import { DefaultUserAgent, DiscordAPIError, type DiscordErrorData, type OAuthErrorData } from '@discordjs/rest';
-import { request } from 'undici';
+import { requestText, type TextResponse } from '../http-text.js';
 import type { ReplyPayload } from './respond.js';
 
 type Repliable = ChatInputCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction;
@@ -68,34 +68,49 @@ async function postCallback(interaction: Repliable, body: { type: number; data: 
   const route = Routes.interactionCallback(interaction.id, interaction.token);
   const url = `${rest.options.api}/v${rest.options.version}${route}`;
   const viaRest = () => rest.post(route, { body, auth: false });
-  let response;
+  // The status once the headers are in: a body that fails after them does not make the callback unsent.
+  let answered = 0;
+  let response: Pick<TextResponse, 'status' | 'text'>;
   try {
-    response = await request(url, {
+    response = await requestText(url, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
         'user-agent': `${DefaultUserAgent} ${rest.options.userAgentAppendix}`.trim(),
       },
       body: JSON.stringify(body),
+      maxBytes: MAX_ANSWER_BYTES,
       headersTimeout: rest.options.timeout,
       bodyTimeout: rest.options.timeout,
+      onStatus: (status) => (answered = status),
     });
   } catch {
+    if (answered === 0) {
+      await viaRest();
+      return;
+    }
+    response = { status: answered, text: '' };
+  }
+  const { status } = response;
+  tell(interaction, body.type, status < 300);
+  if (status < 300) return;
+  if (status === 429 || status >= 500) {
     await viaRest();
     return;
   }
-  const { statusCode } = response;
+  throw apiError(parseError(response.text), status, url, body);
+}
+
+/** Discord answers a callback with nothing, or a small JSON error. */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+function tell(interaction: Repliable, callbackType: number, accepted: boolean): void {
   for (const listener of callbackListeners.get(interaction.client) ?? [])
-    listener(interaction.id, body.type, statusCode < 300);
-  if (statusCode < 300) return void (await response.body.dump());
-  if (statusCode === 429 || statusCode >= 500) {
-    await response.body.dump();
-    await viaRest();
-    return;
-  }
-  const text = await response.body.text();
-  const error = parseError(text);
-  throw new DiscordAPIError(error, 'code' in error ? error.code : error.error, statusCode, 'POST', url, { body });
+    listener(interaction.id, callbackType, accepted);
+}
+
+function apiError(error: ApiError, status: number, url: string, body: unknown): DiscordAPIError {
+  return new DiscordAPIError(error, 'code' in error ? error.code : error.error, status, 'POST', url, { body });
 }
 
 type ApiError = DiscordErrorData | OAuthErrorData;
