@@ -27,6 +27,22 @@ describe("a plain answer's callback", () => {
     expect(callbacks(vote.id).map((r) => r.status)).toEqual([status, 204]);
   });
 
+  it('is not sent again when Discord took it and the connection dropped during its answer', async () => {
+    world.discord.breakCallbackAnswers(1);
+    const vote = asMember(world.discord).command('vote', { member: VOTER });
+    expect(textOf(await vote.waitForMessage())).toContain('has voted');
+    // Sent again, it would arrive within a second (@discordjs/rest, no wait asked for).
+    const sentAgain = await world.discord
+      .waitUntil(() => callbacks(vote.id).length > 1, 1_500, 'a second callback')
+      .then(
+        () => true,
+        () => false,
+      );
+    expect(sentAgain).toBe(false);
+    console.log(JSON.stringify(world.discord.requests.slice(-6).map((r) => [r.method, r.path.slice(0, 40), r.status])));
+    expect(callbacks(vote.id).map((r) => r.status)).toEqual([204]);
+  });
+
   it('is sent without the bot token, as discord.js sends it', async () => {
     const vote = asMember(world.discord).command('vote', { member: VOTER });
     await vote.waitForMessage();

@@ -174,6 +174,8 @@ export interface DiscordStandIn {
   failChannelMessages(status: number | null, channelId?: string): void;
   /** The next `times` interaction callbacks are answered with `status` (a 429 asks to wait 50 ms) and not taken. */
   failCallbacks(status: number, times?: number): void;
+  /** The next `times` interaction callbacks are taken, but the connection drops halfway through the answer. */
+  breakCallbackAnswers(times?: number): void;
   /** Channel message creates waiting on the hold now. */
   readonly heldRequests: number;
   /** Requests answered 429 so far. */
@@ -251,6 +253,7 @@ class StandIn implements DiscordStandIn {
   private roleChangeLatencyMs = 0;
   private readonly channelMessageFailures = new Map<string, number>();
   private callbackFailures = { status: 0, left: 0 };
+  private brokenCallbackAnswers = 0;
   rateLimitedRequests = 0;
 
   constructor(
@@ -434,7 +437,11 @@ class StandIn implements DiscordStandIn {
       },
       result.unknown === true,
     );
-    if (result.body === undefined) {
+    if (match && segments[0] === 'interactions' && result.status < 300 && this.brokenCallbackAnswers > 0) {
+      this.brokenCallbackAnswers -= 1;
+      // A 200 with a body (as `with_response` answers): a 204's length would be ignored.
+      res.writeHead(200, { ...headers, 'content-length': 64 }).write('{', () => req.socket.destroy());
+    } else if (result.body === undefined) {
       res.writeHead(result.status, headers).end();
     } else {
       const json = JSON.stringify(result.body);
@@ -469,6 +476,10 @@ class StandIn implements DiscordStandIn {
 
   failCallbacks(status: number, times = 1): void {
     this.callbackFailures = { status, left: times };
+  }
+
+  breakCallbackAnswers(times = 1): void {
+    this.brokenCallbackAnswers = times;
   }
 
   failChannelMessages(status: number | null, channelId = '*'): void {

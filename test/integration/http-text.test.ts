@@ -1,0 +1,84 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { BodyTooLarge, requestText } from '../../src/http-text.js';
+
+type Route = (req: IncomingMessage, res: ServerResponse) => void;
+
+const routes: Record<string, Route> = {
+  '/echo': (req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      res.setHeader('Set-Cookie', ['a=1', 'b=2']);
+      res.setHeader('X-Method', req.method ?? '');
+      res.end(`got ${body} for ${req.url}`);
+    });
+  },
+  '/declared-large': (_req, res) => {
+    res.setHeader('Content-Length', '100000');
+    res.write('x'.repeat(10));
+  },
+  '/streamed-large': (_req, res) => {
+    res.statusCode = 502;
+    const chunk = 'y'.repeat(1000);
+    for (let i = 0; i < 20; i += 1) res.write(chunk);
+    res.end();
+  },
+  '/never': () => undefined,
+  '/broken-body': (req, res) => {
+    res.writeHead(201, { 'Content-Length': '100' });
+    res.write('partial', () => req.socket.destroy());
+  },
+};
+
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  server = createServer((req, res) => (routes[(req.url ?? '').split('?')[0]!] ?? routes['/never']!)(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const plain = { method: 'GET' as const, headers: {}, maxBytes: 1024 };
+
+describe('requestText', () => {
+  it('returns the status, the headers by lower-case name (a repeated one as a list) and the body', async () => {
+    const response = await requestText(`${base}/echo?q=1`, { ...plain, method: 'POST', body: 'hello' });
+    expect(response.status).toBe(200);
+    expect(response.headers['x-method']).toBe('POST');
+    expect(response.headers['set-cookie']).toEqual(['a=1', 'b=2']);
+    expect(response.text).toBe('got hello for /echo?q=1');
+  });
+
+  it('refuses a body that says it is over the cap, and one that grows past it, with the status', async () => {
+    await expect(requestText(`${base}/declared-large`, plain)).rejects.toEqual(new BodyTooLarge(200));
+    const error = await requestText(`${base}/streamed-large`, plain).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BodyTooLarge);
+    expect((error as BodyTooLarge).status).toBe(502);
+  });
+
+  it('ends with the reason its signal is aborted with, before or while the request is out', async () => {
+    const before = new AbortController();
+    before.abort(new Error('gone before'));
+    await expect(requestText(`${base}/echo`, { ...plain, signal: before.signal })).rejects.toThrow('gone before');
+    const during = new AbortController();
+    const pending = requestText(`${base}/never`, { ...plain, signal: during.signal });
+    setTimeout(() => during.abort(new Error('gone while waiting')), 50);
+    await expect(pending).rejects.toThrow('gone while waiting');
+  });
+
+  it('tells the status once the headers are in, even when the body then fails', async () => {
+    let told = 0;
+    await expect(
+      requestText(`${base}/broken-body`, { ...plain, onStatus: (status) => (told = status) }),
+    ).rejects.toThrow();
+    expect(told).toBe(201);
+  });
+});
