@@ -15,12 +15,13 @@ import {
   type InteractionHandle,
 } from '../../test/support/discord/index.js';
 import { countsGlobally } from '../../test/support/discord/rate-limits.js';
-import { deliver, reviewEvent, voteEvent } from '../../test/support/guilds-webhook.js';
+import { deliver, reviewEvent } from '../../test/support/guilds-webhook.js';
 import { startPostgres } from '../../test/support/postgres.js';
 import type { Figures, Scenario } from '../context.js';
 import { percentiles } from '../load.js';
 import { cpuMs, rssMb } from '../proc.js';
 import { serversStarted, startFleet, startFleetBot, type Fleet } from '../scale/fleet.js';
+import { ingestInWorker } from '../scale/ingest.js';
 import { busiestSlidingSecond, perSecond } from '../scale/rates.js';
 import { seedServers, spreadGuildIds } from '../scale/seed.js';
 
@@ -38,7 +39,7 @@ export const SCALE = {
   /** Reviews, one per server, at a rate inside the REST budget: webhook → post. */
   posts: { count: 300, rate: 20 },
   /** Vote webhooks at rising rates into few servers (announcements batch per channel): what the receiver accepts. */
-  ingest: { servers: 50, rates: [250, 500, 1000, 2000], stepMs: 2_000, p99UnderMs: 50 },
+  ingest: { servers: 50, rates: [100, 250, 500, 1000, 2000], stepMs: 2_000, p99UnderMs: 50 },
   drainWithinMs: 90_000,
 } as const;
 
@@ -127,8 +128,19 @@ export const scaleScenario: Scenario = async (ctx) => {
     // Ingest once the first poll round is over: a process's start-up (every server's first poll) is
     // what webhook → post above was measured against; deliveries are measured beside steady polling.
     const ingestCpu = cpuOf(fleet);
-    const ingest = await ingestSteps(fleet.receiverUrl, ids.slice(0, SCALE.ingest.servers), (line) =>
-      ctx.progress(`scale: ${line}`),
+    const ingest = await ingestInWorker(
+      {
+        receiverUrl: fleet.receiverUrl,
+        token: WEBHOOK_TOKEN,
+        servers: ids.slice(0, SCALE.ingest.servers),
+        rates: SCALE.ingest.rates,
+        stepMs: SCALE.ingest.stepMs,
+        p99UnderMs: SCALE.ingest.p99UnderMs,
+      },
+      (step) =>
+        ctx.progress(
+          `scale: ingest at ${step.rate}/s: ${step.accepted} of ${step.sent} accepted, ${step.achieved.toFixed(0)}/s, p99 ${step.p99.toFixed(1)} ms`,
+        ),
     );
     ctx.progress(`scale: CPU during the ingest steps: ${ingestCpu()}`);
     const drained = await drain(url, ingest.accepted);
@@ -211,53 +223,6 @@ async function webhookToPost(
   }
   const [p50, p99] = percentiles(latencies, [50, 99]);
   return { p50: p50!, p99: p99!, missing: pending.size };
-}
-
-/**
- * Vote webhooks, open loop, at each rate for a step: the highest rate whose 200s came back with
- * p99 under the goal, and the rate achieved there. Every voter is new, so each vote is stored.
- */
-async function ingestSteps(
-  receiverUrl: string,
-  servers: readonly string[],
-  progress: (line: string) => void,
-): Promise<{ rate: number; p99: number; accepted: number }> {
-  let best = { rate: 0, p99: Number.NaN };
-  let accepted = 0;
-  for (const rate of SCALE.ingest.rates) {
-    const count = (rate * SCALE.ingest.stepMs) / 1000;
-    const latencies: number[] = [];
-    const sends: Array<Promise<void>> = [];
-    const from = performance.now();
-    for (let i = 0; i < count;) {
-      const due = Math.min(count, Math.floor(((performance.now() - from) * rate) / 1000) + 1);
-      for (; i < due; i++) {
-        const guildId = servers[i % servers.length]!;
-        const sentAt = performance.now();
-        sends.push(
-          // A connection the receiver closed (over WEBHOOK_MAX_CONNECTIONS) is a delivery not accepted.
-          deliver(`${receiverUrl}/${guildId}`, WEBHOOK_TOKEN, voteEvent(guildId, nextSnowflake())).then(
-            (status) => {
-              if (status !== 200) return;
-              accepted += 1;
-              latencies.push(performance.now() - sentAt);
-            },
-            () => undefined,
-          ),
-        );
-      }
-      await sleep(5);
-    }
-    await Promise.all(sends);
-    const took = performance.now() - from;
-    const [p99] = percentiles(latencies, [99]);
-    const achieved = (latencies.length * 1000) / took;
-    progress(
-      `ingest at ${rate}/s: ${latencies.length} of ${count} accepted, ${achieved.toFixed(0)}/s, p99 ${p99!.toFixed(1)} ms`,
-    );
-    if (p99! < SCALE.ingest.p99UnderMs && latencies.length === count) best = { rate: achieved, p99: p99! };
-  }
-  return { ...best, accepted };
 }
 
 /** Waits until every accepted vote is stored and announced (read from PostgreSQL); what is not is lost. */
