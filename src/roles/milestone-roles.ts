@@ -102,6 +102,9 @@ export class MilestoneRoles {
   async #pass(): Promise<void> {
     const full = this.#fullDue;
     this.#fullDue = false;
+    // The turn after the month this pass worked in: a pass that ends past it wakes the next one at once
+    // (taken from the end, the wake-up was a month away and the roles stayed).
+    const { year, month } = monthOf(new Date(this.options.now()));
     try {
       await this.#work(full);
     } catch (err) {
@@ -109,7 +112,6 @@ export class MilestoneRoles {
       if (full) this.#fullDue = true;
       throw err;
     }
-    const { year, month } = monthOf(new Date(this.options.now()));
     this.#loop.wakeAt(Date.UTC(year, month, 1), this.options.now());
   }
 
