@@ -39,7 +39,6 @@ describe("a plain answer's callback", () => {
         () => false,
       );
     expect(sentAgain).toBe(false);
-    console.log(JSON.stringify(world.discord.requests.slice(-6).map((r) => [r.method, r.path.slice(0, 40), r.status])));
     expect(callbacks(vote.id).map((r) => r.status)).toEqual([204]);
   });
 
