@@ -61,21 +61,42 @@ export class SqlServerStore extends SqlOutbox implements Store {
       const last = new Map(
         (
           await this.query(
-            `SELECT user_id, streak, period_ends_at FROM (
-               SELECT user_id, streak, period_ends_at,
+            `SELECT id, user_id, source, streak, period_ends_at FROM (
+               SELECT id, user_id, source, streak, period_ends_at,
                  ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY period_ends_at DESC, id DESC) AS latest
                FROM votes WHERE guild_id = $1 AND user_id IN (${list})) AS ranked
              WHERE latest = 1`,
             users,
             tx,
           )
-        ).map((row) => [String(row.user_id), { streak: num(row.streak), periodEndsAt: num(row.period_ends_at) }]),
+        ).map((row) => [
+          String(row.user_id),
+          {
+            id: num(row.id),
+            source: String(row.source),
+            streak: num(row.streak),
+            periodEndsAt: num(row.period_ends_at),
+          },
+        ]),
       );
       const fresh = new Map<string, NewVote>();
+      const claimed = new Map<string, { id: number; double: boolean }>();
       for (const vote of votes) {
-        const running = (last.get(vote.userId)?.periodEndsAt ?? -Infinity) > vote.at;
-        if (!running && !fresh.has(vote.userId)) fresh.set(vote.userId, vote);
+        if (fresh.has(vote.userId) || claimed.has(vote.userId)) continue;
+        const prior = last.get(vote.userId);
+        if (prior === undefined || prior.periodEndsAt <= vote.at) fresh.set(vote.userId, vote);
+        // The first poll can list a vote cast as the bot started, before its delivery came in: the
+        // delivery is that vote's announcement and knows whether it was double, so it takes the row over.
+        else if (prior.source === 'seed' && vote.source === 'webhook')
+          claimed.set(vote.userId, { id: prior.id, double: vote.double });
       }
+      for (const [, claim] of claimed)
+        await this.query(
+          `UPDATE votes SET source = 'webhook', is_double = $3, announced_at = NULL
+           WHERE guild_id = $1 AND id = $2 AND source = 'seed'`,
+          [claim.id, claim.double ? 1 : 0],
+          tx,
+        );
       for (const rows of slices([...fresh.values()], ROWS_PER_INSERT)) {
         await this.query(
           `INSERT INTO votes (guild_id, user_id, voted_at, is_double, source, period_ends_at, announced_at, streak)
@@ -92,7 +113,7 @@ export class SqlServerStore extends SqlOutbox implements Store {
           tx,
         );
       }
-      return [...fresh.keys()];
+      return [...fresh.keys(), ...claimed.keys()];
     });
   }
 

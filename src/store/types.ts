@@ -331,7 +331,8 @@ export interface Store extends OutboxStore {
 
   /**
    * Records the vote and queues its announcement unless the member already has one in a period
-   * that is still running at `vote.at`. Returns whether it was new.
+   * that is still running at `vote.at`; a delivery ('webhook') takes over a vote the first poll
+   * found ('seed'), which is then announced and counted. Returns whether it was new.
    */
   acceptVote(vote: NewVote): Promise<boolean>;
   /** Members whose vote period is still running at `at`, with its end. */

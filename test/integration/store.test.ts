@@ -532,6 +532,27 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
     expect(await store.votesBetween(t, t + HOUR)).toEqual([]);
   });
 
+  it("lets a vote's delivery take over the row the first poll made of it: announced once, counted, double kept", async () => {
+    const t = 60 * HOUR;
+    const member = '1016969119945512931';
+    await store.acceptVote({ userId: member, at: t, double: false, source: 'seed', periodEndsAt: t + HOUR });
+    const delivery = {
+      userId: member,
+      at: t + 5,
+      double: true,
+      source: 'webhook' as const,
+      periodEndsAt: t + 12 * HOUR,
+    };
+    expect(await store.acceptVote(delivery)).toBe(true);
+    const waiting = (await store.waitingVotes(100)).filter((a) => a.userId === member);
+    expect(waiting).toEqual([expect.objectContaining({ userId: member, double: true })]);
+    expect(await store.votesBetween(t, t + HOUR)).toEqual([{ userId: member, votes: 2 }]);
+    // The poll's end of the period stays; a repeated delivery is the same vote.
+    expect((await store.runningVotes(t + 10)).get(member)).toBe(t + HOUR);
+    expect(await store.acceptVote({ ...delivery, at: t + 9 })).toBe(false);
+    expect((await store.waitingVotes(100)).filter((a) => a.userId === member)).toHaveLength(1);
+  });
+
   it("counts a server's votes per UTC day (a double as two, first-poll votes not) and its reviews per rating", async () => {
     const day = 86_400_000;
     const from = 400 * day;
