@@ -22,6 +22,27 @@ export default tseslint.config(
     },
   },
   {
+    // discord.js loads these as CommonJS; an `import` of them in the bot loads their ES builds beside
+    // it, a second copy in memory. discord.js re-exports them; the plain EmbedBuilder has its module.
+    files: ['src/**/*.ts', 'commands/**/*.ts'],
+    ignores: ['src/views/embed-builder.ts', 'src/rest-proxy/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@discordjs/builders',
+              message: "Import from 'discord.js' (EmbedBuilder: src/views/embed-builder.ts).",
+              allowTypeImports: true,
+            },
+            { name: '@discordjs/rest', message: "Import from 'discord.js'.", allowTypeImports: true },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The stand-in and the demo read Discord's JSON as discord.js sends it; limits.ts checks its shape at run time.
     files: ['test/support/discord/**', 'test/support/demo*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -1,5 +1,4 @@
-import { SlashCommandBuilder } from '@discordjs/builders';
-import { InteractionContextType, type ChatInputCommandInteraction } from 'discord.js';
+import { SlashCommandBuilder, InteractionContextType, type ChatInputCommandInteraction } from 'discord.js';
 import type { BotContext } from '../src/bot/context.js';
 import { commandNamed, isEphemeral, memberOption, publicOption, targetUser } from '../src/bot/command-options.js';
 import { isModerator } from '../src/bot/permissions.js';

@@ -1,5 +1,4 @@
-import { SlashCommandBuilder } from '@discordjs/builders';
-import { InteractionContextType, type ChatInputCommandInteraction } from 'discord.js';
+import { SlashCommandBuilder, InteractionContextType, type ChatInputCommandInteraction } from 'discord.js';
 import type { BotContext } from '../src/bot/context.js';
 import { commandNamed, reviewsChoice } from '../src/bot/command-options.js';
 import { requireModerator } from '../src/bot/permissions.js';

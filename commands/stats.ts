@@ -1,5 +1,10 @@
-import { SlashCommandBuilder, type SlashCommandIntegerOption } from '@discordjs/builders';
-import { InteractionContextType, MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
+import {
+  SlashCommandBuilder,
+  type SlashCommandIntegerOption,
+  InteractionContextType,
+  MessageFlags,
+  type ChatInputCommandInteraction,
+} from 'discord.js';
 import type { BotContext } from '../src/bot/context.js';
 import { commandNamed, isEphemeral, publicOption } from '../src/bot/command-options.js';
 import { isModerator } from '../src/bot/permissions.js';

@@ -4,8 +4,9 @@ import type {
   SlashCommandStringOption,
   SlashCommandSubcommandBuilder,
   SlashCommandUserOption,
-} from '@discordjs/builders';
-import type { ChatInputCommandInteraction, User } from 'discord.js';
+  ChatInputCommandInteraction,
+  User,
+} from 'discord.js';
 import { english, localizations, type MessageKey } from '../i18n/index.js';
 
 // The options several commands share, named once so the builder and the reader cannot drift apart.

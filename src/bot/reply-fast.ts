@@ -7,8 +7,11 @@ import {
   type MessageComponentInteraction,
   type MessageMentionOptions,
   type ModalSubmitInteraction,
+  DefaultUserAgent,
+  DiscordAPIError,
+  type DiscordErrorData,
+  type OAuthErrorData,
 } from 'discord.js';
-import { DefaultUserAgent, DiscordAPIError, type DiscordErrorData, type OAuthErrorData } from '@discordjs/rest';
 import { requestText, type TextResponse } from '../http-text.js';
 import type { ReplyPayload } from './respond.js';
 

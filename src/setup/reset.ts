@@ -1,5 +1,5 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
-import { EmbedBuilder } from '@discordjs/builders';
+import { EmbedBuilder } from '../views/embed-builder.js';
 import type { BaseContext } from '../bot/context.js';
 import { encodeCustomId, Prefix } from '../custom-id.js';
 import type { Translator } from '../i18n/index.js';

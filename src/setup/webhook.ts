@@ -1,5 +1,5 @@
 import { inlineCode, type ChatInputCommandInteraction } from 'discord.js';
-import { EmbedBuilder } from '@discordjs/builders';
+import { EmbedBuilder } from '../views/embed-builder.js';
 import type { BaseContext } from '../bot/context.js';
 import { setupName } from '../bot/command-options.js';
 import { UserFacingError } from '../bot/user-error.js';

@@ -1,5 +1,5 @@
 import { inlineCode } from 'discord.js';
-import { EmbedBuilder } from '@discordjs/builders';
+import { EmbedBuilder } from './embed-builder.js';
 import type { Translator } from '../i18n/index.js';
 import type { DeliveryRecord } from '../store/index.js';
 import { exactTime, relativeTime } from './format.js';

@@ -1,4 +1,4 @@
-import type { EmbedBuilder } from '@discordjs/builders';
+import type { EmbedBuilder } from './embed-builder.js';
 
 /** The characters Discord counts toward a message's 6,000: title, description, fields, footer, author. */
 export function embedSize(embed: EmbedBuilder): number {

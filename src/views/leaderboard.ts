@@ -1,5 +1,5 @@
 import { TimestampStyles, time } from 'discord.js';
-import { EmbedBuilder } from '@discordjs/builders';
+import { EmbedBuilder } from './embed-builder.js';
 import { Prefix, encodeCustomId } from '../custom-id.js';
 import type { Translator } from '../i18n/index.js';
 import { monthKey, parseMonth, type Month } from '../leaderboard/month.js';

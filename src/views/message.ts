@@ -1,5 +1,5 @@
 import type { ActionRowBuilder, ButtonBuilder } from 'discord.js';
-import type { EmbedBuilder } from '@discordjs/builders';
+import type { EmbedBuilder } from './embed-builder.js';
 
 /**
  * What every view returns: a payload a handler passes as-is to `reply`, `editReply` or `update`.

@@ -1,4 +1,4 @@
-import { EmbedBuilder } from '@discordjs/builders';
+import { EmbedBuilder } from './embed-builder.js';
 import { EMBED_DESCRIPTION_MAX, EMBED_FOOTER_MAX, EMBED_TITLE_MAX } from '../discord-limits.js';
 import type { Translator } from '../i18n/index.js';
 import { truncate } from './format.js';

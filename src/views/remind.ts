@@ -1,5 +1,5 @@
 import { channelMention } from 'discord.js';
-import { EmbedBuilder } from '@discordjs/builders';
+import { EmbedBuilder } from './embed-builder.js';
 import type { Translator } from '../i18n/index.js';
 import type { ReminderRecord } from '../store/index.js';
 import { relativeTime } from './format.js';

@@ -1,4 +1,4 @@
-import { EmbedBuilder } from '@discordjs/builders';
+import { EmbedBuilder } from './embed-builder.js';
 import type { Translator } from '../i18n/index.js';
 import { blockQuote, idText, safeText, serviceIdText, yesNo } from './format.js';
 import { messageView, type MessageView } from './message.js';

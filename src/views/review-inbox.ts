@@ -1,5 +1,5 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
-import { EmbedBuilder } from '@discordjs/builders';
+import { EmbedBuilder } from './embed-builder.js';
 import { encodeCustomId, Prefix } from '../custom-id.js';
 import { EMBED_TOTAL_MAX } from '../discord-limits.js';
 import type { Translator } from '../i18n/index.js';

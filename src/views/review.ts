@@ -1,5 +1,5 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
-import { EmbedBuilder } from '@discordjs/builders';
+import { EmbedBuilder } from './embed-builder.js';
 import { reviewIdProblem, type Review } from '../api/index.js';
 import { EMBED_FOOTER_MAX } from '../discord-limits.js';
 import { Prefix, encodeCustomId } from '../custom-id.js';

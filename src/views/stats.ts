@@ -1,5 +1,5 @@
 import { TimestampStyles, time } from 'discord.js';
-import { EmbedBuilder } from '@discordjs/builders';
+import { EmbedBuilder } from './embed-builder.js';
 import { EMBED_DESCRIPTION_MAX, EMBED_FIELD_VALUE_MAX } from '../discord-limits.js';
 import type { Translator } from '../i18n/index.js';
 import { shownStars, type StatsData } from '../stats/stats-data.js';

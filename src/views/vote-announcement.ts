@@ -1,4 +1,4 @@
-import { EmbedBuilder } from '@discordjs/builders';
+import { EmbedBuilder } from './embed-builder.js';
 import { mentionsVoter, renderTemplate } from '../announce/template.js';
 import { EMBED_DESCRIPTION_MAX, EMBED_TOTAL_MAX, MESSAGE_CONTENT_MAX } from '../discord-limits.js';
 import type { Translator } from '../i18n/index.js';

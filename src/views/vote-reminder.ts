@@ -1,5 +1,5 @@
 import { inlineCode } from 'discord.js';
-import { EmbedBuilder } from '@discordjs/builders';
+import { EmbedBuilder } from './embed-builder.js';
 import type { Translator } from '../i18n/index.js';
 import { mention, safeText } from './format.js';
 import { messageView, type MessageView } from './message.js';

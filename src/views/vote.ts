@@ -1,4 +1,4 @@
-import { EmbedBuilder } from '@discordjs/builders';
+import { EmbedBuilder } from './embed-builder.js';
 import type { VoteStatus } from '../api/index.js';
 import type { Translator } from '../i18n/index.js';
 import { durationInWords, exactTime, mention, relativeTime, timeAfter } from './format.js';

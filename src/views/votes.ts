@@ -1,4 +1,4 @@
-import { EmbedBuilder } from '@discordjs/builders';
+import { EmbedBuilder } from './embed-builder.js';
 import type { VoteEntry, VoteList } from '../api/types.js';
 import { isOrderedByTimeLeft, orderByTimeLeft } from '../api/vote-order.js';
 import { Prefix, encodeCustomId } from '../custom-id.js';
