@@ -1,4 +1,13 @@
-import { getGlobalDispatcher, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
+
+/**
+ * Connections kept open per origin (the service; Discord for callbacks). undici's default opens another
+ * whenever all are busy, and a bot that falls behind keeps them busy with answers it has not read yet:
+ * it opened thousands, and opening them put it further behind (at 4,500 /vote a second, a third of the
+ * steps collapsed to p99 over 1 s at 100–120% CPU). Past the cap a request waits in undici's queue.
+ */
+export const CONNECTIONS_PER_ORIGIN = 256;
+const agent = new Agent({ connections: CONNECTIONS_PER_ORIGIN });
 
 /** A whole response: status, headers by lower-case name (a repeated one as an array) and the body as text. */
 export interface TextResponse {
@@ -92,7 +101,7 @@ export function requestText(url: string, request: TextRequest): Promise<TextResp
     if (signal?.aborted) return settle(signal.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      getGlobalDispatcher().dispatch(
+      agent.dispatch(
         {
           origin,
           path,

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { BodyTooLarge, requestText } from '../../src/http-text.js';
+import { BodyTooLarge, CONNECTIONS_PER_ORIGIN, requestText } from '../../src/http-text.js';
 
 type Route = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -80,5 +80,30 @@ describe('requestText', () => {
       requestText(`${base}/broken-body`, { ...plain, onStatus: (status) => (told = status) }),
     ).rejects.toThrow();
     expect(told).toBe(201);
+  });
+
+  it('opens at most CONNECTIONS_PER_ORIGIN connections to one origin: the requests past them wait their turn', async () => {
+    const held: ServerResponse[] = [];
+    let connections = 0;
+    let holding = true;
+    const busy = createServer((_req, res) => (holding ? held.push(res) : res.end('ok')));
+    busy.on('connection', () => (connections += 1));
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(busy.address() as AddressInfo).port}`;
+    try {
+      const total = CONNECTIONS_PER_ORIGIN + 44;
+      const answers = Array.from({ length: total }, (_, i) => requestText(`${origin}/slow/${i}`, plain));
+      while (held.length < CONNECTIONS_PER_ORIGIN) await new Promise((resolve) => setTimeout(resolve, 10));
+      // Every connection is busy: the rest wait for one instead of opening their own.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(held).toHaveLength(CONNECTIONS_PER_ORIGIN);
+      holding = false;
+      for (const res of held) res.end('ok');
+      expect((await Promise.all(answers)).filter((answer) => answer.text === 'ok')).toHaveLength(total);
+      expect(connections).toBe(CONNECTIONS_PER_ORIGIN);
+    } finally {
+      busy.closeAllConnections();
+      await new Promise((resolve) => busy.close(resolve));
+    }
   });
 });
