@@ -45,7 +45,9 @@ export function createLogger(
 function scrubbed(line: string, forms: readonly string[]): string {
   let out = line;
   for (const secret of forms) if (out.includes(secret)) out = out.split(secret).join(CENSORED);
-  return out.includes('/interactions/') || out.includes('/webhooks/') ? out.replace(TOKEN_IN_URL, '$1[redacted]') : out;
+  return out.includes('/interactions/') || out.includes('/webhooks/')
+    ? out.replace(TOKEN_IN_URL, `$1${CENSORED}`)
+    : out;
 }
 
 /** Loaded only when asked for, so the JSON path never pays for pino-pretty. */
