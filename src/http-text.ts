@@ -54,7 +54,12 @@ export function requestText(url: string, request: TextRequest): Promise<TextResp
     let settled = false;
     let abortRequest: ((reason?: Error) => void) | undefined;
     const { signal } = request;
-    const onAbort = () => abortRequest?.(signal?.reason as Error);
+    // Settled at once, even while the request still waits for a connection (undici hands it the
+    // abort function only once it is written): a caller's deadline does not wait for the queue.
+    const onAbort = () => {
+      settle(signal?.reason);
+      abortRequest?.(signal?.reason as Error);
+    };
     const settle = (error: unknown, response?: TextResponse) => {
       if (settled) return;
       settled = true;

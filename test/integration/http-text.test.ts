@@ -86,7 +86,11 @@ describe('requestText', () => {
     const held: ServerResponse[] = [];
     let connections = 0;
     let holding = true;
-    const busy = createServer((_req, res) => (holding ? held.push(res) : res.end('ok')));
+    let queuedSent = 0;
+    const busy = createServer((req, res) => {
+      if (req.url === '/queued') queuedSent += 1;
+      return holding ? held.push(res) : res.end('ok');
+    });
     busy.on('connection', () => (connections += 1));
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(busy.address() as AddressInfo).port}`;
@@ -97,10 +101,16 @@ describe('requestText', () => {
       // Every connection is busy: the rest wait for one instead of opening their own.
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(held).toHaveLength(CONNECTIONS_PER_ORIGIN);
+      // One that waits for a connection still ends when its signal is aborted, and is never sent.
+      const deadline = new AbortController();
+      const queued = requestText(`${origin}/queued`, { ...plain, signal: deadline.signal });
+      setTimeout(() => deadline.abort(new Error('deadline while queued')), 20);
+      await expect(queued).rejects.toThrow('deadline while queued');
       holding = false;
       for (const res of held) res.end('ok');
       expect((await Promise.all(answers)).filter((answer) => answer.text === 'ok')).toHaveLength(total);
       expect(connections).toBe(CONNECTIONS_PER_ORIGIN);
+      expect(queuedSent).toBe(0);
     } finally {
       busy.closeAllConnections();
       await new Promise((resolve) => busy.close(resolve));
