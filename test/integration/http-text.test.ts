@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { BodyTooLarge, CONNECTIONS_PER_ORIGIN, requestText } from '../../src/http-text.js';
+import { BodyTooLarge, CONNECTIONS_PER_ORIGIN, RequestTimedOut, requestText } from '../../src/http-text.js';
 
 type Route = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -26,6 +26,10 @@ const routes: Record<string, Route> = {
     res.end();
   },
   '/never': () => undefined,
+  '/stalled-body': (_req, res) => {
+    res.writeHead(200, { 'Content-Length': '100' });
+    res.write('the first ten bytes');
+  },
   '/broken-body': (req, res) => {
     res.writeHead(201, { 'Content-Length': '100' });
     res.write('partial', () => req.socket.destroy());
@@ -72,6 +76,26 @@ describe('requestText', () => {
     const pending = requestText(`${base}/never`, { ...plain, signal: during.signal });
     setTimeout(() => during.abort(new Error('gone while waiting')), 50);
     await expect(pending).rejects.toThrow('gone while waiting');
+  });
+
+  it('ends with RequestTimedOut when the whole response is not in within timeoutMs, headers or body', async () => {
+    for (const path of ['/never', '/stalled-body']) {
+      let told = 0;
+      const started = performance.now();
+      const error = await requestText(`${base}${path}`, {
+        ...plain,
+        timeoutMs: 150,
+        onStatus: (status) => (told = status),
+      }).catch((e: unknown) => e);
+      expect(error).toEqual(new RequestTimedOut(150));
+      expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+      expect(told).toBe(path === '/never' ? 0 : 200);
+    }
+    // A caller's abort still wins over the bound, with its own reason.
+    const caller = new AbortController();
+    const pending = requestText(`${base}/never`, { ...plain, signal: caller.signal, timeoutMs: 5_000 });
+    setTimeout(() => caller.abort(new Error('caller left')), 50);
+    await expect(pending).rejects.toThrow('caller left');
   });
 
   it('tells the status once the headers are in, even when the body then fails', async () => {
