@@ -69,11 +69,12 @@ export function requestText(url: string, request: TextRequest): Promise<TextResp
     let timer: NodeJS.Timeout | undefined;
     const { signal } = request;
     // Settled at once, even while the request still waits for a connection (undici hands it the
-    // abort function only once it is written): a caller's deadline does not wait for the queue.
-    const onAbort = () => {
-      settle(signal?.reason);
-      abortRequest?.(signal?.reason as Error);
+    // abort function only once it is written, and onConnect drops it then): nothing waits for the queue.
+    const end = (reason: Error) => {
+      settle(reason);
+      abortRequest?.(reason);
     };
+    const onAbort = () => end(signal?.reason as Error);
     const settle = (error: unknown, response?: TextResponse) => {
       if (settled) return;
       settled = true;
@@ -82,10 +83,7 @@ export function requestText(url: string, request: TextRequest): Promise<TextResp
       if (response) resolve(response);
       else reject(error as Error);
     };
-    const tooLarge = () => {
-      settle(new BodyTooLarge(status));
-      abortRequest?.(new BodyTooLarge(status));
-    };
+    const tooLarge = () => end(new BodyTooLarge(status));
     const handler: Dispatcher.DispatchHandlers = {
       onConnect(abort) {
         abortRequest = abort;
@@ -123,12 +121,7 @@ export function requestText(url: string, request: TextRequest): Promise<TextResp
     // The caller's signal and this bound share the request's one listener and one timer: a controller
     // per attempt to join them was a fifth of the signal objects each /vote made.
     const { timeoutMs } = request;
-    if (timeoutMs !== undefined)
-      timer = setTimeout(() => {
-        const reason = new RequestTimedOut(timeoutMs);
-        settle(reason);
-        abortRequest?.(reason);
-      }, timeoutMs);
+    if (timeoutMs !== undefined) timer = setTimeout(() => end(new RequestTimedOut(timeoutMs)), timeoutMs);
     try {
       agent.dispatch(
         {
