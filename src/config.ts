@@ -1,6 +1,23 @@
 import { config as loadDotenv } from 'dotenv';
 import { isIP } from 'node:net';
-import { z } from 'zod';
+import {
+  type Check,
+  checked,
+  fail,
+  field,
+  type Fields,
+  matching,
+  ok,
+  oneOf,
+  optional,
+  orDefault,
+  pick,
+  readFields,
+  required,
+  trimmed,
+  type Values,
+  wholeNumber,
+} from './config-fields.js';
 import { EXIT_CONFIG } from './exit-codes.js';
 import { DEFAULT_CLIENT_OPTIONS as API_DEFAULTS, defaultHeaderPrefix, parseBaseUrl, SNOWFLAKE } from './api/index.js';
 import { secretKey, type SecretKeys } from './secrets/secret-box.js';
@@ -120,81 +137,92 @@ export class ConfigError extends Error {
 
 // Each hint says what belongs in the variable; it is shown with the problem. Values of secret
 // variables are never echoed back.
-// An empty line copied from .env.example is the same as a variable left out.
-const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
-const required = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema);
-const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
-const snowflake = (hint: string) =>
-  required(
-    z
-      .string({ error: `is missing: ${hint}` })
-      .trim()
-      .regex(SNOWFLAKE, `must be a Discord id (17–20 digits): ${hint}`),
-  );
-const secret = (hint: string) => required(z.string({ error: `is missing: ${hint}` }).trim());
+const snowflake = (hint: string) => matching(SNOWFLAKE, `must be a Discord id (17–20 digits): ${hint}`);
 /** A key as written (checked here so the message names the setting; never echoed). */
 const secretKeyText = (name: string) =>
-  z
-    .string()
-    .trim()
-    .superRefine((value, ctx) => {
-      try {
-        secretKey(value, name);
-      } catch (error) {
-        ctx.addIssue({ code: 'custom', message: (error as Error).message.replace(`${name} `, '') });
-      }
-    });
-const intInRange = (min: number, max: number, fallback: number) =>
-  optional(
-    z.coerce
-      .number({ error: `must be a whole number from ${min} to ${max}` })
-      .int(`must be a whole number from ${min} to ${max}`)
-      .min(min, `must be at least ${min}`)
-      .max(max, `must be at most ${max}`),
-  ).transform((v) => v ?? fallback);
+  checked((value) =>
+    thrown(
+      () => secretKey(value, name),
+      (message) => message.replace(`${name} `, ''),
+    ),
+  );
+const intInRange = (min: number, max: number, fallback: number) => orDefault(wholeNumber(min, max), fallback);
 const template = (hint: string) =>
-  z
-    .string()
-    .trim()
-    .superRefine((value, ctx) => {
-      const check = checkTemplate(value);
-      if (check.ok) return;
-      const message = {
-        empty: 'must have some text besides {double}',
-        tooLong: `is too long: at most ${TEMPLATE_MAX} characters, and short enough that its longest rendering fits a Discord message`,
-        unknown: `names unknown placeholders (${check.problem === 'unknown' ? check.unknown.map((n) => `{${n}}`).join(', ') : ''}); the known ones are ${PLACEHOLDERS.map((n) => `{${n}}`).join(' ')}`,
-      }[check.problem];
-      ctx.addIssue({ code: 'custom', message: `${message}: ${hint}` });
-    });
-const yesNo = (hint: string) =>
-  z
-    .string()
-    .trim()
-    .toLowerCase()
-    .refine((v) => v === 'true' || v === 'false', `must be true or false: ${hint}`)
-    .transform((v) => v === 'true');
+  checked((value) => {
+    const check = checkTemplate(value);
+    if (check.ok) return undefined;
+    const message = {
+      empty: 'must have some text besides {double}',
+      tooLong: `is too long: at most ${TEMPLATE_MAX} characters, and short enough that its longest rendering fits a Discord message`,
+      unknown: `names unknown placeholders (${check.problem === 'unknown' ? check.unknown.map((n) => `{${n}}`).join(', ') : ''}); the known ones are ${PLACEHOLDERS.map((n) => `{${n}}`).join(' ')}`,
+    }[check.problem];
+    return `${message}: ${hint}`;
+  });
+const yesNo =
+  (hint: string): Check<boolean> =>
+  (text) => {
+    const value = text.trim().toLowerCase();
+    return value === 'true' || value === 'false' ? ok(value === 'true') : fail(`must be true or false: ${hint}`);
+  };
 const httpUrl = (hint: string) =>
-  z
-    .string()
-    .trim()
-    .refine((v) => {
-      try {
-        const url = new URL(v);
-        return url.protocol === 'http:' || url.protocol === 'https:';
-      } catch {
-        return false;
-      }
-    }, `must be an http(s) URL: ${hint}`);
+  checked((value) => {
+    try {
+      const url = new URL(value);
+      if (url.protocol === 'http:' || url.protocol === 'https:') return undefined;
+    } catch {
+      // not a URL at all: the same message
+    }
+    return `must be an http(s) URL: ${hint}`;
+  });
+// The parsers shared with other code throw; their message becomes the setting's problem.
+function thrown(validate: () => unknown, wording: (message: string) => string = (message) => message) {
+  try {
+    validate();
+    return undefined;
+  } catch (error) {
+    return wording((error as Error).message);
+  }
+}
+const from =
+  <T>(parse: (value: string) => T): Check<T> =>
+  (text) => {
+    try {
+      return ok(parse(text.trim()));
+    } catch (error) {
+      return fail((error as Error).message);
+    }
+  };
 
-const port = z.coerce
-  .number({ error: 'must be a port from 1 to 65535' })
-  .int('must be a port from 1 to 65535')
-  .min(1, 'must be a port from 1 to 65535')
-  .max(65_535, 'must be a port from 1 to 65535');
+const port = wholeNumber(1, 65_535, {
+  notWhole: 'must be a port from 1 to 65535',
+  under: 'must be a port from 1 to 65535',
+  over: 'must be a port from 1 to 65535',
+});
+const shardCount: Check<number | 'auto'> = (text) => {
+  const value = text.trim();
+  if (value === 'auto') return ok(value);
+  const count = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (count >= 1 && count <= MAX_SHARD_COUNT) return ok(count);
+  return fail(
+    `must be the bot's number of shards in all, from 1 to ${MAX_SHARD_COUNT}, or auto (Discord's recommendation)`,
+  );
+};
+const roleIds: Check<string[]> = (text) => {
+  const ids = text
+    .split(',')
+    .map((id) => id.trim())
+    .filter((id) => id !== '');
+  const problems = ids.flatMap((id, at) =>
+    SNOWFLAKE.test(id) ? [] : [{ at, message: 'must be role ids (17–20 digits) separated by commas' }],
+  );
+  return problems.length === 0 ? ok(ids) : { ok: false, problems };
+};
+const databaseUrl = from(parseDatabaseUrl);
+const APPLICATION_ID = 'the application id (Developer Portal → General Information → Application ID)';
 
-const schema = z.object({
-  DISCORD_TOKEN: secret("your bot's token (Developer Portal → your application → Bot → Reset Token)"),
-  DISCORD_CLIENT_ID: snowflake('the application id (Developer Portal → General Information → Application ID)'),
+const FIELDS = {
+  DISCORD_TOKEN: required(trimmed, "your bot's token (Developer Portal → your application → Bot → Reset Token)"),
+  DISCORD_CLIENT_ID: required(snowflake(APPLICATION_ID), APPLICATION_ID),
   DISCORD_GUILD_ID: optional(
     snowflake(
       'the id of the one server the bot serves (right-click the server → Copy Server ID), or leave empty to serve every server it is invited to',
@@ -202,46 +230,23 @@ const schema = z.object({
   ),
   DISCORD_API_URL: optional(httpUrl('a Discord REST base such as a REST proxy, without /v10; leave empty for Discord')),
   DISCORD_REST_REQUESTS_PER_SECOND: intInRange(1, 10_000, 200),
-  SHARD_COUNT: optional(z.string().trim()).transform((value, ctx) => {
-    if (value === undefined || value === 'auto') return value;
-    const count = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-    if (count >= 1 && count <= MAX_SHARD_COUNT) return count;
-    ctx.addIssue({
-      code: 'custom',
-      message: `must be the bot's number of shards in all, from 1 to ${MAX_SHARD_COUNT}, or auto (Discord's recommendation)`,
-    });
-    return z.NEVER;
-  }),
-  SHARD_IDS: optional(z.string().trim()).transform((value, ctx) => {
-    if (value === undefined) return undefined;
-    try {
-      return parseShardIds(value);
-    } catch (error) {
-      ctx.addIssue({ code: 'custom', message: (error as Error).message });
-      return z.NEVER;
-    }
-  }),
+  SHARD_COUNT: optional(shardCount),
+  SHARD_IDS: optional(from(parseShardIds)),
   SERVICE_BASE_URL: required(
-    z
-      .string({ error: 'is missing: the service base URL ending in /v1, e.g. https://api.example.com/v1' })
-      .trim()
-      .superRefine((value, ctx) => {
-        try {
-          parseBaseUrl(value);
-        } catch (error) {
-          ctx.addIssue({ code: 'custom', message: `is not usable: ${(error as Error).message}` });
-        }
-      }),
+    checked((value) =>
+      thrown(
+        () => parseBaseUrl(value),
+        (message) => `is not usable: ${message}`,
+      ),
+    ),
+    'the service base URL ending in /v1, e.g. https://api.example.com/v1',
   ),
-  SERVICE_API_KEY: optional(z.string().trim()),
-  SERVICE_APP_ID: optional(z.string().trim()),
+  SERVICE_API_KEY: optional(trimmed),
+  SERVICE_APP_ID: optional(trimmed),
   SECRETS_KEY: optional(secretKeyText('SECRETS_KEY')),
   SECRETS_KEY_PREVIOUS: optional(secretKeyText('SECRETS_KEY_PREVIOUS')),
   SERVICE_HEADER_PREFIX: optional(
-    z
-      .string()
-      .trim()
-      .regex(/^[A-Za-z][A-Za-z0-9]*$/, 'must be a single word such as Service or Guilds'),
+    matching(/^[A-Za-z][A-Za-z0-9]*$/, 'must be a single word such as Service or Guilds'),
   ),
   SERVICE_TIMEOUT_MS: intInRange(100, 60_000, API_DEFAULTS.attemptTimeoutMs),
   // At most 7 min: the reply form's post and refresh, one after the other, stay within the 15 min an
@@ -250,14 +255,7 @@ const schema = z.object({
   SERVICE_CACHE_TTL_SECONDS: intInRange(0, 86_400, API_DEFAULTS.cacheTtlMs / 1000),
   SERVICE_NOT_VOTED_TTL_SECONDS: intInRange(0, 3_600, API_DEFAULTS.notVotedTtlMs / 1000),
   SERVICE_MAX_RESPONSE_BYTES: intInRange(1_024, 64 * 1024 * 1024, API_DEFAULTS.maxResponseBytes),
-  MODERATOR_ROLE_IDS: optional(z.string())
-    .transform((v) =>
-      (v ?? '')
-        .split(',')
-        .map((id) => id.trim())
-        .filter((id) => id !== ''),
-    )
-    .pipe(z.array(z.string().regex(SNOWFLAKE, 'must be role ids (17–20 digits) separated by commas'))),
+  MODERATOR_ROLE_IDS: field(roleIds, () => ok([])),
   REVIEW_LOG_CHANNEL_ID: optional(
     snowflake('the id of the channel that receives reply audit messages, or leave empty'),
   ),
@@ -266,49 +264,37 @@ const schema = z.object({
   ANNOUNCE_FIRST_VOTE_TEMPLATE: optional(template("how a member's first vote is announced")),
   ANNOUNCE_PING_VOTER: optional(yesNo('whether {user} in an announcement pings the voter')),
   STREAK_GRACE_HOURS: optional(
-    z.coerce
-      .number({ error: `must be a whole number of hours from 0 to ${STREAK_GRACE_HOURS_MAX}` })
-      .int(`must be a whole number of hours from 0 to ${STREAK_GRACE_HOURS_MAX}`)
-      .min(0, 'must be at least 0')
-      .max(STREAK_GRACE_HOURS_MAX, `must be at most ${STREAK_GRACE_HOURS_MAX}`),
+    wholeNumber(0, STREAK_GRACE_HOURS_MAX, {
+      notWhole: `must be a whole number of hours from 0 to ${STREAK_GRACE_HOURS_MAX}`,
+    }),
   ),
-  LOG_LEVEL: optional(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`)).transform((v) => v ?? 'info'),
+  LOG_LEVEL: orDefault(oneOf(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`), 'info'),
   LOG_FORMAT: optional(
-    z.enum(LOG_FORMATS, 'must be json (one object per line, for a log collector) or pretty (for a person reading)'),
+    oneOf(LOG_FORMATS, 'must be json (one object per line, for a log collector) or pretty (for a person reading)'),
   ),
   METRICS_PORT: optional(port),
-  METRICS_HOST: optional(
-    z
-      .string()
-      .trim()
-      .refine(
-        (v) => isIP(v) !== 0 || v === 'localhost',
-        'must be an IP address to listen on: 127.0.0.1 (this machine only, the default), or 0.0.0.0 / :: (every interface, e.g. for Prometheus in another container)',
-      ),
-  ).transform((v) => v ?? '127.0.0.1'),
+  METRICS_HOST: orDefault(
+    checked((value) =>
+      isIP(value) !== 0 || value === 'localhost'
+        ? undefined
+        : 'must be an IP address to listen on: 127.0.0.1 (this machine only, the default), or 0.0.0.0 / :: (every interface, e.g. for Prometheus in another container)',
+    ),
+    '127.0.0.1',
+  ),
   HEALTH_PORT: optional(port),
   SHUTDOWN_GRACE_MS: intInRange(0, 60_000, 4_000),
-  DATABASE_URL: optional(z.string().trim())
-    .transform((v) => v ?? DEFAULT_DATABASE_URL)
-    .transform((value, ctx) => {
-      try {
-        return parseDatabaseUrl(value);
-      } catch (error) {
-        ctx.addIssue({ code: 'custom', message: `${(error as Error).message}` });
-        return z.NEVER;
-      }
-    }),
+  // The default is parsed per read, not shared: deepFreeze freezes what each config holds.
+  DATABASE_URL: field(databaseUrl, () => databaseUrl(DEFAULT_DATABASE_URL)),
   DATABASE_POOL_SIZE: intInRange(1, 100, DEFAULT_POOL_SIZE),
   WEBHOOK_PORT: optional(port),
-  WEBHOOK_HOST: optional(z.string().trim()),
-  WEBHOOK_PATH: optional(
-    z
-      .string()
-      .trim()
-      .regex(/^\/[\w\-./~]*$/, 'must be a path starting with / such as /webhook'),
-  ).transform((v) => v ?? '/webhook'),
+  WEBHOOK_HOST: optional(trimmed),
+  WEBHOOK_PATH: orDefault(matching(/^\/[\w\-./~]*$/, 'must be a path starting with / such as /webhook'), '/webhook'),
   WEBHOOK_TOKEN: optional(
-    z.string().trim().min(16, "must be at least 16 characters: the token set on the Guilds server's webhook page"),
+    checked((value) =>
+      value.length >= 16
+        ? undefined
+        : "must be at least 16 characters: the token set on the Guilds server's webhook page",
+    ),
   ),
   WEBHOOK_MAX_CONNECTIONS: intInRange(1, 100_000, DEFAULT_MAX_CONNECTIONS),
   WEBHOOK_PUBLIC_URL: optional(
@@ -326,14 +312,15 @@ const schema = z.object({
   REMINDER_CHANNEL_ID: optional(
     snowflake('the id of the channel where members with closed DMs get their vote reminder, or leave empty'),
   ),
-  ROLE: optional(
-    z.enum(
+  ROLE: orDefault(
+    oneOf(
       ROLES,
       'must be all (the bot and its webhook receiver, the default), bot (the bot alone) or receiver (the webhook receiver alone)',
     ),
-  ).transform((v) => v ?? 'all'),
+    'all',
+  ),
   INBOX_POLL_SECONDS: intInRange(1, 3_600, 30),
-});
+};
 
 /** Settings of the one server in single-server mode; with many servers each sets its own with /setup. */
 const ONE_SERVER_SETTINGS = [
@@ -350,7 +337,7 @@ const ONE_SERVER_SETTINGS = [
   'WEBHOOK_TOKEN',
 ] as const;
 
-type Settings = z.output<typeof schema>;
+type Settings = Values<typeof FIELDS>;
 
 /**
  * A setting that only makes sense with another is checked here, so the message names both. It
@@ -416,31 +403,20 @@ function shardProblems(e: Partial<Settings>): string[] {
   return [];
 }
 
-/** Each variable parsed on its own: the ones that are valid, whatever the others are. */
-function eachOnItsOwn(env: NodeJS.ProcessEnv): Partial<Settings> {
-  const parsed: Record<string, unknown> = {};
-  for (const [name, field] of Object.entries(schema.shape)) {
-    const result = (field as z.ZodType).safeParse(env[name]);
-    if (result.success) parsed[name] = result.data;
-  }
-  return parsed as Partial<Settings>;
-}
-
 /** Parses and validates the environment; throws ConfigError listing every problem at once. */
 export function parseConfig(env: NodeJS.ProcessEnv, terminal = process.stdout.isTTY === true): Config {
-  const result = schema.safeParse(env);
-  const own = result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
+  const read = readFields(FIELDS, env);
+  const own = read.ok ? [] : read.problems;
   // A variable with a problem of its own is not reported again for what it means to another.
   const named = new Set(own.map((line) => line.split(' ')[0]));
   const problems = [
     ...own,
-    ...crossProblems(
-      result.success ? result.data : eachOnItsOwn(env),
-      (env.DISCORD_GUILD_ID ?? '').trim() !== '',
-    ).filter((line) => !named.has(line.split(' ')[0])),
+    ...crossProblems(read.values, (env.DISCORD_GUILD_ID ?? '').trim() !== '').filter(
+      (line) => !named.has(line.split(' ')[0]),
+    ),
   ];
-  if (problems.length > 0 || !result.success) throw new ConfigError(problems);
-  const e = result.data;
+  if (problems.length > 0 || !read.ok) throw new ConfigError(problems);
+  const e = read.values;
   return deepFreeze({
     discord: {
       token: e.DISCORD_TOKEN,
@@ -519,11 +495,10 @@ export function loadConfig(path?: string): Config {
 }
 
 /** Every problem at once, each line starting with the variable's name. */
-function parseOrThrow<T extends z.ZodType>(variables: T, env: NodeJS.ProcessEnv): z.output<T> {
-  const result = variables.safeParse(env);
-  if (!result.success)
-    throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`));
-  return result.data;
+function parseOrThrow<F extends Fields>(fields: F, env: NodeJS.ProcessEnv): Values<F> {
+  const read = readFields(fields, env);
+  if (!read.ok) throw new ConfigError(read.problems);
+  return read.values;
 }
 
 function deepFreeze<T extends object>(value: T): T {
@@ -542,17 +517,12 @@ export interface DeployConfig {
   readonly apiUrl: string | undefined;
 }
 
-const deploySchema = schema.pick({
-  DISCORD_TOKEN: true,
-  DISCORD_CLIENT_ID: true,
-  DISCORD_GUILD_ID: true,
-  DISCORD_API_URL: true,
-});
+const DEPLOY_FIELDS = pick(FIELDS, ['DISCORD_TOKEN', 'DISCORD_CLIENT_ID', 'DISCORD_GUILD_ID', 'DISCORD_API_URL']);
 
 /** The deploy script needs only the Discord part: it must work before the service is set up. */
 export function loadDeployConfig(path?: string): DeployConfig {
   loadDotenv({ path, quiet: true });
-  const e = parseOrThrow(deploySchema, process.env);
+  const e = parseOrThrow(DEPLOY_FIELDS, process.env);
   return Object.freeze({
     token: e.DISCORD_TOKEN,
     clientId: e.DISCORD_CLIENT_ID,
@@ -566,18 +536,18 @@ export interface RotateConfig {
   readonly secrets: SecretKeys;
 }
 
-const rotateSchema = schema.pick({ DATABASE_URL: true, SECRETS_KEY: true, SECRETS_KEY_PREVIOUS: true }).extend({
+const ROTATE_FIELDS = {
+  ...pick(FIELDS, ['DATABASE_URL', 'SECRETS_KEY', 'SECRETS_KEY_PREVIOUS']),
   SECRETS_KEY: required(
-    z
-      .string({ error: 'is missing: the new key, which seals every secret from now on (openssl rand -base64 32)' })
-      .pipe(secretKeyText('SECRETS_KEY')),
+    secretKeyText('SECRETS_KEY'),
+    'the new key, which seals every secret from now on (openssl rand -base64 32)',
   ),
-});
+};
 
 /** `npm run rotate-secrets` needs only the store and the keys: it must run with the bot stopped and Discord unset. */
 export function loadRotateConfig(path?: string): RotateConfig {
   loadDotenv({ path, quiet: true });
-  const e = parseOrThrow(rotateSchema, process.env);
+  const e = parseOrThrow(ROTATE_FIELDS, process.env);
   return deepFreeze({
     database: e.DATABASE_URL,
     secrets: secretKeys(e.SECRETS_KEY, e.SECRETS_KEY_PREVIOUS),
@@ -594,7 +564,7 @@ function secretKeys(current: string, previous: string | undefined): SecretKeys {
 /** ROLE alone, read before the rest: a receiver needs none of the bot's Discord or service settings. */
 export function loadRole(path?: string): Role {
   loadDotenv({ path, quiet: true });
-  return parseOrThrow(schema.pick({ ROLE: true }), process.env).ROLE;
+  return parseOrThrow(pick(FIELDS, ['ROLE']), process.env).ROLE;
 }
 
 /** What a receiver-only process (ROLE=receiver, `npm run receiver`) reads: the store, the receiver, logs, health. */
@@ -612,31 +582,31 @@ export interface ReceiverConfig {
   readonly shutdownGraceMs: number;
 }
 
-const receiverSchema = schema.pick({
-  DISCORD_GUILD_ID: true,
-  SECRETS_KEY: true,
-  SECRETS_KEY_PREVIOUS: true,
-  DATABASE_URL: true,
-  WEBHOOK_PORT: true,
-  WEBHOOK_HOST: true,
-  WEBHOOK_PATH: true,
-  WEBHOOK_TOKEN: true,
-  WEBHOOK_MAX_CONNECTIONS: true,
-  WEBHOOK_PUBLIC_URL: true,
-  LOG_LEVEL: true,
-  LOG_FORMAT: true,
-  METRICS_PORT: true,
-  METRICS_HOST: true,
-  HEALTH_PORT: true,
-  SHUTDOWN_GRACE_MS: true,
-});
+const RECEIVER_FIELDS = pick(FIELDS, [
+  'DISCORD_GUILD_ID',
+  'SECRETS_KEY',
+  'SECRETS_KEY_PREVIOUS',
+  'DATABASE_URL',
+  'WEBHOOK_PORT',
+  'WEBHOOK_HOST',
+  'WEBHOOK_PATH',
+  'WEBHOOK_TOKEN',
+  'WEBHOOK_MAX_CONNECTIONS',
+  'WEBHOOK_PUBLIC_URL',
+  'LOG_LEVEL',
+  'LOG_FORMAT',
+  'METRICS_PORT',
+  'METRICS_HOST',
+  'HEALTH_PORT',
+  'SHUTDOWN_GRACE_MS',
+]);
 
 /**
  * A receiver process holds nothing but its connections: it needs a store other processes share
  * (PostgreSQL; a SQLite file is one process's), a port, and what opens each server's token.
  */
 export function parseReceiverConfig(env: NodeJS.ProcessEnv, terminal = process.stdout.isTTY === true): ReceiverConfig {
-  const e = parseOrThrow(receiverSchema, env);
+  const e = parseOrThrow(RECEIVER_FIELDS, env);
   const problems: string[] = [];
   if (e.DATABASE_URL.kind !== 'postgres')
     problems.push(
@@ -702,25 +672,26 @@ export interface RestProxyConfig {
   readonly logFormat: LogFormat;
 }
 
-const restProxySchema = z.object({
-  REST_PROXY_PORT: optional(port).transform((v) => v ?? 8080),
-  REST_PROXY_HOST: optional(z.string().trim()).transform((v) => v ?? '127.0.0.1'),
-  REST_PROXY_UPSTREAM: optional(
+const REST_PROXY_FIELDS = {
+  REST_PROXY_PORT: orDefault(port, 8080),
+  REST_PROXY_HOST: orDefault(trimmed, '127.0.0.1'),
+  REST_PROXY_UPSTREAM: orDefault(
     httpUrl("Discord's REST base the proxy forwards to, without /v10; leave empty for Discord"),
-  ).transform((v) => v ?? 'https://discord.com/api'),
+    'https://discord.com/api',
+  ),
   // Discord's limit is 50 per second per bot. The proxy counts in fixed one-second windows from
   // where it sends; Discord counts where requests arrive, and a few late ones from one window can
   // land in the next (measured: 66 at 50/s on a loaded 2-core machine). 45 leaves that margin.
   REST_PROXY_REQUESTS_PER_SECOND: intInRange(1, 50, 25),
-  LOG_LEVEL: schema.shape.LOG_LEVEL,
-  LOG_FORMAT: schema.shape.LOG_FORMAT,
-});
+  LOG_LEVEL: FIELDS.LOG_LEVEL,
+  LOG_FORMAT: FIELDS.LOG_FORMAT,
+};
 
 export function parseRestProxyConfig(
   env: NodeJS.ProcessEnv,
   terminal = process.stdout.isTTY === true,
 ): RestProxyConfig {
-  const e = parseOrThrow(restProxySchema, env);
+  const e = parseOrThrow(REST_PROXY_FIELDS, env);
   return Object.freeze({
     port: e.REST_PROXY_PORT,
     host: e.REST_PROXY_HOST,
@@ -740,4 +711,4 @@ export function loadRestProxyConfig(path?: string): RestProxyConfig {
  * Every setting the bot reads, by variable name. docs/configuration.md and .env.example are checked
  * against it (names and defaults), so a new setting cannot go undocumented.
  */
-export const SETTINGS: Readonly<Record<string, z.ZodType>> = { ...schema.shape, ...restProxySchema.shape };
+export const SETTINGS: Fields = { ...FIELDS, ...REST_PROXY_FIELDS };

@@ -11,7 +11,7 @@ import type { Send } from './request.js';
 import { createRequester, credentialHeaderNames, limitedSend } from './request.js';
 import { readGet, readReply, readReview } from './responses.js';
 import { getTransportOutcome, postTransportOutcome } from './retry-policy.js';
-import { voteListSchema, voteStatusSchema } from './schemas.js';
+import { readVoteList, readVoteStatus } from './schemas.js';
 import type {
   CallOptions,
   ConnectionCheck,
@@ -82,7 +82,7 @@ class HttpServiceClient implements ServiceClient {
         key: `getVote:${id}`,
         path: `/votes/${id}`,
         describe,
-        read: readGet(voteStatusSchema, describe),
+        read: readGet(readVoteStatus, describe),
         ttlMs: (vote) => this.#ttl(vote.voted),
         aged: (vote, ageMs) => ({ ...vote, remainingMs: shrink(vote.remainingMs, ageMs) }),
       },
@@ -101,7 +101,7 @@ class HttpServiceClient implements ServiceClient {
         describe,
         // Gap: the order is not shown. Ordered once here, so each page shown later costs no sort.
         read: (response) => {
-          const list = readGet(voteListSchema, describe)(response);
+          const list = readGet(readVoteList, describe)(response);
           return { ...list, votes: orderByTimeLeft(list.votes) };
         },
         ttlMs: () => this.#ttl(true),

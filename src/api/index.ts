@@ -34,5 +34,6 @@ export type {
   ConnectionCheck,
 } from './types.js';
 export type { RateLimitEvent } from './rate-limiter.js';
-// The wire schemas, for `npm run doctor`, which checks a live service's answers against them.
-export { voteListSchema, voteStatusSchema, reviewSchema, noReviewSchema, describeIssues } from './schemas.js';
+// The wire readers, for `npm run doctor`, which checks a live service's answers against them.
+export { readVoteList, readVoteStatus, readReviewBody, isNoReview, describeIssues } from './schemas.js';
+export type { Issue, Read, Reader } from './schemas.js';

@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import {
   InvalidResponseError,
   ReplyOutcomeUnknownError,
@@ -8,7 +7,7 @@ import {
 } from './errors.js';
 import type { RawResponse } from './request.js';
 import { RETRYABLE_GET_STATUSES, retryableStatus } from './retry-policy.js';
-import { describeIssues, errorBodySchema, noReviewSchema, replySchema, reviewSchema } from './schemas.js';
+import { describeIssues, isNoReview, readErrorBody, readReplyBody, readReviewBody, type Reader } from './schemas.js';
 import type { Reply, Review } from './types.js';
 
 // What each answer means, route by route. A function here returns the result or throws: a
@@ -37,17 +36,16 @@ function checkGetStatus(response: RawResponse): void {
   if (RETRYABLE_GET_STATUSES.has(response.status)) throw retryableStatus(response);
 }
 
-/** A 2xx JSON body read with `schema`; anything else is an invalid response, never retried. */
-export function readGet<T>(schema: z.ZodType<T>, what: string) {
+/** A 2xx JSON body read with `reader`; anything else is an invalid response, never retried. */
+export function readGet<T>(reader: Reader<T>, what: string) {
   return (response: RawResponse): T => {
     checkGetStatus(response);
     if (response.status < 200 || response.status > 299) throw invalid(what, response, 'an unexpected status');
     const body = parseBody(response.text);
     if (!body.ok) throw invalid(what, response, 'a body that is not JSON');
-    const parsed = schema.safeParse(body.value);
-    if (!parsed.success)
-      throw invalid(what, response, `a body the client cannot read (${describeIssues(parsed.error)})`);
-    return parsed.data;
+    const read = reader(body.value);
+    if (!read.ok) throw invalid(what, response, `a body the client cannot read (${describeIssues(read.issues)})`);
+    return read.value;
   };
 }
 
@@ -66,11 +64,11 @@ export function readReview(response: RawResponse): Review | null {
   }
   const body = parseBody(response.text);
   if (!body.ok) throw invalid(what, response, 'a body that is not JSON');
-  if (noReviewSchema.safeParse(body.value).success) return null;
+  if (isNoReview(body.value)) return null;
   if (!success) throw invalid(what, response, 'an unexpected status');
-  const parsed = reviewSchema.safeParse(body.value);
-  if (!parsed.success) throw invalid(what, response, `a body the client cannot read (${describeIssues(parsed.error)})`);
-  return parsed.data;
+  const read = readReviewBody(body.value);
+  if (!read.ok) throw invalid(what, response, `a body the client cannot read (${describeIssues(read.issues)})`);
+  return read.value;
 }
 
 /**
@@ -82,8 +80,8 @@ export function readReply(reviewId: string) {
   return (response: RawResponse): Reply => {
     if (response.status === 401) throw new UnauthorizedError();
     const body = parseBody(response.text);
-    const error = body.ok ? errorBodySchema.safeParse(body.value) : undefined;
-    const errorText = error?.success ? error.data.error : undefined;
+    const error = body.ok ? readErrorBody(body.value) : undefined;
+    const errorText = error?.ok ? error.value.error : undefined;
     if (errorText === 'Unknown Review') throw new ReviewNotFoundError(reviewId);
     // Rate limited: the service refused before acting, so the policy may send it again.
     if (response.status === 429) throw retryableStatus(response);
@@ -95,8 +93,8 @@ export function readReply(reviewId: string) {
       );
     }
     if (response.status >= 200 && response.status <= 299) {
-      const reply = body.ok ? replySchema.safeParse(body.value) : undefined;
-      if (reply?.success) return { id: reply.data.id };
+      const reply = body.ok ? readReplyBody(body.value) : undefined;
+      if (reply?.ok) return { id: reply.value.id };
       // A 2xx says the service acted; without an id we cannot show the reply, but sending it
       // again would likely post it twice, so the moderator is told to check first.
       throw new ReplyOutcomeUnknownError(

@@ -1,91 +1,123 @@
-import { z } from 'zod';
-import type { Review, VoteEntry, VoteStatus } from './types.js';
+import {
+  arrayOf,
+  boolean,
+  count,
+  Fields,
+  isObject,
+  nonEmptyString,
+  nullish,
+  number,
+  string,
+  Wrong,
+  type Field,
+  type Reader,
+} from './read-shape.js';
+import type { Reply, Review, VoteEntry, VoteList, VoteStatus } from './types.js';
+
+export { describeIssues, type Issue, type Read, type Reader } from './read-shape.js';
 
 // Wire shapes, read tolerantly: the spec leaves much "not shown", so each tolerance below names the
-// gap it covers. Unknown extra fields are ignored everywhere (z.object strips them): the spec does
-// not promise a closed set of fields, and a field added by the service must not break the bot.
+// gap it covers. Unknown extra fields are ignored everywhere (a reader takes only the fields it
+// names): the spec does not promise a closed set of fields, and a field added by the service must
+// not break the bot.
+
+const nullishBoolean = nullish(boolean);
+const nullishNumber = nullish(number);
 
 /** A time left in ms. Gap: `remaining` may be null or absent; negatives (clock skew) read as 0. */
-const remainingMs = z
-  .number()
-  .nullish()
-  .transform((ms) => (ms == null ? null : Math.max(0, Math.round(ms))));
-
-const count = z.number().int().nonnegative();
+const remainingMs: Field<number | null> = (value) => {
+  const ms = nullishNumber(value);
+  if (ms instanceof Wrong) return ms;
+  return ms == null ? null : Math.max(0, Math.round(ms));
+};
 
 /** GET /votes/{user_id}. Gap: `voted` is not marked required; absent (or null) means not voted. */
-export const voteStatusSchema = z
-  .object({
-    voted: z.boolean().nullish(),
-    remaining: remainingMs,
-  })
-  .transform((wire): VoteStatus => ({ voted: wire.voted ?? false, remainingMs: wire.remaining }));
+export const readVoteStatus: Reader<VoteStatus> = (value) => {
+  const at = Fields.of(value);
+  if (!(at instanceof Fields)) return at;
+  const voted = at.field('voted', nullishBoolean);
+  const remaining = at.field('remaining', remainingMs);
+  return at.done(() => ({ voted: voted ?? false, remainingMs: remaining }));
+};
 
 /**
  * One list entry. Gap: the platform flag is "named with the chat platform's name in lower case",
  * i.e. `discord`; absent means false. Gap: the unit of an entry's `remaining` is stated nowhere;
  * it is read as milliseconds, like the single check, so one formatter renders both.
  */
-const voteEntrySchema = z
-  .object({
-    userId: z.string().min(1),
-    remaining: remainingMs,
-    discord: z.boolean().nullish(),
-  })
-  .transform((wire): VoteEntry => ({
-    userId: wire.userId,
-    remainingMs: wire.remaining,
-    viaDiscord: wire.discord ?? false,
-  }));
+const readVoteEntry: Reader<VoteEntry> = (value) => {
+  const at = Fields.of(value);
+  if (!(at instanceof Fields)) return at;
+  const userId = at.field('userId', nonEmptyString);
+  const remaining = at.field('remaining', remainingMs);
+  const discord = at.field('discord', nullishBoolean);
+  return at.done(() => ({ userId, remainingMs: remaining, viaDiscord: discord ?? false }));
+};
+
+const readVoteEntries = arrayOf(readVoteEntry);
 
 /** GET /votes. Gap: pagination and ordering are not shown; the list is taken whole and ordered by the client. */
-export const voteListSchema = z.object({
-  totalVotes: count,
-  monthlyVotes: count,
-  votes: z.array(voteEntrySchema),
-});
+export const readVoteList: Reader<VoteList> = (value) => {
+  const at = Fields.of(value);
+  if (!(at instanceof Fields)) return at;
+  const totalVotes = at.field('totalVotes', count);
+  const monthlyVotes = at.field('monthlyVotes', count);
+  const votes = at.nested('votes', readVoteEntries);
+  return at.done(() => ({ totalVotes, monthlyVotes, votes }));
+};
+
+const NOT_A_RATING = new Wrong('expected a whole number from 1 to 5');
+const rating: Field<number> = (value) =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 5 ? value : NOT_A_RATING;
+
+const NOT_A_DATE_TIME = new Wrong('expected an ISO 8601 date-time');
+const dateTime: Field<Date> = (value) => {
+  if (typeof value !== 'string') return NOT_A_DATE_TIME;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? NOT_A_DATE_TIME : date;
+};
 
 /**
  * GET /reviews/{user_id}. `created_at` becomes a Date; one that does not parse is a broken
  * response, not a review without a date. The spec's 200-character content limit is the service's
  * to enforce, so a longer text is accepted (views truncate what they show).
  */
-export const reviewSchema = z
-  .object({
-    id: z.string().min(1),
-    rating: z.number().int().min(1).max(5),
-    content: z.string(),
-    likes: count,
-    replies: count,
-    created_at: z.string().refine((text) => !Number.isNaN(Date.parse(text)), 'expected an ISO 8601 date-time'),
-    authorId: z.string().min(1),
-  })
-  .transform((wire): Review => ({
-    id: wire.id,
-    rating: wire.rating,
-    content: wire.content,
-    likes: wire.likes,
-    replies: wire.replies,
-    createdAt: new Date(wire.created_at),
-    authorId: wire.authorId,
-  }));
+export const readReviewBody: Reader<Review> = (value) => {
+  const at = Fields.of(value);
+  if (!(at instanceof Fields)) return at;
+  const id = at.field('id', nonEmptyString);
+  const stars = at.field('rating', rating);
+  const content = at.field('content', string);
+  const likes = at.field('likes', count);
+  const replies = at.field('replies', count);
+  const createdAt = at.field('created_at', dateTime);
+  const authorId = at.field('authorId', nonEmptyString);
+  return at.done(() => ({ id, rating: stars, content, likes, replies, createdAt, authorId }));
+};
 
 /**
  * Gap: the answer for a user without a review is not shown. An empty body (read as undefined),
- * `null`, `{}` or an `{error}` body all mean "no review".
+ * `null`, `{}` (no keys at all) or an `{error}` body (a string `error`, other keys ignored) all
+ * mean "no review".
  */
-export const noReviewSchema = z.union([z.undefined(), z.null(), z.strictObject({}), z.object({ error: z.string() })]);
+export function isNoReview(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  if (!isObject(value)) return false;
+  return typeof value.error === 'string' || Object.keys(value).length === 0;
+}
 
 /** POST /reviews/{id} success. Gap: the success status is not shown; any 2xx with an id counts. */
-export const replySchema = z.object({ id: z.string().min(1) });
+export const readReplyBody: Reader<Reply> = (value) => {
+  const at = Fields.of(value);
+  if (!(at instanceof Fields)) return at;
+  const id = at.field('id', nonEmptyString);
+  return at.done(() => ({ id }));
+};
 
 /** The `{error}` body the spec gives for POST failures (and 401s). */
-export const errorBodySchema = z.object({ error: z.string() });
-
-/** A short, value-free description of why a body failed a schema, for InvalidResponseError. */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'body'}: ${issue.message}`)
-    .join('; ');
-}
+export const readErrorBody: Reader<{ error: string }> = (value) => {
+  const at = Fields.of(value);
+  if (!(at instanceof Fields)) return at;
+  const error = at.field('error', string);
+  return at.done(() => ({ error }));
+};

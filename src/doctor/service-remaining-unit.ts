@@ -1,4 +1,4 @@
-import { voteListSchema, voteStatusSchema } from '../api/index.js';
+import { readVoteList, readVoteStatus } from '../api/index.js';
 import { fail, pass, skip, type Check } from './check.js';
 
 /**
@@ -20,11 +20,11 @@ export const serviceRemainingUnitCheck: Check = {
     const values: number[] = [];
     for (const answer of probe.answers) {
       if (answer.status < 200 || answer.status > 299) continue;
-      const list = voteListSchema.safeParse(answer.body);
-      if (list.success) for (const vote of list.data.votes) values.push(vote.remainingMs ?? 0);
+      const list = readVoteList(answer.body);
+      if (list.ok) for (const vote of list.value.votes) values.push(vote.remainingMs ?? 0);
       else if (answer.path.startsWith('/votes/')) {
-        const status = voteStatusSchema.safeParse(answer.body);
-        if (status.success) values.push(status.data.remainingMs ?? 0);
+        const status = readVoteStatus(answer.body);
+        if (status.ok) values.push(status.value.remainingMs ?? 0);
       }
     }
     const largest = Math.max(0, ...values);

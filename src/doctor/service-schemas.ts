@@ -1,5 +1,4 @@
-import type { z } from 'zod';
-import { describeIssues, noReviewSchema, reviewSchema, voteListSchema, voteStatusSchema } from '../api/index.js';
+import { describeIssues, isNoReview, readReviewBody, readVoteList, readVoteStatus, type Reader } from '../api/index.js';
 import { fail, pass, skip, type Check, type DoctorState, type Outcome } from './check.js';
 import type { ProbeResult } from './service-probe.js';
 
@@ -12,21 +11,21 @@ const FIX =
  */
 function sampleUser(state: DoctorState): { id: string; who: string } | undefined {
   const votes = state.service?.votes;
-  const parsed = votes && !('error' in votes) ? voteListSchema.safeParse(votes.body) : undefined;
-  const voter = parsed?.success ? parsed.data.votes[0]?.userId : undefined;
+  const list = votes && !('error' in votes) ? readVoteList(votes.body) : undefined;
+  const voter = list?.ok ? list.value.votes[0]?.userId : undefined;
   if (voter !== undefined) return { id: voter, who: 'the first listed voter' };
   const own = state.config?.discord.clientId;
   return own === undefined ? undefined : { id: own, who: "the bot's own id" };
 }
 
-function judge(result: ProbeResult, schema: z.ZodType, summary: (data: never) => string): Outcome {
+function judge<T>(result: ProbeResult, reader: Reader<T>, summary: (data: T) => string): Outcome {
   if ('error' in result) return fail(`got no answer (${result.error}).`, 'check the network and try again.');
   if (result.status < 200 || result.status > 299)
     return fail(`answered HTTP ${result.status}.`, 'try again shortly; a lasting error is the service failing.');
   if (result.invalidJson) return fail('answered with a body that is not JSON.', FIX);
-  const parsed = schema.safeParse(result.body);
-  if (!parsed.success) return fail(`answered a body the bot cannot read (${describeIssues(parsed.error)}).`, FIX);
-  return pass(summary(parsed.data as never));
+  const read = reader(result.body);
+  if (!read.ok) return fail(`answered a body the bot cannot read (${describeIssues(read.issues)}).`, FIX);
+  return pass(summary(read.value));
 }
 
 const listVotes: Check = {
@@ -36,8 +35,8 @@ const listVotes: Check = {
     if (!state.service?.accepted || !votes) return skip('needs accepted credentials.');
     return judge(
       votes,
-      voteListSchema,
-      (list: z.output<typeof voteListSchema>) =>
+      readVoteList,
+      (list) =>
         `matches the schema: ${list.votes.length} active votes, ${list.totalVotes} in all, ${list.monthlyVotes} this month.`,
     );
   },
@@ -50,9 +49,8 @@ const getVote: Check = {
     if (!state.service?.accepted || !user) return skip('needs accepted credentials.');
     return judge(
       await state.service.get(`/votes/${user.id}`),
-      voteStatusSchema,
-      (status: z.output<typeof voteStatusSchema>) =>
-        `matches the schema (${user.who}: ${status.voted ? 'voted' : 'not voted'}).`,
+      readVoteStatus,
+      (status) => `matches the schema (${user.who}: ${status.voted ? 'voted' : 'not voted'}).`,
     );
   },
 };
@@ -64,14 +62,14 @@ const getReview: Check = {
     if (!state.service?.accepted || !user) return skip('needs accepted credentials.');
     const result = await state.service.get(`/reviews/${user.id}`);
     // "No review" has several accepted shapes (see docs/service-api.md), 404 among them.
-    if (!('error' in result) && (result.status === 404 || noReviewSchema.safeParse(result.body).success))
+    if (!('error' in result) && (result.status === 404 || isNoReview(result.body)))
       return result.status === 404 || (result.status >= 200 && result.status < 300)
         ? pass(`matches the schema (${user.who}: no review, HTTP ${result.status}).`)
         : fail(`answered HTTP ${result.status}.`, 'try again shortly; a lasting error is the service failing.');
     return judge(
       result,
-      reviewSchema,
-      (review: z.output<typeof reviewSchema>) => `matches the schema (${user.who}: a ${review.rating}-star review).`,
+      readReviewBody,
+      (review) => `matches the schema (${user.who}: a ${review.rating}-star review).`,
     );
   },
 };

@@ -1,56 +1,41 @@
-import { z } from 'zod';
+import {
+  boolean,
+  failed,
+  Fields,
+  isObject,
+  nullish,
+  number,
+  optional,
+  string,
+  Wrong,
+  type Field,
+  type Read,
+  type Reader,
+} from '../api/read-shape.js';
 
-const snowflake = z.string().regex(/^\d{17,20}$/);
-
-// Guilds documents these fields (docs.guilds.me v1); anything else it sends is ignored.
-const voteSchema = z.object({
-  event: z.literal('vote'),
-  guildId: z.string(),
-  double: z.boolean().optional().default(false),
-  user: z.object({
-    id: snowflake,
-    discord: z.boolean().optional(),
-    global_name: z.string().nullish(),
-    username: z.string().nullish(),
-  }),
-});
-
-const reviewSchema = z.object({
-  event: z.literal('review'),
-  guildId: z.string(),
-  id: z.string().min(1).max(80),
-  authorId: snowflake,
-  content: z.string().default(''),
-  rating: z.number().min(0).max(5),
-});
-
-// A reply's other fields are undocumented: the review id is looked for under the likely names, and
-// the reply's own id is trusted only when the review is known.
-const replySchema = z
-  .object({
-    event: z.literal('reply'),
-    guildId: z.string(),
-    authorId: z.string().nullable().optional(),
-    reviewId: z.string().optional(),
-    review_id: z.string().optional(),
-    review: z.object({ id: z.string() }).partial().optional(),
-    id: z.string().optional(),
-  })
-  .transform((reply): ReplyEvent => {
-    const reviewId = reply.reviewId ?? reply.review_id ?? reply.review?.id;
-    return {
-      event: 'reply',
-      guildId: reply.guildId,
-      authorId: reply.authorId ?? null,
-      reviewId,
-      replyId: reviewId === undefined ? undefined : reply.id,
-    };
-  });
-
-const eventSchema = z.discriminatedUnion('event', [voteSchema, reviewSchema, replySchema]);
-
-export type VoteEvent = z.output<typeof voteSchema>;
-export type ReviewEvent = z.output<typeof reviewSchema>;
+export interface VoteEvent {
+  event: 'vote';
+  guildId: string;
+  /** False when the delivery does not say. */
+  double: boolean;
+  user: VoteEventUser;
+}
+/** A field the delivery leaves out is left out here too. */
+export interface VoteEventUser {
+  id: string;
+  discord?: boolean;
+  global_name?: string | null;
+  username?: string | null;
+}
+export interface ReviewEvent {
+  event: 'review';
+  guildId: string;
+  id: string;
+  authorId: string;
+  /** Empty when the delivery has none. */
+  content: string;
+  rating: number;
+}
 export interface ReplyEvent {
   event: 'reply';
   guildId: string;
@@ -59,20 +44,114 @@ export interface ReplyEvent {
   reviewId: string | undefined;
   replyId: string | undefined;
 }
-export type GuildsEvent = z.output<typeof eventSchema>;
+export type GuildsEvent = VoteEvent | ReviewEvent | ReplyEvent;
+
+const NOT_A_SNOWFLAKE = new Wrong('expected a snowflake (17 to 20 digits)');
+const snowflake: Field<string> = (value) =>
+  typeof value === 'string' && /^\d{17,20}$/.test(value) ? value : NOT_A_SNOWFLAKE;
+
+const NOT_A_REVIEW_ID = new Wrong('expected a string of 1 to 80 characters');
+const reviewId: Field<string> = (value) =>
+  typeof value === 'string' && value.length >= 1 && value.length <= 80 ? value : NOT_A_REVIEW_ID;
+
+const NOT_A_RATING = new Wrong('expected a number from 0 to 5');
+const rating: Field<number> = (value) => {
+  const read = number(value);
+  return read instanceof Wrong || read < 0 || read > 5 ? NOT_A_RATING : read;
+};
+
+const optionalBoolean = optional(boolean);
+const optionalString = optional(string);
+const nullishString = nullish(string);
+
+// Guilds documents these fields (docs.guilds.me v1); anything else it sends is ignored.
+const readVoteUser: Reader<VoteEventUser> = (value) => {
+  const at = Fields.of(value);
+  if (!(at instanceof Fields)) return at;
+  const id = at.field('id', snowflake);
+  const discord = at.field('discord', optionalBoolean);
+  const globalName = at.field('global_name', nullishString);
+  const username = at.field('username', nullishString);
+  return at.done(() => {
+    const user: VoteEventUser = { id };
+    if (discord !== undefined) user.discord = discord;
+    if (globalName !== undefined) user.global_name = globalName;
+    if (username !== undefined) user.username = username;
+    return user;
+  });
+};
+
+const readVote: Reader<VoteEvent> = (value) => {
+  const at = Fields.of(value);
+  if (!(at instanceof Fields)) return at;
+  const guildId = at.field('guildId', string);
+  const double = at.field('double', optionalBoolean);
+  const user = at.nested('user', readVoteUser);
+  return at.done(() => ({ event: 'vote', guildId, double: double ?? false, user }));
+};
+
+const readReview: Reader<ReviewEvent> = (value) => {
+  const at = Fields.of(value);
+  if (!(at instanceof Fields)) return at;
+  const guildId = at.field('guildId', string);
+  const id = at.field('id', reviewId);
+  const authorId = at.field('authorId', snowflake);
+  const content = at.field('content', optionalString);
+  const stars = at.field('rating', rating);
+  return at.done(() => ({ event: 'review', guildId, id, authorId, content: content ?? '', rating: stars }));
+};
+
+/** A reply's `review`: absent, or an object whose `id`, when given, is a string. */
+const readReviewRef: Reader<{ id?: string } | undefined> = (value) => {
+  if (value === undefined) return { ok: true, value: undefined };
+  const at = Fields.of(value);
+  if (!(at instanceof Fields)) return at;
+  const id = at.field('id', optionalString);
+  return at.done(() => ({ id }));
+};
+
+// A reply's other fields are undocumented: the review id is looked for under the likely names, and
+// the reply's own id is trusted only when the review is known.
+const readReply: Reader<ReplyEvent> = (value) => {
+  const at = Fields.of(value);
+  if (!(at instanceof Fields)) return at;
+  const guildId = at.field('guildId', string);
+  const authorId = at.field('authorId', nullishString);
+  const camel = at.field('reviewId', optionalString);
+  const snake = at.field('review_id', optionalString);
+  const review = at.nested('review', readReviewRef);
+  const id = at.field('id', optionalString);
+  return at.done(() => {
+    const reviewId = camel ?? snake ?? review?.id;
+    return {
+      event: 'reply',
+      guildId,
+      authorId: authorId ?? null,
+      reviewId,
+      replyId: reviewId === undefined ? undefined : id,
+    };
+  });
+};
+
+const readers: Record<GuildsEvent['event'], Reader<GuildsEvent>> = {
+  vote: readVote,
+  review: readReview,
+  reply: readReply,
+};
 
 /** `unknownKind`: the body names no event the bot acts on (as opposed to a known kind with a bad field). */
 export type ReadEvent = { ok: true; event: GuildsEvent } | { ok: false; problem: string; unknownKind: boolean };
 
 /** A delivery's body as an event the bot acts on, or why not. */
 export function readEvent(body: unknown): ReadEvent {
-  const parsed = eventSchema.safeParse(body);
-  if (parsed.success) return { ok: true, event: parsed.data };
   const kind = (body as { event?: unknown } | null)?.event ?? null;
-  const issue = parsed.error.issues[0];
-  // The union names no event it knows: a kind Guilds added, or no kind at all.
-  if (issue?.code === 'invalid_union' && issue.path.join('.') === 'event')
-    return { ok: false, problem: `unknown event type ${JSON.stringify(kind)}`, unknownKind: true };
+  let read: Read<GuildsEvent>;
+  if (!isObject(body)) read = failed('expected an object');
+  else if (kind === 'vote' || kind === 'review' || kind === 'reply') read = readers[kind](body);
+  // The body names no event the bot knows: a kind Guilds added, or no kind at all.
+  else return { ok: false, problem: `unknown event type ${JSON.stringify(kind)}`, unknownKind: true };
+  if (read.ok) return { ok: true, event: read.value };
+  const issue = read.issues[0];
   return {
     ok: false,
     problem: `${String(kind)} event: ${issue?.path.join('.') || 'body'} ${issue?.message ?? ''}`,

@@ -18,7 +18,7 @@ describe('LOG_FORMAT', () => {
 });
 
 describe('configuration messages', () => {
-  it('says a number that does not parse must be a whole number, not zod’s own text', () => {
+  it('says a number that does not parse must be a whole number, not a parser’s own text', () => {
     const problems = problemsOf({ ...VALID_ENV, SERVICE_TIMEOUT_MS: 'soon', VOTE_POLL_SECONDS: '1.5' });
     expect(problems).toEqual([
       'SERVICE_TIMEOUT_MS must be a whole number from 100 to 60000',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
-import type { z } from 'zod';
+import type { Field } from '../../src/config-fields.js';
 import { SETTINGS } from '../../src/config.js';
 import { ROOT } from '../support/bot-process.js';
 
@@ -20,18 +20,18 @@ const NOT_IN_EXAMPLE: Record<string, string> = {
 /** What a setting is when left out: required, without a value (off, or derived at start), or a value. */
 type Default = { kind: 'required' } | { kind: 'none' } | { kind: 'value'; value: unknown } | { kind: 'unreadable' };
 
-function schemaDefault(field: z.ZodType): Default {
-  const result = field.safeParse(undefined);
-  if (!result.success) return { kind: 'required' };
-  const value: unknown = result.data;
+function schemaDefault(field: Field<unknown>): Default {
+  const result = field.parse(undefined);
+  if (!result.ok) return { kind: 'required' };
+  const value = result.value;
   if (value === undefined || (Array.isArray(value) && value.length === 0)) return { kind: 'none' };
   return { kind: 'value', value };
 }
 
-/** A default as written, read through the setting's own schema so `file:./x` and its parsed form compare. */
-function writtenValue(field: z.ZodType, text: string): Default {
-  const result = field.safeParse(text);
-  return result.success ? { kind: 'value', value: result.data as unknown } : { kind: 'unreadable' };
+/** A default as written, read through the setting's own field so `file:./x` and its parsed form compare. */
+function writtenValue(field: Field<unknown>, text: string): Default {
+  const result = field.parse(text);
+  return result.ok ? { kind: 'value', value: result.value } : { kind: 'unreadable' };
 }
 
 const describeDefault = (d: Default) => (d.kind === 'value' ? JSON.stringify(d.value) : d.kind);
