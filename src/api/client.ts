@@ -38,21 +38,60 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   return new HttpServiceClient(options);
 }
 
-interface GetSpec<T> {
+/** What a GET route is: the same for every call, so made once here rather than per call. */
+interface GetRoute<T> {
   route: Exclude<RouteName, 'postReply'>;
-  /** Cache and coalescing key: route and id. */
-  key: string;
-  path: string;
   describe: string;
   read: AttemptPlan<T>['read'];
-  /** How long this result may be reused. */
-  ttlMs: (value: T) => number;
+  /** A positive result lives cacheTtlMs; a negative one ("not voted", "no review") only notVotedTtlMs. */
+  positive: (value: T) => boolean;
   /** A cached result as it stands `ageMs` later (times left shrink); unchanged by default. */
   aged?: (value: T, ageMs: number) => T;
 }
 
+/** One GET: its route, and its cache and coalescing key and path (route and id). */
+interface GetSpec<T> {
+  of: GetRoute<T>;
+  key: string;
+  path: string;
+}
+
 const shrink = (remainingMs: number | null, ageMs: number) =>
   remainingMs === null ? null : Math.max(0, Math.round(remainingMs - ageMs));
+
+const readVote = readGet(readVoteStatus, 'GET /votes/{user_id}');
+const readList = readGet(readVoteList, 'GET /votes');
+
+const GET_VOTE: GetRoute<VoteStatus> = {
+  route: 'getVote',
+  describe: 'GET /votes/{user_id}',
+  read: readVote,
+  // "Not voted" is cached only briefly, since members check right after voting.
+  positive: (vote) => vote.voted,
+  aged: (vote, ageMs) => ({ ...vote, remainingMs: shrink(vote.remainingMs, ageMs) }),
+};
+
+const LIST_VOTES: GetRoute<VoteList> = {
+  route: 'listVotes',
+  describe: 'GET /votes',
+  // Gap: the order is not shown. Ordered once here, so each page shown later costs no sort.
+  read: (response) => {
+    const list = readList(response);
+    return { ...list, votes: orderByTimeLeft(list.votes) };
+  },
+  positive: () => true,
+  aged: (list, ageMs) => ({
+    ...list,
+    votes: list.votes.map((entry) => ({ ...entry, remainingMs: shrink(entry.remainingMs, ageMs) })),
+  }),
+};
+
+const GET_REVIEW: GetRoute<Review | null> = {
+  route: 'getReview',
+  describe: 'GET /reviews/{user_id}',
+  read: readReview,
+  positive: (review) => review !== null,
+};
 
 class HttpServiceClient implements ServiceClient {
   // Private fields: the credentials live only in the requester's closure, and nothing here
@@ -72,62 +111,25 @@ class HttpServiceClient implements ServiceClient {
     this.#breaker = new CircuitBreaker(settings.breakerThreshold, settings.breakerCooldownMs);
   }
 
-  /** A member's vote; "not voted" is cached only briefly, since members check right after voting. */
-  async getVote(userId: string, options?: CallOptions): Promise<VoteStatus> {
-    const id = checkUserId(userId);
-    const describe = 'GET /votes/{user_id}';
-    return this.#get<VoteStatus>(
-      {
-        route: 'getVote',
-        key: `getVote:${id}`,
-        path: `/votes/${id}`,
-        describe,
-        read: readGet(readVoteStatus, describe),
-        ttlMs: (vote) => this.#ttl(vote.voted),
-        aged: (vote, ageMs) => ({ ...vote, remainingMs: shrink(vote.remainingMs, ageMs) }),
-      },
-      options,
-    );
+  /** A member's vote. */
+  getVote(userId: string, options?: CallOptions): Promise<VoteStatus> {
+    return this.#get(() => {
+      const id = checkUserId(userId);
+      return { of: GET_VOTE, key: `getVote:${id}`, path: `/votes/${id}` };
+    }, options);
   }
 
   /** The guild's active votes and totals. */
-  async listVotes(options?: CallOptions): Promise<VoteList> {
-    const describe = 'GET /votes';
-    return this.#get<VoteList>(
-      {
-        route: 'listVotes',
-        key: 'listVotes',
-        path: '/votes',
-        describe,
-        // Gap: the order is not shown. Ordered once here, so each page shown later costs no sort.
-        read: (response) => {
-          const list = readGet(readVoteList, describe)(response);
-          return { ...list, votes: orderByTimeLeft(list.votes) };
-        },
-        ttlMs: () => this.#ttl(true),
-        aged: (list, ageMs) => ({
-          ...list,
-          votes: list.votes.map((entry) => ({ ...entry, remainingMs: shrink(entry.remainingMs, ageMs) })),
-        }),
-      },
-      options,
-    );
+  listVotes(options?: CallOptions): Promise<VoteList> {
+    return this.#get(() => ({ of: LIST_VOTES, key: 'listVotes', path: '/votes' }), options);
   }
 
   /** A member's review, or null when the member has none (a normal answer, not an error). */
-  async getReview(userId: string, options?: CallOptions): Promise<Review | null> {
-    const id = checkUserId(userId);
-    return this.#get<Review | null>(
-      {
-        route: 'getReview',
-        key: `getReview:${id}`,
-        path: `/reviews/${id}`,
-        describe: 'GET /reviews/{user_id}',
-        read: readReview,
-        ttlMs: (review) => this.#ttl(review !== null),
-      },
-      options,
-    );
+  getReview(userId: string, options?: CallOptions): Promise<Review | null> {
+    return this.#get(() => {
+      const id = checkUserId(userId);
+      return { of: GET_REVIEW, key: `getReview:${id}`, path: `/reviews/${id}` };
+    }, options);
   }
 
   /**
@@ -190,45 +192,59 @@ class HttpServiceClient implements ServiceClient {
     this.#cache.deleteWhere((_, key) => key === `getVote:${userId}` || key === `getReview:${userId}`);
   }
 
-  /** The one GET path: cache, then an in-flight request to share, then the circuit, then HTTP. */
-  async #get<T>(spec: GetSpec<T>, options: CallOptions | undefined): Promise<T> {
-    const callOptions = checkCallOptions(options);
-    const cached = callOptions.fresh ? undefined : this.#cache.get(spec.key);
-    if (cached !== undefined) return spec.aged ? spec.aged(cached.value as T, cached.ageMs) : (cached.value as T);
-    const caller = this.#callDeadline(callOptions);
+  /**
+   * The one GET path: cache, then an in-flight request to share, then the circuit, then HTTP.
+   * Not async: a waiting GET keeps no suspended frames of its own, only the coalescer's wait.
+   */
+  #get<T>(specOf: () => GetSpec<T>, options: CallOptions | undefined): Promise<T> {
+    let caller: Deadline | undefined;
+    let spec: GetSpec<T>;
     try {
+      spec = specOf();
+      const { aged } = spec.of;
+      const callOptions = checkCallOptions(options);
+      const cached = callOptions.fresh ? undefined : this.#cache.get(spec.key);
+      if (cached !== undefined)
+        return Promise.resolve(aged ? aged(cached.value as T, cached.ageMs) : (cached.value as T));
+      caller = this.#callDeadline(callOptions);
       if (caller.signal.aborted) throw caller.signal.reason as Error;
       if (!this.#flights.has(spec.key)) this.#breaker.acquire();
-      return await this.#flights.run(spec.key, caller, this.#settings.totalBudgetMs, (call) => this.#fetch(spec, call));
-    } finally {
-      caller.dispose();
+    } catch (error) {
+      caller?.dispose();
+      return Promise.reject(error as Error);
     }
+    // The wait releases the caller's deadline when it ends.
+    return this.#flights.run(spec.key, caller, this.#settings.totalBudgetMs, (call) => this.#fetch(spec, call));
   }
 
-  async #fetch<T>(spec: GetSpec<T>, call: CallContext): Promise<T> {
+  #fetch<T>(spec: GetSpec<T>, call: CallContext): Promise<T> {
     const epoch = this.#cache.epoch;
+    const { of } = spec;
     const plan: AttemptPlan<T> = {
-      request: { route: spec.route, method: 'GET', path: spec.path },
-      describe: spec.describe,
-      read: spec.read,
+      request: { route: of.route, method: 'GET', path: spec.path },
+      describe: of.describe,
+      read: of.read,
       onTransportFailure: (failure) => getTransportOutcome(failure, call.signal),
     };
-    const value = await this.#recorded(runAttempts(this.#send, plan, call, this.#settings));
-    // Errors are never cached; nor is a result fetched before a reply invalidated the cache.
-    if (this.#cache.epoch === epoch) this.#cache.set(spec.key, value, spec.ttlMs(value));
-    return value;
+    return this.#recorded(runAttempts(this.#send, plan, call, this.#settings), (value) => {
+      // Errors are never cached; nor is a result fetched before a reply invalidated the cache.
+      if (this.#cache.epoch === epoch) this.#cache.set(spec.key, value, this.#ttl(of.positive(value)));
+    });
   }
 
-  /** Tells the circuit breaker how a call ended. */
-  async #recorded<T>(call: Promise<T>): Promise<T> {
-    try {
-      const value = await call;
-      this.#breaker.record('success');
-      return value;
-    } catch (error) {
-      this.#breaker.record(breakerOutcome(error));
-      throw error;
-    }
+  /** Tells the circuit breaker how a call ended; `onValue` sees a result first. */
+  #recorded<T>(call: Promise<T>, onValue?: (value: T) => void): Promise<T> {
+    return call.then(
+      (value) => {
+        this.#breaker.record('success');
+        onValue?.(value);
+        return value;
+      },
+      (error: unknown) => {
+        this.#breaker.record(breakerOutcome(error));
+        throw error;
+      },
+    );
   }
 
   /** The caller's deadline: the client's budget, shortened by the call's own budget and signal. */

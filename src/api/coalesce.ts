@@ -21,7 +21,10 @@ export class Coalescer {
     return this.flights.has(key);
   }
 
-  /** Waits for the request under `key`, starting it with `start` when none is in flight. */
+  /**
+   * Waits for the request under `key`, starting it with `start` when none is in flight. The wait
+   * owns `caller` from here: its deadline is released when the wait ends.
+   */
   run<T>(key: string, caller: Deadline, budgetMs: number, start: (call: CallContext) => Promise<T>): Promise<T> {
     const existing = this.flights.get(key) as Flight<T> | undefined;
     return this.wait(key, existing ?? this.launch(key, budgetMs, start, caller), caller);
@@ -56,6 +59,7 @@ export class Coalescer {
       const leave = () => {
         flight.waiters.delete(caller);
         caller.signal.removeEventListener('abort', giveUp);
+        caller.dispose();
       };
       const giveUp = () => {
         leave();

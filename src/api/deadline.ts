@@ -10,24 +10,26 @@ export class Deadline {
   private readonly endsAt: number;
   private readonly timer: NodeJS.Timeout | undefined;
   private readonly parent: AbortSignal | undefined;
-  private readonly onParentAbort = () =>
-    this.abort(new ServiceUnavailableError('aborted', 'The call was cancelled by its caller.'));
+  // Made only with a parent: most calls have none, and every GET makes two deadlines.
+  private readonly onParentAbort: (() => void) | undefined;
 
   constructor(budgetMs: number, parent?: AbortSignal) {
     this.endsAt = performance.now() + budgetMs;
-    this.parent = parent;
-    if (parent?.aborted) {
-      this.onParentAbort();
-    } else {
-      parent?.addEventListener('abort', this.onParentAbort, { once: true });
-      const expire = () =>
-        this.abort(new ServiceUnavailableError('timeout', `The service did not answer within ${budgetMs} ms.`));
-      if (budgetMs <= 0) expire();
-      else {
-        this.timer = setTimeout(expire, budgetMs);
-        // A pending budget must never keep the process alive on shutdown.
-        this.timer.unref();
+    if (parent) {
+      this.onParentAbort = () =>
+        this.abort(new ServiceUnavailableError('aborted', 'The call was cancelled by its caller.'));
+      if (parent.aborted) {
+        this.onParentAbort();
+        return;
       }
+      this.parent = parent;
+      parent.addEventListener('abort', this.onParentAbort, { once: true });
+    }
+    if (budgetMs <= 0) expire(this, budgetMs);
+    else {
+      this.timer = setTimeout(expire, budgetMs, this, budgetMs);
+      // A pending budget must never keep the process alive on shutdown.
+      this.timer.unref();
     }
   }
 
@@ -48,8 +50,12 @@ export class Deadline {
   /** Releases the timer and the parent listener; the signal keeps its state. */
   dispose(): void {
     clearTimeout(this.timer);
-    this.parent?.removeEventListener('abort', this.onParentAbort);
+    if (this.onParentAbort) this.parent?.removeEventListener('abort', this.onParentAbort);
   }
+}
+
+function expire(deadline: Deadline, budgetMs: number): void {
+  deadline.abort(new ServiceUnavailableError('timeout', `The service did not answer within ${budgetMs} ms.`));
 }
 
 /** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */

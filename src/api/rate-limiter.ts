@@ -43,6 +43,18 @@ export class RateLimiter {
   ) {}
 
   /**
+   * Takes a slot at once when the window is open (counted as sent, like acquire()), without the
+   * promise acquire() needs: most requests never wait. False when the request must go through acquire().
+   */
+  tryAcquire(budget: Budget): boolean {
+    if (budget.signal.aborted) return false;
+    const now = this.now();
+    if (this.closedFor(now) > 0 || this.awaitingWindow()) return false;
+    this.take();
+    return true;
+  }
+
+  /**
    * Resolves when a request may leave, and counts it as sent: every acquire() must be followed by
    * exactly one settle(). Throws RateLimitedError when the wait is longer than the budget, or the
    * budget's signal reason when it ends while waiting.
@@ -53,8 +65,7 @@ export class RateLimiter {
     for (;;) {
       if (budget.signal.aborted) throw budget.signal.reason as Error;
       const now = this.now();
-      if (this.known && this.resetAt <= now) this.known = false;
-      const closedFor = Math.max(this.blockedUntil - now, this.known && this.left <= 0 ? this.resetAt - now : 0);
+      const closedFor = this.closedFor(now);
       if (closedFor > 0) {
         // Waiting is worth it only if the request still has time to run after the wait.
         if (closedFor + MIN_REQUEST_MS >= budget.remaining()) {
@@ -65,24 +76,39 @@ export class RateLimiter {
         await this.change(closedFor, budget.signal);
         continue;
       }
-      if (!this.known && this.inFlight > 0) {
-        // The window is unknown and a request is out to learn it: wait for its answer.
+      if (this.awaitingWindow()) {
         waited = true;
         await this.change(budget.remaining(), budget.signal);
         continue;
       }
-      this.inFlight += 1;
-      if (this.known) this.left -= 1;
+      this.take();
       if (waited) this.report({ outcome: 'waited', waitMs: Math.round(this.now() - started) });
       return;
     }
+  }
+
+  /** How long nothing may leave: a 429's wait, or a known window with nothing left until it resets. */
+  private closedFor(now: number): number {
+    if (this.known && this.resetAt <= now) this.known = false;
+    return Math.max(this.blockedUntil - now, this.known && this.left <= 0 ? this.resetAt - now : 0);
+  }
+
+  /** The window is unknown and a request is out to learn it: the next waits for its answer. */
+  private awaitingWindow(): boolean {
+    return !this.known && this.inFlight > 0;
+  }
+
+  private take(): void {
+    this.inFlight += 1;
+    if (this.known) this.left -= 1;
   }
 
   /** A request acquire() let through has ended: with its response's headers, or without a response. */
   settle(response?: { status: number; headers: ResponseHeaders }): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
     if (response) this.read(response.status, response.headers);
-    for (const wake of [...this.wakers]) wake();
+    // A copy, as each waker removes itself; none is made when nobody waits (most settles).
+    if (this.wakers.size > 0) for (const wake of [...this.wakers]) wake();
   }
 
   private read(status: number, headers: ResponseHeaders): void {

@@ -74,15 +74,28 @@ export function credentialHeaderNames(prefix: string): { apiKey: string; appId: 
  * request leaves and reads the rate-limit headers of whatever comes back.
  */
 export function limitedSend(send: Send, limiter: RateLimiter): Send {
-  return async (request, attempt, call) => {
-    await limiter.acquire(call);
-    let response: RawResponse | undefined;
-    try {
-      response = await send(request, attempt, call);
-      return response;
-    } finally {
-      limiter.settle(response);
-    }
+  return (request, attempt, call) => {
+    const sent = (): Promise<RawResponse> => {
+      let response: Promise<RawResponse>;
+      try {
+        response = send(request, attempt, call);
+      } catch (error) {
+        limiter.settle();
+        return Promise.reject(error as Error);
+      }
+      return response.then(
+        (answer) => {
+          limiter.settle(answer);
+          return answer;
+        },
+        (error: unknown) => {
+          limiter.settle();
+          throw error;
+        },
+      );
+    };
+    // Most requests leave at once: no promise and no suspended function for a wait that never happens.
+    return limiter.tryAcquire(call) ? sent() : limiter.acquire(call).then(sent);
   };
 }
 

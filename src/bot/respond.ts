@@ -65,14 +65,19 @@ function updateMessage(interaction: MessageComponentInteraction | ModalSubmitInt
 
 const TOO_SLOW = Symbol('too slow');
 
-async function raceDeadline<T>(work: Promise<T>): Promise<T | typeof TOO_SLOW> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<typeof TOO_SLOW>((resolve) => {
-    timer = setTimeout(resolve, DEFER_AFTER_MS, TOO_SLOW);
+/** `work`'s outcome, or TOO_SLOW once DEFER_AFTER_MS pass first; one promise and one timer per answer. */
+function raceDeadline<T>(work: Promise<T>): Promise<T | typeof TOO_SLOW> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, DEFER_AFTER_MS, TOO_SLOW);
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error as Error);
+      },
+    );
   });
-  try {
-    return await Promise.race([work, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
