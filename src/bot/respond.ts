@@ -6,6 +6,7 @@ import {
   type MessageComponentInteraction,
   type ModalSubmitInteraction,
 } from 'discord.js';
+import { settleWithin } from '../work/settle-within.js';
 import { replyPlain } from './reply-fast.js';
 
 /** Discord's first-response window is 3 s; deferring here leaves room for network latency. */
@@ -65,19 +66,9 @@ function updateMessage(interaction: MessageComponentInteraction | ModalSubmitInt
 
 const TOO_SLOW = Symbol('too slow');
 
+const tooSlow = (): typeof TOO_SLOW => TOO_SLOW;
+
 /** `work`'s outcome, or TOO_SLOW once DEFER_AFTER_MS pass first; one promise and one timer per answer. */
 function raceDeadline<T>(work: Promise<T>): Promise<T | typeof TOO_SLOW> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, DEFER_AFTER_MS, TOO_SLOW);
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error as Error);
-      },
-    );
-  });
+  return settleWithin(work, DEFER_AFTER_MS, tooSlow);
 }

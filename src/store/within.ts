@@ -1,3 +1,5 @@
+import { settleWithin } from '../work/settle-within.js';
+
 /** The store failed a call a member was waiting on: they are told to try again shortly. */
 export class StoreUnavailable extends Error {
   constructor(message: string, options?: ErrorOptions) {
@@ -19,18 +21,8 @@ export class StoreTimeout extends StoreUnavailable {
  * store offers no way to cancel it); whatever it ends with later is absorbed here, never unhandled.
  */
 export function storeWithin<T>(work: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new StoreTimeout(ms)), ms);
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
+  return settleWithin(work, ms, () => {
+    throw new StoreTimeout(ms);
   });
 }
 
