@@ -198,9 +198,8 @@ class HttpServiceClient implements ServiceClient {
    */
   #get<T>(specOf: () => GetSpec<T>, options: CallOptions | undefined): Promise<T> {
     let caller: Deadline | undefined;
-    let spec: GetSpec<T>;
     try {
-      spec = specOf();
+      const spec = specOf();
       const { aged } = spec.of;
       const callOptions = checkCallOptions(options);
       const cached = callOptions.fresh ? undefined : this.#cache.get(spec.key);
@@ -209,12 +208,13 @@ class HttpServiceClient implements ServiceClient {
       caller = this.#callDeadline(callOptions);
       if (caller.signal.aborted) throw caller.signal.reason as Error;
       if (!this.#flights.has(spec.key)) this.#breaker.acquire();
+      // From here the wait releases the caller's deadline when it ends.
+      return this.#flights.run(spec.key, caller, this.#settings.totalBudgetMs, (call) => this.#fetch(spec, call));
     } catch (error) {
+      // Whatever fails before a wait begins is the call's rejection, as an async function's throw would be.
       caller?.dispose();
       return Promise.reject(error as Error);
     }
-    // The wait releases the caller's deadline when it ends.
-    return this.#flights.run(spec.key, caller, this.#settings.totalBudgetMs, (call) => this.#fetch(spec, call));
   }
 
   #fetch<T>(spec: GetSpec<T>, call: CallContext): Promise<T> {
