@@ -87,11 +87,6 @@ export class Fields {
 
   constructor(readonly source: Record<string, unknown>) {}
 
-  /** An object's fields, or the issue that the value is not an object. */
-  static of(value: unknown): Fields | Read<never> {
-    return isObject(value) ? new Fields(value) : failed('expected an object');
-  }
-
   field<T>(key: string, read: Field<T>): T {
     const value = read(this.source[key]);
     if (!(value instanceof Wrong)) return value;
@@ -110,6 +105,11 @@ export class Fields {
   done<T>(build: () => T): Read<T> {
     return this.#issues ? { ok: false, issues: this.#issues } : ok(build());
   }
+}
+
+/** A reader of a JSON object, field by field; any other value is the issue that it is not an object. */
+export function objectReader<T>(read: (at: Fields) => Read<T>): Reader<T> {
+  return (value) => (isObject(value) ? read(new Fields(value)) : failed('expected an object'));
 }
 
 /** A short, value-free description of why a body was not read: up to three issues, `path: message`. */

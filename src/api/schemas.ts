@@ -2,7 +2,7 @@ import {
   arrayOf,
   boolean,
   count,
-  Fields,
+  objectReader,
   isObject,
   nonEmptyString,
   nullish,
@@ -32,39 +32,33 @@ const remainingMs: Field<number | null> = (value) => {
 };
 
 /** GET /votes/{user_id}. Gap: `voted` is not marked required; absent (or null) means not voted. */
-export const readVoteStatus: Reader<VoteStatus> = (value) => {
-  const at = Fields.of(value);
-  if (!(at instanceof Fields)) return at;
+export const readVoteStatus: Reader<VoteStatus> = objectReader((at) => {
   const voted = at.field('voted', nullishBoolean);
   const remaining = at.field('remaining', remainingMs);
   return at.done(() => ({ voted: voted ?? false, remainingMs: remaining }));
-};
+});
 
 /**
  * One list entry. Gap: the platform flag is "named with the chat platform's name in lower case",
  * i.e. `discord`; absent means false. Gap: the unit of an entry's `remaining` is stated nowhere;
  * it is read as milliseconds, like the single check, so one formatter renders both.
  */
-const readVoteEntry: Reader<VoteEntry> = (value) => {
-  const at = Fields.of(value);
-  if (!(at instanceof Fields)) return at;
+const readVoteEntry: Reader<VoteEntry> = objectReader((at) => {
   const userId = at.field('userId', nonEmptyString);
   const remaining = at.field('remaining', remainingMs);
   const discord = at.field('discord', nullishBoolean);
   return at.done(() => ({ userId, remainingMs: remaining, viaDiscord: discord ?? false }));
-};
+});
 
 const readVoteEntries = arrayOf(readVoteEntry);
 
 /** GET /votes. Gap: pagination and ordering are not shown; the list is taken whole and ordered by the client. */
-export const readVoteList: Reader<VoteList> = (value) => {
-  const at = Fields.of(value);
-  if (!(at instanceof Fields)) return at;
+export const readVoteList: Reader<VoteList> = objectReader((at) => {
   const totalVotes = at.field('totalVotes', count);
   const monthlyVotes = at.field('monthlyVotes', count);
   const votes = at.nested('votes', readVoteEntries);
   return at.done(() => ({ totalVotes, monthlyVotes, votes }));
-};
+});
 
 const NOT_A_RATING = new Wrong('expected a whole number from 1 to 5');
 const rating: Field<number> = (value) =>
@@ -82,9 +76,7 @@ const dateTime: Field<Date> = (value) => {
  * response, not a review without a date. The spec's 200-character content limit is the service's
  * to enforce, so a longer text is accepted (views truncate what they show).
  */
-export const readReviewBody: Reader<Review> = (value) => {
-  const at = Fields.of(value);
-  if (!(at instanceof Fields)) return at;
+export const readReviewBody: Reader<Review> = objectReader((at) => {
   const id = at.field('id', nonEmptyString);
   const stars = at.field('rating', rating);
   const content = at.field('content', string);
@@ -93,7 +85,7 @@ export const readReviewBody: Reader<Review> = (value) => {
   const createdAt = at.field('created_at', dateTime);
   const authorId = at.field('authorId', nonEmptyString);
   return at.done(() => ({ id, rating: stars, content, likes, replies, createdAt, authorId }));
-};
+});
 
 /**
  * Gap: the answer for a user without a review is not shown. An empty body (read as undefined),
@@ -107,17 +99,13 @@ export function isNoReview(value: unknown): boolean {
 }
 
 /** POST /reviews/{id} success. Gap: the success status is not shown; any 2xx with an id counts. */
-export const readReplyBody: Reader<Reply> = (value) => {
-  const at = Fields.of(value);
-  if (!(at instanceof Fields)) return at;
+export const readReplyBody: Reader<Reply> = objectReader((at) => {
   const id = at.field('id', nonEmptyString);
   return at.done(() => ({ id }));
-};
+});
 
 /** The `{error}` body the spec gives for POST failures (and 401s). */
-export const readErrorBody: Reader<{ error: string }> = (value) => {
-  const at = Fields.of(value);
-  if (!(at instanceof Fields)) return at;
+export const readErrorBody: Reader<{ error: string }> = objectReader((at) => {
   const error = at.field('error', string);
   return at.done(() => ({ error }));
-};
+});

@@ -1,10 +1,11 @@
 import {
   boolean,
   failed,
-  Fields,
   isObject,
   nullish,
   number,
+  objectReader,
+  ok,
   optional,
   string,
   Wrong,
@@ -12,6 +13,7 @@ import {
   type Read,
   type Reader,
 } from '../api/read-shape.js';
+import { isSnowflake } from '../api/validate-input.js';
 
 export interface VoteEvent {
   event: 'vote';
@@ -47,8 +49,7 @@ export interface ReplyEvent {
 export type GuildsEvent = VoteEvent | ReviewEvent | ReplyEvent;
 
 const NOT_A_SNOWFLAKE = new Wrong('expected a snowflake (17 to 20 digits)');
-const snowflake: Field<string> = (value) =>
-  typeof value === 'string' && /^\d{17,20}$/.test(value) ? value : NOT_A_SNOWFLAKE;
+const snowflake: Field<string> = (value) => (isSnowflake(value) ? value : NOT_A_SNOWFLAKE);
 
 const NOT_A_REVIEW_ID = new Wrong('expected a string of 1 to 80 characters');
 const reviewId: Field<string> = (value) =>
@@ -65,9 +66,7 @@ const optionalString = optional(string);
 const nullishString = nullish(string);
 
 // Guilds documents these fields (docs.guilds.me v1); anything else it sends is ignored.
-const readVoteUser: Reader<VoteEventUser> = (value) => {
-  const at = Fields.of(value);
-  if (!(at instanceof Fields)) return at;
+const readVoteUser: Reader<VoteEventUser> = objectReader((at) => {
   const id = at.field('id', snowflake);
   const discord = at.field('discord', optionalBoolean);
   const globalName = at.field('global_name', nullishString);
@@ -79,42 +78,36 @@ const readVoteUser: Reader<VoteEventUser> = (value) => {
     if (username !== undefined) user.username = username;
     return user;
   });
-};
+});
 
-const readVote: Reader<VoteEvent> = (value) => {
-  const at = Fields.of(value);
-  if (!(at instanceof Fields)) return at;
+const readVote: Reader<VoteEvent> = objectReader((at) => {
   const guildId = at.field('guildId', string);
   const double = at.field('double', optionalBoolean);
   const user = at.nested('user', readVoteUser);
   return at.done(() => ({ event: 'vote', guildId, double: double ?? false, user }));
-};
+});
 
-const readReview: Reader<ReviewEvent> = (value) => {
-  const at = Fields.of(value);
-  if (!(at instanceof Fields)) return at;
+const readReview: Reader<ReviewEvent> = objectReader((at) => {
   const guildId = at.field('guildId', string);
   const id = at.field('id', reviewId);
   const authorId = at.field('authorId', snowflake);
   const content = at.field('content', optionalString);
   const stars = at.field('rating', rating);
   return at.done(() => ({ event: 'review', guildId, id, authorId, content: content ?? '', rating: stars }));
-};
+});
 
-/** A reply's `review`: absent, or an object whose `id`, when given, is a string. */
-const readReviewRef: Reader<{ id?: string } | undefined> = (value) => {
-  if (value === undefined) return { ok: true, value: undefined };
-  const at = Fields.of(value);
-  if (!(at instanceof Fields)) return at;
+const reviewRef = objectReader((at) => {
   const id = at.field('id', optionalString);
   return at.done(() => ({ id }));
-};
+});
+
+/** A reply's `review`: absent, or an object whose `id`, when given, is a string. */
+const readReviewRef: Reader<{ id?: string } | undefined> = (value) =>
+  value === undefined ? ok(undefined) : reviewRef(value);
 
 // A reply's other fields are undocumented: the review id is looked for under the likely names, and
 // the reply's own id is trusted only when the review is known.
-const readReply: Reader<ReplyEvent> = (value) => {
-  const at = Fields.of(value);
-  if (!(at instanceof Fields)) return at;
+const readReply: Reader<ReplyEvent> = objectReader((at) => {
   const guildId = at.field('guildId', string);
   const authorId = at.field('authorId', nullishString);
   const camel = at.field('reviewId', optionalString);
@@ -131,7 +124,7 @@ const readReply: Reader<ReplyEvent> = (value) => {
       replyId: reviewId === undefined ? undefined : id,
     };
   });
-};
+});
 
 const readers: Record<GuildsEvent['event'], Reader<GuildsEvent>> = {
   vote: readVote,

@@ -206,8 +206,7 @@ describe('primitives', () => {
   });
 
   it('Fields collects every issue in reading order and builds nothing once one is found', () => {
-    const at = Fields.of({ a: 'x', b: [1, 'two', 3, 'four'] });
-    if (!(at instanceof Fields)) throw new Error('expected an object');
+    const at = new Fields({ a: 'x', b: [1, 'two', 3, 'four'] });
     at.field('a', number);
     at.nested(
       'b',
