@@ -140,11 +140,9 @@ export class ConfigError extends Error {
 const snowflake = (hint: string) => matching(SNOWFLAKE, `must be a Discord id (17–20 digits): ${hint}`);
 /** A key as written (checked here so the message names the setting; never echoed). */
 const secretKeyText = (name: string) =>
-  checked((value) =>
-    thrown(
-      () => secretKey(value, name),
-      (message) => message.replace(`${name} `, ''),
-    ),
+  validatedBy(
+    (value) => secretKey(value, name),
+    (message) => message.replace(`${name} `, ''),
   );
 const intInRange = (min: number, max: number, fallback: number) => orDefault(wholeNumber(min, max), fallback);
 const template = (hint: string) =>
@@ -174,24 +172,22 @@ const httpUrl = (hint: string) =>
     }
     return `must be an http(s) URL: ${hint}`;
   });
-// The parsers shared with other code throw; their message becomes the setting's problem.
-function thrown(validate: () => unknown, wording: (message: string) => string = (message) => message) {
-  try {
-    validate();
-    return undefined;
-  } catch (error) {
-    return wording((error as Error).message);
-  }
-}
+// The parsers shared with other code throw; their message (worded for the setting) becomes its problem.
 const from =
-  <T>(parse: (value: string) => T): Check<T> =>
+  <T>(parse: (value: string) => T, wording: (message: string) => string = (message) => message): Check<T> =>
   (text) => {
     try {
       return ok(parse(text.trim()));
     } catch (error) {
-      return fail((error as Error).message);
+      return fail(wording((error as Error).message));
     }
   };
+/** Checked by a shared parser that throws; the setting keeps the text as written (trimmed). */
+const validatedBy = (validate: (value: string) => unknown, wording?: (message: string) => string) =>
+  from((value) => {
+    validate(value);
+    return value;
+  }, wording);
 
 const port = wholeNumber(1, 65_535, {
   notWhole: 'must be a port from 1 to 65535',
@@ -233,12 +229,7 @@ const FIELDS = {
   SHARD_COUNT: optional(shardCount),
   SHARD_IDS: optional(from(parseShardIds)),
   SERVICE_BASE_URL: required(
-    checked((value) =>
-      thrown(
-        () => parseBaseUrl(value),
-        (message) => `is not usable: ${message}`,
-      ),
-    ),
+    validatedBy(parseBaseUrl, (message) => `is not usable: ${message}`),
     'the service base URL ending in /v1, e.g. https://api.example.com/v1',
   ),
   SERVICE_API_KEY: optional(trimmed),
