@@ -43,10 +43,15 @@ export function readGet<T>(reader: Reader<T>, what: string) {
     if (response.status < 200 || response.status > 299) throw invalid(what, response, 'an unexpected status');
     const body = parseBody(response.text);
     if (!body.ok) throw invalid(what, response, 'a body that is not JSON');
-    const read = reader(body.value);
-    if (!read.ok) throw invalid(what, response, `a body the client cannot read (${describeIssues(read.issues)})`);
-    return read.value;
+    return readBody(reader, body.value, what, response);
   };
+}
+
+/** `value` as `reader` reads it; a body it cannot read is an invalid response, never retried. */
+function readBody<T>(reader: Reader<T>, value: unknown, what: string, response: RawResponse): T {
+  const read = reader(value);
+  if (!read.ok) throw invalid(what, response, `a body the client cannot read (${describeIssues(read.issues)})`);
+  return read.value;
 }
 
 /**
@@ -66,9 +71,7 @@ export function readReview(response: RawResponse): Review | null {
   if (!body.ok) throw invalid(what, response, 'a body that is not JSON');
   if (isNoReview(body.value)) return null;
   if (!success) throw invalid(what, response, 'an unexpected status');
-  const read = readReviewBody(body.value);
-  if (!read.ok) throw invalid(what, response, `a body the client cannot read (${describeIssues(read.issues)})`);
-  return read.value;
+  return readBody(readReviewBody, body.value, what, response);
 }
 
 /**
