@@ -153,6 +153,9 @@ function results(
   has its own. Our bot logs at LOG_LEVEL=info (one line per interaction, as a host runs it)${extra.length ? '; one extra throughput run at LOG_LEVEL=warn' : ''}.
   The baseline (\`bench/baseline/bot.ts\`) is the discord.js guide's bot: plain fetch per /vote, no cache,
   no deferral, no retry, default REST options. Each scenario starts a fresh bot process.
+- Latency runs begin 1 s after the bot is ready, when its RSS is read ("RSS at start" is the median over those
+  processes). At a 20 ms service three fresh processes per bot are run and their 1,200 acks pooled: over 400 the
+  p99 is the 4th slowest ack, which one scheduling hiccup on this machine moves by milliseconds for either bot.
 - Ack latency = interaction dispatched on the gateway → the bot's first callback reaching the stand-in
   (accepted or refused), both stamped by the stand-in. The stand-in keeps Discord's 3 s deadline on
   (\`interactionDeadlineMs\` default): a later callback is refused with 10062 and counted late.

@@ -1,6 +1,6 @@
 import type { Figures } from './context.js';
 import { BURST } from './scenarios/burst.js';
-import { LATENCY_RUN, SERVICE_LATENCIES_MS } from './scenarios/latency.js';
+import { LATENCY_RUN, processesAt, SERVICE_LATENCIES_MS } from './scenarios/latency.js';
 import { MEMORY_RUN } from './scenarios/memory.js';
 import { MANY_SERVERS } from './scenarios/many-servers.js';
 import { PROCESSING_RUN } from './scenarios/processing.js';
@@ -22,6 +22,7 @@ interface Row {
 const seconds = (ms: number) => (ms < 1000 ? `${ms} ms` : `${ms / 1000} s`);
 
 export function rows(extraLogLevels: readonly string[]): Row[] {
+  const latencyProcesses = SERVICE_LATENCIES_MS.reduce((sum, latency) => sum + processesAt(latency), 0);
   const latencyRows = SERVICE_LATENCIES_MS.flatMap((latency): Row[] => [
     ...(['p50', 'p95', 'p99'] as const).map((p): Row => ({
       id: `ack.${p}.${latency}`,
@@ -31,12 +32,12 @@ export function rows(extraLogLevels: readonly string[]): Row[] {
   ]);
   const lateRows = SERVICE_LATENCIES_MS.map((latency): Row => ({
     id: `late.${latency}`,
-    label: `Late acks (> 3 s) of ${LATENCY_RUN.count}, service ${seconds(latency)}`,
+    label: `Late acks (> 3 s) of ${LATENCY_RUN.count * processesAt(latency)}, service ${seconds(latency)}`,
     unit: 'count',
   }));
   const answeredRows = SERVICE_LATENCIES_MS.map((latency): Row => ({
     id: `answered.${latency}`,
-    label: `Members shown their vote (not an error) of ${LATENCY_RUN.count}, service ${seconds(latency)}`,
+    label: `Members shown their vote (not an error) of ${LATENCY_RUN.count * processesAt(latency)}, service ${seconds(latency)}`,
     unit: 'count',
   }));
   const throughputRows = ['', ...extraLogLevels.map((level) => `.${level}`)].flatMap((suffix): Row[] => {
@@ -67,7 +68,11 @@ export function rows(extraLogLevels: readonly string[]): Row[] {
     { id: 'processing.ackP50', label: 'Ack latency p50, service ~0 ms, cache warm', unit: 'ms' },
     { id: 'processing.ackP99', label: 'Ack latency p99, service ~0 ms, cache warm', unit: 'ms' },
     { id: 'processing.requests', label: `Service requests during those ${PROCESSING_RUN.count} /vote`, unit: 'count' },
-    { id: 'rss.start', label: 'Bot RSS at start', unit: 'MB' },
+    {
+      id: 'rss.start',
+      label: `Bot RSS at start (1 s after ready, median of the latency runs' ${latencyProcesses} processes)`,
+      unit: 'MB',
+    },
     { id: 'rss.10k', label: 'Bot RSS after 10k interactions', unit: 'MB' },
     { id: 'rss.100k', label: `Bot RSS after ${MEMORY_RUN.count / 1000}k interactions`, unit: 'MB' },
     { id: 'rss.growth', label: 'Bot RSS growth 10k → 100k', unit: 'MB' },
