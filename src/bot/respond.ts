@@ -9,15 +9,27 @@ import {
 import { settleWithin } from '../work/settle-within.js';
 import { replyPlain } from './reply-fast.js';
 
-/** Discord's first-response window is 3 s; deferring here leaves room for network latency. */
+/**
+ * Discord's first-response window is 3 s from when it made the interaction; deferring this long
+ * after leaves room for network latency.
+ */
 export const DEFER_AFTER_MS = 1_800;
+
+/**
+ * How long an answer may still take before the bot defers, counted from the interaction's creation
+ * (its id's timestamp), so one that waited in a busy event loop or a slow gateway still defers in
+ * time. A clock behind Discord's gives a negative age: then it counts from now, as it did without.
+ */
+export function deferDelay(createdTimestamp: number, now: number = Date.now()): number {
+  return Math.max(0, DEFER_AFTER_MS - Math.max(0, now - createdTimestamp));
+}
 
 export type ReplyPayload = Omit<InteractionReplyOptions, 'flags' | 'withResponse' | 'fetchReply'> &
   Omit<InteractionEditReplyOptions, 'flags'>;
 
 /**
- * Answers with `work`'s payload directly when it is ready within DEFER_AFTER_MS, otherwise defers
- * first and edits the answer in when it arrives, so the 3 s window is never missed.
+ * Answers with `work`'s payload directly when it is ready before deferDelay runs out, otherwise
+ * defers first and edits the answer in when it arrives, so the 3 s window is never missed.
  */
 export async function replyInTime(
   interaction: ChatInputCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction,
@@ -25,7 +37,7 @@ export async function replyInTime(
   { ephemeral }: { ephemeral: boolean },
 ): Promise<void> {
   const flags = ephemeral ? MessageFlags.Ephemeral : undefined;
-  const payload = await raceDeadline(work);
+  const payload = await raceDeadline(work, interaction.createdTimestamp);
   if (payload !== TOO_SLOW) {
     await replyPlain(interaction, payload, flags);
     return;
@@ -39,7 +51,7 @@ export async function updateInTime(
   interaction: MessageComponentInteraction | ModalSubmitInteraction,
   work: Promise<ReplyPayload>,
 ): Promise<void> {
-  const payload = await raceDeadline(work);
+  const payload = await raceDeadline(work, interaction.createdTimestamp);
   if (payload !== TOO_SLOW) {
     await updateMessage(interaction, payload);
     return;
@@ -68,7 +80,7 @@ const TOO_SLOW = Symbol('too slow');
 
 const tooSlow = (): typeof TOO_SLOW => TOO_SLOW;
 
-/** `work`'s outcome, or TOO_SLOW once DEFER_AFTER_MS pass first; one promise and one timer per answer. */
-function raceDeadline<T>(work: Promise<T>): Promise<T | typeof TOO_SLOW> {
-  return settleWithin(work, DEFER_AFTER_MS, tooSlow);
+/** `work`'s outcome, or TOO_SLOW once deferDelay passes first; one promise and one timer per answer. */
+function raceDeadline<T>(work: Promise<T>, createdTimestamp: number): Promise<T | typeof TOO_SLOW> {
+  return settleWithin(work, deferDelay(createdTimestamp), tooSlow);
 }

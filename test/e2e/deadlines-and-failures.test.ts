@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { MessageFlags } from 'discord.js';
 import { asMember, textOf } from '../support/conversation.js';
+import { member, slashCommand, snowflakeAt } from '../support/discord/index.js';
 import { startWorld, type World } from '../support/world.js';
 
 const DEFERRED_REPLY = 5;
@@ -36,6 +37,20 @@ describe('answering within Discord deadline', () => {
     expect(first.data?.flags & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
     const message = await handle.waitForMessage(6_000);
     expect(handle.webhookCalls.some((c) => c.method === 'PATCH' && c.path.endsWith('/messages/@original'))).toBe(true);
+    expect(textOf(message)).toMatch(/vote/i);
+    expect(handle.rejectedCallbacks).toEqual([]);
+  });
+
+  it('defers at once an interaction Discord made 2.2 s before the bot saw it, though the service takes 1 s', async () => {
+    world.sandbox.setFault('getVote', { latencyMs: 1_000 });
+    const made = new Date(Date.now() - 2_200).toISOString();
+    const payload = slashCommand({ name: 'vote', member: member({ id: freshMember() }) });
+    const handle = world.discord.sendInteraction({ ...payload, id: snowflakeAt(made) });
+    const first = await handle.firstCallback(3_000);
+    expect(first.type).toBe(DEFERRED_REPLY);
+    // Counted from its dispatch it had 1.8 s; counted from its creation, none was left.
+    expect(first.at - handle.sentAt).toBeLessThan(500);
+    const message = await handle.waitForMessage(6_000);
     expect(textOf(message)).toMatch(/vote/i);
     expect(handle.rejectedCallbacks).toEqual([]);
   });

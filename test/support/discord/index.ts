@@ -34,7 +34,7 @@ export {
   textChannelIdFor,
   voterRoleIdFor,
 } from './fixtures.js';
-export { nextSnowflake } from './snowflake.js';
+export { nextSnowflake, snowflakeAt } from './snowflake.js';
 export { guildIdOnShard, shardOf, type IdentifyRecord } from './shards.js';
 export { attachmentBytes } from './store.js';
 export type {
