@@ -18,7 +18,7 @@ export const memoryScenario: Scenario = async (ctx, kind) => {
   return withBot(ctx, kind, 'memory', async (bot) => {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const rss: Record<number, number> = { 0: rssMb(bot.pid) };
-    ctx.progress(`memory ${label(kind)}: RSS at start ${rss[0]!.toFixed(1)} MB`);
+    ctx.progress(`memory ${label(kind)}: RSS before the run (1 s after ready) ${rss[0]!.toFixed(1)} MB`);
     const started = performance.now();
     const run = await drive(ctx.discord, bot, {
       ...MEMORY_RUN,
