@@ -37,7 +37,9 @@ export class StatsRenderer {
   #running(): Worker {
     if (this.#worker) return this.#worker;
     // None of the process's own flags: they are for the main thread (and some refuse a worker).
-    const worker = new Worker(new URL('./draw-worker.js', import.meta.url), {
+    // Through package.json's "imports": `npm start` runs this module from a bundle (bundle.js), not
+    // from beside draw-worker.js.
+    const worker = new Worker(new URL(import.meta.resolve('#stats-draw-worker')), {
       execArgv: [],
       resourceLimits: { maxYoungGenerationSizeMb: 8 },
     });

@@ -1,0 +1,54 @@
+import { describe, expect, it } from '@jest/globals';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { ROOT, startCommand } from '../support/bot-process.js';
+
+// `npm start` runs the bundle bundle.js writes (the other e2e suites start it); these check what a
+// run could miss: a module loaded both from the bundle and from dist/src, a command left out.
+const BUNDLE = path.join(ROOT, 'dist/bundle');
+
+function bundleFiles(dir = BUNDLE): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? bundleFiles(path.join(dir, entry.name))
+      : entry.name.endsWith('.js')
+        ? [path.join(dir, entry.name)]
+        : [],
+  );
+}
+
+/** Relative specifiers of static and dynamic imports, as esbuild writes them. */
+function relativeImports(source: string): string[] {
+  return [...source.matchAll(/(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g)].map((match) => match[1] ?? '');
+}
+
+describe('the bundle npm start runs', () => {
+  it('is what the start command names', () => {
+    expect(startCommand().args.at(-1)).toBe('dist/bundle/src/main.js');
+    expect(existsSync(path.join(BUNDLE, 'src/main.js'))).toBe(true);
+  });
+
+  it('imports nothing relative from outside itself, so no module of the bot loads twice', () => {
+    const files = bundleFiles();
+    const imports = files.flatMap((file) =>
+      relativeImports(readFileSync(file, 'utf8')).map((specifier) => path.resolve(path.dirname(file), specifier)),
+    );
+    expect(imports.length).toBeGreaterThan(files.length);
+    expect(imports.filter((target) => !target.startsWith(BUNDLE + path.sep))).toEqual([]);
+    expect(imports.filter((target) => !existsSync(target))).toEqual([]);
+  });
+
+  it('holds every command module, beside main as src/bot/load-commands.ts expects', () => {
+    const built = readdirSync(path.join(ROOT, 'dist/commands')).filter((file) => file.endsWith('.js'));
+    const bundled = readdirSync(path.join(BUNDLE, 'commands')).filter((file) => file.endsWith('.js'));
+    expect(built.length).toBeGreaterThan(0);
+    expect(bundled.sort()).toEqual(built.sort());
+  });
+
+  it("finds the stats drawing thread's script through package.json's imports", () => {
+    const resolved = createRequire(path.join(BUNDLE, 'commands/stats.js')).resolve('#stats-draw-worker');
+    expect(resolved).toBe(path.join(ROOT, 'dist/src/stats/draw-worker.js'));
+    expect(existsSync(resolved)).toBe(true);
+  });
+});
