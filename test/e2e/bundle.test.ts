@@ -5,7 +5,8 @@ import path from 'node:path';
 import { ROOT, startCommand } from '../support/bot-process.js';
 
 // `npm start` runs the bundle bundle.js writes (the other e2e suites start it); these check what a
-// run could miss: a module loaded both from the bundle and from dist/src, a command left out.
+// run could miss: a module loaded both from the bundle and from dist/src, a command left out, a
+// CommonJS package imported (Node's loader would lex its source for export names first).
 const BUNDLE = path.join(ROOT, 'dist/bundle');
 
 function bundleFiles(dir = BUNDLE): string[] {
@@ -37,6 +38,16 @@ describe('the bundle npm start runs', () => {
     expect(imports.length).toBeGreaterThan(files.length);
     expect(imports.filter((target) => !target.startsWith(BUNDLE + path.sep))).toEqual([]);
     expect(imports.filter((target) => !existsSync(target))).toEqual([]);
+  });
+
+  it('requires the CommonJS packages it loads at start instead of importing them', () => {
+    const sources = bundleFiles().map((file) => readFileSync(file, 'utf8'));
+    for (const name of ['discord.js', 'pino', 'undici', 'dotenv']) {
+      expect(sources.filter((source) => source.includes(`from "${name}"`))).toEqual([]);
+      // esbuild numbers a repeated name: createRequire2, createRequire3…
+      const required = new RegExp(`createRequire\\d*\\(import\\.meta\\.url\\)\\("${name}"\\)`);
+      expect(sources.some((source) => required.test(source))).toBe(true);
+    }
   });
 
   it('holds every command module, beside main as src/bot/load-commands.ts expects', () => {
