@@ -52,7 +52,7 @@ const commands = readdirSync('dist/commands')
 
 rmSync(OUT_DIR, { recursive: true, force: true });
 await build({
-  entryPoints: ['dist/src/main.js', ...commands],
+  entryPoints: ['dist/src/processes/bot.js', ...commands],
   outbase: 'dist',
   outdir: OUT_DIR,
   bundle: true,

@@ -1,5 +1,5 @@
 import { SlashCommandBuilder, InteractionContextType, type ChatInputCommandInteraction } from 'discord.js';
-import type { BotContext } from '../src/bot/context.js';
+import type { BotContext } from '../src/runtime/context.js';
 import { commandNamed, reviewsChoice } from '../src/bot/command-options.js';
 import { requireModerator } from '../src/bot/permissions.js';
 import { replyInTime } from '../src/bot/respond.js';

@@ -5,10 +5,10 @@ import {
   PermissionFlagsBits,
   type ChatInputCommandInteraction,
 } from 'discord.js';
-import type { BaseContext } from '../src/bot/context.js';
+import type { BaseContext } from '../src/runtime/context.js';
 import { commandNamed, setupName, setupNamed } from '../src/bot/command-options.js';
 import { replyInTime } from '../src/bot/respond.js';
-import { BUTTON_URL_MAX } from '../src/discord-limits.js';
+import { BUTTON_URL_MAX } from '../src/core/discord-limits.js';
 import { english, localizations, translatorFor } from '../src/i18n/index.js';
 import { openCredentials } from '../src/setup/credentials.js';
 import { CHANNEL_KINDS, POSTABLE_CHANNELS, setChannel, type ChannelKind } from '../src/setup/channel.js';

@@ -5,14 +5,14 @@ import {
   MessageFlags,
   type ChatInputCommandInteraction,
 } from 'discord.js';
-import type { BotContext } from '../src/bot/context.js';
+import type { BotContext } from '../src/runtime/context.js';
 import { commandNamed, isEphemeral, publicOption } from '../src/bot/command-options.js';
 import { isModerator } from '../src/bot/permissions.js';
 import { UserFacingError } from '../src/bot/user-error.js';
 import { english, localizations, translatorFor } from '../src/i18n/index.js';
 import { renderStats } from '../src/stats/render-stats.js';
 import { readStats, STATS_DEFAULT_DAYS, STATS_MAX_DAYS } from '../src/stats/stats-data.js';
-import { statsView } from '../src/views/stats.js';
+import { statsView } from '../src/stats/stats-view.js';
 
 const DAYS = english.t('option.days.name');
 

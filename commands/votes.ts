@@ -1,5 +1,5 @@
 import { SlashCommandBuilder, InteractionContextType, type ChatInputCommandInteraction } from 'discord.js';
-import type { BotContext } from '../src/bot/context.js';
+import type { BotContext } from '../src/runtime/context.js';
 import { commandNamed, isEphemeral, publicOption } from '../src/bot/command-options.js';
 import { replyInTime } from '../src/bot/respond.js';
 import { votesPageWithNames } from '../src/interactions/votes-page.js';

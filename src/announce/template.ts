@@ -1,4 +1,4 @@
-import { MESSAGE_CONTENT_MAX } from '../discord-limits.js';
+import { MESSAGE_CONTENT_MAX } from '../core/discord-limits.js';
 import type { Translator } from '../i18n/index.js';
 import { displayable, mention, neutraliseMentions, safeText, truncate } from '../views/format.js';
 

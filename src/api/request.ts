@@ -1,4 +1,4 @@
-import { BodyTooLarge, RequestTimedOut, requestText } from '../http-text.js';
+import { BodyTooLarge, RequestTimedOut, requestText } from '../core/http-text.js';
 import { joinUrl } from './base-url.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { AttemptInfo, RouteName } from './types.js';

@@ -1,5 +1,5 @@
 import type { ServiceClient } from '../api/index.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../core/log.js';
 
 /**
  * One cheap call at start, logged: whether the base URL and credentials work. The bot keeps

@@ -1,6 +1,6 @@
 import { DiscordjsErrorCodes, type Client } from 'discord.js';
-import { EXIT_CONFIG, EXIT_FAILURE } from '../exit-codes.js';
-import type { Logger } from '../log.js';
+import { EXIT_CONFIG, EXIT_FAILURE } from '../core/exit-codes.js';
+import type { Logger } from '../core/log.js';
 
 /** A start that cannot go on, told in one line; EXIT_CONFIG when only a changed setting can help. */
 export class FatalStartError extends Error {

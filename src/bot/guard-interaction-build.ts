@@ -1,5 +1,5 @@
 import type { Client } from 'discord.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../core/log.js';
 
 interface InteractionAction {
   handle(data: { id?: unknown }): unknown;

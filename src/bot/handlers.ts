@@ -4,7 +4,7 @@ import type {
   ModalSubmitInteraction,
   RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
-import type { BotContext } from './context.js';
+import type { BotContext } from '../runtime/context.js';
 
 /** A module in commands/: the builder as `data`, the handler as `execute`. */
 export interface CommandModule {

@@ -1,5 +1,5 @@
 import type { Client } from 'discord.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../core/log.js';
 import type { MessageView } from '../views/message.js';
 import { discordPoster, messageBody } from './poster.js';
 

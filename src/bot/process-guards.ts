@@ -1,4 +1,4 @@
-import type { Logger } from '../log.js';
+import type { Logger } from '../core/log.js';
 import { newReferenceId } from './error-outcome.js';
 
 /**

@@ -12,7 +12,7 @@ import {
   type DiscordErrorData,
   type OAuthErrorData,
 } from 'discord.js';
-import { requestText, type TextResponse } from '../http-text.js';
+import { requestText, type TextResponse } from '../core/http-text.js';
 import type { ReplyPayload } from './respond.js';
 
 type Repliable = ChatInputCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction;

@@ -1,7 +1,7 @@
 import type { Interaction, RepliableInteraction } from 'discord.js';
-import { secretValues } from '../config.js';
-import { decodeCustomId, type DecodedCustomId } from '../custom-id.js';
-import type { BaseContext, BotContext } from './context.js';
+import { secretValues } from '../config/config.js';
+import { decodeCustomId, type DecodedCustomId } from '../core/custom-id.js';
+import type { BaseContext, BotContext } from '../runtime/context.js';
 import type { CommandModule, ComponentHandler } from './handlers.js';
 import { translatorFor } from '../i18n/index.js';
 import { errorOutcome } from './error-outcome.js';

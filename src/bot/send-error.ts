@@ -1,5 +1,5 @@
 import { MessageFlags, type RepliableInteraction } from 'discord.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../core/log.js';
 import { translatorFor } from '../i18n/index.js';
 import { noticeView } from '../views/notice.js';
 import type { ErrorOutcome } from './error-outcome.js';

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../config.js';
+import { ConfigError, loadConfig } from '../config/config.js';
 import { fail, pass, type Check } from './check.js';
 
 /** The same parsing the bot does at start, so the doctor and the bot can never disagree. */

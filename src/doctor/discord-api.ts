@@ -1,5 +1,5 @@
 import { DiscordAPIError, REST, RouteBases } from 'discord.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 
 export interface GuildInfo {
   id: string;

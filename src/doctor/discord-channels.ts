@@ -1,7 +1,7 @@
 import { Routes } from 'discord.js';
 import { fail, pass, skip, type Check, type DoctorState, type Outcome } from './check.js';
-import { channelPermissions, missingPermissions, permissionLabel, type Overwrite } from './channel-permissions.js';
-import { channelsToCheck, type ChannelToCheck } from './channels.js';
+import { channelPermissions, missingPermissions, permissionLabel, type Overwrite } from '../guild-rules/channel-permissions.js';
+import { channelsToCheck, type ChannelToCheck } from '../guild-rules/channels.js';
 import { discordReason, discordStatus } from './discord-api.js';
 
 /** One check per channel in channelsToCheck, so each channel gets its own line. */

@@ -1,7 +1,7 @@
 import { Routes } from 'discord.js';
 import { loadCommands } from '../bot/load-commands.js';
 import { fail, pass, skip, type Check } from './check.js';
-import { describeDiff, diffCommands } from './command-diff.js';
+import { describeDiff, diffCommands } from '../guild-rules/command-diff.js';
 import { discordReason } from './discord-api.js';
 
 const COMMANDS_DIR = new URL('../../commands/', import.meta.url);

@@ -1,6 +1,6 @@
 import { fail, pass, skip, type Check, type DoctorState, type Outcome } from './check.js';
-import { roleProblems } from './role-permissions.js';
-import { rolesToCheck, type RoleToCheck } from './roles.js';
+import { roleProblems } from '../guild-rules/role-permissions.js';
+import { rolesToCheck, type RoleToCheck } from '../guild-rules/roles.js';
 
 /** One check per role in rolesToCheck. */
 export function discordRoleChecks(state: DoctorState): Check[] {

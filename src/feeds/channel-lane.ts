@@ -1,5 +1,5 @@
 import { RESTJSONErrorCodes } from 'discord.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../core/log.js';
 import type { FeedEdit, OutgoingPost, Store } from '../store/index.js';
 import { reviewFeedBatchView } from '../views/review-feed.js';
 import { backoffMs, STORE_BACKOFF, type BackoffPolicy } from '../work/backoff.js';

@@ -1,5 +1,5 @@
 import type { Translator } from '../i18n/index.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../core/log.js';
 import type { Store } from '../store/index.js';
 import { STORE_BACKOFF } from '../work/backoff.js';
 import { DrainLoop } from '../work/drain-loop.js';

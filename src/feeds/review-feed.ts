@@ -1,6 +1,6 @@
-import type { Logger } from '../log.js';
+import type { Logger } from '../core/log.js';
 import type { FeedAnswer, Store } from '../store/index.js';
-import type { ReviewEvent } from '../webhooks/payloads.js';
+import type { ReviewEvent } from '../api/webhook-payloads.js';
 import type { Lanes } from './lanes.js';
 
 export interface ReviewFeedOptions {

@@ -1,11 +1,11 @@
 import { inlineCode, MessageFlags, type ModalSubmitInteraction } from 'discord.js';
 import type { Reply, Review } from '../api/index.js';
-import type { BotContext } from '../bot/context.js';
+import type { BotContext } from '../runtime/context.js';
 import type { ModalHandler } from '../bot/handlers.js';
 import { postAuditMessage } from '../bot/post-audit-message.js';
 import { replyInTime, updateInTime, type ReplyPayload } from '../bot/respond.js';
 import { UserFacingError } from '../bot/user-error.js';
-import { encodeCustomId, Prefix } from '../custom-id.js';
+import { encodeCustomId, Prefix } from '../core/custom-id.js';
 import { translatorFor } from '../i18n/index.js';
 import { isIdLike } from '../views/format.js';
 import { readReplyModal, ReplyModalField } from '../views/reply-modal.js';

@@ -1,5 +1,5 @@
 import type { ButtonHandler } from '../bot/handlers.js';
-import { Prefix } from '../custom-id.js';
+import { Prefix } from '../core/custom-id.js';
 import { translatorFor } from '../i18n/index.js';
 import { replyModal } from '../views/reply-modal.js';
 import { reviewReplyTarget } from './review-reply-target.js';

@@ -1,8 +1,8 @@
 import type { Interaction } from 'discord.js';
-import type { BotContext } from '../bot/context.js';
+import type { BotContext } from '../runtime/context.js';
 import type { ButtonHandler } from '../bot/handlers.js';
 import { updateInTime } from '../bot/respond.js';
-import { Prefix } from '../custom-id.js';
+import { Prefix } from '../core/custom-id.js';
 import { translatorFor } from '../i18n/index.js';
 import type { MessageView } from '../views/message.js';
 import { INBOX_PAGE_SIZE, parseReviewsPage, reviewInboxView } from '../views/review-inbox.js';

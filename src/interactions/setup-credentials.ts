@@ -1,5 +1,5 @@
 import type { ModalHandler } from '../bot/handlers.js';
-import { Prefix } from '../custom-id.js';
+import { Prefix } from '../core/custom-id.js';
 import { saveCredentials } from '../setup/credentials.js';
 import { requireManageServer } from '../setup/manage-server.js';
 

@@ -1,6 +1,6 @@
 import type { ButtonHandler } from '../bot/handlers.js';
 import { updateInTime } from '../bot/respond.js';
-import { Prefix } from '../custom-id.js';
+import { Prefix } from '../core/custom-id.js';
 import { translatorFor } from '../i18n/index.js';
 import { requireManageServer } from '../setup/manage-server.js';
 import { RESET_CONFIRM, resetServer } from '../setup/reset.js';

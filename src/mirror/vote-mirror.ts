@@ -1,5 +1,5 @@
 import { ServiceError, type ServiceClient, type VoteStatus } from '../api/index.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../core/log.js';
 import type { MirrorEntry, NewVote, PollRecord, Store } from '../store/index.js';
 import { INTERACTION_STORE_MS, storeWithin } from '../store/within.js';
 import { backoffMs, type BackoffPolicy } from '../work/backoff.js';

@@ -1,7 +1,7 @@
 import { DiscordAPIError, RESTJSONErrorCodes } from 'discord.js';
 import { messageBody, type Poster } from '../bot/poster.js';
 import { translatorFor } from '../i18n/index.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../core/log.js';
 import type { ExpiryConsumer } from '../schedule/expiry-schedule.js';
 import type { ReminderOutcome, Store } from '../store/index.js';
 import { reminderMentionView, reminderView } from '../views/vote-reminder.js';

@@ -1,11 +1,11 @@
 import { DiscordAPIError, RESTJSONErrorCodes, roleMention, Routes, type Guild, type REST } from 'discord.js';
 import { IDS_PER_REQUEST } from '../bot/gateway-members.js';
 import { textBody, type Poster } from '../bot/poster.js';
-import { roleProblemKinds } from '../doctor/role-permissions.js';
+import { roleProblemKinds } from '../guild-rules/role-permissions.js';
 import type { Translator } from '../i18n/index.js';
 import { monthKey, monthOf, monthRange } from '../leaderboard/month.js';
-import type { Logger } from '../log.js';
-import { botInGuild } from '../setup/guild-facts.js';
+import type { Logger } from '../core/log.js';
+import { botInGuild } from '../guild-rules/guild-facts.js';
 import type { Milestone, Store } from '../store/index.js';
 import { DrainLoop } from '../work/drain-loop.js';
 import { classifyFailure } from '../work/failure.js';

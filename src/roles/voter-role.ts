@@ -2,7 +2,7 @@ import { DiscordAPIError, RESTJSONErrorCodes, Routes, type REST } from 'discord.
 import { IDS_PER_REQUEST } from '../bot/gateway-members.js';
 import { textBody, type Poster } from '../bot/poster.js';
 import type { Translator } from '../i18n/index.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../core/log.js';
 import type { ExpiryConsumer, RunningVote } from '../schedule/expiry-schedule.js';
 
 export interface VoterRoleOptions {

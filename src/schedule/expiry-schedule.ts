@@ -1,4 +1,4 @@
-import type { Logger } from '../log.js';
+import type { Logger } from '../core/log.js';
 import { SAME_VOTE_END_MS } from '../mirror/vote-mirror.js';
 import type { ScheduledExpiry, Store } from '../store/index.js';
 import { backoffMs, STORE_BACKOFF } from '../work/backoff.js';

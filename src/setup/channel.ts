@@ -1,14 +1,14 @@
 import { channelMention, ChannelType, type ChatInputCommandInteraction, type Guild } from 'discord.js';
-import type { BaseContext } from '../bot/context.js';
+import type { BaseContext } from '../runtime/context.js';
 import { setupName } from '../bot/command-options.js';
 import { UserFacingError } from '../bot/user-error.js';
-import { channelPermissions, missingPermissions, permissionLabel } from '../doctor/channel-permissions.js';
-import { POSTS } from '../doctor/channels.js';
+import { channelPermissions, missingPermissions, permissionLabel } from '../guild-rules/channel-permissions.js';
+import { POSTS } from '../guild-rules/channels.js';
 import { translatorFor } from '../i18n/index.js';
 import type { SettingName } from '../servers/server-settings.js';
 import type { MessageView } from '../views/message.js';
 import { setupAnswer } from './answer.js';
-import { botInGuild, overwritesOf } from './guild-facts.js';
+import { botInGuild, overwritesOf } from '../guild-rules/guild-facts.js';
 import { refuseEnvironmentSetting } from './manage-server.js';
 
 /** The features that post in a channel, as `kind:` names them, with the setting each one sets. */

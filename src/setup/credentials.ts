@@ -1,6 +1,6 @@
 import { MessageFlags, type ChatInputCommandInteraction, type ModalSubmitInteraction } from 'discord.js';
 import { createServiceClient } from '../api/index.js';
-import type { BaseContext } from '../bot/context.js';
+import type { BaseContext } from '../runtime/context.js';
 import { UserFacingError } from '../bot/user-error.js';
 import { translatorFor } from '../i18n/index.js';
 import { lastFour } from '../secrets/secret-box.js';

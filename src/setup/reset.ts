@@ -1,7 +1,7 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
 import { EmbedBuilder } from '../views/embed-builder.js';
-import type { BaseContext } from '../bot/context.js';
-import { encodeCustomId, Prefix } from '../custom-id.js';
+import type { BaseContext } from '../runtime/context.js';
+import { encodeCustomId, Prefix } from '../core/custom-id.js';
 import type { Translator } from '../i18n/index.js';
 import { messageView, type MessageView } from '../views/message.js';
 import { ToneColour } from '../views/theme.js';

@@ -1,12 +1,12 @@
 import { roleMention, type ChatInputCommandInteraction, type Guild } from 'discord.js';
-import type { BaseContext } from '../bot/context.js';
+import type { BaseContext } from '../runtime/context.js';
 import { setupName } from '../bot/command-options.js';
 import { UserFacingError } from '../bot/user-error.js';
-import { roleProblemKinds } from '../doctor/role-permissions.js';
+import { roleProblemKinds } from '../guild-rules/role-permissions.js';
 import { translatorFor, type Translator } from '../i18n/index.js';
 import type { MessageView } from '../views/message.js';
 import { setupAnswer } from './answer.js';
-import { botInGuild } from './guild-facts.js';
+import { botInGuild } from '../guild-rules/guild-facts.js';
 import { refuseEnvironmentSetting } from './manage-server.js';
 
 /** `/setup role voter:|moderators:|remove:` — exactly one of the three. */

@@ -1,8 +1,8 @@
 import type { ConnectionCheck } from '../api/index.js';
 import { channelMention, roleMention, Routes, type ChatInputCommandInteraction, type Guild } from 'discord.js';
-import type { BaseContext } from '../bot/context.js';
+import type { BaseContext } from '../runtime/context.js';
 import { UserFacingError } from '../bot/user-error.js';
-import { describeDiff, diffCommands } from '../doctor/command-diff.js';
+import { describeDiff, diffCommands } from '../guild-rules/command-diff.js';
 import { translatorFor, type Translator } from '../i18n/index.js';
 import { lastFour } from '../secrets/secret-box.js';
 import type { ServerSettings } from '../servers/server-settings.js';

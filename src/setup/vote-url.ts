@@ -1,8 +1,8 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
-import type { BaseContext } from '../bot/context.js';
+import type { BaseContext } from '../runtime/context.js';
 import { setupName } from '../bot/command-options.js';
 import { UserFacingError } from '../bot/user-error.js';
-import { BUTTON_URL_MAX } from '../discord-limits.js';
+import { BUTTON_URL_MAX } from '../core/discord-limits.js';
 import { translatorFor } from '../i18n/index.js';
 import type { MessageView } from '../views/message.js';
 import { setupAnswer } from './answer.js';

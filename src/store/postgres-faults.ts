@@ -1,4 +1,4 @@
-import { EXIT_CONFIG, EXIT_FAILURE } from '../exit-codes.js';
+import { EXIT_CONFIG, EXIT_FAILURE } from '../core/exit-codes.js';
 import { describeDatabase } from './database-url.js';
 import { causeText, StoreError } from './store-error.js';
 

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { EXIT_CONFIG } from '../exit-codes.js';
+import { EXIT_CONFIG } from '../core/exit-codes.js';
 import { backoffMs, type BackoffPolicy } from '../work/backoff.js';
 import { formatShardIds } from '../shards/shard-ids.js';
 import type { ShardSet } from '../shards/ownership.js';

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { EXIT_CONFIG, EXIT_FAILURE } from '../exit-codes.js';
+import { EXIT_CONFIG, EXIT_FAILURE } from '../core/exit-codes.js';
 import { causeText, StoreError } from './store-error.js';
 
 /** The SQLite failures an operator can act on, by SQLite's primary result code. */

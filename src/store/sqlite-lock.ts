@@ -1,4 +1,4 @@
-import { EXIT_FAILURE } from '../exit-codes.js';
+import { EXIT_FAILURE } from '../core/exit-codes.js';
 import { activeSqliteDriver, type SqliteDriver } from './sqlite-driver.js';
 import { makeStoreFolder, sqliteFault, sqliteStoreError } from './sqlite-faults.js';
 import { StoreError } from './store-error.js';

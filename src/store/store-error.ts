@@ -1,4 +1,4 @@
-import { EXIT_FAILURE } from '../exit-codes.js';
+import { EXIT_FAILURE } from '../core/exit-codes.js';
 
 /**
  * A store failure told so an operator can act on it: which store (naming DATABASE_URL), the real

@@ -1,5 +1,5 @@
 import { LabelBuilder, ModalBuilder, TextInputBuilder, TextInputStyle } from 'discord.js';
-import { encodeCustomId, Prefix } from '../custom-id.js';
+import { encodeCustomId, Prefix } from '../core/custom-id.js';
 import type { Translator } from '../i18n/index.js';
 
 /** The form's fields, read inside the one submit: the issue names them `api_key` and `app_id`. */

@@ -1,6 +1,6 @@
 import { TimestampStyles, time } from 'discord.js';
 import { EmbedBuilder } from './embed-builder.js';
-import { Prefix, encodeCustomId } from '../custom-id.js';
+import { Prefix, encodeCustomId } from '../core/custom-id.js';
 import type { Translator } from '../i18n/index.js';
 import { monthKey, parseMonth, type Month } from '../leaderboard/month.js';
 import type { Ranked } from '../leaderboard/rank.js';

@@ -1,5 +1,5 @@
 import { EmbedBuilder } from './embed-builder.js';
-import { EMBED_DESCRIPTION_MAX, EMBED_FOOTER_MAX, EMBED_TITLE_MAX } from '../discord-limits.js';
+import { EMBED_DESCRIPTION_MAX, EMBED_FOOTER_MAX, EMBED_TITLE_MAX } from '../core/discord-limits.js';
 import type { Translator } from '../i18n/index.js';
 import { truncate } from './format.js';
 import { messageView, type MessageView } from './message.js';

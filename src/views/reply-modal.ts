@@ -3,7 +3,7 @@ import { REPLY_MAX_LENGTH, REPLY_MIN_LENGTH } from '../api/index.js';
 
 /** The limits as the texts show them: named once (validate-input.ts), never typed into a catalog. */
 const REPLY_LENGTHS = { min: REPLY_MIN_LENGTH, max: REPLY_MAX_LENGTH };
-import { Prefix, encodeCustomId } from '../custom-id.js';
+import { Prefix, encodeCustomId } from '../core/custom-id.js';
 import type { NoticeKey, Translator, Vars } from '../i18n/index.js';
 import { parseReviewId } from './review.js';
 

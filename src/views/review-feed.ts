@@ -1,7 +1,7 @@
 import type { Translator } from '../i18n/index.js';
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
-import { Prefix, encodeCustomId } from '../custom-id.js';
-import { EMBED_TOTAL_MAX } from '../discord-limits.js';
+import { Prefix, encodeCustomId } from '../core/custom-id.js';
+import { EMBED_TOTAL_MAX } from '../core/discord-limits.js';
 import type { FeedReview } from '../store/index.js';
 import { embedSize } from './embed-size.js';
 import { durationInWords, exactTime, mention, relativeTime } from './format.js';

@@ -1,7 +1,7 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
 import { EmbedBuilder } from './embed-builder.js';
-import { encodeCustomId, Prefix } from '../custom-id.js';
-import { EMBED_TOTAL_MAX } from '../discord-limits.js';
+import { encodeCustomId, Prefix } from '../core/custom-id.js';
+import { EMBED_TOTAL_MAX } from '../core/discord-limits.js';
 import type { Translator } from '../i18n/index.js';
 import type { FeedReview } from '../store/index.js';
 import { embedSize } from './embed-size.js';

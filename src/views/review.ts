@@ -1,8 +1,8 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
 import { EmbedBuilder } from './embed-builder.js';
 import { reviewIdProblem, type Review } from '../api/index.js';
-import { EMBED_FOOTER_MAX } from '../discord-limits.js';
-import { Prefix, encodeCustomId } from '../custom-id.js';
+import { EMBED_FOOTER_MAX } from '../core/discord-limits.js';
+import { Prefix, encodeCustomId } from '../core/custom-id.js';
 import type { Translator } from '../i18n/index.js';
 import { displayable, exactTime, mention, relativeTime, safeText, truncate } from './format.js';
 import { authorLine } from './review-author.js';

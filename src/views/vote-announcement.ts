@@ -1,6 +1,6 @@
 import { EmbedBuilder } from './embed-builder.js';
 import { mentionsVoter, renderTemplate } from '../announce/template.js';
-import { EMBED_DESCRIPTION_MAX, EMBED_TOTAL_MAX, MESSAGE_CONTENT_MAX } from '../discord-limits.js';
+import { EMBED_DESCRIPTION_MAX, EMBED_TOTAL_MAX, MESSAGE_CONTENT_MAX } from '../core/discord-limits.js';
 import type { Translator } from '../i18n/index.js';
 import { embedSize } from './embed-size.js';
 import { mentionWithName } from './format.js';

@@ -1,7 +1,7 @@
 import { EmbedBuilder } from './embed-builder.js';
 import type { VoteEntry, VoteList } from '../api/types.js';
 import { isOrderedByTimeLeft, orderByTimeLeft } from '../api/vote-order.js';
-import { Prefix, encodeCustomId } from '../custom-id.js';
+import { Prefix, encodeCustomId } from '../core/custom-id.js';
 import type { Translator } from '../i18n/index.js';
 import { mentionWithName, relativeTime, timeAfter } from './format.js';
 import { messageView, type MessageView } from './message.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { Logger } from '../log.js';
+import type { Logger } from '../core/log.js';
 import type { DeliveryOutcome, StoreRoot } from '../store/index.js';
 import type { DeliveryLog } from './delivery-log.js';
 import {
@@ -14,8 +14,8 @@ import {
   RETRY_AFTER_SECONDS,
   STORE_DEADLINE_MS,
   WEBHOOK_MAX_BODY_BYTES,
-} from './limits.js';
-import { readEvent } from './payloads.js';
+} from '../config/webhook-limits.js';
+import { readEvent } from '../api/webhook-payloads.js';
 import { RefusalLog, type RefusalReason } from './refusals.js';
 import { storeWithin } from '../store/within.js';
 import { tokenMatches } from './token.js';

@@ -1,5 +1,5 @@
-import type { Logger } from '../log.js';
-import { REFUSAL_LOG_INTERVAL_MS } from './limits.js';
+import type { Logger } from '../core/log.js';
+import { REFUSAL_LOG_INTERVAL_MS } from '../config/webhook-limits.js';
 
 export type RefusalReason = keyof typeof REASONS;
 

@@ -26,8 +26,8 @@ function relativeImports(source: string): string[] {
 
 describe('the bundle npm start runs', () => {
   it('is what the start command names', () => {
-    expect(startCommand().args.at(-1)).toBe('dist/bundle/src/main.js');
-    expect(existsSync(path.join(BUNDLE, 'src/main.js'))).toBe(true);
+    expect(startCommand().args.at(-1)).toBe('dist/bundle/src/processes/bot.js');
+    expect(existsSync(path.join(BUNDLE, 'src/processes/bot.js'))).toBe(true);
   });
 
   it('imports nothing relative from outside itself, so no module of the bot loads twice', () => {

@@ -9,7 +9,7 @@ function deploy(
   args: string[] = [],
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['dist/src/deploy-commands.js', ...args], {
+    const child = spawn(process.execPath, ['dist/src/processes/deploy-commands.js', ...args], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', ...blankedConfig(), ...env },
     });

@@ -183,7 +183,7 @@ describe('an uncaught exception', () => {
   it('is logged with a reference id and ends the process with code 1', async () => {
     // The bot's own guards and logger, built, in a process that then throws outside any promise.
     const script = `
-      const { createLogger } = await import(${JSON.stringify(`${ROOT}dist/src/log.js`)});
+      const { createLogger } = await import(${JSON.stringify(`${ROOT}dist/src/core/log.js`)});
       const { installProcessGuards } = await import(${JSON.stringify(`${ROOT}dist/src/bot/process-guards.js`)});
       installProcessGuards(createLogger('info'));
       setTimeout(() => { throw new Error('broken state'); }, 10);

@@ -32,7 +32,7 @@ const SCRIPTS: Array<{
   {
     name: 'sandbox',
     usage: 'Usage: npm run sandbox',
-    run: (env, args) => runBuilt('dist/src/sandbox/cli.js', env, args),
+    run: (env, args) => runBuilt('dist/src/processes/sandbox.js', env, args),
   },
   {
     name: 'demo',

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { BodyTooLarge, CONNECTIONS_PER_ORIGIN, RequestTimedOut, requestText } from '../../src/http-text.js';
+import { BodyTooLarge, CONNECTIONS_PER_ORIGIN, RequestTimedOut, requestText } from '../../src/core/http-text.js';
 
 type Route = (req: IncomingMessage, res: ServerResponse) => void;
 

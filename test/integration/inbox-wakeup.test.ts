@@ -3,7 +3,7 @@ import pg from 'pg';
 import { INBOX_CHANNEL } from '../../src/store/inbox-channel.js';
 import { LISTENER_APPLICATION_NAME, listenForEvents, type InboxListener } from '../../src/store/inbox-listener.js';
 import { openStore, type StoreRoot } from '../../src/store/index.js';
-import { InboxWorker } from '../../src/webhooks/inbox-worker.js';
+import { InboxWorker } from '../../src/runtime/inbox-worker.js';
 import { capturedLog } from '../support/captured-log.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 

@@ -7,7 +7,7 @@ import { migrate, MIGRATIONS } from '../../src/store/migrations.js';
 import { openPostgres } from '../../src/store/postgres.js';
 import { openSqlite } from '../../src/store/sqlite.js';
 import { graceMs } from '../../src/streaks/streak.js';
-import { StreakIndex } from '../../src/streaks/streak-index.js';
+import { StreakIndex } from '../../src/runtime/streak-index.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 
 const HOUR = 3_600_000;

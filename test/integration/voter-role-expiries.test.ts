@@ -5,7 +5,7 @@ import path from 'node:path';
 import { REST } from 'discord.js';
 import { discordPoster } from '../../src/bot/poster.js';
 import { english } from '../../src/i18n/index.js';
-import type { Logger } from '../../src/log.js';
+import type { Logger } from '../../src/core/log.js';
 import { VoterRole } from '../../src/roles/voter-role.js';
 import { ExpirySchedule, type ExpiryConsumer } from '../../src/schedule/expiry-schedule.js';
 import { openStore, type Store, type StoreRoot } from '../../src/store/index.js';

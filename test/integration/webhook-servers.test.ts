@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/core/log.js';
 import { openStore, type StoreRoot } from '../../src/store/index.js';
 import { startReceiver, type Receiver } from '../../src/webhooks/receiver.js';
 import { webhookTargets } from '../../src/webhooks/targets.js';

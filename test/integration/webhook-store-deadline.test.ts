@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openStore, type StoreRoot } from '../../src/store/index.js';
-import { MAX_PENDING_WRITES } from '../../src/webhooks/limits.js';
+import { MAX_PENDING_WRITES } from '../../src/config/webhook-limits.js';
 import type { Receiver } from '../../src/webhooks/receiver.js';
 import { capturedLog, type LogLine } from '../support/captured-log.js';
 import { GUILDS_ANSWER_TIMEOUT_MS, reviewEvent } from '../support/guilds-webhook.js';

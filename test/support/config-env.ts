@@ -1,4 +1,4 @@
-import { ConfigError, parseConfig } from '../../src/config.js';
+import { ConfigError, parseConfig } from '../../src/config/config.js';
 
 /** The least environment the bot starts with; secrets are recognisable so tests can look for leaks. */
 export const VALID_ENV = {

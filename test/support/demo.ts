@@ -2,7 +2,7 @@
  * production, play a short scripted session; each step and the bot's answer are printed as a
  * member would see them. No Discord account, token or network needed. */
 import { plainStyle, renderMessage, renderModal, ttyStyle, wrap, type RenderContext } from './demo-render.js';
-import { readArgs } from '../../src/cli-args.js';
+import { readArgs } from '../../src/core/cli-args.js';
 import { startWorld } from './world.js';
 import {
   buttonClick,

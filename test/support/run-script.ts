@@ -14,7 +14,7 @@ export function runScript(script: string, env: Record<string, string>, extraArgs
 }
 
 /**
- * Runs a built file (`dist/src/sandbox/cli.js`) with Node, as runScript does a script; for a script
+ * Runs a built file (`dist/src/processes/sandbox.js`) with Node, as runScript does a script; for a script
  * that builds first. `timeoutMs` kills one that would otherwise serve forever (code null).
  */
 export function runBuilt(

@@ -1,4 +1,4 @@
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/core/log.js';
 import { startReceiver, type Receiver, type ReceiverOptions } from '../../src/webhooks/receiver.js';
 import { webhookTargets } from '../../src/webhooks/targets.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
-import type { Field } from '../../src/config-fields.js';
-import { SETTINGS } from '../../src/config.js';
+import type { Field } from '../../src/config/fields.js';
+import { SETTINGS } from '../../src/config/config.js';
 import { ROOT } from '../support/bot-process.js';
 
 const REFERENCE = 'docs/configuration.md';
@@ -39,7 +39,7 @@ const describeDefault = (d: Default) => (d.kind === 'value' ? JSON.stringify(d.v
 function mismatch(name: string, file: string, written: Default, expected: Default): string[] {
   return isDeepStrictEqual(written, expected)
     ? []
-    : [`${name}: ${file} gives the default ${describeDefault(written)}, src/config.ts ${describeDefault(expected)}`];
+    : [`${name}: ${file} gives the default ${describeDefault(written)}, src/config/config.ts ${describeDefault(expected)}`];
 }
 
 /** The reference table's rows: `| \`NAME\` | default | meaning |`. */
@@ -69,12 +69,12 @@ function countProblems(names: string[], file: string, skip: Record<string, strin
       .map(([name, count]) => `${name}: ${count === 0 ? 'missing from' : `${count} times in`} ${file}`),
     ...names
       .filter((name) => !known.includes(name))
-      .map((name) => `${name}: in ${file}, but src/config.ts has no such setting`),
+      .map((name) => `${name}: in ${file}, but src/config/config.ts has no such setting`),
   ];
 }
 
 describe('the configuration reference, docs/configuration.md', () => {
-  it('has exactly one row for every setting src/config.ts reads, and none for a setting it does not', () => {
+  it('has exactly one row for every setting src/config/config.ts reads, and none for a setting it does not', () => {
     expect(
       countProblems(
         referenceRows().map((row) => row.name),
@@ -83,7 +83,7 @@ describe('the configuration reference, docs/configuration.md', () => {
     ).toEqual([]);
   });
 
-  it('gives each setting the default src/config.ts gives it', () => {
+  it('gives each setting the default src/config/config.ts gives it', () => {
     const problems = referenceRows().flatMap(({ name, defaultCell }) => {
       const field = SETTINGS[name];
       if (!field) return [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { ConfigError, parseConfig, parseReceiverConfig, parseRestProxyConfig } from '../../src/config.js';
+import { ConfigError, parseConfig, parseReceiverConfig, parseRestProxyConfig } from '../../src/config/config.js';
 import { problemsOf, VALID_ENV } from '../support/config-env.js';
 
 const POSTGRES = 'postgres://bot:pw-of-the-store@127.0.0.1:5432/bot';

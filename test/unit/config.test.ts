@@ -1,5 +1,5 @@
 import { describe, it, expect } from '@jest/globals';
-import { type ConfigError, parseConfig } from '../../src/config.js';
+import { type ConfigError, parseConfig } from '../../src/config/config.js';
 import { problemsOf, VALID_ENV } from '../support/config-env.js';
 
 const valid = VALID_ENV;

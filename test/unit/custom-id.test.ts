@@ -1,6 +1,6 @@
 import { describe, it, expect } from '@jest/globals';
-import { decodeCustomId, encodeCustomId, Prefix } from '../../src/custom-id.js';
-import { CUSTOM_ID_MAX } from '../../src/discord-limits.js';
+import { decodeCustomId, encodeCustomId, Prefix } from '../../src/core/custom-id.js';
+import { CUSTOM_ID_MAX } from '../../src/core/discord-limits.js';
 
 describe('custom id codec', () => {
   it('joins prefix and argument with a colon and reads them back', () => {

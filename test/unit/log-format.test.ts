@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from '@jest/globals';
-import type { LogFormat } from '../../src/config.js';
-import { createLogger } from '../../src/log.js';
+import type { LogFormat } from '../../src/config/config.js';
+import { createLogger } from '../../src/core/log.js';
 
 function capture(format: LogFormat, secrets: string[] = []) {
   const lines: string[] = [];

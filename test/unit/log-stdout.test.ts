@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { ROOT } from '../support/bot-process.js';
 
-const LOG_MODULE = path.join(ROOT, 'dist/src/log.js');
+const LOG_MODULE = path.join(ROOT, 'dist/src/core/log.js');
 
 /** A process that logs through the bot's own logger on stdout, as the bot does (built by build:tools). */
 function loggingProcess(script: string) {

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from '@jest/globals';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/core/log.js';
 
 /** A logger writing into an array, as it writes to stdout in the bot. */
 function capture(secrets: string[] = []) {

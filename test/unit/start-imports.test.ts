@@ -25,7 +25,7 @@ function packagesLoadedAtStart(): Set<string> {
         );
     }
   };
-  walk(path.join(ROOT, 'src/main.ts'));
+  walk(path.join(ROOT, 'src/processes/bot.ts'));
   return packages;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { checkTemplate, renderTemplate, TEMPLATE_MAX, worstCaseLength } from '../../../src/announce/template.js';
-import { MESSAGE_CONTENT_MAX } from '../../../src/discord-limits.js';
+import { MESSAGE_CONTENT_MAX } from '../../../src/core/discord-limits.js';
 import { english, translatorFor } from '../../../src/i18n/index.js';
 import { packTemplatedAnnouncement, type TemplatedVote } from '../../../src/views/vote-announcement.js';
 

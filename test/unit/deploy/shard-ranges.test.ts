@@ -135,7 +135,7 @@ describe('deploy/kubernetes', () => {
     const deployment = manifests.find((m) => m.kind === 'Deployment')!;
     const service = manifests.find((m) => m.kind === 'Service')!;
     const proxy = deployment.spec.template!.spec.containers[0]!;
-    expect(proxy.command.join(' ')).toContain('dist/src/rest-proxy/main.js');
+    expect(proxy.command.join(' ')).toContain('dist/src/processes/rest-proxy.js');
     // Two proxies would each spend the whole global budget, during a rollout too.
     expect(deployment.spec.replicas).toBe(1);
     expect(deployment.spec.strategy?.type).toBe('Recreate');

@@ -5,7 +5,7 @@ import {
   missingPermissions,
   type Overwrite,
   type PermissionInputs,
-} from '../../../src/doctor/channel-permissions.js';
+} from '../../../src/guild-rules/channel-permissions.js';
 
 const GUILD = '820627321651331072';
 const BOT = '981489785241731072';

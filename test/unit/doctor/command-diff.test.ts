@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { loadCommands } from '../../../src/bot/load-commands.js';
-import { describeDiff, diffCommands } from '../../../src/doctor/command-diff.js';
+import { describeDiff, diffCommands } from '../../../src/guild-rules/command-diff.js';
 
 const commands = await loadCommands(new URL('../../../commands/', import.meta.url));
 type Option = Record<string, unknown> & { required?: boolean };

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { PermissionFlagsBits as P } from 'discord.js';
 import type { DoctorState } from '../../../src/doctor/check.js';
 import { checkRole } from '../../../src/doctor/discord-roles.js';
-import { roleProblems, type RoleInputs } from '../../../src/doctor/role-permissions.js';
+import { roleProblems, type RoleInputs } from '../../../src/guild-rules/role-permissions.js';
 
 const GUILD = '820627321651331072';
 const BOT = '981489785241731072';

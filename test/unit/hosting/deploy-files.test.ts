@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../../support/bot-process.js';
-import { EXIT_CONFIG } from '../../../src/exit-codes.js';
+import { EXIT_CONFIG } from '../../../src/core/exit-codes.js';
 import { execForm, finalEnv, readDockerfile } from '../../support/dockerfile.js';
 
 const read = (file: string) => readFileSync(`${ROOT}${file}`, 'utf8');

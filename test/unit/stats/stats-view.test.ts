@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { translatorFor } from '../../../src/i18n/index.js';
 import { DAY_MS, type StatsData } from '../../../src/stats/stats-data.js';
-import { statsView } from '../../../src/views/stats.js';
+import { statsView } from '../../../src/stats/stats-view.js';
 
 const DAY = Date.UTC(2026, 10, 22);
 const data: StatsData = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { english, translatorFor } from '../../../src/i18n/index.js';
-import { EMBED_DESCRIPTION_MAX, EMBED_TOTAL_MAX } from '../../../src/discord-limits.js';
+import { EMBED_DESCRIPTION_MAX, EMBED_TOTAL_MAX } from '../../../src/core/discord-limits.js';
 import { embedSize } from '../../../src/views/embed-size.js';
 import { reviewAuthorInMessage } from '../../../src/views/review-author.js';
 import { REVIEWS_PER_POST, reviewFeedBatchView, reviewFeedView } from '../../../src/views/review-feed.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { english } from '../../../src/i18n/index.js';
-import { EMBED_TOTAL_MAX } from '../../../src/discord-limits.js';
+import { EMBED_TOTAL_MAX } from '../../../src/core/discord-limits.js';
 import type { FeedReview } from '../../../src/store/index.js';
 import { deliveryLogEmbed } from '../../../src/views/delivery-log.js';
 import { embedSize } from '../../../src/views/embed-size.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ButtonStyle } from 'discord.js';
 import type { Review } from '../../../src/api/types.js';
-import { CUSTOM_ID_MAX } from '../../../src/discord-limits.js';
+import { CUSTOM_ID_MAX } from '../../../src/core/discord-limits.js';
 import { parseReviewId, reviewView } from '../../../src/views/review.js';
 import { MEMBER, buttonsOf, customIdOf, embedOf, embedText } from './view-json.js';
 import { english } from '../../../src/i18n/index.js';

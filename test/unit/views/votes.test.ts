@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { VoteEntry, VoteList } from '../../../src/api/types.js';
-import { CUSTOM_ID_MAX } from '../../../src/discord-limits.js';
+import { CUSTOM_ID_MAX } from '../../../src/core/discord-limits.js';
 import { orderByTimeLeft, parseVotesPage, votesView } from '../../../src/views/votes.js';
 import { NOW, NOW_UNIX, buttonsOf, customIdOf, embedOf } from './view-json.js';
 import { english } from '../../../src/i18n/index.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { readEvent } from '../../../src/webhooks/payloads.js';
+import { readEvent } from '../../../src/api/webhook-payloads.js';
 
 const GUILD = '900000000000000009';
 const MEMBER = '284102390141648897';

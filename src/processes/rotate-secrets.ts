@@ -1,6 +1,6 @@
-import { readArgs } from '../cli-args.js';
-import { ConfigError, loadRotateConfig } from '../config.js';
-import { EXIT_CONFIG, EXIT_FAILURE, exitCodeOf } from '../exit-codes.js';
+import { readArgs } from '../core/cli-args.js';
+import { ConfigError, loadRotateConfig } from '../config/config.js';
+import { EXIT_CONFIG, EXIT_FAILURE, exitCodeOf } from '../core/exit-codes.js';
 import { Servers } from '../servers/servers.js';
 import {
   describeDatabase,
@@ -11,7 +11,7 @@ import {
   type StoreLock,
 } from '../store/index.js';
 import { sqliteFault } from '../store/sqlite-faults.js';
-import { SecretError } from './secret-box.js';
+import { SecretError } from '../secrets/secret-box.js';
 
 const USAGE = `Usage: npm run rotate-secrets
 

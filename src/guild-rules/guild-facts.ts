@@ -1,5 +1,5 @@
 import type { Guild, GuildBasedChannel } from 'discord.js';
-import type { Overwrite } from '../doctor/channel-permissions.js';
+import type { Overwrite } from './channel-permissions.js';
 
 /** The bot in a server, as the doctor's permission rules read it: from what discord.js has cached. */
 export interface BotInGuild {

@@ -1,9 +1,9 @@
 import { DiscordAPIError, REST, RouteBases, Routes } from 'discord.js';
-import { loadCommands } from './bot/load-commands.js';
-import { readArgs } from './cli-args.js';
-import { ConfigError, loadDeployConfig } from './config.js';
-import { diffCommands, diffPhrases } from './doctor/command-diff.js';
-import { EXIT_CONFIG, EXIT_FAILURE } from './exit-codes.js';
+import { loadCommands } from '../bot/load-commands.js';
+import { readArgs } from '../core/cli-args.js';
+import { ConfigError, loadDeployConfig } from '../config/config.js';
+import { diffCommands, diffPhrases } from '../guild-rules/command-diff.js';
+import { EXIT_CONFIG, EXIT_FAILURE } from '../core/exit-codes.js';
 
 const USAGE = `Usage: npm run deploy-commands [-- --dry-run]
 
@@ -22,7 +22,7 @@ Options:
  */
 async function deploy(dryRun: boolean): Promise<void> {
   const config = loadDeployConfig();
-  const commands = await loadCommands(new URL('../commands/', import.meta.url));
+  const commands = await loadCommands(new URL('../../commands/', import.meta.url));
   const body = [...commands.values()].map((command) => command.data.toJSON() as unknown as Record<string, unknown>);
   const rest = new REST({ api: config.apiUrl ?? RouteBases.api, timeout: 10_000, retries: 2 }).setToken(config.token);
   // One server: its own commands, at once. Many servers: global commands, in every server that invites the bot.

@@ -1,7 +1,7 @@
-import { installProcessGuards } from './bot/process-guards.js';
-import { loadReceiverConfig, receiverSecretValues } from './config.js';
-import { createLogger } from './log.js';
-import { runReceiverProcess } from './webhooks/receiver-process.js';
+import { installProcessGuards } from '../bot/process-guards.js';
+import { loadReceiverConfig, receiverSecretValues } from '../config/config.js';
+import { createLogger } from '../core/log.js';
+import { runReceiverProcess } from './receiver-process.js';
 
 /** ROLE=receiver (or `npm run receiver`): the receiver alone until SIGINT or SIGTERM. */
 export async function receiverRole(): Promise<void> {

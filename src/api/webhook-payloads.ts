@@ -12,8 +12,8 @@ import {
   type Field,
   type Read,
   type Reader,
-} from '../api/read-shape.js';
-import { isSnowflake } from '../api/validate-input.js';
+} from './read-shape.js';
+import { isSnowflake } from './validate-input.js';
 
 export interface VoteEvent {
   event: 'vote';

@@ -17,16 +17,16 @@ import {
   trimmed,
   type Values,
   wholeNumber,
-} from './config-fields.js';
-import { EXIT_CONFIG } from './exit-codes.js';
-import { DEFAULT_CLIENT_OPTIONS as API_DEFAULTS, defaultHeaderPrefix, parseBaseUrl, SNOWFLAKE } from './api/index.js';
-import { secretKey, type SecretKeys } from './secrets/secret-box.js';
-import { MAX_SHARD_COUNT, parseShardIds } from './shards/shard-ids.js';
-import { DEFAULT_DATABASE_URL, parseDatabaseUrl, type DatabaseTarget } from './store/database-url.js';
-import { DEFAULT_POOL_SIZE } from './store/database-url.js';
-import { DEFAULT_MAX_CONNECTIONS } from './webhooks/limits.js';
-import { checkTemplate, PLACEHOLDERS, TEMPLATE_MAX } from './announce/template.js';
-import { STREAK_GRACE_HOURS_MAX } from './streaks/streak.js';
+} from './fields.js';
+import { EXIT_CONFIG } from '../core/exit-codes.js';
+import { DEFAULT_CLIENT_OPTIONS as API_DEFAULTS, defaultHeaderPrefix, parseBaseUrl, SNOWFLAKE } from '../api/index.js';
+import { secretKey, type SecretKeys } from '../secrets/secret-box.js';
+import { MAX_SHARD_COUNT, parseShardIds } from '../shards/shard-ids.js';
+import { DEFAULT_DATABASE_URL, parseDatabaseUrl, type DatabaseTarget } from '../store/database-url.js';
+import { DEFAULT_POOL_SIZE } from '../store/database-url.js';
+import { DEFAULT_MAX_CONNECTIONS } from './webhook-limits.js';
+import { checkTemplate, PLACEHOLDERS, TEMPLATE_MAX } from '../announce/template.js';
+import { STREAK_GRACE_HOURS_MAX } from '../streaks/streak.js';
 
 /** Everything the bot reads from the environment, parsed once. */
 export interface Config {

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { pino, stdSerializers, stdTimeFunctions, type DestinationStream, type Logger } from 'pino';
-import type { LogFormat, LogLevel } from './config.js';
+import type { LogFormat, LogLevel } from '../config/config.js';
 
 export type { Logger };
 

@@ -1,4 +1,4 @@
-import type { Logger } from '../log.js';
+import type { Logger } from '../core/log.js';
 import type { ShardSet } from '../shards/ownership.js';
 import type { StoreRoot, StoredEvent } from '../store/index.js';
 import { backoffMs, STORE_BACKOFF, type BackoffPolicy } from '../work/backoff.js';

@@ -1,7 +1,7 @@
 import { Events, type Client } from 'discord.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../core/log.js';
 import type { Runtimes } from './runtimes.js';
-import type { Servers } from './servers.js';
+import type { Servers } from '../servers/servers.js';
 
 /** How often servers left more than 30 days ago are forgotten. */
 const FORGET_EVERY_MS = 6 * 3_600_000;

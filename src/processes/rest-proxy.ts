@@ -4,11 +4,11 @@ import { REST } from '@discordjs/rest';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { installProcessGuards } from '../bot/process-guards.js';
-import { readArgs } from '../cli-args.js';
-import { loadRestProxyConfig } from '../config.js';
-import { createLogger } from '../log.js';
-import { exitOnStartFailure } from '../start-failure.js';
-import { forwardRequests } from './forward.js';
+import { readArgs } from '../core/cli-args.js';
+import { loadRestProxyConfig } from '../config/config.js';
+import { createLogger } from '../core/log.js';
+import { exitOnStartFailure } from './start-failure.js';
+import { forwardRequests } from '../rest-proxy/forward.js';
 
 const USAGE = `Usage: npm run rest-proxy
 

@@ -1,15 +1,15 @@
 import type { ServiceClient } from '../api/index.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { ReviewFeed } from '../feeds/review-feed.js';
-import type { MemberNames } from './member-names.js';
-import type { ReplyGuard } from './reply-guard.js';
-import type { Logger } from '../log.js';
+import type { MemberNames } from '../bot/member-names.js';
+import type { ReplyGuard } from '../bot/reply-guard.js';
+import type { Logger } from '../core/log.js';
 import type { VoteMirror } from '../mirror/vote-mirror.js';
 import type { ServerSettings } from '../servers/server-settings.js';
 import type { Servers } from '../servers/servers.js';
-import type { SetupPorts } from '../setup/ports.js';
+import type { SetupPorts } from './setup-ports.js';
 import type { Store } from '../store/index.js';
-import type { StreakIndex } from '../streaks/streak-index.js';
+import type { StreakIndex } from './streak-index.js';
 
 /** What every handler may use, whichever server it serves; handed in by main.ts so handlers never reach for globals. */
 export interface BaseContext {

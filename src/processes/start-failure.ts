@@ -1,7 +1,7 @@
-import { FatalStartError } from './bot/connect.js';
-import { ConfigError } from './config.js';
-import { exitCodeOf } from './exit-codes.js';
-import { StoreError } from './store/index.js';
+import { FatalStartError } from '../bot/connect.js';
+import { ConfigError } from '../config/config.js';
+import { exitCodeOf } from '../core/exit-codes.js';
+import { StoreError } from '../store/index.js';
 
 /**
  * Start-up failures are the operator's to fix: one line saying what and how, no stack trace. The

@@ -1,8 +1,8 @@
-import { readArgs } from '../cli-args.js';
-import { EXIT_CONFIG, EXIT_FAILURE } from '../exit-codes.js';
-import type { DoctorState } from './check.js';
-import { ALL_CHECKS } from './checks.js';
-import { runChecks } from './run-checks.js';
+import { readArgs } from '../core/cli-args.js';
+import { EXIT_CONFIG, EXIT_FAILURE } from '../core/exit-codes.js';
+import type { DoctorState } from '../doctor/check.js';
+import { ALL_CHECKS } from '../doctor/checks.js';
+import { runChecks } from '../doctor/run-checks.js';
 
 const USAGE = `Usage: npm run doctor [-- --json]
 

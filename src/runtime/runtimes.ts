@@ -1,8 +1,8 @@
-import type { Logger } from '../log.js';
+import type { Logger } from '../core/log.js';
 import type { StoredEvent } from '../store/index.js';
-import type { HandledOutcome } from '../webhooks/inbox-route.js';
+import type { HandledOutcome } from './event-route.js';
 import type { ServerRuntime } from './server-runtime.js';
-import type { Servers } from './servers.js';
+import type { Servers } from '../servers/servers.js';
 
 export interface RuntimesOptions {
   servers: Servers;

@@ -1,7 +1,7 @@
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import { serveHealthOnly } from '../hosting/health-only.js';
 import type { Phase } from '../hosting/index.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../core/log.js';
 import type { ShardSet } from '../shards/ownership.js';
 import { formatShardIds } from '../shards/shard-ids.js';
 import { describeDatabase, holdStore, type StoreLock } from '../store/index.js';

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { Client } from 'discord.js';
 import type { ServiceClient } from '../api/index.js';
-import type { BaseContext, BotContext } from '../bot/context.js';
+import type { BaseContext, BotContext } from './context.js';
 import { POST_NAMES_WAIT_MS, type MemberNames } from '../bot/member-names.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { Poster } from '../bot/poster.js';
 import { Lanes } from '../feeds/lanes.js';
 import { ReviewFeed } from '../feeds/review-feed.js';
 import { translatorFor } from '../i18n/index.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../core/log.js';
 import { VoteMirror } from '../mirror/vote-mirror.js';
 import { VoteReminder } from '../reminders/vote-reminder.js';
 import { memberRoles } from '../roles/member-roles.js';
@@ -17,9 +17,9 @@ import { VoterRole } from '../roles/voter-role.js';
 import { ExpirySchedule, type ExpiryConsumer } from '../schedule/expiry-schedule.js';
 import type { Store, StoredEvent } from '../store/index.js';
 import { storeWithDeadline } from '../store/within.js';
-import { StreakIndex } from '../streaks/streak-index.js';
-import { inboxRoute, type HandledOutcome } from '../webhooks/inbox-route.js';
-import type { ServerSettings } from './server-settings.js';
+import { StreakIndex } from './streak-index.js';
+import { inboxRoute, type HandledOutcome } from './event-route.js';
+import type { ServerSettings } from '../servers/server-settings.js';
 
 /** Everything one set-up server runs: its feed and lanes, mirror, schedule, role and reminders. */
 export interface ServerRuntime {

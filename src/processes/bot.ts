@@ -1,36 +1,36 @@
 import { disableValidators, Events, MessageFlags, RouteBases, type Interaction } from 'discord.js';
-import { becomeActive } from './bot/become-active.js';
-import { checkService } from './bot/check-service.js';
-import { readArgs } from './cli-args.js';
-import { guardInteractionBuild } from './bot/guard-interaction-build.js';
-import { installProcessGuards } from './bot/process-guards.js';
-import { createDiscordClient } from './bot/client.js';
-import { connect } from './bot/connect.js';
-import { InFlight } from './bot/in-flight.js';
-import { loadCommands } from './bot/load-commands.js';
-import { createRouter } from './bot/router.js';
-import { loadConfig, loadRole, secretValues } from './config.js';
-import { EXIT_FAILURE } from './exit-codes.js';
-import { serveHealthOnly } from './hosting/health-only.js';
-import { startHosting, type Hosting, type Phase } from './hosting/index.js';
-import type { BotMetrics } from './hosting/metrics.js';
-import { componentHandlers } from './interactions/index.js';
-import { MemberNames } from './bot/member-names.js';
-import { ReplyGuard } from './bot/reply-guard.js';
-import { translatorFor } from './i18n/index.js';
-import { createLogger, type Logger } from './log.js';
+import { becomeActive } from './become-active.js';
+import { checkService } from '../bot/check-service.js';
+import { readArgs } from '../core/cli-args.js';
+import { guardInteractionBuild } from '../bot/guard-interaction-build.js';
+import { installProcessGuards } from '../bot/process-guards.js';
+import { createDiscordClient } from '../bot/client.js';
+import { connect } from '../bot/connect.js';
+import { InFlight } from '../bot/in-flight.js';
+import { loadCommands } from '../bot/load-commands.js';
+import { createRouter } from '../bot/router.js';
+import { loadConfig, loadRole, secretValues } from '../config/config.js';
+import { EXIT_FAILURE } from '../core/exit-codes.js';
+import { serveHealthOnly } from '../hosting/health-only.js';
+import { startHosting, type Hosting, type Phase } from '../hosting/index.js';
+import type { BotMetrics } from '../hosting/metrics.js';
+import { componentHandlers } from '../interactions/index.js';
+import { MemberNames } from '../bot/member-names.js';
+import { ReplyGuard } from '../bot/reply-guard.js';
+import { translatorFor } from '../i18n/index.js';
+import { createLogger, type Logger } from '../core/log.js';
 import { startRealtime } from './realtime.js';
-import { environmentServer } from './servers/environment-server.js';
-import { watchMembership } from './servers/membership.js';
-import { Servers } from './servers/servers.js';
-import { ServiceClients } from './servers/service-clients.js';
-import type { SetupPorts } from './setup/ports.js';
-import { openStore } from './store/index.js';
-import { storeWithDeadline } from './store/within.js';
-import { DELIVERIES_KEPT } from './webhooks/delivery-log.js';
+import { environmentServer } from '../servers/environment-server.js';
+import { watchMembership } from '../runtime/membership.js';
+import { Servers } from '../servers/servers.js';
+import { ServiceClients } from '../servers/service-clients.js';
+import type { SetupPorts } from '../runtime/setup-ports.js';
+import { openStore } from '../store/index.js';
+import { storeWithDeadline } from '../store/within.js';
+import { DELIVERIES_KEPT } from '../webhooks/delivery-log.js';
 import { exitOnStartFailure } from './start-failure.js';
-import { resolveShards } from './shards/resolve-shards.js';
-import { formatShardIds } from './shards/shard-ids.js';
+import { resolveShards } from './resolve-shards.js';
+import { formatShardIds } from '../shards/shard-ids.js';
 
 const USAGE = `Usage: npm start
 
@@ -55,9 +55,9 @@ async function main(): Promise<void> {
   // Metrics are kept only when a host will read them (METRICS_PORT).
   // prom-client is loaded only when metrics are served.
   const metrics: BotMetrics | undefined =
-    config.metricsPort === undefined ? undefined : new (await import('./hosting/metrics.js')).BotMetrics();
+    config.metricsPort === undefined ? undefined : new (await import('../hosting/metrics.js')).BotMetrics();
   const { apiKey: _apiKey, appId: _appId, ...shared } = config.service;
-  const commands = await loadCommands(new URL('../commands/', import.meta.url));
+  const commands = await loadCommands(new URL('../../commands/', import.meta.url));
   const names = new MemberNames();
   let phase: Phase = 'starting';
   const healthPort =

@@ -1,4 +1,4 @@
-import { readArgs } from './cli-args.js';
+import { readArgs } from '../core/cli-args.js';
 import { receiverRole } from './receiver-role.js';
 import { exitOnStartFailure } from './start-failure.js';
 

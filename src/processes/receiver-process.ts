@@ -1,16 +1,16 @@
-import type { ReceiverConfig } from '../config.js';
+import type { ReceiverConfig } from '../config/config.js';
 import { startHealthServer, type HealthServer } from '../hosting/health-server.js';
 import type { Phase } from '../hosting/index.js';
 import { ReceiverMetrics } from '../hosting/receiver-metrics.js';
 import { FatalStartError } from '../bot/connect.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../core/log.js';
 import { Servers } from '../servers/servers.js';
 import { openStore } from '../store/index.js';
-import { DeliveryLog } from './delivery-log.js';
-import { EventWriter } from './event-writer.js';
-import { startReceiver } from './receiver.js';
-import { SharedTokens } from './shared-tokens.js';
-import { webhookTargets } from './targets.js';
+import { DeliveryLog } from '../webhooks/delivery-log.js';
+import { EventWriter } from '../webhooks/event-writer.js';
+import { startReceiver } from '../webhooks/receiver.js';
+import { SharedTokens } from '../webhooks/shared-tokens.js';
+import { webhookTargets } from '../webhooks/targets.js';
 
 /**
  * ROLE=receiver: the webhook receiver alone, with no Discord connection and no token. It keeps

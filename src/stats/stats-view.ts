@@ -1,11 +1,11 @@
 import { TimestampStyles, time } from 'discord.js';
-import { EmbedBuilder } from './embed-builder.js';
-import { EMBED_DESCRIPTION_MAX, EMBED_FIELD_VALUE_MAX } from '../discord-limits.js';
+import { EmbedBuilder } from '../views/embed-builder.js';
+import { EMBED_DESCRIPTION_MAX, EMBED_FIELD_VALUE_MAX } from '../core/discord-limits.js';
 import type { Translator } from '../i18n/index.js';
-import { shownStars, type StatsData } from '../stats/stats-data.js';
-import { truncate } from './format.js';
-import { messageView, type MessageView } from './message.js';
-import { ToneColour } from './theme.js';
+import { shownStars, type StatsData } from './stats-data.js';
+import { truncate } from '../views/format.js';
+import { messageView, type MessageView } from '../views/message.js';
+import { ToneColour } from '../views/theme.js';
 
 export const STATS_FILE = 'stats.png';
 /** Discord's limit on an attachment's description, which screen readers read as the image's alt text. */

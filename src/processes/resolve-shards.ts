@@ -1,9 +1,9 @@
 import { REST, Routes, type RESTGetAPIGatewayBotResult } from 'discord.js';
 import { FatalStartError } from '../bot/connect.js';
-import type { Config } from '../config.js';
-import { EXIT_CONFIG } from '../exit-codes.js';
-import { ShardOwnership } from './ownership.js';
-import { formatShardIds } from './shard-ids.js';
+import type { Config } from '../config/config.js';
+import { EXIT_CONFIG } from '../core/exit-codes.js';
+import { ShardOwnership } from '../shards/ownership.js';
+import { formatShardIds } from '../shards/shard-ids.js';
 
 /**
  * The shards this process runs, out of the bot's count: SHARD_COUNT as set, or with `auto` the
