@@ -7,12 +7,12 @@ import {
 } from 'discord.js';
 import type { BaseContext } from '../src/runtime/context.js';
 import { commandNamed, setupName, setupNamed } from '../src/bot/command-options.js';
+import type { Gate } from '../src/bot/permissions.js';
 import { replyInTime } from '../src/bot/respond.js';
 import { BUTTON_URL_MAX } from '../src/core/discord-limits.js';
 import { english, localizations, translatorFor } from '../src/i18n/index.js';
 import { openCredentials } from '../src/setup/credentials.js';
 import { CHANNEL_KINDS, POSTABLE_CHANNELS, setChannel, type ChannelKind } from '../src/setup/channel.js';
-import { requireManageServer } from '../src/setup/manage-server.js';
 import { resetConfirmView } from '../src/setup/reset.js';
 import { MILESTONE_PERIODS, MILESTONE_VOTES_MAX, setMilestone } from '../src/setup/milestone.js';
 import { TEMPLATE_MAX } from '../src/announce/template.js';
@@ -89,6 +89,8 @@ export const data = commandNamed(new SlashCommandBuilder(), 'setup')
 
 /** Works in a server not set up yet: setting it up is what it is for. */
 export const anyServer = true;
+/** Checked on every use: a server may let others see the command. */
+export const gate: Gate = 'manageServer';
 
 type Step = (interaction: ChatInputCommandInteraction, ctx: BaseContext) => Promise<MessageView>;
 
@@ -104,9 +106,8 @@ const STEPS: ReadonlyMap<string, Step> = new Map<string, Step>([
   [setupName('reset'), async (interaction) => resetConfirmView(translatorFor(interaction.locale))],
 ]);
 
-/** Manage Server is checked again here: a server may let others see the command. Every answer is ephemeral. */
+/** Every answer is ephemeral. */
 export async function execute(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<void> {
-  requireManageServer(interaction);
   const sub = interaction.options.getSubcommand(true);
   if (sub === setupName('credentials')) return openCredentials(interaction, ctx);
   if (sub === setupName('status')) {

@@ -7,7 +7,8 @@ import {
 } from 'discord.js';
 import type { BotContext } from '../src/runtime/context.js';
 import { commandNamed, isEphemeral, publicOption } from '../src/bot/command-options.js';
-import { isModerator } from '../src/bot/permissions.js';
+import type { Gate } from '../src/bot/permissions.js';
+import type { NoticeKey } from '../src/i18n/index.js';
 import { UserFacingError } from '../src/bot/user-error.js';
 import { english, localizations, translatorFor } from '../src/i18n/index.js';
 import { renderStats } from '../src/stats/render-stats.js';
@@ -40,9 +41,10 @@ export const data = commandNamed(new SlashCommandBuilder(), 'stats')
  * Moderators only: it shows the whole server's votes and reviews, and each picture costs the
  * process some CPU, so a member cannot make the bot draw on a loop.
  */
+export const gate: Gate = 'moderator';
+export const refusal: NoticeKey = 'refusal.statsModeratorsOnly';
+
 export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
-  if (!isModerator(interaction, ctx.settings.moderatorRoleIds))
-    throw new UserFacingError('refusal.statsModeratorsOnly');
   const days = interaction.options.getInteger(DAYS) ?? STATS_DEFAULT_DAYS;
   if (!Number.isInteger(days) || days < 1 || days > STATS_MAX_DAYS) {
     throw new UserFacingError('refusal.badDays', { max: STATS_MAX_DAYS });

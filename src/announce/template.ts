@@ -1,6 +1,6 @@
 import { MESSAGE_CONTENT_MAX } from '../core/discord-limits.js';
 import type { Translator } from '../i18n/index.js';
-import { displayable, mention, neutraliseMentions, safeText, truncate } from '../views/format.js';
+import { displayable, mention, neutraliseMentions, safeText, truncate } from '../core/discord-text.js';
 
 /** What a template may name, in the order the docs and the refusal list them. */
 export const PLACEHOLDERS = ['user', 'name', 'votes_month', 'votes_total', 'streak', 'server', 'double'] as const;

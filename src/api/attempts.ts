@@ -1,7 +1,8 @@
 import pRetry, { AbortError } from 'p-retry';
 import { sleep } from './deadline.js';
 import { RateLimitedError, ServiceError, ServiceUnavailableError } from './errors.js';
-import type { CallBudget, HttpRequest, RawResponse, Send } from './request.js';
+import type { HttpRequest, RawResponse, Send } from './request.js';
+import type { CallBudget } from './types.js';
 import { TransportFailure } from './request.js';
 import type { BackoffSettings } from './retry-policy.js';
 import { backoffOptions, exhausted, RetryableFailure } from './retry-policy.js';

@@ -33,7 +33,7 @@ export type {
   ServiceClient,
   ConnectionCheck,
 } from './types.js';
-export type { RateLimitEvent } from './rate-limiter.js';
+export type { RateLimitEvent } from './types.js';
 // The wire readers, for `npm run doctor`, which checks a live service's answers against them.
 export { readVoteList, readVoteStatus, readReviewBody, isNoReview, describeIssues } from './schemas.js';
 export type { Issue, Read, Reader } from './schemas.js';

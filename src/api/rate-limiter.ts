@@ -1,16 +1,9 @@
 import { RateLimitedError } from './errors.js';
-import type { CallBudget, ResponseHeaders } from './request.js';
+import type { CallBudget, RateLimitEvent, ResponseHeaders } from './types.js';
 import { parseRetryAfter } from './retry-after.js';
 
 /** What a call has left: the limiter waits only as long as that allows. */
 type Budget = CallBudget;
-
-/** A wait the limiter imposed, or a call it failed at once: for metrics and logs. */
-export interface RateLimitEvent {
-  outcome: 'waited' | 'failed_fast';
-  /** How long the call waited, or would have had to wait. */
-  waitMs: number;
-}
 
 /**
  * The service's rate limit, as its headers tell it: `x-ratelimit-limit`, `x-ratelimit-remaining`,

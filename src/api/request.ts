@@ -1,7 +1,7 @@
 import { BodyTooLarge, RequestTimedOut, requestText } from '../core/http-text.js';
 import { joinUrl } from './base-url.js';
 import type { RateLimiter } from './rate-limiter.js';
-import type { AttemptInfo, RouteName } from './types.js';
+import type { AttemptInfo, CallBudget, ResponseHeaders, RouteName } from './types.js';
 
 const USER_AGENT = 'vote-review-bot/0.1.0 (+node)';
 
@@ -11,11 +11,6 @@ export interface HttpRequest {
   /** Path below the base URL, already encoded, e.g. /votes/123. */
   path: string;
   body?: unknown;
-}
-
-/** The one thing read from response headers: a value by (case-insensitive) name. */
-export interface ResponseHeaders {
-  get(name: string): string | null;
 }
 
 export interface RawResponse {
@@ -54,12 +49,6 @@ export interface RequesterConfig {
   /** Bytes of body read at most; past it the attempt ends as `too_large`. */
   maxResponseBytes: number;
   onAttempt?: (info: AttemptInfo) => void;
-}
-
-/** What a call has left: its signal (aborting with the call's typed error) and the ms remaining. */
-export interface CallBudget {
-  signal: AbortSignal;
-  remaining(): number;
 }
 
 export type Send = (request: HttpRequest, attempt: number, call: CallBudget) => Promise<RawResponse>;

@@ -1,5 +1,3 @@
-import type { RateLimitEvent } from './rate-limiter.js';
-
 /** A member's vote as the bot uses it. */
 export interface VoteStatus {
   voted: boolean;
@@ -125,4 +123,22 @@ export interface ServiceClient {
   checkConnection(options?: CallOptions): Promise<ConnectionCheck>;
   /** Drops what is cached about a member (a webhook said their vote or review changed). */
   forgetMember(userId: string): void;
+}
+
+/** The one thing read from response headers: a value by (case-insensitive) name. */
+export interface ResponseHeaders {
+  get(name: string): string | null;
+}
+
+/** What a call has left: its signal (aborting with the call's typed error) and the ms remaining. */
+export interface CallBudget {
+  signal: AbortSignal;
+  remaining(): number;
+}
+
+/** A wait the limiter imposed, or a call it failed at once: for metrics and logs. */
+export interface RateLimitEvent {
+  outcome: 'waited' | 'failed_fast';
+  /** How long the call waited, or would have had to wait. */
+  waitMs: number;
 }

@@ -1,19 +1,15 @@
+import { isSnowflake } from '../core/snowflake.js';
 import { InvalidInputError } from './errors.js';
 import type { ReplyInput } from './types.js';
 
 // Checked before any request: a bad id must never become a path like /reviews/../votes.
-/** A Discord id: user, guild, channel and role ids all have this form. */
-export const SNOWFLAKE = /^\d{17,20}$/;
+export { isSnowflake, SNOWFLAKE } from '../core/snowflake.js';
 /** Leaves room for `review-reply-submit:<id>` within Discord's 100-character custom ids. */
 export const REVIEW_ID_MAX = 80;
 const WHITESPACE_OR_CONTROL = /[\s\p{Cc}\p{Cf}]/u;
 // Spec gap: no reply length limit is given; the bot keeps replies to what its modal allows.
 export const REPLY_MIN_LENGTH = 1;
 export const REPLY_MAX_LENGTH = 1000;
-
-export function isSnowflake(value: unknown): value is string {
-  return typeof value === 'string' && SNOWFLAKE.test(value);
-}
 
 /** Returns the user id if it is a Discord snowflake; throws InvalidInputError('userId') otherwise. */
 export function checkUserId(userId: unknown): string {

@@ -1,16 +1,6 @@
 import { DiscordjsErrorCodes, type Client } from 'discord.js';
-import { EXIT_CONFIG, EXIT_FAILURE } from '../core/exit-codes.js';
+import { EXIT_CONFIG, FatalStartError } from '../core/exit-codes.js';
 import type { Logger } from '../core/log.js';
-
-/** A start that cannot go on, told in one line; EXIT_CONFIG when only a changed setting can help. */
-export class FatalStartError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: number = EXIT_FAILURE,
-  ) {
-    super(message);
-  }
-}
 
 const ATTEMPTS = 5;
 

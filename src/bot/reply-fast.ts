@@ -10,10 +10,15 @@ import {
   DefaultUserAgent,
   DiscordAPIError,
   type DiscordErrorData,
+  type InteractionEditReplyOptions,
+  type InteractionReplyOptions,
   type OAuthErrorData,
 } from 'discord.js';
 import { requestText, type TextResponse } from '../core/http-text.js';
-import type { ReplyPayload } from './respond.js';
+
+/** What a handler answers with: a reply's fields, sent as a reply, an update or an edit of a deferral. */
+export type ReplyPayload = Omit<InteractionReplyOptions, 'flags' | 'withResponse' | 'fetchReply'> &
+  Omit<InteractionEditReplyOptions, 'flags'>;
 
 type Repliable = ChatInputCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction;
 

@@ -1,13 +1,13 @@
 import {
   MessageFlags,
   type ChatInputCommandInteraction,
-  type InteractionEditReplyOptions,
-  type InteractionReplyOptions,
   type MessageComponentInteraction,
   type ModalSubmitInteraction,
 } from 'discord.js';
 import { settleWithin } from '../work/settle-within.js';
-import { replyPlain } from './reply-fast.js';
+import { replyPlain, type ReplyPayload } from './reply-fast.js';
+
+export type { ReplyPayload };
 
 /**
  * Discord's first-response window is 3 s from when it made the interaction; deferring this long
@@ -23,9 +23,6 @@ export const DEFER_AFTER_MS = 1_800;
 export function deferDelay(createdTimestamp: number, now: number = Date.now()): number {
   return Math.max(0, DEFER_AFTER_MS - Math.max(0, now - createdTimestamp));
 }
-
-export type ReplyPayload = Omit<InteractionReplyOptions, 'flags' | 'withResponse' | 'fetchReply'> &
-  Omit<InteractionEditReplyOptions, 'flags'>;
 
 /**
  * Answers with `work`'s payload directly when it is ready before deferDelay runs out, otherwise

@@ -1,20 +1,20 @@
 import type { Interaction, RepliableInteraction } from 'discord.js';
 import { secretValues } from '../config/config.js';
 import { decodeCustomId, type DecodedCustomId } from '../core/custom-id.js';
-import type { BaseContext, BotContext } from '../runtime/context.js';
-import type { CommandModule, ComponentHandler } from './handlers.js';
+import type { CommandModule, ComponentHandler, RouterContext } from './handlers.js';
 import { translatorFor } from '../i18n/index.js';
 import { errorOutcome } from './error-outcome.js';
-import { requireModerator } from './permissions.js';
+import { checkGate } from './permissions.js';
 import { sendError } from './send-error.js';
 import { UserFacingError } from './user-error.js';
 
-export interface RouterOptions {
-  commands: ReadonlyMap<string, CommandModule>;
-  components: readonly ComponentHandler[];
-  base: BaseContext;
+export interface RouterOptions<Ctx extends RouterContext> {
+  commands: ReadonlyMap<string, CommandModule<Ctx>>;
+  components: readonly ComponentHandler<Ctx>[];
+  /** What a handler that works in any server gets (`anyServer`): the context less the server's part. */
+  base: RouterContext;
   /** The context of a set-up server's interactions; undefined when the server is not set up. */
-  contextFor: (guildId: string) => BotContext | undefined;
+  contextFor: (guildId: string) => Ctx | undefined;
   /** Single-server mode: interactions from any other server are refused. */
   onlyGuildId?: string;
   /** Told the same facts as the log line, once per interaction (metrics). Must not throw. */
@@ -37,14 +37,14 @@ export type Router = (interaction: Interaction) => Promise<void>;
  * Sends each interaction to its handler. It never throws: every failure becomes a message to the
  * user and one log line with the interaction id, its handler, the outcome and the time it took.
  */
-export function createRouter({
+export function createRouter<Ctx extends RouterContext>({
   commands,
   components,
   base,
   contextFor,
   onlyGuildId,
   onHandled,
-}: RouterOptions): Router {
+}: RouterOptions<Ctx>): Router {
   const byPrefix = new Map(components.map((handler) => [handler.prefix, handler]));
   return async (interaction) => {
     if (!interaction.isRepliable()) return;
@@ -92,17 +92,17 @@ export function createRouter({
   };
 }
 
-async function dispatch(
+async function dispatch<Ctx extends RouterContext>(
   interaction: RepliableInteraction,
   component: Component | null,
-  commands: ReadonlyMap<string, CommandModule>,
-  byPrefix: ReadonlyMap<string, ComponentHandler>,
-  base: BaseContext,
-  server: () => BotContext | undefined,
+  commands: ReadonlyMap<string, CommandModule<Ctx>>,
+  byPrefix: ReadonlyMap<string, ComponentHandler<Ctx>>,
+  base: RouterContext,
+  server: () => Ctx | undefined,
 ): Promise<void> {
   // /setup and its forms work in a server that is not set up; everything else needs the server's context.
-  const contextOf = (anyServer: boolean | undefined): BotContext => {
-    if (anyServer) return base as BotContext;
+  const contextOf = (anyServer: boolean | undefined): Ctx => {
+    if (anyServer) return base as Ctx;
     const ctx = server();
     if (!ctx) throw new UserFacingError('refusal.notSetUp', { setup: '`/setup credentials`' });
     return ctx;
@@ -110,7 +110,9 @@ async function dispatch(
   if (interaction.isChatInputCommand()) {
     const command = commands.get(interaction.commandName);
     if (!command) throw new UserFacingError('refusal.staleCommand');
-    return command.execute(interaction, contextOf(command.anyServer));
+    const ctx = contextOf(command.anyServer);
+    checkGate(interaction, command, ctx.settings?.moderatorRoleIds ?? []);
+    return command.execute(interaction, ctx);
   }
   if (component) {
     const { kind, decoded } = component;
@@ -119,7 +121,7 @@ async function dispatch(
     const arg = handler.parse(decoded.arg);
     if (arg === null) throw new UserFacingError('refusal.staleComponent');
     const ctx = contextOf(handler.anyServer);
-    if (handler.moderatorOnly) requireModerator(interaction, ctx.settings.moderatorRoleIds);
+    checkGate(interaction, handler, ctx.settings?.moderatorRoleIds ?? []);
     // The kind check above makes these casts exact.
     if (handler.kind === 'button') return handler.run(interaction as never, arg, ctx);
     return handler.run(interaction as never, arg, ctx);
@@ -143,11 +145,11 @@ function componentOf(interaction: RepliableInteraction): Component | null {
  * The handler's name for the log line and the metrics label: only names the bot registered, so
  * forged command names and custom ids cannot grow the number of series; anything else is `unknown`.
  */
-function describe(
+function describe<Ctx>(
   interaction: RepliableInteraction,
   component: Component | null,
-  commands: ReadonlyMap<string, CommandModule>,
-  byPrefix: ReadonlyMap<string, ComponentHandler>,
+  commands: ReadonlyMap<string, CommandModule<Ctx>>,
+  byPrefix: ReadonlyMap<string, ComponentHandler<Ctx>>,
 ): string {
   if (interaction.isChatInputCommand()) {
     return commands.has(interaction.commandName) ? `/${interaction.commandName}` : UNKNOWN;

@@ -19,6 +19,7 @@ import {
   wholeNumber,
 } from './fields.js';
 import { EXIT_CONFIG } from '../core/exit-codes.js';
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../core/log.js';
 import { DEFAULT_CLIENT_OPTIONS as API_DEFAULTS, defaultHeaderPrefix, parseBaseUrl, SNOWFLAKE } from '../api/index.js';
 import { secretKey, type SecretKeys } from '../secrets/secret-box.js';
 import { MAX_SHARD_COUNT, parseShardIds } from '../shards/shard-ids.js';
@@ -113,11 +114,6 @@ export interface Config {
 
 export const ROLES = ['all', 'bot', 'receiver'] as const;
 export type Role = (typeof ROLES)[number];
-
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
-export const LOG_FORMATS = ['json', 'pretty'] as const;
-export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export class ConfigError extends Error {
   /** A supervisor stops restarting on it: the same settings would fail again. */

@@ -7,6 +7,16 @@
 export const EXIT_FAILURE = 1;
 export const EXIT_CONFIG = 78;
 
+/** A start that cannot go on, told in one line; EXIT_CONFIG when only a changed setting can help. */
+export class FatalStartError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number = EXIT_FAILURE,
+  ) {
+    super(message);
+  }
+}
+
 /** The exit code an error that ended a start asks for: its own `exitCode`, else EXIT_FAILURE. */
 export function exitCodeOf(error: unknown): number {
   const code = (error as { exitCode?: unknown } | null)?.exitCode;

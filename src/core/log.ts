@@ -1,8 +1,12 @@
 import { createRequire } from 'node:module';
 import { pino, stdSerializers, stdTimeFunctions, type DestinationStream, type Logger } from 'pino';
-import type { LogFormat, LogLevel } from '../config/config.js';
 
 export type { Logger };
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** `/interactions/{id}/{token}` and `/webhooks/{id}/{token}`: the token is a 15-minute credential. */
 const TOKEN_IN_URL = /(\/(?:interactions|webhooks)\/\d+\/)[^/?#\s"\\]+/g;

@@ -1,6 +1,11 @@
 import { Routes } from 'discord.js';
 import { fail, pass, skip, type Check, type DoctorState, type Outcome } from './check.js';
-import { channelPermissions, missingPermissions, permissionLabel, type Overwrite } from '../guild-rules/channel-permissions.js';
+import {
+  channelPermissions,
+  missingPermissions,
+  permissionLabel,
+  type Overwrite,
+} from '../guild-rules/channel-permissions.js';
 import { channelsToCheck, type ChannelToCheck } from '../guild-rules/channels.js';
 import { discordReason, discordStatus } from './discord-api.js';
 

@@ -1,4 +1,4 @@
-import { FatalStartError } from '../bot/connect.js';
+import { FatalStartError } from '../core/exit-codes.js';
 import { startHealthServer, type HealthServer } from './health-server.js';
 import type { Phase } from './index.js';
 

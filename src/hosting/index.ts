@@ -1,5 +1,5 @@
 import { Status, type Client } from 'discord.js';
-import { FatalStartError } from '../bot/connect.js';
+import { FatalStartError } from '../core/exit-codes.js';
 import type { InFlight } from '../bot/in-flight.js';
 import { startHealthServer, type Health, type HealthServer } from './health-server.js';
 import type { WorkCounts } from '../store/index.js';

@@ -1,4 +1,4 @@
-import type { ComponentHandler } from '../bot/handlers.js';
+import type { ComponentHandler } from '../runtime/context.js';
 import { leaderboardPage } from './leaderboard-page.js';
 import { reviewReplySubmit } from './review-reply-submit.js';
 import { reviewReply } from './review-reply.js';

@@ -1,7 +1,7 @@
 import { inlineCode, MessageFlags, type ModalSubmitInteraction } from 'discord.js';
 import type { Reply, Review } from '../api/index.js';
 import type { BotContext } from '../runtime/context.js';
-import type { ModalHandler } from '../bot/handlers.js';
+import type { ModalHandler } from '../runtime/context.js';
 import { postAuditMessage } from '../bot/post-audit-message.js';
 import { replyInTime, updateInTime, type ReplyPayload } from '../bot/respond.js';
 import { UserFacingError } from '../bot/user-error.js';

@@ -1,4 +1,4 @@
-import type { ButtonHandler } from '../bot/handlers.js';
+import type { ButtonHandler } from '../runtime/context.js';
 import { Prefix } from '../core/custom-id.js';
 import { translatorFor } from '../i18n/index.js';
 import { replyModal } from '../views/reply-modal.js';

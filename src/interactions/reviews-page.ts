@@ -1,6 +1,6 @@
 import type { Interaction } from 'discord.js';
 import type { BotContext } from '../runtime/context.js';
-import type { ButtonHandler } from '../bot/handlers.js';
+import type { ButtonHandler } from '../runtime/context.js';
 import { updateInTime } from '../bot/respond.js';
 import { Prefix } from '../core/custom-id.js';
 import { translatorFor } from '../i18n/index.js';
@@ -12,7 +12,7 @@ export const reviewsPage: ButtonHandler<number> = {
   kind: 'button',
   prefix: Prefix.reviewsPage,
   parse: parseReviewsPage,
-  moderatorOnly: true,
+  gate: 'moderator',
   async run(interaction, page, ctx) {
     await updateInTime(interaction, reviewInboxWithNames(interaction, page, ctx));
   },

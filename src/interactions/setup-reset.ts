@@ -1,18 +1,17 @@
-import type { ButtonHandler } from '../bot/handlers.js';
+import type { ButtonHandler } from '../runtime/context.js';
 import { updateInTime } from '../bot/respond.js';
 import { Prefix } from '../core/custom-id.js';
 import { translatorFor } from '../i18n/index.js';
-import { requireManageServer } from '../setup/manage-server.js';
 import { RESET_CONFIRM, resetServer } from '../setup/reset.js';
 
-/** The confirm button of `/setup reset`: Manage Server checked again on the click. */
+/** The confirm button of `/setup reset`: Manage Server is its gate, checked again on the click. */
 export const setupReset: ButtonHandler<string> = {
   kind: 'button',
   prefix: Prefix.setupReset,
   anyServer: true,
+  gate: 'manageServer',
   parse: (arg) => (arg === RESET_CONFIRM ? arg : null),
   async run(interaction, _arg, ctx) {
-    requireManageServer(interaction);
     const i18n = translatorFor(interaction.locale);
     await updateInTime(interaction, resetServer(interaction.guildId!, interaction.user.id, ctx, i18n));
   },

@@ -2,7 +2,7 @@ import type { ReceiverConfig } from '../config/config.js';
 import { startHealthServer, type HealthServer } from '../hosting/health-server.js';
 import type { Phase } from '../hosting/index.js';
 import { ReceiverMetrics } from '../hosting/receiver-metrics.js';
-import { FatalStartError } from '../bot/connect.js';
+import { FatalStartError } from '../core/exit-codes.js';
 import type { Logger } from '../core/log.js';
 import { Servers } from '../servers/servers.js';
 import { openStore } from '../store/index.js';

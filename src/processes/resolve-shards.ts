@@ -1,5 +1,5 @@
 import { REST, Routes, type RESTGetAPIGatewayBotResult } from 'discord.js';
-import { FatalStartError } from '../bot/connect.js';
+import { FatalStartError } from '../core/exit-codes.js';
 import type { Config } from '../config/config.js';
 import { EXIT_CONFIG } from '../core/exit-codes.js';
 import { ShardOwnership } from '../shards/ownership.js';

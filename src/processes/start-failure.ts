@@ -1,4 +1,4 @@
-import { FatalStartError } from '../bot/connect.js';
+import { FatalStartError } from '../core/exit-codes.js';
 import { ConfigError } from '../config/config.js';
 import { exitCodeOf } from '../core/exit-codes.js';
 import { StoreError } from '../store/index.js';

@@ -1,4 +1,5 @@
 import type { ServiceClient } from '../api/index.js';
+import type * as Handlers from '../bot/handlers.js';
 import type { Config } from '../config/config.js';
 import type { ReviewFeed } from '../feeds/review-feed.js';
 import type { MemberNames } from '../bot/member-names.js';
@@ -50,3 +51,9 @@ export interface BotContext extends BaseContext {
   /** Posts of reviews in the review channel, marked when a reply is posted. */
   readonly feed?: Pick<ReviewFeed, 'onAnswered'>;
 }
+
+/** The handlers of commands/ and src/interactions/, as the router runs them with this context. */
+export type CommandModule = Handlers.CommandModule<BotContext>;
+export type ButtonHandler<Arg = unknown> = Handlers.ButtonHandler<Arg, BotContext>;
+export type ModalHandler<Arg = unknown> = Handlers.ModalHandler<Arg, BotContext>;
+export type ComponentHandler = Handlers.ComponentHandler<BotContext>;

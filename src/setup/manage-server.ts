@@ -1,17 +1,7 @@
-import { PermissionFlagsBits, type Interaction } from 'discord.js';
 import { UserFacingError } from '../bot/user-error.js';
 import { SecretsKeyMissing } from '../servers/servers.js';
 import { setByEnvironment, SETTING_VARIABLES, type SettingName } from '../servers/server-settings.js';
 import type { Servers } from '../servers/servers.js';
-
-/**
- * /setup is for Manage Server only. Discord hides the command from others (its default member
- * permissions), but a server can change that and a form can be forged, so every use checks again.
- */
-export function requireManageServer(interaction: Interaction): void {
-  if (!interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild))
-    throw new UserFacingError('refusal.manageServer');
-}
 
 /** In single-server mode the environment's values stand: /setup may only fill what it leaves empty. */
 export function refuseEnvironmentSetting(servers: Servers, guildId: string, name: SettingName): void {

@@ -3,7 +3,7 @@ import { EmbedBuilder } from '../views/embed-builder.js';
 import { EMBED_DESCRIPTION_MAX, EMBED_FIELD_VALUE_MAX } from '../core/discord-limits.js';
 import type { Translator } from '../i18n/index.js';
 import { shownStars, type StatsData } from './stats-data.js';
-import { truncate } from '../views/format.js';
+import { truncate } from '../core/discord-text.js';
 import { messageView, type MessageView } from '../views/message.js';
 import { ToneColour } from '../views/theme.js';
 

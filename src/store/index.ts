@@ -1,6 +1,6 @@
 import { postgresStoreError } from './postgres-faults.js';
 import { openSqlite } from './sqlite.js';
-import type { SqliteDriver } from './sqlite-driver.js';
+import type { SqliteDriver } from './sqlite-connection.js';
 import { sqliteStoreError } from './sqlite-faults.js';
 import { lockSqliteFile } from './sqlite-lock.js';
 import { sqlStore } from './sql-store.js';

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { SqliteConnection, SqliteDriver } from './sqlite-driver.js';
+import type { SqliteConnection, SqliteDriver } from './sqlite-connection.js';
 import { statementCache } from './sqlite-statements.js';
 import type { Row } from './sql.js';
 

@@ -1,5 +1,6 @@
 import { EXIT_FAILURE } from '../core/exit-codes.js';
-import { activeSqliteDriver, type SqliteDriver } from './sqlite-driver.js';
+import { activeSqliteDriver } from './sqlite-driver.js';
+import { type SqliteDriver } from './sqlite-connection.js';
 import { makeStoreFolder, sqliteFault, sqliteStoreError } from './sqlite-faults.js';
 import { StoreError } from './store-error.js';
 import type { StoreLock } from './store-lock.js';

@@ -1,4 +1,4 @@
-import type { SqliteConnection, SqliteDriver } from './sqlite-driver.js';
+import type { SqliteConnection, SqliteDriver } from './sqlite-connection.js';
 import { statementCache } from './sqlite-statements.js';
 import type { Row, SqlValue } from './sql.js';
 

@@ -1,4 +1,5 @@
-import { activeSqliteDriver, type SqliteConnection, type SqliteDriver } from './sqlite-driver.js';
+import { activeSqliteDriver } from './sqlite-driver.js';
+import { type SqliteConnection, type SqliteDriver } from './sqlite-connection.js';
 import { damagedStore, makeStoreFolder, sqliteStoreError } from './sqlite-faults.js';
 import type { Db, SqlValue } from './sql.js';
 

@@ -4,7 +4,7 @@ import { Prefix, encodeCustomId } from '../core/custom-id.js';
 import type { Translator } from '../i18n/index.js';
 import { monthKey, parseMonth, type Month } from '../leaderboard/month.js';
 import type { Ranked } from '../leaderboard/rank.js';
-import { mentionWithName } from './format.js';
+import { mentionWithName } from '../core/discord-text.js';
 import { messageView, type MessageView } from './message.js';
 import { pageButtons, pageOf, parsePage } from './paging.js';
 import { ToneColour } from './theme.js';

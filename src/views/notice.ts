@@ -1,7 +1,7 @@
 import { EmbedBuilder } from './embed-builder.js';
 import { EMBED_DESCRIPTION_MAX, EMBED_FOOTER_MAX, EMBED_TITLE_MAX } from '../core/discord-limits.js';
 import type { Translator } from '../i18n/index.js';
-import { truncate } from './format.js';
+import { truncate } from '../core/discord-text.js';
 import { messageView, type MessageView } from './message.js';
 import { ToneColour, type Tone } from './theme.js';
 

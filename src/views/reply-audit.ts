@@ -1,6 +1,7 @@
 import { EmbedBuilder } from './embed-builder.js';
 import type { Translator } from '../i18n/index.js';
-import { exactTime, idText, mention, relativeTime, safeText, serviceIdText, stars, yesNo } from './format.js';
+import { exactTime, idText, relativeTime, serviceIdText, stars, yesNo } from './format.js';
+import { mention, safeText } from '../core/discord-text.js';
 import { messageView, type MessageView } from './message.js';
 import { ToneColour } from './theme.js';
 

@@ -1,6 +1,7 @@
 import { EmbedBuilder } from './embed-builder.js';
 import type { Translator } from '../i18n/index.js';
-import { blockQuote, idText, safeText, serviceIdText, yesNo } from './format.js';
+import { idText, serviceIdText, yesNo } from './format.js';
+import { blockQuote, safeText } from '../core/discord-text.js';
 import { messageView, type MessageView } from './message.js';
 import { ToneColour } from './theme.js';
 

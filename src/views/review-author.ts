@@ -1,6 +1,7 @@
 import { isSnowflake } from '../api/index.js';
 import type { Translator } from '../i18n/index.js';
-import { mentionWithName, stars } from './format.js';
+import { stars } from './format.js';
+import { mentionWithName } from '../core/discord-text.js';
 
 /**
  * Anchored at the start of the description, which user text never reaches (it follows a blank

@@ -5,7 +5,7 @@ import { EMBED_TOTAL_MAX } from '../core/discord-limits.js';
 import type { Translator } from '../i18n/index.js';
 import type { FeedReview } from '../store/index.js';
 import { embedSize } from './embed-size.js';
-import { truncate } from './format.js';
+import { truncate } from '../core/discord-text.js';
 import type { MessageView } from './message.js';
 import { pageButtons, parsePage } from './paging.js';
 import { parseReviewId } from './review.js';

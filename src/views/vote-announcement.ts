@@ -3,7 +3,7 @@ import { mentionsVoter, renderTemplate } from '../announce/template.js';
 import { EMBED_DESCRIPTION_MAX, EMBED_TOTAL_MAX, MESSAGE_CONTENT_MAX } from '../core/discord-limits.js';
 import type { Translator } from '../i18n/index.js';
 import { embedSize } from './embed-size.js';
-import { mentionWithName } from './format.js';
+import { mentionWithName } from '../core/discord-text.js';
 import type { MessageView } from './message.js';
 import { ToneColour } from './theme.js';
 

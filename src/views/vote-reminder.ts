@@ -1,7 +1,7 @@
 import { inlineCode } from 'discord.js';
 import { EmbedBuilder } from './embed-builder.js';
 import type { Translator } from '../i18n/index.js';
-import { mention, safeText } from './format.js';
+import { mention, safeText } from '../core/discord-text.js';
 import { messageView, type MessageView } from './message.js';
 import { ToneColour } from './theme.js';
 import { voteLinkRows } from './vote-link.js';

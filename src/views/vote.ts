@@ -1,7 +1,8 @@
 import { EmbedBuilder } from './embed-builder.js';
 import type { VoteStatus } from '../api/index.js';
 import type { Translator } from '../i18n/index.js';
-import { durationInWords, exactTime, mention, relativeTime, timeAfter } from './format.js';
+import { durationInWords, exactTime, relativeTime, timeAfter } from './format.js';
+import { mention } from '../core/discord-text.js';
 import { messageView, type MessageView } from './message.js';
 import { ToneColour } from './theme.js';
 import { voteLinkRows } from './vote-link.js';

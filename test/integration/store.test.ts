@@ -6,7 +6,8 @@ import { openStore, parseDatabaseUrl, type DatabaseTarget, type Store, type Stor
 import { migrate, MIGRATIONS } from '../../src/store/migrations.js';
 import { openPostgres } from '../../src/store/postgres.js';
 import { openSqlite } from '../../src/store/sqlite.js';
-import { activeSqliteDriver, sqliteDrivers, type SqliteDriver } from '../../src/store/sqlite-driver.js';
+import { activeSqliteDriver, sqliteDrivers } from '../../src/store/sqlite-driver.js';
+import { type SqliteDriver } from '../../src/store/sqlite-connection.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 
 const HOUR = 3_600_000;

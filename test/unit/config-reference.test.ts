@@ -39,7 +39,9 @@ const describeDefault = (d: Default) => (d.kind === 'value' ? JSON.stringify(d.v
 function mismatch(name: string, file: string, written: Default, expected: Default): string[] {
   return isDeepStrictEqual(written, expected)
     ? []
-    : [`${name}: ${file} gives the default ${describeDefault(written)}, src/config/config.ts ${describeDefault(expected)}`];
+    : [
+        `${name}: ${file} gives the default ${describeDefault(written)}, src/config/config.ts ${describeDefault(expected)}`,
+      ];
 }
 
 /** The reference table's rows: `| \`NAME\` | default | meaning |`. */

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from '@jest/globals';
-import type { LogFormat } from '../../src/config/config.js';
+import type { LogFormat } from '../../src/core/log.js';
 import { createLogger } from '../../src/core/log.js';
 
 function capture(format: LogFormat, secrets: string[] = []) {

@@ -1,16 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import {
-  durationInWords,
-  escapeUserText,
-  exactTime,
-  mention,
-  neutraliseMentions,
-  relativeTime,
-  safeText,
-  stars,
-  timeAfter,
-  truncate,
-} from '../../../src/views/format.js';
+import { durationInWords, exactTime, relativeTime, stars, timeAfter } from '../../../src/views/format.js';
+import { escapeUserText, mention, neutraliseMentions, safeText, truncate } from '../../../src/core/discord-text.js';
 import { NOW, NOW_UNIX } from './view-json.js';
 import { english, translatorFor } from '../../../src/i18n/index.js';
 

@@ -1,0 +1,17 @@
+import type { Row, SqlValue } from './sql.js';
+
+export type SqliteDriverName = 'node:sqlite' | 'better-sqlite3';
+
+/** One open SQLite database, as much of it as the store uses. SQL here has SQLite's `?` placeholders. */
+export interface SqliteConnection {
+  /** Runs one statement; the rows it returns (none for a statement that returns no rows). */
+  run(sql: string, values: readonly SqlValue[]): Row[];
+  exec(sql: string): void;
+  /** Closes the database; a second call does nothing. */
+  close(): void;
+}
+
+export interface SqliteDriver {
+  readonly name: SqliteDriverName;
+  open(file: string): SqliteConnection;
+}
