@@ -56,4 +56,9 @@ export default tseslint.config(
     files: ['**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
+  {
+    // dependency-cruiser reads its configuration as CommonJS.
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable' } },
+  },
 );
