@@ -4,7 +4,7 @@ import { nextSnowflake } from '../../test/support/discord/index.js';
 import { deliverLikeGuilds, reviewEvent, voteEvent, type GuildsAttempt } from '../../test/support/guilds-webhook.js';
 import { startPostgres } from '../../test/support/postgres.js';
 import { freezePostgres } from '../../test/support/postgres-freeze.js';
-import { closedPort } from '../../test/support/service.js';
+import { closedPort } from '../../test/support/closed-port.js';
 import type { BenchBot } from '../bots.js';
 import type { BenchContext, Figures, Scenario } from '../context.js';
 import type { DrillFigure } from './types.js';

@@ -1,7 +1,7 @@
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { startBot, type BotProcess } from '../../test/support/bot-process.js';
 import type { DiscordStandIn } from '../../test/support/discord/index.js';
-import { closedPort } from '../../test/support/service.js';
+import { closedPort } from '../../test/support/closed-port.js';
 import { botEnvironment } from '../../test/support/world.js';
 
 /** A bot process of the fleet: the shards it runs and the environment to start it again with. */

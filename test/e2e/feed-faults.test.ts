@@ -5,7 +5,7 @@ import { DEFAULTS, member, nextSnowflake, textChannelIdFor, type Message } from 
 import { deliver, reviewEvent, voteEvent } from '../support/guilds-webhook.js';
 import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../support/receiver-env.js';
 import { CRITIC, CRITIC_REVIEW, VOTER, VOTER_REVIEW } from '../support/seed.js';
-import { closedPort } from '../support/service.js';
+import { closedPort } from '../support/closed-port.js';
 import { botEnvironment, startWorld, type World } from '../support/world.js';
 
 /*

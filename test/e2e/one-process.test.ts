@@ -19,7 +19,7 @@ import {
 import { deliverToFirstThatTakes, reviewEvent, voteEvent } from '../support/guilds-webhook.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../support/receiver-env.js';
-import { closedPort } from '../support/service.js';
+import { closedPort } from '../support/closed-port.js';
 import { drillFigure, drillSize } from '../support/drill-figure.js';
 import { botEnvironment } from '../support/world.js';
 

@@ -3,7 +3,7 @@ import { commandNames } from '../support/command-names.js';
 import { InteractionResponseType, MessageFlags } from 'discord.js';
 import { startBot } from '../support/bot-process.js';
 import { buttonClick, DEFAULTS, member, slashCommand, startDiscordStandIn } from '../support/discord/index.js';
-import { closedPort } from '../support/service.js';
+import { closedPort } from '../support/closed-port.js';
 import { startWorld, type World } from '../support/world.js';
 import { VOTER } from '../support/seed.js';
 

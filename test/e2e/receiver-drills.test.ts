@@ -18,7 +18,7 @@ import { deliver, deliverLikeGuilds, reviewEvent, voteEvent, type GuildsAttempt 
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { freezePostgres } from '../support/postgres-freeze.js';
 import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../support/receiver-env.js';
-import { closedPort } from '../support/service.js';
+import { closedPort } from '../support/closed-port.js';
 import { holdIdleConnections, trickleBody } from '../support/stranger.js';
 import { botEnvironment } from '../support/world.js';
 

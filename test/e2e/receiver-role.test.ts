@@ -13,7 +13,7 @@ import {
 } from '../support/discord/index.js';
 import { deliver, reviewEvent, voteEvent } from '../support/guilds-webhook.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
-import { closedPort } from '../support/service.js';
+import { closedPort } from '../support/closed-port.js';
 import { multiServerBotEnv, seedServers, voteMentions } from '../support/multi-server.js';
 
 /*

@@ -19,7 +19,7 @@ import {
 } from '../support/discord/index.js';
 import { deliver, reviewEvent } from '../support/guilds-webhook.js';
 import { multiServerBotEnv } from '../support/multi-server.js';
-import { closedPort } from '../support/service.js';
+import { closedPort } from '../support/closed-port.js';
 
 /*
  * Issue 19, item 4: Discord's global budget (50 requests per second per bot, interaction callbacks

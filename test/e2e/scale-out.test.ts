@@ -19,7 +19,7 @@ import {
 import { deliver, reviewEvent, voteEvent } from '../support/guilds-webhook.js';
 import { handledIn, multiServerBotEnv, reviewPosts, seedServers, voteMentions } from '../support/multi-server.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
-import { closedPort } from '../support/service.js';
+import { closedPort } from '../support/closed-port.js';
 
 /*
  * Issue 19, "Done when", first item: three processes on one PostgreSQL (two bots splitting four

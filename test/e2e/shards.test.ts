@@ -22,7 +22,7 @@ import {
 import { deliver, reviewEvent, voteEvent } from '../support/guilds-webhook.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { VOTER } from '../support/seed.js';
-import { closedPort } from '../support/service.js';
+import { closedPort } from '../support/closed-port.js';
 import { handledIn, multiServerBotEnv } from '../support/multi-server.js';
 
 // Two bot processes on one PostgreSQL, SHARD_COUNT=2, one shard each; 12 servers, 6 on each shard.

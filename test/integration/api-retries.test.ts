@@ -5,7 +5,8 @@ import type { AttemptInfo, ServiceClient, ServiceClientOptions } from '../../src
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { useSandbox } from '../support/sandbox-per-file.js';
-import { closedPort, failure, fastClient } from '../support/service.js';
+import { failure, fastClient } from '../support/service.js';
+import { closedPort } from '../support/closed-port.js';
 import { CRITIC_REVIEW, VOTER } from '../support/seed.js';
 
 const REPLY = { content: 'Thanks for the feedback', pinned: false };

@@ -11,7 +11,8 @@ import {
 } from '../../src/api/index.js';
 import type { AttemptInfo, ServiceClient, ServiceClientOptions } from '../../src/api/index.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { closedPort, fastClient } from '../support/service.js';
+import { fastClient } from '../support/service.js';
+import { closedPort } from '../support/closed-port.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { VOTER, VOTER_REVIEW } from '../support/seed.js';
 

@@ -20,7 +20,7 @@ import type { World } from './world.js';
 import { CRITIC_REVIEW } from './seed.js';
 import { deliver, reviewEvent, voteEvent } from './guilds-webhook.js';
 import { alice, bob, CAST, carol, dan, maya, type Person } from './playground/cast.js';
-import { closedPort } from './service.js';
+import { closedPort } from './closed-port.js';
 
 const WIDTH = 100;
 /** Longest wait for any one answer. */

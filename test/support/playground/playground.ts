@@ -7,7 +7,7 @@ import { loadCommands } from '../../../src/bot/load-commands.js';
 import { startSandbox } from '../../../src/sandbox/server.js';
 import type { Sandbox } from '../../../src/sandbox/types.js';
 import { startDiscordStandIn, type DiscordStandIn } from '../discord/index.js';
-import { closedPort } from '../service.js';
+import { closedPort } from '../closed-port.js';
 import { CAST } from './cast.js';
 import { answerSend, type PlaygroundParts } from './control.js';
 import { checkEnvFile, removeEnvFile, startLine, writeEnvFile } from './env-file.js';
