@@ -44,7 +44,7 @@ export default tseslint.config(
   },
   {
     // The stand-in and the demo read Discord's JSON as discord.js sends it; limits.ts checks its shape at run time.
-    files: ['test/support/discord/**', 'test/support/demo*.ts'],
+    files: ['tools/discord-standin/**', 'tools/demo/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {

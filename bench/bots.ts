@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import type { Sandbox } from '../src/sandbox/types.js';
-import { blankedConfig, ROOT, startCommand } from '../test/support/bot-process.js';
-import { member, slashCommand, type DiscordStandIn } from '../test/support/discord/index.js';
-import { botEnvironment } from '../test/support/world.js';
+import { blankedConfig, ROOT, startCommand } from '../tools/bot-process.js';
+import { member, slashCommand, type DiscordStandIn } from '../tools/discord-standin/index.js';
+import { botEnvironment } from '../tools/world.js';
 
 export type BotKind = 'ours' | 'baseline';
 export type LogLine = Record<string, unknown>;
@@ -26,7 +26,7 @@ export interface BenchBot {
   stop(): Promise<void>;
 }
 
-// Spawned as test/support/bot-process.ts does (`npm start`'s command, cwd at the root, every
+// Spawned as tools/bot-process.ts does (`npm start`'s command, cwd at the root, every
 // .env.example variable blanked first), but keeping raw log lines only until a scenario reads them
 // and bounded stderr, so 100k interactions cost the harness neither parsing nor memory.
 const READY_TIMEOUT_MS = 20_000;

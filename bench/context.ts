@@ -1,5 +1,5 @@
 import type { Sandbox } from '../src/sandbox/types.js';
-import type { DiscordStandIn } from '../test/support/discord/index.js';
+import type { DiscordStandIn } from '../tools/discord-standin/index.js';
 import type { BotKind } from './bots.js';
 
 /** Figures a scenario measured for one bot, by figure id (see table.ts). */

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { startSandbox } from '../src/sandbox/server.js';
-import { startDiscordStandIn } from '../test/support/discord/index.js';
+import { startDiscordStandIn } from '../tools/discord-standin/index.js';
 import type { BenchContext } from './context.js';
 import { feedDrills } from './drills/feed.js';
 import { receiverDrillsScenario, receiverRows } from './drills/receiver.js';

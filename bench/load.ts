@@ -1,4 +1,4 @@
-import type { DiscordStandIn, InteractionHandle, InteractionPayload, Message } from '../test/support/discord/index.js';
+import type { DiscordStandIn, InteractionHandle, InteractionPayload, Message } from '../tools/discord-standin/index.js';
 import type { BenchBot } from './bots.js';
 
 /** What happened to one interaction, in the stand-in's clock (epoch ms). */

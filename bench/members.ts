@@ -1,4 +1,4 @@
-import { member, nextSnowflake, slashCommand, type InteractionPayload } from '../test/support/discord/index.js';
+import { member, nextSnowflake, slashCommand, type InteractionPayload } from '../tools/discord-standin/index.js';
 import type { Sandbox } from '../src/sandbox/types.js';
 
 const TWELVE_HOURS_MS = 12 * 3_600_000;

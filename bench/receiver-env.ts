@@ -1,4 +1,4 @@
-import { closedPort } from '../test/support/service.js';
+import { closedPort } from '../tools/closed-port.js';
 import type { BenchContext } from './context.js';
 
 /** The webhook token bench bots are given and deliveries carry. */

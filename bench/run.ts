@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { startSandbox } from '../src/sandbox/server.js';
-import { startDiscordStandIn } from '../test/support/discord/index.js';
+import { startDiscordStandIn } from '../tools/discord-standin/index.js';
 import type { BotKind } from './bots.js';
 import { label, type BenchContext, type Figures, type Scenario } from './context.js';
 import { bigBodiesScenario } from './scenarios/big-bodies.js';

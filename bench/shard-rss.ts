@@ -8,7 +8,7 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client, Events, GatewayIntentBits } from 'discord.js';
-import { guildIdOnShard, startDiscordStandIn } from '../test/support/discord/index.js';
+import { guildIdOnShard, startDiscordStandIn } from '../tools/discord-standin/index.js';
 
 const SHARDS = 4;
 const GUILDS = 2_000;

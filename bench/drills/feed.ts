@@ -1,9 +1,9 @@
-import { startBot, type BotProcess } from '../../test/support/bot-process.js';
-import { nextSnowflake, textChannelIdFor, DEFAULTS } from '../../test/support/discord/index.js';
-import { deliver, reviewEvent, voteEvent } from '../../test/support/guilds-webhook.js';
+import { startBot, type BotProcess } from '../../tools/bot-process.js';
+import { nextSnowflake, textChannelIdFor, DEFAULTS } from '../../tools/discord-standin/index.js';
+import { deliver, reviewEvent, voteEvent } from '../../tools/guilds-webhook.js';
 import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../../test/support/receiver-env.js';
-import { VOTER } from '../../test/support/seed.js';
-import { botEnvironment, startWorld, type World } from '../../test/support/world.js';
+import { VOTER } from '../../tools/seed.js';
+import { botEnvironment, startWorld, type World } from '../../tools/world.js';
 import type { Drill } from './types.js';
 
 const GUILD = DEFAULTS.guildId;

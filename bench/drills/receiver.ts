@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
-import { nextSnowflake } from '../../test/support/discord/index.js';
-import { deliverLikeGuilds, reviewEvent, voteEvent, type GuildsAttempt } from '../../test/support/guilds-webhook.js';
+import { nextSnowflake } from '../../tools/discord-standin/index.js';
+import { deliverLikeGuilds, reviewEvent, voteEvent, type GuildsAttempt } from '../../tools/guilds-webhook.js';
 import { startPostgres } from '../../test/support/postgres.js';
 import { freezePostgres } from '../../test/support/postgres-freeze.js';
-import { closedPort } from '../../test/support/service.js';
+import { closedPort } from '../../tools/closed-port.js';
 import type { BenchBot } from '../bots.js';
 import type { BenchContext, Figures, Scenario } from '../context.js';
 import type { DrillFigure } from './types.js';

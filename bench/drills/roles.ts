@@ -1,7 +1,7 @@
-import { startBot, type BotProcess } from '../../test/support/bot-process.js';
-import { DEFAULTS, member, voterRoleIdFor } from '../../test/support/discord/index.js';
+import { startBot, type BotProcess } from '../../tools/bot-process.js';
+import { DEFAULTS, member, voterRoleIdFor } from '../../tools/discord-standin/index.js';
 import { receiverEnv, removeStoreFiles } from '../../test/support/receiver-env.js';
-import { botEnvironment, startWorld, type World } from '../../test/support/world.js';
+import { botEnvironment, startWorld, type World } from '../../tools/world.js';
 import type { Drill } from './types.js';
 
 // The voter role's drills at full size; test/e2e/voter-role-races.test.ts runs them scaled down.

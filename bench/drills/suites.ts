@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { DRILL_FIGURE_PREFIX } from '../../test/support/drill-figure.js';
-import { ROOT } from '../../test/support/bot-process.js';
+import { ROOT } from '../../tools/bot-process.js';
 import type { Drill, DrillFigure } from './types.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { Sandbox } from '../../src/sandbox/types.js';
-import { startBot, type BotProcess } from '../../test/support/bot-process.js';
-import type { DiscordStandIn } from '../../test/support/discord/index.js';
-import { closedPort } from '../../test/support/service.js';
-import { botEnvironment } from '../../test/support/world.js';
+import { startBot, type BotProcess } from '../../tools/bot-process.js';
+import type { DiscordStandIn } from '../../tools/discord-standin/index.js';
+import { closedPort } from '../../tools/closed-port.js';
+import { botEnvironment } from '../../tools/world.js';
 
 /** A bot process of the fleet: the shards it runs and the environment to start it again with. */
 export interface FleetBot {

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { nextSnowflake } from '../../test/support/discord/index.js';
-import { deliver, voteEvent } from '../../test/support/guilds-webhook.js';
+import { nextSnowflake } from '../../tools/discord-standin/index.js';
+import { deliver, voteEvent } from '../../tools/guilds-webhook.js';
 import { percentiles } from '../load.js';
 import { ingestResult, type IngestPlan, type IngestStep } from './ingest.js';
 

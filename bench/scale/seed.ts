@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { secretKey, sealSecret, type SecretKeys } from '../../src/secrets/secret-box.js';
 import { openStore } from '../../src/store/index.js';
-import { DEFAULTS, textChannelIdFor } from '../../test/support/discord/index.js';
+import { DEFAULTS, textChannelIdFor } from '../../tools/discord-standin/index.js';
 
 /** Rows per INSERT: 10,000 servers in a handful of statements, not one /setup each. */
 const ROWS_PER_INSERT = 1_000;

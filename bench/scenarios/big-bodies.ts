@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { member, nextSnowflake, slashCommand } from '../../test/support/discord/index.js';
+import { member, nextSnowflake, slashCommand } from '../../tools/discord-standin/index.js';
 import { label, type Figures, type Scenario } from '../context.js';
 import { ackLatencies, drive, lateCount, percentiles } from '../load.js';
 import { voteFrom } from '../members.js';

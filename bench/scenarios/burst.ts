@@ -1,4 +1,4 @@
-import { nextSnowflake } from '../../test/support/discord/index.js';
+import { nextSnowflake } from '../../tools/discord-standin/index.js';
 import { label, type Figures, type Scenario } from '../context.js';
 import { drive, lateCount } from '../load.js';
 import { voteFrom } from '../members.js';

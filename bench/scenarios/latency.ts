@@ -1,4 +1,4 @@
-import { nextSnowflake } from '../../test/support/discord/index.js';
+import { nextSnowflake } from '../../tools/discord-standin/index.js';
 import { label, type Figures, type Scenario } from '../context.js';
 import { ackLatencies, drive, lateCount, percentiles, type Sample } from '../load.js';
 import { rssMb } from '../proc.js';

@@ -6,7 +6,7 @@ import type { Sandbox } from '../../src/sandbox/types.js';
 import { secretKey } from '../../src/secrets/secret-box.js';
 import { Servers } from '../../src/servers/servers.js';
 import { openStore } from '../../src/store/index.js';
-import { DEFAULTS, startDiscordStandIn, textChannelIdFor } from '../../test/support/discord/index.js';
+import { DEFAULTS, startDiscordStandIn, textChannelIdFor } from '../../tools/discord-standin/index.js';
 import type { BenchBot, LogLine } from '../bots.js';
 import { label, type Scenario } from '../context.js';
 import { rssMb } from '../proc.js';

@@ -1,5 +1,5 @@
-import { nextSnowflake } from '../../test/support/discord/index.js';
-import { reviewEvent, voteEvent } from '../../test/support/guilds-webhook.js';
+import { nextSnowflake } from '../../tools/discord-standin/index.js';
+import { reviewEvent, voteEvent } from '../../tools/guilds-webhook.js';
 import type { BenchBot } from '../bots.js';
 import { label, type BenchContext, type Figures, type Scenario } from '../context.js';
 import { ackLatencies, drive, percentiles } from '../load.js';

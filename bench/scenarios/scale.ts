@@ -13,9 +13,9 @@ import {
   textChannelIdFor,
   type DiscordStandIn,
   type InteractionHandle,
-} from '../../test/support/discord/index.js';
-import { countsGlobally } from '../../test/support/discord/rate-limits.js';
-import { deliver, reviewEvent } from '../../test/support/guilds-webhook.js';
+} from '../../tools/discord-standin/index.js';
+import { countsGlobally } from '../../tools/discord-standin/rate-limits.js';
+import { deliver, reviewEvent } from '../../tools/guilds-webhook.js';
 import { startPostgres } from '../../test/support/postgres.js';
 import type { Figures, Scenario } from '../context.js';
 import { percentiles } from '../load.js';

@@ -10,7 +10,7 @@ import {
   voterRoleIdFor,
   type DiscordStandIn,
   type Message,
-} from '../../test/support/discord/index.js';
+} from '../../tools/discord-standin/index.js';
 import type { BenchBot } from '../bots.js';
 import type { Figures } from '../context.js';
 import { ackLatencies, drive, percentiles, type Run } from '../load.js';

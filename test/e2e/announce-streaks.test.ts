@@ -12,10 +12,10 @@ import {
   textChannelIdFor,
   type CommandOption,
   type RecordedRequest,
-} from '../support/discord/index.js';
-import { deliver, voteEvent } from '../support/guilds-webhook.js';
+} from '../../tools/discord-standin/index.js';
+import { deliver, voteEvent } from '../../tools/guilds-webhook.js';
 import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../support/receiver-env.js';
-import { startWorld, type World } from '../support/world.js';
+import { startWorld, type World } from '../../tools/world.js';
 
 const GUILD = DEFAULTS.guildId;
 const CHANNEL = textChannelIdFor(GUILD);

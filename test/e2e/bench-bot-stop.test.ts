@@ -3,7 +3,7 @@ import type { BenchContext } from '../../bench/context.js';
 import { withBot } from '../../bench/scenarios/with-bot.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
-import { startDiscordStandIn, type DiscordStandIn } from '../support/discord/index.js';
+import { startDiscordStandIn, type DiscordStandIn } from '../../tools/discord-standin/index.js';
 
 // The bench's own harness around the built bot: a stop it asked for is not reported as a crash.
 let discord: DiscordStandIn;

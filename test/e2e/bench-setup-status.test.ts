@@ -9,7 +9,7 @@ import { SETUP_STATUS, timeSetupStatus } from '../../bench/scenarios/setup-statu
 import { withBot } from '../../bench/scenarios/with-bot.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
-import { startDiscordStandIn, type DiscordStandIn } from '../support/discord/index.js';
+import { startDiscordStandIn, type DiscordStandIn } from '../../tools/discord-standin/index.js';
 
 // The bench's /setup status timing, at the many-server scenario's set-up but with two servers: the
 // first set up as the scenario sets it up (credentials, every channel, voter role), the second with

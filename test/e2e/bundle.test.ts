@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { ROOT, startCommand } from '../support/bot-process.js';
+import { ROOT, startCommand } from '../../tools/bot-process.js';
 
 // `npm start` runs the bundle bundle.js writes (the other e2e suites start it); these check what a
 // run could miss: a module loaded both from the bundle and from dist/src, a command left out, a

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { InteractionResponseType, MessageFlags } from 'discord.js';
 import { asMember, buttonIds, moderator, textOf } from '../support/conversation.js';
-import { member } from '../support/discord/index.js';
-import { startWorld, type World } from '../support/world.js';
-import { CRITIC, NOBODY, VOTER } from '../support/seed.js';
+import { member } from '../../tools/discord-standin/index.js';
+import { startWorld, type World } from '../../tools/world.js';
+import { CRITIC, NOBODY, VOTER } from '../../tools/seed.js';
 
 const VOTE_URL = 'https://listing.example/servers/123/vote';
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { startBot, type BotProcess } from '../support/bot-process.js';
+import { startBot, type BotProcess } from '../../tools/bot-process.js';
 
 /** The built bot as `npm start` runs it: configuration problems are found before anything is reached. */
 let bot: BotProcess | undefined;

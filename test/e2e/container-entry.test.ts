@@ -1,11 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
-import { blankedConfig, envFileFromExample, ROOT } from '../support/bot-process.js';
-import { startDiscordStandIn } from '../support/discord/index.js';
+import { blankedConfig, envFileFromExample, ROOT } from '../../tools/bot-process.js';
+import { startDiscordStandIn } from '../../tools/discord-standin/index.js';
 import { execForm, finalEnv, readDockerfile } from '../support/dockerfile.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { botEnvironment } from '../support/world.js';
+import { botEnvironment } from '../../tools/world.js';
 
 /** A node argv from the Dockerfile, run with this machine's node (the image's is `node` on PATH). */
 const withThisNode = ([command, ...args]: string[]) => {

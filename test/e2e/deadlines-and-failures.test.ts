@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { MessageFlags } from 'discord.js';
 import { asMember, textOf } from '../support/conversation.js';
-import { member, slashCommand, snowflakeAt } from '../support/discord/index.js';
-import { startWorld, type World } from '../support/world.js';
+import { member, slashCommand, snowflakeAt } from '../../tools/discord-standin/index.js';
+import { startWorld, type World } from '../../tools/world.js';
 
 const DEFERRED_REPLY = 5;
 const REPLY = 4;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { commandNames } from '../support/command-names.js';
 import { spawn } from 'node:child_process';
-import { blankedConfig, ROOT } from '../support/bot-process.js';
-import { startDiscordStandIn, type DiscordStandIn } from '../support/discord/index.js';
+import { blankedConfig, ROOT } from '../../tools/bot-process.js';
+import { startDiscordStandIn, type DiscordStandIn } from '../../tools/discord-standin/index.js';
 
 function deploy(
   env: Record<string, string>,

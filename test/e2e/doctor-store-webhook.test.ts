@@ -6,10 +6,10 @@ import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { openStore } from '../../src/store/index.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
-import { temporaryDatabaseUrl } from '../support/bot-process.js';
-import { startDiscordStandIn, type DiscordStandIn } from '../support/discord/index.js';
+import { temporaryDatabaseUrl } from '../../tools/bot-process.js';
+import { startDiscordStandIn, type DiscordStandIn } from '../../tools/discord-standin/index.js';
 import { runScript } from '../support/run-script.js';
-import { botEnvironment } from '../support/world.js';
+import { botEnvironment } from '../../tools/world.js';
 
 const LATEST = Math.max(...MIGRATIONS.map((m) => m.version));
 const fileOf = (url: string) => url.slice('file:'.length);

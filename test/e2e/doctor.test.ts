@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
-import { Permission, startDiscordStandIn, type DiscordStandIn } from '../support/discord/index.js';
+import { Permission, startDiscordStandIn, type DiscordStandIn } from '../../tools/discord-standin/index.js';
 import { runScript, type ScriptRun } from '../support/run-script.js';
-import { botEnvironment } from '../support/world.js';
+import { botEnvironment } from '../../tools/world.js';
 
 const lines = (run: ScriptRun) => run.stdout.split('\n').filter((line) => /^[✔✘–] /.test(line));
 const failing = (run: ScriptRun) => lines(run).filter((line) => line.startsWith('✘'));

@@ -9,10 +9,10 @@ import {
   type InteractionHandle,
   type MemberPayload,
   type Message,
-} from '../support/discord/index.js';
+} from '../../tools/discord-standin/index.js';
 import { buttonIds, textOf } from '../support/conversation.js';
-import { startWorld, type World } from '../support/world.js';
-import { CRITIC, CRITIC_REVIEW, NOBODY, VOTER, VOTER_REVIEW } from '../support/seed.js';
+import { startWorld, type World } from '../../tools/world.js';
+import { CRITIC, CRITIC_REVIEW, NOBODY, VOTER, VOTER_REVIEW } from '../../tools/seed.js';
 
 /*
  * Fault drills: the built bot against the sandbox with a fault injected, driven through the

@@ -1,12 +1,12 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { startBot, type BotProcess } from '../support/bot-process.js';
+import { startBot, type BotProcess } from '../../tools/bot-process.js';
 import { asMember, buttonIds, moderator, textOf } from '../support/conversation.js';
-import { DEFAULTS, member, nextSnowflake, textChannelIdFor, type Message } from '../support/discord/index.js';
-import { deliver, reviewEvent, voteEvent } from '../support/guilds-webhook.js';
+import { DEFAULTS, member, nextSnowflake, textChannelIdFor, type Message } from '../../tools/discord-standin/index.js';
+import { deliver, reviewEvent, voteEvent } from '../../tools/guilds-webhook.js';
 import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../support/receiver-env.js';
-import { CRITIC, CRITIC_REVIEW, VOTER, VOTER_REVIEW } from '../support/seed.js';
-import { closedPort } from '../support/service.js';
-import { botEnvironment, startWorld, type World } from '../support/world.js';
+import { CRITIC, CRITIC_REVIEW, VOTER, VOTER_REVIEW } from '../../tools/seed.js';
+import { closedPort } from '../../tools/closed-port.js';
+import { botEnvironment, startWorld, type World } from '../../tools/world.js';
 
 /*
  * Faults on the way to a channel: Discord failing for a while, refusing a channel, a flood, crashes

@@ -2,11 +2,17 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ROOT } from '../support/bot-process.js';
+import { ROOT } from '../../tools/bot-process.js';
 import { asMember, moderator, textOf } from '../support/conversation.js';
-import { buttonClick, member, modalSubmit, slashCommand, type InteractionPayload } from '../support/discord/index.js';
-import { CRITIC, CRITIC_REVIEW, VOTER, VOTER_REVIEW } from '../support/seed.js';
-import { startWorld, type World } from '../support/world.js';
+import {
+  buttonClick,
+  member,
+  modalSubmit,
+  slashCommand,
+  type InteractionPayload,
+} from '../../tools/discord-standin/index.js';
+import { CRITIC, CRITIC_REVIEW, VOTER, VOTER_REVIEW } from '../../tools/seed.js';
+import { startWorld, type World } from '../../tools/world.js';
 
 /*
  * A service and a gateway that fight back (issue 9): what the service says never reaches Discord

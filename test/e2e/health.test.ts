@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { startBot } from '../support/bot-process.js';
-import { member, slashCommand, startDiscordStandIn } from '../support/discord/index.js';
-import { startWorld, type World } from '../support/world.js';
+import { startBot } from '../../tools/bot-process.js';
+import { member, slashCommand, startDiscordStandIn } from '../../tools/discord-standin/index.js';
+import { startWorld, type World } from '../../tools/world.js';
 import { parsePrometheusText } from '../support/prometheus-text.js';
-import { CRITIC, VOTER } from '../support/seed.js';
+import { CRITIC, VOTER } from '../../tools/seed.js';
 
 describe('with METRICS_PORT set', () => {
   let world: World;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { asMember, buttonIds, textOf } from '../support/conversation.js';
-import { DEFAULTS, member, nextSnowflake } from '../support/discord/index.js';
-import { deliver, voteEvent } from '../support/guilds-webhook.js';
-import { closedPort } from '../support/service.js';
-import { startWorld, type World } from '../support/world.js';
+import { DEFAULTS, member, nextSnowflake } from '../../tools/discord-standin/index.js';
+import { deliver, voteEvent } from '../../tools/guilds-webhook.js';
+import { closedPort } from '../../tools/closed-port.js';
+import { startWorld, type World } from '../../tools/world.js';
 
 const TOKEN = 'guilds-webhook-token-for-tests';
 const GUILD = DEFAULTS.guildId;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { asMember, moderator, textOf } from '../support/conversation.js';
-import { member } from '../support/discord/index.js';
-import { CRITIC, CRITIC_REVIEW, NOBODY, VOTER } from '../support/seed.js';
-import { startWorld, type World } from '../support/world.js';
+import { member } from '../../tools/discord-standin/index.js';
+import { CRITIC, CRITIC_REVIEW, NOBODY, VOTER } from '../../tools/seed.js';
+import { startWorld, type World } from '../../tools/world.js';
 
 let world: World;
 beforeAll(async () => {

@@ -14,13 +14,13 @@ import {
   type InteractionHandle,
   type MemberPayload,
   type Message,
-} from '../support/discord/index.js';
-import { deliver, reviewEvent } from '../support/guilds-webhook.js';
+} from '../../tools/discord-standin/index.js';
+import { deliver, reviewEvent } from '../../tools/guilds-webhook.js';
 import { receiverEnv, removeStoreFiles } from '../support/receiver-env.js';
-import { VOTER } from '../support/seed.js';
-import { Permission, voterRoleIdFor } from '../support/discord/index.js';
-import { botRoleIdFor } from '../support/discord/fixtures.js';
-import { startWorld, type World } from '../support/world.js';
+import { VOTER } from '../../tools/seed.js';
+import { Permission, voterRoleIdFor } from '../../tools/discord-standin/index.js';
+import { botRoleIdFor } from '../../tools/discord-standin/fixtures.js';
+import { startWorld, type World } from '../../tools/world.js';
 
 // Three servers, one bot, no DISCORD_GUILD_ID: each is set up with /setup and keeps its own key.
 const A = nextSnowflake();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { asMember, buttonIds, textOf } from '../support/conversation.js';
-import { member } from '../support/discord/index.js';
-import { startWorld, type World } from '../support/world.js';
+import { member } from '../../tools/discord-standin/index.js';
+import { startWorld, type World } from '../../tools/world.js';
 
 let world: World;
 beforeAll(async () => {

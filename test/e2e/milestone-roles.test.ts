@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ROOT } from '../support/bot-process.js';
+import { ROOT } from '../../tools/bot-process.js';
 import { textOf } from '../support/conversation.js';
 import {
   DEFAULTS,
@@ -13,10 +13,10 @@ import {
   type CommandOption,
   type MemberPayload,
   type RoleChange,
-} from '../support/discord/index.js';
-import { deliver, voteEvent } from '../support/guilds-webhook.js';
+} from '../../tools/discord-standin/index.js';
+import { deliver, voteEvent } from '../../tools/guilds-webhook.js';
 import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../support/receiver-env.js';
-import { startWorld, type World } from '../support/world.js';
+import { startWorld, type World } from '../../tools/world.js';
 
 const GUILD = DEFAULTS.guildId;
 const AUDIT_CHANNEL = textChannelIdFor(GUILD);

@@ -3,9 +3,9 @@ import pg from 'pg';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { LOCK_APPLICATION_NAME } from '../../src/store/postgres-lock.js';
-import { startBot, type BotProcess } from '../support/bot-process.js';
+import { startBot, type BotProcess } from '../../tools/bot-process.js';
 import { asMember, textOf } from '../support/conversation.js';
-import { VOTER } from '../support/seed.js';
+import { VOTER } from '../../tools/seed.js';
 import {
   DEFAULTS,
   member,
@@ -15,13 +15,13 @@ import {
   textChannelIdFor,
   type DiscordStandIn,
   type Message,
-} from '../support/discord/index.js';
-import { deliverToFirstThatTakes, reviewEvent, voteEvent } from '../support/guilds-webhook.js';
+} from '../../tools/discord-standin/index.js';
+import { deliverToFirstThatTakes, reviewEvent, voteEvent } from '../../tools/guilds-webhook.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../support/receiver-env.js';
-import { closedPort } from '../support/service.js';
+import { closedPort } from '../../tools/closed-port.js';
 import { drillFigure, drillSize } from '../support/drill-figure.js';
-import { botEnvironment } from '../support/world.js';
+import { botEnvironment } from '../../tools/world.js';
 
 /*
  * Two bots on one PostgreSQL, as during a rolling update: the second waits as a standby while the

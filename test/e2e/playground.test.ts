@@ -3,12 +3,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ROOT, startBot, type BotProcess } from '../support/bot-process.js';
+import { ROOT, startBot, type BotProcess } from '../../tools/bot-process.js';
 import { runBuilt, type ScriptRun } from '../support/run-script.js';
 
 // `npm run playground` and `npm start` in two terminals, as a newcomer runs them: the playground's
 // built entry (npm run build:tools makes it), then the bot with nothing but the file it wrote.
-const CLI = 'dist/test/support/playground/cli.js';
+const CLI = 'dist/tools/playground/cli.js';
 const FREE_PORTS = ['--discord-port', '0', '--sandbox-port', '0', '--control-port', '0', '--webhook-port', '0'];
 
 let dir: string;

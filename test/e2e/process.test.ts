@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { commandNames } from '../support/command-names.js';
 import { InteractionResponseType, MessageFlags } from 'discord.js';
-import { startBot } from '../support/bot-process.js';
-import { buttonClick, DEFAULTS, member, slashCommand, startDiscordStandIn } from '../support/discord/index.js';
-import { closedPort } from '../support/service.js';
-import { startWorld, type World } from '../support/world.js';
-import { VOTER } from '../support/seed.js';
+import { startBot } from '../../tools/bot-process.js';
+import { buttonClick, DEFAULTS, member, slashCommand, startDiscordStandIn } from '../../tools/discord-standin/index.js';
+import { closedPort } from '../../tools/closed-port.js';
+import { startWorld, type World } from '../../tools/world.js';
+import { VOTER } from '../../tools/seed.js';
 
 describe('the bot process', () => {
   let world: World;

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { DEFAULTS, member, voterRoleIdFor } from '../support/discord/index.js';
+import { DEFAULTS, member, voterRoleIdFor } from '../../tools/discord-standin/index.js';
 import { receiverEnv, removeStoreFiles } from '../support/receiver-env.js';
-import { startWorld } from '../support/world.js';
+import { startWorld } from '../../tools/world.js';
 
 afterAll(removeStoreFiles);
 

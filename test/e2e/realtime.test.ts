@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startBot } from '../support/bot-process.js';
+import { startBot } from '../../tools/bot-process.js';
 import { asMember, buttonIds, moderator, textOf } from '../support/conversation.js';
-import { DEFAULTS, member, nextSnowflake, textChannelIdFor, type Message } from '../support/discord/index.js';
-import { deliver, reviewEvent, voteEvent } from '../support/guilds-webhook.js';
+import { DEFAULTS, member, nextSnowflake, textChannelIdFor, type Message } from '../../tools/discord-standin/index.js';
+import { deliver, reviewEvent, voteEvent } from '../../tools/guilds-webhook.js';
 import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../support/receiver-env.js';
-import { CRITIC, CRITIC_REVIEW, NOBODY, VOTER } from '../support/seed.js';
-import { botEnvironment, startWorld, type World } from '../support/world.js';
+import { CRITIC, CRITIC_REVIEW, NOBODY, VOTER } from '../../tools/seed.js';
+import { botEnvironment, startWorld, type World } from '../../tools/world.js';
 
 const GUILD = DEFAULTS.guildId;
 const CHANNEL = textChannelIdFor(GUILD);

@@ -4,7 +4,7 @@ import { readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
-import { startBot, type BotProcess, type LogLine } from '../support/bot-process.js';
+import { startBot, type BotProcess, type LogLine } from '../../tools/bot-process.js';
 import { textOf } from '../support/conversation.js';
 import {
   DEFAULTS,
@@ -13,14 +13,14 @@ import {
   textChannelIdFor,
   type DiscordStandIn,
   type Message,
-} from '../support/discord/index.js';
-import { deliver, deliverLikeGuilds, reviewEvent, voteEvent, type GuildsAttempt } from '../support/guilds-webhook.js';
+} from '../../tools/discord-standin/index.js';
+import { deliver, deliverLikeGuilds, reviewEvent, voteEvent, type GuildsAttempt } from '../../tools/guilds-webhook.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { freezePostgres } from '../support/postgres-freeze.js';
 import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../support/receiver-env.js';
-import { closedPort } from '../support/service.js';
+import { closedPort } from '../../tools/closed-port.js';
 import { holdIdleConnections, trickleBody } from '../support/stranger.js';
-import { botEnvironment } from '../support/world.js';
+import { botEnvironment } from '../../tools/world.js';
 
 /*
  * Drills against the receiver of the built bot: strangers holding connections, strangers guessing

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { asMember, textOf } from '../support/conversation.js';
-import { VOTER } from '../support/seed.js';
-import { startWorld, type World } from '../support/world.js';
+import { VOTER } from '../../tools/seed.js';
+import { startWorld, type World } from '../../tools/world.js';
 
 /*
  * A plain answer goes to the interaction callback over undici, not through @discordjs/rest: what

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { InteractionResponseType, MessageFlags } from 'discord.js';
 import { asMember, buttonIds, moderator, textOf } from '../support/conversation.js';
-import { member, type Message } from '../support/discord/index.js';
-import { startWorld, type World } from '../support/world.js';
-import { CRITIC, CRITIC_REVIEW } from '../support/seed.js';
+import { member, type Message } from '../../tools/discord-standin/index.js';
+import { startWorld, type World } from '../../tools/world.js';
+import { CRITIC, CRITIC_REVIEW } from '../../tools/seed.js';
 
 let world: World;
 beforeAll(async () => {

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startBot, type BotProcess } from '../support/bot-process.js';
-import { nextSnowflake, startDiscordStandIn, voterRoleIdFor, type DiscordStandIn } from '../support/discord/index.js';
-import { closedPort } from '../support/service.js';
+import { startBot, type BotProcess } from '../../tools/bot-process.js';
+import {
+  nextSnowflake,
+  startDiscordStandIn,
+  voterRoleIdFor,
+  type DiscordStandIn,
+} from '../../tools/discord-standin/index.js';
+import { closedPort } from '../../tools/closed-port.js';
 
 /*
  * Discord answers errors all day (a voter who left the server: 404 Unknown Member). The proxy must

@@ -8,7 +8,7 @@ import type { Sandbox } from '../../src/sandbox/types.js';
 import { secretKey } from '../../src/secrets/secret-box.js';
 import { Servers } from '../../src/servers/servers.js';
 import { openStore } from '../../src/store/index.js';
-import { startBot, type BotProcess } from '../support/bot-process.js';
+import { startBot, type BotProcess } from '../../tools/bot-process.js';
 import { textOf } from '../support/conversation.js';
 import {
   nextSnowflake,
@@ -16,10 +16,10 @@ import {
   textChannelIdFor,
   type DiscordStandIn,
   type RecordedRequest,
-} from '../support/discord/index.js';
-import { deliver, reviewEvent } from '../support/guilds-webhook.js';
+} from '../../tools/discord-standin/index.js';
+import { deliver, reviewEvent } from '../../tools/guilds-webhook.js';
 import { multiServerBotEnv } from '../support/multi-server.js';
-import { closedPort } from '../support/service.js';
+import { closedPort } from '../../tools/closed-port.js';
 
 /*
  * Issue 19, item 4: Discord's global budget (50 requests per second per bot, interaction callbacks

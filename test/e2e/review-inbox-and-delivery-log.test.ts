@@ -9,11 +9,11 @@ import {
   slashCommand,
   textChannelIdFor,
   type Message,
-} from '../support/discord/index.js';
-import { deliver, reviewEvent } from '../support/guilds-webhook.js';
+} from '../../tools/discord-standin/index.js';
+import { deliver, reviewEvent } from '../../tools/guilds-webhook.js';
 import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../support/receiver-env.js';
-import { CRITIC, CRITIC_REVIEW, VOTER, VOTER_REVIEW } from '../support/seed.js';
-import { startWorld, type World } from '../support/world.js';
+import { CRITIC, CRITIC_REVIEW, VOTER, VOTER_REVIEW } from '../../tools/seed.js';
+import { startWorld, type World } from '../../tools/world.js';
 
 const GUILD = DEFAULTS.guildId;
 const CHANNEL = textChannelIdFor(GUILD);

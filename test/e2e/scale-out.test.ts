@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
-import { startBot, type BotProcess } from '../support/bot-process.js';
+import { startBot, type BotProcess } from '../../tools/bot-process.js';
 import {
   guildIdOnShard,
   member,
@@ -15,11 +15,11 @@ import {
   voterRoleIdFor,
   type DiscordStandIn,
   type MemberPayload,
-} from '../support/discord/index.js';
-import { deliver, reviewEvent, voteEvent } from '../support/guilds-webhook.js';
+} from '../../tools/discord-standin/index.js';
+import { deliver, reviewEvent, voteEvent } from '../../tools/guilds-webhook.js';
 import { handledIn, multiServerBotEnv, reviewPosts, seedServers, voteMentions } from '../support/multi-server.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
-import { closedPort } from '../support/service.js';
+import { closedPort } from '../../tools/closed-port.js';
 
 /*
  * Issue 19, "Done when", first item: three processes on one PostgreSQL (two bots splitting four

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
-import { startDiscordStandIn, type DiscordStandIn } from '../support/discord/index.js';
+import { startDiscordStandIn, type DiscordStandIn } from '../../tools/discord-standin/index.js';
 import { runBuilt, runScript, type ScriptRun } from '../support/run-script.js';
-import { botEnvironment } from '../support/world.js';
+import { botEnvironment } from '../../tools/world.js';
 
 // Every script the operator runs, with the usage line it prints. The sandbox's, the demo's and the
 // playground's npm scripts build first, so their built files are run directly.
@@ -37,12 +37,12 @@ const SCRIPTS: Array<{
   {
     name: 'demo',
     usage: 'Usage: npm run demo',
-    run: (env, args) => runBuilt('dist/test/support/demo.js', env, args),
+    run: (env, args) => runBuilt('dist/tools/demo/demo.js', env, args),
   },
   {
     name: 'playground',
     usage: 'Usage: npm run playground',
-    run: (env, args) => runBuilt('dist/test/support/playground/cli.js', env, args),
+    run: (env, args) => runBuilt('dist/tools/playground/cli.js', env, args),
   },
 ];
 

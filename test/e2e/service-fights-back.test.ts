@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { asMember, textOf } from '../support/conversation.js';
-import type { InteractionHandle } from '../support/discord/index.js';
-import { CRITIC, CRITIC_REVIEW, VOTER, VOTER_REVIEW } from '../support/seed.js';
-import { startWorld, type World } from '../support/world.js';
+import type { InteractionHandle } from '../../tools/discord-standin/index.js';
+import { CRITIC, CRITIC_REVIEW, VOTER, VOTER_REVIEW } from '../../tools/seed.js';
+import { startWorld, type World } from '../../tools/world.js';
 
 /*
  * Issue 9's drills: a service that sends too much, and a service that rate-limits. Outcomes are

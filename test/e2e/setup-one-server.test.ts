@@ -7,8 +7,8 @@ import {
   slashCommand,
   textChannelIdFor,
   type CommandOption,
-} from '../support/discord/index.js';
-import { startWorld, type World } from '../support/world.js';
+} from '../../tools/discord-standin/index.js';
+import { startWorld, type World } from '../../tools/world.js';
 
 // DISCORD_GUILD_ID set: the server's settings are .env's, and /setup fills in only what .env leaves empty.
 let world: World;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
-import { startBot, type BotProcess } from '../support/bot-process.js';
+import { startBot, type BotProcess } from '../../tools/bot-process.js';
 import { textOf } from '../support/conversation.js';
 import {
   guildIdOnShard,
@@ -18,11 +18,11 @@ import {
   type CommandOption,
   type DiscordStandIn,
   type Message,
-} from '../support/discord/index.js';
-import { deliver, reviewEvent, voteEvent } from '../support/guilds-webhook.js';
+} from '../../tools/discord-standin/index.js';
+import { deliver, reviewEvent, voteEvent } from '../../tools/guilds-webhook.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
-import { VOTER } from '../support/seed.js';
-import { closedPort } from '../support/service.js';
+import { VOTER } from '../../tools/seed.js';
+import { closedPort } from '../../tools/closed-port.js';
 import { handledIn, multiServerBotEnv } from '../support/multi-server.js';
 
 // Two bot processes on one PostgreSQL, SHARD_COUNT=2, one shard each; 12 servers, 6 on each shard.

@@ -9,10 +9,10 @@ import {
   slashCommand,
   type InteractionHandle,
   type MemberPayload,
-} from '../support/discord/index.js';
-import { ROOT, temporaryDatabaseUrl } from '../support/bot-process.js';
+} from '../../tools/discord-standin/index.js';
+import { ROOT, temporaryDatabaseUrl } from '../../tools/bot-process.js';
 import { pngSize } from '../support/png.js';
-import { startWorld, type World } from '../support/world.js';
+import { startWorld, type World } from '../../tools/world.js';
 import { openStore } from '../../src/store/index.js';
 import { DAY_MS } from '../../src/stats/stats-data.js';
 import { PICTURE_HEIGHT, PICTURE_WIDTH } from '../../src/stats/draw-stats.js';

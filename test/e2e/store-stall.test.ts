@@ -1,13 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { asMember, textOf } from '../support/conversation.js';
-import { DEFAULTS, nextSnowflake, textChannelIdFor, type InteractionHandle } from '../support/discord/index.js';
-import { deliver, reviewEvent, voteEvent } from '../support/guilds-webhook.js';
+import {
+  DEFAULTS,
+  nextSnowflake,
+  textChannelIdFor,
+  type InteractionHandle,
+} from '../../tools/discord-standin/index.js';
+import { deliver, reviewEvent, voteEvent } from '../../tools/guilds-webhook.js';
 import { drillFigure, drillSize } from '../support/drill-figure.js';
 import { freezePostgres } from '../support/postgres-freeze.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../support/receiver-env.js';
-import { VOTER } from '../support/seed.js';
-import { startWorld, type World } from '../support/world.js';
+import { VOTER } from '../../tools/seed.js';
+import { startWorld, type World } from '../../tools/world.js';
 
 /*
  * PostgreSQL frozen (SIGSTOP) and killed while members use the bot: every interaction is answered

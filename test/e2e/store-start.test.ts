@@ -3,10 +3,10 @@ import { writeFileSync } from 'node:fs';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { openStore } from '../../src/store/index.js';
-import { startBot, temporaryDatabaseUrl, type BotProcess } from '../support/bot-process.js';
-import { startDiscordStandIn, type DiscordStandIn } from '../support/discord/index.js';
+import { startBot, temporaryDatabaseUrl, type BotProcess } from '../../tools/bot-process.js';
+import { startDiscordStandIn, type DiscordStandIn } from '../../tools/discord-standin/index.js';
 import { damagePages } from '../support/sqlite-damage.js';
-import { botEnvironment } from '../support/world.js';
+import { botEnvironment } from '../../tools/world.js';
 
 /*
  * The store checked at start, and one bot per SQLite file: the built bot as `npm start` runs it,

@@ -1,11 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ABSENT_SAMPLE } from '../../src/roles/voter-role.js';
-import { startBot, type BotProcess } from '../support/bot-process.js';
+import { startBot, type BotProcess } from '../../tools/bot-process.js';
 import { asMember } from '../support/conversation.js';
-import { DEFAULTS, member, textChannelIdFor, voterRoleIdFor, type RoleChange } from '../support/discord/index.js';
-import { deliver, voteEvent } from '../support/guilds-webhook.js';
+import {
+  DEFAULTS,
+  member,
+  textChannelIdFor,
+  voterRoleIdFor,
+  type RoleChange,
+} from '../../tools/discord-standin/index.js';
+import { deliver, voteEvent } from '../../tools/guilds-webhook.js';
 import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../support/receiver-env.js';
-import { botEnvironment, startWorld, type World } from '../support/world.js';
+import { botEnvironment, startWorld, type World } from '../../tools/world.js';
 
 const GUILD = DEFAULTS.guildId;
 const AUDIT_CHANNEL = textChannelIdFor(GUILD);

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { InvalidResponseError, ReplyOutcomeUnknownError } from '../../src/api/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { useSandbox } from '../support/sandbox-per-file.js';
-import { VOTER, VOTER_REVIEW } from '../support/seed.js';
+import { VOTER, VOTER_REVIEW } from '../../tools/seed.js';
 import { failure, fastClient } from '../support/service.js';
 
 let sandbox: Sandbox;

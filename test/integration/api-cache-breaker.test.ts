@@ -5,7 +5,7 @@ import { TtlCache } from '../../src/api/cache.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { useSandbox } from '../support/sandbox-per-file.js';
 import { failure, fastClient } from '../support/service.js';
-import { CRITIC, CRITIC_REVIEW, NOBODY, VOTER } from '../support/seed.js';
+import { CRITIC, CRITIC_REVIEW, NOBODY, VOTER } from '../../tools/seed.js';
 
 let sandbox: Sandbox;
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
-import { VOTER } from '../support/seed.js';
+import { VOTER } from '../../tools/seed.js';
 import { fastClient } from '../support/service.js';
 
 let sandbox: Sandbox;

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { RateLimitedError, ServiceUnavailableError, type RateLimitEvent } from '../../src/api/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { useSandbox } from '../support/sandbox-per-file.js';
-import { CRITIC_REVIEW, VOTER } from '../support/seed.js';
+import { CRITIC_REVIEW, VOTER } from '../../tools/seed.js';
 import { failure, fastClient } from '../support/service.js';
 
 let sandbox: Sandbox;

@@ -5,8 +5,9 @@ import type { AttemptInfo, ServiceClient, ServiceClientOptions } from '../../src
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { useSandbox } from '../support/sandbox-per-file.js';
-import { closedPort, failure, fastClient } from '../support/service.js';
-import { CRITIC_REVIEW, VOTER } from '../support/seed.js';
+import { failure, fastClient } from '../support/service.js';
+import { closedPort } from '../../tools/closed-port.js';
+import { CRITIC_REVIEW, VOTER } from '../../tools/seed.js';
 
 const REPLY = { content: 'Thanks for the feedback', pinned: false };
 

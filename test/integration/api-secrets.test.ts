@@ -11,9 +11,10 @@ import {
 } from '../../src/api/index.js';
 import type { AttemptInfo, ServiceClient, ServiceClientOptions } from '../../src/api/index.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { closedPort, fastClient } from '../support/service.js';
+import { fastClient } from '../support/service.js';
+import { closedPort } from '../../tools/closed-port.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
-import { VOTER, VOTER_REVIEW } from '../support/seed.js';
+import { VOTER, VOTER_REVIEW } from '../../tools/seed.js';
 
 const API_KEY = 'sk_live_SECRETKEY_Xq7Lm2Pz9Wv4';
 const APP_ID = 'app_SECRETAPPID_Hd83Kq1';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startDiscordStandIn, type DiscordStandIn } from '../support/discord/index.js';
+import { startDiscordStandIn, type DiscordStandIn } from '../../tools/discord-standin/index.js';
 
 let discord: DiscordStandIn;
 beforeAll(async () => {

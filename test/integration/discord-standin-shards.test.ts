@@ -8,7 +8,7 @@ import {
   startDiscordStandIn,
   type DiscordStandIn,
   type DiscordStandInOptions,
-} from '../support/discord/index.js';
+} from '../../tools/discord-standin/index.js';
 
 let standIn: DiscordStandIn | undefined;
 const clients: Client[] = [];

@@ -30,7 +30,7 @@ import {
   startDiscordStandIn,
   type DiscordStandIn,
   type DiscordStandInOptions,
-} from '../support/discord/index.js';
+} from '../../tools/discord-standin/index.js';
 
 let standIn: DiscordStandIn | undefined;
 let client: Client | undefined;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client, Events, GatewayIntentBits, type Guild } from 'discord.js';
 import { GatewayMembers } from '../../src/bot/gateway-members.js';
-import { member, startDiscordStandIn, type DiscordStandIn } from '../support/discord/index.js';
+import { member, startDiscordStandIn, type DiscordStandIn } from '../../tools/discord-standin/index.js';
 
 let discord: DiscordStandIn;
 let client: Client;

@@ -15,7 +15,7 @@ import { ASSUMED_VOTE_PERIOD_MS } from '../../src/mirror/vote-mirror.js';
 import { openStore, type Store, type StoreRoot } from '../../src/store/index.js';
 import type { Logger } from '../../src/core/log.js';
 import { capturedLog } from '../support/captured-log.js';
-import { NOBODY, VOTER } from '../support/seed.js';
+import { NOBODY, VOTER } from '../../tools/seed.js';
 import { fastClient } from '../support/service.js';
 
 const GUILD = '1044470000000000001';

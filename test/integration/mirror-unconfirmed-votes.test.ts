@@ -7,7 +7,7 @@ import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { openStore, type StoreRoot } from '../../src/store/index.js';
 import { capturedLog } from '../support/captured-log.js';
-import { nextSnowflake } from '../support/discord/index.js';
+import { nextSnowflake } from '../../tools/discord-standin/index.js';
 import { fastClient } from '../support/service.js';
 
 /*

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { REST } from 'discord.js';
 import { discordPoster, newNonce, textBody, type Poster } from '../../src/bot/poster.js';
 import { classifyFailure } from '../../src/work/failure.js';
-import { member, startDiscordStandIn, type DiscordStandIn } from '../support/discord/index.js';
+import { member, startDiscordStandIn, type DiscordStandIn } from '../../tools/discord-standin/index.js';
 
 let discord: DiscordStandIn;
 let poster: Poster;

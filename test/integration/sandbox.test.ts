@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { bundledSeed } from '../../src/sandbox/seed.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
-import { CRITIC, NOBODY, VOTER } from '../support/seed.js';
+import { CRITIC, NOBODY, VOTER } from '../../tools/seed.js';
 
 const HOUR = 3_600_000;
 const SNOWFLAKE = /^\d{17,20}$/;

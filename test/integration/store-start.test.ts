@@ -11,7 +11,7 @@ import { openSqlite } from '../../src/store/sqlite.js';
 import { sqliteDrivers } from '../../src/store/sqlite-driver.js';
 import { problemsOf, VALID_ENV } from '../support/config-env.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
-import { closedPort } from '../support/service.js';
+import { closedPort } from '../../tools/closed-port.js';
 import { damagePages } from '../support/sqlite-damage.js';
 
 const dirs: string[] = [];

@@ -7,7 +7,7 @@ import { discordPoster } from '../../src/bot/poster.js';
 import { LATE_LIMIT_MS, VoteReminder } from '../../src/reminders/vote-reminder.js';
 import { openStore, type Store, type StoreRoot } from '../../src/store/index.js';
 import { capturedLog } from '../support/captured-log.js';
-import { DEFAULTS, member, startDiscordStandIn, type DiscordStandIn } from '../support/discord/index.js';
+import { DEFAULTS, member, startDiscordStandIn, type DiscordStandIn } from '../../tools/discord-standin/index.js';
 
 const VOTE_URL = 'https://guilds.example/vote';
 

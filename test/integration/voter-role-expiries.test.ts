@@ -10,7 +10,7 @@ import { VoterRole } from '../../src/roles/voter-role.js';
 import { ExpirySchedule, type ExpiryConsumer } from '../../src/schedule/expiry-schedule.js';
 import { openStore, type Store, type StoreRoot } from '../../src/store/index.js';
 import { capturedLog } from '../support/captured-log.js';
-import { member, startDiscordStandIn, type DiscordStandIn } from '../support/discord/index.js';
+import { member, startDiscordStandIn, type DiscordStandIn } from '../../tools/discord-standin/index.js';
 
 const VOTERS = 500;
 

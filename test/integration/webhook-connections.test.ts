@@ -6,7 +6,7 @@ import path from 'node:path';
 import { openStore, type StoreRoot } from '../../src/store/index.js';
 import type { RefusalReason } from '../../src/webhooks/refusals.js';
 import type { Receiver } from '../../src/webhooks/receiver.js';
-import { deliver, GUILDS_ANSWER_TIMEOUT_MS, reviewEvent, voteEvent } from '../support/guilds-webhook.js';
+import { deliver, GUILDS_ANSWER_TIMEOUT_MS, reviewEvent, voteEvent } from '../../tools/guilds-webhook.js';
 import { holdIdleConnections, trickleBody, type IdleConnections } from '../support/stranger.js';
 import { singleServerReceiver } from '../support/single-server-receiver.js';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { openStore, type StoreRoot } from '../../src/store/index.js';
 import { WEBHOOK_MAX_BODY_BYTES, type Receiver } from '../../src/webhooks/receiver.js';
 import { tokenMatches } from '../../src/webhooks/token.js';
-import { deliver, reviewEvent, voteEvent } from '../support/guilds-webhook.js';
+import { deliver, reviewEvent, voteEvent } from '../../tools/guilds-webhook.js';
 import { singleServerReceiver } from '../support/single-server-receiver.js';
 
 const GUILD = '111111111111111111';

@@ -6,7 +6,7 @@ import { BotMetrics } from '../../src/hosting/metrics.js';
 import { openStore, type StoreRoot } from '../../src/store/index.js';
 import { RefusalLog } from '../../src/webhooks/refusals.js';
 import { capturedLog } from '../support/captured-log.js';
-import { deliver, voteEvent } from '../support/guilds-webhook.js';
+import { deliver, voteEvent } from '../../tools/guilds-webhook.js';
 import { parsePrometheusText } from '../support/prometheus-text.js';
 import { singleServerReceiver } from '../support/single-server-receiver.js';
 

@@ -6,7 +6,7 @@ import { createLogger } from '../../src/core/log.js';
 import { openStore, type StoreRoot } from '../../src/store/index.js';
 import { startReceiver, type Receiver } from '../../src/webhooks/receiver.js';
 import { webhookTargets } from '../../src/webhooks/targets.js';
-import { deliver, reviewEvent, voteEvent } from '../support/guilds-webhook.js';
+import { deliver, reviewEvent, voteEvent } from '../../tools/guilds-webhook.js';
 
 const A = '111111111111111111';
 const B = '222222222222222222';

@@ -6,7 +6,7 @@ import { openStore, type StoreRoot } from '../../src/store/index.js';
 import { MAX_PENDING_WRITES } from '../../src/config/webhook-limits.js';
 import type { Receiver } from '../../src/webhooks/receiver.js';
 import { capturedLog, type LogLine } from '../support/captured-log.js';
-import { GUILDS_ANSWER_TIMEOUT_MS, reviewEvent } from '../support/guilds-webhook.js';
+import { GUILDS_ANSWER_TIMEOUT_MS, reviewEvent } from '../../tools/guilds-webhook.js';
 import { singleServerReceiver } from '../support/single-server-receiver.js';
 
 const GUILD = '111111111111111111';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ROOT } from './bot-process.js';
+import { ROOT } from '../../tools/bot-process.js';
 
 export interface Instruction {
   keyword: string;

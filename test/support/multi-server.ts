@@ -2,10 +2,10 @@ import type { Sandbox } from '../../src/sandbox/types.js';
 import { secretKey } from '../../src/secrets/secret-box.js';
 import { Servers } from '../../src/servers/servers.js';
 import { openStore, type ServerSettingsRecord } from '../../src/store/index.js';
-import type { BotProcess, LogLine } from './bot-process.js';
+import type { BotProcess, LogLine } from '../../tools/bot-process.js';
 import { textOf } from './conversation.js';
-import { textChannelIdFor, type DiscordStandIn } from './discord/index.js';
-import { botEnvironment } from './world.js';
+import { textChannelIdFor, type DiscordStandIn } from '../../tools/discord-standin/index.js';
+import { botEnvironment } from '../../tools/world.js';
 
 /**
  * A bot serving every server that set it up (/setup), not one server from the environment: the

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { blankedConfig, ROOT, scriptCommand } from './bot-process.js';
+import { blankedConfig, ROOT, scriptCommand } from '../../tools/bot-process.js';
 
 export interface ScriptRun {
   code: number | null;

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import type { Field } from '../../src/config/fields.js';
 import { SETTINGS } from '../../src/config/config.js';
-import { ROOT } from '../support/bot-process.js';
+import { ROOT } from '../../tools/bot-process.js';
 
 const REFERENCE = 'docs/configuration.md';
 const EXAMPLE = '.env.example';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT } from '../support/bot-process.js';
+import { ROOT } from '../../tools/bot-process.js';
 
 const PAGES = [
   'README.md',

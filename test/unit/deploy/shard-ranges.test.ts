@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parseShardIds } from '../../../src/shards/shard-ids.js';
-import { ROOT } from '../../support/bot-process.js';
+import { ROOT } from '../../../tools/bot-process.js';
 
 const yaml = createRequire(import.meta.url)('js-yaml') as {
   safeLoad(text: string): unknown;

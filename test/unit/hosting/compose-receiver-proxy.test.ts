@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
-import { ROOT } from '../../support/bot-process.js';
+import { ROOT } from '../../../tools/bot-process.js';
 
 const compose = readFileSync(`${ROOT}compose.yaml`, 'utf8');
 const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: Record<string, string> };

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ROOT } from '../../support/bot-process.js';
+import { ROOT } from '../../../tools/bot-process.js';
 import { EXIT_CONFIG } from '../../../src/core/exit-codes.js';
 import { execForm, finalEnv, readDockerfile } from '../../support/dockerfile.js';
 

@@ -1,14 +1,14 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { loadCommands } from '../../../src/bot/load-commands.js';
-import { OptionType } from '../../support/discord/index.js';
-import { alice, bob, maya } from '../../support/playground/cast.js';
+import { OptionType } from '../../../tools/discord-standin/index.js';
+import { alice, bob, maya } from '../../../tools/playground/cast.js';
 import {
   DEFAULT_REVIEW,
   readSendLine,
   SendLineError,
   splitWords,
   type CommandDefinition,
-} from '../../support/playground/send-line.js';
+} from '../../../tools/playground/send-line.js';
 
 // The bot's own command definitions, as the playground reads them: a renamed option shows here.
 let commands: CommandDefinition[];

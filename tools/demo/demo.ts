@@ -1,9 +1,9 @@
 /* `npm run demo`: the service sandbox, the Discord stand-in and the built bot, wired as in
  * production, play a short scripted session; each step and the bot's answer are printed as a
  * member would see them. No Discord account, token or network needed. */
-import { plainStyle, renderMessage, renderModal, ttyStyle, wrap, type RenderContext } from './demo-render.js';
+import { plainStyle, renderMessage, renderModal, ttyStyle, wrap, type RenderContext } from './render.js';
 import { readArgs } from '../../src/core/cli-args.js';
-import { startWorld } from './world.js';
+import { startWorld } from '../world.js';
 import {
   buttonClick,
   DEFAULTS,
@@ -15,12 +15,12 @@ import {
   type InteractionHandle,
   type Message,
   type ModalResponse,
-} from './discord/index.js';
-import type { World } from './world.js';
-import { CRITIC_REVIEW } from './seed.js';
-import { deliver, reviewEvent, voteEvent } from './guilds-webhook.js';
-import { alice, bob, CAST, carol, dan, maya, type Person } from './playground/cast.js';
-import { closedPort } from './service.js';
+} from '../discord-standin/index.js';
+import type { World } from '../world.js';
+import { CRITIC_REVIEW } from '../seed.js';
+import { deliver, reviewEvent, voteEvent } from '../guilds-webhook.js';
+import { alice, bob, CAST, carol, dan, maya, type Person } from '../playground/cast.js';
+import { closedPort } from '../closed-port.js';
 
 const WIDTH = 100;
 /** Longest wait for any one answer. */

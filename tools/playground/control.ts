@@ -1,7 +1,7 @@
-import { renderMessage, renderModal, plainStyle, type RenderContext } from '../demo-render.js';
-import { isModal, member, slashCommand, type DiscordStandIn, type Message } from '../discord/index.js';
+import { renderMessage, renderModal, plainStyle, type RenderContext } from '../demo/render.js';
+import { isModal, member, slashCommand, type DiscordStandIn, type Message } from '../discord-standin/index.js';
 import { deliver, reviewEvent, voteEvent } from '../guilds-webhook.js';
-import type { Sandbox } from '../../../src/sandbox/types.js';
+import type { Sandbox } from '../../src/sandbox/types.js';
 import { CAST, findPerson, type Person } from './cast.js';
 import { readSendLine, SendLineError, type CommandDefinition, type SendRequest } from './send-line.js';
 

@@ -1,7 +1,7 @@
-import { startSandbox } from '../../src/sandbox/server.js';
-import type { Sandbox, SandboxOptions } from '../../src/sandbox/types.js';
+import { startSandbox } from '../src/sandbox/server.js';
+import type { Sandbox, SandboxOptions } from '../src/sandbox/types.js';
 import { startBot, temporaryDatabaseUrl, type BotProcess } from './bot-process.js';
-import { startDiscordStandIn, type DiscordStandIn, type DiscordStandInOptions } from './discord/index.js';
+import { startDiscordStandIn, type DiscordStandIn, type DiscordStandInOptions } from './discord-standin/index.js';
 
 export interface World {
   sandbox: Sandbox;

@@ -1,6 +1,7 @@
 import { MessageFlags } from 'discord.js';
 /* Plain-text rendering of what a Discord client would show for a bot's message or modal, for
- * `npm run demo`. Pure: every input (the clock, names, width, styling) comes in through the context. */
+ * `npm run demo` and the playground. Pure: every input (the clock, names, width, styling) comes in
+ * through the context. */
 
 export interface Style {
   bold(text: string): string;

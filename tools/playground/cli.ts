@@ -1,6 +1,6 @@
 /* `npm run playground`: a local Discord and the service sandbox for the real bot to run against,
  * and `npm run playground -- send …` to act in it. See docs/playground.md. */
-import { EXIT_USAGE, readCommandLine } from '../../../src/core/cli-args.js';
+import { EXIT_USAGE, readCommandLine } from '../../src/core/cli-args.js';
 import { CAST } from './cast.js';
 import { EnvFileError, startLine } from './env-file.js';
 

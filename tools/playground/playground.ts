@@ -3,11 +3,11 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadCommands } from '../../../src/bot/load-commands.js';
-import { startSandbox } from '../../../src/sandbox/server.js';
-import type { Sandbox } from '../../../src/sandbox/types.js';
-import { startDiscordStandIn, type DiscordStandIn } from '../discord/index.js';
-import { closedPort } from '../service.js';
+import { loadCommands } from '../../src/bot/load-commands.js';
+import { startSandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/types.js';
+import { startDiscordStandIn, type DiscordStandIn } from '../discord-standin/index.js';
+import { closedPort } from '../closed-port.js';
 import { CAST } from './cast.js';
 import { answerSend, type PlaygroundParts } from './control.js';
 import { checkEnvFile, removeEnvFile, startLine, writeEnvFile } from './env-file.js';
@@ -101,7 +101,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     opened.push(() => discord.close());
     // Names for the gateway's member lookups, and the commands as deploy-commands would register them.
     discord.addMembers(CAST.map((p) => p.member));
-    const commands = [...(await loadCommands(new URL('../../../commands/', import.meta.url))).values()].map((c) =>
+    const commands = [...(await loadCommands(new URL('../../commands/', import.meta.url))).values()].map((c) =>
       c.data.toJSON(),
     );
     discord.setRegisteredCommands(commands);

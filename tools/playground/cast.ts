@@ -1,4 +1,4 @@
-import { member, MEMBER_PERMISSIONS, MODERATOR_PERMISSIONS, type MemberPayload } from '../discord/index.js';
+import { member, MEMBER_PERMISSIONS, MODERATOR_PERMISSIONS, type MemberPayload } from '../discord-standin/index.js';
 
 /* The made-up members of the demo and the playground. Alice, Bob and Carol are the service
  * sandbox's seed users (src/sandbox/seed.json), so what the bot finds for them is known. */

@@ -1,4 +1,4 @@
-import { OptionType, type CommandOption } from '../discord/index.js';
+import { OptionType, type CommandOption } from '../discord-standin/index.js';
 import { alice, CAST, findPerson, type Person } from './cast.js';
 
 /* What `npm run playground -- send …` (or the curl line) asks for, read from its words: a slash
