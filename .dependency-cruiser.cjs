@@ -23,8 +23,9 @@ const LAYERS = [
   ['runtime', ['src/runtime']],
   ['setup', ['src/setup']],
   ['interactions', ['src/interactions']],
-  ['entry-points', ['commands', 'src/processes']],
-  ['tools', ['tools', 'bench']],
+  // tools/: the Discord stand-in, the playground, the demo and the helpers tests and the bench share.
+  ['entry-points', ['commands', 'src/processes', 'tools']],
+  ['bench', ['bench']],
 ];
 
 const pattern = (rooms) => `^(${rooms.join('|')})/`;
@@ -76,7 +77,7 @@ module.exports = {
   options: {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(dist|node_modules|test)/' },
+    exclude: { path: '^(dist|node_modules)/' },
+    doNotFollow: { path: '^(node_modules|test)/' },
   },
 };

@@ -1,7 +1,7 @@
 import { startBot, type BotProcess } from '../../tools/bot-process.js';
 import { nextSnowflake, textChannelIdFor, DEFAULTS } from '../../tools/discord-standin/index.js';
 import { deliver, reviewEvent, voteEvent } from '../../tools/guilds-webhook.js';
-import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../../test/support/receiver-env.js';
+import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../../tools/receiver-env.js';
 import { VOTER } from '../../tools/seed.js';
 import { botEnvironment, startWorld, type World } from '../../tools/world.js';
 import type { Drill } from './types.js';

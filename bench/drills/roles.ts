@@ -1,6 +1,6 @@
 import { startBot, type BotProcess } from '../../tools/bot-process.js';
 import { DEFAULTS, member, voterRoleIdFor } from '../../tools/discord-standin/index.js';
-import { receiverEnv, removeStoreFiles } from '../../test/support/receiver-env.js';
+import { receiverEnv, removeStoreFiles } from '../../tools/receiver-env.js';
 import { botEnvironment, startWorld, type World } from '../../tools/world.js';
 import type { Drill } from './types.js';
 

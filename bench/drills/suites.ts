@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { DRILL_FIGURE_PREFIX } from '../../test/support/drill-figure.js';
+import { DRILL_FIGURE_PREFIX } from '../../tools/drill-figure.js';
 import { ROOT } from '../../tools/bot-process.js';
 import type { Drill, DrillFigure } from './types.js';
 

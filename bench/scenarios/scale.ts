@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
-import { textOf } from '../../test/support/conversation.js';
+import { textOf } from '../../tools/conversation.js';
 import {
   member,
   nextSnowflake,
@@ -16,7 +16,7 @@ import {
 } from '../../tools/discord-standin/index.js';
 import { countsGlobally } from '../../tools/discord-standin/rate-limits.js';
 import { deliver, reviewEvent } from '../../tools/guilds-webhook.js';
-import { startPostgres } from '../../test/support/postgres.js';
+import { startPostgres } from '../../tools/postgres.js';
 import type { Figures, Scenario } from '../context.js';
 import { percentiles } from '../load.js';
 import { cpuMs, rssMb } from '../proc.js';

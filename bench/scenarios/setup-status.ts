@@ -1,6 +1,6 @@
 import { english, type MessageKey } from '../../src/i18n/index.js';
 import type { ServerSettingsRecord } from '../../src/store/index.js';
-import { textOf } from '../../test/support/conversation.js';
+import { textOf } from '../../tools/conversation.js';
 import {
   member,
   MODERATOR_PERMISSIONS,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { migrate, MIGRATIONS } from '../../src/store/migrations.js';
 import { openSqlite } from '../../src/store/sqlite.js';
-import { asMember, textOf } from '../support/conversation.js';
+import { asMember, textOf } from '../../tools/conversation.js';
 import {
   DEFAULTS,
   member,
@@ -14,7 +14,7 @@ import {
   type RecordedRequest,
 } from '../../tools/discord-standin/index.js';
 import { deliver, voteEvent } from '../../tools/guilds-webhook.js';
-import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../support/receiver-env.js';
+import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../../tools/receiver-env.js';
 import { startWorld, type World } from '../../tools/world.js';
 
 const GUILD = DEFAULTS.guildId;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { MessageFlags } from 'discord.js';
-import { asMember, textOf } from '../support/conversation.js';
+import { asMember, textOf } from '../../tools/conversation.js';
 import { member, slashCommand, snowflakeAt } from '../../tools/discord-standin/index.js';
 import { startWorld, type World } from '../../tools/world.js';
 

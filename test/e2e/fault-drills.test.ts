@@ -10,7 +10,7 @@ import {
   type MemberPayload,
   type Message,
 } from '../../tools/discord-standin/index.js';
-import { buttonIds, textOf } from '../support/conversation.js';
+import { buttonIds, textOf } from '../../tools/conversation.js';
 import { startWorld, type World } from '../../tools/world.js';
 import { CRITIC, CRITIC_REVIEW, NOBODY, VOTER, VOTER_REVIEW } from '../../tools/seed.js';
 

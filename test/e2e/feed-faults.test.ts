@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { startBot, type BotProcess } from '../../tools/bot-process.js';
-import { asMember, buttonIds, moderator, textOf } from '../support/conversation.js';
+import { asMember, buttonIds, moderator, textOf } from '../../tools/conversation.js';
 import { DEFAULTS, member, nextSnowflake, textChannelIdFor, type Message } from '../../tools/discord-standin/index.js';
 import { deliver, reviewEvent, voteEvent } from '../../tools/guilds-webhook.js';
-import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../support/receiver-env.js';
+import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../../tools/receiver-env.js';
 import { CRITIC, CRITIC_REVIEW, VOTER, VOTER_REVIEW } from '../../tools/seed.js';
 import { closedPort } from '../../tools/closed-port.js';
 import { botEnvironment, startWorld, type World } from '../../tools/world.js';

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ROOT } from '../../tools/bot-process.js';
-import { asMember, moderator, textOf } from '../support/conversation.js';
+import { asMember, moderator, textOf } from '../../tools/conversation.js';
 import {
   buttonClick,
   member,

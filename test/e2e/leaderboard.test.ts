@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { asMember, buttonIds, textOf } from '../support/conversation.js';
+import { asMember, buttonIds, textOf } from '../../tools/conversation.js';
 import { DEFAULTS, member, nextSnowflake } from '../../tools/discord-standin/index.js';
 import { deliver, voteEvent } from '../../tools/guilds-webhook.js';
 import { closedPort } from '../../tools/closed-port.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { asMember, moderator, textOf } from '../support/conversation.js';
+import { asMember, moderator, textOf } from '../../tools/conversation.js';
 import { member } from '../../tools/discord-standin/index.js';
 import { CRITIC, CRITIC_REVIEW, NOBODY, VOTER } from '../../tools/seed.js';
 import { startWorld, type World } from '../../tools/world.js';

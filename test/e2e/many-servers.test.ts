@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { textOf } from '../support/conversation.js';
+import { textOf } from '../../tools/conversation.js';
 import {
   buttonClick,
   member,
@@ -16,7 +16,7 @@ import {
   type Message,
 } from '../../tools/discord-standin/index.js';
 import { deliver, reviewEvent } from '../../tools/guilds-webhook.js';
-import { receiverEnv, removeStoreFiles } from '../support/receiver-env.js';
+import { receiverEnv, removeStoreFiles } from '../../tools/receiver-env.js';
 import { VOTER } from '../../tools/seed.js';
 import { Permission, voterRoleIdFor } from '../../tools/discord-standin/index.js';
 import { botRoleIdFor } from '../../tools/discord-standin/fixtures.js';

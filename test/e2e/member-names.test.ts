@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { asMember, buttonIds, textOf } from '../support/conversation.js';
+import { asMember, buttonIds, textOf } from '../../tools/conversation.js';
 import { member } from '../../tools/discord-standin/index.js';
 import { startWorld, type World } from '../../tools/world.js';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from '../../tools/bot-process.js';
-import { textOf } from '../support/conversation.js';
+import { textOf } from '../../tools/conversation.js';
 import {
   DEFAULTS,
   member,
@@ -15,7 +15,7 @@ import {
   type RoleChange,
 } from '../../tools/discord-standin/index.js';
 import { deliver, voteEvent } from '../../tools/guilds-webhook.js';
-import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../support/receiver-env.js';
+import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../../tools/receiver-env.js';
 import { startWorld, type World } from '../../tools/world.js';
 
 const GUILD = DEFAULTS.guildId;

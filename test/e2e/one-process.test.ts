@@ -4,7 +4,7 @@ import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { LOCK_APPLICATION_NAME } from '../../src/store/postgres-lock.js';
 import { startBot, type BotProcess } from '../../tools/bot-process.js';
-import { asMember, textOf } from '../support/conversation.js';
+import { asMember, textOf } from '../../tools/conversation.js';
 import { VOTER } from '../../tools/seed.js';
 import {
   DEFAULTS,
@@ -17,10 +17,10 @@ import {
   type Message,
 } from '../../tools/discord-standin/index.js';
 import { deliverToFirstThatTakes, reviewEvent, voteEvent } from '../../tools/guilds-webhook.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
-import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../support/receiver-env.js';
+import { startPostgres, type TestPostgres } from '../../tools/postgres.js';
+import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../../tools/receiver-env.js';
 import { closedPort } from '../../tools/closed-port.js';
-import { drillFigure, drillSize } from '../support/drill-figure.js';
+import { drillFigure, drillSize } from '../../tools/drill-figure.js';
 import { botEnvironment } from '../../tools/world.js';
 
 /*

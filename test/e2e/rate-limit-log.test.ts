@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { DEFAULTS, member, voterRoleIdFor } from '../../tools/discord-standin/index.js';
-import { receiverEnv, removeStoreFiles } from '../support/receiver-env.js';
+import { receiverEnv, removeStoreFiles } from '../../tools/receiver-env.js';
 import { startWorld } from '../../tools/world.js';
 
 afterAll(removeStoreFiles);

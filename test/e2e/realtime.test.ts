@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startBot } from '../../tools/bot-process.js';
-import { asMember, buttonIds, moderator, textOf } from '../support/conversation.js';
+import { asMember, buttonIds, moderator, textOf } from '../../tools/conversation.js';
 import { DEFAULTS, member, nextSnowflake, textChannelIdFor, type Message } from '../../tools/discord-standin/index.js';
 import { deliver, reviewEvent, voteEvent } from '../../tools/guilds-webhook.js';
-import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../support/receiver-env.js';
+import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../../tools/receiver-env.js';
 import { CRITIC, CRITIC_REVIEW, NOBODY, VOTER } from '../../tools/seed.js';
 import { botEnvironment, startWorld, type World } from '../../tools/world.js';
 

@@ -5,7 +5,7 @@ import { request } from 'node:http';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { startBot, type BotProcess, type LogLine } from '../../tools/bot-process.js';
-import { textOf } from '../support/conversation.js';
+import { textOf } from '../../tools/conversation.js';
 import {
   DEFAULTS,
   nextSnowflake,
@@ -15,9 +15,9 @@ import {
   type Message,
 } from '../../tools/discord-standin/index.js';
 import { deliver, deliverLikeGuilds, reviewEvent, voteEvent, type GuildsAttempt } from '../../tools/guilds-webhook.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
-import { freezePostgres } from '../support/postgres-freeze.js';
-import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../support/receiver-env.js';
+import { startPostgres, type TestPostgres } from '../../tools/postgres.js';
+import { freezePostgres } from '../../tools/postgres-freeze.js';
+import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../../tools/receiver-env.js';
 import { closedPort } from '../../tools/closed-port.js';
 import { holdIdleConnections, trickleBody } from '../support/stranger.js';
 import { botEnvironment } from '../../tools/world.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { asMember, textOf } from '../support/conversation.js';
+import { asMember, textOf } from '../../tools/conversation.js';
 import { VOTER } from '../../tools/seed.js';
 import { startWorld, type World } from '../../tools/world.js';
 

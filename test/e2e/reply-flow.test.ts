@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { InteractionResponseType, MessageFlags } from 'discord.js';
-import { asMember, buttonIds, moderator, textOf } from '../support/conversation.js';
+import { asMember, buttonIds, moderator, textOf } from '../../tools/conversation.js';
 import { member, type Message } from '../../tools/discord-standin/index.js';
 import { startWorld, type World } from '../../tools/world.js';
 import { CRITIC, CRITIC_REVIEW } from '../../tools/seed.js';

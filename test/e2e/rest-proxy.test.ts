@@ -9,7 +9,7 @@ import { secretKey } from '../../src/secrets/secret-box.js';
 import { Servers } from '../../src/servers/servers.js';
 import { openStore } from '../../src/store/index.js';
 import { startBot, type BotProcess } from '../../tools/bot-process.js';
-import { textOf } from '../support/conversation.js';
+import { textOf } from '../../tools/conversation.js';
 import {
   nextSnowflake,
   startDiscordStandIn,

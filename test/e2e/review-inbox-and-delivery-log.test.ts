@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { asMember, buttonIds, moderator, textOf } from '../support/conversation.js';
+import { asMember, buttonIds, moderator, textOf } from '../../tools/conversation.js';
 import {
   DEFAULTS,
   member,
@@ -11,7 +11,7 @@ import {
   type Message,
 } from '../../tools/discord-standin/index.js';
 import { deliver, reviewEvent } from '../../tools/guilds-webhook.js';
-import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../support/receiver-env.js';
+import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../../tools/receiver-env.js';
 import { CRITIC, CRITIC_REVIEW, VOTER, VOTER_REVIEW } from '../../tools/seed.js';
 import { startWorld, type World } from '../../tools/world.js';
 

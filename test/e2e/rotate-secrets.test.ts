@@ -6,7 +6,7 @@ import path from 'node:path';
 import { secretKey } from '../../src/secrets/secret-box.js';
 import { Servers } from '../../src/servers/servers.js';
 import { holdStore, openStore, type DatabaseTarget } from '../../src/store/index.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { startPostgres, type TestPostgres } from '../../tools/postgres.js';
 import { runScript } from '../support/run-script.js';
 
 const GUILDS = ['111111111111111111', '222222222222222222', '333333333333333333'];

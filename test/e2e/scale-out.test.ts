@@ -18,7 +18,7 @@ import {
 } from '../../tools/discord-standin/index.js';
 import { deliver, reviewEvent, voteEvent } from '../../tools/guilds-webhook.js';
 import { handledIn, multiServerBotEnv, reviewPosts, seedServers, voteMentions } from '../support/multi-server.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { startPostgres, type TestPostgres } from '../../tools/postgres.js';
 import { closedPort } from '../../tools/closed-port.js';
 
 /*

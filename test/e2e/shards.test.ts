@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { startBot, type BotProcess } from '../../tools/bot-process.js';
-import { textOf } from '../support/conversation.js';
+import { textOf } from '../../tools/conversation.js';
 import {
   guildIdOnShard,
   member,
@@ -20,7 +20,7 @@ import {
   type Message,
 } from '../../tools/discord-standin/index.js';
 import { deliver, reviewEvent, voteEvent } from '../../tools/guilds-webhook.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { startPostgres, type TestPostgres } from '../../tools/postgres.js';
 import { VOTER } from '../../tools/seed.js';
 import { closedPort } from '../../tools/closed-port.js';
 import { handledIn, multiServerBotEnv } from '../support/multi-server.js';

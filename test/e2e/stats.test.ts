@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { moderator, textOf } from '../support/conversation.js';
+import { moderator, textOf } from '../../tools/conversation.js';
 import {
   attachmentBytes,
   DEFAULTS,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { asMember, textOf } from '../support/conversation.js';
+import { asMember, textOf } from '../../tools/conversation.js';
 import {
   DEFAULTS,
   nextSnowflake,
@@ -7,10 +7,10 @@ import {
   type InteractionHandle,
 } from '../../tools/discord-standin/index.js';
 import { deliver, reviewEvent, voteEvent } from '../../tools/guilds-webhook.js';
-import { drillFigure, drillSize } from '../support/drill-figure.js';
-import { freezePostgres } from '../support/postgres-freeze.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
-import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../support/receiver-env.js';
+import { drillFigure, drillSize } from '../../tools/drill-figure.js';
+import { freezePostgres } from '../../tools/postgres-freeze.js';
+import { startPostgres, type TestPostgres } from '../../tools/postgres.js';
+import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../../tools/receiver-env.js';
 import { VOTER } from '../../tools/seed.js';
 import { startWorld, type World } from '../../tools/world.js';
 

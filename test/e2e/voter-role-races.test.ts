@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { startBot, type BotProcess } from '../../tools/bot-process.js';
 import { DEFAULTS, member, voterRoleIdFor } from '../../tools/discord-standin/index.js';
-import { receiverEnv, removeStoreFiles } from '../support/receiver-env.js';
+import { receiverEnv, removeStoreFiles } from '../../tools/receiver-env.js';
 import { botEnvironment, startWorld, type World } from '../../tools/world.js';
 
 // Issue 16's role drills, scaled to the suite (bench/drills/roles.ts runs them at full size).

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ABSENT_SAMPLE } from '../../src/roles/voter-role.js';
 import { startBot, type BotProcess } from '../../tools/bot-process.js';
-import { asMember } from '../support/conversation.js';
+import { asMember } from '../../tools/conversation.js';
 import {
   DEFAULTS,
   member,
@@ -10,7 +10,7 @@ import {
   type RoleChange,
 } from '../../tools/discord-standin/index.js';
 import { deliver, voteEvent } from '../../tools/guilds-webhook.js';
-import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../support/receiver-env.js';
+import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../../tools/receiver-env.js';
 import { botEnvironment, startWorld, type World } from '../../tools/world.js';
 
 const GUILD = DEFAULTS.guildId;

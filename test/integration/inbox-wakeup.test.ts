@@ -5,7 +5,7 @@ import { LISTENER_APPLICATION_NAME, listenForEvents, type InboxListener } from '
 import { openStore, type StoreRoot } from '../../src/store/index.js';
 import { InboxWorker } from '../../src/runtime/inbox-worker.js';
 import { capturedLog } from '../support/captured-log.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { startPostgres, type TestPostgres } from '../../tools/postgres.js';
 
 const A = '111111111111111111';
 const B = '222222222222222222';

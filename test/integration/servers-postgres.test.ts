@@ -4,7 +4,7 @@ import pg from 'pg';
 import { secretKey } from '../../src/secrets/secret-box.js';
 import { Servers } from '../../src/servers/servers.js';
 import { openStore } from '../../src/store/index.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { startPostgres, type TestPostgres } from '../../tools/postgres.js';
 
 const A = '111111111111111111';
 const KEY_A = 'api-key-of-server-a-0123456789';

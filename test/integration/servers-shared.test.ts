@@ -4,7 +4,7 @@ import { secretKey } from '../../src/secrets/secret-box.js';
 import { Servers } from '../../src/servers/servers.js';
 import { openStore, type StoreRoot } from '../../src/store/index.js';
 import { SharedTokens } from '../../src/webhooks/shared-tokens.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { startPostgres, type TestPostgres } from '../../tools/postgres.js';
 
 const A = '111111111111111111';
 const keys = { current: secretKey(randomBytes(32).toString('base64'), 'SECRETS_KEY') };

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { openStore, type StandbyReason, type StoreLock, type StoreRoot } from '../../src/store/index.js';
 import { holdPostgresLock } from '../../src/store/postgres-lock.js';
 import type { ShardSet } from '../../src/shards/ownership.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { startPostgres, type TestPostgres } from '../../tools/postgres.js';
 
 const timing = { pollMs: 50, regainMs: 100, heartbeatMs: 200, reconnect: { baseMs: 50, capMs: 200 } };
 let server: TestPostgres;

@@ -10,7 +10,7 @@ import { holdPostgresLock, LOCK_APPLICATION_NAME, LOCK_KEY } from '../../src/sto
 import { openSqlite } from '../../src/store/sqlite.js';
 import { sqliteDrivers } from '../../src/store/sqlite-driver.js';
 import { problemsOf, VALID_ENV } from '../support/config-env.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { startPostgres, type TestPostgres } from '../../tools/postgres.js';
 import { closedPort } from '../../tools/closed-port.js';
 import { damagePages } from '../support/sqlite-damage.js';
 

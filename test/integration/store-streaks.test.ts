@@ -8,7 +8,7 @@ import { openPostgres } from '../../src/store/postgres.js';
 import { openSqlite } from '../../src/store/sqlite.js';
 import { graceMs } from '../../src/streaks/streak.js';
 import { StreakIndex } from '../../src/runtime/streak-index.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { startPostgres, type TestPostgres } from '../../tools/postgres.js';
 
 const HOUR = 3_600_000;
 const PERIOD = 12 * HOUR;

@@ -8,7 +8,7 @@ import { openPostgres } from '../../src/store/postgres.js';
 import { openSqlite } from '../../src/store/sqlite.js';
 import { activeSqliteDriver, sqliteDrivers } from '../../src/store/sqlite-driver.js';
 import { type SqliteDriver } from '../../src/store/sqlite-connection.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { startPostgres, type TestPostgres } from '../../tools/postgres.js';
 
 const HOUR = 3_600_000;
 const ALICE = '284102390141648897';

@@ -3,7 +3,7 @@ import { secretKey } from '../../src/secrets/secret-box.js';
 import { Servers } from '../../src/servers/servers.js';
 import { openStore, type ServerSettingsRecord } from '../../src/store/index.js';
 import type { BotProcess, LogLine } from '../../tools/bot-process.js';
-import { textOf } from './conversation.js';
+import { textOf } from '../../tools/conversation.js';
 import { textChannelIdFor, type DiscordStandIn } from '../../tools/discord-standin/index.js';
 import { botEnvironment } from '../../tools/world.js';
 

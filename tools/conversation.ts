@@ -9,7 +9,7 @@ import {
   type InteractionHandle,
   type MemberPayload,
   type Message,
-} from '../../tools/discord-standin/index.js';
+} from './discord-standin/index.js';
 
 /** Short, readable ways for e2e tests to act as members in the stand-in. */
 export function asMember(discord: DiscordStandIn, who: MemberPayload = member(), locale?: string) {

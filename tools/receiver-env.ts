@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { closedPort } from '../../tools/closed-port.js';
+import { closedPort } from './closed-port.js';
 
 /** The webhook token e2e tests give the bot and deliver with. */
 export const WEBHOOK_TOKEN = 'guilds-webhook-token-for-tests';

@@ -3,7 +3,7 @@ import { accessSync, chownSync, constants, mkdtempSync, readFileSync, rmSync } f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { closedPort } from '../../tools/closed-port.js';
+import { closedPort } from './closed-port.js';
 
 export interface TestPostgres {
   /** `postgres://…@127.0.0.1:PORT/postgres` */
