@@ -1,6 +1,7 @@
 import { roleMention, type Guild, type REST } from 'discord.js';
 import { IDS_PER_REQUEST } from '../bot/gateway-members.js';
 import { textBody, type Poster } from '../bot/poster.js';
+import { tellAuditChannel } from '../bot/tell-audit-channel.js';
 import { roleProblemKinds } from '../guild-rules/role-permissions.js';
 import type { Translator } from '../i18n/index.js';
 import { monthKey, monthOf, monthRange } from '../leaderboard/month.js';
@@ -246,13 +247,12 @@ export class MilestoneRoles {
             "Fix: Server Settings → Roles: give the bot's role Manage Roles and drag it above the role. " +
             'Milestone role changes resume by themselves once fixed.',
     );
-    if (auditChannelId === undefined) return;
     const key = reason === 'unknown' ? 'milestone.roleGone' : 'milestone.blocked';
-    await poster.audit(auditChannelId, textBody(i18n().t(key, { role: roleMention(roleId) })), (err) =>
-      logger.warn(
-        { err, channelId: auditChannelId },
-        'could not tell the audit channel that milestone roles are refused',
-      ),
-    );
+    await tellAuditChannel(poster, {
+      channelId: auditChannelId,
+      body: textBody(i18n().t(key, { role: roleMention(roleId) })),
+      logger,
+      failedLine: 'could not tell the audit channel that milestone roles are refused',
+    });
   }
 }

@@ -1,6 +1,7 @@
 import type { REST } from 'discord.js';
 import { IDS_PER_REQUEST } from '../bot/gateway-members.js';
 import { textBody, type Poster } from '../bot/poster.js';
+import { tellAuditChannel } from '../bot/tell-audit-channel.js';
 import type { Translator } from '../i18n/index.js';
 import type { Logger } from '../core/log.js';
 import type { ExpiryConsumer, RunningVote } from '../schedule/expiry-schedule.js';
@@ -225,15 +226,11 @@ export class VoterRole implements ExpiryConsumer {
         "Fix: Server Settings → Roles: give the bot's role Manage Roles and drag it above the voter role. " +
         'Role changes resume by themselves once fixed.',
     );
-    if (auditChannelId === undefined) return;
-    await poster.audit(
-      auditChannelId,
-      textBody(this.options.i18n().t('voterRole.blocked', { role: `<@&${roleId}>` })),
-      (err) =>
-        logger.warn(
-          { err, channelId: auditChannelId },
-          'could not tell the audit channel that role changes are refused',
-        ),
-    );
+    await tellAuditChannel(poster, {
+      channelId: auditChannelId,
+      body: textBody(this.options.i18n().t('voterRole.blocked', { role: `<@&${roleId}>` })),
+      logger,
+      failedLine: 'could not tell the audit channel that role changes are refused',
+    });
   }
 }
