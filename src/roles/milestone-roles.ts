@@ -9,6 +9,7 @@ import type { Logger } from '../core/log.js';
 import { botInGuild } from '../guild-rules/guild-facts.js';
 import type { Milestone, Store } from '../store/index.js';
 import { DrainLoop } from '../work/drain-loop.js';
+import type { MemberRolesLookup } from './member-roles.js';
 import { roleChanges, type RoleChange, type RoleChangeOutcome, type RoleChanges } from './role-changes.js';
 
 export type MilestoneStore = Pick<
@@ -34,8 +35,7 @@ export interface MilestoneRolesOptions {
   now: () => number;
   auditChannelId: string | undefined;
   i18n: () => Translator;
-  /** The roles of these members, as Discord has them now; members who left are absent. */
-  memberRoles: (userIds: readonly string[]) => Promise<ReadonlyMap<string, readonly string[]>>;
+  memberRoles: MemberRolesLookup;
   /** How often every holder is checked against Discord (hand edits) and a parked role tried again. */
   checkMs: number;
 }

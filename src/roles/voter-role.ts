@@ -5,6 +5,7 @@ import { tellAuditChannel } from '../bot/tell-audit-channel.js';
 import type { Translator } from '../i18n/index.js';
 import type { Logger } from '../core/log.js';
 import type { ExpiryConsumer, RunningVote } from '../schedule/expiry-schedule.js';
+import type { MemberRolesLookup } from './member-roles.js';
 import { roleChanges, type RoleChange, type RoleChangeOutcome, type RoleChanges } from './role-changes.js';
 
 export interface VoterRoleOptions {
@@ -21,8 +22,7 @@ export interface VoterRoleOptions {
   i18n: () => Translator;
   /** While Discord refuses, one call in this long finds out whether the fix was made. */
   probeMs: number;
-  /** The roles of these members, as Discord has them now; members who left are absent. */
-  memberRoles?: (userIds: readonly string[]) => Promise<ReadonlyMap<string, readonly string[]>>;
+  memberRoles?: MemberRolesLookup;
   /**
    * When the member's vote ends as the store's schedule has it now (undefined: none scheduled).
    * Asked right before each grant: a lookup or a queue may have taken longer than the vote had left.
