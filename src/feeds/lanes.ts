@@ -6,6 +6,7 @@ import { DrainLoop } from '../work/drain-loop.js';
 import type { Failure } from '../work/failure.js';
 import { ChannelLane } from './channel-lane.js';
 import { textBody, type Poster } from '../bot/poster.js';
+import { tellAuditChannel } from '../bot/tell-audit-channel.js';
 import type { AnnouncementTemplates } from '../views/vote-announcement.js';
 import { reviewSource, voteSource, type NamesOf, type PostSource } from './post-sources.js';
 
@@ -139,17 +140,14 @@ export class Lanes {
       { channelId, settings, status: failure.status, code: failure.code },
       `Discord refuses posts in a channel (${failure.status}); they wait there. Fix: ${fix}. Posting resumes by itself once fixed.`,
     );
-    if (auditChannelId === undefined || auditChannelId === channelId) return;
+    if (auditChannelId === channelId) return;
     const key = failure.reason === 'unknown' ? 'feed.parked.unknown' : 'feed.parked.access';
-    await poster.audit(
-      auditChannelId,
-      textBody(i18n().t(key, { channel: `<#${channelId}>`, setting: settings.join(' / ') })),
-      (err) =>
-        logger.warn(
-          { err, channelId: auditChannelId },
-          'could not tell the audit channel that a channel refuses posts',
-        ),
-    );
+    await tellAuditChannel(poster, {
+      channelId: auditChannelId,
+      body: textBody(i18n().t(key, { channel: `<#${channelId}>`, setting: settings.join(' / ') })),
+      logger,
+      failedLine: 'could not tell the audit channel that a channel refuses posts',
+    });
   }
 
   async #markUnannounced(): Promise<void> {

@@ -2,8 +2,9 @@ import { inlineCode, MessageFlags, type ModalSubmitInteraction } from 'discord.j
 import type { Reply, Review } from '../api/index.js';
 import type { BotContext } from '../runtime/context.js';
 import type { ModalHandler } from '../runtime/context.js';
-import { postAuditMessage } from '../bot/post-audit-message.js';
+import { discordPoster, messageBody } from '../bot/poster.js';
 import { replyInTime, updateInTime, type ReplyPayload } from '../bot/respond.js';
+import { tellAuditChannel } from '../bot/tell-audit-channel.js';
 import { UserFacingError } from '../bot/user-error.js';
 import { encodeCustomId, Prefix } from '../core/custom-id.js';
 import { translatorFor } from '../i18n/index.js';
@@ -161,6 +162,10 @@ async function showInInbox(
   return reply;
 }
 
+/**
+ * Posts the reply's audit message. A failure here must not undo or hide a reply that was posted, so it
+ * is logged as an error (with the reply id, to reconcile by hand) and swallowed.
+ */
 async function audit(
   interaction: ModalSubmitInteraction,
   form: ReplyForm,
@@ -177,9 +182,13 @@ async function audit(
     at: ctx.now(),
     i18n: translatorFor(interaction.guildLocale),
   });
-  await postAuditMessage(interaction.client, channelId, view, ctx.logger, {
-    reviewId: form.reviewId,
-    replyId: reply.id,
+  await tellAuditChannel(discordPoster(interaction.client.rest), {
+    channelId,
+    body: messageBody(view),
+    logger: ctx.logger,
+    failedLine: 'could not post the reply audit message',
+    level: 'error',
+    context: { reviewId: form.reviewId, replyId: reply.id },
   });
 }
 

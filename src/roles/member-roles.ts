@@ -1,6 +1,9 @@
 import type { Guild } from 'discord.js';
 import type { GatewayMembers } from '../bot/gateway-members.js';
 
+/** The roles of these members, as Discord has them now; members who left are absent. */
+export type MemberRolesLookup = (userIds: readonly string[]) => Promise<ReadonlyMap<string, readonly string[]>>;
+
 /**
  * The roles of the given members, asked of the gateway by id (batched and paced with the name
  * lookups); members who left the server are absent from the answer. Rejects when the gateway does

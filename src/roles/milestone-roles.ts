@@ -1,6 +1,7 @@
-import { DiscordAPIError, RESTJSONErrorCodes, roleMention, Routes, type Guild, type REST } from 'discord.js';
+import { roleMention, type Guild, type REST } from 'discord.js';
 import { IDS_PER_REQUEST } from '../bot/gateway-members.js';
 import { textBody, type Poster } from '../bot/poster.js';
+import { tellAuditChannel } from '../bot/tell-audit-channel.js';
 import { roleProblemKinds } from '../guild-rules/role-permissions.js';
 import type { Translator } from '../i18n/index.js';
 import { monthKey, monthOf, monthRange } from '../leaderboard/month.js';
@@ -8,7 +9,8 @@ import type { Logger } from '../core/log.js';
 import { botInGuild } from '../guild-rules/guild-facts.js';
 import type { Milestone, Store } from '../store/index.js';
 import { DrainLoop } from '../work/drain-loop.js';
-import { classifyFailure } from '../work/failure.js';
+import type { MemberRolesLookup } from './member-roles.js';
+import { roleChanges, type RoleChange, type RoleChangeOutcome, type RoleChanges } from './role-changes.js';
 
 export type MilestoneStore = Pick<
   Store,
@@ -33,13 +35,12 @@ export interface MilestoneRolesOptions {
   now: () => number;
   auditChannelId: string | undefined;
   i18n: () => Translator;
-  /** The roles of these members, as Discord has them now; members who left are absent. */
-  memberRoles: (userIds: readonly string[]) => Promise<ReadonlyMap<string, readonly string[]>>;
+  memberRoles: MemberRolesLookup;
   /** How often every holder is checked against Discord (hand edits) and a parked role tried again. */
   checkMs: number;
 }
 
-type Outcome = 'done' | 'absent' | 'refused';
+type Outcome = RoleChangeOutcome['kind'];
 
 const grantReason = (m: Milestone) =>
   `Vote milestone: ${m.votes} recorded vote${m.votes === 1 ? '' : 's'} ${m.period === 'month' ? 'this month (UTC)' : 'in all'}`;
@@ -56,6 +57,7 @@ const grantMonth = (m: Milestone, month: string) => (m.period === 'month' ? mont
  */
 export class MilestoneRoles {
   readonly #loop: DrainLoop;
+  readonly #roles: RoleChanges;
   #interval: NodeJS.Timeout | undefined;
   /** The next pass checks every holder against Discord, not only the members with no grant yet. */
   #fullDue = true;
@@ -69,6 +71,7 @@ export class MilestoneRoles {
   #checks = 0;
 
   constructor(private readonly options: MilestoneRolesOptions) {
+    this.#roles = roleChanges(options.rest, options.guildId);
     this.#loop = new DrainLoop(() => this.#pass(), {
       onError: (err, attempt, retryInMs) =>
         options.logger.warn({ err, attempt, retryInMs }, 'milestone roles: pass failed; trying again'),
@@ -201,21 +204,20 @@ export class MilestoneRoles {
     return milestone.parked === null || full;
   }
 
-  async #change(change: 'grant' | 'remove', milestone: Milestone, userId: string): Promise<Outcome> {
-    const { rest, guildId, store, logger } = this.options;
+  async #change(change: RoleChange, milestone: Milestone, userId: string): Promise<Outcome> {
+    const { store, logger } = this.options;
     const { roleId } = milestone;
-    const route = Routes.guildMemberRole(guildId, userId, roleId);
-    try {
-      if (change === 'grant') await rest.put(route, { reason: grantReason(milestone) });
-      else await rest.delete(route, { reason: REMOVE_REASON });
-    } catch (err) {
-      if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMember) {
-        logger.debug({ userId, change, roleId }, 'milestone role: member is no longer in the server');
-        return 'absent';
-      }
-      const failure = classifyFailure(err);
-      if (failure.kind === 'transient') throw err;
-      await this.#park(milestone, failure.reason === 'unknown' ? 'unknown' : 'access');
+    // A transient failure is thrown: the pass is tried again after the loop's backoff.
+    const outcome =
+      change === 'grant'
+        ? await this.#roles.grant(userId, roleId, grantReason(milestone))
+        : await this.#roles.remove(userId, roleId, REMOVE_REASON);
+    if (outcome.kind === 'absent') {
+      logger.debug({ userId, change, roleId }, 'milestone role: member is no longer in the server');
+      return 'absent';
+    }
+    if (outcome.kind === 'refused') {
+      await this.#park(milestone, outcome.refusal.reason === 'unknown' ? 'unknown' : 'access');
       return 'refused';
     }
     if (milestone.parked !== null) {
@@ -245,13 +247,12 @@ export class MilestoneRoles {
             "Fix: Server Settings → Roles: give the bot's role Manage Roles and drag it above the role. " +
             'Milestone role changes resume by themselves once fixed.',
     );
-    if (auditChannelId === undefined) return;
     const key = reason === 'unknown' ? 'milestone.roleGone' : 'milestone.blocked';
-    await poster.audit(auditChannelId, textBody(i18n().t(key, { role: roleMention(roleId) })), (err) =>
-      logger.warn(
-        { err, channelId: auditChannelId },
-        'could not tell the audit channel that milestone roles are refused',
-      ),
-    );
+    await tellAuditChannel(poster, {
+      channelId: auditChannelId,
+      body: textBody(i18n().t(key, { role: roleMention(roleId) })),
+      logger,
+      failedLine: 'could not tell the audit channel that milestone roles are refused',
+    });
   }
 }

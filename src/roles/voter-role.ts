@@ -1,9 +1,12 @@
-import { DiscordAPIError, RESTJSONErrorCodes, Routes, type REST } from 'discord.js';
+import type { REST } from 'discord.js';
 import { IDS_PER_REQUEST } from '../bot/gateway-members.js';
 import { textBody, type Poster } from '../bot/poster.js';
+import { tellAuditChannel } from '../bot/tell-audit-channel.js';
 import type { Translator } from '../i18n/index.js';
 import type { Logger } from '../core/log.js';
 import type { ExpiryConsumer, RunningVote } from '../schedule/expiry-schedule.js';
+import type { MemberRolesLookup } from './member-roles.js';
+import { roleChanges, type RoleChange, type RoleChangeOutcome, type RoleChanges } from './role-changes.js';
 
 export interface VoterRoleOptions {
   /** Role changes go straight to Discord's REST API; they are not posts. */
@@ -19,8 +22,7 @@ export interface VoterRoleOptions {
   i18n: () => Translator;
   /** While Discord refuses, one call in this long finds out whether the fix was made. */
   probeMs: number;
-  /** The roles of these members, as Discord has them now; members who left are absent. */
-  memberRoles?: (userIds: readonly string[]) => Promise<ReadonlyMap<string, readonly string[]>>;
+  memberRoles?: MemberRolesLookup;
   /**
    * When the member's vote ends as the store's schedule has it now (undefined: none scheduled).
    * Asked right before each grant: a lookup or a queue may have taken longer than the vote had left.
@@ -58,7 +60,11 @@ export class VoterRole implements ExpiryConsumer {
   #absent: string[] = [];
   #absentTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly options: VoterRoleOptions) {}
+  readonly #roles: RoleChanges;
+
+  constructor(private readonly options: VoterRoleOptions) {
+    this.#roles = roleChanges(options.rest, options.guildId);
+  }
 
   async onActive(userId: string): Promise<void> {
     await this.#inTurn(userId, () => this.#grantIfRunning(userId));
@@ -150,32 +156,37 @@ export class VoterRole implements ExpiryConsumer {
   }
 
   /** A grant left out is made by the next full reconcile; a removal left out keeps its schedule entry. */
-  #skipped(change: 'grant' | 'remove'): false {
+  #skipped(change: RoleChange): false {
     if (change === 'remove') throw new RoleChangesRefused();
     this.#missedGrants = true;
     return false;
   }
 
   /** True when Discord made the change. */
-  async #change(change: 'grant' | 'remove', userId: string): Promise<boolean> {
-    const { rest, guildId, roleId, logger, now } = this.options;
+  async #change(change: RoleChange, userId: string): Promise<boolean> {
+    const { roleId, logger, now } = this.options;
     if (this.#refusedUntil !== undefined && now() < this.#refusedUntil) return this.#skipped(change);
-    const route = Routes.guildMemberRole(guildId, userId, roleId);
+    let outcome: RoleChangeOutcome;
     try {
-      if (change === 'grant') await rest.put(route, { reason: GRANT_REASON });
-      else await rest.delete(route, { reason: REMOVE_REASON });
+      outcome =
+        change === 'grant'
+          ? await this.#roles.grant(userId, roleId, GRANT_REASON)
+          : await this.#roles.remove(userId, roleId, REMOVE_REASON);
+      // Only a 403 (Manage Roles, role position) is waited out with probes; any other refusal (the
+      // role deleted: 404) fails the change as a transient failure does.
+      if (outcome.kind === 'refused' && outcome.refusal.status !== 403) throw outcome.err;
     } catch (err) {
-      if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMember) {
-        logger.debug({ userId, change }, 'voter role: member is no longer in the server; skipped');
-        this.#noteAbsent(userId);
-        return false;
-      }
-      if (err instanceof DiscordAPIError && err.status === 403) {
-        await this.#refused();
-        return this.#skipped(change);
-      }
       logger.warn({ err, userId, change }, 'voter role change failed');
       throw err;
+    }
+    if (outcome.kind === 'absent') {
+      logger.debug({ userId, change }, 'voter role: member is no longer in the server; skipped');
+      this.#noteAbsent(userId);
+      return false;
+    }
+    if (outcome.kind === 'refused') {
+      await this.#refused();
+      return this.#skipped(change);
     }
     if (this.#refusedUntil !== undefined) {
       this.#refusedUntil = undefined;
@@ -215,15 +226,11 @@ export class VoterRole implements ExpiryConsumer {
         "Fix: Server Settings → Roles: give the bot's role Manage Roles and drag it above the voter role. " +
         'Role changes resume by themselves once fixed.',
     );
-    if (auditChannelId === undefined) return;
-    await poster.audit(
-      auditChannelId,
-      textBody(this.options.i18n().t('voterRole.blocked', { role: `<@&${roleId}>` })),
-      (err) =>
-        logger.warn(
-          { err, channelId: auditChannelId },
-          'could not tell the audit channel that role changes are refused',
-        ),
-    );
+    await tellAuditChannel(poster, {
+      channelId: auditChannelId,
+      body: textBody(this.options.i18n().t('voterRole.blocked', { role: `<@&${roleId}>` })),
+      logger,
+      failedLine: 'could not tell the audit channel that role changes are refused',
+    });
   }
 }

@@ -1,0 +1,52 @@
+import { DiscordAPIError, RESTJSONErrorCodes, Routes, type REST } from 'discord.js';
+import { classifyFailure, type Failure } from '../work/failure.js';
+
+export type RoleChange = 'grant' | 'remove';
+
+/**
+ * What Discord made of one role change. `absent`: the member is not in the server (Unknown Member),
+ * nothing to change. `refused`: Discord will say the same until a person changes something (see
+ * src/work/failure.ts), with the error as it came, for the caller to log or rethrow.
+ */
+export type RoleChangeOutcome =
+  | { readonly kind: 'done' }
+  | { readonly kind: 'absent' }
+  | { readonly kind: 'refused'; readonly refusal: Extract<Failure, { kind: 'refused' }>; readonly err: unknown };
+
+/**
+ * The one way the roles workers change a member's roles. Requests go straight to Discord's REST API,
+ * paced by discord.js's queue per Discord's buckets; ordering between changes is the caller's. A
+ * transient failure (5xx, 429, network) is thrown, for the caller's retry.
+ */
+export interface RoleChanges {
+  grant(userId: string, roleId: string, reason: string): Promise<RoleChangeOutcome>;
+  remove(userId: string, roleId: string, reason: string): Promise<RoleChangeOutcome>;
+}
+
+const DONE: RoleChangeOutcome = { kind: 'done' };
+const ABSENT: RoleChangeOutcome = { kind: 'absent' };
+
+export function roleChanges(rest: REST, guildId: string): RoleChanges {
+  const send = async (
+    change: RoleChange,
+    userId: string,
+    roleId: string,
+    reason: string,
+  ): Promise<RoleChangeOutcome> => {
+    const route = Routes.guildMemberRole(guildId, userId, roleId);
+    try {
+      if (change === 'grant') await rest.put(route, { reason });
+      else await rest.delete(route, { reason });
+    } catch (err) {
+      if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMember) return ABSENT;
+      const failure = classifyFailure(err);
+      if (failure.kind === 'transient') throw err;
+      return { kind: 'refused', refusal: failure, err };
+    }
+    return DONE;
+  };
+  return {
+    grant: (userId, roleId, reason) => send('grant', userId, roleId, reason),
+    remove: (userId, roleId, reason) => send('remove', userId, roleId, reason),
+  };
+}
