@@ -1,5 +1,5 @@
 import { Client, GatewayIntentBits, Options } from 'discord.js';
-import type { Config } from '../config/config.js';
+import type { Config } from '../config/bot.js';
 import { SharedIdentifyThrottler } from '../shards/identify-throttler.js';
 import type { ShardSet } from '../shards/ownership.js';
 

@@ -4,7 +4,7 @@ import type {
   ModalSubmitInteraction,
   RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
-import type { Config } from '../config/config.js';
+import type { Config } from '../config/bot.js';
 import type { Logger } from '../core/log.js';
 import type { Gated } from './permissions.js';
 

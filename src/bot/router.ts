@@ -1,5 +1,5 @@
 import type { Interaction, RepliableInteraction } from 'discord.js';
-import { secretValues } from '../config/config.js';
+import { secretValues } from '../config/bot.js';
 import { decodeCustomId, type DecodedCustomId } from '../core/custom-id.js';
 import type { CommandModule, ComponentHandler, RouterContext } from './handlers.js';
 import { translatorFor } from '../i18n/index.js';

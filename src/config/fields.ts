@@ -79,9 +79,47 @@ export const wholeNumber =
     return problems.length === 0 ? ok(n) : fail(...problems);
   };
 
-export function pick<F extends Fields, K extends keyof F & string>(fields: F, names: readonly K[]): Pick<F, K> {
-  return Object.fromEntries(names.map((name) => [name, fields[name]])) as Pick<F, K>;
-}
+export const intInRange = (min: number, max: number, fallback: number) => orDefault(wholeNumber(min, max), fallback);
+
+export const port = wholeNumber(1, 65_535, {
+  notWhole: 'must be a port from 1 to 65535',
+  under: 'must be a port from 1 to 65535',
+  over: 'must be a port from 1 to 65535',
+});
+
+// Each hint says what belongs in the variable; it is shown with the problem.
+export const yesNo =
+  (hint: string): Check<boolean> =>
+  (text) => {
+    const value = text.trim().toLowerCase();
+    return value === 'true' || value === 'false' ? ok(value === 'true') : fail(`must be true or false: ${hint}`);
+  };
+export const httpUrl = (hint: string) =>
+  checked((value) => {
+    try {
+      const url = new URL(value);
+      if (url.protocol === 'http:' || url.protocol === 'https:') return undefined;
+    } catch {
+      // not a URL at all: the same message
+    }
+    return `must be an http(s) URL: ${hint}`;
+  });
+// The parsers shared with other code throw; their message (worded for the setting) becomes its problem.
+export const from =
+  <T>(parse: (value: string) => T, wording: (message: string) => string = (message) => message): Check<T> =>
+  (text) => {
+    try {
+      return ok(parse(text.trim()));
+    } catch (error) {
+      return fail(wording((error as Error).message));
+    }
+  };
+/** Checked by a shared parser that throws; the setting keeps the text as written (trimmed). */
+export const validatedBy = (validate: (value: string) => unknown, wording?: (message: string) => string) =>
+  from((value) => {
+    validate(value);
+    return value;
+  }, wording);
 
 /** Every field read from env: all the values, or every problem as a line `NAME message`. */
 export function readFields<F extends Fields>(

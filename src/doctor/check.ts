@@ -1,5 +1,5 @@
 import type { REST } from 'discord.js';
-import type { Config } from '../config/config.js';
+import type { Config } from '../config/bot.js';
 import type { ServiceProbe } from './service-probe.js';
 import type { BotMember, GuildInfo } from './discord-api.js';
 

@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig } from '../config/config.js';
+import { ConfigError } from '../config/load.js';
+import { loadConfig } from '../config/bot.js';
 import { fail, pass, type Check } from './check.js';
 
 /** The same parsing the bot does at start, so the doctor and the bot can never disagree. */

@@ -1,5 +1,5 @@
 import { DiscordAPIError, REST, RouteBases } from 'discord.js';
-import type { Config } from '../config/config.js';
+import type { Config } from '../config/bot.js';
 
 export interface GuildInfo {
   id: string;

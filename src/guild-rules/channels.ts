@@ -1,4 +1,4 @@
-import type { Config } from '../config/config.js';
+import type { Config } from '../config/bot.js';
 import type { PermissionName } from './channel-permissions.js';
 
 export interface ChannelToCheck {

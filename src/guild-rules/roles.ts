@@ -1,4 +1,4 @@
-import type { Config } from '../config/config.js';
+import type { Config } from '../config/bot.js';
 
 export interface RoleToCheck {
   /** What the role is for, as the doctor's line names it. */

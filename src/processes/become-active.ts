@@ -1,4 +1,4 @@
-import type { Config } from '../config/config.js';
+import type { Config } from '../config/bot.js';
 import { serveHealthOnly } from '../hosting/health-only.js';
 import type { Phase } from '../hosting/index.js';
 import type { Logger } from '../core/log.js';

@@ -9,7 +9,7 @@ import { connect } from '../bot/connect.js';
 import { InFlight } from '../bot/in-flight.js';
 import { loadCommands } from '../bot/load-commands.js';
 import { createRouter } from '../bot/router.js';
-import { loadConfig, loadRole, secretValues } from '../config/config.js';
+import { loadConfig, loadRole, secretValues } from '../config/bot.js';
 import { EXIT_FAILURE } from '../core/exit-codes.js';
 import { serveHealthOnly } from '../hosting/health-only.js';
 import { startHosting, type Hosting, type Phase } from '../hosting/index.js';

@@ -1,7 +1,8 @@
 import { DiscordAPIError, REST, RouteBases, Routes } from 'discord.js';
 import { loadCommands } from '../bot/load-commands.js';
 import { readArgs } from '../core/cli-args.js';
-import { ConfigError, loadDeployConfig } from '../config/config.js';
+import { ConfigError } from '../config/load.js';
+import { loadDeployConfig } from '../config/tools.js';
 import { diffCommands, diffPhrases } from '../guild-rules/command-diff.js';
 import { EXIT_CONFIG, EXIT_FAILURE } from '../core/exit-codes.js';
 

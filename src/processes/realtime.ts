@@ -2,7 +2,7 @@ import type { Client } from 'discord.js';
 import type { BaseContext } from '../runtime/context.js';
 import type { MemberNames } from '../bot/member-names.js';
 import type { ShardOwnership } from '../shards/ownership.js';
-import type { Config } from '../config/config.js';
+import type { Config } from '../config/bot.js';
 import { discordPoster } from '../bot/poster.js';
 import type { Logger } from '../core/log.js';
 import { Runtimes } from '../runtime/runtimes.js';

@@ -1,4 +1,4 @@
-import type { ReceiverConfig } from '../config/config.js';
+import type { ReceiverConfig } from '../config/receiver.js';
 import { startHealthServer, type HealthServer } from '../hosting/health-server.js';
 import type { Phase } from '../hosting/index.js';
 import { ReceiverMetrics } from '../hosting/receiver-metrics.js';

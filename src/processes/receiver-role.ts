@@ -1,5 +1,5 @@
 import { installProcessGuards } from '../bot/process-guards.js';
-import { loadReceiverConfig, receiverSecretValues } from '../config/config.js';
+import { loadReceiverConfig, receiverSecretValues } from '../config/receiver.js';
 import { createLogger } from '../core/log.js';
 import { runReceiverProcess } from './receiver-process.js';
 

@@ -1,6 +1,6 @@
 import { REST, Routes, type RESTGetAPIGatewayBotResult } from 'discord.js';
 import { FatalStartError } from '../core/exit-codes.js';
-import type { Config } from '../config/config.js';
+import type { Config } from '../config/bot.js';
 import { EXIT_CONFIG } from '../core/exit-codes.js';
 import { ShardOwnership } from '../shards/ownership.js';
 import { formatShardIds } from '../shards/shard-ids.js';

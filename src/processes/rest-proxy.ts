@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { installProcessGuards } from '../bot/process-guards.js';
 import { readArgs } from '../core/cli-args.js';
-import { loadRestProxyConfig } from '../config/config.js';
+import { loadRestProxyConfig } from '../config/rest-proxy.js';
 import { createLogger } from '../core/log.js';
 import { exitOnStartFailure } from './start-failure.js';
 import { forwardRequests } from '../rest-proxy/forward.js';

@@ -1,5 +1,6 @@
 import { readArgs } from '../core/cli-args.js';
-import { ConfigError, loadRotateConfig } from '../config/config.js';
+import { ConfigError } from '../config/load.js';
+import { loadRotateConfig } from '../config/tools.js';
 import { EXIT_CONFIG, EXIT_FAILURE, exitCodeOf } from '../core/exit-codes.js';
 import { Servers } from '../servers/servers.js';
 import {

@@ -13,7 +13,7 @@ Options:
 `;
 
 // The sandbox is a separate program from the bot, so it reads its own few settings here rather
-// than through the bot's src/config/config.ts, which would demand a Discord token it has no use for.
+// than through the bot's src/config/bot.ts, which would demand a Discord token it has no use for.
 async function serve(): Promise<void> {
   const env = process.env;
   const port = Number(env.SANDBOX_PORT || 8787);

@@ -1,5 +1,5 @@
 import { FatalStartError } from '../core/exit-codes.js';
-import { ConfigError } from '../config/config.js';
+import { ConfigError } from '../config/load.js';
 import { exitCodeOf } from '../core/exit-codes.js';
 import { StoreError } from '../store/index.js';
 

@@ -1,6 +1,6 @@
 import type { ServiceClient } from '../api/index.js';
 import type * as Handlers from '../bot/handlers.js';
-import type { Config } from '../config/config.js';
+import type { Config } from '../config/bot.js';
 import type { ReviewFeed } from '../feeds/review-feed.js';
 import type { MemberNames } from '../bot/member-names.js';
 import type { ReplyGuard } from '../bot/reply-guard.js';

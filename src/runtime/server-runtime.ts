@@ -3,7 +3,7 @@ import type { Client } from 'discord.js';
 import type { ServiceClient } from '../api/index.js';
 import type { BaseContext, BotContext } from './context.js';
 import { POST_NAMES_WAIT_MS, type MemberNames } from '../bot/member-names.js';
-import type { Config } from '../config/config.js';
+import type { Config } from '../config/bot.js';
 import type { Poster } from '../bot/poster.js';
 import { Lanes } from '../feeds/lanes.js';
 import { ReviewFeed } from '../feeds/review-feed.js';

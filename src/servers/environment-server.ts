@@ -1,4 +1,4 @@
-import type { Config } from '../config/config.js';
+import type { Config } from '../config/bot.js';
 import type { EnvironmentServer } from './servers.js';
 
 /** Single-server mode's one server, as .env describes it; undefined with many servers. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { parseConfig } from '../../src/config/config.js';
+import { parseConfig } from '../../src/config/bot.js';
 import { pass, type Check } from '../../src/doctor/check.js';
 import { runChecks } from '../../src/doctor/run-checks.js';
 import { serviceBaseUrlCheck } from '../../src/doctor/service-base-url.js';

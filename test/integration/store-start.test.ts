@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { parseConfig, secretValues } from '../../src/config/config.js';
+import { parseConfig, secretValues } from '../../src/config/bot.js';
 import { EXIT_CONFIG, EXIT_FAILURE } from '../../src/core/exit-codes.js';
 import { holdStore, openStore, StoreError, type StandbyReason, type StoreLock } from '../../src/store/index.js';
 import { holdPostgresLock, LOCK_APPLICATION_NAME, LOCK_KEY } from '../../src/store/postgres-lock.js';

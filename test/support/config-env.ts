@@ -1,4 +1,5 @@
-import { ConfigError, parseConfig } from '../../src/config/config.js';
+import { ConfigError } from '../../src/config/load.js';
+import { parseConfig } from '../../src/config/bot.js';
 
 /** The least environment the bot starts with; secrets are recognisable so tests can look for leaks. */
 export const VALID_ENV = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseConfig } from '../../src/config/config.js';
+import { parseConfig } from '../../src/config/bot.js';
 import { environmentServer } from '../../src/servers/environment-server.js';
 import { effectiveSettings } from '../../src/servers/server-settings.js';
 import { problemsOf, VALID_ENV } from '../support/config-env.js';

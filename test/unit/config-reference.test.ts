@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import type { Field } from '../../src/config/fields.js';
-import { SETTINGS } from '../../src/config/config.js';
+import { SETTINGS } from '../../src/config/settings.js';
 import { ROOT } from '../../tools/bot-process.js';
 
 const REFERENCE = 'docs/configuration.md';

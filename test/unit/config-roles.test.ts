@@ -1,6 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { ConfigError, parseConfig, parseReceiverConfig, parseRestProxyConfig } from '../../src/config/config.js';
+import { ConfigError } from '../../src/config/load.js';
+import { parseConfig } from '../../src/config/bot.js';
+import { parseReceiverConfig } from '../../src/config/receiver.js';
+import { parseRestProxyConfig } from '../../src/config/rest-proxy.js';
 import { problemsOf, VALID_ENV } from '../support/config-env.js';
 
 const POSTGRES = 'postgres://bot:pw-of-the-store@127.0.0.1:5432/bot';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseConfig } from '../../src/config/config.js';
+import { parseConfig } from '../../src/config/bot.js';
 import { problemsOf, VALID_ENV } from '../support/config-env.js';
 
 const POSTGRES = { DATABASE_URL: 'postgres://bot:pw@db.internal:5432/bot' };

@@ -1,5 +1,6 @@
 import { describe, it, expect } from '@jest/globals';
-import { type ConfigError, parseConfig } from '../../src/config/config.js';
+import { type ConfigError } from '../../src/config/load.js';
+import { parseConfig } from '../../src/config/bot.js';
 import { problemsOf, VALID_ENV } from '../support/config-env.js';
 
 const valid = VALID_ENV;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { createDiscordClient } from '../../../src/bot/client.js';
-import { parseConfig } from '../../../src/config/config.js';
+import { parseConfig } from '../../../src/config/bot.js';
 import { ShardOwnership } from '../../../src/shards/ownership.js';
 import { VALID_ENV } from '../../support/config-env.js';
 
