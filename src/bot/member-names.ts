@@ -1,15 +1,11 @@
 import type { Guild, Interaction } from 'discord.js';
+import { BoundedMap } from '../core/bounded-map.js';
 import { GatewayMembers } from './gateway-members.js';
 
 /** How long a page may wait for the gateway's names before it is drawn without them. */
 export const NAMES_WAIT_MS = 1_000;
 /** How long a channel post may wait for them: the lane's next post waits behind it. */
 export const POST_NAMES_WAIT_MS = 250;
-
-interface Entry {
-  name: string;
-  at: number;
-}
 
 /**
  * Members' display names, to show beside mentions: a client that has not loaded a member draws its
@@ -18,30 +14,24 @@ interface Entry {
  * hour: a stale name is only a label, and losing them all on a restart costs one request per page.
  */
 export class MemberNames {
-  readonly #names = new Map<string, Entry>();
+  readonly #names: BoundedMap<string, string>;
 
   constructor(
-    private readonly maxEntries = 10_000,
+    maxEntries = 10_000,
     private readonly keepMs = 60 * 60_000,
-    private readonly clock: () => number = Date.now,
+    clock: () => number = Date.now,
     readonly members = new GatewayMembers(),
-  ) {}
+  ) {
+    this.#names = new BoundedMap({ max: maxEntries, now: clock });
+  }
 
+  /** Written as the newest: the name refreshed longest ago goes first. */
   remember(userId: string, name: string): void {
-    this.#names.delete(userId);
-    this.#names.set(userId, { name, at: this.clock() });
-    if (this.#names.size > this.maxEntries) {
-      const oldest = this.#names.keys().next();
-      if (!oldest.done) this.#names.delete(oldest.value);
-    }
+    this.#names.set(userId, name, this.keepMs);
   }
 
   get(userId: string): string | undefined {
-    const entry = this.#names.get(userId);
-    if (entry === undefined) return undefined;
-    if (this.clock() - entry.at < this.keepMs) return entry.name;
-    this.#names.delete(userId);
-    return undefined;
+    return this.#names.get(userId);
   }
 
   /** The caller's name and those of the members an interaction names in its options. */

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Routes, type REST } from 'discord.js';
+import { MESSAGE_NONCE_MAX } from '../core/discord-limits.js';
 import type { MessageView } from '../views/message.js';
 
 /**
@@ -65,7 +66,7 @@ export function textBody(content: string) {
   return { content, allowed_mentions: { parse: [] } };
 }
 
-/** A nonce (Discord allows 25 characters) for one post, fixed in the store before its first try. */
+/** A nonce for one post, fixed in the store before its first try. */
 export function newNonce(): string {
-  return randomBytes(18).toString('base64url').slice(0, 25);
+  return randomBytes(18).toString('base64url').slice(0, MESSAGE_NONCE_MAX);
 }

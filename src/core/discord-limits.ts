@@ -15,3 +15,17 @@ export const LABEL_DESCRIPTION_MAX = 100;
 export const BUTTON_URL_MAX = 512;
 /** A message's text. */
 export const MESSAGE_CONTENT_MAX = 2000;
+/** A message's nonce, which makes a retried post return the message the first try made. */
+export const MESSAGE_NONCE_MAX = 25;
+/** Embeds in one message. */
+export const EMBEDS_PER_MESSAGE_MAX = 10;
+/** Buttons in one action row. */
+export const BUTTONS_PER_ROW_MAX = 5;
+/** User ids in a message's allowed_mentions.users. */
+export const ALLOWED_MENTIONS_USERS_MAX = 100;
+/** An attachment's description, which screen readers read as the image's alt text. */
+export const ATTACHMENT_DESCRIPTION_MAX = 1024;
+/** A server's name. */
+export const GUILD_NAME_MAX = 100;
+/** A member's display name: anything longer is not a name Discord gave. */
+export const DISPLAY_NAME_MAX = 32;

@@ -1,4 +1,5 @@
 import { userMention } from 'discord.js';
+import { DISPLAY_NAME_MAX } from './discord-limits.js';
 import { isSnowflake } from './snowflake.js';
 
 // Discord's text rules: how user-written text is shown as typed, never as markdown or a mention.
@@ -105,13 +106,10 @@ export function mention(userId: string): string {
   return isSnowflake(userId) ? userMention(userId) : safeText(userId, 40);
 }
 
-/** Discord caps display names at 32 characters; anything longer is not a name Discord gave. */
-const NAME_MAX = 32;
-
 /**
  * `<@id> (Name)`: a client that has not loaded the member draws the mention as a raw id, so the
  * display name stands beside it, escaped like all user text. Without a name, the mention alone.
  */
 export function mentionWithName(userId: string, name: string | undefined): string {
-  return name === undefined ? mention(userId) : `${mention(userId)} (${safeText(name, NAME_MAX)})`;
+  return name === undefined ? mention(userId) : `${mention(userId)} (${safeText(name, DISPLAY_NAME_MAX)})`;
 }

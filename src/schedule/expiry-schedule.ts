@@ -1,3 +1,4 @@
+import { BoundedMap } from '../core/bounded-map.js';
 import type { Logger } from '../core/log.js';
 import { SAME_VOTE_END_MS } from '../mirror/vote-mirror.js';
 import type { ScheduledExpiry, Store } from '../store/index.js';
@@ -61,7 +62,7 @@ export class ExpirySchedule {
    * every answer from the service's cache, and each offer cost a read, a write and a read of the next
    * expiry. This class is the only writer of the schedule, so the map stays in step with the store.
    */
-  readonly #known = new Map<string, number>();
+  readonly #known = new BoundedMap<string, number>({ max: KNOWN_MAX });
   /** Ends offered and not written yet, and the write they wait for. */
   readonly #gathered = new Map<string, number>();
   #gathering: Promise<void> | undefined;
@@ -141,7 +142,7 @@ export class ExpirySchedule {
       const unsure: RunningVote[] = [];
       for (const { userId, endsAt } of changed) {
         const firstSight = !this.#known.has(userId);
-        this.#remember(userId, endsAt);
+        this.#known.set(userId, endsAt);
         const before = scheduled.get(userId);
         if (before === undefined || before <= at) await this.#offer(userId, endsAt);
         else if (firstSight) unsure.push({ userId, endsAt });
@@ -199,7 +200,7 @@ export class ExpirySchedule {
       }
       if (this.#stopped) return;
       await store.scheduleExpiries(moved);
-      for (const { userId, endsAt } of running) this.#remember(userId, endsAt);
+      for (const { userId, endsAt } of running) this.#known.set(userId, endsAt);
       this.#reconciled = true;
       await this.#offerAll(offers, full);
       if (offers.length > 0)
@@ -292,12 +293,6 @@ export class ExpirySchedule {
       await this.options.store.clearExpiry(entry.userId, entry.endsAt);
     }
     return done;
-  }
-
-  #remember(userId: string, endsAt: number): void {
-    this.#known.delete(userId);
-    this.#known.set(userId, endsAt);
-    if (this.#known.size > KNOWN_MAX) this.#known.delete(this.#known.keys().next().value!);
   }
 
   async #pool(entries: readonly ScheduledExpiry[], work: (entry: ScheduledExpiry) => Promise<void>): Promise<void> {

@@ -1,3 +1,4 @@
+import { BoundedMap } from '../core/bounded-map.js';
 import { createServiceClient, type ServiceClient, type ServiceClientOptions } from '../api/index.js';
 
 export type SharedClientOptions = Omit<ServiceClientOptions, 'apiKey' | 'appId' | 'credentials'>;
@@ -25,9 +26,12 @@ interface Entry {
  * quiet servers hold no clients.
  */
 export class ServiceClients {
-  readonly #clients = new Map<string, Entry>();
+  /** Least recently used first, so the idle ones lead. */
+  readonly #clients: BoundedMap<string, Entry>;
 
-  constructor(private readonly options: ServiceClientsOptions) {}
+  constructor(private readonly options: ServiceClientsOptions) {
+    this.#clients = new BoundedMap({ max: options.max ?? 1_000, order: 'used', now: options.now });
+  }
 
   get size(): number {
     return this.#clients.size;
@@ -37,9 +41,7 @@ export class ServiceClients {
     const now = (this.options.now ?? Date.now)();
     const entry = this.#clients.get(guildId);
     if (entry) {
-      // Most recently used last, so the first entry is always the one idle longest.
-      this.#clients.delete(guildId);
-      this.#clients.set(guildId, { ...entry, usedAt: now });
+      entry.usedAt = now;
       return entry.client;
     }
     this.#sweep(now);
@@ -52,7 +54,7 @@ export class ServiceClients {
   }
 
   existing(guildId: string): ServiceClient | undefined {
-    return this.#clients.get(guildId)?.client;
+    return this.#clients.peek(guildId)?.client;
   }
 
   /** A server's credentials changed or it was reset: its next call starts afresh. */
@@ -60,11 +62,11 @@ export class ServiceClients {
     this.#clients.delete(guildId);
   }
 
+  /** Drops the clients idle `idleMs`; past `max`, adding one drops the one idle longest. */
   #sweep(now: number): void {
     const idleMs = this.options.idleMs ?? 15 * 60_000;
-    const max = this.options.max ?? 1_000;
     for (const [guildId, entry] of this.#clients) {
-      if (this.#clients.size < max && now - entry.usedAt < idleMs) break;
+      if (now - entry.usedAt < idleMs) break;
       this.#clients.delete(guildId);
     }
   }

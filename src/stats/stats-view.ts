@@ -1,6 +1,6 @@
 import { TimestampStyles, time } from 'discord.js';
 import { EmbedBuilder } from '../views/embed-builder.js';
-import { EMBED_DESCRIPTION_MAX, EMBED_FIELD_VALUE_MAX } from '../core/discord-limits.js';
+import { ATTACHMENT_DESCRIPTION_MAX, EMBED_DESCRIPTION_MAX, EMBED_FIELD_VALUE_MAX } from '../core/discord-limits.js';
 import type { Translator } from '../i18n/index.js';
 import { shownStars, type StatsData } from './stats-data.js';
 import { truncate } from '../core/discord-text.js';
@@ -8,8 +8,6 @@ import { messageView, type MessageView } from '../views/message.js';
 import { ToneColour } from '../views/theme.js';
 
 export const STATS_FILE = 'stats.png';
-/** Discord's limit on an attachment's description, which screen readers read as the image's alt text. */
-const ATTACHMENT_DESCRIPTION_MAX = 1024;
 
 export interface StatsViewInput {
   data: StatsData;

@@ -1,3 +1,5 @@
+import { BoundedMap } from '../core/bounded-map.js';
+
 /** Distinct SQL texts kept prepared; the store's are a few dozen constants, so this is only a bound. */
 const STATEMENTS_KEPT = 256;
 
@@ -7,11 +9,11 @@ const STATEMENTS_KEPT = 256;
  * a schema change.
  */
 export function statementCache<S>(prepare: (sql: string) => S): (sql: string) => S {
-  const kept = new Map<string, S>();
+  // Past the bound every statement goes: a few dozen texts never reach it, so no order is worth keeping.
+  const kept = new BoundedMap<string, S>({ max: STATEMENTS_KEPT, whenFull: 'clear' });
   return (sql) => {
     let statement = kept.get(sql);
     if (statement === undefined) {
-      if (kept.size >= STATEMENTS_KEPT) kept.clear();
       statement = prepare(sql);
       kept.set(sql, statement);
     }

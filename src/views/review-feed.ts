@@ -1,7 +1,7 @@
 import type { Translator } from '../i18n/index.js';
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
 import { Prefix, encodeCustomId } from '../core/custom-id.js';
-import { EMBED_TOTAL_MAX } from '../core/discord-limits.js';
+import { BUTTONS_PER_ROW_MAX, EMBED_TOTAL_MAX, EMBEDS_PER_MESSAGE_MAX } from '../core/discord-limits.js';
 import type { FeedReview } from '../store/index.js';
 import { embedSize } from './embed-size.js';
 import { durationInWords, exactTime, relativeTime } from './format.js';
@@ -54,9 +54,8 @@ export function reviewFeedView(post: FeedReview, i18n: Translator, authorName?: 
   return view;
 }
 
-/** Discord shows at most 10 embeds in a message; each review is one, with its own Reply button. */
-export const REVIEWS_PER_POST = 10;
-const BUTTONS_PER_ROW = 5;
+/** Each review is one embed, with its own Reply button. */
+export const REVIEWS_PER_POST = EMBEDS_PER_MESSAGE_MAX;
 
 /**
  * Reviews that waited together, in one message: each review's feed embed, numbered, with a
@@ -93,7 +92,7 @@ export function reviewFeedBatchView(
       );
   }
   const rows = [];
-  for (let i = 0; i < buttons.length; i += BUTTONS_PER_ROW)
-    rows.push(new ActionRowBuilder<ButtonBuilder>().addComponents(buttons.slice(i, i + BUTTONS_PER_ROW)));
+  for (let i = 0; i < buttons.length; i += BUTTONS_PER_ROW_MAX)
+    rows.push(new ActionRowBuilder<ButtonBuilder>().addComponents(buttons.slice(i, i + BUTTONS_PER_ROW_MAX)));
   return { view: { embeds, components: rows, allowedMentions: { parse: [] } }, count: embeds.length };
 }

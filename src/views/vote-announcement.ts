@@ -1,6 +1,12 @@
 import { EmbedBuilder } from './embed-builder.js';
 import { mentionsVoter, renderTemplate } from '../announce/template.js';
-import { EMBED_DESCRIPTION_MAX, EMBED_TOTAL_MAX, MESSAGE_CONTENT_MAX } from '../core/discord-limits.js';
+import {
+  ALLOWED_MENTIONS_USERS_MAX,
+  EMBED_DESCRIPTION_MAX,
+  EMBED_TOTAL_MAX,
+  EMBEDS_PER_MESSAGE_MAX,
+  MESSAGE_CONTENT_MAX,
+} from '../core/discord-limits.js';
 import type { Translator } from '../i18n/index.js';
 import { embedSize } from './embed-size.js';
 import { mentionWithName } from '../core/discord-text.js';
@@ -9,8 +15,6 @@ import { ToneColour } from './theme.js';
 
 /** The most voters read for one message; how many fit is decided by `packVoteAnnouncement`. */
 export const VOTERS_PER_ANNOUNCEMENT = 200;
-/** Embeds per message, as Discord allows. */
-const EMBEDS_MAX = 10;
 
 export interface AnnouncedVote {
   userId: string;
@@ -70,7 +74,7 @@ export function packVoteAnnouncement(
   const fits = (count: number) => {
     const view = voteAnnouncementView(votes.slice(0, count), totals, i18n, names);
     const size = view.embeds.reduce((sum, embed) => sum + embedSize(embed), 0);
-    return view.embeds.length <= EMBEDS_MAX && size <= EMBED_TOTAL_MAX ? view : undefined;
+    return view.embeds.length <= EMBEDS_PER_MESSAGE_MAX && size <= EMBED_TOTAL_MAX ? view : undefined;
   };
   // Lines differ in length (names): the largest count that fits, by halving.
   let low = 1;
@@ -114,9 +118,6 @@ export interface AnnouncementBody {
   allowed_mentions: { parse: []; users: string[] };
 }
 
-/** Discord takes at most 100 ids in allowed_mentions.users: no message names more voters. */
-const VOTERS_PER_TEXT = 100;
-
 export function usesTemplates(templates: AnnouncementTemplates): boolean {
   return templates.template !== undefined || templates.firstVote !== undefined;
 }
@@ -154,7 +155,8 @@ export function packTemplatedAnnouncement(
   const lines: string[] = [];
   const users: string[] = [];
   let length = 0;
-  for (const vote of votes.slice(0, VOTERS_PER_TEXT)) {
+  // allowed_mentions.users takes at most ALLOWED_MENTIONS_USERS_MAX ids: no message names more voters.
+  for (const vote of votes.slice(0, ALLOWED_MENTIONS_USERS_MAX)) {
     const line = templatedLine(vote, templates, server, i18n, names.get(vote.userId));
     const added = (lines.length === 0 ? 0 : 1) + line.text.length;
     if (lines.length > 0 && length + added > MESSAGE_CONTENT_MAX) break;

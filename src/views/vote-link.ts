@@ -1,9 +1,10 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
+import { BUTTON_URL_MAX } from '../core/discord-limits.js';
 import type { Translator } from '../i18n/index.js';
 
-/** Discord accepts link buttons with http(s) URLs of at most 512 characters. */
+/** Discord accepts link buttons with http(s) URLs of at most BUTTON_URL_MAX characters. */
 function isLinkUrl(url: string): boolean {
-  if (url.length > 512) return false;
+  if (url.length > BUTTON_URL_MAX) return false;
   try {
     const { protocol } = new URL(url);
     return protocol === 'https:' || protocol === 'http:';

@@ -1,13 +1,11 @@
 import { inlineCode } from 'discord.js';
+import { GUILD_NAME_MAX } from '../core/discord-limits.js';
 import { EmbedBuilder } from './embed-builder.js';
 import type { Translator } from '../i18n/index.js';
 import { mention, safeText } from '../core/discord-text.js';
 import { messageView, type MessageView } from './message.js';
 import { ToneColour } from './theme.js';
 import { voteLinkRows } from './vote-link.js';
-
-/** Discord caps guild names at 100 characters. */
-const SERVER_NAME_MAX = 100;
 
 /** `/remind off` as the member's client names it. */
 export function remindCommand({ t }: Translator, choice: 'on' | 'off' | 'status'): string {
@@ -20,7 +18,7 @@ export function reminderView(serverName: string, voteUrl: string | undefined, i1
   const embed = new EmbedBuilder()
     .setColor(ToneColour.info)
     .setTitle(t('reminder.title'))
-    .setDescription(t('reminder.text', { server: safeText(serverName, SERVER_NAME_MAX) }))
+    .setDescription(t('reminder.text', { server: safeText(serverName, GUILD_NAME_MAX) }))
     .setFooter({ text: t('reminder.footer', { on: remindCommand(i18n, 'on'), off: remindCommand(i18n, 'off') }) });
   return messageView(embed, voteLinkRows(voteUrl, i18n));
 }

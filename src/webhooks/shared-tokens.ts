@@ -1,3 +1,4 @@
+import { BoundedMap } from '../core/bounded-map.js';
 import type { Servers } from '../servers/servers.js';
 
 /** How long a token read from a shared store is trusted: one made or rotated elsewhere is in force within this. */
@@ -11,7 +12,7 @@ const MAX_REMEMBERED = 100_000;
  * TOKEN_FRESH_MS old. Concurrent deliveries for one server share one read.
  */
 export class SharedTokens {
-  readonly #readAt = new Map<string, number>();
+  readonly #readAt = new BoundedMap<string, number>({ max: MAX_REMEMBERED, whenFull: 'clear' });
   readonly #reading = new Map<string, Promise<void>>();
 
   constructor(
@@ -33,7 +34,6 @@ export class SharedTokens {
     const reading = this.servers
       .reload(guildId)
       .then(() => {
-        if (this.#readAt.size >= MAX_REMEMBERED) this.#readAt.clear();
         this.#readAt.set(guildId, at);
       })
       .finally(() => this.#reading.delete(guildId));
