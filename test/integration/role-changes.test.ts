@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer } from 'node:net';
 import { REST } from 'discord.js';
 import { roleChanges, type RoleChanges } from '../../src/roles/role-changes.js';
-import { member, startDiscordStandIn, type DiscordStandIn } from '../support/discord/index.js';
+import { member, startDiscordStandIn, type DiscordStandIn } from '../../tools/discord-standin/index.js';
 
 let discord: DiscordStandIn;
 let roles: RoleChanges;

@@ -3,7 +3,7 @@ import { REST } from 'discord.js';
 import { discordPoster, textBody, type Poster } from '../../src/bot/poster.js';
 import { tellAuditChannel } from '../../src/bot/tell-audit-channel.js';
 import { capturedLog } from '../support/captured-log.js';
-import { startDiscordStandIn, type DiscordStandIn } from '../support/discord/index.js';
+import { startDiscordStandIn, type DiscordStandIn } from '../../tools/discord-standin/index.js';
 
 let discord: DiscordStandIn;
 let poster: Poster;
