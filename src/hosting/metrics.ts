@@ -1,9 +1,8 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
 import type { AttemptInfo, RateLimitEvent } from '../api/index.js';
 import type { HandledInfo } from '../bot/router.js';
 import type { WorkCounts } from '../store/index.js';
-
-const PREFIX = 'vote_review_bot_';
+import { PREFIX, processRegistry, webhookRefusals } from './metric-kinds.js';
 
 /** Handling time: most answers come from the cache or a fast service; deferred ones take seconds. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -39,7 +38,7 @@ export interface LiveState {
  * Labels hold handler names, routes and status codes: never user ids, tokens or anything secret.
  */
 export class BotMetrics {
-  private readonly registry = new Registry();
+  private readonly registry = processRegistry();
   private readonly interactions = new Counter({
     name: `${PREFIX}interactions_total`,
     help: 'Interactions handled, by handler and outcome (ok, refused, error).',
@@ -90,12 +89,7 @@ export class BotMetrics {
     labelNames: ['outcome'],
     registers: [this.registry],
   });
-  private readonly webhookRefusals = new Counter({
-    name: `${PREFIX}webhook_refusals_total`,
-    help: 'Webhook requests and connections the receiver refused or ignored, by reason (token, timeout, connection_cap, store_unavailable, …).',
-    labelNames: ['reason'],
-    registers: [this.registry],
-  });
+  private readonly webhookRefusals = webhookRefusals(this.registry);
   private readonly inFlight = this.gauge('interactions_in_flight', 'Interactions being handled now.');
   private readonly ready = this.gauge('ready', '1 once the Discord client is ready, 0 before and during shutdown.');
   private readonly gatewayConnected = this.gauge(
@@ -122,9 +116,7 @@ export class BotMetrics {
   private readonly uptime = this.gauge('uptime_seconds', 'Seconds since the bot process started.');
   private readonly pendingAcks = new Map<string, number>();
 
-  constructor(private readonly clock: () => number = () => performance.now()) {
-    collectDefaultMetrics({ register: this.registry, prefix: PREFIX });
-  }
+  constructor(private readonly clock: () => number = () => performance.now()) {}
 
   /** An interaction arrived: its first response is timed from here. */
   interactionReceived(interactionId: string): void {

@@ -1,7 +1,5 @@
 import type { Interaction } from 'discord.js';
 import type { BotContext } from '../runtime/context.js';
-import type { ButtonHandler } from '../runtime/context.js';
-import { updateInTime } from '../bot/respond.js';
 import { Prefix } from '../core/custom-id.js';
 import { translatorFor } from '../i18n/index.js';
 import { monthRange, type Month } from '../leaderboard/month.js';
@@ -9,20 +7,17 @@ import { rankVoters } from '../leaderboard/rank.js';
 import { leaderboardView, parseLeaderboardPage, streakBoardView, type LeaderboardPage } from '../views/leaderboard.js';
 import type { MessageView } from '../views/message.js';
 import { pageOf } from '../views/paging.js';
+import { pageButton } from './page-button.js';
 
 /** Previous/Next on /leaderboard: redraws the same month's ranking at another page. */
-export const leaderboardPage: ButtonHandler<LeaderboardPage> = {
-  kind: 'button',
+export const leaderboardPage = pageButton<LeaderboardPage>({
   prefix: Prefix.leaderboardPage,
   parse: parseLeaderboardPage,
-  async run(interaction, target, ctx) {
-    const work =
-      'streak' in target
-        ? streakBoardWithNames(interaction, target.page, ctx)
-        : leaderboardWithNames(interaction, target.month, target.page, ctx);
-    await updateInTime(interaction, work);
-  },
-};
+  draw: (interaction, target, ctx) =>
+    'streak' in target
+      ? streakBoardWithNames(interaction, target.page, ctx)
+      : leaderboardWithNames(interaction, target.month, target.page, ctx),
+});
 
 /** The streaks going now, ranked, with names beside the page's mentions. */
 export async function streakBoardWithNames(

@@ -1,22 +1,18 @@
 import type { Interaction } from 'discord.js';
 import type { BotContext } from '../runtime/context.js';
-import type { ButtonHandler } from '../runtime/context.js';
-import { updateInTime } from '../bot/respond.js';
 import { Prefix } from '../core/custom-id.js';
 import { translatorFor } from '../i18n/index.js';
 import type { MessageView } from '../views/message.js';
 import { INBOX_PAGE_SIZE, parseReviewsPage, reviewInboxView } from '../views/review-inbox.js';
+import { pageButton } from './page-button.js';
 
 /** Previous/Next on /reviews pending: the same list at another page, read again (replies take reviews off it). */
-export const reviewsPage: ButtonHandler<number> = {
-  kind: 'button',
+export const reviewsPage = pageButton({
   prefix: Prefix.reviewsPage,
   parse: parseReviewsPage,
   gate: 'moderator',
-  async run(interaction, page, ctx) {
-    await updateInTime(interaction, reviewInboxWithNames(interaction, page, ctx));
-  },
-};
+  draw: reviewInboxWithNames,
+});
 
 /** A page of the reviews with no reply yet, oldest first, with their authors' names; a page past the end shows the last. */
 export async function reviewInboxWithNames(

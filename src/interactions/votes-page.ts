@@ -1,21 +1,13 @@
 import type { Interaction } from 'discord.js';
 import type { BotContext } from '../runtime/context.js';
-import type { ButtonHandler } from '../runtime/context.js';
-import { updateInTime } from '../bot/respond.js';
 import { Prefix } from '../core/custom-id.js';
 import { translatorFor } from '../i18n/index.js';
 import type { MessageView } from '../views/message.js';
 import { parseVotesPage, votesPage as pageOf, votesView } from '../views/votes.js';
+import { pageButton } from './page-button.js';
 
 /** Previous/Next on the /votes list: redraws the same message, from the client's cached list. */
-export const votesPage: ButtonHandler<number> = {
-  kind: 'button',
-  prefix: Prefix.votesPage,
-  parse: parseVotesPage,
-  async run(interaction, page, ctx) {
-    await updateInTime(interaction, votesPageWithNames(interaction, page, ctx));
-  },
-};
+export const votesPage = pageButton({ prefix: Prefix.votesPage, parse: parseVotesPage, draw: votesPageWithNames });
 
 /** A page of /votes with the names of its members beside their mentions (/votes and its buttons). */
 export async function votesPageWithNames(
