@@ -27,7 +27,7 @@ import type {
 } from './types.js';
 
 // The store's ports, each what one kind of row holds: a module takes the ports (or the methods of
-// them) it uses, never the whole store; only the wiring in src/processes and src/runtime holds it all.
+// them) it uses, never the whole store; only the entry points in src/processes hold it all.
 
 /** The reviews the bot received, with their answers (one that came first waits for its review). */
 export interface ReviewFeedStore {
