@@ -1,6 +1,6 @@
 import { RESTJSONErrorCodes } from 'discord.js';
 import type { Logger } from '../core/log.js';
-import type { FeedEdit, OutgoingPost, Store } from '../store/index.js';
+import type { FeedEdit, OutboxStore, OutgoingPost } from '../store/index.js';
 import { reviewFeedBatchView } from '../views/review-feed.js';
 import { backoffMs, STORE_BACKOFF, type BackoffPolicy } from '../work/backoff.js';
 import { DrainLoop } from '../work/drain-loop.js';
@@ -11,7 +11,7 @@ import type { Translator } from '../i18n/index.js';
 
 export interface ChannelLaneOptions {
   channelId: string;
-  store: Store;
+  store: OutboxStore;
   poster: Poster;
   logger: Logger;
   now: () => number;

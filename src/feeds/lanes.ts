@@ -1,17 +1,18 @@
 import type { Translator } from '../i18n/index.js';
 import type { Logger } from '../core/log.js';
-import type { Store } from '../store/index.js';
+import type { OutboxStore, VoteLedger } from '../store/index.js';
 import { STORE_BACKOFF } from '../work/backoff.js';
 import { DrainLoop } from '../work/drain-loop.js';
 import type { Failure } from '../work/failure.js';
-import { ChannelLane } from './channel-lane.js';
+import { ChannelLane, type ChannelLaneOptions } from './channel-lane.js';
 import { textBody, type Poster } from '../bot/poster.js';
 import { tellAuditChannel } from '../bot/tell-audit-channel.js';
 import type { AnnouncementTemplates } from '../views/vote-announcement.js';
-import { reviewSource, voteSource, type NamesOf, type PostSource } from './post-sources.js';
+import { reviewSource, voteSource, type NamesOf, type PostSource, type SourceOptions } from './post-sources.js';
 
 export interface LanesOptions {
-  store: Store;
+  /** What each lane and source takes, and the votes no channel will announce. */
+  store: ChannelLaneOptions['store'] & SourceOptions['store'] & Pick<VoteLedger, 'waitingVotes' | 'markAnnounced'>;
   poster: Poster;
   logger: Logger;
   now: () => number;

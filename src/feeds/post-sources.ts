@@ -1,5 +1,5 @@
 import type { Translator } from '../i18n/index.js';
-import type { Store } from '../store/index.js';
+import type { MirrorStore, OutboxStore, ReviewFeedStore, VoteLedger } from '../store/index.js';
 import { REVIEWS_PER_POST, reviewFeedBatchView } from '../views/review-feed.js';
 import {
   packTemplatedAnnouncement,
@@ -22,8 +22,14 @@ export interface PostSource {
   claim(channelId: string): Promise<Claim>;
 }
 
+/** What an announcement's totals are read from: the votes recorded since the last poll's. */
+type TotalsStore = Pick<VoteLedger, 'votesBetween'> & Pick<MirrorStore, 'mirrorTotals'>;
+
 export interface SourceOptions {
-  store: Store;
+  store: Pick<OutboxStore, 'createPost'> &
+    Pick<VoteLedger, 'waitingVotes'> &
+    Pick<ReviewFeedStore, 'waitingReviews'> &
+    TotalsStore;
   now: () => number;
   /** The server's language: a feed post answers no member in particular. */
   i18n: () => Translator;
@@ -87,7 +93,7 @@ export function reviewSource(options: SourceOptions): PostSource {
 }
 
 /** The totals an announcement shows: the last poll's total plus what was recorded since, and this month's. */
-async function voteTotals(store: Store, at: number): Promise<VoteTotals> {
+async function voteTotals(store: TotalsStore, at: number): Promise<VoteTotals> {
   const sum = (rows: Array<{ votes: number }>) => rows.reduce((total, row) => total + row.votes, 0);
   const month = new Date(at);
   const monthStart = Date.UTC(month.getUTCFullYear(), month.getUTCMonth(), 1);

@@ -1,10 +1,10 @@
 import type { Logger } from '../core/log.js';
-import type { FeedAnswer, Store } from '../store/index.js';
+import type { FeedAnswer, ReviewFeedStore } from '../store/index.js';
 import type { ReviewEvent } from '../api/webhook-payloads.js';
 import type { Lanes } from './lanes.js';
 
 export interface ReviewFeedOptions {
-  store: Store;
+  store: Pick<ReviewFeedStore, 'queueReview' | 'recordAnswer'>;
   lanes: Pick<Lanes, 'wakeReviews' | 'wakeChannel'>;
   /** REVIEW_CHANNEL_ID; without it reviews are not posted. */
   channelId: string | undefined;

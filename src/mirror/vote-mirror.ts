@@ -1,6 +1,6 @@
 import { ServiceError, type ServiceClient, type VoteStatus } from '../api/index.js';
 import type { Logger } from '../core/log.js';
-import type { MirrorEntry, NewVote, PollRecord, Store } from '../store/index.js';
+import type { MirrorEntry, MirrorStore, NewVote, PollRecord, VoteLedger } from '../store/index.js';
 import { INTERACTION_STORE_MS, storeWithin } from '../store/within.js';
 import { backoffMs, type BackoffPolicy } from '../work/backoff.js';
 
@@ -17,7 +17,8 @@ const MIRROR_BACKOFF: BackoffPolicy = { baseMs: 1_000, capMs: 30_000 };
 const REFRESH_BY_POLL_ABOVE = 5;
 
 export interface VoteMirrorOptions {
-  store: Store;
+  /** The mirror, and the votes a poll records. */
+  store: MirrorStore & Pick<VoteLedger, 'acceptVotes' | 'runningVotes' | 'setPeriodEnd' | 'unconfirmedVoters'>;
   api: ServiceClient;
   logger: Logger;
   /** VOTE_POLL_SECONDS in ms; 0 turns polling off (webhook refreshes still run). */

@@ -3,14 +3,13 @@ import { messageBody, type Poster } from '../bot/poster.js';
 import { translatorFor } from '../i18n/index.js';
 import type { Logger } from '../core/log.js';
 import type { ExpiryConsumer } from '../schedule/expiry-schedule.js';
-import type { ReminderOutcome, Store } from '../store/index.js';
+import type { ReminderOutcome, ReminderStore } from '../store/index.js';
 import { reminderMentionView, reminderView } from '../views/vote-reminder.js';
 
-export type ReminderStore = Pick<Store, 'reminderOptIn' | 'claimReminder' | 'settleReminder' | 'releaseReminder'>;
 
 export interface VoteReminderOptions {
   poster: Poster;
-  store: ReminderStore;
+  store: Pick<ReminderStore, 'reminderOptIn' | 'claimReminder' | 'settleReminder' | 'releaseReminder'>;
   logger: Logger;
   now: () => number;
   voteUrl: string | undefined;

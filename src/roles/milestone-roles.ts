@@ -7,27 +7,22 @@ import type { Translator } from '../i18n/index.js';
 import { monthKey, monthOf, monthRange } from '../leaderboard/month.js';
 import type { Logger } from '../core/log.js';
 import { botInGuild } from '../guild-rules/guild-facts.js';
-import type { Milestone, Store } from '../store/index.js';
+import type { Milestone, MilestoneStore, VoteLedger } from '../store/index.js';
 import { DrainLoop } from '../work/drain-loop.js';
 import type { MemberRolesLookup } from './member-roles.js';
 import { roleChanges, type RoleChange, type RoleChangeOutcome, type RoleChanges } from './role-changes.js';
 
-export type MilestoneStore = Pick<
-  Store,
-  | 'milestones'
-  | 'milestoneGrants'
-  | 'recordMilestoneGrant'
-  | 'dropMilestoneGrant'
-  | 'parkMilestone'
-  | 'unparkMilestone'
-  | 'votesBetween'
->;
+export type MilestoneRolesStore = Pick<
+  MilestoneStore,
+  'milestones' | 'milestoneGrants' | 'recordMilestoneGrant' | 'dropMilestoneGrant' | 'parkMilestone' | 'unparkMilestone'
+> &
+  Pick<VoteLedger, 'votesBetween'>;
 
 export interface MilestoneRolesOptions {
   /** Role changes go straight to Discord's REST API, queued by discord.js per Discord's buckets. */
   rest: REST;
   poster: Poster;
-  store: MilestoneStore;
+  store: MilestoneRolesStore;
   guildId: string;
   /** The server as the gateway has it: its roles and the bot's, to see whether a role can be given. */
   guild: () => Guild | null;

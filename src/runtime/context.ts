@@ -9,7 +9,7 @@ import type { VoteMirror } from '../mirror/vote-mirror.js';
 import type { ServerSettings } from '../servers/server-settings.js';
 import type { Servers } from '../servers/servers.js';
 import type { SetupPorts } from './setup-ports.js';
-import type { Store } from '../store/index.js';
+import type { ExpiryStore, ReminderStore, ReviewFeedStore, StatsStore, VoteLedger } from '../store/index.js';
 import type { StreakIndex } from './streak-index.js';
 
 /** What every handler may use, whichever server it serves; handed in by main.ts so handlers never reach for globals. */
@@ -36,18 +36,16 @@ export interface BotContext extends BaseContext {
   /** The server's active votes as last seen; `/vote` answers from it without a service call. */
   readonly votes?: Pick<VoteMirror, 'activeVote' | 'learned'>;
   /** The votes the bot recorded, for the leaderboard, and members' streaks. */
-  readonly ledger: Pick<Store, 'votesBetween' | 'countingSince'>;
+  readonly ledger: Pick<VoteLedger, 'votesBetween' | 'countingSince'>;
   /** Members' streaks alive now, from memory. */
   readonly streaks: Pick<StreakIndex, 'streakOf' | 'alive'>;
   /** Votes per day and reviews per rating, for /stats. */
-  readonly stats: Pick<Store, 'votesPerDay' | 'ratingCounts'>;
+  readonly stats: StatsStore;
   /** Members' reminder settings, their last reminder, and when their running vote ends. */
-  readonly reminders: Pick<
-    Store,
-    'optInReminders' | 'optOutReminders' | 'reminderOptIn' | 'lastReminder' | 'scheduledExpiry'
-  >;
+  readonly reminders: Pick<ReminderStore, 'optInReminders' | 'optOutReminders' | 'reminderOptIn' | 'lastReminder'> &
+    Pick<ExpiryStore, 'scheduledExpiry'>;
   /** The reviews the bot has seen with no reply yet (/reviews pending). */
-  readonly inbox: Pick<Store, 'unansweredReviews'>;
+  readonly inbox: Pick<ReviewFeedStore, 'unansweredReviews'>;
   /** Posts of reviews in the review channel, marked when a reply is posted. */
   readonly feed?: Pick<ReviewFeed, 'onAnswered'>;
 }

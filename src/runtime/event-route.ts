@@ -2,14 +2,14 @@ import type { ServiceClient } from '../api/index.js';
 import type { ReviewFeed } from '../feeds/review-feed.js';
 import type { Logger } from '../core/log.js';
 import { ASSUMED_VOTE_PERIOD_MS, type VoteMirror } from '../mirror/vote-mirror.js';
-import type { Store, StoredEvent } from '../store/index.js';
+import type { StoredEvent, VoteLedger } from '../store/index.js';
 
 /** What handling made of a stored delivery, for the delivery log: new, or a repeat of one known already. */
 export type HandledOutcome = 'stored' | 'duplicate';
 import type { GuildsEvent, VoteEvent } from '../api/webhook-payloads.js';
 
 export interface InboxRouteOptions {
-  store: Store;
+  store: Pick<VoteLedger, 'acceptVote'>;
   api: Pick<ServiceClient, 'forgetMember'>;
   feed: Pick<ReviewFeed, 'onReview' | 'onAnswered'>;
   /** Votes were accepted: the vote channel's lane announces them. */

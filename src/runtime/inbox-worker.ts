@@ -1,13 +1,13 @@
 import type { Logger } from '../core/log.js';
 import type { ShardSet } from '../shards/ownership.js';
-import type { StoreRoot, StoredEvent } from '../store/index.js';
+import type { EventStore, StoredEvent } from '../store/index.js';
 import { backoffMs, STORE_BACKOFF, type BackoffPolicy } from '../work/backoff.js';
 import { DrainLoop } from '../work/drain-loop.js';
 
 export type EventHandler = (event: StoredEvent) => Promise<void>;
 
 export interface InboxWorkerOptions {
-  store: Pick<StoreRoot, 'pendingEvents' | 'deferEvent' | 'markEventsHandled' | 'nextEventDue'>;
+  store: Pick<EventStore, 'pendingEvents' | 'deferEvent' | 'markEventsHandled' | 'nextEventDue'>;
   logger: Logger;
   handle: EventHandler;
   /** Only events of servers on these shards (this process's); all without. */

@@ -15,7 +15,18 @@ import { memberRoles } from '../roles/member-roles.js';
 import { MilestoneRoles } from '../roles/milestone-roles.js';
 import { VoterRole } from '../roles/voter-role.js';
 import { ExpirySchedule, type ExpiryConsumer } from '../schedule/expiry-schedule.js';
-import type { Store, StoredEvent } from '../store/index.js';
+import type {
+  ExpiryStore,
+  MilestoneStore,
+  MirrorStore,
+  OutboxStore,
+  ReminderStore,
+  ReviewFeedStore,
+  StatsStore,
+  StoredEvent,
+  StreakStore,
+  VoteLedger,
+} from '../store/index.js';
 import { storeWithDeadline } from '../store/within.js';
 import { StreakIndex } from './streak-index.js';
 import { inboxRoute, type HandledOutcome } from './event-route.js';
@@ -25,7 +36,6 @@ import type { ServerSettings } from '../servers/server-settings.js';
 export interface ServerRuntime {
   readonly guildId: string;
   readonly settings: ServerSettings;
-  readonly store: Store;
   /** The context every handler of this server's interactions gets; made once. */
   readonly context: BotContext;
   /** A milestone was set or removed with /setup: every member is checked against it now. */
@@ -37,9 +47,20 @@ export interface ServerRuntime {
   stop(): Promise<void>;
 }
 
+/** The ports this server's features and handlers take (its delivery history is /setup's, read apart). */
+type RuntimeStore = ReviewFeedStore &
+  OutboxStore &
+  VoteLedger &
+  StreakStore &
+  StatsStore &
+  MirrorStore &
+  ExpiryStore &
+  ReminderStore &
+  MilestoneStore;
+
 export interface ServerRuntimeOptions {
   settings: ServerSettings;
-  store: Store;
+  store: RuntimeStore;
   api: ServiceClient;
   client: Client;
   config: Config;
@@ -183,7 +204,6 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
   return {
     guildId,
     settings,
-    store,
     context,
     handle,
     milestonesChanged: () => milestones.check(),

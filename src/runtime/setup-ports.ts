@@ -1,5 +1,5 @@
 import type { ConnectionCheck } from '../api/index.js';
-import type { DeliveryRecord, PollRecord, Store } from '../store/index.js';
+import type { DeliveryRecord, MilestoneStore, PollRecord } from '../store/index.js';
 
 /** What /setup needs beyond the servers' settings, wired in main.ts: narrow, so the flows stay testable. */
 export interface SetupPorts {
@@ -10,7 +10,7 @@ export interface SetupPorts {
   /** When the last webhook delivery for the server was accepted. */
   lastDeliveryAt(guildId: string): Promise<number | undefined>;
   /** The server's vote milestones in the store, each call bounded to leave time to answer. */
-  milestones(guildId: string): Pick<Store, 'milestones' | 'setMilestone' | 'removeMilestone'>;
+  milestones(guildId: string): Pick<MilestoneStore, 'milestones' | 'setMilestone' | 'removeMilestone'>;
   /** A milestone was set or removed: the server's milestone roles check every member again now. */
   milestonesChanged(guildId: string): void;
   /** When the server's votes were last polled, and how it went. */

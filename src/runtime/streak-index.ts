@@ -1,4 +1,4 @@
-import type { MemberStreak, Store } from '../store/index.js';
+import type { MemberStreak, StreakStore } from '../store/index.js';
 
 /** A poll can move period ends without a vote being recorded: what is in memory is read again after this. */
 const MAX_AGE_MS = 60_000;
@@ -16,7 +16,7 @@ export class StreakIndex {
   #changes = 0;
 
   constructor(
-    private readonly store: Pick<Store, 'latestStreaks'>,
+    private readonly store: Pick<StreakStore, 'latestStreaks'>,
     /** The server's grace window: a streak is alive until its last period ran out this long ago. */
     private readonly graceMs: number,
   ) {}

@@ -1,7 +1,7 @@
 import { BoundedMap } from '../core/bounded-map.js';
 import type { Logger } from '../core/log.js';
 import { SAME_VOTE_END_MS } from '../mirror/vote-mirror.js';
-import type { ScheduledExpiry, Store } from '../store/index.js';
+import type { ExpiryStore, MirrorStore, ScheduledExpiry } from '../store/index.js';
 import { backoffMs, STORE_BACKOFF } from '../work/backoff.js';
 import { DrainLoop } from '../work/drain-loop.js';
 
@@ -26,7 +26,7 @@ export interface ExpiryConsumer {
 }
 
 export interface ExpiryScheduleOptions {
-  store: Store;
+  store: ExpiryStore & Pick<MirrorStore, 'mirrorEntries'>;
   logger: Logger;
   now: () => number;
   consumers: readonly ExpiryConsumer[];

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { openSecret, sealSecret, type SecretKeys } from '../secrets/secret-box.js';
-import type { ServerRecord, ServerSettingsRecord, StoreRoot } from '../store/index.js';
+import type { ServerRecord, ServerRecordStore, ServerSettingsRecord, StoreRoot } from '../store/index.js';
 import { effectiveSettings, type ServerSettings } from './server-settings.js';
 
 /** Single-server mode: the one server the environment sets up (DISCORD_GUILD_ID and the rest of .env). */
@@ -38,7 +38,7 @@ export class Servers {
   readonly #listeners: Array<(guildId: string) => void> = [];
 
   constructor(
-    private readonly root: StoreRoot,
+    private readonly root: ServerRecordStore & Pick<StoreRoot, 'createdAt'>,
     private readonly keys: SecretKeys | undefined,
     /** Set in single-server mode. */
     readonly environment: EnvironmentServer | undefined,

@@ -1,4 +1,4 @@
-import type { Store } from '../store/index.js';
+import type { StatsStore } from '../store/index.js';
 import { filledStars } from '../views/format.js';
 
 export const DAY_MS = 86_400_000;
@@ -19,7 +19,7 @@ export interface StatsData {
   averageRating: number | null;
 }
 
-export type StatsSource = Pick<Store, 'votesPerDay' | 'ratingCounts'>;
+export type StatsSource = StatsStore;
 
 /** The last `days` UTC days up to and including today, and every review the bot has seen. */
 export async function readStats(source: StatsSource, now: Date, days: number): Promise<StatsData> {

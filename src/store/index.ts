@@ -7,15 +7,16 @@ import { sqlStore } from './sql-store.js';
 import type { DatabaseTarget } from './database-url.js';
 import { causeText, StoreError } from './store-error.js';
 import type { HoldOptions, StoreLock } from './store-lock.js';
-import type { StoreRoot } from './types.js';
+import type { StoreRoot } from './ports.js';
 
 export { DEFAULT_DATABASE_URL, describeDatabase, parseDatabaseUrl, type DatabaseTarget } from './database-url.js';
 export { StoreError } from './store-error.js';
 export type { HoldOptions, StandbyReason, StoreLock } from './store-lock.js';
 
+// Every port (ports.ts): a module takes the ones it uses.
+export type * from './ports.js';
+
 export type {
-  Store,
-  StoreRoot,
   ServerRecord,
   ServerSettingsRecord,
   StoredEvent,

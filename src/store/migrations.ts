@@ -378,3 +378,9 @@ export async function currentVersion(db: Db): Promise<number> {
   const [row] = await db.query('SELECT MAX(version) AS version FROM schema_migrations');
   return Number(row?.version ?? 0);
 }
+
+/** When the store was made: when its first migration ran. */
+export async function storeCreatedAt(db: Db): Promise<number> {
+  const [row] = await db.query('SELECT applied_at FROM schema_migrations WHERE version = 1');
+  return Number(row!.applied_at);
+}

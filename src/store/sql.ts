@@ -42,3 +42,13 @@ export function valueRows(rows: number, width: number, from: number, lead?: stri
 export function* slices<T>(items: readonly T[], size: number): Generator<T[]> {
   for (let from = 0; from < items.length; from += size) yield items.slice(from, from + size);
 }
+
+/** A column's value as a number, whichever type the driver gave it (PostgreSQL's sums come as text). */
+export const num = (value: unknown): number => Number(value);
+
+/** A nullable text column's value. */
+export const orNull = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
+
+/** A nullable number column's value (an aggregate over no rows among them). */
+export const optionalNum = (value: unknown): number | undefined =>
+  value === null || value === undefined ? undefined : num(value);

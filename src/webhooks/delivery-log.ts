@@ -1,5 +1,5 @@
 import type { Logger } from '../core/log.js';
-import type { DeliveryRecord, StoreRoot } from '../store/index.js';
+import type { DeliveryLogStore, DeliveryRecord } from '../store/index.js';
 import { STORE_BACKOFF } from '../work/backoff.js';
 import { DrainLoop } from '../work/drain-loop.js';
 
@@ -11,7 +11,7 @@ export const DELIVERY_FLUSH_MS = 1_000;
 const SERVERS_WAITING_MAX = 10_000;
 
 export interface DeliveryLogOptions {
-  store: Pick<StoreRoot, 'recordDeliveries'>;
+  store: DeliveryLogStore;
   logger: Logger;
   keep?: number;
   flushMs?: number;

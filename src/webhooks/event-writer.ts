@@ -1,4 +1,4 @@
-import type { NewEvent, StoreRoot } from '../store/index.js';
+import type { EventStore, NewEvent } from '../store/index.js';
 
 /** Inserts in flight at once; deliveries that come meanwhile wait and go in the next one together. */
 const WRITES_AT_ONCE = 2;
@@ -22,7 +22,7 @@ export class EventWriter {
   #waiting: Waiting[] = [];
   #inFlight = 0;
 
-  constructor(private readonly store: Pick<StoreRoot, 'addEvents'>) {}
+  constructor(private readonly store: Pick<EventStore, 'addEvents'>) {}
 
   addEvent(guildId: string, kind: string, payload: unknown, receivedAt: number): Promise<number> {
     return new Promise<number>((resolve, reject) => {

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../core/log.js';
-import type { DeliveryOutcome, StoreRoot } from '../store/index.js';
+import type { DeliveryOutcome, EventStore } from '../store/index.js';
 import type { DeliveryLog } from './delivery-log.js';
 import {
   CONNECTIONS_CHECK_MS,
@@ -29,7 +29,7 @@ export interface ReceiverOptions {
   path: string;
   /** Which server a delivery is for and the token it must carry. */
   targets: WebhookTargets;
-  store: Pick<StoreRoot, 'addEvent'>;
+  store: Pick<EventStore, 'addEvent'>;
   logger: Logger;
   /** Called after an event is stored and answered: handling happens from the store. */
   onStored: () => void;

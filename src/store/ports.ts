@@ -1,0 +1,279 @@
+import type { ShardSet } from '../shards/ownership.js';
+import type {
+  DeliveryRecord,
+  FeedAnswer,
+  FeedEdit,
+  FeedPost,
+  FeedReview,
+  MemberStreak,
+  Milestone,
+  MilestoneGrant,
+  MirrorEntry,
+  MirrorTotals,
+  NewEvent,
+  NewVote,
+  OutgoingPost,
+  ParkedLane,
+  PendingAnnouncement,
+  PollRecord,
+  ReminderOptIn,
+  ReminderOutcome,
+  ReminderRecord,
+  ScheduledExpiry,
+  ServerRecord,
+  StoredEvent,
+  UnansweredPage,
+  WorkCounts,
+} from './types.js';
+
+// The store's ports, each what one kind of row holds: a module takes the ports (or the methods of
+// them) it uses, never the whole store; only the entry points in src/processes hold it all.
+
+/** The reviews the bot received, with their answers (one that came first waits for its review). */
+export interface ReviewFeedStore {
+  feedPost(reviewId: string): Promise<FeedPost | undefined>;
+  /** Stores a review for the feed; false when it is known already. An answer that came first is applied. */
+  queueReview(review: Omit<FeedReview, 'answer'>): Promise<boolean>;
+  /**
+   * Records the answer (the first one stands). Returns the channel whose message must be redrawn,
+   * null when there is nothing to redraw (not posted yet, or answered already), or 'kept' when the
+   * review is not known yet: the answer waits for it.
+   */
+  recordAnswer(reviewId: string, answer: FeedAnswer): Promise<string | null | 'kept'>;
+  /** Reviews in no post yet, oldest first. */
+  waitingReviews(limit: number): Promise<FeedReview[]>;
+  /** Reviews the bot has seen that have no reply yet, oldest first, `limit` from `offset`, and how many there are. */
+  unansweredReviews(limit: number, offset: number): Promise<UnansweredPage>;
+}
+
+/**
+ * Work on its way to Discord, kept so that a passing outage loses nothing and a crash sends
+ * nothing twice: messages claimed but not yet sent, feed messages to redraw, channels Discord refuses.
+ */
+export interface OutboxStore {
+  /**
+   * Claims the items (vote ids or review ids) for a new post in `channelId`; returns its id.
+   * Throws when one of them was claimed meanwhile, changing nothing.
+   */
+  createPost(post: Omit<OutgoingPost, 'id'>, items: readonly number[] | readonly string[]): Promise<number>;
+  /** Claimed posts not sent yet and not parked, oldest first. */
+  unsentPosts(channelId: string, limit: number): Promise<OutgoingPost[]>;
+  /** Discord has the message: the votes are announced, the reviews show it; the post is done. Returns what it held. */
+  postSent(postId: number, messageId: string, at: number): Promise<{ reviewIds: string[]; votes: number }>;
+  /** Discord will never take this body: kept aside with the reason, the lane goes on. */
+  parkPost(postId: number, reason: string): Promise<void>;
+  /** Feed messages in the channel with an answer they do not show yet. */
+  dueEdits(channelId: string, limit: number): Promise<FeedEdit[]>;
+  /** The redraw went out: the answers it showed are done (a newer one keeps its due mark). */
+  editDone(edit: FeedEdit): Promise<void>;
+  /** True when the lane was not parked before (so it is reported once). */
+  parkLane(lane: ParkedLane): Promise<boolean>;
+  /** True when it was parked. */
+  unparkLane(channelId: string): Promise<boolean>;
+  parkedLane(channelId: string): Promise<ParkedLane | undefined>;
+  /** Every channel of the server parked now. */
+  parkedLanes(): Promise<ParkedLane[]>;
+  /** Channels with posts to send or messages to redraw. */
+  lanesWithWork(): Promise<string[]>;
+}
+
+/** The votes the bot recorded: one per member per vote period, and whether each is announced. */
+export interface VoteLedger {
+  /**
+   * Records the vote and queues its announcement unless the member already has one in a period
+   * that is still running at `vote.at`; a delivery ('webhook') takes over a vote the first poll
+   * found ('seed'), which is then announced and counted. Returns whether it was new.
+   */
+  acceptVote(vote: NewVote): Promise<boolean>;
+  /**
+   * acceptVote for many members at once (a poll's list: one transaction, a few statements). Returns
+   * the members whose vote was new.
+   */
+  acceptVotes(votes: readonly NewVote[]): Promise<string[]>;
+  /** Members whose vote period is still running at `at`, with its end. */
+  runningVotes(at: number): Promise<Map<string, number>>;
+  /** Moves the end of the member's current period (the service's expiry is known later). */
+  setPeriodEnd(userId: string, at: number, periodEndsAt: number): Promise<void>;
+  /**
+   * Members whose delivered vote still runs on the assumed period (`periodMs` from its arrival): the
+   * service was never asked when it really ends, as when the process stopped before the refresh.
+   */
+  unconfirmedVoters(now: number, periodMs: number): Promise<string[]>;
+  /** Accepted votes in no post yet, oldest first. */
+  waitingVotes(limit: number): Promise<PendingAnnouncement[]>;
+  /** Votes that will never be announced (no vote channel): done, with no message. */
+  markAnnounced(ids: readonly number[], messageId: string | null, at: number): Promise<void>;
+  /** When the store was created: the bot has been recording votes since then. */
+  countingSince(): Promise<number>;
+  /** Votes recorded in [from, to), a double counting as two, for the leaderboard. */
+  votesBetween(from: number, to: number): Promise<Array<{ userId: string; votes: number }>>;
+}
+
+/** The streak each recorded vote made. */
+export interface StreakStore {
+  /** The member's streak at `now`: 0 when their last period ran out more than `graceMs` ago, or they never voted. */
+  streakOf(userId: string, now: number, graceMs: number): Promise<number>;
+  /** Each member's latest vote among those whose period ends at or after `since`: its streak and period end. */
+  latestStreaks(since: number): Promise<Array<MemberStreak & { periodEndsAt: number }>>;
+}
+
+/** Counts over the recorded votes and reviews, for /stats. */
+export interface StatsStore {
+  /** Votes recorded on each of `days` UTC days from `from` (a day's start), counted as votesBetween counts them. */
+  votesPerDay(from: number, days: number): Promise<number[]>;
+  /** How many reviews the bot has seen at each rating, as the deliveries gave it. */
+  ratingCounts(): Promise<Array<{ rating: number; reviews: number }>>;
+}
+
+/** The service's vote list as the last poll (and each refresh since) saw it, and how that poll went. */
+export interface MirrorStore {
+  /** Replaces the whole mirror with a poll's answer. */
+  replaceMirror(entries: readonly MirrorEntry[], totals: MirrorTotals): Promise<void>;
+  /** One member's vote as a refresh saw it; null removes it. */
+  setMirrorEntry(userId: string, entry: MirrorEntry | null): Promise<void>;
+  mirrorEntry(userId: string): Promise<MirrorEntry | undefined>;
+  /** All mirrored votes, for the reconcile pass. */
+  mirrorEntries(): Promise<MirrorEntry[]>;
+  mirrorTotals(): Promise<MirrorTotals | undefined>;
+  recordPoll(poll: PollRecord): Promise<void>;
+  lastPoll(): Promise<PollRecord | undefined>;
+}
+
+/** What came in from the service's webhooks for the server, as /setup shows it. */
+export interface DeliveryHistoryStore {
+  /** When the last webhook delivery for this server was accepted; undefined before the first. */
+  lastDeliveryAt(): Promise<number | undefined>;
+  /** The server's newest delivery log lines, newest first. */
+  recentDeliveries(limit: number): Promise<DeliveryRecord[]>;
+}
+
+/** When each member's running vote ends, kept until what that end triggers has been done. */
+export interface ExpiryStore {
+  /** Records (or moves) when the member's running vote ends. */
+  scheduleExpiry(userId: string, endsAt: number): Promise<void>;
+  /** scheduleExpiry, returning the end it replaced (undefined when none was scheduled). */
+  rescheduleExpiry(userId: string, endsAt: number): Promise<number | undefined>;
+  /** scheduleExpiry for many members in a few statements. */
+  scheduleExpiries(ends: readonly ScheduledExpiry[]): Promise<void>;
+  /** Expiries due at `now`, soonest first. */
+  dueExpiries(now: number, limit: number): Promise<ScheduledExpiry[]>;
+  /** The soonest scheduled end, if any. */
+  nextExpiryAt(): Promise<number | undefined>;
+  /** Removes the entry if it still ends at `endsAt`: a vote that moved it meanwhile keeps it. */
+  clearExpiry(userId: string, endsAt: number): Promise<void>;
+  scheduledExpiry(userId: string): Promise<ScheduledExpiry | undefined>;
+  /** Every scheduled end of the server, by member: one read for a whole reconcile pass. */
+  scheduledExpiries(): Promise<Map<string, number>>;
+  /** The scheduled ends of these members (those with one), in a few reads. */
+  scheduledExpiriesOf(userIds: readonly string[]): Promise<Map<string, number>>;
+}
+
+/** Who asked to be reminded, and the latest reminder each got. */
+export interface ReminderStore {
+  /** Turns reminders on for the member (again: the locale is updated, the date kept). */
+  optInReminders(userId: string, locale: string, at: number): Promise<void>;
+  /** Turns them off; false when they were not on. */
+  optOutReminders(userId: string): Promise<boolean>;
+  reminderOptIn(userId: string): Promise<ReminderOptIn | undefined>;
+  /**
+   * Claims the reminder for the vote period ending at `endsAt` (outcome 'pending'). False when the
+   * member's latest reminder ends at or after `notBefore`: that period was reminded already.
+   */
+  claimReminder(userId: string, endsAt: number, at: number, notBefore: number): Promise<boolean>;
+  /** Records how the claimed reminder went. */
+  settleReminder(userId: string, endsAt: number, outcome: Exclude<ReminderOutcome, 'pending'>): Promise<void>;
+  /** Gives a claim back after a failure that is worth trying again. */
+  releaseReminder(userId: string, endsAt: number): Promise<void>;
+  lastReminder(userId: string): Promise<ReminderRecord | undefined>;
+}
+
+/** The server's vote milestones and the milestone roles the bot gave. */
+export interface MilestoneStore {
+  /** The server's milestones, by votes then role. */
+  milestones(): Promise<Milestone[]>;
+  /** Adds the role's milestone or replaces it (unparked: the admin may have fixed the role). */
+  setMilestone(milestone: Omit<Milestone, 'parked'>): Promise<void>;
+  /** Forgets the role's milestone and who got it from it; false when there was none. */
+  removeMilestone(roleId: string): Promise<boolean>;
+  /** True when it was not parked before (so the refusal is reported once). */
+  parkMilestone(roleId: string, reason: string): Promise<boolean>;
+  /** True when it was parked. */
+  unparkMilestone(roleId: string): Promise<boolean>;
+  milestoneGrants(): Promise<MilestoneGrant[]>;
+  recordMilestoneGrant(grant: MilestoneGrant): Promise<void>;
+  /** Forgets the grant if it is still for `month`: one made for a later month meanwhile stays. */
+  dropMilestoneGrant(roleId: string, userId: string, month: string): Promise<void>;
+}
+
+/**
+ * Everything that must survive a restart, for one server: every port above. SQLite and PostgreSQL
+ * implement it with the same SQL, and the same test suite runs against both.
+ */
+export interface Store
+  extends
+    ReviewFeedStore,
+    OutboxStore,
+    VoteLedger,
+    StreakStore,
+    StatsStore,
+    MirrorStore,
+    DeliveryHistoryStore,
+    ExpiryStore,
+    ReminderStore,
+    MilestoneStore {
+  /** The server every row this store reads or writes belongs to. */
+  readonly guildId: string;
+  readonly backend: 'sqlite' | 'postgres';
+  readonly driver: 'node:sqlite' | 'better-sqlite3' | 'pg';
+}
+
+/** The webhook inbox: every server's accepted deliveries, until each has been handled. */
+export interface EventStore {
+  addEvent(guildId: string, kind: string, payload: unknown, receivedAt: number): Promise<number>;
+  /** addEvent for many deliveries in one statement (one commit); their ids, in the order given. */
+  addEvents(events: readonly NewEvent[]): Promise<number[]>;
+  /** Unhandled events due by `now` (all of them without it), oldest first; only servers on `shards` if given. */
+  pendingEvents(limit: number, now?: number, shards?: ShardSet): Promise<StoredEvent[]>;
+  markEventHandled(id: number, at: number): Promise<void>;
+  /** markEventHandled for a drained batch, in one statement. */
+  markEventsHandled(ids: readonly number[], at: number): Promise<void>;
+  /** Handling failed: the event waits until `nextAt`, then is tried again. */
+  deferEvent(id: number, attempts: number, nextAt: number): Promise<void>;
+  /** When the soonest deferred event is due, if any is waiting (of servers on `shards` if given). */
+  nextEventDue(shards?: ShardSet): Promise<number | undefined>;
+}
+
+/** The delivery log's writer, for every server at once. */
+export interface DeliveryLogStore {
+  /** Appends to the delivery log, then keeps only each touched server's newest `keep` lines. */
+  recordDeliveries(entries: readonly DeliveryRecord[], keep: number): Promise<void>;
+}
+
+/** The servers the bot serves or served: their settings and sealed secrets. */
+export interface ServerRecordStore {
+  server(guildId: string): Promise<ServerRecord | undefined>;
+  /** Every server known, the ones the bot left included. */
+  servers(): Promise<ServerRecord[]>;
+  saveServer(record: ServerRecord): Promise<void>;
+  /** Deletes the server and every row it has. */
+  forgetServer(guildId: string): Promise<void>;
+  /** Gives rows written before servers existed (a single-server store) to this server; returns how many. */
+  adoptUnowned(guildId: string): Promise<number>;
+}
+
+/**
+ * The store as a whole: the webhook inbox, the delivery log and the servers, for every server;
+ * `forServer` gives one server's store, through which every other row is read and written.
+ */
+export interface StoreRoot extends EventStore, DeliveryLogStore, ServerRecordStore {
+  readonly backend: 'sqlite' | 'postgres';
+  readonly driver: 'node:sqlite' | 'better-sqlite3' | 'pg';
+  /** Highest migration applied. */
+  schemaVersion(): Promise<number>;
+  /** When the store was made: a single server's votes have been counted since then. */
+  createdAt(): Promise<number>;
+  forServer(guildId: string): Store;
+  /** What waits and what is parked, over every server. */
+  workCounts(): Promise<WorkCounts>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,104 @@
+import type { ExpiryStore } from './ports.js';
+import {
+  IDS_PER_STATEMENT,
+  num,
+  optionalNum,
+  placeholders,
+  ROWS_PER_INSERT,
+  slices,
+  valueRows,
+  type Row,
+} from './sql.js';
+import type { ServerScopedClass } from './sql-scoped.js';
+import type { ScheduledExpiry } from './types.js';
+
+/** One server's schedule of vote ends (vote_expiries): a row per member whose vote still runs. */
+export function sqlExpiries<Base extends ServerScopedClass>(base: Base) {
+  return class SqlExpiries extends base implements ExpiryStore {
+    async scheduleExpiry(userId: string, endsAt: number): Promise<void> {
+      await this.scheduleExpiries([{ userId, endsAt }]);
+    }
+
+    async scheduleExpiries(ends: readonly ScheduledExpiry[]): Promise<void> {
+      // One row per member: PostgreSQL refuses a statement that updates a row twice.
+      const rows = [...new Map(ends.map((end) => [end.userId, end.endsAt]))];
+      for (const slice of slices(rows, ROWS_PER_INSERT)) {
+        await this.query(
+          `INSERT INTO vote_expiries (guild_id, user_id, ends_at)
+           VALUES ${valueRows(slice.length, 2, 2, '$1')}
+           ON CONFLICT (guild_id, user_id) DO UPDATE SET ends_at = excluded.ends_at`,
+          slice.flat(),
+        );
+      }
+    }
+
+    async rescheduleExpiry(userId: string, endsAt: number): Promise<number | undefined> {
+      if (this.db.dialect === 'postgres') {
+        // One round trip per delivered vote: a statement's CTE reads the row as it was before the
+        // statement's own upsert.
+        const [row] = await this.query(
+          `WITH before AS (SELECT ends_at FROM vote_expiries WHERE guild_id = $1 AND user_id = $2),
+             written AS (INSERT INTO vote_expiries (guild_id, user_id, ends_at) VALUES ($1, $2, $3)
+               ON CONFLICT (guild_id, user_id) DO UPDATE SET ends_at = excluded.ends_at)
+           SELECT ends_at FROM before`,
+          [userId, endsAt],
+        );
+        return row ? num(row.ends_at) : undefined;
+      }
+      // SQLite has no writes in a WITH; its statements cost no round trip.
+      const before = await this.scheduledExpiry(userId);
+      await this.scheduleExpiry(userId, endsAt);
+      return before?.endsAt;
+    }
+
+    async dueExpiries(now: number, limit: number): Promise<ScheduledExpiry[]> {
+      const rows = await this.query(
+        `SELECT user_id, ends_at FROM vote_expiries WHERE guild_id = $1 AND ends_at <= $2
+         ORDER BY ends_at, user_id LIMIT $3`,
+        [now, limit],
+      );
+      return rows.map(toExpiry);
+    }
+
+    async nextExpiryAt(): Promise<number | undefined> {
+      const [row] = await this.query('SELECT MIN(ends_at) AS next FROM vote_expiries WHERE guild_id = $1');
+      return optionalNum(row?.next);
+    }
+
+    async clearExpiry(userId: string, endsAt: number): Promise<void> {
+      await this.query('DELETE FROM vote_expiries WHERE guild_id = $1 AND user_id = $2 AND ends_at = $3', [
+        userId,
+        endsAt,
+      ]);
+    }
+
+    async scheduledExpiry(userId: string): Promise<ScheduledExpiry | undefined> {
+      const [row] = await this.query(
+        'SELECT user_id, ends_at FROM vote_expiries WHERE guild_id = $1 AND user_id = $2',
+        [userId],
+      );
+      return row && toExpiry(row);
+    }
+
+    async scheduledExpiries(): Promise<Map<string, number>> {
+      const rows = await this.query('SELECT user_id, ends_at FROM vote_expiries WHERE guild_id = $1');
+      return new Map(rows.map((row) => [String(row.user_id), num(row.ends_at)]));
+    }
+
+    async scheduledExpiriesOf(userIds: readonly string[]): Promise<Map<string, number>> {
+      const ends = new Map<string, number>();
+      for (const slice of slices(userIds, IDS_PER_STATEMENT)) {
+        const rows = await this.query(
+          `SELECT user_id, ends_at FROM vote_expiries WHERE guild_id = $1 AND user_id IN (${placeholders(slice.length, 2)})`,
+          slice,
+        );
+        for (const row of rows) ends.set(String(row.user_id), num(row.ends_at));
+      }
+      return ends;
+    }
+  };
+}
+
+function toExpiry(row: Row): ScheduledExpiry {
+  return { userId: String(row.user_id), endsAt: num(row.ends_at) };
+}

@@ -1,0 +1,80 @@
+import { SERVER_TABLES, storeCreatedAt } from './migrations.js';
+import type { ServerRecordStore, VoteLedger } from './ports.js';
+import { num, optionalNum, orNull, type Row } from './sql.js';
+import type { AllServersClass, ServerScopedClass } from './sql-scoped.js';
+import type { ServerRecord, ServerSettingsRecord } from './types.js';
+
+/** The servers the bot serves or served (servers): settings, sealed secrets, and the day it left. */
+export function sqlServers<Base extends AllServersClass>(base: Base) {
+  return class SqlServers extends base implements ServerRecordStore {
+    async server(guildId: string): Promise<ServerRecord | undefined> {
+      const [row] = await this.db.query('SELECT * FROM servers WHERE guild_id = $1', [guildId]);
+      return row && toServer(row);
+    }
+
+    async servers(): Promise<ServerRecord[]> {
+      return (await this.db.query('SELECT * FROM servers ORDER BY guild_id')).map(toServer);
+    }
+
+    async saveServer(record: ServerRecord): Promise<void> {
+      await this.db.query(
+        `INSERT INTO servers (guild_id, settings, api_key, app_id, webhook_token, created_at, updated_at, left_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings, api_key = excluded.api_key,
+           app_id = excluded.app_id, webhook_token = excluded.webhook_token, updated_at = excluded.updated_at,
+           left_at = excluded.left_at`,
+        [
+          record.guildId,
+          JSON.stringify(record.settings),
+          record.sealed.apiKey,
+          record.sealed.appId,
+          record.sealed.webhookToken,
+          record.createdAt,
+          record.updatedAt,
+          record.leftAt,
+        ],
+      );
+    }
+
+    forgetServer(guildId: string): Promise<void> {
+      return this.db.transaction(async (tx) => {
+        for (const table of SERVER_TABLES) await tx.query(`DELETE FROM ${table} WHERE guild_id = $1`, [guildId]);
+        await tx.query('DELETE FROM servers WHERE guild_id = $1', [guildId]);
+      });
+    }
+
+    adoptUnowned(guildId: string): Promise<number> {
+      return this.db.transaction(async (tx) => {
+        let moved = 0;
+        for (const table of SERVER_TABLES)
+          moved += (
+            await tx.query(`UPDATE ${table} SET guild_id = $1 WHERE guild_id = '' RETURNING guild_id`, [guildId])
+          ).length;
+        return moved;
+      });
+    }
+  };
+}
+
+/** One server's record, as its store reads it: since when its votes are counted. */
+export function sqlServerRecord<Base extends ServerScopedClass>(base: Base) {
+  return class SqlServerRecord extends base implements Pick<VoteLedger, 'countingSince'> {
+    async countingSince(): Promise<number> {
+      const [server] = await this.query('SELECT created_at FROM servers WHERE guild_id = $1');
+      if (server) return num(server.created_at);
+      // A server with no record yet (a test's store): counted since the store was made.
+      return storeCreatedAt(this.db);
+    }
+  };
+}
+
+function toServer(row: Row): ServerRecord {
+  return {
+    guildId: String(row.guild_id),
+    settings: JSON.parse(String(row.settings)) as ServerSettingsRecord,
+    sealed: { apiKey: orNull(row.api_key), appId: orNull(row.app_id), webhookToken: orNull(row.webhook_token) },
+    createdAt: num(row.created_at),
+    updatedAt: num(row.updated_at),
+    leftAt: optionalNum(row.left_at) ?? null,
+  };
+}
