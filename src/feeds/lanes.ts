@@ -1,6 +1,6 @@
 import type { Translator } from '../i18n/index.js';
 import type { Logger } from '../core/log.js';
-import type { OutboxStore, VoteLedger } from '../store/index.js';
+import type { VoteLedger } from '../store/index.js';
 import { STORE_BACKOFF } from '../work/backoff.js';
 import { DrainLoop } from '../work/drain-loop.js';
 import type { Failure } from '../work/failure.js';

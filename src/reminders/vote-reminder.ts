@@ -6,7 +6,6 @@ import type { ExpiryConsumer } from '../schedule/expiry-schedule.js';
 import type { ReminderOutcome, ReminderStore } from '../store/index.js';
 import { reminderMentionView, reminderView } from '../views/vote-reminder.js';
 
-
 export interface VoteReminderOptions {
   poster: Poster;
   store: Pick<ReminderStore, 'reminderOptIn' | 'claimReminder' | 'settleReminder' | 'releaseReminder'>;
