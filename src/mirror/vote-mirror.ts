@@ -4,6 +4,7 @@ import type { MirrorEntry, NewVote, PollRecord, Store } from '../store/index.js'
 import { INTERACTION_STORE_MS, storeWithin } from '../store/within.js';
 import { backoffMs, type BackoffPolicy } from '../work/backoff.js';
 import { DrainLoop } from '../work/drain-loop.js';
+import type { VoteSink } from './vote-sink.js';
 
 /**
  * How long a vote period is taken to last until the service says otherwise (Guilds' votes run
@@ -25,13 +26,13 @@ export interface VoteMirrorOptions {
   pollMs: number;
   now: () => number;
   /** Votes were accepted (a poll found voters no webhook reported): announce them. */
-  onAccepted: () => void;
+  onAccepted: VoteSink['accepted'];
   /** A running vote was seen (poll, refresh or a `/vote` answer), with when it ends. */
-  onRunning?: (userId: string, expiresAt: number) => Promise<void>;
+  onRunning?: VoteSink['running'];
   /** A running vote a `/vote` answer showed (nobody waits on it); without it, onRunning. */
-  onSeen?: (userId: string, expiresAt: number) => Promise<void>;
+  onSeen?: VoteSink['seen'];
   /** The votes a poll listed as running, all at once (without it, onRunning for each). */
-  onPolled?: (running: ReadonlyArray<{ userId: string; endsAt: number }>) => Promise<void>;
+  onPolled?: VoteSink['polled'];
   /** The server's streak grace window (votes the poll finds continue streaks like delivered ones). */
   streakGraceMs?: number;
 }
