@@ -3,6 +3,8 @@ import type { Logger } from '../core/log.js';
 import type { MirrorEntry, MirrorStore, NewVote, PollRecord, VoteLedger } from '../store/index.js';
 import { INTERACTION_STORE_MS, storeWithin } from '../store/within.js';
 import { backoffMs, type BackoffPolicy } from '../work/backoff.js';
+import { DrainLoop } from '../work/drain-loop.js';
+import type { VoteSink } from './vote-sink.js';
 
 /**
  * How long a vote period is taken to last until the service says otherwise (Guilds' votes run
@@ -25,30 +27,41 @@ export interface VoteMirrorOptions {
   pollMs: number;
   now: () => number;
   /** Votes were accepted (a poll found voters no webhook reported): announce them. */
-  onAccepted: () => void;
+  onAccepted: VoteSink['accepted'];
   /** A running vote was seen (poll, refresh or a `/vote` answer), with when it ends. */
-  onRunning?: (userId: string, expiresAt: number) => Promise<void>;
+  onRunning?: VoteSink['running'];
   /** A running vote a `/vote` answer showed (nobody waits on it); without it, onRunning. */
-  onSeen?: (userId: string, expiresAt: number) => Promise<void>;
+  onSeen?: VoteSink['seen'];
   /** The votes a poll listed as running, all at once (without it, onRunning for each). */
-  onPolled?: (running: ReadonlyArray<{ userId: string; endsAt: number }>) => Promise<void>;
+  onPolled?: VoteSink['polled'];
   /** The server's streak grace window (votes the poll finds continue streaks like delivered ones). */
   streakGraceMs?: number;
 }
 
 /** The guild's active votes, kept in the store from polls of GET /votes and per-member refreshes. */
 export class VoteMirror {
-  #timer: NodeJS.Timeout | undefined;
+  /** GET /votes: at start, every pollMs after, and sooner after a failure; woken only by its times. */
+  readonly #polls: DrainLoop;
+  /** Members a webhook named, a batch at a time; without polls also those whose refresh failed, when due. */
+  readonly #refreshes: DrainLoop;
+  /** Without polls: the votes a stop left unrefreshed, read once at start (a failed read is retried with backoff). */
+  readonly #unconfirmed: DrainLoop;
   #polling: Promise<void> | undefined;
   readonly #waiting = new Set<string>();
-  #refreshing: Promise<void> | undefined;
   #stopped = false;
-  /** A failed poll is tried again on this timer, well before the next regular one. */
-  #retry: NodeJS.Timeout | undefined;
+  /**
+   * Where regular polls fall (Date.now times, pollMs apart from the first; Infinity before start).
+   * One that falls while a poll runs shares it, as a poll asked for meanwhile does.
+   */
+  #firstPollAt = Infinity;
+  #nextPollAt = Infinity;
+  /** A failed poll is tried again then, well before the next regular one; Infinity: none waiting. */
+  #retryAt = Infinity;
   #pollFailures = 0;
   /** Without polls, members whose refresh failed, with how often it failed. */
   readonly #refreshFailures = new Map<string, number>();
-  readonly #refreshRetries = new Set<NodeJS.Timeout>();
+  /** Without polls, the refreshes that failed, each tried again at its own time. */
+  #refreshRetries: Array<{ readonly userId: string; readonly at: number }> = [];
   /**
    * The store's mirror rows (member → expiry), so `/vote` reads them with no I/O: a store query per
    * `/vote` was most of the bot's CPU under load. Filled by a poll or read once from the store, then
@@ -59,22 +72,28 @@ export class VoteMirror {
   /** Mirror writes so far: a load that overlapped one is used once, and read again next time. */
   #writes = 0;
 
-  constructor(private readonly options: VoteMirrorOptions) {}
+  constructor(private readonly options: VoteMirrorOptions) {
+    // A poll and a refresh catch their own failures (they back off by MIRROR_BACKOFF, a poll never
+    // later than its interval): only the read of unconfirmed votes leaves its retry to the loop.
+    this.#polls = new DrainLoop(() => this.#pollWhenDue());
+    this.#refreshes = new DrainLoop(() => this.#refreshWaiting());
+    this.#unconfirmed = new DrainLoop(() => this.#refreshUnconfirmed(), {
+      backoff: MIRROR_BACKOFF,
+      onError: (err, attempt, retryInMs) =>
+        options.logger.warn({ err, attempt, retryInMs }, 'could not read the votes left unconfirmed; trying again'),
+    });
+  }
 
   /** Polls now and then every pollMs; without polls, refreshes the votes a stop left unrefreshed. */
   start(): void {
-    if (this.options.pollMs <= 0) return void this.#refreshUnconfirmed(1);
-    void this.poll();
-    this.#timer = setInterval(() => void this.poll(), this.options.pollMs);
-    this.#timer.unref();
+    if (this.options.pollMs <= 0) return this.#unconfirmed.wake();
+    this.#firstPollAt = this.#nextPollAt = Date.now();
+    this.#polls.wake();
   }
 
   async stop(): Promise<void> {
     this.#stopped = true;
-    clearInterval(this.#timer);
-    clearTimeout(this.#retry);
-    for (const timer of this.#refreshRetries) clearTimeout(timer);
-    await Promise.all([this.#polling, this.#refreshing]);
+    await Promise.all([this.#polls.stop(), this.#refreshes.stop(), this.#unconfirmed.stop(), this.#polling]);
   }
 
   /** The member's vote as the mirror shows it, if active now; undefined means "ask the service". */
@@ -133,7 +152,10 @@ export class VoteMirror {
 
   /** One poll at a time; a poll asked for while one runs shares it. */
   poll(): Promise<void> {
-    this.#polling ??= this.#poll().finally(() => (this.#polling = undefined));
+    this.#polling ??= this.#poll().finally(() => {
+      this.#polling = undefined;
+      this.#skipPollsUntil(Date.now());
+    });
     return this.#polling;
   }
 
@@ -141,12 +163,20 @@ export class VoteMirror {
   refreshSoon(userId: string): void {
     if (this.#stopped) return;
     this.#waiting.add(userId);
-    this.#refreshing ??= new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.#refresh())
-      .finally(() => {
-        this.#refreshing = undefined;
-        if (this.#waiting.size > 0) this.refreshSoon([...this.#waiting][0]!);
-      });
+    this.#refreshes.wake();
+  }
+
+  /** The polls loop's pass: a poll if a regular one or a retry is due, then a wake-up at the next. */
+  async #pollWhenDue(): Promise<void> {
+    if (Date.now() >= Math.min(this.#nextPollAt, this.#retryAt)) await this.poll();
+    this.#polls.wakeAt(Math.min(this.#nextPollAt, this.#retryAt));
+  }
+
+  /** The regular polls that fell while a poll ran were served by it: the next is the first after `at`. */
+  #skipPollsUntil(at: number): void {
+    if (this.#firstPollAt === Infinity || at < this.#nextPollAt) return;
+    const { pollMs } = this.options;
+    this.#nextPollAt = this.#firstPollAt + (Math.floor((at - this.#firstPollAt) / pollMs) + 1) * pollMs;
   }
 
   /**
@@ -154,23 +184,11 @@ export class VoteMirror {
    * assumed 12-hour period in the store (voter role and reminder 12 hours late). A poll corrects
    * every period; without polls, those members are refreshed here at start.
    */
-  async #refreshUnconfirmed(attempt: number): Promise<void> {
-    if (this.#stopped) return;
+  async #refreshUnconfirmed(): Promise<void> {
     const { store, logger, now } = this.options;
-    try {
-      const members = await store.unconfirmedVoters(now(), ASSUMED_VOTE_PERIOD_MS);
-      if (members.length > 0) logger.info({ members: members.length }, 'refreshing votes a stop left unconfirmed');
-      for (const userId of members) this.refreshSoon(userId);
-    } catch (err) {
-      const retryInMs = backoffMs(attempt, MIRROR_BACKOFF);
-      logger.warn({ err, attempt, retryInMs }, 'could not read the votes left unconfirmed; trying again');
-      const timer = setTimeout(() => {
-        this.#refreshRetries.delete(timer);
-        void this.#refreshUnconfirmed(attempt + 1);
-      }, retryInMs);
-      timer.unref();
-      this.#refreshRetries.add(timer);
-    }
+    const members = await store.unconfirmedVoters(now(), ASSUMED_VOTE_PERIOD_MS);
+    if (members.length > 0) logger.info({ members: members.length }, 'refreshing votes a stop left unconfirmed');
+    for (const userId of members) this.refreshSoon(userId);
   }
 
   async #poll(): Promise<void> {
@@ -223,7 +241,7 @@ export class VoteMirror {
         this.options.onAccepted();
       }
       this.#pollFailures = 0;
-      clearTimeout(this.#retry);
+      this.#retryAt = Infinity;
       await this.#remember({ at, ok: true });
     } catch (err) {
       this.#pollFailures += 1;
@@ -249,10 +267,8 @@ export class VoteMirror {
   /** Polls again after a backoff (never later than the regular poll); returns the wait. */
   #retryPoll(): number {
     const wait = Math.min(backoffMs(this.#pollFailures, MIRROR_BACKOFF), this.options.pollMs || Infinity);
-    clearTimeout(this.#retry);
-    if (this.#stopped) return wait;
-    this.#retry = setTimeout(() => void this.poll(), wait);
-    this.#retry.unref();
+    this.#retryAt = Date.now() + wait;
+    this.#polls.wakeAt(this.#retryAt);
     return wait;
   }
 
@@ -266,25 +282,27 @@ export class VoteMirror {
     }
     const attempt = (this.#refreshFailures.get(userId) ?? 0) + 1;
     this.#refreshFailures.set(userId, attempt);
-    const timer = setTimeout(
-      () => {
-        this.#refreshRetries.delete(timer);
-        this.refreshSoon(userId);
-      },
-      backoffMs(attempt, MIRROR_BACKOFF),
-    );
-    timer.unref();
-    this.#refreshRetries.add(timer);
+    const at = Date.now() + backoffMs(attempt, MIRROR_BACKOFF);
+    this.#refreshRetries.push({ userId, at });
+    this.#refreshes.wakeAt(at);
   }
 
-  async #refresh(): Promise<void> {
+  /** The refreshes loop's pass: the members waiting (and retries due), then a wake-up at the next retry. */
+  async #refreshWaiting(): Promise<void> {
+    // Members named in the same turn of the event loop are refreshed together.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const at = Date.now();
+    for (const retry of this.#refreshRetries) if (retry.at <= at) this.#waiting.add(retry.userId);
+    this.#refreshRetries = this.#refreshRetries.filter((retry) => retry.at > at);
     const members = [...this.#waiting];
     this.#waiting.clear();
-    if (members.length > REFRESH_BY_POLL_ABOVE && this.options.pollMs > 0) return this.poll();
-    for (const userId of members) {
-      if (this.#stopped) return;
-      await this.#refreshMember(userId);
-    }
+    if (members.length > REFRESH_BY_POLL_ABOVE && this.options.pollMs > 0) await this.poll();
+    else
+      for (const userId of members) {
+        if (this.#stopped) return;
+        await this.#refreshMember(userId);
+      }
+    this.#refreshes.wakeAt(Math.min(...this.#refreshRetries.map((retry) => retry.at)));
   }
 
   async #refreshMember(userId: string): Promise<void> {

@@ -12,7 +12,7 @@ import { serverClient, type ServiceClients } from '../servers/service-clients.js
 import type { StoreRoot } from '../store/index.js';
 import { DeliveryLog } from '../webhooks/delivery-log.js';
 import { EventWriter } from '../webhooks/event-writer.js';
-import { InboxWorker } from '../runtime/inbox-worker.js';
+import { InboxWorker, type EventInbox } from '../runtime/inbox-worker.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
 import { webhookTargets } from '../webhooks/targets.js';
 import { SharedTokens } from '../webhooks/shared-tokens.js';
@@ -49,8 +49,10 @@ export async function startRealtime(deps: {
 }): Promise<Realtime> {
   const { config, servers, clients, client, root, base, logger, names, ownership } = deps;
   const poster = discordPoster(client.rest);
+  const deliveries = new DeliveryLog({ store: root, logger });
   const runtimes = new Runtimes({
     servers,
+    deliveries,
     inGuild: (guildId) => client.guilds.cache.has(guildId),
     owns: (guildId) => ownership.owns(guildId),
     logger,
@@ -69,7 +71,6 @@ export async function startRealtime(deps: {
         firstPollAfterMs: servers.mode === 'single' ? 0 : pollOffsetMs(guildId, config.votePollMs),
       }),
   });
-  const deliveries = new DeliveryLog({ store: root, logger });
   const worker = new InboxWorker({
     store: root,
     logger,
@@ -77,21 +78,16 @@ export async function startRealtime(deps: {
     shards: ownership,
     // With other processes, their receivers store this one's events too.
     ...(ownership.ownsAll ? {} : { idlePollMs: SHARED_INBOX_POLL_MS }),
-    handle: async (event) => {
-      const outcome = await runtimes.handle(event);
-      if (outcome === 'no server')
-        logger.info(
-          { guildId: event.guildId, eventId: event.id },
-          'webhook event for a server that is not set up; dropped',
-        );
-      else deliveries.record({ guildId: event.guildId, at: event.receivedAt, event: event.kind, outcome });
-    },
+    handle: (event) => runtimes.handle(event),
   });
   let begun = false;
-  const wake = () => {
-    if (begun) worker.wake();
+  // Stored events wake the worker once begun: begin() itself drains what was stored before.
+  const inbox: EventInbox = {
+    wake() {
+      if (begun) worker.wake();
+    },
   };
-  const receiver = config.role === 'bot' ? undefined : await startOwnReceiver(deps, wake, deliveries);
+  const receiver = config.role === 'bot' ? undefined : await startOwnReceiver(deps, inbox, deliveries);
   if (receiver) logger.info({ url: receiver.url }, 'webhook receiver listening');
   // On PostgreSQL a receiver may be another process (ROLE=receiver, or another bot's): its NOTIFY
   // wakes the inbox at once, and the slow poll covers the time the listener is reconnecting.
@@ -99,10 +95,10 @@ export async function startRealtime(deps: {
     config.database.kind === 'postgres'
       ? listenForEvents({
           url: config.database.url,
-          onEvent: wake,
+          onEvent: () => inbox.wake(),
           onListening(again) {
             logger.info({ again }, 'listening for stored webhook events');
-            wake();
+            inbox.wake();
           },
           onDropped: (err, retryInMs) =>
             logger.warn(
@@ -134,7 +130,7 @@ export async function startRealtime(deps: {
 /** This process's own receiver (ROLE=all): tokens from the shared store on PostgreSQL, else from the servers' cache. */
 async function startOwnReceiver(
   deps: Parameters<typeof startRealtime>[0],
-  wake: () => void,
+  inbox: EventInbox,
   deliveries: DeliveryLog,
 ): Promise<Receiver | undefined> {
   const { config, servers, root, logger } = deps;
@@ -153,6 +149,6 @@ async function startOwnReceiver(
     logger,
     deliveries,
     onRefused: deps.onWebhookRefused,
-    onStored: wake,
+    onStored: () => inbox.wake(),
   });
 }

@@ -2,6 +2,7 @@ import type { ServiceClient } from '../api/index.js';
 import type { ReviewFeed } from '../feeds/review-feed.js';
 import type { Logger } from '../core/log.js';
 import { ASSUMED_VOTE_PERIOD_MS, type VoteMirror } from '../mirror/vote-mirror.js';
+import type { VoteSink } from '../mirror/vote-sink.js';
 import type { StoredEvent, VoteLedger } from '../store/index.js';
 
 /** What handling made of a stored delivery, for the delivery log: new, or a repeat of one known already. */
@@ -13,13 +14,13 @@ export interface InboxRouteOptions {
   api: Pick<ServiceClient, 'forgetMember'>;
   feed: Pick<ReviewFeed, 'onReview' | 'onAnswered'>;
   /** Votes were accepted: the vote channel's lane announces them. */
-  wakeVotes: () => void;
+  wakeVotes: VoteSink['accepted'];
   mirror: Pick<VoteMirror, 'refreshSoon' | 'knownEnd'>;
   logger: Logger;
   /** Remembers the names a vote delivery carries (Guilds sends them for votes cast through Discord). */
   rememberName?: (userId: string, name: string) => void;
   /** A new vote's period is running until the given time (the voter role and reminders act on it). */
-  onNewVote?: (userId: string, periodEndsAt: number) => Promise<void>;
+  onNewVote?: VoteSink['newVote'];
   /** The server's streak grace window. */
   streakGraceMs?: number;
 }
@@ -27,6 +28,11 @@ export interface InboxRouteOptions {
 /**
  * What each stored webhook event does: store work only, so the inbox never waits on Discord (the
  * lanes post). The receiver checked its shape before storing it.
+ *
+ * A delivery's route to here: webhooks/receiver.ts (token, shape) → webhooks/event-writer.ts (stored
+ * before the 200) → EventInbox.wake → runtime/inbox-worker.ts → StoredEventHandler.handle:
+ * runtime/runtimes.ts → runtime/server-runtime.ts → this switch → feeds/review-feed.ts, the mirror
+ * (refreshSoon) and, for a vote, the server's VoteSink (runtime/server-votes.ts).
  */
 export function inboxRoute(options: InboxRouteOptions): (event: StoredEvent) => Promise<HandledOutcome> {
   return async ({ payload, receivedAt }) => {

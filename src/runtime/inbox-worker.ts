@@ -4,12 +4,21 @@ import type { EventStore, StoredEvent } from '../store/index.js';
 import { backoffMs, STORE_BACKOFF, type BackoffPolicy } from '../work/backoff.js';
 import { DrainLoop } from '../work/drain-loop.js';
 
-export type EventHandler = (event: StoredEvent) => Promise<void>;
+/** Told that an event was stored (the receiver in this process, or another's NOTIFY): it looks at the store now. */
+export interface EventInbox {
+  wake(): void;
+}
+
+/** Does what a stored event asks; one that throws is handed out again after its backoff. */
+export interface StoredEventHandler {
+  handle(event: StoredEvent): Promise<void>;
+}
 
 export interface InboxWorkerOptions {
   store: Pick<EventStore, 'pendingEvents' | 'deferEvent' | 'markEventsHandled' | 'nextEventDue'>;
   logger: Logger;
-  handle: EventHandler;
+  /** Where each claimed event goes: in the bot, Runtimes (runtime/runtimes.ts). */
+  handle: StoredEventHandler['handle'];
   /** Only events of servers on these shards (this process's); all without. */
   shards?: ShardSet;
   /**
@@ -36,7 +45,7 @@ const EVENT_BACKOFF: BackoffPolicy = { baseMs: 1_000, capMs: 5 * 60_000 };
  * its backoff in the store (attempts, next try) while the others go on; a store that fails makes
  * the loop retry by itself.
  */
-export class InboxWorker {
+export class InboxWorker implements EventInbox {
   readonly #loop: DrainLoop;
 
   constructor(private readonly options: InboxWorkerOptions) {

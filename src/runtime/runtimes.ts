@@ -1,6 +1,8 @@
 import type { Logger } from '../core/log.js';
 import type { StoredEvent } from '../store/index.js';
+import type { DeliveryLog } from '../webhooks/delivery-log.js';
 import type { HandledOutcome } from './event-route.js';
+import type { StoredEventHandler } from './inbox-worker.js';
 import type { ServerRuntime } from './server-runtime.js';
 import type { Servers } from '../servers/servers.js';
 
@@ -12,14 +14,17 @@ export interface RuntimesOptions {
   inGuild: (guildId: string) => boolean;
   /** Whether this process acts for the server: it runs the server's shard (see shards/ownership.ts). */
   owns: (guildId: string) => boolean;
+  /** The servers' delivery logs (/setup status): what handling made of each stored event. */
+  deliveries: Pick<DeliveryLog, 'record'>;
   logger: Logger;
 }
 
 /**
  * The runtime of every set-up server the bot is in, started once Discord is connected: made when a
  * server is set up or joined, remade when its settings change, stopped when it is reset or left.
+ * The inbox worker hands it each stored event, for the server's runtime to route.
  */
-export class Runtimes {
+export class Runtimes implements StoredEventHandler {
   readonly #running = new Map<string, ServerRuntime>();
   #ready = false;
   /** One change at a time per server, in order. */
@@ -59,11 +64,22 @@ export class Runtimes {
     return settled;
   }
 
+  /** A stored event, handled by its server's runtime and written in the server's delivery log. */
+  async handle(event: StoredEvent): Promise<void> {
+    const outcome = await this.#route(event);
+    if (outcome === 'no server')
+      this.options.logger.info(
+        { guildId: event.guildId, eventId: event.id },
+        'webhook event for a server that is not set up; dropped',
+      );
+    else this.options.deliveries.record({ guildId: event.guildId, at: event.receivedAt, event: event.kind, outcome });
+  }
+
   /**
    * A stored event for its server's runtime. A server set up but not started yet (Discord still
    * connecting) makes the event wait; one not set up, or left, has no one to act on it.
    */
-  async handle(event: StoredEvent): Promise<HandledOutcome | 'no server'> {
+  async #route(event: StoredEvent): Promise<HandledOutcome | 'no server'> {
     // The inbox hands out only this process's servers' events; one of another's is never dropped here.
     if (!this.options.owns(event.guildId)) throw new Error("the server is on another process's shard");
     const runtime = this.#running.get(event.guildId);

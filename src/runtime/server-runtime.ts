@@ -29,6 +29,7 @@ import type {
 } from '../store/index.js';
 import { storeWithDeadline } from '../store/within.js';
 import { StreakIndex } from './streak-index.js';
+import { serverVotes } from './server-votes.js';
 import { inboxRoute, type HandledOutcome } from './event-route.js';
 import type { ServerSettings } from '../servers/server-settings.js';
 
@@ -143,41 +144,30 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     memberRoles: (ids) => memberRoles(names.members, guild(), ids),
     checkMs: config.expiryCheckMs,
   });
-  // A recorded vote (a webhook's or one the poll found) may reach a milestone and change a streak.
-  const votesAccepted = () => {
-    streaks.changed();
-    lanes.wakeVotes();
-    milestones.wake();
-  };
   const schedule = new ExpirySchedule({ store, logger, now, consumers, reconcileMs: config.expiryCheckMs });
   const streaks = new StreakIndex(storeWithDeadline(store, ['latestStreaks']), settings.streakGraceMs);
-  const onRunning = (userId: string, endsAt: number) => schedule.voteKnown(userId, endsAt);
-  // A recorded vote makes the streaks in memory be read again (periods a refresh moves: within a minute).
-  const onNewVote = (userId: string, endsAt: number) => {
-    streaks.changed();
-    return onRunning(userId, endsAt);
-  };
+  const votes = serverVotes({ lanes, milestones, streaks, schedule });
   const mirror = new VoteMirror({
     store,
     api,
     logger,
     pollMs: config.votePollMs,
     now,
-    onAccepted: votesAccepted,
-    onRunning,
-    onSeen: (userId, endsAt) => schedule.voteSeen(userId, endsAt),
-    onPolled: (running) => schedule.votesKnown(running),
+    onAccepted: votes.accepted,
+    onRunning: votes.running,
+    onSeen: votes.seen,
+    onPolled: votes.polled,
     streakGraceMs: settings.streakGraceMs,
   });
   const handle = inboxRoute({
     store,
     api,
     feed,
-    wakeVotes: votesAccepted,
+    wakeVotes: votes.accepted,
     mirror,
     logger,
     rememberName: (userId, name) => names.remember(userId, name),
-    onNewVote,
+    onNewVote: votes.newVote,
     streakGraceMs: settings.streakGraceMs,
   });
   const context: BotContext = {

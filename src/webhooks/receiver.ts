@@ -31,7 +31,7 @@ export interface ReceiverOptions {
   targets: WebhookTargets;
   store: Pick<EventStore, 'addEvent'>;
   logger: Logger;
-  /** Called after an event is stored and answered: handling happens from the store. */
+  /** Called after an event is stored and answered: handling happens from the store (in the bot, EventInbox.wake). */
   onStored: () => void;
   /** Concurrent connections kept (WEBHOOK_MAX_CONNECTIONS); past it new ones are closed at once. */
   maxConnections?: number;

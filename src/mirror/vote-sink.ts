@@ -1,0 +1,18 @@
+/**
+ * Where a vote goes once the store holds it, whichever way it came: a webhook delivery
+ * (runtime/event-route.ts), a poll or a refresh of the mirror, a `/vote` answer. One server's
+ * implementation, runtime/server-votes.ts, names what acts on it: the vote channel's lane, milestone
+ * roles, the streaks in memory and the expiry schedule (voter role, reminders).
+ */
+export interface VoteSink {
+  /** Votes were accepted (a delivery or a poll): the vote channel announces them; milestones and streaks look again. */
+  readonly accepted: () => void;
+  /** A delivered vote was new and its period runs until `periodEndsAt`: streaks are read again, the schedule acts on it. */
+  readonly newVote: (userId: string, periodEndsAt: number) => Promise<void>;
+  /** A running vote was seen by a poll or a refresh, with when it ends: the schedule acts on it. */
+  readonly running: (userId: string, endsAt: number) => Promise<void>;
+  /** A running vote a `/vote` answer showed (nobody waits on it). */
+  readonly seen: (userId: string, endsAt: number) => Promise<void>;
+  /** The votes a poll listed as running, all at once. */
+  readonly polled: (running: ReadonlyArray<{ userId: string; endsAt: number }>) => Promise<void>;
+}

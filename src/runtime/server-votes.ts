@@ -1,0 +1,32 @@
+import type { Lanes } from '../feeds/lanes.js';
+import type { VoteSink } from '../mirror/vote-sink.js';
+import type { MilestoneRoles } from '../roles/milestone-roles.js';
+import type { ExpirySchedule } from '../schedule/expiry-schedule.js';
+import type { StreakIndex } from './streak-index.js';
+
+export interface ServerVotesTargets {
+  lanes: Pick<Lanes, 'wakeVotes'>;
+  milestones: Pick<MilestoneRoles, 'wake'>;
+  streaks: Pick<StreakIndex, 'changed'>;
+  schedule: Pick<ExpirySchedule, 'voteKnown' | 'voteSeen' | 'votesKnown'>;
+}
+
+/** One server's VoteSink: the work a recorded vote wakes, written once for deliveries and polls alike. */
+export function serverVotes({ lanes, milestones, streaks, schedule }: ServerVotesTargets): VoteSink {
+  return {
+    // A recorded vote (a webhook's or one the poll found) may reach a milestone and change a streak.
+    accepted() {
+      streaks.changed();
+      lanes.wakeVotes();
+      milestones.wake();
+    },
+    // A recorded vote makes the streaks in memory be read again (periods a refresh moves: within a minute).
+    newVote(userId, periodEndsAt) {
+      streaks.changed();
+      return schedule.voteKnown(userId, periodEndsAt);
+    },
+    running: (userId, endsAt) => schedule.voteKnown(userId, endsAt),
+    seen: (userId, endsAt) => schedule.voteSeen(userId, endsAt),
+    polled: (running) => schedule.votesKnown(running),
+  };
+}

@@ -1,0 +1,91 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { VoteMirror } from '../../src/mirror/vote-mirror.js';
+import { startSandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/types.js';
+import { openStore, type StoreRoot } from '../../src/store/index.js';
+import { capturedLog } from '../support/captured-log.js';
+import { nextSnowflake } from '../../tools/discord-standin/index.js';
+import { fastClient } from '../support/service.js';
+
+/*
+ * The mirror's polls run on a DrainLoop woken at its own times: the regular polls pollMs apart,
+ * and a failed poll's retry, sooner. A regular poll that falls while one runs shares it (as the
+ * setInterval before did), and stop() ends them all.
+ */
+let sandbox: Sandbox;
+let root: StoreRoot;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  root = await openStore({ kind: 'sqlite', file: ':memory:' });
+});
+afterEach(() => sandbox.reset());
+afterAll(async () => {
+  await root?.close();
+  await sandbox?.close();
+});
+
+const until = async (done: () => boolean, ms: number, what: string) => {
+  const deadline = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+};
+const polls = () => sandbox.requests.filter((request) => request.route === 'listVotes');
+
+function mirror(pollMs: number, totalBudgetMs = 5_000) {
+  const log = capturedLog();
+  const votes = new VoteMirror({
+    store: root.forServer(nextSnowflake()),
+    api: fastClient(sandbox, { attemptTimeoutMs: 3_000, totalBudgetMs }),
+    logger: log.logger,
+    pollMs,
+    now: Date.now,
+    onAccepted: () => undefined,
+  });
+  return { votes, lines: log.lines };
+}
+
+describe('the vote mirror polls', () => {
+  it('share a regular poll that falls while one runs: the next starts at the first regular time after it', async () => {
+    // Polls 300 ms apart that take 700 ms: the ones at 300 and 600 fall inside the first, the next is at 900.
+    sandbox.setFault('listVotes', { latencyMs: 700 });
+    const { votes } = mirror(300);
+    const startedAt = Date.now();
+    votes.start();
+    try {
+      await until(() => polls().length >= 2, 5_000, 'the second poll');
+      // Seen at most 10 ms after the service got it; a poll run right after the first would be seen near 700.
+      expect(Date.now() - startedAt).toBeGreaterThanOrEqual(900);
+    } finally {
+      await votes.stop();
+    }
+  });
+
+  it('try a failed poll again well before the next regular one, and log the attempt and the wait', async () => {
+    sandbox.setFault('listVotes', { status: 400 });
+    const { votes, lines } = mirror(60_000, 300);
+    votes.start();
+    try {
+      const failed = () => lines.filter((line) => line.msg.startsWith('could not poll the active votes'));
+      await until(() => failed().length >= 1, 5_000, 'the failed poll');
+      expect(failed()[0]).toMatchObject({ attempt: 1 });
+      expect(failed()[0]!.retryInMs as number).toBeLessThanOrEqual(1_000);
+      sandbox.clearFaults();
+      await until(() => lines.some((line) => line.msg === 'vote mirror updated'), 3_000, 'the retried poll');
+    } finally {
+      await votes.stop();
+    }
+  });
+
+  it('end at stop(): no poll starts after it, not even a retry that was waiting', async () => {
+    sandbox.setFault('listVotes', { status: 400 });
+    const { votes, lines } = mirror(200, 300);
+    votes.start();
+    await until(() => lines.some((line) => line.msg.startsWith('could not poll')), 5_000, 'the failed poll');
+    await votes.stop();
+    const seen = polls().length;
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect(polls().length).toBe(seen);
+  });
+});
