@@ -2,7 +2,6 @@ import type { ReceiverConfig } from '../config/config.js';
 import { startHealthServer, type HealthServer } from '../hosting/health-server.js';
 import type { Phase } from '../hosting/index.js';
 import { ReceiverMetrics } from '../hosting/receiver-metrics.js';
-import { FatalStartError } from '../core/exit-codes.js';
 import type { Logger } from '../core/log.js';
 import { Servers } from '../servers/servers.js';
 import { openStore } from '../store/index.js';
@@ -78,20 +77,16 @@ async function serve(
   phase: () => Phase,
   metrics: ReceiverMetrics | undefined,
 ): Promise<HealthServer> {
-  try {
-    return await startHealthServer({
-      port,
-      host,
-      health: () => ({
-        status: phase(),
-        ready: phase() === 'ok',
-        role: 'receiver',
-        uptimeSeconds: Math.round(process.uptime()),
-      }),
-      metrics: metrics && (() => metrics.render()),
-    });
-  } catch (error) {
-    const reason = (error as { code?: string }).code ?? (error as Error).message;
-    throw new FatalStartError(`Could not serve /healthz on ${host}:${port} (${reason}): choose a free ${setting}.`);
-  }
+  return startHealthServer({
+    port,
+    host,
+    health: () => ({
+      status: phase(),
+      ready: phase() === 'ok',
+      role: 'receiver',
+      uptimeSeconds: Math.round(process.uptime()),
+    }),
+    metrics: metrics && (() => metrics.render()),
+    advice: (reason) => `Could not serve /healthz on ${host}:${port} (${reason}): choose a free ${setting}.`,
+  });
 }
