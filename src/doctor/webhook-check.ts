@@ -1,4 +1,5 @@
 import { connect, createServer } from 'node:net';
+import { listen } from '../core/listen.js';
 import { fail, pass, skip, type Check } from './check.js';
 
 /** The receiver's settings: its port free (or the running bot already listening there), its token, its public URL. */
@@ -38,11 +39,11 @@ async function portState(
   host: string,
   port: number,
 ): Promise<{ state: 'free' } | { state: 'taken' } | { state: 'refused'; cause: string }> {
-  const listened = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
-    const server = createServer();
-    server.once('error', resolve);
-    server.listen(port, host, () => server.close(() => resolve(undefined)));
-  });
+  const server = createServer();
+  const listened = await listen(server, port, host).then(
+    () => new Promise<undefined>((resolve) => server.close(() => resolve(undefined))),
+    (error: NodeJS.ErrnoException) => error,
+  );
   if (listened === undefined) return { state: 'free' };
   if (listened.code !== 'EADDRINUSE') return { state: 'refused', cause: listened.code ?? listened.message };
   const answered = await new Promise<boolean>((resolve) => {

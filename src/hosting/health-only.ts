@@ -1,4 +1,4 @@
-import { FatalStartError } from '../core/exit-codes.js';
+import { hostInUrl } from '../core/listen.js';
 import { startHealthServer, type HealthServer } from './health-server.js';
 import type { Phase } from './index.js';
 
@@ -16,16 +16,11 @@ export interface HealthOnlyOptions {
  * on METRICS_PORT while this process waits for the store, until the full server takes the port.
  */
 export async function serveHealthOnly({ port, host, setting, phase }: HealthOnlyOptions): Promise<HealthServer> {
-  try {
-    return await startHealthServer({
-      port,
-      host,
-      health: () => ({ status: phase(), ready: phase() === 'ok', uptimeSeconds: Math.round(process.uptime()) }),
-    });
-  } catch (error) {
-    const reason = (error as { code?: string }).code ?? (error as Error).message;
-    throw new FatalStartError(
-      `Could not serve /healthz on ${host.includes(':') ? `[${host}]` : host}:${port} (${reason}): choose a free ${setting} (or leave it empty).`,
-    );
-  }
+  return startHealthServer({
+    port,
+    host,
+    health: () => ({ status: phase(), ready: phase() === 'ok', uptimeSeconds: Math.round(process.uptime()) }),
+    advice: (reason) =>
+      `Could not serve /healthz on ${hostInUrl(host)}:${port} (${reason}): choose a free ${setting} (or leave it empty).`,
+  });
 }

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { hostInUrl, listen, type ListenAdvice } from '../core/listen.js';
 
 /** prom-client's Registry.PROMETHEUS_CONTENT_TYPE, kept here so a health-only server never loads prom-client. */
 export const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8';
@@ -18,6 +18,8 @@ export interface HealthServerOptions {
   health: () => Health;
   /** Without it, /metrics is not served (404). */
   metrics?: () => Promise<string>;
+  /** What to change when the port cannot be had (the start fails with it); without it, Node's own error. */
+  advice?: ListenAdvice;
 }
 
 export interface HealthServer {
@@ -35,16 +37,9 @@ export interface HealthServer {
 export async function startHealthServer(options: HealthServerOptions): Promise<HealthServer> {
   const server = createServer((req, res) => void answer(req, res, options));
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { address, port } = server.address() as AddressInfo;
+  const { address, port } = await listen(server, options.port, options.host ?? '127.0.0.1', options.advice);
   return {
-    url: `http://${address.includes(':') ? `[${address}]` : address}:${port}`,
+    url: `http://${hostInUrl(address)}:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,5 +1,5 @@
 import { Status, type Client } from 'discord.js';
-import { FatalStartError } from '../core/exit-codes.js';
+import { hostInUrl } from '../core/listen.js';
 import type { InFlight } from '../bot/in-flight.js';
 import { startHealthServer, type Health, type HealthServer } from './health-server.js';
 import type { WorkCounts } from '../store/index.js';
@@ -43,28 +43,23 @@ export async function startHosting({
     gatewayPingMs: client.ws.ping,
     gatewayConnected: client.ws.status === Status.Ready,
   });
-  try {
-    return await startHealthServer({
-      port,
-      host,
-      health: () => {
-        const now = live();
-        return {
-          status: phase(),
-          ready: now.ready,
-          gatewayConnected: now.gatewayConnected,
-          interactionsInFlight: now.inFlight,
-          uptimeSeconds: Math.round(process.uptime()),
-        };
-      },
-      metrics: async () => metrics.render(live(), work && (await readWithin(work, WORK_READ_MS))),
-    });
-  } catch (error) {
-    const reason = (error as { code?: string }).code ?? (error as Error).message;
-    throw new FatalStartError(
-      `Could not serve /healthz and /metrics on ${host.includes(':') ? `[${host}]` : host}:${port} (${reason}): choose a free METRICS_PORT (or leave it empty), and a METRICS_HOST this machine has.`,
-    );
-  }
+  return startHealthServer({
+    port,
+    host,
+    health: () => {
+      const now = live();
+      return {
+        status: phase(),
+        ready: now.ready,
+        gatewayConnected: now.gatewayConnected,
+        interactionsInFlight: now.inFlight,
+        uptimeSeconds: Math.round(process.uptime()),
+      };
+    },
+    metrics: async () => metrics.render(live(), work && (await readWithin(work, WORK_READ_MS))),
+    advice: (reason) =>
+      `Could not serve /healthz and /metrics on ${hostInUrl(host)}:${port} (${reason}): choose a free METRICS_PORT (or leave it empty), and a METRICS_HOST this machine has.`,
+  });
 }
 
 async function readWithin<T>(read: () => Promise<T>, ms: number): Promise<T | undefined> {

@@ -11,6 +11,7 @@ import { loadCommands } from '../bot/load-commands.js';
 import { createRouter } from '../bot/router.js';
 import { loadConfig, loadRole, secretValues } from '../config/bot.js';
 import { EXIT_FAILURE } from '../core/exit-codes.js';
+import { onStopSignal, stopOnSignal } from '../core/stop-on-signal.js';
 import { serveHealthOnly } from '../hosting/health-only.js';
 import { startHosting, type Hosting, type Phase } from '../hosting/index.js';
 import type { BotMetrics } from '../hosting/metrics.js';
@@ -70,12 +71,10 @@ async function main(): Promise<void> {
           phase: () => phase,
         });
   // Nothing to drain until this process acts: a standby (or a start not yet done) just stops.
-  const stopEarly = (signal: NodeJS.Signals) => {
+  const dropEarlyStop = onStopSignal((signal) => {
     logger.info({ signal }, 'stopped before acting');
     process.exit(0);
-  };
-  process.once('SIGINT', stopEarly);
-  process.once('SIGTERM', stopEarly);
+  });
   const ownership = await resolveShards(config);
   const shards = { count: ownership.count, ids: formatShardIds(ownership.ids) };
   logger.info({ shards }, 'shards this process runs');
@@ -205,31 +204,28 @@ async function main(): Promise<void> {
     logger.info({ url: hosting.url, paths: ['/healthz', '/metrics'] }, 'health and metrics server listening');
   }
 
-  let stopping = false;
-  const stop = async (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    phase = 'stopping';
-    logger.info({ signal, inFlight: inFlight.size }, 'shutting down');
+  dropEarlyStop();
+  stopOnSignal({
+    logger,
+    details: () => ({ inFlight: inFlight.size }),
     // A bound on the whole stop, in case destroy() itself hangs on a dead socket.
-    setTimeout(() => process.exit(1), config.shutdownGraceMs + 5_000).unref();
-    const unfinished = await inFlight.drain(config.shutdownGraceMs);
-    if (unfinished > 0) logger.warn({ unfinished }, 'interactions still running at shutdown');
-    stopWatching();
-    await realtime.stop();
-    await client.destroy();
-    await store.close();
-    // Last: a standby takes over the moment this is released, and this process no longer acts.
-    await lock.release();
-    await hosting?.close();
-    await healthPort?.close();
-    logger.info('stopped');
-    process.exit(0);
-  };
-  process.off('SIGINT', stopEarly);
-  process.off('SIGTERM', stopEarly);
-  process.once('SIGINT', (s) => void stop(s));
-  process.once('SIGTERM', (s) => void stop(s));
+    withinMs: config.shutdownGraceMs + 5_000,
+    lateExitCode: EXIT_FAILURE,
+    async stop() {
+      phase = 'stopping';
+      const unfinished = await inFlight.drain(config.shutdownGraceMs);
+      if (unfinished > 0) logger.warn({ unfinished }, 'interactions still running at shutdown');
+      stopWatching();
+      await realtime.stop();
+      await client.destroy();
+      await store.close();
+      // Last: a standby takes over the moment this is released, and this process no longer acts.
+      await lock.release();
+      await hosting?.close();
+      await healthPort?.close();
+      logger.info('stopped');
+    },
+  });
 
   await connect(client, config.discord.token, config.discord.apiUrl ?? RouteBases.api, logger);
 }

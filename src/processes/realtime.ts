@@ -11,12 +11,10 @@ import type { Servers } from '../servers/servers.js';
 import { serverClient, type ServiceClients } from '../servers/service-clients.js';
 import type { StoreRoot } from '../store/index.js';
 import { DeliveryLog } from '../webhooks/delivery-log.js';
-import { EventWriter } from '../webhooks/event-writer.js';
 import { InboxWorker, type EventInbox } from '../runtime/inbox-worker.js';
-import { startReceiver, type Receiver } from '../webhooks/receiver.js';
-import { webhookTargets } from '../webhooks/targets.js';
-import { SharedTokens } from '../webhooks/shared-tokens.js';
+import type { Receiver } from '../webhooks/receiver.js';
 import { listenForEvents } from '../store/inbox-listener.js';
+import { startWebhookReceiver } from './webhook-receiver.js';
 
 /** How soon an event stored by another process's receiver is seen without a wake-up. */
 const SHARED_INBOX_POLL_MS = 1_000;
@@ -127,7 +125,7 @@ export async function startRealtime(deps: {
   };
 }
 
-/** This process's own receiver (ROLE=all): tokens from the shared store on PostgreSQL, else from the servers' cache. */
+/** This process's own receiver (ROLE=all), storing into the store this process handles from. */
 async function startOwnReceiver(
   deps: Parameters<typeof startRealtime>[0],
   inbox: EventInbox,
@@ -135,17 +133,11 @@ async function startOwnReceiver(
 ): Promise<Receiver | undefined> {
   const { config, servers, root, logger } = deps;
   if (!config.webhook) return undefined;
-  const single = servers.environment;
-  const shared = config.database.kind === 'postgres' ? new SharedTokens(servers) : undefined;
-  return startReceiver({
-    ...config.webhook,
-    targets: webhookTargets({
-      path: config.webhook.path,
-      serverToken: (guildId) =>
-        shared ? shared.tokenFor(guildId) : servers.isConfigured(guildId) ? servers.webhookToken(guildId) : undefined,
-      single: single && { guildId: single.guildId, token: config.webhook.token },
-    }),
-    store: new EventWriter(root),
+  return startWebhookReceiver({
+    webhook: config.webhook,
+    database: config.database,
+    servers,
+    store: root,
     logger,
     deliveries,
     onRefused: deps.onWebhookRefused,

@@ -2,15 +2,11 @@ import type { ReceiverConfig } from '../config/receiver.js';
 import { startHealthServer, type HealthServer } from '../hosting/health-server.js';
 import type { Phase } from '../hosting/index.js';
 import { ReceiverMetrics } from '../hosting/receiver-metrics.js';
-import { FatalStartError } from '../core/exit-codes.js';
 import type { Logger } from '../core/log.js';
 import { Servers } from '../servers/servers.js';
 import { openStore } from '../store/index.js';
 import { DeliveryLog } from '../webhooks/delivery-log.js';
-import { EventWriter } from '../webhooks/event-writer.js';
-import { startReceiver } from '../webhooks/receiver.js';
-import { SharedTokens } from '../webhooks/shared-tokens.js';
-import { webhookTargets } from '../webhooks/targets.js';
+import { startWebhookReceiver } from './webhook-receiver.js';
 
 /**
  * ROLE=receiver: the webhook receiver alone, with no Discord connection and no token. It keeps
@@ -39,17 +35,13 @@ export async function runReceiverProcess(config: ReceiverConfig, logger: Logger)
       ? undefined
       : { guildId: single, settings: {}, credentials: undefined, webhookToken: config.webhook.token },
   );
-  const tokens = new SharedTokens(servers);
   // Refusals are logged where they are seen; stored and duplicate, by the bot that handles the event.
   const deliveries = new DeliveryLog({ store, logger });
-  const receiver = await startReceiver({
-    ...config.webhook,
-    targets: webhookTargets({
-      path: config.webhook.path,
-      serverToken: (guildId) => tokens.tokenFor(guildId),
-      single: single === undefined ? undefined : { guildId: single, token: config.webhook.token },
-    }),
-    store: new EventWriter(store),
+  const receiver = await startWebhookReceiver({
+    webhook: config.webhook,
+    database: config.database,
+    servers,
+    store,
     logger,
     deliveries,
     onRefused: metrics && ((reason) => metrics.webhookRefused(reason)),
@@ -78,20 +70,16 @@ async function serve(
   phase: () => Phase,
   metrics: ReceiverMetrics | undefined,
 ): Promise<HealthServer> {
-  try {
-    return await startHealthServer({
-      port,
-      host,
-      health: () => ({
-        status: phase(),
-        ready: phase() === 'ok',
-        role: 'receiver',
-        uptimeSeconds: Math.round(process.uptime()),
-      }),
-      metrics: metrics && (() => metrics.render()),
-    });
-  } catch (error) {
-    const reason = (error as { code?: string }).code ?? (error as Error).message;
-    throw new FatalStartError(`Could not serve /healthz on ${host}:${port} (${reason}): choose a free ${setting}.`);
-  }
+  return startHealthServer({
+    port,
+    host,
+    health: () => ({
+      status: phase(),
+      ready: phase() === 'ok',
+      role: 'receiver',
+      uptimeSeconds: Math.round(process.uptime()),
+    }),
+    metrics: metrics && (() => metrics.render()),
+    advice: (reason) => `Could not serve /healthz on ${host}:${port} (${reason}): choose a free ${setting}.`,
+  });
 }

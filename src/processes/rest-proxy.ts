@@ -2,9 +2,10 @@
 // errors (404, 403, 429…) by instanceof, and a class from the other build fails that test.
 import { REST } from '@discordjs/rest';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { installProcessGuards } from '../bot/process-guards.js';
 import { readArgs } from '../core/cli-args.js';
+import { listen } from '../core/listen.js';
+import { stopOnSignal } from '../core/stop-on-signal.js';
 import { loadRestProxyConfig } from '../config/rest-proxy.js';
 import { createLogger } from '../core/log.js';
 import { exitOnStartFailure } from './start-failure.js';
@@ -22,6 +23,8 @@ REST_PROXY_REQUESTS_PER_SECOND (25, at most 50), LOG_LEVEL, LOG_FORMAT.
 Options:
   -h, --help  show this text (reads no settings, connects to nothing)
 `;
+
+const WHAT = 'The REST proxy';
 
 async function main(): Promise<void> {
   const config = loadRestProxyConfig();
@@ -51,27 +54,29 @@ async function main(): Promise<void> {
       res.end(JSON.stringify({ message: 'the REST proxy could not forward the request', code: 0 }));
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  }).catch((error: unknown) => {
-    throw new Error(
-      `could not listen on ${config.host}:${config.port} (${(error as { code?: string }).code ?? String(error)}): choose a free REST_PROXY_PORT`,
-    );
-  });
-  const { port } = server.address() as AddressInfo;
+  const { port } = await listen(
+    server,
+    config.port,
+    config.host,
+    // Word for word the line this failure has always printed (a plain error, after WHAT could not start).
+    (reason) =>
+      `${WHAT} could not start: could not listen on ${config.host}:${config.port} (${reason}): choose a free REST_PROXY_PORT`,
+  );
   logger.info(
     { url: `http://${config.host}:${port}/api`, upstream: config.upstream, perSecond: config.requestsPerSecond },
     'REST proxy listening',
   );
-  const stop = (signal: NodeJS.Signals) => {
-    logger.info({ signal }, 'shutting down');
-    server.close(() => process.exit(0));
-    server.closeIdleConnections();
-    setTimeout(() => process.exit(0), 5_000).unref();
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  stopOnSignal({
+    logger,
+    // Requests in flight are answered; idle keep-alive connections close at once.
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+    withinMs: 5_000,
+    lateExitCode: 0,
+  });
 }
 
-if (readArgs(USAGE, {})) main().catch((error: unknown) => exitOnStartFailure(error, 'The REST proxy'));
+if (readArgs(USAGE, {})) main().catch((error: unknown) => exitOnStartFailure(error, WHAT));

@@ -1,4 +1,5 @@
 import { readArgs } from '../core/cli-args.js';
+import { onStopSignal } from '../core/stop-on-signal.js';
 import { startSandbox } from '../sandbox/server.js';
 
 const USAGE = `Usage: npm run sandbox
@@ -61,21 +62,20 @@ async function serve(): Promise<void> {
 
   Ctrl+C stops it.`);
 
-  let stopping = false;
-  function stop(signal: NodeJS.Signals): void {
-    if (stopping) process.exit(1);
-    stopping = true;
-    console.log(`\n${signal}: closing the sandbox.`);
-    sandbox.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error('The sandbox did not close cleanly:', error);
-        process.exit(1);
-      },
-    );
-  }
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  onStopSignal(
+    (signal) => {
+      console.log(`\n${signal}: closing the sandbox.`);
+      sandbox.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error('The sandbox did not close cleanly:', error);
+          process.exit(1);
+        },
+      );
+    },
+    // A second Ctrl+C while it closes: stop waiting.
+    () => process.exit(1),
+  );
 }
 
 if (readArgs(USAGE, {})) await serve();

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { RouteName } from '../api/types.js';
+import { hostInUrl, listen } from '../core/listen.js';
 import type { Answer } from './answer.js';
 import { jsonAnswer, UNAUTHORISED } from './answer.js';
 import { FaultTable, faultAnswer } from './faults.js';
@@ -91,18 +91,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       else res.destroy(error instanceof Error ? error : undefined);
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const { port } = await listen(server, options.port ?? 0, host);
 
   return {
-    baseUrl: `http://${urlHost}:${port}/v1`,
+    baseUrl: `http://${hostInUrl(host)}:${port}/v1`,
     apiKey,
     appId,
     get requests() {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { hostInUrl, listen } from '../core/listen.js';
 import type { Logger } from '../core/log.js';
 import type { DeliveryOutcome, EventStore } from '../store/index.js';
 import type { DeliveryLog } from './delivery-log.js';
@@ -203,17 +203,9 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
     options.onStored();
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const address = await listen(server, options.port, options.host);
   return {
-    url: `http://${host}:${address.port}${options.path}`,
+    url: `http://${hostInUrl(address.address)}:${address.port}${options.path}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
