@@ -51,8 +51,7 @@ export class ChannelLane {
     // A pass that threw met the store, not Discord (Discord's failures are sorted in #failed).
     this.#loop = new DrainLoop(() => this.#pass(), {
       backoff: STORE_BACKOFF,
-      onError: (err, attempt, retryInMs) =>
-        options.logger.warn({ err, channelId: options.channelId, attempt, retryInMs }, 'channel lane pass failed'),
+      warn: { logger: options.logger, line: 'channel lane pass failed', fields: { channelId: options.channelId } },
     });
   }
 

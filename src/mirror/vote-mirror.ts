@@ -79,8 +79,7 @@ export class VoteMirror {
     this.#refreshes = new DrainLoop(() => this.#refreshWaiting());
     this.#unconfirmed = new DrainLoop(() => this.#refreshUnconfirmed(), {
       backoff: MIRROR_BACKOFF,
-      onError: (err, attempt, retryInMs) =>
-        options.logger.warn({ err, attempt, retryInMs }, 'could not read the votes left unconfirmed; trying again'),
+      warn: { logger: options.logger, line: 'could not read the votes left unconfirmed; trying again' },
     });
   }
 

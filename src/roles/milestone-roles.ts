@@ -68,8 +68,7 @@ export class MilestoneRoles {
   constructor(private readonly options: MilestoneRolesOptions) {
     this.#roles = roleChanges(options.rest, options.guildId);
     this.#loop = new DrainLoop(() => this.#pass(), {
-      onError: (err, attempt, retryInMs) =>
-        options.logger.warn({ err, attempt, retryInMs }, 'milestone roles: pass failed; trying again'),
+      warn: { logger: options.logger, line: 'milestone roles: pass failed; trying again' },
     });
   }
 

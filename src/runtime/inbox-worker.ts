@@ -51,8 +51,7 @@ export class InboxWorker implements EventInbox {
   constructor(private readonly options: InboxWorkerOptions) {
     this.#loop = new DrainLoop(() => this.#drain(), {
       backoff: STORE_BACKOFF,
-      onError: (err, attempt, retryInMs) =>
-        options.logger.warn({ err, attempt, retryInMs }, 'could not read the webhook inbox; trying again shortly'),
+      warn: { logger: options.logger, line: 'could not read the webhook inbox; trying again shortly' },
     });
   }
 

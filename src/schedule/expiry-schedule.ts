@@ -71,8 +71,7 @@ export class ExpirySchedule {
   constructor(private readonly options: ExpiryScheduleOptions) {
     this.#firing = new DrainLoop(() => this.#fireDue(), {
       backoff: STORE_BACKOFF,
-      onError: (err, attempt, retryInMs) =>
-        options.logger.warn({ err, attempt, retryInMs }, 'could not read due vote expiries'),
+      warn: { logger: options.logger, line: 'could not read due vote expiries' },
     });
   }
 

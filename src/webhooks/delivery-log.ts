@@ -33,8 +33,7 @@ export class DeliveryLog {
     this.#keep = options.keep ?? DELIVERIES_KEPT;
     this.#loop = new DrainLoop(() => this.#write(), {
       backoff: STORE_BACKOFF,
-      onError: (err, attempt, retryInMs) =>
-        options.logger.warn({ err, attempt, retryInMs }, 'could not write the webhook delivery log; trying again'),
+      warn: { logger: options.logger, line: 'could not write the webhook delivery log; trying again' },
     });
   }
 

@@ -3,7 +3,15 @@ import { backoffMs, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 export interface DrainLoopOptions {
   /** A pass that threw is tried again after a backoff, on the loop's own timer: no wake-up is needed. */
   onError?: (err: unknown, attempt: number, retryInMs: number) => void;
+  /** Instead of onError: each failed pass is one warn line, `{ err, ...fields, attempt, retryInMs }`. */
+  warn?: FailedPassLine;
   backoff?: BackoffPolicy;
+}
+
+export interface FailedPassLine {
+  logger: { warn(fields: object, line: string): void };
+  line: string;
+  fields?: object;
 }
 
 /**
@@ -46,7 +54,7 @@ export class DrainLoop {
       (err: unknown) => {
         this.#failures += 1;
         const wait = backoffMs(this.#failures, this.options.backoff ?? DEFAULT_BACKOFF);
-        this.options.onError?.(err, this.#failures, wait);
+        this.#failed(err, wait);
         this.#retry = setTimeout(() => this.wake(), wait);
         this.#retry.unref();
       },
@@ -93,5 +101,11 @@ export class DrainLoop {
     clearTimeout(this.#later);
     for (const wake of [...this.#sleepers]) wake();
     await this.#running;
+  }
+
+  #failed(err: unknown, retryInMs: number): void {
+    const { onError, warn } = this.options;
+    if (onError) return onError(err, this.#failures, retryInMs);
+    warn?.logger.warn({ err, ...warn.fields, attempt: this.#failures, retryInMs }, warn.line);
   }
 }

@@ -61,6 +61,28 @@ describe('DrainLoop', () => {
     await loop.stop();
   });
 
+  it('writes one warn line per failed pass, with its fields, the attempt and the wait', async () => {
+    const lines: { fields: object; line: string }[] = [];
+    const logger = { warn: (fields: object, line: string) => void lines.push({ fields, line }) };
+    const err = new Error('store down');
+    let passes = 0;
+    const loop = new DrainLoop(
+      async () => {
+        passes += 1;
+        if (passes <= 2) throw err;
+      },
+      { backoff: { baseMs: 1, capMs: 1 }, warn: { logger, line: 'pass failed', fields: { channelId: '42' } } },
+    );
+    loop.wake();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await loop.stop();
+    expect(passes).toBe(3);
+    expect(lines).toEqual([
+      { fields: { err, channelId: '42', attempt: 1, retryInMs: expect.any(Number) }, line: 'pass failed' },
+      { fields: { err, channelId: '42', attempt: 2, retryInMs: expect.any(Number) }, line: 'pass failed' },
+    ]);
+  });
+
   it('wakes at the earliest time asked for, and a sleep inside a pass ends at stop', async () => {
     let passes = 0;
     let slept = false;
