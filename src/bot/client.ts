@@ -14,7 +14,7 @@ export function createDiscordClient(config: Config, shards: ShardSet): Client {
 /**
  * discord.js takes SHARD_COUNT and SHARDS from the environment when the options equal its defaults,
  * as its ShardingManager passes them to child processes. This bot's SHARD_COUNT means something else
- * (`auto`, or empty when unset) and is already read by config.ts, so the client is made without them.
+ * (`auto`, or empty when unset) and is already read by config/bot.ts, so the client is made without them.
  */
 function withoutShardingManagerEnv<T>(make: () => T): T {
   const kept = { SHARD_COUNT: process.env.SHARD_COUNT, SHARDS: process.env.SHARDS };

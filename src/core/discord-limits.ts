@@ -1,5 +1,5 @@
 // Discord's size limits, named once. Builders check most of them, but validation is off in
-// production (main.ts), so views cut text to these before handing it over.
+// production (processes/bot.ts), so views cut text to these before handing it over.
 export const EMBED_TITLE_MAX = 256;
 export const EMBED_DESCRIPTION_MAX = 4096;
 export const EMBED_FIELD_NAME_MAX = 256;

@@ -12,7 +12,7 @@ import type { SetupPorts } from './setup-ports.js';
 import type { ExpiryStore, ReminderStore, ReviewFeedStore, StatsStore, VoteLedger } from '../store/index.js';
 import type { StreakIndex } from './streak-index.js';
 
-/** What every handler may use, whichever server it serves; handed in by main.ts so handlers never reach for globals. */
+/** What every handler may use, whichever server it serves; handed in by processes/bot.ts so handlers never reach for globals. */
 export interface BaseContext {
   readonly config: Config;
   readonly logger: Logger;

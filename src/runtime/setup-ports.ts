@@ -1,7 +1,7 @@
 import type { ConnectionCheck } from '../api/index.js';
 import type { DeliveryRecord, MilestoneStore, PollRecord } from '../store/index.js';
 
-/** What /setup needs beyond the servers' settings, wired in main.ts: narrow, so the flows stay testable. */
+/** What /setup needs beyond the servers' settings, wired in processes/bot.ts: narrow, so the flows stay testable. */
 export interface SetupPorts {
   /** One GET /votes through the server's own client, so its rate limiter counts it like any other call. */
   checkService(guildId: string): Promise<ConnectionCheck>;

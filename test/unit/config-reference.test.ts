@@ -40,7 +40,7 @@ function mismatch(name: string, file: string, written: Default, expected: Defaul
   return isDeepStrictEqual(written, expected)
     ? []
     : [
-        `${name}: ${file} gives the default ${describeDefault(written)}, src/config/config.ts ${describeDefault(expected)}`,
+        `${name}: ${file} gives the default ${describeDefault(written)}, src/config/settings.ts ${describeDefault(expected)}`,
       ];
 }
 
@@ -71,12 +71,12 @@ function countProblems(names: string[], file: string, skip: Record<string, strin
       .map(([name, count]) => `${name}: ${count === 0 ? 'missing from' : `${count} times in`} ${file}`),
     ...names
       .filter((name) => !known.includes(name))
-      .map((name) => `${name}: in ${file}, but src/config/config.ts has no such setting`),
+      .map((name) => `${name}: in ${file}, but src/config/settings.ts has no such setting`),
   ];
 }
 
 describe('the configuration reference, docs/configuration.md', () => {
-  it('has exactly one row for every setting src/config/config.ts reads, and none for a setting it does not', () => {
+  it('has exactly one row for every setting src/config/settings.ts reads, and none for a setting it does not', () => {
     expect(
       countProblems(
         referenceRows().map((row) => row.name),
@@ -85,7 +85,7 @@ describe('the configuration reference, docs/configuration.md', () => {
     ).toEqual([]);
   });
 
-  it('gives each setting the default src/config/config.ts gives it', () => {
+  it('gives each setting the default src/config/settings.ts gives it', () => {
     const problems = referenceRows().flatMap(({ name, defaultCell }) => {
       const field = SETTINGS[name];
       if (!field) return [];

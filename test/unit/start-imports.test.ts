@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const STATIC_IMPORT = /^(?:import|export)(?!\s+type\b)[^'"]*?from\s+['"]([^'"]+)['"]|^import\s+['"]([^'"]+)['"]/gm;
 
-/** The packages the bot's start loads before any code runs: every static, non-type import from main.ts on. */
+/** The packages the bot's start loads before any code runs: every static, non-type import from processes/bot.ts on. */
 function packagesLoadedAtStart(): Set<string> {
   const seen = new Set<string>();
   const packages = new Set<string>();
