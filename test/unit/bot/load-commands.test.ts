@@ -45,4 +45,16 @@ describe('loadCommands', () => {
     const url = await commandsDir({ 'a.js': good('same'), 'b.js': good('same') });
     await expect(loadCommands(url)).rejects.toThrow('commands/b.js reuses the command name /same');
   });
+
+  it('reads the gate a command declares', async () => {
+    const url = await commandsDir({ 'mod.js': `${good('mod')}export const gate = 'moderator';\n` });
+    expect((await loadCommands(url)).get('mod')?.gate).toBe('moderator');
+  });
+
+  it('refuses a gate that is not one, naming the gates there are', async () => {
+    const url = await commandsDir({ 'admin.js': `${good('admin')}export const gate = 'admin';\n` });
+    await expect(loadCommands(url)).rejects.toThrow(
+      'commands/admin.js must export "gate" as one of member, moderator, manageServer',
+    );
+  });
 });
