@@ -26,14 +26,11 @@ export interface VoteMirrorOptions {
   /** VOTE_POLL_SECONDS in ms; 0 turns polling off (webhook refreshes still run). */
   pollMs: number;
   now: () => number;
-  /** Votes were accepted (a poll found voters no webhook reported): announce them. */
-  onAccepted: VoteSink['accepted'];
-  /** A running vote was seen (poll, refresh or a `/vote` answer), with when it ends. */
-  onRunning?: VoteSink['running'];
-  /** A running vote a `/vote` answer showed (nobody waits on it); without it, onRunning. */
-  onSeen?: VoteSink['seen'];
-  /** The votes a poll listed as running, all at once (without it, onRunning for each). */
-  onPolled?: VoteSink['polled'];
+  /**
+   * Where the votes the mirror finds go: those a poll found that no webhook reported (accepted), a
+   * running vote a refresh saw (running) or a `/vote` answer showed (seen), a poll's whole list (polled).
+   */
+  votes: Pick<VoteSink, 'accepted' | 'running' | 'seen' | 'polled'>;
   /** The server's streak grace window (votes the poll finds continue streaks like delivered ones). */
   streakGraceMs?: number;
 }
@@ -140,10 +137,9 @@ export class VoteMirror {
    */
   async learned(userId: string, status: VoteStatus): Promise<void> {
     const { logger, now } = this.options;
-    const seen = this.options.onSeen ?? this.options.onRunning;
-    if (!seen || this.#stopped || !status.voted || status.remainingMs === null || status.remainingMs <= 0) return;
+    if (this.#stopped || !status.voted || status.remainingMs === null || status.remainingMs <= 0) return;
     try {
-      await seen(userId, now() + status.remainingMs);
+      await this.options.votes.seen(userId, now() + status.remainingMs);
     } catch (err) {
       logger.warn({ err, userId }, 'could not act on a vote a /vote answer showed');
     }
@@ -212,8 +208,7 @@ export class VoteMirror {
       this.#index = new Map(entries.map((entry) => [entry.userId, entry.expiresAt]));
       logger.info({ active: entries.length, first }, 'vote mirror updated');
       const listed = entries.map((entry) => ({ userId: entry.userId, endsAt: entry.expiresAt }));
-      if (this.options.onPolled) await this.options.onPolled(listed);
-      else for (const vote of listed) await this.options.onRunning?.(vote.userId, vote.endsAt);
+      await this.options.votes.polled(listed);
       // One read for the whole list: most listed votes are running already and need no more work.
       const running = await store.runningVotes(at);
       const candidates: NewVote[] = [];
@@ -237,7 +232,7 @@ export class VoteMirror {
       const accepted = first ? 0 : fresh.length;
       if (accepted > 0) {
         logger.info({ voters: accepted }, 'poll found votes no webhook reported');
-        this.options.onAccepted();
+        this.options.votes.accepted();
       }
       this.#pollFailures = 0;
       this.#retryAt = Infinity;
@@ -322,7 +317,7 @@ export class VoteMirror {
       this.#writes += 1;
       this.#index?.set(userId, expiresAt);
       await store.setPeriodEnd(userId, at, expiresAt);
-      await this.options.onRunning?.(userId, expiresAt);
+      await this.options.votes.running(userId, expiresAt);
       this.#refreshFailures.delete(userId);
     } catch (err) {
       logger.warn({ err, userId }, "could not refresh a member's vote; trying again later");

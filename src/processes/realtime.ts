@@ -11,7 +11,8 @@ import type { Servers } from '../servers/servers.js';
 import { serverClient, type ServiceClients } from '../servers/service-clients.js';
 import type { StoreRoot } from '../store/index.js';
 import { DeliveryLog } from '../webhooks/delivery-log.js';
-import { InboxWorker, type EventInbox } from '../runtime/inbox-worker.js';
+import type { EventInbox } from '../webhooks/event-inbox.js';
+import { InboxWorker } from '../runtime/inbox-worker.js';
 import type { Receiver } from '../webhooks/receiver.js';
 import { listenForEvents } from '../store/inbox-listener.js';
 import { startWebhookReceiver } from './webhook-receiver.js';
@@ -76,7 +77,7 @@ export async function startRealtime(deps: {
     shards: ownership,
     // With other processes, their receivers store this one's events too.
     ...(ownership.ownsAll ? {} : { idlePollMs: SHARED_INBOX_POLL_MS }),
-    handle: (event) => runtimes.handle(event),
+    handler: runtimes,
   });
   let begun = false;
   // Stored events wake the worker once begun: begin() itself drains what was stored before.
@@ -141,6 +142,6 @@ async function startOwnReceiver(
     logger,
     deliveries,
     onRefused: deps.onWebhookRefused,
-    onStored: () => inbox.wake(),
+    inbox,
   });
 }

@@ -45,7 +45,8 @@ export async function runReceiverProcess(config: ReceiverConfig, logger: Logger)
     logger,
     deliveries,
     onRefused: metrics && ((reason) => metrics.webhookRefused(reason)),
-    onStored: () => metrics?.eventStored(),
+    // No inbox here: the bot that handles the event finds it in the store (NOTIFY or its poll); it is only counted.
+    inbox: { wake: () => metrics?.eventStored() },
   });
   phase = 'ok';
   logger.info(

@@ -4,6 +4,7 @@ import type { Logger } from '../core/log.js';
 import type { Servers } from '../servers/servers.js';
 import type { StoreRoot } from '../store/index.js';
 import type { DeliveryLog } from '../webhooks/delivery-log.js';
+import type { EventInbox } from '../webhooks/event-inbox.js';
 import { EventWriter } from '../webhooks/event-writer.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
 import type { RefusalReason } from '../webhooks/refusals.js';
@@ -21,8 +22,8 @@ export interface WebhookReceiverParts {
   /** The servers' delivery log (/setup status), owned by the caller: a bot's handling writes to it too. */
   deliveries: DeliveryLog;
   onRefused?: (reason: RefusalReason) => void;
-  /** Called after a delivery is stored and answered. */
-  onStored: () => void;
+  /** Woken after a delivery is stored and answered. */
+  inbox: EventInbox;
 }
 
 /**
@@ -46,6 +47,6 @@ export function startWebhookReceiver(parts: WebhookReceiverParts): Promise<Recei
     logger: parts.logger,
     deliveries: parts.deliveries,
     onRefused: parts.onRefused,
-    onStored: parts.onStored,
+    inbox: parts.inbox,
   });
 }

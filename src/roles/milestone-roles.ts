@@ -53,7 +53,6 @@ const grantMonth = (m: Milestone, month: string) => (m.period === 'month' ? mont
 export class MilestoneRoles {
   readonly #loop: DrainLoop;
   readonly #roles: RoleChanges;
-  #interval: NodeJS.Timeout | undefined;
   /** The next pass checks every holder against Discord, not only the members with no grant yet. */
   #fullDue = true;
   /** Members the gateway did not know (left the server): not asked again before this time. */
@@ -74,13 +73,12 @@ export class MilestoneRoles {
 
   start(): void {
     this.#loop.wake();
-    this.#interval = setInterval(() => this.check(), this.options.checkMs);
-    this.#interval.unref();
+    // Each tick is a check: a full pass, queued behind one running.
+    this.#loop.every(this.options.checkMs, () => this.check());
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.#interval);
-    await this.#loop.stop();
+  stop(): Promise<void> {
+    return this.#loop.stop();
   }
 
   /** A vote was recorded: give what it made due. */

@@ -13,14 +13,12 @@ export interface InboxRouteOptions {
   store: Pick<VoteLedger, 'acceptVote'>;
   api: Pick<ServiceClient, 'forgetMember'>;
   feed: Pick<ReviewFeed, 'onReview' | 'onAnswered'>;
-  /** Votes were accepted: the vote channel's lane announces them. */
-  wakeVotes: VoteSink['accepted'];
+  /** Where a new vote goes: the vote channel's lane announces it (accepted), the schedule acts on its period (newVote). */
+  votes: Pick<VoteSink, 'accepted' | 'newVote'>;
   mirror: Pick<VoteMirror, 'refreshSoon' | 'knownEnd'>;
   logger: Logger;
   /** Remembers the names a vote delivery carries (Guilds sends them for votes cast through Discord). */
   rememberName?: (userId: string, name: string) => void;
-  /** A new vote's period is running until the given time (the voter role and reminders act on it). */
-  onNewVote?: VoteSink['newVote'];
   /** The server's streak grace window. */
   streakGraceMs?: number;
 }
@@ -86,8 +84,8 @@ async function acceptVote(event: VoteEvent, receivedAt: number, options: InboxRo
   });
   if (fresh) {
     logger.info({ userId, double: event.double }, 'vote accepted');
-    options.wakeVotes();
-    await options.onNewVote?.(userId, periodEndsAt);
+    options.votes.accepted();
+    await options.votes.newVote(userId, periodEndsAt);
   } else logger.info({ userId }, 'vote already counted this period; delivery ignored');
   mirror.refreshSoon(userId);
   return fresh;

@@ -2,12 +2,8 @@ import type { Logger } from '../core/log.js';
 import type { ShardSet } from '../shards/ownership.js';
 import type { EventStore, StoredEvent } from '../store/index.js';
 import { backoffMs, STORE_BACKOFF, type BackoffPolicy } from '../work/backoff.js';
+import type { EventInbox } from '../webhooks/event-inbox.js';
 import { DrainLoop } from '../work/drain-loop.js';
-
-/** Told that an event was stored (the receiver in this process, or another's NOTIFY): it looks at the store now. */
-export interface EventInbox {
-  wake(): void;
-}
 
 /** Does what a stored event asks; one that throws is handed out again after its backoff. */
 export interface StoredEventHandler {
@@ -18,7 +14,7 @@ export interface InboxWorkerOptions {
   store: Pick<EventStore, 'pendingEvents' | 'deferEvent' | 'markEventsHandled' | 'nextEventDue'>;
   logger: Logger;
   /** Where each claimed event goes: in the bot, Runtimes (runtime/runtimes.ts). */
-  handle: StoredEventHandler['handle'];
+  handler: StoredEventHandler;
   /** Only events of servers on these shards (this process's); all without. */
   shards?: ShardSet;
   /**
@@ -64,7 +60,7 @@ export class InboxWorker implements EventInbox {
   }
 
   async #drain(): Promise<void> {
-    const { store, logger, handle } = this.options;
+    const { store, logger, handler } = this.options;
     const now = this.options.now ?? Date.now;
     while (!this.#loop.stopped) {
       const events = await store.pendingEvents(BATCH, now(), this.options.shards);
@@ -77,7 +73,7 @@ export class InboxWorker implements EventInbox {
         for (const event of events) {
           if (this.#loop.stopped) return;
           try {
-            await handle(event);
+            await handler.handle(event);
           } catch (err) {
             const attempts = event.attempts + 1;
             const waitMs = backoffMs(attempts, this.options.backoff ?? EVENT_BACKOFF);

@@ -153,21 +153,17 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     logger,
     pollMs: config.votePollMs,
     now,
-    onAccepted: votes.accepted,
-    onRunning: votes.running,
-    onSeen: votes.seen,
-    onPolled: votes.polled,
+    votes,
     streakGraceMs: settings.streakGraceMs,
   });
   const handle = inboxRoute({
     store,
     api,
     feed,
-    wakeVotes: votes.accepted,
+    votes,
     mirror,
     logger,
     rememberName: (userId, name) => names.remember(userId, name),
-    onNewVote: votes.newVote,
     streakGraceMs: settings.streakGraceMs,
   });
   const context: BotContext = {

@@ -48,7 +48,11 @@ const GATHER_MS = 20;
  * start and every reconcileMs heals missed events.
  */
 export class ExpirySchedule {
-  #interval: NodeJS.Timeout | undefined;
+  /**
+   * Reconciles with the mirror, one pass at a time: at start and every reconcileMs. Its own loop, so
+   * a pass slowed by Discord (gateway lookups, queued role changes) holds up no expiry.
+   */
+  readonly #reconciles: DrainLoop;
   /** Fires due entries, one pass at a time; woken by a reconcile, and at the next expiry. */
   readonly #firing: DrainLoop;
   /** Entries that failed wait until then; each failure in a row doubles the wait, up to reconcileMs. */
@@ -56,7 +60,6 @@ export class ExpirySchedule {
   #failures = 0;
   #stopped = false;
   #reconciled = false;
-  #reconciling = false;
   /**
    * The ends this schedule wrote to the store and has not cleared: `/vote` offers a running vote on
    * every answer from the service's cache, and each offer cost a read, a write and a read of the next
@@ -69,6 +72,10 @@ export class ExpirySchedule {
   #writing: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: ExpiryScheduleOptions) {
+    // A pass catches its own failures (the line below is for one that throws past them).
+    this.#reconciles = new DrainLoop(() => this.#reconcile(), {
+      warn: { logger: options.logger, line: 'could not reconcile the vote expiry schedule' },
+    });
     this.#firing = new DrainLoop(() => this.#fireDue(), {
       backoff: STORE_BACKOFF,
       warn: { logger: options.logger, line: 'could not read due vote expiries' },
@@ -77,16 +84,17 @@ export class ExpirySchedule {
 
   /** Reconciles with the mirror (offering every running vote), fires overdue entries, then keeps the timer. */
   start(): void {
-    void this.reconcile();
-    this.#interval = setInterval(() => void this.reconcile(), this.options.reconcileMs);
-    this.#interval.unref();
+    this.#reconciles.wake();
+    // A tick while a pass runs is dropped, not queued: a slow pass is not followed at once by another.
+    this.#reconciles.every(this.options.reconcileMs);
   }
 
   async stop(): Promise<void> {
     // Ends already offered are written before the schedule stops.
     await this.#gathering;
     this.#stopped = true;
-    clearInterval(this.#interval);
+    // A reconcile under way is not waited for: it looks at #stopped between its steps.
+    void this.#reconciles.stop();
     await this.#firing.stop();
   }
 
@@ -166,21 +174,17 @@ export class ExpirySchedule {
     return scheduled;
   }
 
-  /** Brings the schedule in line with the mirror; the first pass (and one a consumer asks for) offers every vote. */
-  async reconcile(): Promise<void> {
-    // A pass slowed by Discord (gateway lookups, queued role changes) is not overtaken by the next one.
-    if (this.#stopped || this.#reconciling) return;
-    this.#reconciling = true;
-    try {
-      await this.#reconcile();
-    } finally {
-      this.#reconciling = false;
-    }
+  /**
+   * Brings the schedule in line with the mirror; the first pass (and one a consumer asks for) offers
+   * every vote. Then fires what is due, failed entries too.
+   */
+  async #reconcile(): Promise<void> {
+    await this.#reconcileWithMirror();
     this.#retryAt = 0;
     this.#firing.wake();
   }
 
-  async #reconcile(): Promise<void> {
+  async #reconcileWithMirror(): Promise<void> {
     const { store, logger, now, consumers } = this.options;
     const full = !this.#reconciled || consumers.some((c) => c.wantsFullReconcile?.() ?? false);
     try {

@@ -5,6 +5,7 @@ import { hostInUrl, listen } from '../core/listen.js';
 import type { Logger } from '../core/log.js';
 import type { DeliveryOutcome, EventStore } from '../store/index.js';
 import type { DeliveryLog } from './delivery-log.js';
+import type { EventInbox } from './event-inbox.js';
 import {
   CONNECTIONS_CHECK_MS,
   DEFAULT_MAX_CONNECTIONS,
@@ -31,8 +32,8 @@ export interface ReceiverOptions {
   targets: WebhookTargets;
   store: Pick<EventStore, 'addEvent'>;
   logger: Logger;
-  /** Called after an event is stored and answered: handling happens from the store (in the bot, EventInbox.wake). */
-  onStored: () => void;
+  /** Woken after an event is stored and answered: handling happens from the store. */
+  inbox: EventInbox;
   /** Concurrent connections kept (WEBHOOK_MAX_CONNECTIONS); past it new ones are closed at once. */
   maxConnections?: number;
   /** The server's delivery log (/setup status): what the receiver refused; handling adds what it stored. */
@@ -200,7 +201,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
     }
     answer(res, 200, 'ok');
     options.logger.debug({ eventId: id, event: read.event.event }, 'webhook event stored');
-    options.onStored();
+    options.inbox.wake();
   }
 
   const address = await listen(server, options.port, options.host);

@@ -17,7 +17,8 @@ export interface FailedPassLine {
 /**
  * Runs `drain` one pass at a time. A wake while a pass runs asks for one more pass after it, so
  * work queued mid-pass is never left waiting for the next wake; a failed pass is retried by the
- * loop itself with capped backoff; after stop() nothing starts.
+ * loop itself with capped backoff; a loop may also tick every so often (every()); after stop()
+ * nothing starts.
  */
 export class DrainLoop {
   #running: Promise<void> | undefined;
@@ -27,6 +28,7 @@ export class DrainLoop {
   #retry: NodeJS.Timeout | undefined;
   #later: NodeJS.Timeout | undefined;
   #laterAt = Infinity;
+  #every: NodeJS.Timeout | undefined;
   readonly #sleepers = new Set<() => void>();
 
   constructor(
@@ -80,6 +82,20 @@ export class DrainLoop {
     this.#later.unref();
   }
 
+  /**
+   * From now until stop(), ticks every `ms` (the first tick `ms` from now, as setInterval: the
+   * cadence does not drift with the passes' length). It has its own timer, so wakeAt() times and
+   * ticks never displace each other. The plain tick starts a pass unless one is running: that pass
+   * is this period's, so periodic passes never pile up behind a slow one. A worker whose periodic
+   * pass does more than a woken one gives its own `tick` (note what is due, then wake()).
+   */
+  every(ms: number, tick: () => void = () => this.#tick()): void {
+    if (this.#stopped) return;
+    clearInterval(this.#every);
+    this.#every = setInterval(tick, ms);
+    this.#every.unref();
+  }
+
   /** Waits `ms` inside a pass; stop() cuts it short. */
   sleep(ms: number): Promise<void> {
     if (this.#stopped) return Promise.resolve();
@@ -99,8 +115,13 @@ export class DrainLoop {
     this.#stopped = true;
     clearTimeout(this.#retry);
     clearTimeout(this.#later);
+    clearInterval(this.#every);
     for (const wake of [...this.#sleepers]) wake();
     await this.#running;
+  }
+
+  #tick(): void {
+    if (!this.#running) this.wake();
   }
 
   #failed(err: unknown, retryInMs: number): void {

@@ -16,6 +16,7 @@ import { openStore, type Store, type StoreRoot } from '../../src/store/index.js'
 import type { Logger } from '../../src/core/log.js';
 import { capturedLog } from '../support/captured-log.js';
 import { NOBODY, VOTER } from '../../tools/seed.js';
+import { quietVotes } from '../support/quiet-votes.js';
 import { fastClient } from '../support/service.js';
 
 const GUILD = '1044470000000000001';
@@ -62,7 +63,7 @@ function unpolledMirror(store: Store, logger: Logger): VoteMirror {
     logger,
     pollMs: 0,
     now: Date.now,
-    onAccepted: () => undefined,
+    votes: quietVotes(),
   });
 }
 
@@ -152,10 +153,9 @@ describe('/vote reads no store on its hot path', () => {
       store,
       api: { forgetMember: () => undefined },
       feed: { onReview: async () => true, onAnswered: async () => undefined },
-      wakeVotes: () => undefined,
+      votes: quietVotes({ newVote: async (userId, endsAt) => void ends.set(userId, endsAt) }),
       mirror: { refreshSoon: () => undefined, knownEnd: (userId) => mirror.knownEnd(userId) },
       logger,
-      onNewVote: async (userId, endsAt) => void ends.set(userId, endsAt),
     });
     calls.clear();
     const delivery = (userId: string, id: number) => ({

@@ -110,7 +110,7 @@ describe('the inbox poll, the safety net behind the wake-up', () => {
     const worker = new InboxWorker({
       store: root,
       logger: capturedLog().logger,
-      handle: async (event) => void handled.push(event.id),
+      handler: { handle: async (event) => void handled.push(event.id) },
       pollMs: 300,
     });
     try {
@@ -150,9 +150,11 @@ describe('the inbox worker marks what it handled', () => {
     const worker = new InboxWorker({
       store,
       logger: capturedLog().logger,
-      handle: async (event) => {
-        if (event.id === failing) throw new Error('not yet');
-        handled.push(event.id);
+      handler: {
+        handle: async (event) => {
+          if (event.id === failing) throw new Error('not yet');
+          handled.push(event.id);
+        },
       },
       backoff: { baseMs: 60_000, capMs: 60_000 },
     });

@@ -5,6 +5,7 @@ import type { Sandbox } from '../../src/sandbox/types.js';
 import { openStore, type StoreRoot } from '../../src/store/index.js';
 import { capturedLog } from '../support/captured-log.js';
 import { nextSnowflake } from '../../tools/discord-standin/index.js';
+import { quietVotes } from '../support/quiet-votes.js';
 import { fastClient } from '../support/service.js';
 
 /*
@@ -41,7 +42,7 @@ function mirror(pollMs: number, totalBudgetMs = 5_000) {
     logger: log.logger,
     pollMs,
     now: Date.now,
-    onAccepted: () => undefined,
+    votes: quietVotes(),
   });
   return { votes, lines: log.lines };
 }

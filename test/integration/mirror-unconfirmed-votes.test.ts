@@ -8,6 +8,7 @@ import type { Sandbox } from '../../src/sandbox/types.js';
 import { openStore, type StoreRoot } from '../../src/store/index.js';
 import { capturedLog } from '../support/captured-log.js';
 import { nextSnowflake } from '../../tools/discord-standin/index.js';
+import { quietVotes } from '../support/quiet-votes.js';
 import { fastClient } from '../support/service.js';
 
 /*
@@ -55,8 +56,7 @@ describe('votes a stop left unrefreshed', () => {
       logger: capturedLog().logger,
       pollMs: 0,
       now: Date.now,
-      onAccepted: () => undefined,
-      onRunning: async (userId, expiresAt) => void running.push([userId, expiresAt]),
+      votes: quietVotes({ running: async (userId, expiresAt) => void running.push([userId, expiresAt]) }),
     });
     mirror.start();
     for (let waited = 0; running.length === 0 && waited < 3_000; waited += 20)

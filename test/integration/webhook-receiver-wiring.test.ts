@@ -68,7 +68,7 @@ async function wired(root: StoreRoot, servers: Servers, kind: 'sqlite' | 'postgr
     logger,
     deliveries,
     onRefused: (reason) => refused.push(reason),
-    onStored: () => stored.push('stored'),
+    inbox: { wake: () => stored.push('stored') },
   });
   cleanup.push(() => deliveries.stop());
   cleanup.push(() => receiver.close());

@@ -22,7 +22,7 @@ beforeAll(async () => {
   store = await openStore({ kind: 'sqlite', file: path.join(dir, 'bot.sqlite') });
   receiver = await singleServerReceiver(GUILD, TOKEN, {
     store,
-    onStored: () => (stored += 1),
+    inbox: { wake: () => (stored += 1) },
   });
 });
 afterAll(async () => {

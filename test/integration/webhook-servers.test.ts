@@ -29,7 +29,7 @@ beforeAll(async () => {
     targets: webhookTargets({ path: '/webhook', serverToken: (guildId) => TOKENS[guildId] }),
     store: root,
     logger: createLogger('silent'),
-    onStored: () => undefined,
+    inbox: { wake: () => undefined },
   });
 });
 afterAll(async () => {

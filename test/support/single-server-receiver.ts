@@ -17,7 +17,7 @@ export function singleServerReceiver(
     path: '/webhook',
     targets: webhookTargets({ path: '/webhook', serverToken: () => undefined, single: { guildId, token } }),
     logger: createLogger('silent'),
-    onStored: () => undefined,
+    inbox: { wake: () => undefined },
     ...options,
   });
 }

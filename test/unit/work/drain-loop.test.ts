@@ -100,4 +100,48 @@ describe('DrainLoop', () => {
     await loop.stop();
     expect(slept).toBe(true);
   });
+
+  it('ticks a pass every period, drops a tick that finds a pass running, and stops ticking at stop', async () => {
+    let passes = 0;
+    let running = 0;
+    let most = 0;
+    let release: () => void = () => {};
+    const loop = new DrainLoop(async () => {
+      passes += 1;
+      running += 1;
+      most = Math.max(most, running);
+      if (passes === 1) await new Promise<void>((resolve) => (release = resolve));
+      running -= 1;
+    });
+    loop.wake();
+    loop.every(200);
+    // Ticks at 200 and 400 ms find the first pass running: neither starts a pass nor queues one.
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    expect(passes).toBe(1);
+    release();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(passes).toBe(1);
+    const deadline = Date.now() + 2_000;
+    while (passes < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(passes).toBe(2);
+    expect(most).toBe(1);
+    await loop.stop();
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(passes).toBe(2);
+  });
+
+  it('runs a given tick every period instead, until stop', async () => {
+    let ticks = 0;
+    let passes = 0;
+    const loop = new DrainLoop(async () => void (passes += 1));
+    loop.every(10, () => (ticks += 1));
+    const deadline = Date.now() + 2_000;
+    while (ticks < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(ticks).toBeGreaterThanOrEqual(2);
+    expect(passes).toBe(0);
+    await loop.stop();
+    const stoppedAt = ticks;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(ticks).toBe(stoppedAt);
+  });
 });
