@@ -37,7 +37,7 @@ export interface VoteMirrorOptions {
 
 /** The guild's active votes, kept in the store from polls of GET /votes and per-member refreshes. */
 export class VoteMirror {
-  /** GET /votes: at start, every pollMs after, and sooner after a failure; woken only by its times. */
+  /** GET /votes: at start, every pollMs after (its `every`), and sooner after a failure. */
   readonly #polls: DrainLoop;
   /** Members a webhook named, a batch at a time; without polls also those whose refresh failed, when due. */
   readonly #refreshes: DrainLoop;
@@ -46,12 +46,8 @@ export class VoteMirror {
   #polling: Promise<void> | undefined;
   readonly #waiting = new Set<string>();
   #stopped = false;
-  /**
-   * Where regular polls fall (Date.now times, pollMs apart from the first; Infinity before start).
-   * One that falls while a poll runs shares it, as a poll asked for meanwhile does.
-   */
-  #firstPollAt = Infinity;
-  #nextPollAt = Infinity;
+  /** A regular poll (the first, or a tick of the loop's `every`) is due. */
+  #pollDue = false;
   /** A failed poll is tried again then, well before the next regular one; Infinity: none waiting. */
   #retryAt = Infinity;
   #pollFailures = 0;
@@ -83,8 +79,14 @@ export class VoteMirror {
   /** Polls now and then every pollMs; without polls, refreshes the votes a stop left unrefreshed. */
   start(): void {
     if (this.options.pollMs <= 0) return this.#unconfirmed.wake();
-    this.#firstPollAt = this.#nextPollAt = Date.now();
+    this.#pollDue = true;
     this.#polls.wake();
+    // A regular poll that falls while one runs (this loop's, or one a burst of refreshes asked for) shares it.
+    this.#polls.every(this.options.pollMs, () => {
+      if (this.#polling) return;
+      this.#pollDue = true;
+      this.#polls.wake();
+    });
   }
 
   async stop(): Promise<void> {
@@ -147,10 +149,7 @@ export class VoteMirror {
 
   /** One poll at a time; a poll asked for while one runs shares it. */
   poll(): Promise<void> {
-    this.#polling ??= this.#poll().finally(() => {
-      this.#polling = undefined;
-      this.#skipPollsUntil(Date.now());
-    });
+    this.#polling ??= this.#poll().finally(() => (this.#polling = undefined));
     return this.#polling;
   }
 
@@ -161,17 +160,13 @@ export class VoteMirror {
     this.#refreshes.wake();
   }
 
-  /** The polls loop's pass: a poll if a regular one or a retry is due, then a wake-up at the next. */
+  /** The polls loop's pass: a poll if a regular one or a retry is due, then a wake-up at the retry. */
   async #pollWhenDue(): Promise<void> {
-    if (Date.now() >= Math.min(this.#nextPollAt, this.#retryAt)) await this.poll();
-    this.#polls.wakeAt(Math.min(this.#nextPollAt, this.#retryAt));
-  }
-
-  /** The regular polls that fell while a poll ran were served by it: the next is the first after `at`. */
-  #skipPollsUntil(at: number): void {
-    if (this.#firstPollAt === Infinity || at < this.#nextPollAt) return;
-    const { pollMs } = this.options;
-    this.#nextPollAt = this.#firstPollAt + (Math.floor((at - this.#firstPollAt) / pollMs) + 1) * pollMs;
+    if (this.#pollDue || Date.now() >= this.#retryAt) {
+      this.#pollDue = false;
+      await this.poll();
+    }
+    this.#polls.wakeAt(this.#retryAt);
   }
 
   /**
