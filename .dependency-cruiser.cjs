@@ -17,7 +17,7 @@ const LAYERS = [
     ],
   ],
   ['foundations', ['src/api', 'src/store', 'src/announce']],
-  ['settings-and-views', ['src/config', 'src/views', 'src/mirror', 'src/sandbox']],
+  ['settings-and-views', ['src/config', 'src/views', 'src/mirror', 'src/sandbox', 'src/lists']],
   ['bot', ['src/bot', 'src/guild-rules', 'src/servers', 'src/schedule', 'src/stats']],
   ['features', ['src/doctor', 'src/feeds', 'src/hosting', 'src/reminders', 'src/roles', 'src/webhooks']],
   ['runtime', ['src/runtime']],

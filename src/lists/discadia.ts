@@ -1,0 +1,46 @@
+// Discadia: no header and no signature, so the address itself is the secret: the bot makes one and
+// the admin pastes `<listing address>/<secret>` as the vote webhook. Body `{user_id, guild_id,
+// server_title, server_slug, vote_url}`. The site can send one vote more than once in quick
+// succession, so repeats by one member within an hour are one vote.
+// Source: discadia.com/help/vote-webhooks, as quoted by two bots that take these deliveries (found
+// through the code search: a Discadia votes.js "Sentinel" and TipBot's DiscadiaVote cog). Members vote
+// once a day.
+// Left open: retries (none documented), a test delivery (none documented), the vote's time (arrival
+// is used) and its end (the listing's setting, default 24 hours).
+import { objectReader } from '../api/read-shape.js';
+import { verifyShared } from './delivery.js';
+import { readWith, snowflake, untilFrom } from './read-body.js';
+import { HOUR_MS, type ListSite } from './site.js';
+
+const VOTE_LENGTH_MS = 24 * HOUR_MS;
+/** Discadia's repeats of one vote fall within this (ms). */
+export const DISCADIA_DEDUPE_WINDOW_MS = HOUR_MS;
+
+export const discadia: ListSite = {
+  id: 'discadia',
+  name: 'Discadia',
+  secretFrom: 'bot',
+  auth: 'url-path',
+  voteLength: VOTE_LENGTH_MS,
+  dedupeWindowMs: DISCADIA_DEDUPE_WINDOW_MS,
+  replyApi: false,
+  sendsTests: false,
+  verify: (delivery, secret) => verifyShared(delivery.pathSecret, secret),
+  read: (rawBody, context) =>
+    readWith(
+      rawBody,
+      objectReader((at) => {
+        const guildId = at.field('guild_id', snowflake);
+        const memberId = at.field('user_id', snowflake);
+        return at.done(() => ({
+          site: 'discadia',
+          kind: 'vote',
+          guildId,
+          memberId,
+          at: context.now,
+          until: untilFrom(context.now, context, VOTE_LENGTH_MS),
+          weight: 1,
+        }));
+      }),
+    ),
+};

@@ -1,0 +1,15 @@
+// Guilds (docs.guilds.me/v1/api/webhooks): Authorization equals the webhook token shown on the
+// server's webhooks page (the bot keeps it, the admin pastes it); the vote's end comes from the API.
+// Its deliveries keep going through src/api/webhook-payloads.ts: this entry only describes the site.
+import { HOUR_MS, type SiteFacts } from './site.js';
+
+export const guilds: SiteFacts = {
+  id: 'guilds',
+  name: 'Guilds',
+  secretFrom: 'bot',
+  auth: 'authorization-equals',
+  voteLength: 'payload',
+  dedupeWindowMs: HOUR_MS,
+  replyApi: true,
+  sendsTests: false,
+};

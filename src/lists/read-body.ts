@@ -1,0 +1,37 @@
+import { describeIssues, Wrong, type Field, type Read } from '../api/read-shape.js';
+import { isSnowflake } from '../api/validate-input.js';
+import type { ListEvent, ReadContext, ReadResult } from './site.js';
+
+/** The body as JSON, or the problem that it is not JSON. */
+export function parseBody(rawBody: Buffer): { ok: true; value: unknown } | { ok: false; problem: string } {
+  try {
+    return { ok: true, value: JSON.parse(rawBody.toString('utf8')) as unknown };
+  } catch {
+    return { ok: false, problem: 'body: not JSON' };
+  }
+}
+
+/** A site reader's answer: the event, or a short, value-free description of what was wrong. */
+export function toResult(read: Read<ListEvent>): ReadResult {
+  return read.ok ? { ok: true, event: read.value } : { ok: false, problem: describeIssues(read.issues) };
+}
+
+/** Parses, then reads with `reader`: the one path every site's read() takes. */
+export function readWith(rawBody: Buffer, reader: (value: unknown) => Read<ListEvent>): ReadResult {
+  const parsed = parseBody(rawBody);
+  return parsed.ok ? toResult(reader(parsed.value)) : parsed;
+}
+
+const NOT_A_SNOWFLAKE = new Wrong('expected a snowflake (17 to 20 digits)');
+export const snowflake: Field<string> = (value) => (isSnowflake(value) ? value : NOT_A_SNOWFLAKE);
+
+const NOT_A_TIME = new Wrong('expected an ISO 8601 time');
+/** An ISO 8601 time, read as ms since the epoch. */
+export const isoTime: Field<number> = (value) => {
+  const ms = typeof value === 'string' ? Date.parse(value) : NaN;
+  return Number.isFinite(ms) ? ms : NOT_A_TIME;
+};
+
+/** When a vote without its own end ends: the listing's setting, else the site's default. */
+export const untilFrom = (at: number, context: ReadContext, defaultMs: number): number =>
+  at + (context.voteLengthMs ?? defaultMs);

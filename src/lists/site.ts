@@ -1,0 +1,91 @@
+// What every list the bot hears has in common: how its deliveries are authorized, how long a vote
+// runs there, and the two steps each delivery goes through: verify() on the raw bytes, then read().
+// docs/lists.md describes each site for admins; the site files say where each fact comes from.
+
+export const SITE_IDS = ['guilds', 'topgg', 'discordplace', 'discadia', 'discordlistspace', 'discollab'] as const;
+export type SiteId = (typeof SITE_IDS)[number];
+
+/** Sites whose deliveries this folder verifies and reads; Guilds' go through src/api/webhook-payloads.ts. */
+export type AdaptedSiteId = Exclude<SiteId, 'guilds'>;
+
+/**
+ * Who makes the listing's secret: 'site' (Top.gg's `whs_…`, pasted into the bot) or 'bot' (the bot
+ * makes it, shows it once, and the admin pastes it on the site).
+ */
+export type SecretSource = 'site' | 'bot';
+
+/** How a delivery proves where it came from. */
+export type DeliveryAuth =
+  | 'hmac-signature' // a header signs a timestamp and the raw body with the secret
+  | 'authorization-equals' // the Authorization header is the secret
+  | 'authorization-bearer' // the Authorization header is `Bearer <secret>`
+  | 'url-path'; // the secret is the last segment of the address
+
+export type Refusal = 'bad-signature' | 'stale-timestamp' | 'missing-secret' | 'wrong-secret';
+export type Verdict = { ok: true } | { ok: false; refusal: Refusal };
+
+/** One HTTP request as the receiver got it, before anything parses its body. */
+export interface Delivery {
+  /** Lower-case names, as node:http gives them. */
+  headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+  rawBody: Buffer;
+  /** The address segment after the site id, for sites that put the secret there. */
+  pathSecret?: string;
+}
+
+export interface ReadContext {
+  /** When the delivery arrived (ms): the vote's time when the site does not say. */
+  now: number;
+  /** The listing's vote length setting (ms), for sites that do not send one; the site's default if unset. */
+  voteLengthMs?: number;
+}
+
+/** One delivery, the same shape whichever list sent it. */
+export interface ListEvent {
+  site: SiteId;
+  /** A 'test' delivery is acknowledged and shown, never announced or counted. */
+  kind: 'vote' | 'review' | 'test';
+  /** The server the site says was voted for; the receiver checks it is the listing's. */
+  guildId: string;
+  memberId: string;
+  memberName?: string;
+  /** When the vote was cast (ms). */
+  at: number;
+  /** When the member can vote on this list again (ms). */
+  until: number;
+  /** How many votes this one counts as (Top.gg doubles some). */
+  weight: number;
+  /** The site's own id for this event; without one the ledger dedupes by site, member and window. */
+  siteEventId?: string;
+  review?: { id: string; content: string; rating?: number; url?: string };
+}
+
+export type ReadResult = { ok: true; event: ListEvent } | { ok: false; problem: string };
+
+/** What the registry, /setup listing and the docs know about a site. */
+export interface SiteFacts {
+  id: SiteId;
+  /** The site's own name, shown as is in every language. */
+  name: string;
+  secretFrom: SecretSource;
+  auth: DeliveryAuth;
+  /** 'payload' when every vote carries its own end; else the default of the listing's setting. */
+  voteLength: 'payload' | number;
+  /** Repeats of one vote closer together than this are one vote (ms). */
+  dedupeWindowMs: number;
+  /** Only Guilds lets the bot answer a review. */
+  replyApi: boolean;
+  /** Whether the site can send a test delivery from its dashboard. */
+  sendsTests: boolean;
+}
+
+/** A site whose deliveries the bot verifies and reads itself. */
+export interface ListSite extends SiteFacts {
+  id: AdaptedSiteId;
+  /** Checks the raw request before any parsing; compares in constant time. `now` in ms. */
+  verify(delivery: Delivery, secret: string, now: number): Verdict;
+  /** Reads a verified body; a body of the wrong shape is a problem, never a throw. */
+  read(rawBody: Buffer, context: ReadContext): ReadResult;
+}
+
+export const HOUR_MS = 3_600_000;

@@ -1,0 +1,32 @@
+import { describe, expect, it } from '@jest/globals';
+import { isAdaptedSiteId, isSiteId, LIST_SITES, SITE_FACTS, SITE_IDS } from '../../../src/lists/index.js';
+
+describe('the list registry', () => {
+  it('describes every site id, each under its own id', () => {
+    expect(Object.keys(SITE_FACTS).sort()).toEqual([...SITE_IDS].sort());
+    for (const [id, site] of Object.entries(SITE_FACTS)) expect(site.id).toBe(id);
+  });
+
+  it('reads every site but Guilds, whose deliveries keep their own path', () => {
+    expect(Object.keys(LIST_SITES).sort()).toEqual(SITE_IDS.filter((id) => id !== 'guilds').sort());
+    expect(SITE_FACTS.guilds).not.toHaveProperty('verify');
+  });
+
+  it('gives a reply API to Guilds alone', () => {
+    expect(
+      Object.values(SITE_FACTS)
+        .filter((site) => site.replyApi)
+        .map((site) => site.id),
+    ).toEqual(['guilds']);
+  });
+
+  it('knows a site id from anything else', () => {
+    expect(isSiteId('topgg')).toBe(true);
+    expect(isSiteId('guilds')).toBe(true);
+    expect(isSiteId('top.gg')).toBe(false);
+    expect(isSiteId('constructor')).toBe(false);
+    expect(isSiteId(7)).toBe(false);
+    expect(isAdaptedSiteId('guilds')).toBe(false);
+    expect(isAdaptedSiteId('discadia')).toBe(true);
+  });
+});
