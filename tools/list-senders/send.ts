@@ -1,0 +1,46 @@
+// Deliveries the way each list sends them, for the tests, the playground and the bench.
+import type { AdaptedSiteId } from '../../src/lists/index.js';
+import { sendWithRetries, type ListAttempt, type RetryPolicy } from './attempts.js';
+import {
+  buildDiscadia,
+  buildDiscollab,
+  buildDiscordlistspace,
+  buildDiscordplace,
+  discadiaPolicy,
+  discollabPolicy,
+  discordlistspacePolicy,
+  discordplacePolicy,
+} from './others.js';
+import { buildTopgg, topggPolicy } from './topgg.js';
+import type { SenderVote, SiteSender } from './vote.js';
+
+const SENDERS: Record<AdaptedSiteId, SiteSender & { policy(secret: string): RetryPolicy }> = {
+  topgg: { build: buildTopgg, policy: topggPolicy },
+  discordplace: { build: buildDiscordplace, policy: () => discordplacePolicy },
+  discadia: { build: buildDiscadia, policy: () => discadiaPolicy },
+  discordlistspace: { build: buildDiscordlistspace, policy: () => discordlistspacePolicy },
+  discollab: { build: buildDiscollab, policy: () => discollabPolicy },
+};
+
+export interface SendAs {
+  /** The listing's address (for Discadia, without the secret: the sender adds it). */
+  url: string;
+  secret: string;
+  vote: SenderVote;
+  /** Multiplies the site's retry waits: 0.001 in tests. */
+  delayScale?: number;
+}
+
+/** Sends `vote` as `site` does, retrying as it documents; `status` is the last try's outcome. */
+export async function sendAs(
+  site: AdaptedSiteId,
+  { url, secret, vote, delayScale }: SendAs,
+): Promise<{ status: ListAttempt['outcome']; attempts: ListAttempt[] }> {
+  const sender = SENDERS[site];
+  const attempts = await sendWithRetries(
+    () => sender.build(url, secret, vote, vote.now ?? Date.now()),
+    sender.policy(secret),
+    delayScale,
+  );
+  return { status: attempts.at(-1)!.outcome, attempts };
+}

@@ -1,0 +1,21 @@
+import type { Request } from './attempts.js';
+
+/** A vote (or test, or review) for a sender to deliver as a list would. */
+export interface SenderVote {
+  guildId: string;
+  memberId: string;
+  memberName?: string;
+  /** Send the site's test delivery instead of a vote. */
+  test?: boolean;
+  /** Send a review (discordlist.space only). */
+  review?: { content: string; rating: number };
+  /** Top.gg's weight (2 on weekends). */
+  weight?: number;
+  /** The sender's clock (ms); now by default. */
+  now?: number;
+}
+
+/** One site's way of turning a vote into a request, and of retrying it. */
+export interface SiteSender {
+  build(url: string, secret: string, vote: SenderVote, now: number): Request;
+}
