@@ -1,8 +1,8 @@
 // discordlist.space: the server's Dashboard → Webhooks; the admin picks triggers and types a token
 // (the bot makes it), sent as the Authorization header of every request. Triggers for servers:
 // `upvote` and `review`. Source: docs.discordlist.space/reference/webhooks. The body's envelope
-// (`trigger`, `user.{id, username}`, `server.{id}`) is as two bots that take these deliveries read it
-// (TipBot's DiscordListVote cog, found through the code search): the copy of the page consulted shows no body.
+// (`trigger`, `user.{id, username}`, `server.{id}`) is as an open-source bot that takes these
+// deliveries reads it (TipBot's DiscordListVote cog): the copy of the page consulted shows no body.
 // Left open: the review's fields (read under the likely names: `review.{id, content, rating}`, then
 // the same at the top level; a review without an id is the member's one review of the server), the
 // vote's time (arrival is used), its end (the listing's setting, default 24 hours), retries and a test
