@@ -22,6 +22,8 @@ export interface SecretKeys {
 const VERSION = 'v1';
 const IV_BYTES = 12;
 const KEY_BYTES = 32;
+/** GCM would otherwise check a tag as short as 4 bytes: a forger then needs only 2^32 tries. */
+const TAG_BYTES = 16;
 
 /** Why a sealed value could not be opened; never carries the value or the key. */
 export class SecretError extends Error {
@@ -68,8 +70,11 @@ export function openSecret(keys: SecretKeys, serverId: string, sealed: string): 
   const [, keyId, iv, tag, body] = parts as [string, string, string, string, string];
   const key = [keys.current, keys.previous].find((k) => k?.id === keyId);
   if (!key) throw new SecretError('unknown-key');
+  if (Buffer.from(tag, 'base64url').length !== TAG_BYTES) throw new SecretError('tampered');
   try {
-    const decipher = createDecipheriv('aes-256-gcm', key.key, Buffer.from(iv, 'base64url'));
+    const decipher = createDecipheriv('aes-256-gcm', key.key, Buffer.from(iv, 'base64url'), {
+      authTagLength: TAG_BYTES,
+    });
     decipher.setAAD(aad(serverId));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
