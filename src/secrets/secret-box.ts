@@ -20,6 +20,7 @@ export interface SecretKeys {
 }
 
 const VERSION = 'v1';
+const KEY_ID_CHARS = 8;
 const IV_BYTES = 12;
 const KEY_BYTES = 32;
 /** GCM would otherwise check a tag as short as 4 bytes: a forger then needs only 2^32 tries. */
@@ -47,7 +48,7 @@ export function secretKey(base64: string, setting: string): SecretKey {
     throw new Error(
       `${setting} must be 32 random bytes in base64 (44 characters); make one with: openssl rand -base64 32`,
     );
-  return { id: createHash('sha256').update(key).digest('hex').slice(0, 8), key };
+  return { id: createHash('sha256').update(key).digest('hex').slice(0, KEY_ID_CHARS), key };
 }
 
 export function sealSecret(keys: SecretKeys, serverId: string, plaintext: string): string {
@@ -81,6 +82,15 @@ export function openSecret(keys: SecretKeys, serverId: string, sealed: string): 
   } catch {
     throw new SecretError('tampered');
   }
+}
+
+/** How many characters open a sealed value and name its key (`v1:<key id>:`): all a store reads to tell keys apart. */
+export const SEALED_HEAD_CHARS = VERSION.length + KEY_ID_CHARS + 2;
+
+/** The id of the key that sealed a value, from its first SEALED_HEAD_CHARS; undefined when not in the sealed format. */
+export function sealingKeyId(head: string): string | undefined {
+  const [version, keyId, rest] = head.slice(0, SEALED_HEAD_CHARS).split(':');
+  return version === VERSION && keyId?.length === KEY_ID_CHARS && rest === '' ? keyId : undefined;
 }
 
 /** True when the value was sealed by another key than the current one. */
