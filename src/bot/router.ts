@@ -55,9 +55,11 @@ export function createRouter<Ctx extends RouterContext>({
     let reason: string | undefined;
     const { guildId } = interaction;
     try {
-      if (guildId === null || (onlyGuildId !== undefined && guildId !== onlyGuildId)) {
-        throw new UserFacingError('refusal.wrongServer');
-      }
+      if (guildId === null)
+        throw new UserFacingError(
+          onlyGuildId === undefined ? 'refusal.directMessage' : 'refusal.directMessageOneServer',
+        );
+      if (onlyGuildId !== undefined && guildId !== onlyGuildId) throw new UserFacingError('refusal.wrongServer');
       await dispatch(interaction, component, commands, byPrefix, base, () => contextFor(guildId));
     } catch (error) {
       const result = errorOutcome(error, translatorFor(interaction.locale), secretValues(base.config));

@@ -23,6 +23,7 @@ import { createLogger, type Logger } from '../core/log.js';
 import { startRealtime } from './realtime.js';
 import { environmentServer } from '../servers/environment-server.js';
 import { watchMembership } from '../runtime/membership.js';
+import { refuseUnopenableSecrets } from '../servers/sealing-keys.js';
 import { Servers } from '../servers/servers.js';
 import { ServiceClients } from '../servers/service-clients.js';
 import type { SetupPorts } from '../runtime/setup-ports.js';
@@ -94,6 +95,7 @@ async function main(): Promise<void> {
   const client = createDiscordClient(config, ownership);
   const store = await openStore(config.database, undefined, { poolSize: config.databasePoolSize });
   logger.info({ backend: store.backend, driver: store.driver, schema: await store.schemaVersion() }, 'store open');
+  await refuseUnopenableSecrets(store, config.secrets);
   const servers = new Servers(store, config.secrets, environmentServer(config));
   const { adopted } = await servers.load();
   if (adopted > 0)

@@ -3,6 +3,7 @@ import { startHealthServer, type HealthServer } from '../hosting/health-server.j
 import type { Phase } from '../hosting/index.js';
 import { ReceiverMetrics } from '../hosting/receiver-metrics.js';
 import type { Logger } from '../core/log.js';
+import { refuseUnopenableSecrets } from '../servers/sealing-keys.js';
 import { Servers } from '../servers/servers.js';
 import { openStore } from '../store/index.js';
 import { DeliveryLog } from '../webhooks/delivery-log.js';
@@ -27,6 +28,7 @@ export async function runReceiverProcess(config: ReceiverConfig, logger: Logger)
       : await health(config.metricsPort, config.metricsHost, 'METRICS_PORT', true);
   const store = await openStore(config.database);
   logger.info({ backend: store.backend, schema: await store.schemaVersion() }, 'store open');
+  await refuseUnopenableSecrets(store, config.secrets);
   const single = config.guildId;
   const servers = new Servers(
     store,

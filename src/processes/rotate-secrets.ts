@@ -22,10 +22,12 @@ from the environment or .env. Stop the bot first: it refuses to run while a bot 
 Afterwards SECRETS_KEY_PREVIOUS can be removed.
 
 Options:
-  -h, --help  show this text
+  --forget-lost  first drop the secrets neither key opens (the key that sealed them is lost), naming
+                 their servers: each runs /setup credentials (and /setup webhook) again
+  -h, --help     show this text
 `;
 
-async function rotate(): Promise<void> {
+async function rotate(forgetLost: boolean): Promise<void> {
   const config = loadRotateConfig();
   const lock = await holdAtOnce(config.database);
   try {
@@ -34,6 +36,14 @@ async function rotate(): Promise<void> {
       // No environment server: rotation changes sealed values only, never adopts rows or adds records.
       const servers = new Servers(root, config.secrets, undefined);
       await servers.load();
+      if (forgetLost) {
+        const lost = await servers.forgetLost();
+        process.stdout.write(
+          lost.values === 0
+            ? 'Every secret opens with SECRETS_KEY or SECRETS_KEY_PREVIOUS: none forgotten.\n'
+            : `Forgot ${lost.values} secret${lost.values === 1 ? '' : 's'} that neither key opens, of ${lost.guildIds.length} server${lost.guildIds.length === 1 ? '' : 's'}: ${lost.guildIds.join(', ')}. Each runs /setup credentials (and /setup webhook, for a new token) again.\n`,
+        );
+      }
       const count = await servers.resealAll();
       process.stdout.write(
         `Re-sealed ${count} secret${count === 1 ? '' : 's'} of ${servers.known().length} server${servers.known().length === 1 ? '' : 's'} in ${describeDatabase(config.database)} under SECRETS_KEY. SECRETS_KEY_PREVIOUS can now be removed.\n`,
@@ -76,7 +86,7 @@ async function holdAtOnce(database: DatabaseTarget): Promise<StoreLock> {
 function explain(error: unknown): string {
   if (error instanceof ConfigError || error instanceof StoreError) return error.message;
   if (error instanceof SecretError)
-    return `${error.message}. What was re-sealed before it opens with SECRETS_KEY; set SECRETS_KEY_PREVIOUS to the key that sealed the rest, then run again.`;
+    return `${error.message}. What was re-sealed before it opens with SECRETS_KEY; set SECRETS_KEY_PREVIOUS to the key that sealed the rest, then run again (with --forget-lost if that key is lost).`;
   return `rotate-secrets failed: ${error instanceof Error ? error.message : String(error)}`;
 }
 
@@ -86,8 +96,9 @@ function exitCode(error: unknown): number {
 }
 
 function main(): void {
-  if (!readArgs(USAGE, {})) return;
-  rotate().then(
+  const args = readArgs(USAGE, { 'forget-lost': { type: 'boolean' } });
+  if (!args) return;
+  rotate(args['forget-lost'] === true).then(
     // The PostgreSQL pool may keep the loop alive a moment: exit once the line is written.
     () => process.stdout.write('', () => process.exit(0)),
     (error: unknown) => {

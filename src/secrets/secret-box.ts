@@ -20,8 +20,11 @@ export interface SecretKeys {
 }
 
 const VERSION = 'v1';
+const KEY_ID_CHARS = 8;
 const IV_BYTES = 12;
 const KEY_BYTES = 32;
+/** GCM would otherwise check a tag as short as 4 bytes: a forger then needs only 2^32 tries. */
+const TAG_BYTES = 16;
 
 /** Why a sealed value could not be opened; never carries the value or the key. */
 export class SecretError extends Error {
@@ -45,7 +48,7 @@ export function secretKey(base64: string, setting: string): SecretKey {
     throw new Error(
       `${setting} must be 32 random bytes in base64 (44 characters); make one with: openssl rand -base64 32`,
     );
-  return { id: createHash('sha256').update(key).digest('hex').slice(0, 8), key };
+  return { id: createHash('sha256').update(key).digest('hex').slice(0, KEY_ID_CHARS), key };
 }
 
 export function sealSecret(keys: SecretKeys, serverId: string, plaintext: string): string {
@@ -68,14 +71,26 @@ export function openSecret(keys: SecretKeys, serverId: string, sealed: string): 
   const [, keyId, iv, tag, body] = parts as [string, string, string, string, string];
   const key = [keys.current, keys.previous].find((k) => k?.id === keyId);
   if (!key) throw new SecretError('unknown-key');
+  if (Buffer.from(tag, 'base64url').length !== TAG_BYTES) throw new SecretError('tampered');
   try {
-    const decipher = createDecipheriv('aes-256-gcm', key.key, Buffer.from(iv, 'base64url'));
+    const decipher = createDecipheriv('aes-256-gcm', key.key, Buffer.from(iv, 'base64url'), {
+      authTagLength: TAG_BYTES,
+    });
     decipher.setAAD(aad(serverId));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
   } catch {
     throw new SecretError('tampered');
   }
+}
+
+/** How many characters open a sealed value and name its key (`v1:<key id>:`): all a store reads to tell keys apart. */
+export const SEALED_HEAD_CHARS = VERSION.length + KEY_ID_CHARS + 2;
+
+/** The id of the key that sealed a value, from its first SEALED_HEAD_CHARS; undefined when not in the sealed format. */
+export function sealingKeyId(head: string): string | undefined {
+  const [version, keyId, rest] = head.slice(0, SEALED_HEAD_CHARS).split(':');
+  return version === VERSION && keyId?.length === KEY_ID_CHARS && rest === '' ? keyId : undefined;
 }
 
 /** True when the value was sealed by another key than the current one. */

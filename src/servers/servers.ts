@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { openSecret, sealSecret, type SecretKeys } from '../secrets/secret-box.js';
+import { openSecret, sealingKeyId, sealSecret, type SecretKeys } from '../secrets/secret-box.js';
 import type { ServerRecord, ServerRecordStore, ServerSettingsRecord, StoreRoot } from '../store/index.js';
 import { effectiveSettings, type ServerSettings } from './server-settings.js';
 
@@ -181,7 +181,7 @@ export class Servers {
     let count = 0;
     for (const record of [...this.#records.values()]) {
       const sealed = { ...record.sealed };
-      for (const field of ['apiKey', 'appId', 'webhookToken'] as const) {
+      for (const field of SEALED_FIELDS) {
         const value = sealed[field];
         if (value === null) continue;
         sealed[field] = sealSecret(keys, record.guildId, openSecret(keys, record.guildId, value));
@@ -190,6 +190,30 @@ export class Servers {
       await this.#save({ ...record, sealed, updatedAt: this.now() });
     }
     return count;
+  }
+
+  /**
+   * Drops the secrets that neither key opens, their key being lost; returns how many and the servers
+   * that had them, each of which runs /setup credentials (and /setup webhook) again.
+   */
+  async forgetLost(): Promise<{ values: number; guildIds: string[] }> {
+    const keys = this.#keys();
+    const opens = (value: string) => [keys.current.id, keys.previous?.id].includes(sealingKeyId(value) ?? '');
+    let values = 0;
+    const guildIds: string[] = [];
+    for (const record of [...this.#records.values()]) {
+      const sealed = { ...record.sealed };
+      for (const field of SEALED_FIELDS) {
+        const value = sealed[field];
+        if (value === null || opens(value)) continue;
+        sealed[field] = null;
+        values += 1;
+      }
+      if (SEALED_FIELDS.every((field) => sealed[field] === record.sealed[field])) continue;
+      guildIds.push(record.guildId);
+      await this.#save({ ...record, sealed, updatedAt: this.now() });
+    }
+    return { values, guildIds };
   }
 
   async #change(guildId: string, change: (record: ServerRecord) => ServerRecord): Promise<void> {
@@ -224,6 +248,8 @@ export class Servers {
     return this.keys;
   }
 }
+
+const SEALED_FIELDS = ['apiKey', 'appId', 'webhookToken'] as const;
 
 /** A setting cleared by /setup is left out, not stored as an empty value. */
 function withoutEmpty(settings: ServerSettingsRecord): ServerSettingsRecord {

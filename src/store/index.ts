@@ -17,6 +17,7 @@ export type { HoldOptions, StandbyReason, StoreLock } from './store-lock.js';
 export type * from './ports.js';
 
 export type {
+  SealedKeyUse,
   ServerRecord,
   ServerSettingsRecord,
   StoredEvent,

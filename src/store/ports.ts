@@ -20,6 +20,7 @@ import type {
   ReminderOutcome,
   ReminderRecord,
   ScheduledExpiry,
+  SealedKeyUse,
   ServerRecord,
   StoredEvent,
   UnansweredPage,
@@ -259,6 +260,8 @@ export interface ServerRecordStore {
   forgetServer(guildId: string): Promise<void>;
   /** Gives rows written before servers existed (a single-server store) to this server; returns how many. */
   adoptUnowned(guildId: string): Promise<number>;
+  /** Which keys sealed the stored secrets, read from the values' heads only (one pass, no secret read whole). */
+  sealedKeyUses(): Promise<SealedKeyUse[]>;
 }
 
 /**

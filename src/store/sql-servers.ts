@@ -1,8 +1,11 @@
+import { SEALED_HEAD_CHARS, sealingKeyId } from '../secrets/secret-box.js';
 import { SERVER_TABLES, storeCreatedAt } from './migrations.js';
 import type { ServerRecordStore, VoteLedger } from './ports.js';
 import { num, optionalNum, orNull, type Row } from './sql.js';
 import type { AllServersClass, ServerScopedClass } from './sql-scoped.js';
-import type { ServerRecord, ServerSettingsRecord } from './types.js';
+import type { SealedKeyUse, ServerRecord, ServerSettingsRecord } from './types.js';
+
+const SEALED_COLUMNS = ['api_key', 'app_id', 'webhook_token'] as const;
 
 /** The servers the bot serves or served (servers): settings, sealed secrets, and the day it left. */
 export function sqlServers<Base extends AllServersClass>(base: Base) {
@@ -41,6 +44,22 @@ export function sqlServers<Base extends AllServersClass>(base: Base) {
         for (const table of SERVER_TABLES) await tx.query(`DELETE FROM ${table} WHERE guild_id = $1`, [guildId]);
         await tx.query('DELETE FROM servers WHERE guild_id = $1', [guildId]);
       });
+    }
+
+    async sealedKeyUses(): Promise<SealedKeyUse[]> {
+      const sealed = SEALED_COLUMNS.map(
+        (column) => `SELECT guild_id, substr(${column}, 1, ${SEALED_HEAD_CHARS}) AS head FROM servers
+          WHERE ${column} IS NOT NULL`,
+      ).join(' UNION ALL ');
+      const rows = await this.db.query(
+        `SELECT head, COUNT(*) AS sealed_values, COUNT(DISTINCT guild_id) AS servers FROM (${sealed}) AS sealed
+         GROUP BY head ORDER BY head`,
+      );
+      return rows.map((row) => ({
+        keyId: sealingKeyId(String(row.head)),
+        values: num(row.sealed_values),
+        servers: num(row.servers),
+      }));
     }
 
     adoptUnowned(guildId: string): Promise<number> {

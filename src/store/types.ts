@@ -221,6 +221,14 @@ export interface ServerSettingsRecord {
   streakGraceHours?: number;
 }
 
+/** How many stored secrets one key sealed, and in how many servers: what a start checks its keys against. */
+export interface SealedKeyUse {
+  /** The sealing key's id (src/secrets); undefined for values not in the sealed format. */
+  keyId: string | undefined;
+  values: number;
+  servers: number;
+}
+
 /** A server the bot serves or served: its settings and its secrets, sealed (src/secrets). */
 export interface ServerRecord {
   guildId: string;

@@ -159,6 +159,17 @@ describe('one bot, many servers, each set up with /setup', () => {
     expect(world.sandbox.requests.length).toBe(before);
   });
 
+  it('answers a command sent by DM that the commands work inside a server, with no service call', async () => {
+    const before = world.sandbox.requests.length;
+    const answer = await world.discord
+      .sendInteraction(slashCommand({ name: 'vote', member: member(), directMessage: true }))
+      .waitForMessage();
+    expect(answer.embeds[0]?.title).toBe('Not in a server');
+    expect(textOf(answer)).toContain('work inside a server, not in direct messages');
+    expect(textOf(answer)).not.toMatch(/wrong server|set up for/i);
+    expect(world.sandbox.requests.length).toBe(before);
+  });
+
   it('refuses /setup to a member without Manage Server, changing nothing', async () => {
     const before = world.sandbox.requests.length;
     const plain = member();

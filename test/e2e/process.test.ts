@@ -67,6 +67,17 @@ describe('the bot process', () => {
     expect(world.sandbox.requestCount()).toBe(before);
   });
 
+  it('answers a command sent by DM that it works only in its server, not in direct messages', async () => {
+    const before = world.sandbox.requestCount();
+    const handle = world.discord.sendInteraction(
+      slashCommand({ name: 'votes', member: member(), directMessage: true }),
+    );
+    const answer = await handle.waitForMessage();
+    expect(answer.embeds[0]?.title).toBe('Not in a server');
+    expect(answer.embeds[0]?.description).toMatch(/only in the server it was set up for, not in direct messages/);
+    expect(world.sandbox.requestCount()).toBe(before);
+  });
+
   it('refuses a command Discord still lists but the bot no longer has', async () => {
     const handle = world.discord.sendInteraction(slashCommand({ name: 'giveaway', member: member() }));
     const answer = await handle.waitForMessage();

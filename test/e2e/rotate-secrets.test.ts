@@ -102,6 +102,25 @@ describe('npm run rotate-secrets', () => {
     expect(run.stderr).toContain('neither SECRETS_KEY nor SECRETS_KEY_PREVIOUS');
   });
 
+  it('with --forget-lost drops what neither key opens, naming the servers, so the store opens with the new key', async () => {
+    const [lost, k2] = [base64Key(), base64Key()];
+    const { file, tokens } = await storeSealedUnder(lost);
+    const run = await runScript('rotate-secrets', { DATABASE_URL: `file:${file}`, SECRETS_KEY: k2 }, ['--forget-lost']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`Forgot 9 secrets that neither key opens, of 3 servers: ${GUILDS.join(', ')}.`);
+    expect(run.stdout).toContain('/setup credentials');
+    for (const value of [lost, k2, ...tokens.values(), ...GUILDS.flatMap((g) => Object.values(credentialsOf(g)))])
+      expect(run.stdout).not.toContain(value);
+
+    const root = await openStore({ kind: 'sqlite', file });
+    expect(await root.sealedKeyUses()).toEqual([]);
+    const servers = new Servers(root, { current: secretKey(k2, 'SECRETS_KEY') }, undefined);
+    await servers.load();
+    expect(GUILDS.filter((guildId) => servers.isConfigured(guildId))).toEqual([]);
+    await root.close();
+  });
+
   it('stops on a configuration problem with exit 78, naming the variable and never echoing a key', async () => {
     const missing = await runScript('rotate-secrets', {});
     expect(missing.code).toBe(78);

@@ -9,7 +9,14 @@ import {
   userPayload,
 } from './fixtures.js';
 import { nextSnowflake } from './snowflake.js';
-import type { InteractionPayload, MemberPayload, Message, RolePayload, UserPayload } from './types.js';
+import type {
+  DirectMessageChannelPayload,
+  InteractionPayload,
+  MemberPayload,
+  Message,
+  RolePayload,
+  UserPayload,
+} from './types.js';
 
 /* Builders for INTERACTION_CREATE payloads as Discord sends them to a bot in a guild. Every field
  * discord.js reads is present: without `entitlements`, `authorizing_integration_owners`,
@@ -61,6 +68,8 @@ interface Where {
   locale?: string;
   /** The server's language (`guild_locale`, `en-US` unless set). */
   guildLocale?: string;
+  /** Sent in the member's DM with the bot: no guild and no member, only the user (context BOT_DM). */
+  directMessage?: boolean;
 }
 
 function interactionToken(id: string): string {
@@ -68,6 +77,7 @@ function interactionToken(id: string): string {
 }
 
 function envelope(type: number, data: unknown, who: MemberPayload, where: Where): InteractionPayload {
+  if (where.directMessage) return inDirectMessage(envelope(type, data, who, { ...where, directMessage: false }), who);
   const id = nextSnowflake();
   const guildId = where.guildId ?? DEFAULTS.guildId;
   const channel = textChannelPayload(guildId);
@@ -92,6 +102,28 @@ function envelope(type: number, data: unknown, who: MemberPayload, where: Where)
     authorizing_integration_owners: { '0': guildId },
     context: 0,
     attachment_size_limit: 10_485_760,
+  };
+}
+
+function inDirectMessage(payload: InteractionPayload, who: MemberPayload): InteractionPayload {
+  const { guild_id: _guildId, guild: _guild, guild_locale: _guildLocale, member: _member, ...rest } = payload;
+  const { guild_id: _dataGuildId, ...data } = (payload.data ?? {}) as Record<string, unknown>;
+  const channel: DirectMessageChannelPayload = {
+    id: nextSnowflake(),
+    type: 1,
+    last_message_id: null,
+    flags: 0,
+    recipients: [who.user],
+  };
+  return {
+    ...rest,
+    data,
+    channel,
+    channel_id: channel.id,
+    user: who.user,
+    // A guild-installed app's owner in a DM with the bot is "0", as Discord sends it.
+    authorizing_integration_owners: { '0': '0' },
+    context: 1,
   };
 }
 

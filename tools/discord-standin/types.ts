@@ -75,6 +75,15 @@ export interface ChannelPayload {
   permissions?: string;
 }
 
+/** The DM between a user and the bot, as an interaction sent there carries it. */
+export interface DirectMessageChannelPayload {
+  id: string;
+  type: 1;
+  last_message_id: string | null;
+  flags: number;
+  recipients: UserPayload[];
+}
+
 /** A message as Discord returns it (POST/PATCH responses, `message` on component interactions). */
 export interface Message {
   id: string;
@@ -169,7 +178,7 @@ export interface InteractionPayload {
   data: any;
   guild_id?: string;
   guild?: { id: string; locale: string; features: string[] };
-  channel?: ChannelPayload;
+  channel?: ChannelPayload | DirectMessageChannelPayload;
   channel_id?: string;
   member?: MemberPayload;
   user?: UserPayload;

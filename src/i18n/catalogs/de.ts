@@ -118,6 +118,12 @@ export const de: Catalog = {
 
   'refusal.wrongServer.title': 'Falscher Server',
   'refusal.wrongServer.text': 'Dieser Bot funktioniert nur auf dem Server, für den er eingerichtet wurde.',
+  'refusal.directMessage.title': 'Nicht auf einem Server',
+  'refusal.directMessage.text':
+    'Die Befehle des Bots funktionieren auf einem Server, nicht in Direktnachrichten: Verwende sie in einem Kanal eines Servers, auf dem der Bot ist.',
+  'refusal.directMessageOneServer.title': 'Nicht auf einem Server',
+  'refusal.directMessageOneServer.text':
+    'Die Befehle des Bots funktionieren nur auf dem Server, für den er eingerichtet wurde, nicht in Direktnachrichten: Verwende sie in einem Kanal dort.',
   'refusal.notSetUp.title': 'Noch nicht eingerichtet',
   'refusal.notSetUp.text':
     'Dieser Server ist noch nicht eingerichtet. Ein Mitglied mit „Server verwalten“ führt zuerst {setup} aus und wählt dann die Kanäle mit /setup channel.',

@@ -114,6 +114,12 @@ export const en = {
 
   'refusal.wrongServer.title': 'Wrong server',
   'refusal.wrongServer.text': 'This bot only works in the server it was set up for.',
+  'refusal.directMessage.title': 'Not in a server',
+  'refusal.directMessage.text':
+    "The bot's commands work inside a server, not in direct messages: use them in a channel of a server the bot is in.",
+  'refusal.directMessageOneServer.title': 'Not in a server',
+  'refusal.directMessageOneServer.text':
+    "The bot's commands work only in the server it was set up for, not in direct messages: use them in a channel there.",
   'refusal.notSetUp.title': 'Not set up yet',
   'refusal.notSetUp.text':
     'This server is not set up yet. A member with Manage Server runs {setup} first, then picks the channels with /setup channel.',

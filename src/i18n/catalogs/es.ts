@@ -117,6 +117,12 @@ export const es: Catalog = {
 
   'refusal.wrongServer.title': 'Servidor equivocado',
   'refusal.wrongServer.text': 'Este bot solo funciona en el servidor para el que se configuró.',
+  'refusal.directMessage.title': 'Fuera de un servidor',
+  'refusal.directMessage.text':
+    'Los comandos del bot funcionan dentro de un servidor, no en mensajes directos: úsalos en un canal de un servidor donde esté el bot.',
+  'refusal.directMessageOneServer.title': 'Fuera de un servidor',
+  'refusal.directMessageOneServer.text':
+    'Los comandos del bot solo funcionan en el servidor para el que se configuró, no en mensajes directos: úsalos en un canal de ese servidor.',
   'refusal.notSetUp.title': 'Aún sin configurar',
   'refusal.notSetUp.text':
     'Este servidor aún no está configurado. Un miembro con Gestionar servidor ejecuta primero {setup} y luego elige los canales con /setup channel.',

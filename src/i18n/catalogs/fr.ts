@@ -115,6 +115,12 @@ export const fr: Catalog = {
 
   'refusal.wrongServer.title': 'Mauvais serveur',
   'refusal.wrongServer.text': 'Ce bot ne fonctionne que sur le serveur pour lequel il a été configuré.',
+  'refusal.directMessage.title': 'Hors d’un serveur',
+  'refusal.directMessage.text':
+    'Les commandes du bot fonctionnent dans un serveur, pas en messages privés : utilisez-les dans un salon d’un serveur où se trouve le bot.',
+  'refusal.directMessageOneServer.title': 'Hors d’un serveur',
+  'refusal.directMessageOneServer.text':
+    'Les commandes du bot ne fonctionnent que sur le serveur pour lequel il a été configuré, pas en messages privés : utilisez-les dans un salon de ce serveur.',
   'refusal.notSetUp.title': 'Pas encore configuré',
   'refusal.notSetUp.text':
     'Ce serveur n’est pas encore configuré. Un membre avec Gérer le serveur lance d’abord {setup}, puis choisit les salons avec /setup channel.',

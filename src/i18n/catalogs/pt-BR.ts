@@ -115,6 +115,12 @@ export const ptBR: Catalog = {
 
   'refusal.wrongServer.title': 'Servidor errado',
   'refusal.wrongServer.text': 'Este bot só funciona no servidor para o qual foi configurado.',
+  'refusal.directMessage.title': 'Fora de um servidor',
+  'refusal.directMessage.text':
+    'Os comandos do bot funcionam dentro de um servidor, não em mensagens diretas: use-os em um canal de um servidor onde o bot está.',
+  'refusal.directMessageOneServer.title': 'Fora de um servidor',
+  'refusal.directMessageOneServer.text':
+    'Os comandos do bot só funcionam no servidor para o qual foi configurado, não em mensagens diretas: use-os em um canal desse servidor.',
   'refusal.notSetUp.title': 'Ainda não configurado',
   'refusal.notSetUp.text':
     'Este servidor ainda não está configurado. Um membro com Gerenciar servidor executa primeiro {setup} e depois escolhe os canais com /setup channel.',

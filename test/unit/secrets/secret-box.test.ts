@@ -37,6 +37,17 @@ describe('secrets at rest', () => {
     expect(() => openSecret(keys, SERVER_A, 'secret')).toThrow(/not in the sealed format/);
   });
 
+  it('refuses a value whose authentication tag is cut short, though its first bytes are right', () => {
+    const keys = { current: newKey() };
+    const parts = sealSecret(keys, SERVER_A, 'secret').split(':');
+    const tag = Buffer.from(parts[3]!, 'base64url');
+    expect(tag).toHaveLength(16);
+    for (const bytes of [4, 8, 12, 15]) {
+      const cut = [...parts.slice(0, 3), tag.subarray(0, bytes).toString('base64url'), parts[4]].join(':');
+      expect(() => openSecret(keys, SERVER_A, cut)).toThrow(/was changed, or copied/);
+    }
+  });
+
   it('opens what the previous key sealed, and says it needs re-sealing', () => {
     const old = newKey();
     const sealed = sealSecret({ current: old }, SERVER_A, 'app-id');
