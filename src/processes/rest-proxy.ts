@@ -10,6 +10,7 @@ import { loadRestProxyConfig } from '../config/rest-proxy.js';
 import { createLogger } from '../core/log.js';
 import { exitOnStartFailure } from './start-failure.js';
 import { forwardRequests } from '../rest-proxy/forward.js';
+import { watchRateLimits } from '../core/discord-rate-limits.js';
 
 const USAGE = `Usage: npm run rest-proxy
 
@@ -37,12 +38,7 @@ async function main(): Promise<void> {
     globalRequestsPerSecond: config.requestsPerSecond,
     retries: 0,
   });
-  rest.on('rateLimited', (info) =>
-    logger[info.global ? 'warn' : 'debug'](
-      { route: info.route, retryAfter: info.retryAfter, global: info.global },
-      'discord rate limit',
-    ),
-  );
+  const rateLimits = watchRateLimits(rest, logger);
   const forward = forwardRequests(rest);
   const server = createServer((req, res) => {
     void Promise.resolve(forward(req, res)).catch((err: unknown) => {
@@ -73,7 +69,7 @@ async function main(): Promise<void> {
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
-      }),
+      }).finally(() => rateLimits.close()),
     withinMs: 5_000,
     lateExitCode: 0,
   });
