@@ -29,3 +29,9 @@ export const ATTACHMENT_DESCRIPTION_MAX = 1024;
 export const GUILD_NAME_MAX = 100;
 /** A member's display name: anything longer is not a name Discord gave. */
 export const DISPLAY_NAME_MAX = 32;
+/**
+ * A request's whole body, files and JSON together. Discord's API docs, Create Message
+ * (discord/discord-api-docs, docs/resources/message.mdx): "The maximum request size when sending a
+ * message is 25 MiB". A message with files is the largest body Discord documents.
+ */
+export const REQUEST_BODY_MAX = 25 * 1024 * 1024;

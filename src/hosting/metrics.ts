@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { AttemptInfo, RateLimitEvent } from '../api/index.js';
 import type { HandledInfo } from '../bot/router.js';
+import type { RateLimitKind } from '../core/discord-rate-limits.js';
 import type { WorkCounts } from '../store/index.js';
 import { PREFIX, processRegistry, webhookRefusals } from './metric-kinds.js';
 
@@ -89,6 +90,12 @@ export class BotMetrics {
     labelNames: ['outcome'],
     registers: [this.registry],
   });
+  private readonly discordLimits = new Counter({
+    name: `${PREFIX}discord_rate_limited_total`,
+    help: 'Discord requests held back, by kind: paced (discord.js waited for its own count of a bucket or the global budget), refused (Discord answered 429).',
+    labelNames: ['kind'],
+    registers: [this.registry],
+  });
   private readonly webhookRefusals = webhookRefusals(this.registry);
   private readonly inFlight = this.gauge('interactions_in_flight', 'Interactions being handled now.');
   private readonly ready = this.gauge('ready', '1 once the Discord client is ready, 0 before and during shutdown.');
@@ -150,6 +157,11 @@ export class BotMetrics {
   /** The client's rate limiter made a call wait, or failed it at once. */
   serviceRateLimited(event: RateLimitEvent): void {
     this.rateLimited.inc({ outcome: event.outcome });
+  }
+
+  /** discord.js waited before sending, or Discord answered 429 (core/discord-rate-limits.ts). */
+  discordRateLimited(kind: RateLimitKind): void {
+    this.discordLimits.inc({ kind });
   }
 
   /** The webhook receiver refused a request or connection (the log has them in aggregate). */

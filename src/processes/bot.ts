@@ -20,6 +20,7 @@ import { MemberNames } from '../bot/member-names.js';
 import { ReplyGuard } from '../bot/reply-guard.js';
 import { translatorFor } from '../i18n/index.js';
 import { createLogger, type Logger } from '../core/log.js';
+import { watchRateLimits } from '../core/discord-rate-limits.js';
 import { startRealtime } from './realtime.js';
 import { environmentServer } from '../servers/environment-server.js';
 import { watchMembership } from '../runtime/membership.js';
@@ -182,13 +183,7 @@ async function main(): Promise<void> {
   });
   client.on(Events.Error, (err) => logger.error({ err }, 'discord client error'));
   client.on(Events.Warn, (warning) => logger.warn({ warning }, 'discord client warning'));
-  // A per-route wait is discord.js pacing itself, routine under load; a global one means every call waits.
-  client.rest.on('rateLimited', (info) =>
-    logger[info.global ? 'warn' : 'debug'](
-      { route: info.route, retryAfter: info.retryAfter, global: info.global },
-      'discord rate limit',
-    ),
-  );
+  watchRateLimits(client.rest, logger, metrics && ((kind) => metrics.discordRateLimited(kind)));
   installProcessGuards(logger);
   guardInteractionBuild(client, logger);
 

@@ -9,14 +9,20 @@ import { stopOnSignal } from '../core/stop-on-signal.js';
 import { loadRestProxyConfig } from '../config/rest-proxy.js';
 import { createLogger } from '../core/log.js';
 import { exitOnStartFailure } from './start-failure.js';
-import { forwardRequests } from '../rest-proxy/forward.js';
+import { forwardRequests, type GoneKind } from '../rest-proxy/forward.js';
+import type { RefusalReason } from '../rest-proxy/admission.js';
+import { WireWatch } from '../rest-proxy/wire-watch.js';
+import { watchRateLimits } from '../core/discord-rate-limits.js';
+import { TallyLog } from '../core/tally-log.js';
 
 const USAGE = `Usage: npm run rest-proxy
 
 Runs @discordjs/proxy: one REST queue in front of Discord that every bot process sends through
 (set their DISCORD_API_URL to http://<this host>:<REST_PROXY_PORT>/api), so the bot's global budget
 of 50 requests per second is kept across all of them, and per-route buckets are shared too. Each
-request carries its bot's own Authorization header; the proxy holds no token.
+request carries its bot's own Authorization header; the proxy holds no token. It forwards only
+GET, POST, PUT, PATCH and DELETE to /api/… or /api/v10/… with "Authorization: Bot …", bodies up
+to Discord's 25 MiB, and drops a queued request whose caller hung up.
 Reads REST_PROXY_PORT (8080), REST_PROXY_HOST (127.0.0.1), REST_PROXY_UPSTREAM (Discord),
 REST_PROXY_REQUESTS_PER_SECOND (25, at most 50), LOG_LEVEL, LOG_FORMAT.
 
@@ -32,18 +38,21 @@ async function main(): Promise<void> {
   installProcessGuards(logger);
   // Retries are the calling bot's to decide (its policy knows which requests are safe to repeat);
   // a request that meets a closed window waits here, in the one queue, rather than bouncing back.
+  const wire = new WireWatch();
   const rest = new REST({
     api: config.upstream,
     globalRequestsPerSecond: config.requestsPerSecond,
     retries: 0,
+    makeRequest: wire.makeRequest,
   });
-  rest.on('rateLimited', (info) =>
-    logger[info.global ? 'warn' : 'debug'](
-      { route: info.route, retryAfter: info.retryAfter, global: info.global },
-      'discord rate limit',
-    ),
-  );
-  const forward = forwardRequests(rest);
+  const rateLimits = watchRateLimits(rest, logger);
+  // A stranger (or a bot pointed at the wrong path) can send any number of these: counted, not a line each.
+  const refused = new TallyLog<RefusalReason>(logger, { level: 'warn', msg: 'REST proxy refused requests' });
+  const gone = new TallyLog<GoneKind>(logger, { level: 'info', msg: 'REST proxy callers hung up before their answer' });
+  const forward = forwardRequests(rest, wire, {
+    refused: (reason, example) => refused.count(reason, example),
+    gone: (kind) => gone.count(kind),
+  });
   const server = createServer((req, res) => {
     void Promise.resolve(forward(req, res)).catch((err: unknown) => {
       logger.error({ err, method: req.method }, 'could not forward a request');
@@ -73,6 +82,8 @@ async function main(): Promise<void> {
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
+      }).finally(() => {
+        for (const tally of [rateLimits, refused, gone]) tally.close();
       }),
     withinMs: 5_000,
     lateExitCode: 0,

@@ -1,41 +1,100 @@
 import { populateErrorResponse, populateSuccessfulResponse } from '@discordjs/proxy';
 import type { REST, RequestMethod } from '@discordjs/rest';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { REQUEST_BODY_MAX } from '../core/discord-limits.js';
+import { REFUSALS, refusalOf, routeOf, type Refusal, type RefusalReason } from './admission.js';
+import { declaredOver, readBody } from './read-body.js';
+import type { WireWatch } from './wire-watch.js';
+
+/** A caller that hung up: before its request was sent (then never sent), or after (its answer dropped). */
+export type GoneKind = 'before_sending' | 'after_sending';
+
+export interface ForwardLog {
+  refused(reason: RefusalReason, example: string): void;
+  gone(kind: GoneKind): void;
+}
 
 /**
- * @discordjs/proxy's proxyRequests, with one change: the request body is read into memory before it
- * is queued. proxyRequests hands the incoming stream itself to the queue, and the queue sends a
- * request again after a 429, by then with the stream used up: Discord got an empty body and the
- * bot a 400 ("Cannot send an empty message") for a post it had made correctly.
+ * What a refused caller may still send, thrown away, before the connection is cut: closing at once,
+ * with its body unread, would reset the connection and could lose the answer before it is read.
  */
-export function forwardRequests(rest: REST) {
+const LINGER_MS = 1_000;
+const LINGER_BYTES = 1024 * 1024;
+
+/**
+ * @discordjs/proxy's proxyRequests, with these changes. It forwards only what a bot sends Discord
+ * (admission.ts), and reads a body whole before it is queued, up to Discord's own limit:
+ * proxyRequests hands the incoming stream itself to the queue, and the queue sends a request again
+ * after a 429, by then with the stream used up (Discord got an empty body and the bot a 400). And a
+ * request whose caller hangs up while it waits in the queue is dropped: the caller's REST client
+ * sends it again after its timeout, so sending this one too would post twice.
+ */
+export function forwardRequests(rest: REST, wire: WireWatch, log: ForwardLog) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://proxy');
-    const fullRoute = url.pathname.replace(/^\/api(\/v\d+)?/, '') as `/${string}`;
+    const example = `${req.method} ${url.pathname.slice(0, 100)}`;
+    const refusal = refusalOf(req.method, url.pathname, req.headers.authorization);
+    if (refusal) return refuse(req, res, refusal, example, log);
+    if (declaredOver(req, REQUEST_BODY_MAX)) return refuse(req, res, REFUSALS.too_large, example, log);
+    const read = await readBody(req, REQUEST_BODY_MAX);
+    if (read.kind === 'too_large') return refuse(req, res, REFUSALS.too_large, example, log);
+    if (read.kind === 'gone') return log.gone('before_sending');
+
     const headers: Record<string, string> = {};
     for (const name of ['content-type', 'authorization', 'x-audit-log-reason']) {
       const value = req.headers[name];
       if (typeof value === 'string') headers[name] = value;
     }
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && chunks.length > 0;
+    const watched = wire.watch(headers);
+    const controller = new AbortController();
+    let gone = false;
+    res.once('close', () => {
+      if (res.writableFinished) return;
+      gone = true;
+      if (!watched.sent()) controller.abort();
+    });
+    const hungUp = () => log.gone(watched.sent() ? 'after_sending' : 'before_sending');
     try {
       const answer = await rest.queueRequest({
-        fullRoute,
+        fullRoute: routeOf(url.pathname)!,
         method: req.method as RequestMethod,
-        body: hasBody ? Buffer.concat(chunks) : undefined,
+        body: req.method !== 'GET' && read.body.length > 0 ? read.body : undefined,
         passThroughBody: true,
         // The calling bot's own Authorization header goes through as it came.
         auth: false,
         query: url.searchParams,
         headers,
+        signal: controller.signal,
       });
+      if (gone) {
+        hungUp();
+        await answer.arrayBuffer().catch(() => undefined);
+        return;
+      }
       await populateSuccessfulResponse(res, answer);
     } catch (error) {
+      // Aborted in the queue, or cut off while its answer was being written: no one to answer.
+      if (gone) return hungUp();
       if (!populateErrorResponse(res, error)) throw error;
     } finally {
-      res.end();
+      watched.done();
+      if (!gone) res.end();
     }
   };
+}
+
+/** Answers with the refusal and closes the connection, reading no more of the body than LINGER_BYTES. */
+function refuse(req: IncomingMessage, res: ServerResponse, refusal: Refusal, example: string, log: ForwardLog): void {
+  log.refused(refusal.reason, example);
+  res.setHeader('connection', 'close');
+  if (refusal.reason === 'method') res.setHeader('allow', 'GET, POST, PUT, PATCH, DELETE');
+  res.writeHead(refusal.status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ message: refusal.message, code: 0 }), () => {
+    let drained = 0;
+    req.on('data', (chunk: Buffer) => {
+      drained += chunk.length;
+      if (drained > LINGER_BYTES) req.socket.destroy();
+    });
+    setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
+  });
 }
