@@ -7,6 +7,7 @@ import { feedDrills } from './drills/feed.js';
 import { receiverDrillsScenario, receiverRows } from './drills/receiver.js';
 import { DRILLS_SECTION, withDrillsSection } from './drills/results-section.js';
 import { roleDrills } from './drills/roles.js';
+import { shardsDrill } from './drills/shards.js';
 import { suiteSizedDrills } from './drills/suites.js';
 import type { Drill, DrillFigure } from './drills/types.js';
 
@@ -35,7 +36,7 @@ const receiverDrills: Drill = {
     }
   },
 };
-const drills: Drill[] = [...feedDrills, receiverDrills, ...roleDrills, ...suiteSizedDrills];
+const drills: Drill[] = [...feedDrills, receiverDrills, ...roleDrills, shardsDrill, ...suiteSizedDrills];
 const only = process.argv
   .slice(2)
   .find((a) => a.startsWith('--only='))
