@@ -54,6 +54,8 @@ export const FULL_SIZE: ShardDrillSize = { servers: 200, votesPerServer: 10, ann
 export interface Waiter {
   /** The reason its standby line gave, if it logged one. */
   reason: string | undefined;
+  /** Its standby line's level (pino's number: 30 info, 40 warn). */
+  level: number | undefined;
   /** `/healthz`'s status while it waited. */
   health: string | undefined;
   /** Gateway identifies it made (its shards as it counts them). */
@@ -111,9 +113,13 @@ function startWaiter(env: Record<string, string>, port: number, count: number, i
 const acted = (bot: BotProcess) => bot.logs.some((l) => l.msg === 'ready' || l.msg === 'server work started');
 
 /** Its standby line's reason and /healthz once it logged one. */
-async function waiting(bot: BotProcess, port: number): Promise<Pick<Waiter, 'reason' | 'health'>> {
+async function waiting(bot: BotProcess, port: number): Promise<Pick<Waiter, 'reason' | 'level' | 'health'>> {
   const line = await bot.waitForLog((l) => String(l.msg).startsWith('standby:'), 30_000, 'the standby line');
-  return { reason: typeof line.reason === 'string' ? line.reason : undefined, health: await healthOf(port) };
+  return {
+    reason: typeof line.reason === 'string' ? line.reason : undefined,
+    level: line.level,
+    health: await healthOf(port),
+  };
 }
 
 /**

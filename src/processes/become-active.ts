@@ -48,6 +48,13 @@ export async function becomeActive({
             { store, shards: shardIds, reason: reason.detail },
             'standby: another process holds the store for these shards; this one takes over when it stops',
           );
+        } else if (reason.kind === 'count') {
+          setPhase('standby');
+          // A mistyped SHARD_COUNT waits for ever unless someone reads this: it says what to change.
+          logger.warn(
+            { store, shards: shardIds, reason: reason.detail },
+            'standby: another process runs another SHARD_COUNT; set one SHARD_COUNT everywhere',
+          );
         } else {
           setPhase('starting');
           logger.warn(

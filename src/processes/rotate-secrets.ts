@@ -72,7 +72,9 @@ async function holdAtOnce(database: DatabaseTarget): Promise<StoreLock> {
       signal: refuse.signal,
       onStandby: (reason) =>
         refuse.abort(
-          reason.kind === 'held' ? held() : new StoreError(`The store ${store} is not reachable: ${reason.detail}`),
+          reason.kind === 'unreachable'
+            ? new StoreError(`The store ${store} is not reachable: ${reason.detail}`)
+            : held(),
         ),
       onLost: () => undefined,
     });

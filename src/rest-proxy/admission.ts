@@ -13,6 +13,11 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 const API_ROUTE = /^\/api(?:\/v10)?(\/.+)$/;
 const OTHER_VERSION = /^\/v\d+(?:\/|$)/;
 const BOT_AUTHORIZATION = /^Bot \S+$/;
+/**
+ * Routes Discord authenticates by the token in their path: an interaction's callback and its
+ * webhook (follow-ups, editing the answer). discord.js sends them with no Authorization at all.
+ */
+const TOKEN_IN_PATH = /^\/(?:interactions\/\d+\/[^/]+\/callback|webhooks\/\d+\/[^/]+(?:\/.*)?)$/;
 
 export const REFUSALS = {
   path: {
@@ -29,7 +34,8 @@ export const REFUSALS = {
   authorization: {
     status: 401,
     reason: 'authorization',
-    message: 'the REST proxy forwards only requests that carry "Authorization: Bot <token>"',
+    message:
+      'the REST proxy forwards only requests that carry "Authorization: Bot <token>" (or none, to an interaction\'s own token route)',
   },
   too_large: {
     status: 413,
@@ -46,7 +52,8 @@ export function routeOf(pathname: string): `/${string}` | undefined {
 
 /**
  * Whether a request may spend the bots' shared budget: a v10 route, a method Discord's API uses,
- * and a bot's token. Anything else is refused before its body is read.
+ * and a bot's token (or no token, on a route whose path holds one). Anything else is refused before
+ * its body is read.
  */
 export function refusalOf(
   method: string | undefined,
@@ -55,6 +62,7 @@ export function refusalOf(
 ): Refusal | undefined {
   if (routeOf(pathname) === undefined) return REFUSALS.path;
   if (method === undefined || !METHODS.has(method)) return REFUSALS.method;
+  if (authorization === undefined && TOKEN_IN_PATH.test(routeOf(pathname)!)) return undefined;
   if (authorization === undefined || !BOT_AUTHORIZATION.test(authorization)) return REFUSALS.authorization;
   return undefined;
 }

@@ -69,7 +69,11 @@ export async function holdPostgresLock(
         if (dropped !== undefined) throw dropped;
         const taken = await takeShards(client, options.shards ?? EVERYTHING);
         if (taken === 'held') return watch(client, url, options, timing);
-        if (!reportedHeld) options.onStandby({ kind: 'held', detail: standbyDetail(taken, options.shards) });
+        if (!reportedHeld)
+          options.onStandby({
+            kind: typeof taken === 'object' ? 'count' : 'held',
+            detail: standbyDetail(taken, options.shards),
+          });
         reportedHeld = true;
         await sleep(timing.pollMs, signal);
       }

@@ -25,5 +25,8 @@ export interface HoldOptions {
   signal?: AbortSignal;
 }
 
+/** 'count': another process runs another SHARD_COUNT, a setting to fix rather than a turn to wait for. */
 export type StandbyReason =
-  { kind: 'held'; detail: string } | { kind: 'unreachable'; detail: string; retryInMs: number };
+  | { kind: 'held'; detail: string }
+  | { kind: 'count'; detail: string }
+  | { kind: 'unreachable'; detail: string; retryInMs: number };

@@ -155,12 +155,24 @@ describe('the REST proxy forwards only what a bot sends Discord', () => {
     ['PROPFIND', 'PROPFIND', '/api/v10/channels/1', TOKEN, 405],
     ['no Authorization', 'GET', '/api/v10/gateway/bot', undefined, 401],
     ['a Bearer token', 'GET', '/api/v10/users/@me', 'Bearer abc', 401],
+    ['a Bearer token on an interaction callback', 'POST', '/api/v10/interactions/1/tok/callback', 'Bearer abc', 401],
+    ['no Authorization on a route with no token in it', 'POST', '/api/v10/interactions/1/callback', undefined, 401],
   ])('refuses %s with a 4xx and a JSON message, forwarding nothing', async (_what, method, path, auth, status) => {
     const answer = await send(method, path, auth === undefined ? {} : { authorization: auth });
     expect(answer.status).toBe(status);
     expect(answer.headers['content-type']).toBe('application/json');
     expect((JSON.parse(answer.body) as { message: string }).message).toMatch(/the REST proxy forwards only/);
     expect(upstream.requests).toEqual([]);
+  });
+
+  // discord.js answers interactions with no Authorization: the token in the path is the credential.
+  it("forwards an interaction's callback and its webhook with no Authorization", async () => {
+    expect((await send('POST', '/api/v10/interactions/1/tok/callback', {})).status).toBe(200);
+    expect((await send('PATCH', '/api/v10/webhooks/2/tok/messages/@original', {})).status).toBe(200);
+    expect(upstream.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /api/v10/interactions/1/tok/callback',
+      'PATCH /api/v10/webhooks/2/tok/messages/@original',
+    ]);
   });
 
   it('forwards /api/… and /api/v10/… with a bot token, as /v10/…', async () => {
@@ -259,7 +271,7 @@ describe("Discord's rate limits in the proxy's log", () => {
     const exit = await proxy.stop('SIGTERM');
     expect(exit.code).toBe(0);
     const last = (msg: string) => proxy.logs.filter((l) => l.msg === msg).at(-1);
-    expect(last('REST proxy refused requests')).toMatchObject({ counts: { path: 4, method: 2, authorization: 2 } });
+    expect(last('REST proxy refused requests')).toMatchObject({ counts: { path: 4, method: 2, authorization: 4 } });
     expect(last('discord pacing: requests waited')).toMatchObject({ level: 30 });
   });
 });

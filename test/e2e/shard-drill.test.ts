@@ -14,13 +14,15 @@ beforeAll(async () => {
 describe('bots on shards 0-1 and 2-3 of 4 on one PostgreSQL, with a standby and a process of another count', () => {
   it('keeps a process with overlapping SHARD_IDS waiting as a standby, off the gateway', () => {
     if (!result) return;
-    expect(result.standby).toMatchObject({ health: '200 standby', identifies: 0, acted: false });
+    expect(result.standby).toMatchObject({ health: '200 standby', level: 30, identifies: 0, acted: false });
   });
 
   it('refuses a process with another SHARD_COUNT, naming it, for as long as the others run', () => {
     if (!result) return;
     expect(result.mismatch.reason).toContain('SHARD_COUNT 4, this one with 8');
+    // A setting to fix, not a turn to wait for: a warning, where a standby's line is info.
     expect(result.mismatch).toMatchObject({
+      level: 40,
       health: '200 standby',
       identifies: 0,
       acted: false,

@@ -77,6 +77,7 @@ describe('per-shard locks on PostgreSQL', () => {
     const other = holder(url, on(4, 3));
     await settle();
     expect(other.lock).toBeUndefined();
+    expect(other.reasons[0]).toMatchObject({ kind: 'count' });
     expect(other.reasons[0]?.detail).toMatch(/SHARD_COUNT 2, this one with 4.*set one SHARD_COUNT everywhere/);
     await first.lock!.release();
     await other.waiting;
