@@ -473,7 +473,8 @@ export const de: Catalog = {
   'refusal.templateTooLong.text':
     'Halte die Vorlage bei höchstens {max} Zeichen und so kurz, dass eine Ankündigung immer in eine Discord-Nachricht passt (Namen können lang sein).',
   'refusal.templateEmpty.title': 'Vorlage leer',
-  'refusal.templateEmpty.text': 'Schreib etwas Text in die Vorlage, mit beliebigen von {known}.',
+  'refusal.templateEmpty.text':
+    'Die Vorlage würde nichts zeigen: unsichtbare Zeichen (etwa Leerzeichen ohne Breite), Leerzeichen und {double} (bei einer einfachen Stimme leer) zählen nicht. Schreib sichtbaren Text hinein, mit beliebigen von {known}. Nichts wurde geändert.',
   'refusal.badGraceHours.title': 'Stunden nicht angenommen',
   'refusal.badGraceHours.text': 'Gib eine ganze Zahl von Stunden von 0 bis {max} an.',
   'announce.double': '(doppelte Stimme)',

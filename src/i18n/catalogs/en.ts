@@ -450,7 +450,8 @@ export const en = {
   'refusal.templateTooLong.text':
     'Keep the template to at most {max} characters, and short enough that one announcement always fits a Discord message (names can be long).',
   'refusal.templateEmpty.title': 'Template empty',
-  'refusal.templateEmpty.text': 'Write some text in the template, with any of {known}.',
+  'refusal.templateEmpty.text':
+    'The template would show nothing: invisible characters (such as zero-width spaces), spaces and {double} (empty for a single vote) do not count. Write some visible text in it, with any of {known}. Nothing was changed.',
   'refusal.badGraceHours.title': 'Hours not accepted',
   'refusal.badGraceHours.text': 'Give a whole number of hours from 0 to {max}.',
   'announce.double': '(double vote)',

@@ -466,7 +466,8 @@ export const es: Catalog = {
   'refusal.templateTooLong.text':
     'Mantén la plantilla en {max} caracteres como máximo, y lo bastante corta para que un anuncio quepa siempre en un mensaje de Discord (los nombres pueden ser largos).',
   'refusal.templateEmpty.title': 'Plantilla vacía',
-  'refusal.templateEmpty.text': 'Escribe algo de texto en la plantilla, con cualquiera de {known}.',
+  'refusal.templateEmpty.text':
+    'La plantilla no mostraría nada: los caracteres invisibles (como los espacios de ancho cero), los espacios y {double} (vacío para un voto simple) no cuentan. Escribe algo de texto visible, con cualquiera de {known}. No se cambió nada.',
   'refusal.badGraceHours.title': 'Horas no aceptadas',
   'refusal.badGraceHours.text': 'Indica un número entero de horas de 0 a {max}.',
   'announce.double': '(voto doble)',

@@ -466,7 +466,8 @@ export const fr: Catalog = {
   'refusal.templateTooLong.text':
     'Gardez le modèle à {max} caractères au plus, et assez court pour qu’une annonce tienne toujours dans un message Discord (les noms peuvent être longs).',
   'refusal.templateEmpty.title': 'Modèle vide',
-  'refusal.templateEmpty.text': 'Écrivez du texte dans le modèle, avec n’importe lesquels de {known}.',
+  'refusal.templateEmpty.text':
+    'Le modèle n’afficherait rien : les caractères invisibles (comme les espaces sans chasse), les espaces et {double} (vide pour un vote simple) ne comptent pas. Écrivez du texte visible, avec n’importe lesquels de {known}. Rien n’a été modifié.',
   'refusal.badGraceHours.title': 'Heures refusées',
   'refusal.badGraceHours.text': 'Indiquez un nombre entier d’heures de 0 à {max}.',
   'announce.double': '(vote double)',

@@ -460,7 +460,8 @@ export const ptBR: Catalog = {
   'refusal.templateTooLong.text':
     'Mantenha o modelo com no máximo {max} caracteres, e curto o bastante para que um anúncio sempre caiba numa mensagem do Discord (nomes podem ser longos).',
   'refusal.templateEmpty.title': 'Modelo vazio',
-  'refusal.templateEmpty.text': 'Escreva algum texto no modelo, com quaisquer de {known}.',
+  'refusal.templateEmpty.text':
+    'O modelo não mostraria nada: caracteres invisíveis (como espaços de largura zero), espaços e {double} (vazio para um voto simples) não contam. Escreva algum texto visível, com quaisquer de {known}. Nada foi alterado.',
   'refusal.badGraceHours.title': 'Horas não aceitas',
   'refusal.badGraceHours.text': 'Informe um número inteiro de horas de 0 a {max}.',
   'announce.double': '(voto duplo)',
