@@ -300,6 +300,7 @@ export const de: Catalog = {
   'setup.status.roleProblem': '{role}: {problem}',
   'setup.status.fixRole':
     'dem Bot „Rollen verwalten“ geben und seine Rolle über {role} schieben (Servereinstellungen → Rollen)',
+  'setup.status.fixRoleChoose': 'wähle mit {command} eine Rolle, die der Bot vergeben kann',
   'setup.status.commands': 'Slash-Befehle',
   'setup.status.commandsOk': 'registriert, wie der Bot sie festlegt',
   'setup.status.commandsDiffer': 'registrierte Befehle weichen ab: {diff}',
@@ -347,6 +348,9 @@ export const de: Catalog = {
   'refusal.roleProblem.title': 'Der Bot kann diese Rolle nicht vergeben',
   'refusal.roleProblem.text':
     '{problems}. Gib dem Bot „Rollen verwalten“ und schieb seine Rolle über {role} (Servereinstellungen → Rollen), dann führe den Befehl erneut aus. Nichts wurde geändert.',
+  'refusal.roleUnusable.title': 'Wähle eine andere Rolle',
+  'refusal.roleUnusable.text':
+    '{problems}. Wähle eine Rolle, die der Bot vergeben kann (eine, die es gibt, nicht @everyone, nicht die Rolle eines Bots oder einer Integration), und führe den Befehl erneut aus. Nichts wurde geändert.',
   'refusal.roleChoice.title': 'Eins auswählen',
   'refusal.roleChoice.text': 'Gib genau eins von wähler, moderatoren oder entfernen an.',
   'refusal.webhookOff.title': 'Webhooks sind aus',
@@ -356,6 +360,7 @@ export const de: Catalog = {
   'role.problem.position': '{role} steht nicht unter der höchsten Rolle des Bots',
   'role.problem.managed': '{role} wird von einer Integration verwaltet und kann nicht vergeben werden',
   'role.problem.missing': 'die Rolle gibt es nicht mehr',
+  'role.problem.everyone': '@everyone ist jedes Mitglied des Servers und kann weder gegeben noch genommen werden',
 
   // Milestone roles (/setup milestone).
   'option.setup.milestone.name': 'meilenstein',
@@ -392,9 +397,6 @@ export const de: Catalog = {
     'Gib Rolle und Stimmen (und einen Zeitraum) an, um einen Meilenstein zu setzen, nur „entfernen“, um einen zu entfernen, oder keine Option für die Liste.',
   'refusal.milestoneVotes.title': 'Nichts geändert',
   'refusal.milestoneVotes.text': 'Gib eine Zahl von Stimmen zwischen 1 und {max} an.',
-  'refusal.milestoneEveryone.title': 'Rolle nicht verwendbar',
-  'refusal.milestoneEveryone.text':
-    '@everyone kann keine Meilensteinrolle sein: Jedes Mitglied hat sie schon. Wähle eine andere Rolle.',
   'refusal.milestoneVoterRole.title': 'Rolle nicht verwendbar',
   'refusal.milestoneVoterRole.text':
     '{role} ist die Wählerrolle, die der Bot je nach laufender Stimme vergibt und entzieht. Wähle eine andere Rolle.',

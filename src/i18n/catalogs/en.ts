@@ -285,6 +285,7 @@ export const en = {
   'setup.status.voterRole': 'Voter role',
   'setup.status.roleProblem': '{role}: {problem}',
   'setup.status.fixRole': 'give the bot Manage Roles and move its role above {role} (Server Settings → Roles)',
+  'setup.status.fixRoleChoose': 'choose a role the bot can give with {command}',
   'setup.status.commands': 'Slash commands',
   'setup.status.commandsOk': 'registered as the bot defines them',
   'setup.status.commandsDiffer': 'registered commands differ: {diff}',
@@ -330,6 +331,9 @@ export const en = {
   'refusal.roleProblem.title': 'The bot cannot give that role',
   'refusal.roleProblem.text':
     '{problems}. Give the bot Manage Roles and move its role above {role} (Server Settings → Roles), then run the command again. Nothing was changed.',
+  'refusal.roleUnusable.title': 'Choose another role',
+  'refusal.roleUnusable.text':
+    "{problems}. Choose a role the bot can give (one that exists, not @everyone, not a bot's or integration's role) and run the command again. Nothing was changed.",
   'refusal.roleChoice.title': 'Choose one',
   'refusal.roleChoice.text': 'Give exactly one of voter, moderators or remove.',
   'refusal.webhookOff.title': 'Webhooks are off',
@@ -338,6 +342,7 @@ export const en = {
   'role.problem.position': "{role} is not below the bot's highest role",
   'role.problem.managed': '{role} is managed by an integration and cannot be given',
   'role.problem.missing': 'the role no longer exists',
+  'role.problem.everyone': '@everyone is every member of the server and cannot be given or taken',
 
   // Milestone roles (/setup milestone).
   'option.setup.milestone.name': 'milestone',
@@ -372,9 +377,6 @@ export const en = {
     'Give role and votes (and a period) to set a milestone, only remove to remove one, or no option to list them.',
   'refusal.milestoneVotes.title': 'Nothing changed',
   'refusal.milestoneVotes.text': 'Give a number of votes from 1 to {max}.',
-  'refusal.milestoneEveryone.title': 'Role not usable',
-  'refusal.milestoneEveryone.text':
-    '@everyone cannot be a milestone role: every member has it already. Pick another role.',
   'refusal.milestoneVoterRole.title': 'Role not usable',
   'refusal.milestoneVoterRole.text':
     '{role} is the voter role, which the bot gives and takes as votes run. Pick another role.',

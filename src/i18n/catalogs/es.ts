@@ -295,6 +295,7 @@ export const es: Catalog = {
   'setup.status.voterRole': 'Rol de votante',
   'setup.status.roleProblem': '{role}: {problem}',
   'setup.status.fixRole': 'da al bot Gestionar roles y sube su rol por encima de {role} (Ajustes del servidor → Roles)',
+  'setup.status.fixRoleChoose': 'elige con {command} un rol que el bot pueda dar',
   'setup.status.commands': 'Comandos de barra',
   'setup.status.commandsOk': 'registrados tal como el bot los define',
   'setup.status.commandsDiffer': 'los comandos registrados difieren: {diff}',
@@ -341,6 +342,9 @@ export const es: Catalog = {
   'refusal.roleProblem.title': 'El bot no puede dar ese rol',
   'refusal.roleProblem.text':
     '{problems}. Da al bot Gestionar roles y sube su rol por encima de {role} (Ajustes del servidor → Roles), y vuelve a ejecutar el comando. No se cambió nada.',
+  'refusal.roleUnusable.title': 'Elige otro rol',
+  'refusal.roleUnusable.text':
+    '{problems}. Elige un rol que el bot pueda dar (que exista, que no sea @everyone ni el rol de un bot o una integración) y vuelve a ejecutar el comando. No se cambió nada.',
   'refusal.roleChoice.title': 'Elige uno',
   'refusal.roleChoice.text': 'Indica exactamente uno de votante, moderadores o quitar.',
   'refusal.webhookOff.title': 'Webhooks desactivados',
@@ -350,6 +354,7 @@ export const es: Catalog = {
   'role.problem.position': '{role} no está por debajo del rol más alto del bot',
   'role.problem.managed': '{role} lo gestiona una integración y no se puede dar',
   'role.problem.missing': 'el rol ya no existe',
+  'role.problem.everyone': '@everyone es cada miembro del servidor y no se puede dar ni quitar',
 
   // Milestone roles (/setup milestone).
   'option.setup.milestone.name': 'hito',
@@ -386,9 +391,6 @@ export const es: Catalog = {
     'Indica rol y votos (y un periodo) para configurar un hito, solo quitar para eliminar uno, o ninguna opción para ver la lista.',
   'refusal.milestoneVotes.title': 'Nada cambió',
   'refusal.milestoneVotes.text': 'Indica un número de votos entre 1 y {max}.',
-  'refusal.milestoneEveryone.title': 'Rol no válido',
-  'refusal.milestoneEveryone.text':
-    '@everyone no puede ser un rol de hito: todos los miembros ya lo tienen. Elige otro rol.',
   'refusal.milestoneVoterRole.title': 'Rol no válido',
   'refusal.milestoneVoterRole.text':
     '{role} es el rol de votante, que el bot da y quita según los votos activos. Elige otro rol.',

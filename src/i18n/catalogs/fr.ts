@@ -295,6 +295,7 @@ export const fr: Catalog = {
   'setup.status.roleProblem': '{role} : {problem}',
   'setup.status.fixRole':
     'donnez au bot Gérer les rôles et placez son rôle au-dessus de {role} (Paramètres du serveur → Rôles)',
+  'setup.status.fixRoleChoose': 'choisissez avec {command} un rôle que le bot peut donner',
   'setup.status.commands': 'Commandes slash',
   'setup.status.commandsOk': 'enregistrées comme le bot les définit',
   'setup.status.commandsDiffer': 'les commandes enregistrées diffèrent : {diff}',
@@ -341,6 +342,9 @@ export const fr: Catalog = {
   'refusal.roleProblem.title': 'Le bot ne peut pas attribuer ce rôle',
   'refusal.roleProblem.text':
     '{problems}. Donnez au bot Gérer les rôles et placez son rôle au-dessus de {role} (Paramètres du serveur → Rôles), puis relancez la commande. Rien n’a été modifié.',
+  'refusal.roleUnusable.title': 'Choisissez un autre rôle',
+  'refusal.roleUnusable.text':
+    '{problems}. Choisissez un rôle que le bot peut donner (qui existe, pas @everyone, pas le rôle d’un bot ou d’une intégration), puis relancez la commande. Rien n’a été modifié.',
   'refusal.roleChoice.title': 'Choisissez-en un',
   'refusal.roleChoice.text': 'Indiquez exactement un seul de votant, modérateurs ou retirer.',
   'refusal.webhookOff.title': 'Webhooks désactivés',
@@ -350,6 +354,7 @@ export const fr: Catalog = {
   'role.problem.position': '{role} n’est pas sous le rôle le plus élevé du bot',
   'role.problem.managed': '{role} est géré par une intégration et ne peut pas être attribué',
   'role.problem.missing': 'le rôle n’existe plus',
+  'role.problem.everyone': '@everyone désigne chaque membre du serveur et ne peut être ni donné ni retiré',
 
   // Milestone roles (/setup milestone).
   'option.setup.milestone.name': 'palier',
@@ -386,9 +391,6 @@ export const fr: Catalog = {
     'Donnez un rôle et des votes (et une période) pour définir un palier, seulement retirer pour en retirer un, ou aucune option pour la liste.',
   'refusal.milestoneVotes.title': 'Rien n’a changé',
   'refusal.milestoneVotes.text': 'Donnez un nombre de votes entre 1 et {max}.',
-  'refusal.milestoneEveryone.title': 'Rôle inutilisable',
-  'refusal.milestoneEveryone.text':
-    '@everyone ne peut pas être un rôle de palier : tous les membres l’ont déjà. Choisissez un autre rôle.',
   'refusal.milestoneVoterRole.title': 'Rôle inutilisable',
   'refusal.milestoneVoterRole.text':
     '{role} est le rôle de votant, que le bot donne et reprend selon les votes en cours. Choisissez un autre rôle.',

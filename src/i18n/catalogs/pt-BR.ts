@@ -292,6 +292,7 @@ export const ptBR: Catalog = {
   'setup.status.roleProblem': '{role}: {problem}',
   'setup.status.fixRole':
     'dê ao bot Gerenciar cargos e coloque o cargo dele acima de {role} (Configurações do servidor → Cargos)',
+  'setup.status.fixRoleChoose': 'escolha com {command} um cargo que o bot possa dar',
   'setup.status.commands': 'Comandos de barra',
   'setup.status.commandsOk': 'registrados como o bot os define',
   'setup.status.commandsDiffer': 'os comandos registrados diferem: {diff}',
@@ -338,6 +339,9 @@ export const ptBR: Catalog = {
   'refusal.roleProblem.title': 'O bot não pode dar esse cargo',
   'refusal.roleProblem.text':
     '{problems}. Dê ao bot Gerenciar cargos e coloque o cargo dele acima de {role} (Configurações do servidor → Cargos), e execute o comando de novo. Nada foi mudado.',
+  'refusal.roleUnusable.title': 'Escolha outro cargo',
+  'refusal.roleUnusable.text':
+    '{problems}. Escolha um cargo que o bot possa dar (que exista, que não seja @everyone nem o cargo de um bot ou integração) e execute o comando de novo. Nada foi mudado.',
   'refusal.roleChoice.title': 'Escolha um',
   'refusal.roleChoice.text': 'Informe exatamente um de votante, moderadores ou remover.',
   'refusal.webhookOff.title': 'Webhooks desligados',
@@ -346,6 +350,7 @@ export const ptBR: Catalog = {
   'role.problem.position': '{role} não está abaixo do cargo mais alto do bot',
   'role.problem.managed': '{role} é gerenciado por uma integração e não pode ser dado',
   'role.problem.missing': 'o cargo não existe mais',
+  'role.problem.everyone': '@everyone é cada membro do servidor e não pode ser dado nem tirado',
 
   // Milestone roles (/setup milestone).
   'option.setup.milestone.name': 'marco',
@@ -382,9 +387,6 @@ export const ptBR: Catalog = {
     'Informe cargo e votos (e um período) para definir um marco, só remover para remover um, ou nenhuma opção para ver a lista.',
   'refusal.milestoneVotes.title': 'Nada mudou',
   'refusal.milestoneVotes.text': 'Informe um número de votos de 1 a {max}.',
-  'refusal.milestoneEveryone.title': 'Cargo não utilizável',
-  'refusal.milestoneEveryone.text':
-    '@everyone não pode ser um cargo de marco: todos os membros já o têm. Escolha outro cargo.',
   'refusal.milestoneVoterRole.title': 'Cargo não utilizável',
   'refusal.milestoneVoterRole.text':
     '{role} é o cargo de votante, que o bot dá e retira conforme os votos ativos. Escolha outro cargo.',

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { textOf } from '../../tools/conversation.js';
+import {
+  DEFAULTS,
+  member,
+  MODERATOR_PERMISSIONS,
+  OptionType,
+  slashCommand,
+  type CommandOption,
+  type RoleChange,
+} from '../../tools/discord-standin/index.js';
+import { deliver, voteEvent } from '../../tools/guilds-webhook.js';
+import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../../tools/receiver-env.js';
+import { startWorld, type World } from '../../tools/world.js';
+
+// The voter role as /setup role sets it (no VOTER_ROLE_ID): roles it must refuse.
+const GUILD = DEFAULTS.guildId;
+const admin = member({ permissions: MODERATOR_PERMISSIONS });
+
+afterAll(removeStoreFiles);
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const voterOption = (roleId: string): CommandOption => ({ name: 'voter', type: OptionType.Role, value: roleId });
+
+describe('the voter role set with /setup role', () => {
+  let world: World;
+  let url: string;
+  beforeAll(async () => {
+    let env: Record<string, string>;
+    ({ url, ...env } = await receiverEnv({}));
+    world = await startWorld({ env });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  async function setup(sub: string, options: CommandOption[] = []): Promise<string> {
+    const handle = world.discord.sendInteraction(
+      slashCommand({ name: 'setup', member: admin, options: [{ name: sub, type: OptionType.Subcommand, options }] }),
+    );
+    return textOf(await handle.waitForMessage(10_000));
+  }
+  /** The voter role's check in /setup status, with its fix when it fails (the line after). */
+  const voterRoleLine = async () => {
+    const lines = (await setup('status')).split('\n');
+    const at = lines.findIndex((line) => line.includes('**Voter role**'));
+    return lines.slice(at, lines[at + 1]?.trim().startsWith('↳') ? at + 2 : at + 1).join('\n');
+  };
+  const changesOf = (userId: string): RoleChange[] => world.discord.roleChanges.filter((c) => c.userId === userId);
+  const roleRequests = () => world.discord.requests.filter((r) => /\/members\/\d+\/roles\/\d+$/.test(r.path));
+
+  it("refuses @everyone and a bot's or integration's role, saying to choose another, and changes nothing", async () => {
+    const before = await voterRoleLine();
+    const integration = world.discord.addRole('Twitch Subscriber', { managed: true });
+    const everyone = await setup('role', [voterOption(GUILD)]);
+    expect(everyone).toContain('@everyone is every member of the server and cannot be given or taken');
+    for (const refused of [everyone, await setup('role', [voterOption(world.discord.botRoleId)])]) {
+      expect(refused).toContain('Choose a role the bot can give');
+      expect(refused).toContain('Nothing was changed');
+      expect(refused).not.toContain('Manage Roles');
+    }
+    expect(await setup('role', [voterOption(integration)])).toContain(
+      `<@&${integration}> is managed by an integration and cannot be given`,
+    );
+    expect(await voterRoleLine()).toEqual(before);
+
+    const voter = member();
+    world.discord.addMembers([voter]);
+    expect(await deliver(url, WEBHOOK_TOKEN, voteEvent(GUILD, voter.user.id))).toBe(200);
+    await world.bot.waitForLog((l) => l.msg === 'vote accepted' && l.userId === voter.user.id, 10_000, 'the vote');
+    await pause(500);
+    expect(roleRequests().filter((r) => r.path.endsWith(`/roles/${GUILD}`))).toEqual([]);
+    expect(changesOf(voter.user.id)).toEqual([]);
+  });
+});
