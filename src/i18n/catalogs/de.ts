@@ -88,6 +88,8 @@ export const de: Catalog = {
   'bot.restarting': 'Der Bot startet neu; versuche es gleich noch einmal.',
   'voterRole.blocked':
     'Die Wählerrolle {role} kann nicht vergeben oder entzogen werden: Dem Bot fehlt „Rollen verwalten“, oder die Rolle steht über der höchsten Rolle des Bots. Lösung: Servereinstellungen → Rollen: Gib der Rolle des Bots „Rollen verwalten“ und ziehe sie über {role}. Danach werden Rollen von selbst wieder vergeben.',
+  'voterRole.gone':
+    'Die Wählerrolle {role} gibt es nicht mehr, daher bekommen Wähler vorerst keine Rolle. Wähle mit `/setup role voter:` eine andere; die Rollenänderungen laufen weiter, sobald sie gesetzt ist.',
 
   'error.credentials.title': 'Zugangsdaten abgelehnt',
   'error.credentials.text': 'Der Dienst hat die Zugangsdaten des Bots abgelehnt; ein Administrator muss sie prüfen.',

@@ -87,6 +87,8 @@ export const en = {
   'bot.restarting': 'The bot is restarting; try again in a moment.',
   'voterRole.blocked':
     "The voter role {role} cannot be given or taken: the bot lacks Manage Roles, or the role sits above the bot's highest role. Fix: Server Settings → Roles: give the bot's role Manage Roles and drag it above {role}. Role changes resume by themselves once fixed.",
+  'voterRole.gone':
+    ' {role} no longer exists, so voters get no role for now. Choose another with `/setup role voter:`; role changes resume once it is set.',
 
   'error.credentials.title': 'Service credentials rejected',
   'error.credentials.text': "The bot's service credentials were rejected; an administrator must check them.",

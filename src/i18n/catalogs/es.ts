@@ -88,6 +88,8 @@ export const es: Catalog = {
   'bot.restarting': 'El bot se está reiniciando; inténtalo de nuevo en un momento.',
   'voterRole.blocked':
     'El rol de votante {role} no se puede dar ni quitar: al bot le falta Gestionar roles, o el rol está por encima del rol más alto del bot. Solución: Ajustes del servidor → Roles: da Gestionar roles al rol del bot y arrástralo por encima de {role}. Los cambios de rol se reanudan solos después.',
+  'voterRole.gone':
+    'El rol de votante {role} ya no existe, así que por ahora los votantes no reciben rol. Elige otro con `/setup role voter:`; los cambios de rol se reanudan en cuanto esté puesto.',
 
   'error.credentials.title': 'Credenciales rechazadas',
   'error.credentials.text': 'El servicio rechazó las credenciales del bot; un administrador debe revisarlas.',

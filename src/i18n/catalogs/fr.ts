@@ -87,6 +87,8 @@ export const fr: Catalog = {
   'bot.restarting': 'Le bot redémarre ; réessayez dans un instant.',
   'voterRole.blocked':
     'Le rôle de votant {role} ne peut être ni donné ni retiré : le bot n’a pas la permission Gérer les rôles, ou le rôle est au-dessus du rôle le plus haut du bot. Correction : Paramètres du serveur → Rôles : donnez Gérer les rôles au rôle du bot et placez-le au-dessus de {role}. Les changements de rôle reprennent d’eux-mêmes ensuite.',
+  'voterRole.gone':
+    'Le rôle de votant {role} n’existe plus : les votants ne reçoivent aucun rôle pour l’instant. Choisissez-en un autre avec `/setup role voter:` ; les changements de rôle reprennent dès qu’il est défini.',
 
   'error.credentials.title': 'Identifiants refusés',
   'error.credentials.text': 'Le service a refusé les identifiants du bot ; un administrateur doit les vérifier.',

@@ -87,6 +87,8 @@ export const ptBR: Catalog = {
   'bot.restarting': 'O bot está reiniciando; tente de novo em um instante.',
   'voterRole.blocked':
     'O cargo de votante {role} não pode ser dado nem removido: falta ao bot a permissão Gerenciar cargos, ou o cargo está acima do cargo mais alto do bot. Correção: Configurações do servidor → Cargos: dê Gerenciar cargos ao cargo do bot e arraste-o acima de {role}. As mudanças de cargo voltam sozinhas depois.',
+  'voterRole.gone':
+    'O cargo de votante {role} não existe mais, então por enquanto os votantes não recebem cargo. Escolha outro com `/setup role voter:`; as mudanças de cargo voltam assim que ele for definido.',
 
   'error.credentials.title': 'Credenciais recusadas',
   'error.credentials.text': 'O serviço recusou as credenciais do bot; um administrador precisa verificá-las.',
