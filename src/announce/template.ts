@@ -1,6 +1,6 @@
 import { MESSAGE_CONTENT_MAX } from '../core/discord-limits.js';
-import type { Translator } from '../i18n/index.js';
-import { displayable, mention, neutraliseMentions, safeText, truncate } from '../core/discord-text.js';
+import { english, type Translator } from '../i18n/index.js';
+import { displayable, mention, neutraliseMentions, safeText, showsNothing, truncate } from '../core/discord-text.js';
 
 /** What a template may name, in the order the docs and the refusal list them. */
 export const PLACEHOLDERS = ['user', 'name', 'votes_month', 'votes_total', 'streak', 'server', 'double'] as const;
@@ -35,15 +35,27 @@ export type TemplateCheck =
 /** The template as it will be stored (trimmed), or why it is refused. */
 export function checkTemplate(text: string): TemplateCheck {
   const template = text.trim();
-  // {double} is empty for a single vote: a template of nothing else would post an empty message.
-  if (template.replaceAll('{double}', '').trim() === '') return { ok: false, problem: 'empty' };
   const unknown = [...new Set([...template.matchAll(PLACEHOLDER)].map((m) => m[1]!).filter((n) => !known.has(n)))];
   if (unknown.length > 0) return { ok: false, problem: 'unknown', unknown };
   if (template.length > TEMPLATE_MAX || worstCaseLength(template) > MESSAGE_CONTENT_MAX)
     return { ok: false, problem: 'tooLong', max: TEMPLATE_MAX };
+  // Judged on what displays: zero-width and bidirectional characters, spaces and {double} (empty for a
+  // single vote) would post an empty message, which Discord refuses, and the vote would go unannounced.
+  if (showsNothing(renderTemplate(template, SAMPLE_VOTE, english))) return { ok: false, problem: 'empty' };
   // One rendering always fits one message (checked above), so a batch never has to drop a voter.
   return { ok: true, template };
 }
+
+/** A single vote: every placeholder shows something except {double}, the one that can render empty. */
+const SAMPLE_VOTE: TemplateValues = {
+  userId: '100000000000000000',
+  name: 'Ada',
+  monthVotes: 1,
+  totalVotes: 1,
+  streak: 1,
+  server: 'Server',
+  double: false,
+};
 
 /** The longest text the template can render to, whatever the names and numbers are. */
 export function worstCaseLength(template: string): number {

@@ -42,7 +42,7 @@ const template = (hint: string) =>
     const check = checkTemplate(value);
     if (check.ok) return undefined;
     const message = {
-      empty: 'must have some text besides {double}',
+      empty: 'must show some visible text besides {double} (invisible characters and spaces do not count)',
       tooLong: `is too long: at most ${TEMPLATE_MAX} characters, and short enough that its longest rendering fits a Discord message`,
       unknown: `names unknown placeholders (${check.problem === 'unknown' ? check.unknown.map((n) => `{${n}}`).join(', ') : ''}); the known ones are ${PLACEHOLDERS.map((n) => `{${n}}`).join(' ')}`,
     }[check.problem];

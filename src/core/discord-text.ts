@@ -73,6 +73,18 @@ export function displayable(text: string): string {
 }
 
 /**
+ * What draws nothing: format characters (Cf: zero-width spaces, joiners, bidirectional marks), spaces
+ * (Zs), controls (Cc), the other default-ignorable code points (Hangul fillers, variation selectors)
+ * and the blank Braille pattern, which clients draw as empty space.
+ */
+const INVISIBLE = /[\p{Cf}\p{Zs}\p{Cc}\p{Default_Ignorable_Code_Point}\s\u2800]/gu;
+
+/** True when the text would show nothing at all: Discord refuses such a message (400), or it looks blank. */
+export function showsNothing(text: string): boolean {
+  return text.replace(INVISIBLE, '') === '';
+}
+
+/**
  * User-written text, escaped, and at most `max` characters once escaped (ellipsis included).
  * Cutting happens before escaping, so no escape sequence is ever split in two, and only what can
  * be shown is ever escaped: escaping never shortens text, so nothing past the first `max`

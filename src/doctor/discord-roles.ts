@@ -1,5 +1,5 @@
 import { fail, pass, skip, type Check, type DoctorState, type Outcome } from './check.js';
-import { roleProblems } from '../guild-rules/role-permissions.js';
+import { roleFix, roleProblemKinds, roleProblems } from '../guild-rules/role-permissions.js';
 import { rolesToCheck, type RoleToCheck } from '../guild-rules/roles.js';
 
 /** One check per role in rolesToCheck. */
@@ -15,18 +15,21 @@ export function checkRole(state: DoctorState, role: RoleToCheck): Outcome {
   if (role.id === undefined) return pass('not set; no role is given.');
   const { guild, bot, botMember } = state;
   if (!guild || !bot || !botMember) return skip('needs the bot in the server.');
-  const problems = roleProblems({
+  const inputs = {
     guildId: guild.id,
     ownerId: guild.ownerId,
     memberId: bot.id,
     memberRoles: botMember.roles,
     roles: guild.roles,
     roleId: role.id,
-  });
+  };
+  const problems = roleProblems(inputs);
   if (problems.length > 0)
     return fail(
       `${problems.join('; ')}.`,
-      `Server Settings → Roles: give the bot's role Manage Roles and drag it above the role in ${role.setting}.`,
+      roleFix(roleProblemKinds(inputs)) === 'anotherRole'
+        ? `Set ${role.setting} to a role the bot can give: one that exists, not @everyone, not a bot's or integration's role.`
+        : `Server Settings → Roles: give the bot's role Manage Roles and drag it above the role in ${role.setting}.`,
     );
   const name = guild.roles.find((r) => r.id === role.id)?.name ?? role.id;
   return pass(`the bot can give and take @${name}.`);

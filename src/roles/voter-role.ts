@@ -52,6 +52,11 @@ export class VoterRole implements ExpiryConsumer {
   #refusedUntil: number | undefined;
   #missedGrants = false;
   /**
+   * The role is gone (Discord answered 404): no change is sent until an admin sets a role, which
+   * remakes the server's runtime, and with it this worker.
+   */
+  #gone = false;
+  /**
    * One change per member at a time, in the order asked: a removal waits for a grant in flight to be
    * answered, so Discord never sees a grant land after the removal that should have followed it.
    */
@@ -113,7 +118,7 @@ export class VoterRole implements ExpiryConsumer {
   async #grantMissing(userIds: readonly string[]): Promise<{ given: number; absent: string[] }> {
     const { memberRoles, roleId, now } = this.options;
     const absent: string[] = [];
-    if (memberRoles === undefined || userIds.length === 0) return { given: 0, absent };
+    if (memberRoles === undefined || userIds.length === 0 || this.#gone) return { given: 0, absent };
     if (this.#refusedUntil !== undefined && now() < this.#refusedUntil) return { given: 0, absent };
     let given = 0;
     // Asked a request's worth at a time, so grants start with the first answer.
@@ -165,6 +170,8 @@ export class VoterRole implements ExpiryConsumer {
   /** True when Discord made the change. */
   async #change(change: RoleChange, userId: string): Promise<boolean> {
     const { roleId, logger, now } = this.options;
+    // Nobody holds a deleted role: nothing to give, nothing to take; the expiry is done with.
+    if (this.#gone) return false;
     if (this.#refusedUntil !== undefined && now() < this.#refusedUntil) return this.#skipped(change);
     let outcome: RoleChangeOutcome;
     try {
@@ -172,9 +179,10 @@ export class VoterRole implements ExpiryConsumer {
         change === 'grant'
           ? await this.#roles.grant(userId, roleId, GRANT_REASON)
           : await this.#roles.remove(userId, roleId, REMOVE_REASON);
-      // Only a 403 (Manage Roles, role position) is waited out with probes; any other refusal (the
-      // role deleted: 404) fails the change as a transient failure does.
-      if (outcome.kind === 'refused' && outcome.refusal.status !== 403) throw outcome.err;
+      // A 403 (Manage Roles, role position) is waited out with probes, a 404 (the role deleted) parks
+      // the role until another is set; any other refusal fails the change as a transient failure does.
+      if (outcome.kind === 'refused' && outcome.refusal.status !== 403 && outcome.refusal.reason !== 'unknown')
+        throw outcome.err;
     } catch (err) {
       logger.warn({ err, userId, change }, 'voter role change failed');
       throw err;
@@ -182,6 +190,10 @@ export class VoterRole implements ExpiryConsumer {
     if (outcome.kind === 'absent') {
       logger.debug({ userId, change }, 'voter role: member is no longer in the server; skipped');
       this.#noteAbsent(userId);
+      return false;
+    }
+    if (outcome.kind === 'refused' && outcome.refusal.reason === 'unknown') {
+      await this.#roleGone();
       return false;
     }
     if (outcome.kind === 'refused') {
@@ -212,6 +224,25 @@ export class VoterRole implements ExpiryConsumer {
         `${absent.length} listed voter${absent.length === 1 ? ' is' : 's are'} not in the server`,
       );
     }, ABSENT_SUMMARY_MS).unref();
+  }
+
+  /** Said once (not per vote), in the log and the audit channel, with the fix: another role. */
+  async #roleGone(): Promise<void> {
+    if (this.#gone) return;
+    this.#gone = true;
+    const { logger, roleId, auditChannelId, poster } = this.options;
+    logger.error(
+      { roleId, setting: 'voterRoleId' },
+      'the voter role no longer exists (Discord answered 404): voter role changes for this server are parked. ' +
+        'Fix: /setup role voter: with a role that exists (VOTER_ROLE_ID in a one-server setup, then restart). ' +
+        'They resume once a role is set.',
+    );
+    await tellAuditChannel(poster, {
+      channelId: auditChannelId,
+      body: textBody(this.options.i18n().t('voterRole.gone', { role: `<@&${roleId}>` })),
+      logger,
+      failedLine: 'could not tell the audit channel that the voter role no longer exists',
+    });
   }
 
   /** Said once per refusal (not per member), in the log and the audit channel, with the fix. */

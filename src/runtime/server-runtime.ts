@@ -32,6 +32,7 @@ import { StreakIndex } from './streak-index.js';
 import { serverVotes } from './server-votes.js';
 import { inboxRoute, type HandledOutcome } from './event-route.js';
 import type { ServerSettings } from '../servers/server-settings.js';
+import { checkTemplate } from '../announce/template.js';
 
 /** Everything one set-up server runs: its feed and lanes, mirror, schedule, role and reminders. */
 export interface ServerRuntime {
@@ -102,6 +103,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     // A refused channel is re-tried as often as the other things an admin must fix, at least each minute.
     lane: { probeMs: Math.min(config.expiryCheckMs, 60_000) },
   });
+  warnBlankTemplates(settings, logger);
   const feed = new ReviewFeed({ store, lanes, channelId: settings.reviewChannelId, logger });
   const consumers: ExpiryConsumer[] = [];
   if (settings.voterRoleId !== undefined)
@@ -213,4 +215,23 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
 export function pollOffsetMs(guildId: string, pollMs: number): number {
   if (pollMs <= 0) return 0;
   return createHash('sha256').update(guildId).digest().readUIntBE(0, 6) % pollMs;
+}
+
+/**
+ * A template stored before blank ones were refused shows nothing: each vote is announced with the
+ * built-in line instead (see templatedLine). Said once when the server starts, with the fix.
+ */
+function warnBlankTemplates(settings: ServerSettings, logger: Logger): void {
+  const options = { announceTemplate: 'template', firstVoteTemplate: 'first-vote' } as const;
+  for (const [setting, option] of Object.entries(options) as Array<[keyof typeof options, string]>) {
+    const template = settings[setting];
+    if (template === undefined) continue;
+    const check = checkTemplate(template);
+    if (check.ok || check.problem !== 'empty') continue;
+    logger.warn(
+      { setting },
+      'the stored announcement template shows nothing (only invisible characters, spaces or {double}): votes ' +
+        `are announced with the built-in line. Fix: /setup announce ${option}: with visible text, or clear:true.`,
+    );
+  }
 }

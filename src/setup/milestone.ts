@@ -44,7 +44,6 @@ export async function setMilestone(interaction: ChatInputCommandInteraction, ctx
   const chosen = (period ?? 'month') as MilestonePeriod;
   if (!MILESTONE_PERIODS.includes(chosen)) throw new UserFacingError('refusal.milestoneChoice');
   if (!interaction.guild) throw new UserFacingError('refusal.wrongServer');
-  if (role.id === guildId) throw new UserFacingError('refusal.milestoneEveryone');
   if (role.id === ctx.servers.settings(guildId)?.voterRoleId)
     throw new UserFacingError('refusal.milestoneVoterRole', { role: roleMention(role.id) });
   refuseRoleProblems(interaction.guild, role.id, i18n);

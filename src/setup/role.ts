@@ -2,7 +2,7 @@ import { roleMention, type ChatInputCommandInteraction, type Guild } from 'disco
 import type { BaseContext } from '../runtime/context.js';
 import { setupName } from '../bot/command-options.js';
 import { UserFacingError } from '../bot/user-error.js';
-import { roleProblemKinds } from '../guild-rules/role-permissions.js';
+import { roleFix, roleProblemKinds } from '../guild-rules/role-permissions.js';
 import { translatorFor, type Translator } from '../i18n/index.js';
 import type { MessageView } from '../views/message.js';
 import { setupAnswer } from './answer.js';
@@ -39,15 +39,25 @@ export async function setRole(interaction: ChatInputCommandInteraction, ctx: Bas
   return setupAnswer('setup.role.removed', role(removed), i18n);
 }
 
-/** The doctor's role rule on the cached server, worded for the member; refuses when the bot could not give the role. */
-export function roleProblemsIn(guild: Guild, roleId: string, { t }: Translator): string[] {
-  return roleProblemKinds({ ...botInGuild(guild), roleId }).map((kind) =>
-    t(`role.problem.${kind}`, { role: roleMention(roleId) }),
-  );
+/** The doctor's role rule on the cached server, worded for the member, with the kind of fix it needs. */
+export function roleProblemsIn(
+  guild: Guild,
+  roleId: string,
+  { t }: Translator,
+): { problems: string[]; fix: ReturnType<typeof roleFix> } {
+  const kinds = roleProblemKinds({ ...botInGuild(guild), roleId });
+  return {
+    problems: kinds.map((kind) => t(`role.problem.${kind}`, { role: roleMention(roleId) })),
+    fix: roleFix(kinds),
+  };
 }
 
+/** Refuses a role the bot could not give, saying whether another role or the bot's permissions are the fix. */
 export function refuseRoleProblems(guild: Guild, roleId: string, i18n: Translator): void {
-  const problems = roleProblemsIn(guild, roleId, i18n);
+  const { problems, fix } = roleProblemsIn(guild, roleId, i18n);
   if (problems.length > 0)
-    throw new UserFacingError('refusal.roleProblem', { problems: problems.join('; '), role: roleMention(roleId) });
+    throw new UserFacingError(fix === 'anotherRole' ? 'refusal.roleUnusable' : 'refusal.roleProblem', {
+      problems: problems.join('; '),
+      role: roleMention(roleId),
+    });
 }

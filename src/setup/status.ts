@@ -107,14 +107,17 @@ function voterRoleLine(guild: Guild, settings: ServerSettings | undefined, i18n:
   const label = t('setup.status.voterRole');
   const roleId = settings?.voterRoleId;
   if (!roleId) return { ok: true, label, detail: t('setup.status.channelOff') };
-  const problems = roleProblemsIn(guild, roleId, i18n);
+  const { problems, fix } = roleProblemsIn(guild, roleId, i18n);
   const role = roleMention(roleId);
   if (problems.length === 0) return { ok: true, label, detail: role };
   return {
     ok: false,
     label,
     detail: t('setup.status.roleProblem', { role, problem: problems.join('; ') }),
-    fix: t('setup.status.fixRole', { role }),
+    fix:
+      fix === 'anotherRole'
+        ? t('setup.status.fixRoleChoose', { command: '`/setup role voter:`' })
+        : t('setup.status.fixRole', { role }),
   };
 }
 

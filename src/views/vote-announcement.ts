@@ -9,7 +9,7 @@ import {
 } from '../core/discord-limits.js';
 import type { Translator } from '../i18n/index.js';
 import { embedSize } from './embed-size.js';
-import { mentionWithName } from '../core/discord-text.js';
+import { mentionWithName, showsNothing } from '../core/discord-text.js';
 import type { MessageView } from './message.js';
 import { ToneColour } from './theme.js';
 
@@ -136,8 +136,12 @@ export function templatedLine(
   i18n: Translator,
   name: string | undefined,
 ): { text: string; pings: boolean } {
-  const template = templateFor(vote, templates, i18n);
-  const text = renderTemplate(template, { ...vote, name, server }, i18n);
+  const chosen = templateFor(vote, templates, i18n);
+  const rendered = renderTemplate(chosen, { ...vote, name, server }, i18n);
+  // A template stored before blank ones were refused (or a blank name in {name}) would post a line
+  // that shows nothing, and a message of nothing is refused by Discord: the built-in line stands in.
+  const template = showsNothing(rendered) ? i18n.t('announce.defaultTemplate') : chosen;
+  const text = template === chosen ? rendered : renderTemplate(template, { ...vote, name, server }, i18n);
   return { text, pings: templates.ping && mentionsVoter(template) };
 }
 

@@ -70,6 +70,21 @@ describe('announcement templates', () => {
     );
   });
 
+  it('refuses a template that shows nothing, saying why, and keeps the built-in announcement', async () => {
+    for (const blank of ['\u200b\u2060\u202e', '\u200b{double}']) {
+      const refusal = textOf(await setup(world, 'announce', [text('template', blank)]).waitForMessage());
+      expect(refusal).toContain('would show nothing');
+      expect(refusal).toContain('Nothing was changed');
+    }
+    const voter = nextSnowflake();
+    expect(await deliver(url, WEBHOOK_TOKEN, voteEvent(GUILD, voter))).toBe(200);
+    await world.discord.waitUntil(
+      () => world.discord.channelMessages(CHANNEL).some((m) => (m.embeds[0]?.description ?? '').includes(voter)),
+      10_000,
+      'the built-in announcement',
+    );
+  });
+
   it('shows a preview without saving or posting anything', async () => {
     const before = world.discord.channelMessages(CHANNEL).length;
     const preview = await setup(world, 'announce', [

@@ -178,14 +178,25 @@ describe('npm run doctor', () => {
     const fine = await doctor({ VOTER_ROLE_ID: discord.voterRoleId });
     expect(failing(fine)).toEqual([]);
     expect(lines(fine)).toContain('✔ voter role (VOTER_ROLE_ID): the bot can give and take @Voter.');
-    // The bot's own managed role is not below itself.
-    const above = await doctor({ VOTER_ROLE_ID: discord.botRoleId });
+    const above = await doctor({ VOTER_ROLE_ID: discord.addRole('Above the bot', { position: 5 }) });
     expect(above.code).toBe(1);
     expect(failing(above)).toEqual([
       expect.stringMatching(
         /^✘ voter role \(VOTER_ROLE_ID\): .*is not below the bot's highest role.*Fix: Server Settings → Roles: give the bot's role Manage Roles and drag it above the role in VOTER_ROLE_ID\.$/,
       ),
     ]);
+  });
+
+  it("fails @everyone and the bot's own managed role as the voter role, with another role as the fix", async () => {
+    for (const [roleId, problem] of [
+      [discord.guildId, '@everyone is every member of the server and cannot be given or taken'],
+      [discord.botRoleId, 'is managed by an integration and cannot be given'],
+    ] as const) {
+      const report = await doctor({ VOTER_ROLE_ID: roleId });
+      expect(report.code).toBe(1);
+      expect(failing(report)).toEqual([expect.stringContaining(problem)]);
+      expect(failing(report)[0]).toContain('Fix: Set VOTER_ROLE_ID to a role the bot can give');
+    }
   });
 
   it('sees an allow for the bot itself override a deny on @everyone', async () => {

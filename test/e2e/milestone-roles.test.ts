@@ -74,7 +74,9 @@ describe('/setup milestone and the roles it gives', () => {
   });
 
   it('refuses @everyone, a managed role, a role above the bot and half an order, changing nothing', async () => {
-    expect(await milestone(world, [role(GUILD), votes(3)])).toMatch(/@everyone cannot be a milestone role/);
+    expect(await milestone(world, [role(GUILD), votes(3)])).toMatch(
+      /@everyone is every member of the server and cannot be given or taken/,
+    );
     expect(await milestone(world, [role(world.discord.botRoleId), votes(3)])).toMatch(/managed by an integration/);
     const high = world.discord.addRole('Above the bot', { position: 5 });
     expect(await milestone(world, [role(high), votes(3)])).toContain(`<@&${high}> is not below the bot's highest role`);

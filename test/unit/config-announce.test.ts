@@ -38,13 +38,13 @@ describe('announcement and streak settings in .env (single-server mode)', () => 
     const problems = problemsOf({
       ...VALID_ENV,
       ANNOUNCE_TEMPLATE: '{user} is number {rank}',
-      ANNOUNCE_FIRST_VOTE_TEMPLATE: '{double}',
+      ANNOUNCE_FIRST_VOTE_TEMPLATE: '\u200b{double}\u2060',
       ANNOUNCE_PING_VOTER: 'sometimes',
       STREAK_GRACE_HOURS: '200',
     });
     expect(problems).toEqual([
       expect.stringMatching(/^ANNOUNCE_TEMPLATE names unknown placeholders \(\{rank\}\); the known ones are \{user\} /),
-      expect.stringMatching(/^ANNOUNCE_FIRST_VOTE_TEMPLATE must have some text besides \{double\}/),
+      expect.stringMatching(/^ANNOUNCE_FIRST_VOTE_TEMPLATE must show some visible text besides \{double\} \(invisible/),
       expect.stringMatching(/^ANNOUNCE_PING_VOTER must be true or false/),
       expect.stringMatching(/^STREAK_GRACE_HOURS must be at most 168/),
     ]);

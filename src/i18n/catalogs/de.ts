@@ -88,6 +88,8 @@ export const de: Catalog = {
   'bot.restarting': 'Der Bot startet neu; versuche es gleich noch einmal.',
   'voterRole.blocked':
     'Die Wählerrolle {role} kann nicht vergeben oder entzogen werden: Dem Bot fehlt „Rollen verwalten“, oder die Rolle steht über der höchsten Rolle des Bots. Lösung: Servereinstellungen → Rollen: Gib der Rolle des Bots „Rollen verwalten“ und ziehe sie über {role}. Danach werden Rollen von selbst wieder vergeben.',
+  'voterRole.gone':
+    'Die Wählerrolle {role} gibt es nicht mehr, daher bekommen Wähler vorerst keine Rolle. Wähle mit `/setup role voter:` eine andere; die Rollenänderungen laufen weiter, sobald sie gesetzt ist.',
 
   'error.credentials.title': 'Zugangsdaten abgelehnt',
   'error.credentials.text': 'Der Dienst hat die Zugangsdaten des Bots abgelehnt; ein Administrator muss sie prüfen.',
@@ -306,6 +308,7 @@ export const de: Catalog = {
   'setup.status.roleProblem': '{role}: {problem}',
   'setup.status.fixRole':
     'dem Bot „Rollen verwalten“ geben und seine Rolle über {role} schieben (Servereinstellungen → Rollen)',
+  'setup.status.fixRoleChoose': 'wähle mit {command} eine Rolle, die der Bot vergeben kann',
   'setup.status.commands': 'Slash-Befehle',
   'setup.status.commandsOk': 'registriert, wie der Bot sie festlegt',
   'setup.status.commandsDiffer': 'registrierte Befehle weichen ab: {diff}',
@@ -353,6 +356,9 @@ export const de: Catalog = {
   'refusal.roleProblem.title': 'Der Bot kann diese Rolle nicht vergeben',
   'refusal.roleProblem.text':
     '{problems}. Gib dem Bot „Rollen verwalten“ und schieb seine Rolle über {role} (Servereinstellungen → Rollen), dann führe den Befehl erneut aus. Nichts wurde geändert.',
+  'refusal.roleUnusable.title': 'Wähle eine andere Rolle',
+  'refusal.roleUnusable.text':
+    '{problems}. Wähle eine Rolle, die der Bot vergeben kann (eine, die es gibt, nicht @everyone, nicht die Rolle eines Bots oder einer Integration), und führe den Befehl erneut aus. Nichts wurde geändert.',
   'refusal.roleChoice.title': 'Eins auswählen',
   'refusal.roleChoice.text': 'Gib genau eins von wähler, moderatoren oder entfernen an.',
   'refusal.webhookOff.title': 'Webhooks sind aus',
@@ -362,6 +368,7 @@ export const de: Catalog = {
   'role.problem.position': '{role} steht nicht unter der höchsten Rolle des Bots',
   'role.problem.managed': '{role} wird von einer Integration verwaltet und kann nicht vergeben werden',
   'role.problem.missing': 'die Rolle gibt es nicht mehr',
+  'role.problem.everyone': '@everyone ist jedes Mitglied des Servers und kann weder gegeben noch genommen werden',
 
   // Milestone roles (/setup milestone).
   'option.setup.milestone.name': 'meilenstein',
@@ -398,9 +405,6 @@ export const de: Catalog = {
     'Gib Rolle und Stimmen (und einen Zeitraum) an, um einen Meilenstein zu setzen, nur „entfernen“, um einen zu entfernen, oder keine Option für die Liste.',
   'refusal.milestoneVotes.title': 'Nichts geändert',
   'refusal.milestoneVotes.text': 'Gib eine Zahl von Stimmen zwischen 1 und {max} an.',
-  'refusal.milestoneEveryone.title': 'Rolle nicht verwendbar',
-  'refusal.milestoneEveryone.text':
-    '@everyone kann keine Meilensteinrolle sein: Jedes Mitglied hat sie schon. Wähle eine andere Rolle.',
   'refusal.milestoneVoterRole.title': 'Rolle nicht verwendbar',
   'refusal.milestoneVoterRole.text':
     '{role} ist die Wählerrolle, die der Bot je nach laufender Stimme vergibt und entzieht. Wähle eine andere Rolle.',
@@ -479,7 +483,8 @@ export const de: Catalog = {
   'refusal.templateTooLong.text':
     'Halte die Vorlage bei höchstens {max} Zeichen und so kurz, dass eine Ankündigung immer in eine Discord-Nachricht passt (Namen können lang sein).',
   'refusal.templateEmpty.title': 'Vorlage leer',
-  'refusal.templateEmpty.text': 'Schreib etwas Text in die Vorlage, mit beliebigen von {known}.',
+  'refusal.templateEmpty.text':
+    'Die Vorlage würde nichts zeigen: unsichtbare Zeichen (etwa Leerzeichen ohne Breite), Leerzeichen und {double} (bei einer einfachen Stimme leer) zählen nicht. Schreib sichtbaren Text hinein, mit beliebigen von {known}. Nichts wurde geändert.',
   'refusal.badGraceHours.title': 'Stunden nicht angenommen',
   'refusal.badGraceHours.text': 'Gib eine ganze Zahl von Stunden von 0 bis {max} an.',
   'announce.double': '(doppelte Stimme)',

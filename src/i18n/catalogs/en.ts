@@ -87,6 +87,8 @@ export const en = {
   'bot.restarting': 'The bot is restarting; try again in a moment.',
   'voterRole.blocked':
     "The voter role {role} cannot be given or taken: the bot lacks Manage Roles, or the role sits above the bot's highest role. Fix: Server Settings → Roles: give the bot's role Manage Roles and drag it above {role}. Role changes resume by themselves once fixed.",
+  'voterRole.gone':
+    ' {role} no longer exists, so voters get no role for now. Choose another with `/setup role voter:`; role changes resume once it is set.',
 
   'error.credentials.title': 'Service credentials rejected',
   'error.credentials.text': "The bot's service credentials were rejected; an administrator must check them.",
@@ -291,6 +293,7 @@ export const en = {
   'setup.status.voterRole': 'Voter role',
   'setup.status.roleProblem': '{role}: {problem}',
   'setup.status.fixRole': 'give the bot Manage Roles and move its role above {role} (Server Settings → Roles)',
+  'setup.status.fixRoleChoose': 'choose a role the bot can give with {command}',
   'setup.status.commands': 'Slash commands',
   'setup.status.commandsOk': 'registered as the bot defines them',
   'setup.status.commandsDiffer': 'registered commands differ: {diff}',
@@ -336,6 +339,9 @@ export const en = {
   'refusal.roleProblem.title': 'The bot cannot give that role',
   'refusal.roleProblem.text':
     '{problems}. Give the bot Manage Roles and move its role above {role} (Server Settings → Roles), then run the command again. Nothing was changed.',
+  'refusal.roleUnusable.title': 'Choose another role',
+  'refusal.roleUnusable.text':
+    "{problems}. Choose a role the bot can give (one that exists, not @everyone, not a bot's or integration's role) and run the command again. Nothing was changed.",
   'refusal.roleChoice.title': 'Choose one',
   'refusal.roleChoice.text': 'Give exactly one of voter, moderators or remove.',
   'refusal.webhookOff.title': 'Webhooks are off',
@@ -344,6 +350,7 @@ export const en = {
   'role.problem.position': "{role} is not below the bot's highest role",
   'role.problem.managed': '{role} is managed by an integration and cannot be given',
   'role.problem.missing': 'the role no longer exists',
+  'role.problem.everyone': '@everyone is every member of the server and cannot be given or taken',
 
   // Milestone roles (/setup milestone).
   'option.setup.milestone.name': 'milestone',
@@ -378,9 +385,6 @@ export const en = {
     'Give role and votes (and a period) to set a milestone, only remove to remove one, or no option to list them.',
   'refusal.milestoneVotes.title': 'Nothing changed',
   'refusal.milestoneVotes.text': 'Give a number of votes from 1 to {max}.',
-  'refusal.milestoneEveryone.title': 'Role not usable',
-  'refusal.milestoneEveryone.text':
-    '@everyone cannot be a milestone role: every member has it already. Pick another role.',
   'refusal.milestoneVoterRole.title': 'Role not usable',
   'refusal.milestoneVoterRole.text':
     '{role} is the voter role, which the bot gives and takes as votes run. Pick another role.',
@@ -456,7 +460,8 @@ export const en = {
   'refusal.templateTooLong.text':
     'Keep the template to at most {max} characters, and short enough that one announcement always fits a Discord message (names can be long).',
   'refusal.templateEmpty.title': 'Template empty',
-  'refusal.templateEmpty.text': 'Write some text in the template, with any of {known}.',
+  'refusal.templateEmpty.text':
+    'The template would show nothing: invisible characters (such as zero-width spaces), spaces and {double} (empty for a single vote) do not count. Write some visible text in it, with any of {known}. Nothing was changed.',
   'refusal.badGraceHours.title': 'Hours not accepted',
   'refusal.badGraceHours.text': 'Give a whole number of hours from 0 to {max}.',
   'announce.double': '(double vote)',

@@ -88,6 +88,8 @@ export const es: Catalog = {
   'bot.restarting': 'El bot se está reiniciando; inténtalo de nuevo en un momento.',
   'voterRole.blocked':
     'El rol de votante {role} no se puede dar ni quitar: al bot le falta Gestionar roles, o el rol está por encima del rol más alto del bot. Solución: Ajustes del servidor → Roles: da Gestionar roles al rol del bot y arrástralo por encima de {role}. Los cambios de rol se reanudan solos después.',
+  'voterRole.gone':
+    'El rol de votante {role} ya no existe, así que por ahora los votantes no reciben rol. Elige otro con `/setup role voter:`; los cambios de rol se reanudan en cuanto esté puesto.',
 
   'error.credentials.title': 'Credenciales rechazadas',
   'error.credentials.text': 'El servicio rechazó las credenciales del bot; un administrador debe revisarlas.',
@@ -301,6 +303,7 @@ export const es: Catalog = {
   'setup.status.voterRole': 'Rol de votante',
   'setup.status.roleProblem': '{role}: {problem}',
   'setup.status.fixRole': 'da al bot Gestionar roles y sube su rol por encima de {role} (Ajustes del servidor → Roles)',
+  'setup.status.fixRoleChoose': 'elige con {command} un rol que el bot pueda dar',
   'setup.status.commands': 'Comandos de barra',
   'setup.status.commandsOk': 'registrados tal como el bot los define',
   'setup.status.commandsDiffer': 'los comandos registrados difieren: {diff}',
@@ -347,6 +350,9 @@ export const es: Catalog = {
   'refusal.roleProblem.title': 'El bot no puede dar ese rol',
   'refusal.roleProblem.text':
     '{problems}. Da al bot Gestionar roles y sube su rol por encima de {role} (Ajustes del servidor → Roles), y vuelve a ejecutar el comando. No se cambió nada.',
+  'refusal.roleUnusable.title': 'Elige otro rol',
+  'refusal.roleUnusable.text':
+    '{problems}. Elige un rol que el bot pueda dar (que exista, que no sea @everyone ni el rol de un bot o una integración) y vuelve a ejecutar el comando. No se cambió nada.',
   'refusal.roleChoice.title': 'Elige uno',
   'refusal.roleChoice.text': 'Indica exactamente uno de votante, moderadores o quitar.',
   'refusal.webhookOff.title': 'Webhooks desactivados',
@@ -356,6 +362,7 @@ export const es: Catalog = {
   'role.problem.position': '{role} no está por debajo del rol más alto del bot',
   'role.problem.managed': '{role} lo gestiona una integración y no se puede dar',
   'role.problem.missing': 'el rol ya no existe',
+  'role.problem.everyone': '@everyone es cada miembro del servidor y no se puede dar ni quitar',
 
   // Milestone roles (/setup milestone).
   'option.setup.milestone.name': 'hito',
@@ -392,9 +399,6 @@ export const es: Catalog = {
     'Indica rol y votos (y un periodo) para configurar un hito, solo quitar para eliminar uno, o ninguna opción para ver la lista.',
   'refusal.milestoneVotes.title': 'Nada cambió',
   'refusal.milestoneVotes.text': 'Indica un número de votos entre 1 y {max}.',
-  'refusal.milestoneEveryone.title': 'Rol no válido',
-  'refusal.milestoneEveryone.text':
-    '@everyone no puede ser un rol de hito: todos los miembros ya lo tienen. Elige otro rol.',
   'refusal.milestoneVoterRole.title': 'Rol no válido',
   'refusal.milestoneVoterRole.text':
     '{role} es el rol de votante, que el bot da y quita según los votos activos. Elige otro rol.',
@@ -472,7 +476,8 @@ export const es: Catalog = {
   'refusal.templateTooLong.text':
     'Mantén la plantilla en {max} caracteres como máximo, y lo bastante corta para que un anuncio quepa siempre en un mensaje de Discord (los nombres pueden ser largos).',
   'refusal.templateEmpty.title': 'Plantilla vacía',
-  'refusal.templateEmpty.text': 'Escribe algo de texto en la plantilla, con cualquiera de {known}.',
+  'refusal.templateEmpty.text':
+    'La plantilla no mostraría nada: los caracteres invisibles (como los espacios de ancho cero), los espacios y {double} (vacío para un voto simple) no cuentan. Escribe algo de texto visible, con cualquiera de {known}. No se cambió nada.',
   'refusal.badGraceHours.title': 'Horas no aceptadas',
   'refusal.badGraceHours.text': 'Indica un número entero de horas de 0 a {max}.',
   'announce.double': '(voto doble)',

@@ -87,6 +87,8 @@ export const fr: Catalog = {
   'bot.restarting': 'Le bot redémarre ; réessayez dans un instant.',
   'voterRole.blocked':
     'Le rôle de votant {role} ne peut être ni donné ni retiré : le bot n’a pas la permission Gérer les rôles, ou le rôle est au-dessus du rôle le plus haut du bot. Correction : Paramètres du serveur → Rôles : donnez Gérer les rôles au rôle du bot et placez-le au-dessus de {role}. Les changements de rôle reprennent d’eux-mêmes ensuite.',
+  'voterRole.gone':
+    'Le rôle de votant {role} n’existe plus : les votants ne reçoivent aucun rôle pour l’instant. Choisissez-en un autre avec `/setup role voter:` ; les changements de rôle reprennent dès qu’il est défini.',
 
   'error.credentials.title': 'Identifiants refusés',
   'error.credentials.text': 'Le service a refusé les identifiants du bot ; un administrateur doit les vérifier.',
@@ -301,6 +303,7 @@ export const fr: Catalog = {
   'setup.status.roleProblem': '{role} : {problem}',
   'setup.status.fixRole':
     'donnez au bot Gérer les rôles et placez son rôle au-dessus de {role} (Paramètres du serveur → Rôles)',
+  'setup.status.fixRoleChoose': 'choisissez avec {command} un rôle que le bot peut donner',
   'setup.status.commands': 'Commandes slash',
   'setup.status.commandsOk': 'enregistrées comme le bot les définit',
   'setup.status.commandsDiffer': 'les commandes enregistrées diffèrent : {diff}',
@@ -347,6 +350,9 @@ export const fr: Catalog = {
   'refusal.roleProblem.title': 'Le bot ne peut pas attribuer ce rôle',
   'refusal.roleProblem.text':
     '{problems}. Donnez au bot Gérer les rôles et placez son rôle au-dessus de {role} (Paramètres du serveur → Rôles), puis relancez la commande. Rien n’a été modifié.',
+  'refusal.roleUnusable.title': 'Choisissez un autre rôle',
+  'refusal.roleUnusable.text':
+    '{problems}. Choisissez un rôle que le bot peut donner (qui existe, pas @everyone, pas le rôle d’un bot ou d’une intégration), puis relancez la commande. Rien n’a été modifié.',
   'refusal.roleChoice.title': 'Choisissez-en un',
   'refusal.roleChoice.text': 'Indiquez exactement un seul de votant, modérateurs ou retirer.',
   'refusal.webhookOff.title': 'Webhooks désactivés',
@@ -356,6 +362,7 @@ export const fr: Catalog = {
   'role.problem.position': '{role} n’est pas sous le rôle le plus élevé du bot',
   'role.problem.managed': '{role} est géré par une intégration et ne peut pas être attribué',
   'role.problem.missing': 'le rôle n’existe plus',
+  'role.problem.everyone': '@everyone désigne chaque membre du serveur et ne peut être ni donné ni retiré',
 
   // Milestone roles (/setup milestone).
   'option.setup.milestone.name': 'palier',
@@ -392,9 +399,6 @@ export const fr: Catalog = {
     'Donnez un rôle et des votes (et une période) pour définir un palier, seulement retirer pour en retirer un, ou aucune option pour la liste.',
   'refusal.milestoneVotes.title': 'Rien n’a changé',
   'refusal.milestoneVotes.text': 'Donnez un nombre de votes entre 1 et {max}.',
-  'refusal.milestoneEveryone.title': 'Rôle inutilisable',
-  'refusal.milestoneEveryone.text':
-    '@everyone ne peut pas être un rôle de palier : tous les membres l’ont déjà. Choisissez un autre rôle.',
   'refusal.milestoneVoterRole.title': 'Rôle inutilisable',
   'refusal.milestoneVoterRole.text':
     '{role} est le rôle de votant, que le bot donne et reprend selon les votes en cours. Choisissez un autre rôle.',
@@ -472,7 +476,8 @@ export const fr: Catalog = {
   'refusal.templateTooLong.text':
     'Gardez le modèle à {max} caractères au plus, et assez court pour qu’une annonce tienne toujours dans un message Discord (les noms peuvent être longs).',
   'refusal.templateEmpty.title': 'Modèle vide',
-  'refusal.templateEmpty.text': 'Écrivez du texte dans le modèle, avec n’importe lesquels de {known}.',
+  'refusal.templateEmpty.text':
+    'Le modèle n’afficherait rien : les caractères invisibles (comme les espaces sans chasse), les espaces et {double} (vide pour un vote simple) ne comptent pas. Écrivez du texte visible, avec n’importe lesquels de {known}. Rien n’a été modifié.',
   'refusal.badGraceHours.title': 'Heures refusées',
   'refusal.badGraceHours.text': 'Indiquez un nombre entier d’heures de 0 à {max}.',
   'announce.double': '(vote double)',

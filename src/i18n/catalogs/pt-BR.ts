@@ -87,6 +87,8 @@ export const ptBR: Catalog = {
   'bot.restarting': 'O bot está reiniciando; tente de novo em um instante.',
   'voterRole.blocked':
     'O cargo de votante {role} não pode ser dado nem removido: falta ao bot a permissão Gerenciar cargos, ou o cargo está acima do cargo mais alto do bot. Correção: Configurações do servidor → Cargos: dê Gerenciar cargos ao cargo do bot e arraste-o acima de {role}. As mudanças de cargo voltam sozinhas depois.',
+  'voterRole.gone':
+    'O cargo de votante {role} não existe mais, então por enquanto os votantes não recebem cargo. Escolha outro com `/setup role voter:`; as mudanças de cargo voltam assim que ele for definido.',
 
   'error.credentials.title': 'Credenciais recusadas',
   'error.credentials.text': 'O serviço recusou as credenciais do bot; um administrador precisa verificá-las.',
@@ -298,6 +300,7 @@ export const ptBR: Catalog = {
   'setup.status.roleProblem': '{role}: {problem}',
   'setup.status.fixRole':
     'dê ao bot Gerenciar cargos e coloque o cargo dele acima de {role} (Configurações do servidor → Cargos)',
+  'setup.status.fixRoleChoose': 'escolha com {command} um cargo que o bot possa dar',
   'setup.status.commands': 'Comandos de barra',
   'setup.status.commandsOk': 'registrados como o bot os define',
   'setup.status.commandsDiffer': 'os comandos registrados diferem: {diff}',
@@ -344,6 +347,9 @@ export const ptBR: Catalog = {
   'refusal.roleProblem.title': 'O bot não pode dar esse cargo',
   'refusal.roleProblem.text':
     '{problems}. Dê ao bot Gerenciar cargos e coloque o cargo dele acima de {role} (Configurações do servidor → Cargos), e execute o comando de novo. Nada foi mudado.',
+  'refusal.roleUnusable.title': 'Escolha outro cargo',
+  'refusal.roleUnusable.text':
+    '{problems}. Escolha um cargo que o bot possa dar (que exista, que não seja @everyone nem o cargo de um bot ou integração) e execute o comando de novo. Nada foi mudado.',
   'refusal.roleChoice.title': 'Escolha um',
   'refusal.roleChoice.text': 'Informe exatamente um de votante, moderadores ou remover.',
   'refusal.webhookOff.title': 'Webhooks desligados',
@@ -352,6 +358,7 @@ export const ptBR: Catalog = {
   'role.problem.position': '{role} não está abaixo do cargo mais alto do bot',
   'role.problem.managed': '{role} é gerenciado por uma integração e não pode ser dado',
   'role.problem.missing': 'o cargo não existe mais',
+  'role.problem.everyone': '@everyone é cada membro do servidor e não pode ser dado nem tirado',
 
   // Milestone roles (/setup milestone).
   'option.setup.milestone.name': 'marco',
@@ -388,9 +395,6 @@ export const ptBR: Catalog = {
     'Informe cargo e votos (e um período) para definir um marco, só remover para remover um, ou nenhuma opção para ver a lista.',
   'refusal.milestoneVotes.title': 'Nada mudou',
   'refusal.milestoneVotes.text': 'Informe um número de votos de 1 a {max}.',
-  'refusal.milestoneEveryone.title': 'Cargo não utilizável',
-  'refusal.milestoneEveryone.text':
-    '@everyone não pode ser um cargo de marco: todos os membros já o têm. Escolha outro cargo.',
   'refusal.milestoneVoterRole.title': 'Cargo não utilizável',
   'refusal.milestoneVoterRole.text':
     '{role} é o cargo de votante, que o bot dá e retira conforme os votos ativos. Escolha outro cargo.',
@@ -466,7 +470,8 @@ export const ptBR: Catalog = {
   'refusal.templateTooLong.text':
     'Mantenha o modelo com no máximo {max} caracteres, e curto o bastante para que um anúncio sempre caiba numa mensagem do Discord (nomes podem ser longos).',
   'refusal.templateEmpty.title': 'Modelo vazio',
-  'refusal.templateEmpty.text': 'Escreva algum texto no modelo, com quaisquer de {known}.',
+  'refusal.templateEmpty.text':
+    'O modelo não mostraria nada: caracteres invisíveis (como espaços de largura zero), espaços e {double} (vazio para um voto simples) não contam. Escreva algum texto visível, com quaisquer de {known}. Nada foi alterado.',
   'refusal.badGraceHours.title': 'Horas não aceitas',
   'refusal.badGraceHours.text': 'Informe um número inteiro de horas de 0 a {max}.',
   'announce.double': '(voto duplo)',

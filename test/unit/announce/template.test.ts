@@ -44,6 +44,23 @@ describe('checkTemplate', () => {
     expect(checkTemplate('  {double} ')).toEqual({ ok: false, problem: 'empty' });
   });
 
+  it('refuses a template that shows nothing: invisible characters, spaces, or {double} behind them', () => {
+    for (const blank of [
+      '\u200b\u2060\u202e',
+      '\u200b{double}',
+      '\u200e\ufeff \u00a0\u3000',
+      '\u3164\u2800 {double} \u200d',
+      '\u202a\u2066\u2069\u180e',
+    ])
+      expect(checkTemplate(blank)).toEqual({ ok: false, problem: 'empty' });
+  });
+
+  it('accepts a template with anything visible, invisible characters or not', () => {
+    expect(checkTemplate('\u200b.{double}')).toMatchObject({ ok: true });
+    expect(checkTemplate('\u200b{votes_total}')).toMatchObject({ ok: true });
+    expect(checkTemplate('\u202e🎉')).toMatchObject({ ok: true });
+  });
+
   it('refuses a template over the limit, or one whose longest rendering could not fit a message', () => {
     expect(checkTemplate('x'.repeat(TEMPLATE_MAX + 1))).toMatchObject({ ok: false, problem: 'tooLong' });
     const servers = '{server}'.repeat(12);
@@ -125,6 +142,22 @@ describe('packTemplatedAnnouncement', () => {
     }
     expect(seen).toEqual(burst.map((v) => v.userId));
     expect(messages).toBeLessThan(burst.length / 5);
+  });
+
+  it('never posts an empty message: a stored template that shows nothing gives way to the built-in line', () => {
+    for (const blank of ['\u200b{double}', '\u200b\u2060\u202e']) {
+      const stored = { template: blank, firstVote: blank, ping: true };
+      const { body, count } = packTemplatedAnnouncement([vote(1), vote(2, { first: true })], stored, '', english);
+      expect(count).toBe(2);
+      expect(body.content).toBe(`<@${vote(1).userId}> voted\n<@${vote(2).userId}> voted`);
+      expect(body.allowed_mentions.users).toEqual([vote(1).userId, vote(2).userId]);
+    }
+    // A member's display name may be blank too (a Hangul filler): that line falls back, the others stay.
+    const named = { template: '{name}', firstVote: undefined, ping: false };
+    const names = new Map([[vote(1).userId, '\u3164']]);
+    expect(packTemplatedAnnouncement([vote(1)], named, '', english, names).body.content).toBe(
+      `<@${vote(1).userId}> voted`,
+    );
   });
 
   it('announces with the built-in line when only a first-vote template is set', () => {

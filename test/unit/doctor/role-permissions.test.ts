@@ -57,6 +57,22 @@ describe('roleProblems', () => {
     ]);
   });
 
+  it('names @everyone (the role whose id is the server id) alone, whatever the bot may do', () => {
+    for (const extra of [{}, { botPermissions: P.Administrator }, { ownerId: BOT }])
+      expect(roleProblems({ ...inputs(extra), roleId: GUILD })).toEqual([
+        '@everyone is every member of the server and cannot be given or taken',
+      ]);
+  });
+
+  it('names a managed role even when the bot owns the server, and no permission for a role it cannot give', () => {
+    expect(roleProblems(inputs({ managed: true, ownerId: BOT }))).toEqual([
+      '@Voter is managed by an integration and cannot be given',
+    ]);
+    expect(roleProblems(inputs({ managed: true, botPermissions: 0n, voterPosition: 5 }))).toEqual([
+      '@Voter is managed by an integration and cannot be given',
+    ]);
+  });
+
   it('lets Administrator stand in for Manage Roles, and the owner manage any role', () => {
     expect(roleProblems(inputs({ botPermissions: P.Administrator }))).toEqual([]);
     expect(roleProblems(inputs({ voterPosition: 9, botPermissions: 0n, ownerId: BOT }))).toEqual([]);
@@ -84,6 +100,20 @@ describe('the role check', () => {
       detail: 'the bot lacks Manage Roles.',
       fix: expect.stringContaining('above the role in VOTER_ROLE_ID'),
     });
+  });
+
+  it('points the fix at another role, not at permissions, for @everyone, a managed or a deleted role', () => {
+    const managed = state(P.ManageRoles);
+    managed.guild!.roles = managed.guild!.roles.map((r) => (r.id === VOTER ? { ...r, managed: true } : r));
+    for (const [checked, id] of [
+      [state(P.ManageRoles), GUILD],
+      [state(P.ManageRoles), '999999999999999999'],
+      [managed, VOTER],
+    ] as const)
+      expect(checkRole(checked, { ...role, id })).toMatchObject({
+        status: 'fail',
+        fix: expect.stringMatching(/^Set VOTER_ROLE_ID to a role the bot can give/),
+      });
   });
 
   it('passes when the role is not set and skips without the server', () => {
