@@ -15,9 +15,9 @@ export function sqlVoteAnnouncements<Base extends ServerScopedClass>(base: Base)
         [limit],
       );
       if (rows.length === 0) return [];
-      const ids = rows.map((row) => num(row.id));
-      const counts = await this.#countsUpTo(rows.map((row) => ({ id: num(row.id), at: num(row.voted_at) })));
-      const sites = await this.#sitesToday(ids);
+      const votes = rows.map((row) => ({ id: num(row.id), userId: String(row.user_id), at: num(row.voted_at) }));
+      const counts = await this.#countsUpTo(votes);
+      const sites = await this.#sitesToday(votes);
       return rows.map((row) => {
         const id = num(row.id);
         const count = counts.get(id);
@@ -70,20 +70,34 @@ export function sqlVoteAnnouncements<Base extends ServerScopedClass>(base: Base)
       return counts;
     }
 
-    /** For each vote: the lists its member voted on in the 24 hours up to it, first voted first. */
-    async #sitesToday(ids: readonly number[]): Promise<Map<number, VoteSite[]>> {
+    /**
+     * For each vote: the lists its member voted on in the 24 hours up to it, first voted first. One
+     * ranged read of the members' votes (a join of the votes with themselves cost as much again as
+     * the counts).
+     */
+    async #sitesToday(
+      votes: ReadonlyArray<{ id: number; userId: string; at: number }>,
+    ): Promise<Map<number, VoteSite[]>> {
+      const users = [...new Set(votes.map((vote) => vote.userId))];
+      const from = Math.min(...votes.map((vote) => vote.at)) - DAY_MS;
+      const to = Math.max(...votes.map((vote) => vote.at));
       const rows = await this.query(
-        `SELECT v.id, p.site, MIN(p.voted_at) AS first
-         FROM votes v JOIN votes p ON p.guild_id = v.guild_id AND p.user_id = v.user_id
-           AND p.voted_at <= v.voted_at AND p.voted_at > v.voted_at - ${DAY_MS}
-         WHERE v.guild_id = $1 AND v.id IN (${placeholders(ids.length, 2)})
-         GROUP BY v.id, p.site ORDER BY v.id, first, p.site`,
-        ids,
+        `SELECT user_id, site, voted_at FROM votes
+         WHERE guild_id = $1 AND voted_at > $2 AND voted_at <= $3 AND user_id IN (${placeholders(users.length, 4)})
+         ORDER BY voted_at, id`,
+        [from, to, ...users],
       );
-      const sites = new Map<number, VoteSite[]>();
+      const byMember = new Map<string, Array<{ site: VoteSite; at: number }>>();
       for (const row of rows) {
-        const id = num(row.id);
-        sites.set(id, [...(sites.get(id) ?? []), String(row.site)]);
+        const userId = String(row.user_id);
+        const list = byMember.get(userId) ?? [];
+        list.push({ site: String(row.site), at: num(row.voted_at) });
+        byMember.set(userId, list);
+      }
+      const sites = new Map<number, VoteSite[]>();
+      for (const vote of votes) {
+        const today = (byMember.get(vote.userId) ?? []).filter((p) => p.at > vote.at - DAY_MS && p.at <= vote.at);
+        sites.set(vote.id, [...new Set(today.map((p) => p.site))]);
       }
       return sites;
     }

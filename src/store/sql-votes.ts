@@ -150,17 +150,16 @@ export function sqlVotes<Base extends ServerScopedClass>(base: Base) {
       const recent = new Map<string, Recorded[]>();
       for (const row of rows) {
         const userId = String(row.user_id);
-        recent.set(userId, [
-          ...(recent.get(userId) ?? []),
-          {
-            id: num(row.id),
-            site: String(row.site),
-            source: String(row.source),
-            streak: num(row.streak),
-            votedAt: num(row.voted_at),
-            periodEndsAt: num(row.period_ends_at),
-          },
-        ]);
+        const mine = recent.get(userId) ?? [];
+        mine.push({
+          id: num(row.id),
+          site: String(row.site),
+          source: String(row.source),
+          streak: num(row.streak),
+          votedAt: num(row.voted_at),
+          periodEndsAt: num(row.period_ends_at),
+        });
+        recent.set(userId, mine);
       }
       return recent;
     }
