@@ -16,6 +16,8 @@ export type { HoldOptions, StandbyReason, StoreLock } from './store-lock.js';
 // Every port (ports.ts): a module takes the ones it uses.
 export type * from './ports.js';
 
+export { GUILDS_SITE } from './types.js';
+
 export type {
   SealedKeyUse,
   ServerRecord,
@@ -35,7 +37,10 @@ export type {
   PollRecord,
   UnansweredPage,
   NewVote,
+  VoteSite,
   PendingAnnouncement,
+  RunningListVote,
+  MemberVotesBySite,
   MemberStreak,
   MirrorEntry,
   MirrorTotals,

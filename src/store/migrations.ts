@@ -305,6 +305,22 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX feed_posts_unanswered ON feed_posts (guild_id, received_at) WHERE answered_at IS NULL`,
     ],
   },
+  {
+    version: 10,
+    name: 'one ledger: each vote keeps its list, the list id for it (if any), and its weight',
+    statements: [
+      // Every vote recorded so far was on Guilds.
+      `ALTER TABLE votes ADD COLUMN site TEXT NOT NULL DEFAULT 'guilds'`,
+      // Null where the list gives no id: such repeats are told apart by list, member and period.
+      `ALTER TABLE votes ADD COLUMN site_event_id TEXT`,
+      // What the vote counts as. is_double stays written beside it, so a reader not yet switched counts right.
+      `ALTER TABLE votes ADD COLUMN weight INTEGER NOT NULL DEFAULT 1`,
+      `UPDATE votes SET weight = 2 WHERE is_double = 1`,
+      `CREATE UNIQUE INDEX votes_site_event ON votes (guild_id, site, site_event_id) WHERE site_event_id IS NOT NULL`,
+      // /vote's line per list: a member's latest vote on each list.
+      `CREATE INDEX votes_member_site ON votes (guild_id, user_id, site, period_ends_at)`,
+    ],
+  },
 ];
 
 /**

@@ -6,6 +6,7 @@ import type {
   FeedPost,
   FeedReview,
   MemberStreak,
+  MemberVotesBySite,
   Milestone,
   MilestoneGrant,
   MirrorEntry,
@@ -19,11 +20,13 @@ import type {
   ReminderOptIn,
   ReminderOutcome,
   ReminderRecord,
+  RunningListVote,
   ScheduledExpiry,
   SealedKeyUse,
   ServerRecord,
   StoredEvent,
   UnansweredPage,
+  VoteSite,
   WorkCounts,
 } from './types.js';
 
@@ -78,12 +81,17 @@ export interface OutboxStore {
   lanesWithWork(): Promise<string[]>;
 }
 
-/** The votes the bot recorded: one per member per vote period, and whether each is announced. */
+/**
+ * The votes the bot recorded, on every list the server is on: one per member per list per vote
+ * period, and whether each is announced. What counts sums each vote's weight across the lists.
+ */
 export interface VoteLedger {
   /**
-   * Records the vote and queues its announcement unless the member already has one in a period
-   * that is still running at `vote.at`; a delivery ('webhook') takes over a vote the first poll
-   * found ('seed'), which is then announced and counted. Returns whether it was new.
+   * Records the vote and queues its announcement unless it repeats one already recorded: the same
+   * list's id for it, or (the list gives none) a vote of the member on the same list in a period
+   * still running at `vote.at`, or within its dedupe window. A vote on another list is a new one. On
+   * Guilds a delivery ('webhook') takes over a vote the first poll found ('seed'), which is then
+   * announced and counted. Returns whether it was new.
    */
   acceptVote(vote: NewVote): Promise<boolean>;
   /**
@@ -91,13 +99,16 @@ export interface VoteLedger {
    * the members whose vote was new.
    */
   acceptVotes(votes: readonly NewVote[]): Promise<string[]>;
-  /** Members whose vote period is still running at `at`, with its end. */
-  runningVotes(at: number): Promise<Map<string, number>>;
-  /** Moves the end of the member's current period (the service's expiry is known later). */
-  setPeriodEnd(userId: string, at: number, periodEndsAt: number): Promise<void>;
+  /** Members with a vote still running at `at` (on `site`, or on any list), with its latest end. */
+  runningVotes(at: number, site?: VoteSite): Promise<Map<string, number>>;
+  /** The member's running vote on each list at `at`, for /vote's line per list; first voted first. */
+  runningVotesOf(userId: string, at: number): Promise<RunningListVote[]>;
+  /** Moves the end of the member's current period on `site` (Guilds': its expiry is known later). */
+  setPeriodEnd(userId: string, at: number, periodEndsAt: number, site?: VoteSite): Promise<void>;
   /**
-   * Members whose delivered vote still runs on the assumed period (`periodMs` from its arrival): the
-   * service was never asked when it really ends, as when the process stopped before the refresh.
+   * Members whose delivered Guilds vote still runs on the assumed period (`periodMs` from its
+   * arrival): the service was never asked when it really ends, as when the process stopped before
+   * the refresh.
    */
   unconfirmedVoters(now: number, periodMs: number): Promise<string[]>;
   /** Accepted votes in no post yet, oldest first. */
@@ -106,8 +117,19 @@ export interface VoteLedger {
   markAnnounced(ids: readonly number[], messageId: string | null, at: number): Promise<void>;
   /** When the store was created: the bot has been recording votes since then. */
   countingSince(): Promise<number>;
-  /** Votes recorded in [from, to), a double counting as two, for the leaderboard. */
-  votesBetween(from: number, to: number): Promise<Array<{ userId: string; votes: number }>>;
+  /**
+   * Votes recorded in [from, to) by weight (a double counting as two), on every list or on `site`
+   * only, for the leaderboard.
+   */
+  votesBetween(from: number, to: number, site?: VoteSite): Promise<Array<{ userId: string; votes: number }>>;
+}
+
+/** The counts split by the list each vote was cast on, for the leaderboard and /stats. */
+export interface SiteBreakdownStore {
+  /** votesBetween on every list, with what each list gave each member. */
+  votesBetweenBySite(from: number, to: number): Promise<MemberVotesBySite[]>;
+  /** votesPerDay for each list with votes in the range, for /stats to stack them. */
+  votesPerDayBySite(from: number, days: number): Promise<Record<VoteSite, number[]>>;
 }
 
 /** The streak each recorded vote made. */
@@ -148,7 +170,11 @@ export interface DeliveryHistoryStore {
   recentDeliveries(limit: number): Promise<DeliveryRecord[]>;
 }
 
-/** When each member's running vote ends, kept until what that end triggers has been done. */
+/**
+ * When each member's running vote ends, kept until what that end triggers has been done: the latest
+ * end over every list the member voted on. An end written here (Guilds') never brings it before a
+ * running vote on another list ends; a vote recorded on another list moves it later, never earlier.
+ */
 export interface ExpiryStore {
   /** Records (or moves) when the member's running vote ends. */
   scheduleExpiry(userId: string, endsAt: number): Promise<void>;
@@ -215,6 +241,7 @@ export interface Store
     ReviewFeedStore,
     OutboxStore,
     VoteLedger,
+    SiteBreakdownStore,
     StreakStore,
     StatsStore,
     MirrorStore,

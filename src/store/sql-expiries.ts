@@ -1,18 +1,22 @@
 import type { ExpiryStore } from './ports.js';
-import {
-  IDS_PER_STATEMENT,
-  num,
-  optionalNum,
-  placeholders,
-  ROWS_PER_INSERT,
-  slices,
-  valueRows,
-  type Row,
-} from './sql.js';
+import { IDS_PER_STATEMENT, num, optionalNum, placeholders, ROWS_PER_INSERT, slices, type Row } from './sql.js';
 import type { ServerScopedClass } from './sql-scoped.js';
-import type { ScheduledExpiry } from './types.js';
+import { GUILDS_SITE, type ScheduledExpiry } from './types.js';
 
-/** One server's schedule of vote ends (vote_expiries): a row per member whose vote still runs. */
+/**
+ * The end to write for member `$user` given Guilds' end `$end`: a vote on another list that runs
+ * longer keeps the member's end at its own (the voter role stays while any list's vote runs).
+ */
+function latestEnd(user: string, end: string): string {
+  return `COALESCE((SELECT MAX(period_ends_at) FROM votes
+    WHERE guild_id = $1 AND user_id = ${user} AND site <> '${GUILDS_SITE}' AND period_ends_at > ${end}), ${end})`;
+}
+
+/**
+ * One server's schedule of vote ends (vote_expiries): a row per member whose vote still runs, at the
+ * latest end over the lists they voted on. The expiry schedule writes Guilds' ends here; a vote on
+ * another list moves an end later as it is recorded (sql-votes.ts).
+ */
 export function sqlExpiries<Base extends ServerScopedClass>(base: Base) {
   return class SqlExpiries extends base implements ExpiryStore {
     async scheduleExpiry(userId: string, endsAt: number): Promise<void> {
@@ -25,7 +29,7 @@ export function sqlExpiries<Base extends ServerScopedClass>(base: Base) {
       for (const slice of slices(rows, ROWS_PER_INSERT)) {
         await this.query(
           `INSERT INTO vote_expiries (guild_id, user_id, ends_at)
-           VALUES ${valueRows(slice.length, 2, 2, '$1')}
+           VALUES ${slice.map((_, i) => `($1, $${2 + 2 * i}, ${latestEnd(`$${2 + 2 * i}`, `$${3 + 2 * i}`)})`).join(', ')}
            ON CONFLICT (guild_id, user_id) DO UPDATE SET ends_at = excluded.ends_at`,
           slice.flat(),
         );
@@ -38,7 +42,7 @@ export function sqlExpiries<Base extends ServerScopedClass>(base: Base) {
         // statement's own upsert.
         const [row] = await this.query(
           `WITH before AS (SELECT ends_at FROM vote_expiries WHERE guild_id = $1 AND user_id = $2),
-             written AS (INSERT INTO vote_expiries (guild_id, user_id, ends_at) VALUES ($1, $2, $3)
+             written AS (INSERT INTO vote_expiries (guild_id, user_id, ends_at) VALUES ($1, $2, ${latestEnd('$2', '$3')})
                ON CONFLICT (guild_id, user_id) DO UPDATE SET ends_at = excluded.ends_at)
            SELECT ends_at FROM before`,
           [userId, endsAt],

@@ -9,15 +9,21 @@ import { sqlReminders } from './sql-reminders.js';
 import { sqlReviewFeed } from './sql-review-feed.js';
 import { ServerScoped } from './sql-scoped.js';
 import { sqlServerRecord } from './sql-servers.js';
+import { sqlVoteAnnouncements } from './sql-vote-announcements.js';
+import { sqlVoteCounts } from './sql-vote-counts.js';
 import { sqlVotes } from './sql-votes.js';
 
 /** One server's store: each table's statements (a file each), on SQLite and PostgreSQL alike. */
 export class SqlServerStore
   extends sqlVotes(
-    sqlServerRecord(
-      sqlReviewFeed(
-        sqlOutbox(
-          sqlMirror(sqlServerEvents(sqlServerDeliveries(sqlExpiries(sqlReminders(sqlMilestones(ServerScoped)))))),
+    sqlVoteCounts(
+      sqlVoteAnnouncements(
+        sqlServerRecord(
+          sqlReviewFeed(
+            sqlOutbox(
+              sqlMirror(sqlServerEvents(sqlServerDeliveries(sqlExpiries(sqlReminders(sqlMilestones(ServerScoped)))))),
+            ),
+          ),
         ),
       ),
     ),

@@ -1,19 +1,40 @@
-import { graceMs, streakAfter } from '../streaks/streak.js';
-import type { StatsStore, StreakStore, VoteLedger } from './ports.js';
-import { IDS_PER_STATEMENT, num, optionalNum, placeholders, ROWS_PER_INSERT, slices, valueRows } from './sql.js';
+import { graceMs } from '../streaks/streak.js';
+import { streakOnTimeline, type TimelineVote } from '../streaks/merged-timeline.js';
+import type { StreakStore, VoteLedger } from './ports.js';
+import {
+  IDS_PER_STATEMENT,
+  num,
+  optionalNum,
+  placeholders,
+  ROWS_PER_INSERT,
+  slices,
+  valueRows,
+  type Db,
+} from './sql.js';
 import type { ServerScopedClass } from './sql-scoped.js';
-import type { MemberStreak, NewVote, PendingAnnouncement } from './types.js';
+import { GUILDS_SITE, type MemberStreak, type NewVote, type RunningListVote, type VoteSite } from './types.js';
 
-const DAY_MS = 86_400_000;
+/** A recorded vote as accepting a new one reads it. */
+interface Recorded extends TimelineVote {
+  id: number | undefined;
+  site: VoteSite;
+  source: string;
+}
 
 /**
- * One server's recorded votes (votes): one per member per vote period, the streak each made, and
- * whether it is announced. When the server's counting began is the servers table's (sql-servers.ts).
+ * One server's recorded votes (votes), on every list it is on: one per member per list per vote
+ * period, and the streak each made. Counting them is sql-vote-counts.ts's, announcing them
+ * sql-vote-announcements.ts's; when the server's counting began is the servers table's.
  */
 export function sqlVotes<Base extends ServerScopedClass>(base: Base) {
   return class SqlVotes
     extends base
-    implements Omit<VoteLedger, 'countingSince'>, StreakStore, Omit<StatsStore, 'ratingCounts'>
+    implements
+      Pick<
+        VoteLedger,
+        'acceptVote' | 'acceptVotes' | 'runningVotes' | 'runningVotesOf' | 'setPeriodEnd' | 'unconfirmedVoters'
+      >,
+      StreakStore
   {
     async acceptVote(vote: NewVote): Promise<boolean> {
       return (await this.acceptVotes([vote])).length > 0;
@@ -21,15 +42,16 @@ export function sqlVotes<Base extends ServerScopedClass>(base: Base) {
 
     async acceptVotes(votes: readonly NewVote[]): Promise<string[]> {
       const accepted: string[] = [];
+      // Only votes: a test delivery or a review is never one, whatever hands it in.
+      const real = votes.filter((vote) => vote.kind === undefined || vote.kind === 'vote');
       // A transaction per slice keeps each statement's list of members inside the parameter limits.
-      for (const slice of slices(votes, IDS_PER_STATEMENT)) accepted.push(...(await this.#acceptSlice(slice)));
+      for (const slice of slices(real, IDS_PER_STATEMENT)) accepted.push(...(await this.#acceptSlice(slice)));
       return accepted;
     }
 
     #acceptSlice(votes: readonly NewVote[]): Promise<string[]> {
       return this.db.transaction(async (tx) => {
         const users = [...new Set(votes.map((vote) => vote.userId))].sort();
-        const list = placeholders(users.length, 2);
         // Two PostgreSQL sessions could both see "no vote this period" and both insert: one member at
         // a time, taken in one order (a lock on the table made every server's votes wait for each other).
         if (tx.dialect === 'postgres')
@@ -37,165 +59,183 @@ export function sqlVotes<Base extends ServerScopedClass>(base: Base) {
             `SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM (VALUES ${valueRows(users.length, 1, 1)}) AS t(k) ORDER BY k`,
             users.map((userId) => `votes ${this.guildId} ${userId}`),
           );
-        const last = new Map(
-          (
-            await this.query(
-              `SELECT id, user_id, source, streak, period_ends_at FROM (
-                 SELECT id, user_id, source, streak, period_ends_at,
-                   ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY period_ends_at DESC, id DESC) AS latest
-                 FROM votes WHERE guild_id = $1 AND user_id IN (${list})) AS ranked
-               WHERE latest = 1`,
-              users,
-              tx,
-            )
-          ).map((row) => [
-            String(row.user_id),
-            {
-              id: num(row.id),
-              source: String(row.source),
-              streak: num(row.streak),
-              periodEndsAt: num(row.period_ends_at),
-            },
-          ]),
-        );
-        const fresh = new Map<string, NewVote>();
+        const recent = await this.#recentVotes(users, votes, tx);
+        const known = await this.#knownEventIds(votes, tx);
+        const fresh: Array<NewVote & { site: VoteSite; streak: number }> = [];
+        const taken = new Set<string>();
         const claimed = new Map<string, { id: number; double: boolean }>();
         for (const vote of votes) {
-          if (fresh.has(vote.userId) || claimed.has(vote.userId)) continue;
-          const prior = last.get(vote.userId);
-          if (prior === undefined || prior.periodEndsAt <= vote.at) fresh.set(vote.userId, vote);
-          // The first poll can list a vote cast as the bot started, before its delivery came in: the
-          // delivery is that vote's announcement and knows whether it was double, so it takes the row over.
-          else if (prior.source === 'seed' && vote.source === 'webhook')
-            claimed.set(vote.userId, { id: prior.id, double: vote.double });
+          const site = vote.site ?? GUILDS_SITE;
+          const key = `${vote.userId} ${site}`;
+          const mine = recent.get(vote.userId) ?? [];
+          if (vote.siteEventId !== undefined) {
+            if (known.has(`${site} ${vote.siteEventId}`)) continue;
+            known.add(`${site} ${vote.siteEventId}`);
+          } else {
+            if (taken.has(key)) continue;
+            const prior = latestOn(mine, site);
+            if (prior !== undefined && prior.periodEndsAt > vote.at) {
+              // The first poll can list a vote cast as the bot started, before its delivery came in: the
+              // delivery is that vote's announcement and knows whether it was double, so it takes the row over.
+              if (site === GUILDS_SITE && prior.source === 'seed' && vote.source === 'webhook' && prior.id) {
+                claimed.set(vote.userId, { id: prior.id, double: vote.double });
+                taken.add(key);
+              }
+              continue;
+            }
+            const window = vote.dedupeWindowMs ?? 0;
+            if (mine.some((v) => v.site === site && Math.abs(v.votedAt - vote.at) < window)) continue;
+            taken.add(key);
+          }
+          const streak = streakOnTimeline(mine, vote.at, vote.streakGraceMs ?? graceMs(undefined));
+          fresh.push({ ...vote, site, streak });
+          recent.set(vote.userId, [
+            ...mine,
+            { id: undefined, site, source: vote.source, streak, votedAt: vote.at, periodEndsAt: vote.periodEndsAt },
+          ]);
         }
         for (const [, claim] of claimed)
           await this.query(
-            `UPDATE votes SET source = 'webhook', is_double = $3, announced_at = NULL
+            `UPDATE votes SET source = 'webhook', is_double = $3, weight = $4, announced_at = NULL
              WHERE guild_id = $1 AND id = $2 AND source = 'seed'`,
-            [claim.id, claim.double ? 1 : 0],
+            [claim.id, claim.double ? 1 : 0, claim.double ? 2 : 1],
             tx,
           );
-        for (const rows of slices([...fresh.values()], ROWS_PER_INSERT)) {
+        for (const rows of slices(fresh, ROWS_PER_INSERT)) {
           await this.query(
-            `INSERT INTO votes (guild_id, user_id, voted_at, is_double, source, period_ends_at, announced_at, streak)
-             VALUES ${valueRows(rows.length, 7, 2, '$1')}`,
-            rows.flatMap((vote) => [
-              vote.userId,
-              vote.at,
-              vote.double ? 1 : 0,
-              vote.source,
-              vote.periodEndsAt,
-              vote.source === 'seed' ? vote.at : null,
-              streakAfter(last.get(vote.userId), vote.at, vote.streakGraceMs ?? graceMs(undefined)),
-            ]),
+            `INSERT INTO votes (guild_id, user_id, voted_at, is_double, source, period_ends_at, announced_at, streak,
+               site, site_event_id, weight)
+             VALUES ${valueRows(rows.length, 10, 2, '$1')}`,
+            rows.flatMap((vote) => {
+              const weight = vote.weight ?? (vote.double ? 2 : 1);
+              return [
+                vote.userId,
+                vote.at,
+                vote.double || weight > 1 ? 1 : 0,
+                vote.source,
+                vote.periodEndsAt,
+                vote.source === 'seed' ? vote.at : null,
+                vote.streak,
+                vote.site,
+                vote.siteEventId ?? null,
+                weight,
+              ];
+            }),
             tx,
           );
         }
-        return [...fresh.keys(), ...claimed.keys()];
+        await this.#extendExpiries(
+          fresh.filter((vote) => vote.site !== GUILDS_SITE),
+          tx,
+        );
+        return [...new Set([...fresh.map((vote) => vote.userId), ...claimed.keys()])];
       });
     }
 
-    async setPeriodEnd(userId: string, at: number, periodEndsAt: number): Promise<void> {
+    /**
+     * The members' votes that can still matter to the new ones: in a period running at one of them,
+     * inside a dedupe window, or within a streak's grace. Oldest first.
+     */
+    async #recentVotes(users: readonly string[], votes: readonly NewVote[], tx: Db): Promise<Map<string, Recorded[]>> {
+      const since = Math.min(
+        ...votes.map((vote) => vote.at - Math.max(vote.streakGraceMs ?? graceMs(undefined), vote.dedupeWindowMs ?? 0)),
+      );
+      const rows = await this.query(
+        `SELECT id, user_id, site, source, streak, voted_at, period_ends_at FROM votes
+         WHERE guild_id = $1 AND user_id IN (${placeholders(users.length, 3)}) AND period_ends_at >= $2
+         ORDER BY voted_at, id`,
+        [since, ...users],
+        tx,
+      );
+      const recent = new Map<string, Recorded[]>();
+      for (const row of rows) {
+        const userId = String(row.user_id);
+        const mine = recent.get(userId) ?? [];
+        mine.push({
+          id: num(row.id),
+          site: String(row.site),
+          source: String(row.source),
+          streak: num(row.streak),
+          votedAt: num(row.voted_at),
+          periodEndsAt: num(row.period_ends_at),
+        });
+        recent.set(userId, mine);
+      }
+      return recent;
+    }
+
+    /** `site id` of the lists' own ids among the votes that are recorded already. */
+    async #knownEventIds(votes: readonly NewVote[], tx: Db): Promise<Set<string>> {
+      const ids = [...new Set(votes.flatMap((vote) => (vote.siteEventId === undefined ? [] : [vote.siteEventId])))];
+      if (ids.length === 0) return new Set();
+      const rows = await this.query(
+        `SELECT site, site_event_id FROM votes WHERE guild_id = $1 AND site_event_id IN (${placeholders(ids.length, 2)})`,
+        ids,
+        tx,
+      );
+      return new Set(rows.map((row) => `${String(row.site)} ${String(row.site_event_id)}`));
+    }
+
+    /**
+     * A vote on another list that runs longer than the member's scheduled end moves it later: the
+     * voter role stays while any list's vote runs. (Guilds' ends are the expiry schedule's to write.)
+     */
+    async #extendExpiries(votes: ReadonlyArray<{ userId: string; periodEndsAt: number }>, tx: Db): Promise<void> {
+      const latest = new Map<string, number>();
+      for (const { userId, periodEndsAt } of votes) latest.set(userId, Math.max(latest.get(userId) ?? 0, periodEndsAt));
+      for (const slice of slices([...latest], ROWS_PER_INSERT))
+        await this.query(
+          `INSERT INTO vote_expiries (guild_id, user_id, ends_at) VALUES ${valueRows(slice.length, 2, 2, '$1')}
+           ON CONFLICT (guild_id, user_id) DO UPDATE SET ends_at = excluded.ends_at
+           WHERE vote_expiries.ends_at < excluded.ends_at`,
+          slice.flat(),
+          tx,
+        );
+    }
+
+    async setPeriodEnd(userId: string, at: number, periodEndsAt: number, site: VoteSite = GUILDS_SITE): Promise<void> {
       await this.query(
-        'UPDATE votes SET period_ends_at = $4 WHERE guild_id = $1 AND user_id = $2 AND period_ends_at > $3',
-        [userId, at, periodEndsAt],
+        'UPDATE votes SET period_ends_at = $4 WHERE guild_id = $1 AND user_id = $2 AND period_ends_at > $3 AND site = $5',
+        [userId, at, periodEndsAt, site],
       );
     }
 
-    async runningVotes(at: number): Promise<Map<string, number>> {
+    async runningVotes(at: number, site?: VoteSite): Promise<Map<string, number>> {
       const rows = await this.query(
-        'SELECT user_id, period_ends_at FROM votes WHERE guild_id = $1 AND period_ends_at > $2',
-        [at],
+        `SELECT user_id, MAX(period_ends_at) AS period_ends_at FROM votes
+         WHERE guild_id = $1 AND period_ends_at > $2${site === undefined ? '' : ' AND site = $3'} GROUP BY user_id`,
+        site === undefined ? [at] : [at, site],
       );
       return new Map(rows.map((row) => [String(row.user_id), num(row.period_ends_at)]));
+    }
+
+    async runningVotesOf(userId: string, at: number): Promise<RunningListVote[]> {
+      const rows = await this.query(
+        `SELECT site, voted_at, period_ends_at FROM (
+           SELECT site, voted_at, period_ends_at,
+             ROW_NUMBER() OVER (PARTITION BY site ORDER BY period_ends_at DESC, id DESC) AS latest
+           FROM votes WHERE guild_id = $1 AND user_id = $2 AND period_ends_at > $3) AS running
+         WHERE latest = 1 ORDER BY voted_at, site`,
+        [userId, at],
+      );
+      return rows.map((row) => ({
+        site: String(row.site),
+        votedAt: num(row.voted_at),
+        endsAt: num(row.period_ends_at),
+      }));
     }
 
     async unconfirmedVoters(now: number, periodMs: number): Promise<string[]> {
       const rows = await this.query(
         `SELECT DISTINCT user_id FROM votes
-         WHERE guild_id = $1 AND source = 'webhook' AND period_ends_at > $2 AND period_ends_at - voted_at = $3`,
-        [now, periodMs],
+         WHERE guild_id = $1 AND source = 'webhook' AND period_ends_at > $2 AND period_ends_at - voted_at = $3
+           AND site = $4`,
+        [now, periodMs, GUILDS_SITE],
       );
       return rows.map((row) => String(row.user_id));
     }
 
-    async waitingVotes(limit: number): Promise<PendingAnnouncement[]> {
-      const rows = await this.query(
-        `SELECT id, user_id, is_double, voted_at, streak FROM votes
-         WHERE guild_id = $1 AND announced_at IS NULL AND post_id IS NULL ORDER BY id LIMIT $2`,
-        [limit],
-      );
-      if (rows.length === 0) return [];
-      const counts = await this.#countsUpTo(rows.map((row) => ({ id: num(row.id), at: num(row.voted_at) })));
-      return rows.map((row) => {
-        const id = num(row.id);
-        const count = counts.get(id);
-        return {
-          id,
-          userId: String(row.user_id),
-          double: num(row.is_double) === 1,
-          at: num(row.voted_at),
-          streak: num(row.streak),
-          first: (count?.earlier ?? 0) === 0,
-          monthVotes: count?.month ?? 0,
-          totalVotes: count?.total ?? 0,
-        };
-      });
-    }
-
-    /**
-     * For each vote: the member's votes before it (any source), and their counted votes up to it, in
-     * its calendar month and in all. One query per month the votes fall in (nearly always one).
-     */
-    async #countsUpTo(
-      votes: ReadonlyArray<{ id: number; at: number }>,
-    ): Promise<Map<number, { earlier: number; month: number; total: number }>> {
-      const byMonth = new Map<number, number[]>();
-      for (const vote of votes) {
-        const day = new Date(vote.at);
-        const start = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), 1);
-        byMonth.set(start, [...(byMonth.get(start) ?? []), vote.id]);
-      }
-      const counted = `CASE WHEN p.source = 'seed' THEN 0 WHEN p.is_double = 1 THEN 2 ELSE 1 END`;
-      const counts = new Map<number, { earlier: number; month: number; total: number }>();
-      for (const [monthStart, ids] of byMonth) {
-        const list = placeholders(ids.length, 3);
-        const rows = await this.query(
-          `SELECT v.id,
-             SUM(CASE WHEN p.voted_at < v.voted_at THEN 1 ELSE 0 END) AS earlier,
-             SUM(CASE WHEN p.voted_at >= $2 THEN ${counted} ELSE 0 END) AS month,
-             SUM(${counted}) AS total
-           FROM votes v JOIN votes p ON p.guild_id = v.guild_id AND p.user_id = v.user_id AND p.voted_at <= v.voted_at
-           WHERE v.guild_id = $1 AND v.id IN (${list})
-           GROUP BY v.id`,
-          [monthStart, ...ids],
-        );
-        for (const row of rows)
-          counts.set(num(row.id), { earlier: num(row.earlier), month: num(row.month), total: num(row.total) });
-      }
-      return counts;
-    }
-
-    async markAnnounced(ids: readonly number[], messageId: string | null, at: number): Promise<void> {
-      if (ids.length === 0) return;
-      const list = placeholders(ids.length, 4);
-      await this.query(`UPDATE votes SET announced_at = $2, message_id = $3 WHERE guild_id = $1 AND id IN (${list})`, [
-        at,
-        messageId,
-        ...ids,
-      ]);
-    }
-
-    async votesBetween(from: number, to: number): Promise<Array<{ userId: string; votes: number }>> {
-      const rows = await this.query(
-        `SELECT user_id, SUM(CASE WHEN is_double = 1 THEN 2 ELSE 1 END) AS votes FROM votes
-         WHERE guild_id = $1 AND voted_at >= $2 AND voted_at < $3 AND source <> 'seed'
-         GROUP BY user_id ORDER BY votes DESC, user_id`,
-        [from, to],
-      );
-      return rows.map((row) => ({ userId: String(row.user_id), votes: num(row.votes) }));
-    }
+    // Streaks read every list's votes: a vote on any list carries the member's one streak on.
 
     async streakOf(userId: string, now: number, graceMs: number): Promise<number> {
       const [row] = await this.query(
@@ -219,18 +259,13 @@ export function sqlVotes<Base extends ServerScopedClass>(base: Base) {
         periodEndsAt: num(row.period_ends_at),
       }));
     }
-
-    async votesPerDay(from: number, days: number): Promise<number[]> {
-      const rows = await this.query(
-        // SQLite binds a JS number as REAL, so the division is cut to whole days explicitly.
-        `SELECT CAST((voted_at - $2) / ${DAY_MS} AS INTEGER) AS day, SUM(CASE WHEN is_double = 1 THEN 2 ELSE 1 END) AS votes FROM votes
-         WHERE guild_id = $1 AND voted_at >= $2 AND voted_at < $3 AND source <> 'seed'
-         GROUP BY day`,
-        [from, from + days * DAY_MS],
-      );
-      const perDay = Array.from({ length: days }, () => 0);
-      for (const row of rows) perDay[num(row.day)] = num(row.votes);
-      return perDay;
-    }
   };
+}
+
+/** The member's latest recorded vote on `site` (the one whose period ends last). */
+function latestOn(votes: readonly Recorded[], site: VoteSite): Recorded | undefined {
+  let latest: Recorded | undefined;
+  for (const vote of votes)
+    if (vote.site === site && (latest === undefined || vote.periodEndsAt >= latest.periodEndsAt)) latest = vote;
+  return latest;
 }

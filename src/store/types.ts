@@ -68,7 +68,16 @@ export interface FeedAnswer {
   at: number;
 }
 
-/** A vote the bot accepted as new: once per member per vote period. */
+/** The list a vote was cast on: 'guilds' or a site id of src/lists (a plain text column here). */
+export type VoteSite = string;
+
+/** Where every vote came from before the bot heard other lists, and where a vote naming none is from. */
+export const GUILDS_SITE: VoteSite = 'guilds';
+
+/**
+ * A vote the bot accepted as new: once per member, per list, per vote period. A list's test
+ * delivery is never a vote: a `kind` other than 'vote' is never recorded.
+ */
 export interface NewVote {
   userId: string;
   at: number;
@@ -78,10 +87,20 @@ export interface NewVote {
    * (votes cast before the bot listened: they mark the period, are never announced nor counted).
    */
   source: 'webhook' | 'poll' | 'seed';
-  /** When this vote's period ends; a later vote before then is the same period. */
+  /** When this vote's period ends; a later vote on the same list before then is the same period. */
   periodEndsAt: number;
   /** How long after the previous period ran out this vote still continues the streak (the server's setting). */
   streakGraceMs?: number;
+  /** The list it was cast on; Guilds when not given. */
+  site?: VoteSite;
+  /** The list's own id for the vote: a repeat with the same id is the same vote, whenever it comes. */
+  siteEventId?: string;
+  /** How many votes it counts as (Top.gg's weekend votes: 2); 2 for a double, else 1, when not given. */
+  weight?: number;
+  /** A vote without an id repeated closer than this (ms) to one on the same list is that one (Discadia). */
+  dedupeWindowMs?: number;
+  /** Only votes are recorded: a list's event spread in here with kind 'test' or 'review' is dropped. */
+  kind?: 'vote';
 }
 
 export interface PendingAnnouncement {
@@ -89,14 +108,32 @@ export interface PendingAnnouncement {
   userId: string;
   double: boolean;
   at: number;
+  /** The list it was cast on. */
+  site: VoteSite;
+  /** The lists the member voted on in the 24 hours up to this vote, this one's included, first voted first. */
+  sitesToday: VoteSite[];
   /** The streak this vote made. */
   streak: number;
   /** No earlier vote of the member is recorded: the first-vote template applies. */
   first: boolean;
-  /** The member's recorded votes in the vote's calendar month (UTC) up to it, a double counting as two. */
+  /** The member's recorded votes in the vote's calendar month (UTC) up to it, on every list, by weight. */
   monthVotes: number;
-  /** The member's recorded votes up to this one, a double counting as two. */
+  /** The member's recorded votes up to this one, on every list, by weight (a double counting as two). */
   totalVotes: number;
+}
+
+/** A member's running vote on one list, for /vote's line per list. */
+export interface RunningListVote {
+  site: VoteSite;
+  votedAt: number;
+  endsAt: number;
+}
+
+/** A member's counted votes over a range: the sum, and what each list gave. */
+export interface MemberVotesBySite {
+  userId: string;
+  votes: number;
+  bySite: Record<VoteSite, number>;
 }
 
 /** A member whose streak is still alive: their last period has not run out longer ago than the grace. */
