@@ -3,18 +3,7 @@
 // a circle. `npm test` runs this before the suite, so an import that breaks the layering fails with
 // the rule's name.
 const LAYERS = [
-  [
-    'leaves',
-    [
-      'src/core',
-      'src/work',
-      'src/i18n',
-      'src/shards',
-      'src/secrets',
-      'src/streaks',
-      'src/leaderboard',
-    ],
-  ],
+  ['leaves', ['src/core', 'src/work', 'src/i18n', 'src/shards', 'src/secrets', 'src/streaks', 'src/leaderboard']],
   ['foundations', ['src/api', 'src/store', 'src/announce', 'src/rest-proxy']],
   ['settings-and-views', ['src/config', 'src/views', 'src/mirror', 'src/sandbox', 'src/lists']],
   ['bot', ['src/bot', 'src/guild-rules', 'src/servers', 'src/schedule', 'src/stats']],
