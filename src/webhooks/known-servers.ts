@@ -92,11 +92,11 @@ export class KnownServers {
   /** One read at a time; those asking meanwhile share it. */
   #read(): Promise<void> {
     this.#reading ??= (async () => {
-      const at = this.#now();
+      // Counted from the try, failed or not: with the store down, misses do not retry it each.
+      this.#readAt = this.#now();
       try {
         const ids = await this.options.store.webhookServerIds();
         this.#ids = new Set([...ids, ...this.#heardMeanwhile]);
-        this.#readAt = at;
       } finally {
         this.#reading = undefined;
         this.#heardMeanwhile.clear();

@@ -77,6 +77,20 @@ describe('the servers that take webhook deliveries, kept in memory', () => {
     expect(reads() - before).toBe(1);
   });
 
+  it('with the store down, a miss fails (answered 503, which Guilds retries) and the next ones within the interval wait for nothing', async () => {
+    const { root, reads } = await countedStore();
+    let now = 0;
+    const known = new KnownServers({ store: root, logger, now: () => now, missRefreshMs: 5_000 });
+    await known.start();
+    cleanup.push(() => known.stop());
+    await root.close();
+    now = 5_000;
+    const before = reads();
+    await expect(known.mayTake(A)).rejects.toThrow();
+    for (const id of madeUp(50)) expect(await known.mayTake(id)).toBe(false);
+    expect(reads() - before).toBe(1);
+  });
+
   it('remembers nothing for made-up ids: 3,000 of them leave the token reader and the set as they were', async () => {
     const { root } = await countedStore();
     await setUp(root, A);
