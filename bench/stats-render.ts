@@ -1,5 +1,6 @@
 // A process of its own for the stats scenario: its RSS is the renderer's, not the bench's stand-in.
-// Prints one JSON line: { loadMs, rssBeforeMb, rssAfterFirstMb, rssWarmMb, rssAfterMb, times } for STATS_RENDER.count renders.
+// Prints one JSON line: { loadMs, rssBeforeMb, rssAfterFirstMb, rssWarmMb, rssAfterMb, times } for STATS_RENDER.count renders,
+// then { burst: { beforeMb, peakMb, afterMb, laterMb } } for STATS_RENDER.burst pictures asked for at once.
 import { translatorFor } from '../src/i18n/index.js';
 import { renderStats } from '../src/stats/render-stats.js';
 import { readStats, STATS_DEFAULT_DAYS } from '../src/stats/stats-data.js';
@@ -32,4 +33,21 @@ for (let round = 1; round <= STATS_RENDER.count; round++) {
   times.push(performance.now() - started);
   if (round === STATS_RENDER.warm) rssWarmMb = mb();
 }
-console.log(JSON.stringify({ loadMs, rssBeforeMb, rssAfterFirstMb, rssWarmMb, rssAfterMb: mb(), times }));
+const rssAfterMb = mb();
+
+// As many /stats at once as moderators of many servers could send: RSS before, at its highest,
+// right after and once the drawing thread has been idle long enough to end (is memory given back?).
+const beforeMb = mb();
+let peakMb = beforeMb;
+const sampler = setInterval(() => (peakMb = Math.max(peakMb, mb())), 20);
+await Promise.all(
+  Array.from({ length: STATS_RENDER.burst }, async (_, i) =>
+    renderStats(await readStats(source(i), new Date(), days), translatorFor(languages[i % languages.length])),
+  ),
+);
+clearInterval(sampler);
+const afterMb = mb();
+peakMb = Math.max(peakMb, afterMb);
+await new Promise((resolve) => setTimeout(resolve, STATS_RENDER.burstLaterMs));
+const burst = { beforeMb, peakMb, afterMb, laterMb: mb() };
+console.log(JSON.stringify({ loadMs, rssBeforeMb, rssAfterFirstMb, rssWarmMb, rssAfterMb, times, burst }));

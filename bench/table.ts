@@ -113,6 +113,14 @@ export function rows(extraLogLevels: readonly string[]): Row[] {
       label: `RSS growth from picture ${STATS_RENDER.warm} to ${STATS_RENDER.count} (a leak would show here)`,
       unit: 'MB',
     },
+    { id: 'stats.burstBefore', label: `RSS before ${STATS_RENDER.burst} /stats pictures at once`, unit: 'MB' },
+    { id: 'stats.burstPeak', label: `RSS at its highest during those ${STATS_RENDER.burst}`, unit: 'MB' },
+    { id: 'stats.burstAfter', label: `RSS right after those ${STATS_RENDER.burst}`, unit: 'MB' },
+    {
+      id: 'stats.burstLater',
+      label: `RSS ${STATS_RENDER.burstLaterMs / 1000} s after them (the drawing thread ended when idle)`,
+      unit: 'MB',
+    },
   ];
 }
 

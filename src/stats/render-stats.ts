@@ -3,10 +3,24 @@ import type * as DrawStats from './draw-stats.js';
 import type { StatsPicture } from './draw-stats.js';
 import { shownStars, type StatsData } from './stats-data.js';
 import { StatsRenderer } from './stats-renderer.js';
+import { Limiter } from '../work/limiter.js';
+
+/**
+ * Pictures drawn at once in a process (the bot runs on 2 cores). Each holds its canvases and PNG
+ * buffers while it is drawn: 50 /stats at once raised the bot's RSS from 95 to 416 MB. Those past
+ * it wait their turn; /stats defers its reply first, so a waiting member sees "thinking…".
+ */
+export const STATS_DRAWN_AT_ONCE = 2;
 
 type Drawing = typeof DrawStats;
 let drawing: Promise<Drawing> | undefined;
 let renderer: StatsRenderer | undefined;
+const turns = new Limiter(STATS_DRAWN_AT_ONCE);
+
+/** Pictures being drawn now and waiting for a turn. */
+export function statsDrawing(): { active: number; waiting: number } {
+  return { active: turns.active, waiting: turns.waiting };
+}
 
 /**
  * The stats picture as PNG, drawn on the stats thread (a picture held the event loop 50-200 ms, and
@@ -16,7 +30,10 @@ let renderer: StatsRenderer | undefined;
  */
 export async function renderStats(data: StatsData, i18n: Translator, { inProcess = false } = {}): Promise<Buffer> {
   const picture = pictureOf(data, i18n);
-  if (!inProcess) return (renderer ??= new StatsRenderer()).draw(picture);
+  return turns.run(() => (inProcess ? drawHere(picture) : (renderer ??= new StatsRenderer()).draw(picture)));
+}
+
+async function drawHere(picture: StatsPicture): Promise<Buffer> {
   drawing ??= import('./draw-stats.js');
   let module: Drawing;
   try {

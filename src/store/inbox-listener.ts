@@ -22,11 +22,29 @@ export interface InboxListener {
   stop(): Promise<void>;
 }
 
-/**
- * LISTEN on the inbox channel over a connection of its own (a pooled one would be handed back and
- * stop hearing). A lost connection is transient: reconnected with capped backoff, forever.
- */
+/** LISTEN on one channel: the inbox's, or another the store notifies on (servers-channel.ts). */
+export interface NotificationListenerOptions extends Omit<InboxListenerOptions, 'onEvent'> {
+  channel: string;
+  /** Its application_name in pg_stat_activity. */
+  applicationName: string;
+  /** A notification on the channel, with its payload (a server id). */
+  onNotified(payload: string): void;
+}
+
 export function listenForEvents(options: InboxListenerOptions): InboxListener {
+  return listenForNotifications({
+    ...options,
+    channel: INBOX_CHANNEL,
+    applicationName: LISTENER_APPLICATION_NAME,
+    onNotified: options.onEvent,
+  });
+}
+
+/**
+ * LISTEN on a channel over a connection of its own (a pooled one would be handed back and stop
+ * hearing). A lost connection is transient: reconnected with capped backoff, forever.
+ */
+export function listenForNotifications(options: NotificationListenerOptions): InboxListener {
   const backoff = options.backoff ?? STORE_BACKOFF;
   const heartbeatMs = options.heartbeatMs ?? 10_000;
   let stopped = false;
@@ -41,7 +59,7 @@ export function listenForEvents(options: InboxListenerOptions): InboxListener {
     const { default: pgModule } = await import('pg');
     const next = new pgModule.Client({
       connectionString: options.url,
-      application_name: LISTENER_APPLICATION_NAME,
+      application_name: options.applicationName,
       keepAlive: true,
       connectionTimeoutMillis: 10_000,
       query_timeout: 10_000,
@@ -60,13 +78,13 @@ export function listenForEvents(options: InboxListenerOptions): InboxListener {
       retry.unref();
     };
     next.on('error', drop);
-    next.on('end', () => drop(new Error('the inbox listener connection ended')));
+    next.on('end', () => drop(new Error(`the ${options.channel} listener connection ended`)));
     next.on('notification', (message) => {
-      if (message.channel === INBOX_CHANNEL && message.payload) options.onEvent(message.payload);
+      if (message.channel === options.channel && message.payload) options.onNotified(message.payload);
     });
     try {
       await next.connect();
-      await next.query(`LISTEN ${INBOX_CHANNEL}`);
+      await next.query(`LISTEN ${options.channel}`);
     } catch (error) {
       return drop(error);
     }

@@ -282,6 +282,8 @@ export interface ServerRecordStore {
   server(guildId: string): Promise<ServerRecord | undefined>;
   /** Every server known, the ones the bot left included. */
   servers(): Promise<ServerRecord[]>;
+  /** Servers that take webhook deliveries: set up (credentials and a webhook token) and not left. Ids only. */
+  webhookServerIds(): Promise<string[]>;
   saveServer(record: ServerRecord): Promise<void>;
   /** Deletes the server and every row it has. */
   forgetServer(guildId: string): Promise<void>;

@@ -1,6 +1,7 @@
 import { SEALED_HEAD_CHARS, sealingKeyId } from '../secrets/secret-box.js';
 import { SERVER_TABLES, storeCreatedAt } from './migrations.js';
 import type { ServerRecordStore, VoteLedger } from './ports.js';
+import { SERVERS_CHANNEL } from './servers-channel.js';
 import { num, optionalNum, orNull, type Row } from './sql.js';
 import type { AllServersClass, ServerScopedClass } from './sql-scoped.js';
 import type { SealedKeyUse, ServerRecord, ServerSettingsRecord } from './types.js';
@@ -19,13 +20,26 @@ export function sqlServers<Base extends AllServersClass>(base: Base) {
       return (await this.db.query('SELECT * FROM servers ORDER BY guild_id')).map(toServer);
     }
 
+    async webhookServerIds(): Promise<string[]> {
+      const rows = await this.db.query(
+        `SELECT guild_id FROM servers
+         WHERE left_at IS NULL AND api_key IS NOT NULL AND app_id IS NOT NULL AND webhook_token IS NOT NULL`,
+      );
+      return rows.map((row) => String(row.guild_id));
+    }
+
     async saveServer(record: ServerRecord): Promise<void> {
-      await this.db.query(
-        `INSERT INTO servers (guild_id, settings, api_key, app_id, webhook_token, created_at, updated_at, left_at)
+      const upsert = `INSERT INTO servers (guild_id, settings, api_key, app_id, webhook_token, created_at, updated_at, left_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
          ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings, api_key = excluded.api_key,
            app_id = excluded.app_id, webhook_token = excluded.webhook_token, updated_at = excluded.updated_at,
-           left_at = excluded.left_at`,
+           left_at = excluded.left_at`;
+      // On PostgreSQL receivers in other processes keep the set of servers that take deliveries:
+      // one statement saves the record and tells them when it commits.
+      await this.db.query(
+        this.db.dialect === 'postgres'
+          ? `WITH saved AS (${upsert} RETURNING guild_id) SELECT pg_notify('${SERVERS_CHANNEL}', guild_id) FROM saved`
+          : upsert,
         [
           record.guildId,
           JSON.stringify(record.settings),
@@ -43,6 +57,8 @@ export function sqlServers<Base extends AllServersClass>(base: Base) {
       return this.db.transaction(async (tx) => {
         for (const table of SERVER_TABLES) await tx.query(`DELETE FROM ${table} WHERE guild_id = $1`, [guildId]);
         await tx.query('DELETE FROM servers WHERE guild_id = $1', [guildId]);
+        // Heard by receivers when the deletion commits, never before.
+        if (tx.dialect === 'postgres') await tx.query(`SELECT pg_notify('${SERVERS_CHANNEL}', $1)`, [guildId]);
       });
     }
 

@@ -1,36 +1,68 @@
 import { BoundedMap } from '../core/bounded-map.js';
 import type { Servers } from '../servers/servers.js';
+import type { KnownServers } from './known-servers.js';
 
 /** How long a token read from a shared store is trusted: one made or rotated elsewhere is in force within this. */
 export const TOKEN_FRESH_MS = 5_000;
 /** Past this many servers remembered, the read times are forgotten (a flood of made-up server ids stays small). */
 const MAX_REMEMBERED = 100_000;
 
+export interface SharedTokensOptions {
+  /** The servers that may take deliveries: a record is read only for those. Without it, any id's is. */
+  known?: Pick<KnownServers, 'mayTake' | 'drop'>;
+  now?: () => number;
+  freshMs?: number;
+}
+
 /**
  * Each server's webhook token from a store other processes write (PostgreSQL): /setup in a bot
  * process makes or rotates it, so a receiver reads the server's record again once it is
- * TOKEN_FRESH_MS old. Concurrent deliveries for one server share one read.
+ * TOKEN_FRESH_MS old. Concurrent deliveries for one server share one read. Ids not known to take
+ * deliveries are answered from memory.
  */
 export class SharedTokens {
   readonly #readAt = new BoundedMap<string, number>({ max: MAX_REMEMBERED, whenFull: 'clear' });
   readonly #reading = new Map<string, Promise<void>>();
+  readonly #now: () => number;
+  readonly #freshMs: number;
 
   constructor(
     private readonly servers: Pick<Servers, 'reload' | 'isConfigured' | 'webhookToken'>,
-    private readonly now: () => number = Date.now,
-    private readonly freshMs = TOKEN_FRESH_MS,
-  ) {}
+    private readonly options: SharedTokensOptions = {},
+  ) {
+    this.#now = options.now ?? Date.now;
+    this.#freshMs = options.freshMs ?? TOKEN_FRESH_MS;
+  }
+
+  /** Servers whose read time is remembered. */
+  get remembered(): number {
+    return this.#readAt.size;
+  }
+
+  /** The server's record changed in the store: read it again on its next delivery. */
+  stale(guildId: string): void {
+    this.#readAt.delete(guildId);
+  }
 
   async tokenFor(guildId: string): Promise<string | undefined> {
+    const known = this.options.known;
+    if (known && !(await known.mayTake(guildId))) return undefined;
     const readAt = this.#readAt.get(guildId);
-    if (readAt === undefined || this.now() - readAt >= this.freshMs) await this.#read(guildId);
-    return this.servers.isConfigured(guildId) ? this.servers.webhookToken(guildId) : undefined;
+    if (readAt === undefined || this.#now() - readAt >= this.#freshMs) await this.#read(guildId);
+    const token = this.servers.isConfigured(guildId) ? this.servers.webhookToken(guildId) : undefined;
+    if (token === undefined && known) {
+      // Read and found taking none: dropped, so further deliveries for it read nothing; its read time
+      // too, so once it is heard of again (set up meanwhile) its record is read at once.
+      known.drop(guildId);
+      this.#readAt.delete(guildId);
+    }
+    return token;
   }
 
   #read(guildId: string): Promise<void> {
     const running = this.#reading.get(guildId);
     if (running) return running;
-    const at = this.now();
+    const at = this.#now();
     const reading = this.servers
       .reload(guildId)
       .then(() => {

@@ -35,7 +35,7 @@ describe('servers read by a receiver in another process, on one PostgreSQL', () 
   it("sees a server's token once /setup in the bot made it, and the new one once it was rotated", async () => {
     const { bot, receiver } = await twoProcesses();
     let now = 0;
-    const tokens = new SharedTokens(receiver, () => now);
+    const tokens = new SharedTokens(receiver, { now: () => now });
     expect(await tokens.tokenFor(A)).toBeUndefined();
 
     await bot.setCredentials(A, { apiKey: 'api-key-of-server-a-0123', appId: 'app-id-of-server-a-4567' });

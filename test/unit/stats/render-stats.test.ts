@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { translatorFor } from '../../../src/i18n/index.js';
 import { PICTURE_HEIGHT, PICTURE_WIDTH } from '../../../src/stats/draw-stats.js';
-import { pictureOf, renderStats } from '../../../src/stats/render-stats.js';
+import { pictureOf, renderStats, STATS_DRAWN_AT_ONCE, statsDrawing } from '../../../src/stats/render-stats.js';
 import { DAY_MS, readStats, type StatsSource } from '../../../src/stats/stats-data.js';
 import { pngSize } from '../../support/png.js';
 
@@ -66,5 +66,22 @@ describe('the stats picture', () => {
       inProcess: true,
     });
     expect(other.equals(first)).toBe(false);
+  });
+
+  it('draws at most STATS_DRAWN_AT_ONCE pictures at once; the others wait their turn and are drawn too', async () => {
+    const { port } = source([3, 1, 4], [{ rating: 4, reviews: 2 }]);
+    const stats = await readStats(port, NOW, 3);
+    const seen: Array<{ active: number; waiting: number }> = [];
+    const pictures = Array.from({ length: 8 }, () =>
+      renderStats(stats, translatorFor('en-US'), { inProcess: true }).then((png) => {
+        seen.push(statsDrawing());
+        return png;
+      }),
+    );
+    expect(statsDrawing()).toEqual({ active: STATS_DRAWN_AT_ONCE, waiting: 8 - STATS_DRAWN_AT_ONCE });
+    const drawn = await Promise.all(pictures);
+    expect(drawn.map((png) => pngSize(png).width)).toEqual(Array(8).fill(PICTURE_WIDTH));
+    expect(Math.max(...seen.map((now) => now.active))).toBeLessThanOrEqual(STATS_DRAWN_AT_ONCE);
+    expect(statsDrawing()).toEqual({ active: 0, waiting: 0 });
   });
 });

@@ -29,7 +29,7 @@ describe('webhook tokens from a shared store', () => {
   it('takes a token made in another process once the one read is older than the fresh time', async () => {
     const world = sharedServers();
     let now = 0;
-    const tokens = new SharedTokens(world.servers, () => now, 5_000);
+    const tokens = new SharedTokens(world.servers, { now: () => now, freshMs: 5_000 });
     expect(await tokens.tokenFor(A)).toBeUndefined();
     world.stored.set(A, 'token-made-by-setup-elsewhere');
     now = 4_999;
@@ -45,7 +45,7 @@ describe('webhook tokens from a shared store', () => {
   it('reads a server once for deliveries that arrive together', async () => {
     const world = sharedServers();
     world.stored.set(A, 'the-token');
-    const tokens = new SharedTokens(world.servers, () => 0);
+    const tokens = new SharedTokens(world.servers, { now: () => 0 });
     const answers = await Promise.all(Array.from({ length: 20 }, () => tokens.tokenFor(A)));
     expect(new Set(answers)).toEqual(new Set(['the-token']));
     expect(world.reads()).toBe(1);
