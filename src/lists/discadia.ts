@@ -7,9 +7,8 @@
 // once a day.
 // Left open: retries (none documented), a test delivery (none documented), the vote's time (arrival
 // is used) and its end (the listing's setting, default 24 hours).
-import { objectReader } from '../api/read-shape.js';
 import { verifyShared } from './delivery.js';
-import { readWith, snowflake, untilFrom } from './read-body.js';
+import { readPlainVote } from './read-body.js';
 import { HOUR_MS, type ListSite } from './site.js';
 
 const VOTE_LENGTH_MS = 24 * HOUR_MS;
@@ -26,21 +25,5 @@ export const discadia: ListSite = {
   replyApi: false,
   sendsTests: false,
   verify: (delivery, secret) => verifyShared(delivery.pathSecret, secret),
-  read: (rawBody, context) =>
-    readWith(
-      rawBody,
-      objectReader((at) => {
-        const guildId = at.field('guild_id', snowflake);
-        const memberId = at.field('user_id', snowflake);
-        return at.done(() => ({
-          site: 'discadia',
-          kind: 'vote',
-          guildId,
-          memberId,
-          at: context.now,
-          until: untilFrom(context.now, context, VOTE_LENGTH_MS),
-          weight: 1,
-        }));
-      }),
-    ),
+  read: readPlainVote('discadia', { guild: 'guild_id', member: 'user_id' }, VOTE_LENGTH_MS),
 };

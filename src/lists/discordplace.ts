@@ -6,9 +6,8 @@
 // which predates the `test` field, so a body without it is read as a vote). Votes run 24 hours: the
 // site's vote timeout expires after 86400 s (same repository, server/src/schemas/Server/Vote/Timeout.js).
 // Left open: the vote's time (the delivery's arrival is used) and its end (the listing's setting).
-import { boolean, objectReader, optional } from '../api/read-shape.js';
 import { header, verifyShared } from './delivery.js';
-import { readWith, snowflake, untilFrom } from './read-body.js';
+import { readPlainVote } from './read-body.js';
 import { HOUR_MS, type ListSite } from './site.js';
 
 const VOTE_LENGTH_MS = 24 * HOUR_MS;
@@ -23,22 +22,5 @@ export const discordplace: ListSite = {
   replyApi: false,
   sendsTests: true,
   verify: (delivery, secret) => verifyShared(header(delivery, 'authorization'), secret),
-  read: (rawBody, context) =>
-    readWith(
-      rawBody,
-      objectReader((at) => {
-        const guildId = at.field('guild', snowflake);
-        const memberId = at.field('user', snowflake);
-        const test = at.field('test', optional(boolean)) === true;
-        return at.done(() => ({
-          site: 'discordplace',
-          kind: test ? 'test' : 'vote',
-          guildId,
-          memberId,
-          at: context.now,
-          until: test ? context.now : untilFrom(context.now, context, VOTE_LENGTH_MS),
-          weight: 1,
-        }));
-      }),
-    ),
+  read: readPlainVote('discordplace', { guild: 'guild', member: 'user', test: 'test' }, VOTE_LENGTH_MS),
 };

@@ -1,6 +1,6 @@
-import { describeIssues, Wrong, type Field, type Read } from '../api/read-shape.js';
+import { boolean, describeIssues, objectReader, optional, Wrong, type Field, type Read } from '../api/read-shape.js';
 import { isSnowflake } from '../api/validate-input.js';
-import type { ListEvent, ReadContext, ReadResult } from './site.js';
+import type { ListEvent, ReadContext, ReadResult, SiteId } from './site.js';
 
 /** The body as JSON, or the problem that it is not JSON. */
 export function parseBody(rawBody: Buffer): { ok: true; value: unknown } | { ok: false; problem: string } {
@@ -35,3 +35,39 @@ export const isoTime: Field<number> = (value) => {
 /** When a vote without its own end ends: the listing's setting, else the site's default. */
 export const untilFrom = (at: number, context: ReadContext, defaultMs: number): number =>
   at + (context.voteLengthMs ?? defaultMs);
+
+/** Where a site that sends only ids puts them, and its test flag if it has one. */
+export interface PlainVoteFields {
+  guild: string;
+  member: string;
+  test?: string;
+}
+
+/**
+ * The reader of a site whose body names only the server, the member and maybe a test: the vote is
+ * cast on arrival and runs the listing's length (or the site's default).
+ */
+export function readPlainVote(
+  site: SiteId,
+  fields: PlainVoteFields,
+  defaultLengthMs: number,
+): (rawBody: Buffer, context: ReadContext) => ReadResult {
+  return (rawBody, context) =>
+    readWith(
+      rawBody,
+      objectReader((at) => {
+        const guildId = at.field(fields.guild, snowflake);
+        const memberId = at.field(fields.member, snowflake);
+        const test = fields.test !== undefined && at.field(fields.test, optional(boolean)) === true;
+        return at.done(() => ({
+          site,
+          kind: test ? 'test' : 'vote',
+          guildId,
+          memberId,
+          at: context.now,
+          until: test ? context.now : untilFrom(context.now, context, defaultLengthMs),
+          weight: 1,
+        }));
+      }),
+    );
+}
