@@ -7,6 +7,7 @@ import {
   discordSettings,
   type DiscordSettings,
   keyTexts,
+  listingSecretTexts,
   onTerminal,
   optionalSecretKeys,
   processSettings,
@@ -87,6 +88,11 @@ const ONE_SERVER_SETTINGS = [
   'ANNOUNCE_PING_VOTER',
   'STREAK_GRACE_HOURS',
   'WEBHOOK_TOKEN',
+  'LISTING_TOPGG_SECRET',
+  'LISTING_DISCORDPLACE_SECRET',
+  'LISTING_DISCADIA_SECRET',
+  'LISTING_DISCORDLISTSPACE_SECRET',
+  'LISTING_DISCOLLAB_SECRET',
 ] as const;
 
 type Settings = Values<typeof BOT_FIELDS>;
@@ -217,6 +223,7 @@ export function secretValues(config: Config): string[] {
     config.discord.token,
     ...[config.service.apiKey, config.service.appId, config.webhook?.token].filter((v) => v !== undefined),
     ...keyTexts(config.secrets),
+    ...listingSecretTexts(config.webhook),
     ...(config.database.kind === 'postgres' ? [databasePassword(config.database)] : []),
   ];
 }

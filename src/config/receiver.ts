@@ -4,6 +4,7 @@ import {
   databasePassword,
   DISCORD_FIELDS,
   keyTexts,
+  listingSecretTexts,
   LOG_FIELDS,
   onTerminal,
   optionalSecretKeys,
@@ -73,11 +74,12 @@ export function parseReceiverConfig(env: NodeJS.ProcessEnv, terminal = onTermina
 
 export const loadReceiverConfig = fromDotenv(parseReceiverConfig);
 
-/** A receiver's secrets: the webhook token, the keys and the database password. */
+/** A receiver's secrets: the webhook token, the listings' secrets, the keys and the database password. */
 export function receiverSecretValues(config: ReceiverConfig): string[] {
   return [
     ...(config.webhook.token === undefined ? [] : [config.webhook.token]),
     ...keyTexts(config.secrets),
+    ...listingSecretTexts(config.webhook),
     databasePassword(config.database),
   ];
 }

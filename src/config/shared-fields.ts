@@ -76,6 +76,17 @@ export const PROCESS_FIELDS = {
 // The default is parsed per read, not shared: deepFreeze freezes what each config holds.
 export const DATABASE_URL = field(databaseUrl, () => databaseUrl(DEFAULT_DATABASE_URL));
 
+/** A list's secret: long enough that it cannot be guessed, with no spaces (it may go in an address). */
+function listingSecret(what: string) {
+  return optional(
+    checked((value) =>
+      /^[\x21-\x7e]{16,256}$/.test(value)
+        ? undefined
+        : `must be 16 to 256 characters with no spaces: ${what} (make one with: openssl rand -hex 24)`,
+    ),
+  );
+}
+
 /** Guilds' webhook receiver, inside the bot (ROLE=all) or a process of its own (ROLE=receiver). */
 export const WEBHOOK_FIELDS = {
   WEBHOOK_PORT: optional(port),
@@ -89,6 +100,14 @@ export const WEBHOOK_FIELDS = {
     ),
   ),
   WEBHOOK_MAX_CONNECTIONS: intInRange(1, 100_000, DEFAULT_MAX_CONNECTIONS),
+  // One server's listings on the lists besides Guilds (docs/lists.md): each list's secret.
+  LISTING_TOPGG_SECRET: listingSecret("Top.gg's webhook secret (whs_…), or the legacy Authorization you typed there"),
+  LISTING_DISCORDPLACE_SECRET: listingSecret('the token you typed in Webhook options on discord.place'),
+  LISTING_DISCADIA_SECRET: listingSecret('the last part of the vote webhook address you set on Discadia'),
+  LISTING_DISCORDLISTSPACE_SECRET: listingSecret(
+    'the Authorization token you typed in the discordlist.space dashboard',
+  ),
+  LISTING_DISCOLLAB_SECRET: listingSecret('the token of the endpoint you set in the Discollab dashboard'),
   WEBHOOK_PUBLIC_URL: optional(
     httpUrl('the address Guilds reaches the receiver at, e.g. https://bot.example.com (the path is added)'),
   ),
@@ -164,7 +183,34 @@ export interface WebhookSettings {
   readonly publicUrl: string | undefined;
   /** Concurrent connections kept; past it new ones are closed at once. */
   readonly maxConnections: number;
+  /** Single-server mode's listings (LISTING_<SITE>_SECRET), by site id; many servers add theirs with /setup listing. */
+  readonly listingSecrets?: ListingSecrets;
 }
+
+/** LISTING_<SITE>_SECRET by site id (src/lists' ids). */
+export interface ListingSecrets {
+  readonly topgg?: string;
+  readonly discordplace?: string;
+  readonly discadia?: string;
+  readonly discordlistspace?: string;
+  readonly discollab?: string;
+}
+
+/** The LISTING_<SITE>_SECRET settings set. */
+function listingSecrets(e: Values<typeof WEBHOOK_FIELDS>): ListingSecrets {
+  const all = {
+    topgg: e.LISTING_TOPGG_SECRET,
+    discordplace: e.LISTING_DISCORDPLACE_SECRET,
+    discadia: e.LISTING_DISCADIA_SECRET,
+    discordlistspace: e.LISTING_DISCORDLISTSPACE_SECRET,
+    discollab: e.LISTING_DISCOLLAB_SECRET,
+  };
+  return Object.fromEntries(Object.entries(all).filter(([, secret]) => secret !== undefined));
+}
+
+/** The listings' secrets, for the values a log line must never show. */
+export const listingSecretTexts = (webhook: WebhookSettings | undefined): string[] =>
+  Object.values(webhook?.listingSecrets ?? {}).filter((secret): secret is string => secret !== undefined);
 
 /** The receiver's settings; undefined (off) unless WEBHOOK_PORT is set. */
 export function webhookSettings(e: Values<typeof WEBHOOK_FIELDS>): WebhookSettings | undefined {
@@ -177,6 +223,7 @@ export function webhookSettings(e: Values<typeof WEBHOOK_FIELDS>): WebhookSettin
         token: e.WEBHOOK_TOKEN,
         publicUrl: e.WEBHOOK_PUBLIC_URL,
         maxConnections: e.WEBHOOK_MAX_CONNECTIONS,
+        listingSecrets: listingSecrets(e),
       };
 }
 

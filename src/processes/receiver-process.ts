@@ -35,7 +35,13 @@ export async function runReceiverProcess(config: ReceiverConfig, logger: Logger)
     config.secrets,
     single === undefined
       ? undefined
-      : { guildId: single, settings: {}, credentials: undefined, webhookToken: config.webhook.token },
+      : {
+          guildId: single,
+          settings: {},
+          credentials: undefined,
+          webhookToken: config.webhook.token,
+          listingSecrets: config.webhook.listingSecrets,
+        },
   );
   // Refusals are logged where they are seen; stored and duplicate, by the bot that handles the event.
   const deliveries = new DeliveryLog({ store, logger });

@@ -51,6 +51,9 @@ export async function startWebhookReceiver(parts: WebhookReceiverParts): Promise
           : servers.isConfigured(guildId)
             ? servers.webhookToken(guildId)
             : undefined,
+      // Listings are read with the record: from memory, or on PostgreSQL from the store when stale.
+      listing: async (guildId, site) =>
+        !shared || (await shared.tokens.fresh(guildId)) ? servers.listings.checkFor(guildId, site) : undefined,
       single: single && { guildId: single.guildId, token: webhook.token },
     }),
     store: new EventWriter(parts.store),

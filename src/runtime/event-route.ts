@@ -8,6 +8,8 @@ import type { StoredEvent, VoteLedger } from '../store/index.js';
 /** What handling made of a stored delivery, for the delivery log: new, or a repeat of one known already. */
 export type HandledOutcome = 'stored' | 'duplicate';
 import type { GuildsEvent, VoteEvent } from '../api/webhook-payloads.js';
+import { isAdaptedSiteId, type AdaptedSiteId, type ListEvent } from '../lists/index.js';
+import { listRoute } from './list-route.js';
 
 export interface InboxRouteOptions {
   store: Pick<VoteLedger, 'acceptVote'>;
@@ -21,6 +23,8 @@ export interface InboxRouteOptions {
   rememberName?: (userId: string, name: string) => void;
   /** The server's streak grace window. */
   streakGraceMs?: number;
+  /** A list's delivery was handled: its listing's last delivery (and last test), for /setup status. */
+  listingDelivered?: (site: AdaptedSiteId, at: number, test: boolean) => Promise<void>;
 }
 
 /**
@@ -34,6 +38,12 @@ export interface InboxRouteOptions {
  */
 export function inboxRoute(options: InboxRouteOptions): (event: StoredEvent) => Promise<HandledOutcome> {
   return async ({ payload, receivedAt }) => {
+    // A list's event (webhooks/list-delivery.ts) carries its site; a Guilds one its `event`.
+    if (isListEvent(payload))
+      return listRoute(payload, receivedAt, {
+        ...options,
+        listingDelivered: options.listingDelivered ?? (() => Promise.resolve()),
+      });
     const event = payload as GuildsEvent;
     switch (event.event) {
       case 'review':
@@ -62,6 +72,9 @@ export function inboxRoute(options: InboxRouteOptions): (event: StoredEvent) => 
 function unknownEvent(event: never): never {
   throw new Error(`no route for webhook event ${JSON.stringify((event as { event?: unknown }).event)}`);
 }
+
+const isListEvent = (payload: unknown): payload is ListEvent & { site: AdaptedSiteId } =>
+  typeof payload === 'object' && payload !== null && isAdaptedSiteId((payload as { site?: unknown }).site);
 
 const outcome = (isNew: boolean): HandledOutcome => (isNew ? 'stored' : 'duplicate');
 

@@ -167,6 +167,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     logger,
     rememberName: (userId, name) => names.remember(userId, name),
     streakGraceMs: settings.streakGraceMs,
+    listingDelivered: (site, at, test) => options.base.servers.listings.delivered(guildId, site, at, test),
   });
   const context: BotContext = {
     ...options.base,

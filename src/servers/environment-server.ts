@@ -23,5 +23,6 @@ export function environmentServer(config: Config): EnvironmentServer | undefined
     },
     credentials: apiKey !== undefined && appId !== undefined ? { apiKey, appId } : undefined,
     webhookToken: config.webhook?.token,
+    listingSecrets: config.webhook?.listingSecrets,
   };
 }

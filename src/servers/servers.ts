@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { openSecret, sealingKeyId, sealSecret, type SecretKeys } from '../secrets/secret-box.js';
-import type { ServerRecord, ServerRecordStore, ServerSettingsRecord, StoreRoot } from '../store/index.js';
+import type { AdaptedSiteId } from '../lists/index.js';
+import type { ListingStore, ServerRecord, ServerRecordStore, ServerSettingsRecord, StoreRoot } from '../store/index.js';
+import { Listings } from './listings.js';
 import { effectiveSettings, type ServerSettings } from './server-settings.js';
 
 /** Single-server mode: the one server the environment sets up (DISCORD_GUILD_ID and the rest of .env). */
@@ -10,6 +12,8 @@ export interface EnvironmentServer {
   credentials: { apiKey: string; appId: string } | undefined;
   /** WEBHOOK_TOKEN: the single-server webhook path's token. */
   webhookToken: string | undefined;
+  /** LISTING_<SITE>_SECRET: the lists besides Guilds the server takes votes from. */
+  listingSecrets?: Partial<Record<AdaptedSiteId, string>>;
 }
 
 export interface Credentials {
@@ -36,14 +40,24 @@ export class SecretsKeyMissing extends Error {
 export class Servers {
   readonly #records = new Map<string, ServerRecord>();
   readonly #listeners: Array<(guildId: string) => void> = [];
+  /** The lists besides Guilds each server takes votes from, with their sealed secrets. */
+  readonly listings: Listings;
 
   constructor(
-    private readonly root: ServerRecordStore & Pick<StoreRoot, 'createdAt'>,
+    private readonly root: ServerRecordStore & ListingStore & Pick<StoreRoot, 'createdAt'>,
     private readonly keys: SecretKeys | undefined,
     /** Set in single-server mode. */
     readonly environment: EnvironmentServer | undefined,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.listings = new Listings(
+      root,
+      keys,
+      () => this.#keys(),
+      environment && { guildId: environment.guildId, secrets: environment.listingSecrets ?? {} },
+      now,
+    );
+  }
 
   get mode(): 'single' | 'many' {
     return this.environment ? 'single' : 'many';
@@ -52,6 +66,7 @@ export class Servers {
   /** Reads every record; in single-server mode makes sure the server has one and owns the old rows. */
   async load(): Promise<{ adopted: number }> {
     for (const record of await this.root.servers()) this.#records.set(record.guildId, record);
+    await this.listings.load();
     const env = this.environment;
     if (!env) return { adopted: 0 };
     const adopted = await this.root.adoptUnowned(env.guildId);
@@ -67,7 +82,7 @@ export class Servers {
    */
   async reload(guildId: string): Promise<void> {
     const before = this.#records.get(guildId);
-    const record = await this.root.server(guildId);
+    const [record] = await Promise.all([this.root.server(guildId), this.listings.reload(guildId)]);
     // Changed in this process while the read was out: that change is the newer one.
     if (this.#records.get(guildId) !== before) return;
     if (record) this.#records.set(guildId, record);
@@ -102,6 +117,11 @@ export class Servers {
     return (
       record !== undefined && record.leftAt === null && record.sealed.apiKey !== null && record.sealed.appId !== null
     );
+  }
+
+  /** Set up and listening for some list's deliveries: a Guilds webhook token, or a listing. */
+  takesDeliveries(guildId: string): boolean {
+    return this.isConfigured(guildId) && (this.webhookToken(guildId) !== undefined || this.listings.any(guildId));
   }
 
   /** Opened for the request being built, never kept. */
@@ -163,6 +183,7 @@ export class Servers {
   async reset(guildId: string): Promise<void> {
     await this.root.forgetServer(guildId);
     this.#records.delete(guildId);
+    this.listings.forget(guildId);
     if (this.environment?.guildId === guildId) await this.#save(this.#fresh(guildId));
     this.#changed(guildId);
   }
@@ -175,10 +196,10 @@ export class Servers {
     return gone.map((r) => r.guildId);
   }
 
-  /** Re-seals every secret under SECRETS_KEY; returns how many values were re-sealed. */
+  /** Re-seals every secret under SECRETS_KEY, the listings' too; returns how many values were re-sealed. */
   async resealAll(): Promise<number> {
     const keys = this.#keys();
-    let count = 0;
+    let count = await this.listings.resealAll();
     for (const record of [...this.#records.values()]) {
       const sealed = { ...record.sealed };
       for (const field of SEALED_FIELDS) {
@@ -199,8 +220,9 @@ export class Servers {
   async forgetLost(): Promise<{ values: number; guildIds: string[] }> {
     const keys = this.#keys();
     const opens = (value: string) => [keys.current.id, keys.previous?.id].includes(sealingKeyId(value) ?? '');
-    let values = 0;
-    const guildIds: string[] = [];
+    const lostListings = await this.listings.forgetLost();
+    let values = lostListings.length;
+    const guildIds: string[] = [...new Set(lostListings.map((listing) => listing.guildId))];
     for (const record of [...this.#records.values()]) {
       const sealed = { ...record.sealed };
       for (const field of SEALED_FIELDS) {
@@ -210,7 +232,7 @@ export class Servers {
         values += 1;
       }
       if (SEALED_FIELDS.every((field) => sealed[field] === record.sealed[field])) continue;
-      guildIds.push(record.guildId);
+      if (!guildIds.includes(record.guildId)) guildIds.push(record.guildId);
       await this.#save({ ...record, sealed, updatedAt: this.now() });
     }
     return { values, guildIds };

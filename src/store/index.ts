@@ -20,6 +20,7 @@ export { GUILDS_SITE } from './types.js';
 
 export type {
   SealedKeyUse,
+  ListingRecord,
   ServerRecord,
   ServerSettingsRecord,
   StoredEvent,

@@ -321,6 +321,24 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX votes_member_site ON votes (guild_id, user_id, site, period_ends_at)`,
     ],
   },
+  {
+    version: 11,
+    name: 'listings: the lists besides Guilds each server takes votes from, with their sealed secrets',
+    statements: [
+      // secret is sealed with the server id as associated data, like the servers' credentials.
+      // vote_length_ms null: the site's default. The last deliveries are for /setup status.
+      `CREATE TABLE listings (
+        guild_id TEXT NOT NULL,
+        site TEXT NOT NULL,
+        secret TEXT NOT NULL,
+        vote_length_ms BIGINT,
+        created_at BIGINT NOT NULL,
+        last_delivery_at BIGINT,
+        last_test_at BIGINT,
+        PRIMARY KEY (guild_id, site)
+      )`,
+    ],
+  },
 ];
 
 /**
@@ -352,6 +370,7 @@ export const SERVER_TABLES = [
   'milestones',
   'milestone_grants',
   'deliveries',
+  'listings',
 ] as const;
 
 const ID_COLUMN = {

@@ -5,6 +5,7 @@ import type {
   FeedEdit,
   FeedPost,
   FeedReview,
+  ListingRecord,
   MemberStreak,
   MemberVotesBySite,
   Milestone,
@@ -282,7 +283,7 @@ export interface ServerRecordStore {
   server(guildId: string): Promise<ServerRecord | undefined>;
   /** Every server known, the ones the bot left included. */
   servers(): Promise<ServerRecord[]>;
-  /** Servers that take webhook deliveries: set up (credentials and a webhook token) and not left. Ids only. */
+  /** Servers that take webhook deliveries: set up (credentials, and a webhook token or a listing) and not left. Ids only. */
   webhookServerIds(): Promise<string[]>;
   saveServer(record: ServerRecord): Promise<void>;
   /** Deletes the server and every row it has. */
@@ -293,11 +294,25 @@ export interface ServerRecordStore {
   sealedKeyUses(): Promise<SealedKeyUse[]>;
 }
 
+/** The lists besides Guilds each server takes votes from, with their sealed secrets. */
+export interface ListingStore {
+  /** Every server's listings, or one server's. */
+  listings(guildId?: string): Promise<ListingRecord[]>;
+  /** Adds the listing, or replaces it whole (a new secret starts its deliveries afresh). */
+  saveListing(record: ListingRecord): Promise<void>;
+  /** Whether there was one to remove. */
+  removeListing(guildId: string, site: string): Promise<boolean>;
+  /** A delivery from the list was handled at `at`; a test one is also its last test. */
+  listingDelivered(guildId: string, site: string, at: number, test: boolean): Promise<void>;
+  /** Sealed secrets replaced in place (rotate-secrets), keeping everything else. */
+  resealListings(records: readonly Pick<ListingRecord, 'guildId' | 'site' | 'secret'>[]): Promise<void>;
+}
+
 /**
  * The store as a whole: the webhook inbox, the delivery log and the servers, for every server;
  * `forServer` gives one server's store, through which every other row is read and written.
  */
-export interface StoreRoot extends EventStore, DeliveryLogStore, ServerRecordStore {
+export interface StoreRoot extends EventStore, DeliveryLogStore, ServerRecordStore, ListingStore {
   readonly backend: 'sqlite' | 'postgres';
   readonly driver: 'node:sqlite' | 'better-sqlite3' | 'pg';
   /** Highest migration applied. */

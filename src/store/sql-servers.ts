@@ -23,7 +23,8 @@ export function sqlServers<Base extends AllServersClass>(base: Base) {
     async webhookServerIds(): Promise<string[]> {
       const rows = await this.db.query(
         `SELECT guild_id FROM servers
-         WHERE left_at IS NULL AND api_key IS NOT NULL AND app_id IS NOT NULL AND webhook_token IS NOT NULL`,
+         WHERE left_at IS NULL AND api_key IS NOT NULL AND app_id IS NOT NULL
+           AND (webhook_token IS NOT NULL OR guild_id IN (SELECT guild_id FROM listings))`,
       );
       return rows.map((row) => String(row.guild_id));
     }
@@ -66,7 +67,10 @@ export function sqlServers<Base extends AllServersClass>(base: Base) {
       const sealed = SEALED_COLUMNS.map(
         (column) => `SELECT guild_id, substr(${column}, 1, ${SEALED_HEAD_CHARS}) AS head FROM servers
           WHERE ${column} IS NOT NULL`,
-      ).join(' UNION ALL ');
+      )
+        // The listings' secrets are sealed the same way, so the same keys must open them.
+        .concat(`SELECT guild_id, substr(secret, 1, ${SEALED_HEAD_CHARS}) AS head FROM listings`)
+        .join(' UNION ALL ');
       const rows = await this.db.query(
         `SELECT head, COUNT(*) AS sealed_values, COUNT(DISTINCT guild_id) AS servers FROM (${sealed}) AS sealed
          GROUP BY head ORDER BY head`,

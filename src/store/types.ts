@@ -267,6 +267,21 @@ export interface SealedKeyUse {
 }
 
 /** A server the bot serves or served: its settings and its secrets, sealed (src/secrets). */
+/** A list besides Guilds a server takes votes from (/setup listing add, or LISTING_<SITE>_SECRET). */
+export interface ListingRecord {
+  guildId: string;
+  /** The list's site id (src/lists). */
+  site: string;
+  /** Sealed, like the server's credentials: the store never holds it in plain text. */
+  secret: string;
+  /** How long a vote on it runs when the site does not say (ms); null: the site's default. */
+  voteLengthMs: number | null;
+  createdAt: number;
+  /** The last delivery the list made (a test included), and its last test delivery. */
+  lastDeliveryAt: number | null;
+  lastTestAt: number | null;
+}
+
 export interface ServerRecord {
   guildId: string;
   settings: ServerSettingsRecord;

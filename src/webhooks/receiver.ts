@@ -17,6 +17,8 @@ import {
   WEBHOOK_MAX_BODY_BYTES,
 } from '../config/webhook-limits.js';
 import { readEvent } from '../api/webhook-payloads.js';
+import type { AdaptedSiteId } from '../lists/index.js';
+import { checkListDelivery, listEventKind, type ListingTarget } from './list-delivery.js';
 import { RefusalLog, type RefusalReason } from './refusals.js';
 import { storeWithin } from '../store/within.js';
 import { tokenMatches } from './token.js';
@@ -55,6 +57,10 @@ export interface WebhookTargets {
   serverFor(pathname: string): string | undefined;
   /** The token that server's deliveries carry; undefined for a server with none or none known. May read the store. */
   tokenFor(guildId: string, pathname: string): string | undefined | Promise<string | undefined>;
+  /** The listing a path names (`<path>/<server id>/<site id>`), if it names one. */
+  listingFor?(pathname: string): ListingTarget | undefined;
+  /** That listing's secret and vote length; undefined when the server is not set up on the list. May read the store. */
+  listingCheck?(guildId: string, site: AdaptedSiteId): Promise<{ secret: string; voteLengthMs?: number } | undefined>;
 }
 
 export interface Receiver {
@@ -105,6 +111,8 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://receiver');
+    const listing = options.targets.listingFor?.(url.pathname);
+    if (listing) return handleListing(req, res, listing);
     const guildId = options.targets.serverFor(url.pathname);
     if (guildId === undefined) {
       refusals.refuse('not_found', { path: url.pathname.slice(0, 100) });
@@ -138,7 +146,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
     }
     let raw: string;
     try {
-      raw = await readBody(req);
+      raw = (await readBody(req)).toString('utf8');
     } catch (error) {
       if (error instanceof BodyTooLarge) {
         refusals.refuse('too_large', { declaredBytes: req.headers['content-length'] });
@@ -175,18 +183,70 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
       logDelivery(guildId, read.event.event, 'wrong_server');
       return answer(res, 400, 'the delivery names another server than its address');
     }
-    if (pendingWrites >= MAX_PENDING_WRITES) {
-      refusals.refuse('store_unavailable', { problem: `${pendingWrites} writes still waiting on the store` });
-      logDelivery(guildId, read.event.event, 'unavailable');
-      return unavailable(res);
-    }
     // A write that misses the deadline is not cancelled: it may still land after the 503, and
     // Guilds' retry then stores the event a second time. That is safe: deliveries are at least
     // once anyway, and handling drops repeats (one post per review, one announcement per vote period).
+    await storeAndAnswer(res, guildId, read.event.event, read.event);
+  }
+
+  /**
+   * A list besides Guilds: its listing must be set up (else 404, as for no such address), the raw
+   * bytes pass the site's verify() before anything parses them (else 401), then the body is read
+   * and must name this server (else 400). Stored and answered 200 like a Guilds event.
+   */
+  async function handleListing(req: IncomingMessage, res: ServerResponse, target: ListingTarget): Promise<void> {
+    const { guildId, site } = target;
+    if (req.method !== 'POST') {
+      refusals.refuse('method', { method: req.method });
+      res.setHeader('allow', 'POST');
+      return answer(res, 405, 'method not allowed');
+    }
+    if (pendingWrites >= MAX_PENDING_WRITES) {
+      refusals.refuse('store_unavailable', { problem: `${pendingWrites} writes still waiting on the store` });
+      return unavailable(res);
+    }
+    let check: { secret: string; voteLengthMs?: number } | undefined;
+    try {
+      check = await storeWithin(Promise.resolve(options.targets.listingCheck?.(guildId, site)), storeDeadlineMs);
+    } catch (err) {
+      refusals.refuse('store_unavailable', { err, guildId, site });
+      return unavailable(res);
+    }
+    if (check === undefined) {
+      refusals.refuse('not_found', { guildId, site });
+      return answer(res, 404, 'not found');
+    }
+    let rawBody: Buffer;
+    try {
+      rawBody = await readBody(req);
+    } catch (error) {
+      if (error instanceof BodyTooLarge) {
+        refusals.refuse('too_large', { declaredBytes: req.headers['content-length'], site });
+        logDelivery(guildId, `${site} ?`, 'malformed');
+        return answer(res, 413, 'body too large', true);
+      }
+      return;
+    }
+    const verdict = checkListDelivery(target, req.headers, rawBody, check, now());
+    if (!verdict.ok) {
+      const detail = verdict.status === 401 ? { remote: req.socket.remoteAddress } : { problem: verdict.problem };
+      refusals.refuse(verdict.refusal, { ...detail, guildId, site });
+      logDelivery(guildId, `${site} ?`, verdict.outcome);
+      return answer(res, verdict.status, verdict.message);
+    }
+    await storeAndAnswer(res, guildId, listEventKind(verdict.event), verdict.event);
+  }
+
+  /** Stores the event, then answers 200; a store that fails or misses the deadline gets a 503, which senders retry. */
+  async function storeAndAnswer(res: ServerResponse, guildId: string, kind: string, payload: object): Promise<void> {
+    if (pendingWrites >= MAX_PENDING_WRITES) {
+      refusals.refuse('store_unavailable', { problem: `${pendingWrites} writes still waiting on the store` });
+      logDelivery(guildId, kind, 'unavailable');
+      return unavailable(res);
+    }
     pendingWrites += 1;
-    const event = read.event;
     // Async so that a store throwing at once is a failed write (503) like any other.
-    const write = (async () => options.store.addEvent(guildId, event.event, event, now()))();
+    const write = (async () => options.store.addEvent(guildId, kind, payload, now()))();
     void write.then(
       () => (pendingWrites -= 1),
       () => (pendingWrites -= 1),
@@ -196,11 +256,11 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
       id = await storeWithin(write, storeDeadlineMs);
     } catch (err) {
       refusals.refuse('store_unavailable', { err });
-      logDelivery(guildId, event.event, 'unavailable');
+      logDelivery(guildId, kind, 'unavailable');
       return unavailable(res);
     }
     answer(res, 200, 'ok');
-    options.logger.debug({ eventId: id, event: read.event.event }, 'webhook event stored');
+    options.logger.debug({ eventId: id, event: kind }, 'webhook event stored');
     options.inbox.wake();
   }
 
@@ -269,7 +329,7 @@ function unavailable(res: ServerResponse): void {
   answer(res, 503, 'could not store the event now; retry');
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readBody(req: IncomingMessage): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > WEBHOOK_MAX_BODY_BYTES) throw new BodyTooLarge();
   const chunks: Buffer[] = [];
@@ -279,5 +339,5 @@ async function readBody(req: IncomingMessage): Promise<string> {
     if (size > WEBHOOK_MAX_BODY_BYTES) throw new BodyTooLarge();
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }

@@ -14,6 +14,22 @@ const REASONS = {
     hint: 'a path other than WEBHOOK_PATH: the URL on the Guilds webhook page must end in it',
   },
   method: { level: 'warn', hint: 'a method other than POST' },
+  bad_signature: {
+    level: 'warn',
+    hint: "a list's delivery whose signature does not match its secret: paste the list's secret again with /setup listing add",
+  },
+  stale_timestamp: {
+    level: 'warn',
+    hint: "a signed list delivery more than 5 minutes old or ahead: check this machine's clock (NTP), or a replay",
+  },
+  missing_secret: {
+    level: 'warn',
+    hint: "a list's delivery without its secret: set the secret /setup listing add showed on the list's webhook page",
+  },
+  wrong_secret: {
+    level: 'warn',
+    hint: "a list's delivery with another secret: set the one /setup listing add showed (or LISTING_<SITE>_SECRET)",
+  },
   too_large: { level: 'warn', hint: "a body over 64 KiB; Guilds' events are far smaller" },
   malformed: { level: 'warn', hint: 'a body that is not a JSON object' },
   ignored_event: { level: 'warn', hint: 'an event the bot does not act on; answered 200 so Guilds does not resend it' },

@@ -27,7 +27,7 @@ export class SharedTokens {
   readonly #freshMs: number;
 
   constructor(
-    private readonly servers: Pick<Servers, 'reload' | 'isConfigured' | 'webhookToken'>,
+    private readonly servers: Pick<Servers, 'reload' | 'isConfigured' | 'webhookToken' | 'takesDeliveries'>,
     private readonly options: SharedTokensOptions = {},
   ) {
     this.#now = options.now ?? Date.now;
@@ -45,18 +45,27 @@ export class SharedTokens {
   }
 
   async tokenFor(guildId: string): Promise<string | undefined> {
+    if (!(await this.fresh(guildId))) return undefined;
+    return this.servers.isConfigured(guildId) ? this.servers.webhookToken(guildId) : undefined;
+  }
+
+  /**
+   * Reads the server's record (its token and listings) again if it is older than TOKEN_FRESH_MS;
+   * false, with no read, for a server not known to take deliveries.
+   */
+  async fresh(guildId: string): Promise<boolean> {
     const known = this.options.known;
-    if (known && !(await known.mayTake(guildId))) return undefined;
+    if (known && !(await known.mayTake(guildId))) return false;
     const readAt = this.#readAt.get(guildId);
     if (readAt === undefined || this.#now() - readAt >= this.#freshMs) await this.#read(guildId);
-    const token = this.servers.isConfigured(guildId) ? this.servers.webhookToken(guildId) : undefined;
-    if (token === undefined && known) {
+    if (!this.servers.takesDeliveries(guildId) && known) {
       // Read and found taking none: dropped, so further deliveries for it read nothing; its read time
       // too, so once it is heard of again (set up meanwhile) its record is read at once.
       known.drop(guildId);
       this.#readAt.delete(guildId);
+      return false;
     }
-    return token;
+    return true;
   }
 
   #read(guildId: string): Promise<void> {

@@ -115,6 +115,16 @@ describe('npm run playground, with npm start in a second terminal', () => {
     expect(check.stdout).toContain('Vote active');
   });
 
+  it('delivers a vote as Top.gg does (signed), to the listing the playground made, and announces it', async () => {
+    const delivery = await send('webhook', 'vote', 'site:topgg', 'member:carol');
+    expect(delivery.code).toBe(0);
+    expect(delivery.stdout).toContain('Top.gg › webhook vote site:topgg member:carol');
+    expect(delivery.stdout).toContain('@Carol (Carol) voted');
+    const wrong = await send('webhook', 'vote', 'site:nolist', 'member:carol');
+    expect(wrong.code).toBe(2);
+    expect(wrong.stdout + wrong.stderr).toContain('site: takes one of guilds, topgg, discordplace');
+  });
+
   it('delivers a review as Guilds does and shows the feed post, and /remind answers', async () => {
     const review = await send('webhook', 'review', 'member:maya', 'rating:3', 'content:Fair queue, slow replies');
     expect(review.code).toBe(0);

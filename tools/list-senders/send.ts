@@ -1,6 +1,6 @@
 // Deliveries the way each list sends them, for the tests, the playground and the bench.
 import type { AdaptedSiteId } from '../../src/lists/index.js';
-import { sendWithRetries, type ListAttempt, type RetryPolicy } from './attempts.js';
+import { sendWithRetries, type ListAttempt, type Request, type RetryPolicy } from './attempts.js';
 import {
   buildDiscadia,
   buildDiscollab,
@@ -43,4 +43,20 @@ export async function sendAs(
     delayScale,
   );
   return { status: attempts.at(-1)!.outcome, attempts };
+}
+
+/** The one request `site` would send now for `vote`, built once: sent twice, it is the same delivery repeated. */
+export function requestAs(site: AdaptedSiteId, { url, secret, vote }: Omit<SendAs, 'delayScale'>): Request {
+  return SENDERS[site].build(url, secret, vote, vote.now ?? Date.now());
+}
+
+/** POSTs a request as built, once. */
+export async function post({ url, headers, body }: Request): Promise<number> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
+  await response.arrayBuffer();
+  return response.status;
 }

@@ -19,6 +19,8 @@ send asks the running playground to act and prints what the bot answers or posts
   send /remind on as:dan              default alice; members: alice, bob, carol, maya, dan)
   send /leaderboard
   send webhook vote member:bob        a delivery as Guilds sends it, then the bot's post
+  send webhook vote site:topgg member:bob   as another list sends it (topgg, discordplace, discadia,
+                                      discordlistspace, discollab), signed or authorized as it does
   send webhook review member:dan rating:4 content:"Quick and fair"
 Exit codes: 0 started or answered, 1 not started or not answered, 2 a wrong command line.
 

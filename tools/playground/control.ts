@@ -1,6 +1,8 @@
 import { renderMessage, renderModal, plainStyle, type RenderContext } from '../demo/render.js';
 import { isModal, member, slashCommand, type DiscordStandIn, type Message } from '../discord-standin/index.js';
 import { deliver, reviewEvent, voteEvent } from '../guilds-webhook.js';
+import { sendAs } from '../list-senders/send.js';
+import { SITE_FACTS, type AdaptedSiteId } from '../../src/lists/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { CAST, findPerson, type Person } from './cast.js';
 import { readSendLine, SendLineError, type CommandDefinition, type SendRequest } from './send-line.js';
@@ -19,6 +21,8 @@ export interface PlaygroundParts {
   commands: readonly CommandDefinition[];
   webhookUrl: string;
   webhookToken: string;
+  /** The listing the playground's server has on each list besides Guilds (LISTING_<SITE>_SECRET). */
+  listingSecrets: Readonly<Record<AdaptedSiteId, string>>;
   /** The line that starts the bot, for messages that tell a newcomer to start it. */
   startLine: string;
 }
@@ -76,12 +80,38 @@ async function sendCommand(parts: PlaygroundParts, request: Extract<SendRequest,
 }
 
 /** Delivers as Guilds does and shows the bot's next post in the channel. */
-async function sendDelivery(parts: PlaygroundParts, person: Person, body: unknown, shown: string): Promise<SendAnswer> {
+function sendDelivery(parts: PlaygroundParts, person: Person, body: unknown, shown: string): Promise<SendAnswer> {
+  return deliverAndShow(parts, person, shown, 'Guilds', () => deliver(parts.webhookUrl, parts.webhookToken, body));
+}
+
+/** Delivers as `site` does (tools/list-senders: signed or authorized, retried as it documents) to the server's listing. */
+function sendListVote(parts: PlaygroundParts, site: AdaptedSiteId, voter: Person, double: boolean, shown: string) {
+  const vote = { guildId: parts.discord.guildId, memberId: voter.id, memberName: voter.name, weight: double ? 2 : 1 };
+  const send = async () => {
+    const { status } = await sendAs(site, {
+      url: `${parts.webhookUrl}/${site}`,
+      secret: parts.listingSecrets[site],
+      vote,
+      delayScale: 0.01,
+    });
+    if (status === 'network') throw new Error('nothing listens');
+    return status === 'timeout' ? 504 : status;
+  };
+  return deliverAndShow(parts, voter, shown, SITE_FACTS[site].name, send);
+}
+
+async function deliverAndShow(
+  parts: PlaygroundParts,
+  person: Person,
+  shown: string,
+  from: string,
+  send: () => Promise<number>,
+): Promise<SendAnswer> {
   const { discord } = parts;
   const before = discord.channelMessages(discord.channelId).length;
   let status: number;
   try {
-    status = await deliver(parts.webhookUrl, parts.webhookToken, body);
+    status = await send();
   } catch {
     return {
       status: 503,
@@ -104,7 +134,7 @@ async function sendDelivery(parts: PlaygroundParts, person: Person, body: unknow
     };
   }
   const post = discord.channelMessages(discord.channelId)[before] as Message;
-  return { status: 200, text: `Guilds › ${shown}\n${renderMessage(post, renderContext(discord))}\n` };
+  return { status: 200, text: `${from} › ${shown}\n${renderMessage(post, renderContext(discord))}\n` };
 }
 
 let reviews = 0;
@@ -124,6 +154,7 @@ export async function answerSend(parts: PlaygroundParts, words: string[]): Promi
     case 'command':
       return sendCommand(parts, request);
     case 'vote': {
+      if (request.site) return sendListVote(parts, request.site, request.member, request.double, request.shown);
       // As on Guilds: the service has the vote before its webhook goes out (the bot asks it back).
       sandbox.setVote(request.member.id, VOTE_MS);
       const voter = request.member;

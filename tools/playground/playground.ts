@@ -1,3 +1,4 @@
+import type { AdaptedSiteId } from '../../src/lists/index.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -36,6 +37,14 @@ export interface Playground {
 
 /** A made-up token: the receiver listens on loopback only. */
 const WEBHOOK_TOKEN = 'playground-webhook-token';
+/** The playground server's listing on each list besides Guilds; Top.gg's is a v1 (signed) secret. */
+const LISTING_SECRETS: Readonly<Record<AdaptedSiteId, string>> = {
+  topgg: 'whs_playground0123456789abcdef',
+  discordplace: 'playground-discordplace-token',
+  discadia: 'playground-discadia-secret',
+  discordlistspace: 'playground-discordlistspace-token',
+  discollab: 'playground-discollab-token',
+};
 /** A `send` is a few words; anything longer is not one. */
 const MAX_SEND_BYTES = 4096;
 /** How long the first vote may wait for the bot's receiver to listen after it connected. */
@@ -122,6 +131,10 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       WEBHOOK_PORT: String(webhookPort),
       WEBHOOK_HOST: '127.0.0.1',
       WEBHOOK_TOKEN,
+      // The server is on every list: `send webhook vote site:topgg member:bob` delivers as Top.gg does.
+      ...Object.fromEntries(
+        Object.entries(LISTING_SECRETS).map(([site, secret]) => [`LISTING_${site.toUpperCase()}_SECRET`, secret]),
+      ),
       // A store of this session's own: the stand-in forgets its messages when it stops, so must the bot.
       DATABASE_URL: `file:${path.join(storeDir, 'bot.sqlite')}`,
     };
@@ -134,6 +147,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       commands,
       webhookUrl,
       webhookToken: WEBHOOK_TOKEN,
+      listingSecrets: LISTING_SECRETS,
       startLine: startLine(envFile),
     };
     const control = createServer((req, res) => {

@@ -1,3 +1,4 @@
+import { isAdaptedSiteId, SITE_IDS, type AdaptedSiteId } from '../../src/lists/index.js';
 import { OptionType, type CommandOption } from '../discord-standin/index.js';
 import { alice, CAST, findPerson, type Person } from './cast.js';
 
@@ -13,7 +14,7 @@ export interface CommandDefinition {
 
 export type SendRequest =
   | { kind: 'command'; name: string; options: CommandOption[]; as: Person; targets: string[]; shown: string }
-  | { kind: 'vote'; member: Person; double: boolean; shown: string }
+  | { kind: 'vote'; member: Person; double: boolean; shown: string; site?: AdaptedSiteId }
   | { kind: 'review'; member: Person; rating: number; content: string; shown: string };
 
 /** Bad input: the message says what to type instead. */
@@ -124,7 +125,7 @@ function readWebhook(words: string[]): SendRequest {
   if (event !== 'vote' && event !== 'review')
     throw new SendLineError('webhook: say which event, vote or review, e.g. webhook vote member:bob.');
   const values = new Map<string, string>();
-  const allowed = event === 'vote' ? ['member', 'double'] : ['member', 'rating', 'content'];
+  const allowed = event === 'vote' ? ['member', 'double', 'site'] : ['member', 'rating', 'content'];
   for (const part of pairs(words.slice(2))) {
     if ('word' in part || !allowed.includes(part.key))
       throw new SendLineError(`webhook ${event} takes ${allowed.map((k) => `${k}:`).join(', ')}.`);
@@ -138,7 +139,13 @@ function readWebhook(words: string[]): SendRequest {
     const double = values.has('double')
       ? optionValue(OptionType.Boolean, 'double', values.get('double')!).value
       : false;
-    return { kind: 'vote', member, double: double === true, shown };
+    const site = values.get('site')?.toLowerCase();
+    if (site === undefined || site === 'guilds') return { kind: 'vote', member, double: double === true, shown };
+    if (!isAdaptedSiteId(site))
+      throw new SendLineError(`site: takes one of ${SITE_IDS.join(', ')}, not "${values.get('site')}".`);
+    // Top.gg says how much a vote weighs itself; the other lists have no double votes.
+    if (double === true && site !== 'topgg') throw new SendLineError(`double: is for Guilds and Top.gg, not ${site}.`);
+    return { kind: 'vote', member, double: double === true, shown, site };
   }
   const rating = Number(values.get('rating') ?? 5);
   if (!Number.isInteger(rating) || rating < 1 || rating > 5)

@@ -21,6 +21,7 @@ function sharedServers() {
       },
       isConfigured: (guildId: string) => cached.has(guildId),
       webhookToken: (guildId: string) => cached.get(guildId),
+      takesDeliveries: (guildId: string) => cached.has(guildId),
     },
   };
 }

@@ -1,0 +1,56 @@
+import type { Logger } from '../core/log.js';
+import { SITE_FACTS, type AdaptedSiteId, type ListEvent } from '../lists/index.js';
+import type { VoteSink } from '../mirror/vote-sink.js';
+import type { VoteLedger } from '../store/index.js';
+
+export interface ListRouteOptions {
+  store: Pick<VoteLedger, 'acceptVote'>;
+  votes: Pick<VoteSink, 'accepted' | 'newVote'>;
+  logger: Logger;
+  /** The listing's last delivery (and last test), for /setup status. */
+  listingDelivered: (site: AdaptedSiteId, at: number, test: boolean) => Promise<void>;
+  rememberName?: (userId: string, name: string) => void;
+  streakGraceMs?: number;
+}
+
+/**
+ * A stored delivery from a list besides Guilds (the receiver verified and read it): a vote goes in
+ * the ledger with its list, the list's id for it and its weight, and is announced like a Guilds
+ * vote when new; a test is only noted (/setup status), never announced nor counted.
+ */
+export async function listRoute(
+  event: ListEvent & { site: AdaptedSiteId },
+  receivedAt: number,
+  options: ListRouteOptions,
+): Promise<'stored' | 'duplicate'> {
+  await options.listingDelivered(event.site, receivedAt, event.kind === 'test');
+  if (event.kind === 'test') {
+    options.logger.info({ site: event.site }, 'test delivery from a list received');
+    return 'stored';
+  }
+  if (event.kind === 'review') {
+    // Reviews from lists are not posted yet: noted in the delivery log as received, nothing else.
+    options.logger.info({ site: event.site }, 'review from a list received; only Guilds reviews are posted');
+    return 'stored';
+  }
+  const userId = event.memberId;
+  if (event.memberName) options.rememberName?.(userId, event.memberName);
+  const fresh = await options.store.acceptVote({
+    userId,
+    at: event.at,
+    double: event.weight > 1,
+    source: 'webhook',
+    periodEndsAt: event.until,
+    site: event.site,
+    ...(event.siteEventId === undefined ? {} : { siteEventId: event.siteEventId }),
+    weight: event.weight,
+    dedupeWindowMs: SITE_FACTS[event.site].dedupeWindowMs,
+    ...(options.streakGraceMs === undefined ? {} : { streakGraceMs: options.streakGraceMs }),
+  });
+  if (fresh) {
+    options.logger.info({ userId, site: event.site, weight: event.weight }, 'vote accepted');
+    options.votes.accepted();
+    await options.votes.newVote(userId, event.until);
+  } else options.logger.info({ userId, site: event.site }, 'vote already recorded; delivery ignored');
+  return fresh ? 'stored' : 'duplicate';
+}

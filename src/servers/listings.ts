@@ -1,0 +1,191 @@
+import { randomBytes } from 'node:crypto';
+import { SITE_FACTS, isAdaptedSiteId, type AdaptedSiteId } from '../lists/index.js';
+import { openSecret, sealingKeyId, sealSecret, type SecretKeys } from '../secrets/secret-box.js';
+import type { ListingRecord, ListingStore } from '../store/index.js';
+
+/** What the receiver checks a list's delivery with: the secret opened for that one request, and the vote length. */
+export interface ListingCheck {
+  secret: string;
+  /** The listing's vote length setting; undefined: the site's default. */
+  voteLengthMs?: number;
+}
+
+/** A listing as /setup shows it: never its secret. */
+export interface ListingState {
+  site: AdaptedSiteId;
+  createdAt: number;
+  lastDeliveryAt: number | null;
+  lastTestAt: number | null;
+  /** Set by LISTING_<SITE>_SECRET (single-server mode), not by /setup listing. */
+  fromEnvironment: boolean;
+}
+
+/** Single-server mode: the listings LISTING_<SITE>_SECRET sets for the one server. */
+export interface EnvironmentListings {
+  guildId: string;
+  secrets: Partial<Record<AdaptedSiteId, string>>;
+}
+
+/** The SecretsKeyMissing of servers.ts, passed in so this file does not import it back. */
+type KeysOrThrow = () => SecretKeys;
+
+/**
+ * Every server's listings (the lists besides Guilds it takes votes from), from the store and cached
+ * like the servers' records; the secrets stay sealed here and are opened for the one delivery that
+ * needs them. In single-server mode the environment's listings come first.
+ */
+export class Listings {
+  readonly #records = new Map<string, Map<AdaptedSiteId, ListingRecord>>();
+  /** When this process last saw a delivery or test of an environment listing (they have no row). */
+  readonly #environmentSeen = new Map<AdaptedSiteId, { lastDeliveryAt: number | null; lastTestAt: number | null }>();
+
+  constructor(
+    private readonly root: ListingStore,
+    private readonly keys: SecretKeys | undefined,
+    private readonly keysOrThrow: KeysOrThrow,
+    readonly environment: EnvironmentListings | undefined,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async load(): Promise<void> {
+    const records = await this.root.listings();
+    this.#records.clear();
+    for (const record of records) this.#keep(record);
+  }
+
+  /** Reads one server's listings again: another process may have changed them. */
+  async reload(guildId: string): Promise<void> {
+    const records = await this.root.listings(guildId);
+    this.#records.delete(guildId);
+    for (const record of records) this.#keep(record);
+  }
+
+  /** The server's rows were deleted (/setup reset, or 30 days after leaving). */
+  forget(guildId: string): void {
+    this.#records.delete(guildId);
+  }
+
+  /** Whether the server takes any list's deliveries. */
+  any(guildId: string): boolean {
+    return this.sites(guildId).length > 0;
+  }
+
+  /** The sites the server is listed on besides Guilds, in the registry's order. */
+  sites(guildId: string): AdaptedSiteId[] {
+    return this.of(guildId).map((listing) => listing.site);
+  }
+
+  of(guildId: string): ListingState[] {
+    const env = this.#environmentOf(guildId);
+    const stored = this.#records.get(guildId);
+    return (Object.keys(SITE_FACTS) as string[]).filter(isAdaptedSiteId).flatMap((site): ListingState[] => {
+      if (env?.[site] !== undefined) {
+        const seen = this.#environmentSeen.get(site);
+        return [
+          {
+            site,
+            createdAt: 0,
+            lastDeliveryAt: seen?.lastDeliveryAt ?? null,
+            lastTestAt: seen?.lastTestAt ?? null,
+            fromEnvironment: true,
+          },
+        ];
+      }
+      const record = stored?.get(site);
+      if (!record) return [];
+      const { createdAt, lastDeliveryAt, lastTestAt } = record;
+      return [{ site, createdAt, lastDeliveryAt, lastTestAt, fromEnvironment: false }];
+    });
+  }
+
+  /** The secret (opened now, never kept) and settings a delivery for this listing is checked with. */
+  checkFor(guildId: string, site: AdaptedSiteId): ListingCheck | undefined {
+    const env = this.#environmentOf(guildId)?.[site];
+    if (env !== undefined) return { secret: env };
+    const record = this.#records.get(guildId)?.get(site);
+    if (!record || !this.keys) return undefined;
+    const check: ListingCheck = { secret: openSecret(this.keys, guildId, record.secret) };
+    if (record.voteLengthMs !== null) check.voteLengthMs = record.voteLengthMs;
+    return check;
+  }
+
+  /**
+   * Sets the server up on `site`: with the secret the site made (Top.gg's), or a new one the bot
+   * makes, which is returned to be shown once. Replaces a listing already there.
+   */
+  async add(guildId: string, site: AdaptedSiteId, siteSecret?: string): Promise<string> {
+    const keys = this.keysOrThrow();
+    const secret = siteSecret ?? randomBytes(24).toString('base64url');
+    const record: ListingRecord = {
+      guildId,
+      site,
+      secret: sealSecret(keys, guildId, secret),
+      voteLengthMs: null,
+      createdAt: this.now(),
+      lastDeliveryAt: null,
+      lastTestAt: null,
+    };
+    await this.root.saveListing(record);
+    this.#keep(record);
+    return secret;
+  }
+
+  async remove(guildId: string, site: AdaptedSiteId): Promise<boolean> {
+    const removed = await this.root.removeListing(guildId, site);
+    this.#records.get(guildId)?.delete(site);
+    return removed;
+  }
+
+  /** A delivery from the list was handled: /setup status shows when, and when its last test came. */
+  async delivered(guildId: string, site: AdaptedSiteId, at: number, test: boolean): Promise<void> {
+    if (this.#environmentOf(guildId)?.[site] !== undefined) {
+      const seen = this.#environmentSeen.get(site) ?? { lastDeliveryAt: null, lastTestAt: null };
+      seen.lastDeliveryAt = Math.max(seen.lastDeliveryAt ?? at, at);
+      if (test) seen.lastTestAt = Math.max(seen.lastTestAt ?? at, at);
+      this.#environmentSeen.set(site, seen);
+      return;
+    }
+    await this.root.listingDelivered(guildId, site, at, test);
+    const record = this.#records.get(guildId)?.get(site);
+    if (!record) return;
+    record.lastDeliveryAt = Math.max(record.lastDeliveryAt ?? at, at);
+    if (test) record.lastTestAt = Math.max(record.lastTestAt ?? at, at);
+  }
+
+  /** Re-seals every listing's secret under SECRETS_KEY; returns how many. */
+  async resealAll(): Promise<number> {
+    const keys = this.keysOrThrow();
+    const resealed = this.#all().map((record) => ({
+      ...record,
+      secret: sealSecret(keys, record.guildId, openSecret(keys, record.guildId, record.secret)),
+    }));
+    await this.root.resealListings(resealed);
+    for (const record of resealed) this.#keep(record);
+    return resealed.length;
+  }
+
+  /** Removes the listings whose secret neither key opens; returns them (each is added again with /setup listing). */
+  async forgetLost(): Promise<ListingRecord[]> {
+    const keys = this.keysOrThrow();
+    const opens = (value: string) => [keys.current.id, keys.previous?.id].includes(sealingKeyId(value) ?? '');
+    const lost = this.#all().filter((record) => !opens(record.secret));
+    for (const record of lost) await this.remove(record.guildId, record.site as AdaptedSiteId);
+    return lost;
+  }
+
+  #all(): ListingRecord[] {
+    return [...this.#records.values()].flatMap((sites) => [...sites.values()]);
+  }
+
+  #environmentOf(guildId: string): EnvironmentListings['secrets'] | undefined {
+    return this.environment?.guildId === guildId ? this.environment.secrets : undefined;
+  }
+
+  #keep(record: ListingRecord): void {
+    // A row of a site this version does not know (written by a newer one) is left alone.
+    if (!isAdaptedSiteId(record.site)) return;
+    let sites = this.#records.get(record.guildId);
+    if (!sites) this.#records.set(record.guildId, (sites = new Map()));
+    sites.set(record.site, record);
+  }
+}

@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { AdaptedSiteId } from '../../src/lists/index.js';
+import { textOf } from '../../tools/conversation.js';
+import { DEFAULTS, nextSnowflake, textChannelIdFor } from '../../tools/discord-standin/index.js';
+import { deliver, voteEvent } from '../../tools/guilds-webhook.js';
+import { post, requestAs, sendAs } from '../../tools/list-senders/send.js';
+import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../../tools/receiver-env.js';
+import { startWorld, type World } from '../../tools/world.js';
+
+// One server from .env on every list (issue 34): each list's votes at <WEBHOOK_PATH>/<site id>, beside
+// Guilds at <WEBHOOK_PATH>, through the built bot, the Discord stand-in and the list senders.
+
+const GUILD = DEFAULTS.guildId;
+const CHANNEL = textChannelIdFor(GUILD);
+const SECRETS: Record<AdaptedSiteId, string> = {
+  topgg: 'whs_e2e0123456789abcdefghijklmnopqrs',
+  discordplace: 'discordplace-token-for-e2e-0123',
+  discadia: 'discadia-path-secret-for-e2e-4567',
+  discordlistspace: 'discordlistspace-token-e2e-89ab',
+  discollab: 'discollab-bearer-token-e2e-cdef',
+};
+const SITES = Object.keys(SECRETS) as AdaptedSiteId[];
+
+let world: World;
+let url: string;
+beforeAll(async () => {
+  const { url: webhookUrl, ...env } = await receiverEnv({
+    VOTE_CHANNEL_ID: CHANNEL,
+    LOG_LEVEL: 'debug',
+    LISTING_TOPGG_SECRET: SECRETS.topgg,
+    LISTING_DISCORDPLACE_SECRET: SECRETS.discordplace,
+    LISTING_DISCADIA_SECRET: SECRETS.discadia,
+    LISTING_DISCORDLISTSPACE_SECRET: SECRETS.discordlistspace,
+    LISTING_DISCOLLAB_SECRET: SECRETS.discollab,
+  });
+  url = webhookUrl;
+  world = await startWorld({ env });
+}, 30_000);
+afterAll(async () => {
+  await world?.close();
+  removeStoreFiles();
+});
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const announcementsOf = (userId: string) =>
+  world.discord.channelMessages(CHANNEL).filter((m) => textOf(m).includes(userId));
+const accepted = (userId: string) => world.bot.logs.filter((l) => l.msg === 'vote accepted' && l.userId === userId);
+
+describe.each(SITES)('votes from %s at <WEBHOOK_PATH>/%s', (site) => {
+  // Read in each test: the receiver's port is known only once beforeAll ran.
+  const address = () => `${url}/${site}`;
+  const as = (secret: string, memberId: string, extra: { test?: boolean; now?: number } = {}) =>
+    sendAs(site, { url: address(), secret, vote: { guildId: GUILD, memberId, ...extra }, delayScale: 0.001 });
+
+  it('takes an authorized vote once: one announcement, stored with its list; the same vote again is not a second', async () => {
+    const voter = nextSnowflake();
+    const request = requestAs(site, {
+      url: address(),
+      secret: SECRETS[site],
+      vote: { guildId: GUILD, memberId: voter },
+    });
+    expect(await post(request)).toBe(200);
+    const line = await world.bot.waitForLog((l) => accepted(voter).includes(l), 10_000, 'the vote');
+    expect(line.site).toBe(site);
+    await world.discord.waitUntil(() => announcementsOf(voter).length === 1, 10_000, 'the announcement');
+    expect(await post(request)).toBe(200);
+    await world.bot.waitForLog(
+      (l) => l.msg === 'vote already recorded; delivery ignored' && l.userId === voter,
+      10_000,
+      'the repeat dropped',
+    );
+    await pause(500);
+    expect(accepted(voter)).toHaveLength(1);
+    expect(announcementsOf(voter)).toHaveLength(1);
+  });
+
+  it('refuses a wrong or missing secret with 401 and stores nothing', async () => {
+    const voter = nextSnowflake();
+    expect((await as(`${SECRETS[site]}-wrong`, voter)).status).toBe(401);
+    const unsigned = requestAs(site, {
+      url: address(),
+      secret: SECRETS[site],
+      vote: { guildId: GUILD, memberId: voter },
+    });
+    const bare = site === 'discadia' ? { ...unsigned, url: address() } : { ...unsigned, headers: {} };
+    expect(await post(bare)).toBe(401);
+    await pause(300);
+    expect(world.bot.logs.some((l) => l.userId === voter)).toBe(false);
+    expect(announcementsOf(voter)).toEqual([]);
+  });
+
+  if (site === 'topgg')
+    it('refuses a bad signature and a stale timestamp with 401, storing nothing', async () => {
+      const voter = nextSnowflake();
+      const signed = requestAs(site, {
+        url: address(),
+        secret: SECRETS.topgg,
+        vote: { guildId: GUILD, memberId: voter },
+      });
+      expect(await post({ ...signed, body: signed.body.replace(voter, nextSnowflake()) })).toBe(401);
+      expect((await as(SECRETS.topgg, voter, { now: Date.now() - 10 * 60_000 })).status).toBe(401);
+      await pause(300);
+      expect(world.bot.logs.some((l) => l.userId === voter)).toBe(false);
+      expect(announcementsOf(voter)).toEqual([]);
+    });
+
+  if (site === 'topgg' || site === 'discordplace' || site === 'discollab')
+    it('acknowledges a test delivery and never announces it', async () => {
+      const tester = nextSnowflake();
+      expect((await as(SECRETS[site], tester, { test: true })).status).toBe(200);
+      await world.bot.waitForLog(
+        (l) => l.msg === 'test delivery from a list received' && l.site === site,
+        10_000,
+        'the test',
+      );
+      await pause(500);
+      expect(accepted(tester)).toEqual([]);
+      expect(announcementsOf(tester)).toEqual([]);
+    });
+});
+
+describe('beside Guilds', () => {
+  it('still takes Guilds votes at <WEBHOOK_PATH> with WEBHOOK_TOKEN, and 404s a list it is not on', async () => {
+    const voter = nextSnowflake();
+    expect(await deliver(url, WEBHOOK_TOKEN, voteEvent(GUILD, voter))).toBe(200);
+    await world.discord.waitUntil(() => announcementsOf(voter).length === 1, 10_000, 'the Guilds announcement');
+    expect(await deliver(`${url}/notalist`, SECRETS.discordplace, {})).toBe(404);
+  });
+
+  it('never writes a listing secret in the log', () => {
+    const log = JSON.stringify(world.bot.logs) + world.bot.stderr();
+    for (const secret of Object.values(SECRETS)) expect(log).not.toContain(secret);
+  });
+});
