@@ -47,6 +47,8 @@ export interface GracefulStop {
 export function stopOnSignal({ logger, details, stop, withinMs, lateExitCode }: GracefulStop): () => void {
   return onStopSignal((signal) => {
     logger.info({ signal, ...details?.() }, 'shutting down');
+    // The log is written in batches: a second signal ends the process at once, and the line with it.
+    logger.flush();
     setTimeout(() => process.exit(lateExitCode), withinMs).unref();
     void stop().then(() => process.exit(0));
   });
