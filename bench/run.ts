@@ -7,6 +7,7 @@ import { label, type BenchContext, type Figures, type Scenario } from './context
 import { bigBodiesScenario } from './scenarios/big-bodies.js';
 import { burstScenario } from './scenarios/burst.js';
 import { latencyScenario } from './scenarios/latency.js';
+import { listsScenario } from './scenarios/lists.js';
 import { memoryScenario } from './scenarios/memory.js';
 import { manyServersScenario } from './scenarios/many-servers.js';
 import { processingScenario } from './scenarios/processing.js';
@@ -43,6 +44,7 @@ const scenarios: Array<{ name: string; run: Scenario; kinds: BotKind[] }> = [
   { name: 'rate-limit', run: rateLimitScenario, kinds: ['ours', 'baseline'] },
   { name: 'big-bodies', run: bigBodiesScenario, kinds: ['ours'] },
   { name: 'realtime', run: realtimeScenario, kinds: ['ours', 'baseline'] },
+  { name: 'lists', run: listsScenario, kinds: ['ours'] },
   { name: 'stats', run: statsScenario, kinds: ['ours'] },
   { name: 'scale', run: scaleScenario, kinds: ['ours'] },
 ];

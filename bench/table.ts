@@ -6,12 +6,13 @@ import { MANY_SERVERS } from './scenarios/many-servers.js';
 import { PROCESSING_RUN } from './scenarios/processing.js';
 import { RATE_LIMIT_RUN } from './scenarios/rate-limit.js';
 import { BIG_BODIES_RUN } from './scenarios/big-bodies.js';
+import { LISTS_RUN } from './scenarios/lists.js';
 import { REALTIME } from './scenarios/realtime.js';
 import { SCALE } from './scenarios/scale.js';
 import { SETUP_STATUS } from './scenarios/setup-status.js';
 import { STATS_RENDER } from './scenarios/stats.js';
 
-type Unit = 'ms' | 'count' | 'per-s' | 'MB' | 'KB' | 'cpu-ms' | 'times';
+type Unit = 'ms' | 'us' | 'count' | 'per-s' | 'MB' | 'KB' | 'cpu-ms' | 'times';
 
 interface Row {
   id: string;
@@ -98,6 +99,7 @@ export function rows(extraLogLevels: readonly string[]): Row[] {
     { id: 'bodies.late', label: 'Late acks (> 3 s) of those members', unit: 'count' },
     { id: 'bodies.rssPeak', label: 'Bot peak RSS in that run', unit: 'MB' },
     ...realtimeRows(),
+    ...listsRows(),
     ...scaleRows(),
     { id: 'stats.p50', label: `/stats picture render p50 (30 days, of ${STATS_RENDER.count})`, unit: 'ms' },
     { id: 'stats.p99', label: `/stats picture render p99 (30 days, of ${STATS_RENDER.count})`, unit: 'ms' },
@@ -165,6 +167,21 @@ function realtimeRows(): Row[] {
   ];
 }
 
+/** Issue 34: every list's deliveries into one bot. */
+function listsRows(): Row[] {
+  const { rates, stepMs, p99UnderMs, mixRate, mixMs } = LISTS_RUN;
+  const taken = `taken whole with 200 p99 < ${p99UnderMs} ms (steps of ${stepMs / 1000} s, ${rates.join(', ')}/s)`;
+  const mix = `a mix of Guilds and the 5 other lists, ${mixRate}/s for ${mixMs / 1000} s`;
+  return [
+    { id: 'lists.guildsRate', label: `Guilds vote deliveries ${taken}`, unit: 'per-s' },
+    { id: 'lists.topggRate', label: `Top.gg signed (HMAC-SHA256) vote deliveries ${taken}`, unit: 'per-s' },
+    { id: 'lists.hmacUs', label: "Top.gg signature check per delivery (the site's verify, in-process)", unit: 'us' },
+    { id: 'lists.tokenUs', label: 'Guilds token check per delivery (in-process, for comparison)', unit: 'us' },
+    { id: 'lists.mixP99', label: `Webhook 200 p99 for ${mix}`, unit: 'ms' },
+    { id: 'lists.mixRefused', label: `Deliveries not taken in that mix`, unit: 'count' },
+  ];
+}
+
 /** Issue 19: the many-process deployment on one PostgreSQL. */
 function scaleRows(): Row[] {
   const { servers, shards, shardRanges, posts, ingest, pollSeconds } = SCALE;
@@ -207,6 +224,8 @@ function format(value: number | undefined, unit: Unit): string {
   switch (unit) {
     case 'ms':
       return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ms`;
+    case 'us':
+      return `${value.toFixed(1)} µs`;
     case 'count':
       return value.toFixed(0);
     case 'per-s':
