@@ -48,7 +48,7 @@ export interface BotContext extends BaseContext {
   /** Members' streaks alive now, from memory. */
   readonly streaks: Pick<StreakIndex, 'streakOf' | 'alive'>;
   /** Votes per day and reviews per rating, for /stats. */
-  readonly stats: StatsStore;
+  readonly stats: StatsStore & Pick<SiteBreakdownStore, 'votesPerDayBySite'>;
   /** Members' reminder settings, their last reminder, and when their running vote ends. */
   readonly reminders: Pick<ReminderStore, 'optInReminders' | 'optOutReminders' | 'reminderOptIn' | 'lastReminder'> &
     Pick<ExpiryStore, 'scheduledExpiry'>;

@@ -179,7 +179,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     ledger: storeWithDeadline(store, ['votesBetween', 'countingSince', 'runningVotes', 'votesPerDayBySite']),
     inbox: storeWithDeadline(store, ['unansweredReviews']),
     streaks,
-    stats: storeWithDeadline(store, ['votesPerDay', 'ratingCounts']),
+    stats: storeWithDeadline(store, ['votesPerDay', 'ratingCounts', 'votesPerDayBySite']),
     reminders: storeWithDeadline(store, [
       'optInReminders',
       'optOutReminders',

@@ -166,3 +166,23 @@ describe('milestone roles over every list', () => {
     expect(given()[0]).toMatchObject({ change: 'add', reason: expect.stringMatching(/3 recorded votes/) });
   });
 });
+
+describe('/stats over every list', () => {
+  it('stacks the votes by list, names each list under the days, and counts them all in the days', async () => {
+    const moderator = member({ permissions: MODERATOR_PERMISSIONS });
+    const answer = await world.discord
+      .sendInteraction(
+        slashCommand({
+          name: 'stats',
+          member: moderator,
+          options: [{ name: 'days', type: OptionType.Integer, value: 1 }],
+        }),
+      )
+      .waitForMessage(15_000);
+    const text = answer.embeds[0]!.description as string;
+    // Today: the Guilds votes of the tests above (2), Top.gg's 2 + 2 (weights), discord.place's 11.
+    expect(text).toMatch(/: 17\n/);
+    expect(text).toContain('By list:\nGuilds: 2\nTop.gg: 4\ndiscord.place: 11');
+    expect(answer.attachments[0]?.filename).toBe('stats.png');
+  });
+});

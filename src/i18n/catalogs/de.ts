@@ -535,4 +535,6 @@ export const de: Catalog = {
   'leaderboard.siteOnly': 'Nur die Stimmen auf {site}.',
   'votes.titleSite': 'Stimmen · {site}',
   'votes.otherList': '{site}: {count} diesen Monat',
+  // Issue 34: /stats stacks the votes by list.
+  'stats.bySiteHeading': 'Nach Liste:',
 };

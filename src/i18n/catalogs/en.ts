@@ -511,6 +511,8 @@ export const en = {
   'leaderboard.siteOnly': 'Only the votes on {site}.',
   'votes.titleSite': 'Votes · {site}',
   'votes.otherList': '{site}: {count} this month',
+  // Issue 34: /stats stacks the votes by list.
+  'stats.bySiteHeading': 'By list:',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -528,4 +528,6 @@ export const es: Catalog = {
   'leaderboard.siteOnly': 'Solo los votos en {site}.',
   'votes.titleSite': 'Votos · {site}',
   'votes.otherList': '{site}: {count} este mes',
+  // Issue 34: /stats stacks the votes by list.
+  'stats.bySiteHeading': 'Por lista:',
 };

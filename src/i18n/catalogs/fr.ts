@@ -527,4 +527,6 @@ export const fr: Catalog = {
   'leaderboard.siteOnly': 'Seulement les votes sur {site}.',
   'votes.titleSite': 'Votes · {site}',
   'votes.otherList': '{site} : {count} ce mois-ci',
+  // Issue 34: /stats stacks the votes by list.
+  'stats.bySiteHeading': 'Par liste :',
 };

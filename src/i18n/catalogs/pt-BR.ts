@@ -521,4 +521,6 @@ export const ptBR: Catalog = {
   'leaderboard.siteOnly': 'Só os votos em {site}.',
   'votes.titleSite': 'Votos · {site}',
   'votes.otherList': '{site}: {count} este mês',
+  // Issue 34: /stats stacks the votes by list.
+  'stats.bySiteHeading': 'Por lista:',
 };
