@@ -1,6 +1,14 @@
 import { SlashCommandBuilder, InteractionContextType, type ChatInputCommandInteraction } from 'discord.js';
 import type { BotContext } from '../src/runtime/context.js';
-import { commandNamed, isEphemeral, monthOption, monthText, publicOption } from '../src/bot/command-options.js';
+import {
+  commandNamed,
+  isEphemeral,
+  monthOption,
+  monthText,
+  publicOption,
+  siteChoice,
+  siteOption,
+} from '../src/bot/command-options.js';
 import { replyInTime } from '../src/bot/respond.js';
 import { UserFacingError } from '../src/bot/user-error.js';
 import { english, localizations } from '../src/i18n/index.js';
@@ -25,10 +33,11 @@ export const data = commandNamed(new SlashCommandBuilder(), 'leaderboard')
       .setDescriptionLocalizations(localizations('option.leaderboard.kind.description'))
       .addChoices(...kinds),
   )
-  .addBooleanOption(publicOption('option.leaderboard.public.description'));
+  .addBooleanOption(publicOption('option.leaderboard.public.description'))
+  .addStringOption(siteOption('option.leaderboard.site.description'));
 
 export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
-  // The streaks going now: a month does not apply to them, so it is not read.
+  // The streaks going now: a month and a list do not apply to them (a day with a vote on any list counts).
   if (interaction.options.getString(KIND) === 'streak') {
     const work = streakBoardWithNames(interaction, 1, ctx);
     await replyInTime(interaction, work, { ephemeral: isEphemeral(interaction) });
@@ -38,6 +47,6 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
   const typed = monthText(interaction);
   const month = typed === undefined ? current : parseMonth(typed);
   if (month === null) throw new UserFacingError('refusal.badMonth', { example: monthKey(current) });
-  const work = leaderboardWithNames(interaction, month, 1, ctx);
+  const work = leaderboardWithNames(interaction, month, 1, ctx, siteChoice(interaction));
   await replyInTime(interaction, work, { ephemeral: isEphemeral(interaction) });
 }

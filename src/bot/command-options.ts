@@ -8,6 +8,7 @@ import type {
   User,
 } from 'discord.js';
 import { english, localizations, type MessageKey } from '../i18n/index.js';
+import { isSiteId, SITE_FACTS, SITE_IDS, type SiteId } from '../lists/index.js';
 
 // The options several commands share, named once so the builder and the reader cannot drift apart.
 // Discord sends the English name whatever the member's language, so the readers use it.
@@ -110,4 +111,18 @@ export function targetUser(interaction: ChatInputCommandInteraction): User {
 /** Answers about a member stay between the bot and the caller unless `public:true` is chosen. */
 export function isEphemeral(interaction: ChatInputCommandInteraction): boolean {
   return !(interaction.options.getBoolean(PUBLIC) ?? false);
+}
+
+const SITE = english.t('option.site.name');
+
+/** `site`: one list to count (each site's own name, Guilds first); every list when left out. */
+export const siteOption = (description: MessageKey) => (option: SlashCommandStringOption) =>
+  named(option, 'option.site.name', description).addChoices(
+    ...SITE_IDS.map((id) => ({ name: SITE_FACTS[id].name, value: id })),
+  );
+
+/** The `site` option, or undefined when it is left out (or names no list the bot knows). */
+export function siteChoice(interaction: ChatInputCommandInteraction): SiteId | undefined {
+  const site = interaction.options.getString(SITE);
+  return isSiteId(site) ? site : undefined;
 }

@@ -1,6 +1,13 @@
 import { ServiceError, type ServiceClient, type VoteStatus } from '../api/index.js';
 import type { Logger } from '../core/log.js';
-import type { MirrorEntry, MirrorStore, NewVote, PollRecord, VoteLedger } from '../store/index.js';
+import {
+  GUILDS_SITE,
+  type MirrorEntry,
+  type MirrorStore,
+  type NewVote,
+  type PollRecord,
+  type VoteLedger,
+} from '../store/index.js';
 import { INTERACTION_STORE_MS, storeWithin } from '../store/within.js';
 import { backoffMs, type BackoffPolicy } from '../work/backoff.js';
 import { DrainLoop } from '../work/drain-loop.js';
@@ -205,7 +212,8 @@ export class VoteMirror {
       const listed = entries.map((entry) => ({ userId: entry.userId, endsAt: entry.expiresAt }));
       await this.options.votes.polled(listed);
       // One read for the whole list: most listed votes are running already and need no more work.
-      const running = await store.runningVotes(at);
+      // Guilds' own: another list's running vote neither hides a Guilds vote nor moves its end.
+      const running = await store.runningVotes(at, GUILDS_SITE);
       const candidates: NewVote[] = [];
       for (const vote of list.votes) {
         const periodEndsAt = vote.remainingMs ? at + vote.remainingMs : at + ASSUMED_VOTE_PERIOD_MS;

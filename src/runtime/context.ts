@@ -9,7 +9,14 @@ import type { VoteMirror } from '../mirror/vote-mirror.js';
 import type { ServerSettings } from '../servers/server-settings.js';
 import type { Servers } from '../servers/servers.js';
 import type { SetupPorts } from './setup-ports.js';
-import type { ExpiryStore, ReminderStore, ReviewFeedStore, StatsStore, VoteLedger } from '../store/index.js';
+import type {
+  ExpiryStore,
+  ReminderStore,
+  ReviewFeedStore,
+  SiteBreakdownStore,
+  StatsStore,
+  VoteLedger,
+} from '../store/index.js';
 import type { StreakIndex } from './streak-index.js';
 
 /** What every handler may use, whichever server it serves; handed in by processes/bot.ts so handlers never reach for globals. */
@@ -36,11 +43,12 @@ export interface BotContext extends BaseContext {
   /** The server's active votes as last seen; `/vote` answers from it without a service call. */
   readonly votes?: Pick<VoteMirror, 'activeVote' | 'learned'>;
   /** The votes the bot recorded, for the leaderboard, and members' streaks. */
-  readonly ledger: Pick<VoteLedger, 'votesBetween' | 'countingSince'>;
+  readonly ledger: Pick<VoteLedger, 'votesBetween' | 'countingSince' | 'runningVotes'> &
+    Pick<SiteBreakdownStore, 'votesPerDayBySite'>;
   /** Members' streaks alive now, from memory. */
   readonly streaks: Pick<StreakIndex, 'streakOf' | 'alive'>;
   /** Votes per day and reviews per rating, for /stats. */
-  readonly stats: StatsStore;
+  readonly stats: StatsStore & Pick<SiteBreakdownStore, 'votesPerDayBySite'>;
   /** Members' reminder settings, their last reminder, and when their running vote ends. */
   readonly reminders: Pick<ReminderStore, 'optInReminders' | 'optOutReminders' | 'reminderOptIn' | 'lastReminder'> &
     Pick<ExpiryStore, 'scheduledExpiry'>;

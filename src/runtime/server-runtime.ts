@@ -22,6 +22,7 @@ import type {
   OutboxStore,
   ReminderStore,
   ReviewFeedStore,
+  SiteBreakdownStore,
   StatsStore,
   StoredEvent,
   StreakStore,
@@ -53,6 +54,7 @@ export interface ServerRuntime {
 type RuntimeStore = ReviewFeedStore &
   OutboxStore &
   VoteLedger &
+  SiteBreakdownStore &
   StreakStore &
   StatsStore &
   MirrorStore &
@@ -175,10 +177,10 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     settings,
     api,
     votes: mirror,
-    ledger: storeWithDeadline(store, ['votesBetween', 'countingSince']),
+    ledger: storeWithDeadline(store, ['votesBetween', 'countingSince', 'runningVotes', 'votesPerDayBySite']),
     inbox: storeWithDeadline(store, ['unansweredReviews']),
     streaks,
-    stats: storeWithDeadline(store, ['votesPerDay', 'ratingCounts']),
+    stats: storeWithDeadline(store, ['votesPerDay', 'ratingCounts', 'votesPerDayBySite']),
     reminders: storeWithDeadline(store, [
       'optInReminders',
       'optOutReminders',

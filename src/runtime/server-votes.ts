@@ -2,13 +2,14 @@ import type { Lanes } from '../feeds/lanes.js';
 import type { VoteSink } from '../mirror/vote-sink.js';
 import type { MilestoneRoles } from '../roles/milestone-roles.js';
 import type { ExpirySchedule } from '../schedule/expiry-schedule.js';
+import { GUILDS_SITE } from '../store/index.js';
 import type { StreakIndex } from './streak-index.js';
 
 export interface ServerVotesTargets {
   lanes: Pick<Lanes, 'wakeVotes'>;
   milestones: Pick<MilestoneRoles, 'wake'>;
   streaks: Pick<StreakIndex, 'changed'>;
-  schedule: Pick<ExpirySchedule, 'voteKnown' | 'voteSeen' | 'votesKnown'>;
+  schedule: Pick<ExpirySchedule, 'voteKnown' | 'listVoteRecorded' | 'voteSeen' | 'votesKnown'>;
 }
 
 /** One server's VoteSink: the work a recorded vote wakes, written once for deliveries and polls alike. */
@@ -21,9 +22,12 @@ export function serverVotes({ lanes, milestones, streaks, schedule }: ServerVote
       milestones.wake();
     },
     // A recorded vote makes the streaks in memory be read again (periods a refresh moves: within a minute).
-    newVote(userId, periodEndsAt) {
+    newVote(userId, periodEndsAt, site = GUILDS_SITE) {
       streaks.changed();
-      return schedule.voteKnown(userId, periodEndsAt);
+      // The store moved the member's end as it recorded another list's vote: the schedule offers it anyway.
+      return site === GUILDS_SITE
+        ? schedule.voteKnown(userId, periodEndsAt)
+        : schedule.listVoteRecorded(userId, periodEndsAt);
     },
     running: (userId, endsAt) => schedule.voteKnown(userId, endsAt),
     seen: (userId, endsAt) => schedule.voteSeen(userId, endsAt),

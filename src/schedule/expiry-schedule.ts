@@ -1,7 +1,13 @@
 import { BoundedMap } from '../core/bounded-map.js';
 import type { Logger } from '../core/log.js';
 import { SAME_VOTE_END_MS } from '../mirror/vote-mirror.js';
-import type { ExpiryStore, MirrorStore, ScheduledExpiry } from '../store/index.js';
+import {
+  GUILDS_SITE,
+  type ExpiryStore,
+  type MirrorStore,
+  type ScheduledExpiry,
+  type VoteLedger,
+} from '../store/index.js';
 import { backoffMs, STORE_BACKOFF } from '../work/backoff.js';
 import { DrainLoop } from '../work/drain-loop.js';
 
@@ -26,7 +32,8 @@ export interface ExpiryConsumer {
 }
 
 export interface ExpiryScheduleOptions {
-  store: ExpiryStore & Pick<MirrorStore, 'mirrorEntries'>;
+  /** The schedule, the mirror (Guilds' running votes) and the ledger (every list's). */
+  store: ExpiryStore & Pick<MirrorStore, 'mirrorEntries'> & Pick<VoteLedger, 'runningVotes'>;
   logger: Logger;
   now: () => number;
   consumers: readonly ExpiryConsumer[];
@@ -63,7 +70,8 @@ export class ExpirySchedule {
   /**
    * The ends this schedule wrote to the store and has not cleared: `/vote` offers a running vote on
    * every answer from the service's cache, and each offer cost a read, a write and a read of the next
-   * expiry. This class is the only writer of the schedule, so the map stays in step with the store.
+   * expiry. The store also moves an end later when it records another list's vote; such an end is
+   * never earlier than one here, so a stale entry only costs a write that keeps the store's end.
    */
   readonly #known = new BoundedMap<string, number>({ max: KNOWN_MAX });
   /** Ends offered and not written yet, and the write they wait for. */
@@ -106,6 +114,15 @@ export class ExpirySchedule {
   }
 
   /**
+   * Another list's vote was recorded: the store has moved the member's end already (to this one
+   * when it is the latest), so every consumer is offered the vote whatever the end was before.
+   */
+  listVoteRecorded(userId: string, endsAt: number): Promise<void> {
+    this.#gathered.delete(userId);
+    return this.votesKnown([{ userId, endsAt }], true);
+  }
+
+  /**
    * A `/vote` answer showed a running vote. Nobody waits on it, and answers offer new voters one
    * by one (SQLite syncs every commit): ends seen within GATHER_MS are written together, a
    * statement and a commit for them all.
@@ -134,12 +151,12 @@ export class ExpirySchedule {
    * voteKnown for a poll's whole list: two reads and a few writes for the ends not known yet,
    * rather than three statements per member (thousands of servers polling at start).
    */
-  async votesKnown(votes: readonly RunningVote[]): Promise<void> {
+  async votesKnown(votes: readonly RunningVote[], offer = false): Promise<void> {
     const { logger, now } = this.options;
     const at = now();
     const changed = votes.filter(({ userId, endsAt }) => {
       const known = this.#known.get(userId);
-      return endsAt > at && (known === undefined || Math.abs(known - endsAt) >= SAME_VOTE_END_MS);
+      return endsAt > at && (offer || known === undefined || Math.abs(known - endsAt) >= SAME_VOTE_END_MS);
     });
     if (this.#stopped || changed.length === 0) return;
     try {
@@ -148,10 +165,13 @@ export class ExpirySchedule {
       // them (a grant queued when it was killed) is unknown, so they are checked as a start does.
       const unsure: RunningVote[] = [];
       for (const { userId, endsAt } of changed) {
-        const firstSight = !this.#known.has(userId);
+        const known = this.#known.get(userId);
+        const firstSight = known === undefined;
         this.#known.set(userId, endsAt);
         const before = scheduled.get(userId);
-        if (before === undefined || before <= at) await this.#offer(userId, endsAt);
+        // An offered vote (another list's) is new unless this schedule knew one running already.
+        const fresh = offer ? known === undefined || known <= at : before === undefined || before <= at;
+        if (fresh) await this.#offer(userId, endsAt);
         else if (firstSight) unsure.push({ userId, endsAt });
       }
       if (unsure.length > 0) await this.#offerAll(unsure, true);
@@ -192,15 +212,25 @@ export class ExpirySchedule {
       const running: RunningVote[] = [];
       const offers: RunningVote[] = [];
       const scheduled = await store.scheduledExpiries();
+      const otherLists = await this.#otherListsRunning(at);
       const moved: RunningVote[] = [];
+      const consider = (userId: string, guildsEnd: number) => {
+        // The store keeps the latest end over every list: one from another list is not rewritten.
+        const endsAt = Math.max(guildsEnd, otherLists.get(userId) ?? 0);
+        const vote = { userId, endsAt };
+        running.push(vote);
+        const before = scheduled.get(userId);
+        if (before !== endsAt) moved.push(vote);
+        if (full || before === undefined || before <= at) offers.push(vote);
+      };
+      const mirrored = new Set<string>();
       for (const entry of await store.mirrorEntries()) {
         if (entry.expiresAt <= at) continue;
-        const vote = { userId: entry.userId, endsAt: entry.expiresAt };
-        running.push(vote);
-        const before = scheduled.get(entry.userId);
-        if (before !== entry.expiresAt) moved.push(vote);
-        if (full || before === undefined || before <= at) offers.push(vote);
+        mirrored.add(entry.userId);
+        consider(entry.userId, entry.expiresAt);
       }
+      // Voters on other lists only: the role stays (and is healed) while any list's vote runs.
+      for (const [userId, endsAt] of otherLists) if (!mirrored.has(userId)) consider(userId, endsAt);
       if (this.#stopped) return;
       await store.scheduleExpiries(moved);
       for (const { userId, endsAt } of running) this.#known.set(userId, endsAt);
@@ -212,6 +242,20 @@ export class ExpirySchedule {
     } catch (err) {
       logger.warn({ err }, 'could not reconcile the vote expiry schedule');
     }
+  }
+
+  /**
+   * Members whose latest running vote is on a list other than Guilds, with its end: a read of the
+   * ledger, and a second one when any vote runs.
+   */
+  async #otherListsRunning(at: number): Promise<Map<string, number>> {
+    const { store } = this.options;
+    const latest = await store.runningVotes(at);
+    if (latest.size === 0) return new Map();
+    const guilds = await store.runningVotes(at, GUILDS_SITE);
+    const others = new Map<string, number>();
+    for (const [userId, endsAt] of latest) if (endsAt > (guilds.get(userId) ?? 0)) others.set(userId, endsAt);
+    return others;
   }
 
   /** A full pass gives a consumer that takes them all at once the whole list; the others get each vote. */

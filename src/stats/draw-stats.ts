@@ -9,6 +9,7 @@ import {
   BarElement,
   CategoryScale,
   Chart,
+  Legend,
   LinearScale,
   Title,
   type ChartConfiguration,
@@ -23,6 +24,8 @@ const FONT_FAMILY = 'Vote Bot Sans';
 const FONT_FILE = 'assets/fonts/DejaVuSans.ttf';
 const TEXT_COLOUR = '#313338';
 const RATING_COLOUR = '#f0b232';
+/** A list's colour in the stack, after Guilds' (the colour of the one series): far apart, and none the ratings'. */
+const LIST_COLOURS = ['#3ba55c', '#eb459e', '#9b59b6', '#e67e22', '#1abc9c', '#95a5a6'];
 
 /** What the picture shows, its texts already in the server's language. */
 export interface StatsPicture {
@@ -31,13 +34,15 @@ export interface StatsPicture {
   daysAxis: string;
   dayLabels: string[];
   votes: number[];
+  /** The votes split by list, stacked with a legend naming each; `votes` as one series when absent. */
+  votesBySite?: Array<{ label: string; votes: number[] }>;
   ratingsTitle: string;
   ratingsAxis: string;
   ratingLabels: string[];
   ratings: number[];
 }
 
-Chart.register(BarController, BarElement, CategoryScale, LinearScale, Title);
+Chart.register(BarController, BarElement, CategoryScale, Legend, LinearScale, Title);
 // The shipped font, not whatever the host has: the picture reads the same on every machine.
 if (!GlobalFonts.registerFromPath(projectFile(FONT_FILE), FONT_FAMILY)) {
   throw new Error(`the font ${FONT_FILE} could not be loaded`);
@@ -51,11 +56,10 @@ export async function drawStats(picture: StatsPicture): Promise<Buffer> {
   const context = canvas.getContext('2d');
   context.fillStyle = '#ffffff';
   context.fillRect(0, 0, PICTURE_WIDTH, PICTURE_HEIGHT);
-  const votes = bars(picture.dayLabels, picture.votes, `#${ToneColour.info.toString(16)}`, {
-    title: picture.votesTitle,
-    x: picture.daysAxis,
-    y: picture.votesAxis,
-  });
+  const votesTexts = { title: picture.votesTitle, x: picture.daysAxis, y: picture.votesAxis };
+  const votes = picture.votesBySite
+    ? stackedBars(picture.dayLabels, picture.votesBySite, votesTexts)
+    : bars(picture.dayLabels, picture.votes, GUILDS_COLOUR, votesTexts);
   drawChart(context, 0, VOTES_WIDTH, votes);
   const ratings = bars(picture.ratingLabels, picture.ratings, RATING_COLOUR, {
     title: picture.ratingsTitle,
@@ -78,6 +82,27 @@ function drawChart(into: SKRSContext2D, left: number, width: number, config: Cha
   chart.destroy();
 }
 
+const GUILDS_COLOUR = `#${ToneColour.info.toString(16)}`;
+
+/** One bar a day, each list's votes stacked on the others' (Guilds first, at the bottom), with a legend. */
+function stackedBars(
+  labels: string[],
+  series: NonNullable<StatsPicture['votesBySite']>,
+  texts: { title: string; x: string; y: string },
+): ChartConfiguration<'bar'> {
+  const config = bars(labels, [], GUILDS_COLOUR, texts);
+  let next = 0;
+  config.data.datasets = series.map(({ label, votes }) => ({
+    label,
+    data: votes,
+    backgroundColor: label === 'Guilds' ? GUILDS_COLOUR : LIST_COLOURS[next++ % LIST_COLOURS.length]!,
+  }));
+  config.options!.plugins!.legend = { display: true, position: 'bottom' };
+  config.options!.scales!.x = { ...config.options!.scales!.x, stacked: true };
+  config.options!.scales!.y = { ...config.options!.scales!.y, stacked: true };
+  return config;
+}
+
 function bars(
   labels: string[],
   data: number[],
@@ -92,7 +117,7 @@ function bars(
       animation: false,
       devicePixelRatio: 1,
       layout: { padding: 16 },
-      plugins: { title: { display: true, text: texts.title, font: { size: 18 } } },
+      plugins: { title: { display: true, text: texts.title, font: { size: 18 } }, legend: { display: false } },
       scales: {
         x: { title: { display: texts.x !== '', text: texts.x }, grid: { display: false } },
         y: { beginAtZero: true, ticks: { precision: 0 }, title: { display: true, text: texts.y } },

@@ -54,6 +54,7 @@ export function pictureOf(data: StatsData, { t, dayName }: Translator): StatsPic
     daysAxis: t('stats.chart.daysAxis'),
     dayLabels: data.days.map(dayName),
     votes: data.votes,
+    ...(data.bySite ? { votesBySite: data.bySite.map(({ name, votes }) => ({ label: name, votes })) } : {}),
     ratingsTitle: t('stats.chart.ratingsTitle'),
     ratingsAxis: t('stats.chart.ratingsAxis'),
     ratingLabels: stars.map((count) => t('stats.chart.stars', { stars: count })),

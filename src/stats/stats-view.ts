@@ -32,6 +32,7 @@ export function statsView({ data, png, countingSince, i18n }: StatsViewInput): S
     ...dayLines,
     '',
     t('stats.votesSummary', { total, days, average: oneDecimal(total / days) }),
+    ...bySiteLines(data, i18n),
     t('leaderboard.since', { date: time(countingSince, TimestampStyles.LongDate) }),
   ].join('\n');
   const ratings =
@@ -59,3 +60,12 @@ export function statsView({ data, png, countingSince, i18n }: StatsViewInput): S
 
 /** 2.5, not 2.4999: averages read at one decimal. */
 const oneDecimal = (value: number) => Math.round(value * 10) / 10;
+
+/** Each list's votes over the days shown, as the stacked bars and their legend show them. */
+function bySiteLines({ bySite }: StatsData, { t }: Translator): string[] {
+  if (!bySite) return [];
+  const lines = bySite.map(({ name, votes }) =>
+    t('stats.line', { label: name, count: votes.reduce((sum, count) => sum + count, 0) }),
+  );
+  return [t('stats.bySiteHeading'), ...lines];
+}

@@ -18,17 +18,20 @@ export interface LeaderboardViewInput {
   countingSince: Date | null;
   i18n: Translator;
   names?: ReadonlyMap<string, string>;
+  /** The one list counted (its id for the page buttons, its name for the heading); every list when absent. */
+  site?: { id: string; name: string };
 }
 
 /** Which ranking a page button redraws: a month's votes, or the streaks going now. */
-export type LeaderboardPage = { month: Month; page: number } | { streak: true; page: number };
+export type LeaderboardPage = { month: Month; page: number; site?: string } | { streak: true; page: number };
 
 /** The streak ranking's place in a custom id, where a month would be. */
 const STREAK = 'streak';
 
 /**
- * `leaderboard-page:<YYYY-MM>:<N>` or `leaderboard-page:streak:<N>`: the ranking and the page a
- * button leads to, or null when forged.
+ * `leaderboard-page:<YYYY-MM>:<N>`, `leaderboard-page:<YYYY-MM>:<N>:<site id>` (one list's votes) or
+ * `leaderboard-page:streak:<N>`: the ranking and the page a button leads to, or null when forged.
+ * The site id is checked against the known lists by the button's handler.
  */
 export function parseLeaderboardPage(arg: string): LeaderboardPage | null {
   const streak = new RegExp(`^${STREAK}:(\\d{1,5})$`).exec(arg);
@@ -36,10 +39,11 @@ export function parseLeaderboardPage(arg: string): LeaderboardPage | null {
     const page = parsePage(streak[1]!);
     return page ? { streak: true, page } : null;
   }
-  const match = /^(\d{4}-\d{2}):(\d{1,5})$/.exec(arg);
+  const match = /^(\d{4}-\d{2}):(\d{1,5})(?::([a-z]{1,20}))?$/.exec(arg);
   const month = match ? parseMonth(match[1]!) : null;
   const page = match ? parsePage(match[2]!) : null;
-  return month && page ? { month, page } : null;
+  if (!month || !page) return null;
+  return match![3] === undefined ? { month, page } : { month, page, site: match![3] };
 }
 
 function line({ rank, userId, votes }: Ranked, { t }: Translator, name?: string): string {
@@ -56,6 +60,7 @@ export function leaderboardView({
   countingSince,
   i18n,
   names,
+  site,
 }: LeaderboardViewInput): MessageView {
   const { t } = i18n;
   const monthName = i18n.monthName(month.year, month.month);
@@ -64,14 +69,24 @@ export function leaderboardView({
     : t('leaderboard.notYet');
   const embed = new EmbedBuilder().setColor(ToneColour.info).setTitle(t('leaderboard.title', { month: monthName }));
   if (ranked.length === 0) {
-    return messageView(embed.setDescription(`${t('leaderboard.empty', { month: monthName })}\n${since}`));
+    const only = site ? `\n${t('leaderboard.siteOnly', { site: site.name })}` : '';
+    return messageView(embed.setDescription(`${t('leaderboard.empty', { month: monthName })}${only}\n${since}`));
   }
   const shown = pageOf(ranked, page);
   const lines = shown.items.map((entry) => line(entry, i18n, names?.get(entry.userId)));
   embed
-    .setDescription([t('leaderboard.heading'), ...lines, '', since].join('\n'))
+    .setDescription(
+      [
+        t('leaderboard.heading'),
+        ...(site ? [t('leaderboard.siteOnly', { site: site.name })] : []),
+        ...lines,
+        '',
+        since,
+      ].join('\n'),
+    )
     .setFooter({ text: t('votes.page', { page: shown.current, pages: shown.pageCount }) });
-  const toPage = (target: number) => encodeCustomId(Prefix.leaderboardPage, `${monthKey(month)}:${target}`);
+  const toPage = (target: number) =>
+    encodeCustomId(Prefix.leaderboardPage, `${monthKey(month)}:${target}${site ? `:${site.id}` : ''}`);
   return messageView(embed, shown.pageCount > 1 ? [pageButtons(shown, toPage, i18n)] : []);
 }
 

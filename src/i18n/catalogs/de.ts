@@ -528,4 +528,13 @@ export const de: Catalog = {
     'Nur Moderatoren können die Statistik sehen: Mitglieder mit „Server verwalten“ oder mit einer der Moderatorenrollen in den Einstellungen des Bots.',
   'refusal.badDays.title': 'Anzahl der Tage nicht verstanden',
   'refusal.badDays.text': 'Gib eine ganze Zahl von Tagen zwischen 1 und {max} an.',
+  // Issue 34: /leaderboard and /votes over every list.
+  'option.site.name': 'liste',
+  'option.leaderboard.site.description': 'Nur die Stimmen auf einer Liste zählen (Standard: alle Listen)',
+  'option.votes.site.description': 'Nur die Stimmen einer Liste (Standard: Guilds und der Monat der anderen Listen)',
+  'leaderboard.siteOnly': 'Nur die Stimmen auf {site}.',
+  'votes.titleSite': 'Stimmen · {site}',
+  'votes.otherList': '{site}: {count} diesen Monat',
+  // Issue 34: /stats stacks the votes by list.
+  'stats.bySiteHeading': 'Nach Liste:',
 };

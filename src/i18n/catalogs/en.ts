@@ -504,6 +504,15 @@ export const en = {
     'Only moderators can see the statistics: members with Manage Server, or with one of the moderator roles in the bot’s settings.',
   'refusal.badDays.title': 'Number of days not understood',
   'refusal.badDays.text': 'Give a whole number of days from 1 to {max}.',
+  // Issue 34: /leaderboard and /votes over every list.
+  'option.site.name': 'site',
+  'option.leaderboard.site.description': 'Count the votes on one list only (default: every list)',
+  'option.votes.site.description': "One list's votes only (default: Guilds' active votes and the other lists' month)",
+  'leaderboard.siteOnly': 'Only the votes on {site}.',
+  'votes.titleSite': 'Votes · {site}',
+  'votes.otherList': '{site}: {count} this month',
+  // Issue 34: /stats stacks the votes by list.
+  'stats.bySiteHeading': 'By list:',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -521,4 +521,13 @@ export const es: Catalog = {
     'Solo los moderadores pueden ver las estadísticas: miembros con «Gestionar servidor» o con uno de los roles de moderador de la configuración del bot.',
   'refusal.badDays.title': 'Número de días no entendido',
   'refusal.badDays.text': 'Indica un número entero de días entre 1 y {max}.',
+  // Issue 34: /leaderboard and /votes over every list.
+  'option.site.name': 'lista',
+  'option.leaderboard.site.description': 'Contar solo los votos de una lista (por defecto: todas)',
+  'option.votes.site.description': 'Solo los votos de una lista (por defecto: Guilds y el mes de las demás)',
+  'leaderboard.siteOnly': 'Solo los votos en {site}.',
+  'votes.titleSite': 'Votos · {site}',
+  'votes.otherList': '{site}: {count} este mes',
+  // Issue 34: /stats stacks the votes by list.
+  'stats.bySiteHeading': 'Por lista:',
 };

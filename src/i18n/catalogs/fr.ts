@@ -520,4 +520,13 @@ export const fr: Catalog = {
     'Seuls les modérateurs peuvent voir les statistiques : les membres ayant « Gérer le serveur » ou l’un des rôles de modérateur définis dans les réglages du bot.',
   'refusal.badDays.title': 'Nombre de jours non compris',
   'refusal.badDays.text': 'Indiquez un nombre entier de jours entre 1 et {max}.',
+  // Issue 34: /leaderboard and /votes over every list.
+  'option.site.name': 'liste',
+  'option.leaderboard.site.description': 'Ne compter que les votes d’une liste (par défaut : toutes)',
+  'option.votes.site.description': 'Les votes d’une seule liste (par défaut : Guilds et le mois des autres)',
+  'leaderboard.siteOnly': 'Seulement les votes sur {site}.',
+  'votes.titleSite': 'Votes · {site}',
+  'votes.otherList': '{site} : {count} ce mois-ci',
+  // Issue 34: /stats stacks the votes by list.
+  'stats.bySiteHeading': 'Par liste :',
 };

@@ -514,4 +514,13 @@ export const ptBR: Catalog = {
     'Somente moderadores podem ver as estatísticas: membros com “Gerenciar servidor” ou com um dos cargos de moderador das configurações do bot.',
   'refusal.badDays.title': 'Número de dias não entendido',
   'refusal.badDays.text': 'Informe um número inteiro de dias entre 1 e {max}.',
+  // Issue 34: /leaderboard and /votes over every list.
+  'option.site.name': 'lista',
+  'option.leaderboard.site.description': 'Contar só os votos de uma lista (padrão: todas)',
+  'option.votes.site.description': 'Só os votos de uma lista (padrão: Guilds e o mês das outras)',
+  'leaderboard.siteOnly': 'Só os votos em {site}.',
+  'votes.titleSite': 'Votos · {site}',
+  'votes.otherList': '{site}: {count} este mês',
+  // Issue 34: /stats stacks the votes by list.
+  'stats.bySiteHeading': 'Por lista:',
 };

@@ -28,6 +28,11 @@ describe('diffCommands', () => {
     expect(diffCommands(local, local.map(asDiscordReturns))).toEqual({ missing: [], extra: [], changed: [] });
   });
 
+  it('finds none after the commands went through JSON, a choice named in one language included (/leaderboard site:)', () => {
+    const sent = JSON.parse(JSON.stringify(local)) as Command[];
+    expect(diffCommands(local, sent.map(asDiscordReturns))).toEqual({ missing: [], extra: [], changed: [] });
+  });
+
   it('names a missing, an extra and a changed command', () => {
     const registered = local
       .filter((c) => c.name !== 'votes')

@@ -1,0 +1,211 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { REST } from 'discord.js';
+import { discordPoster } from '../../src/bot/poster.js';
+import { english } from '../../src/i18n/index.js';
+import { VoteMirror } from '../../src/mirror/vote-mirror.js';
+import { VoterRole } from '../../src/roles/voter-role.js';
+import { serverVotes } from '../../src/runtime/server-votes.js';
+import { startSandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/types.js';
+import { ExpirySchedule } from '../../src/schedule/expiry-schedule.js';
+import { openStore, type ScheduledExpiry, type Store, type StoreRoot } from '../../src/store/index.js';
+import { capturedLog } from '../support/captured-log.js';
+import { quietVotes } from '../support/quiet-votes.js';
+import { fastClient } from '../support/service.js';
+import { member, nextSnowflake, startDiscordStandIn, type DiscordStandIn } from '../../tools/discord-standin/index.js';
+
+/*
+ * Issue 34 item 4: the mirror and the expiry schedule read Guilds' votes from the service and every
+ * list's from the ledger. Another list's running vote neither hides a Guilds vote from the poll nor
+ * is overwritten by each reconcile, and the voter role is held while any list's vote runs.
+ */
+const HOUR = 3_600_000;
+
+let sandbox: Sandbox;
+let discord: DiscordStandIn;
+let root: StoreRoot;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  discord = await startDiscordStandIn();
+  root = await openStore({ kind: 'sqlite', file: ':memory:' });
+});
+afterEach(() => sandbox.reset());
+afterAll(async () => {
+  await root?.close();
+  await discord?.close();
+  await sandbox?.close();
+});
+
+const until = async (done: () => boolean | Promise<boolean>, ms: number, what: string) => {
+  const deadline = Date.now() + ms;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+};
+
+const topggVote = (userId: string, at: number, periodEndsAt: number) => ({
+  userId,
+  at,
+  double: false,
+  source: 'webhook' as const,
+  periodEndsAt,
+  site: 'topgg',
+  weight: 1,
+});
+
+function voterRole(store: Store): VoterRole {
+  const rest = new REST({ api: discord.apiUrl }).setToken(discord.token);
+  return new VoterRole({
+    rest,
+    poster: discordPoster(rest),
+    guildId: discord.guildId,
+    roleId: discord.voterRoleId,
+    logger: capturedLog([discord.token]).logger,
+    now: Date.now,
+    auditChannelId: undefined,
+    i18n: () => english,
+    probeMs: 60_000,
+    runningUntil: async (userId) => (await store.scheduledExpiry(userId))?.endsAt,
+  });
+}
+
+const holdsRole = (userId: string) => discord.memberRoles(userId)?.includes(discord.voterRoleId) ?? false;
+
+describe('the poll', () => {
+  it("records a Guilds vote the webhook missed while the member's Top.gg vote runs, at Guilds' own end", async () => {
+    const store = root.forServer(nextSnowflake());
+    const mirror = new VoteMirror({
+      store,
+      api: fastClient(sandbox),
+      logger: capturedLog().logger,
+      pollMs: 0,
+      now: Date.now,
+      votes: quietVotes(),
+    });
+    await mirror.poll(); // the first poll only seeds
+    const voter = nextSnowflake();
+    const now = Date.now();
+    await store.acceptVote(topggVote(voter, now, now + 12 * HOUR));
+    sandbox.setVote(voter, HOUR);
+    await mirror.poll();
+    await mirror.stop();
+
+    expect(await store.votesBetween(0, Date.now() + 1, 'guilds')).toEqual([{ userId: voter, votes: 1 }]);
+    const guildsEnd = (await store.runningVotes(Date.now(), 'guilds')).get(voter)!;
+    expect(Math.abs(guildsEnd - (now + HOUR))).toBeLessThan(5_000);
+    // The Top.gg vote keeps its own end.
+    expect((await store.runningVotes(Date.now(), 'topgg')).get(voter)).toBe(now + 12 * HOUR);
+  });
+});
+
+describe('the expiry schedule', () => {
+  it("does not rewrite, pass after pass, an end that is another list's", async () => {
+    const store = root.forServer(nextSnowflake());
+    const voter = nextSnowflake();
+    const now = Date.now();
+    await store.acceptVote(topggVote(voter, now, now + 12 * HOUR));
+    await store.setMirrorEntry(voter, { userId: voter, expiresAt: now + HOUR, viaDiscord: false });
+    const written: ScheduledExpiry[] = [];
+    const counting = new Proxy(store, {
+      get(target, key, receiver) {
+        if (key === 'scheduleExpiries')
+          return (ends: readonly ScheduledExpiry[]) => {
+            written.push(...ends);
+            return target.scheduleExpiries(ends);
+          };
+        const value: unknown = Reflect.get(target, key, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    let passes = 0;
+    const schedule = new ExpirySchedule({
+      store: counting,
+      logger: capturedLog().logger,
+      now: Date.now,
+      consumers: [{ name: 'passes', onActive: async () => void passes++, onExpired: async () => undefined }],
+      reconcileMs: 50,
+    });
+    schedule.start();
+    try {
+      await until(() => passes >= 1, 5_000, 'the first pass');
+      await new Promise((resolve) => setTimeout(resolve, 400));
+    } finally {
+      await schedule.stop();
+    }
+    expect(written).toEqual([]);
+    expect((await store.scheduledExpiry(voter))?.endsAt).toBe(now + 12 * HOUR);
+  });
+
+  it("gives the voter role at start to a member whose only running vote is another list's, and takes it when it ends", async () => {
+    const store = root.forServer(discord.guildId);
+    const voter = member();
+    discord.addMembers([voter]);
+    const now = Date.now();
+    await store.acceptVote(topggVote(voter.user.id, now, now + 1_500));
+    const schedule = new ExpirySchedule({
+      store,
+      logger: capturedLog().logger,
+      now: Date.now,
+      consumers: [voterRole(store)],
+      reconcileMs: 60_000,
+    });
+    schedule.start();
+    try {
+      await until(() => holdsRole(voter.user.id), 5_000, 'the grant');
+      await until(() => !holdsRole(voter.user.id), 5_000, 'the removal');
+    } finally {
+      await schedule.stop();
+    }
+    expect(discord.roleChanges.filter((c) => c.userId === voter.user.id).map((c) => c.change)).toEqual([
+      'add',
+      'remove',
+    ]);
+  });
+
+  it('keeps the role while a Top.gg vote runs after the Guilds one ended, and gives it for a Top.gg vote at once', async () => {
+    const store = root.forServer(discord.guildId);
+    const schedule = new ExpirySchedule({
+      store,
+      logger: capturedLog().logger,
+      now: Date.now,
+      consumers: [voterRole(store)],
+      reconcileMs: 60_000,
+    });
+    const votes = serverVotes({
+      lanes: { wakeVotes: () => undefined },
+      milestones: { wake: () => undefined },
+      streaks: { changed: () => undefined },
+      schedule,
+    });
+    schedule.start();
+    const voter = member();
+    discord.addMembers([voter]);
+    const userId = voter.user.id;
+    try {
+      const now = Date.now();
+      // Guilds first (ends in 0.5 s), then Top.gg (ends in 2 s).
+      await store.acceptVote({ userId, at: now, double: false, source: 'webhook', periodEndsAt: now + 500 });
+      await votes.newVote(userId, now + 500);
+      await until(() => holdsRole(userId), 5_000, 'the grant');
+      await store.acceptVote(topggVote(userId, now + 1, now + 2_000));
+      await votes.newVote(userId, now + 2_000, 'topgg');
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(holdsRole(userId)).toBe(true);
+      await until(() => !holdsRole(userId), 5_000, 'the removal');
+
+      // A Top.gg vote alone, recorded while the schedule runs: the role at once.
+      const again = Date.now();
+      await store.acceptVote(topggVote(userId, again, again + HOUR));
+      await votes.newVote(userId, again + HOUR, 'topgg');
+      await until(() => holdsRole(userId), 5_000, 'the grant for the Top.gg vote');
+    } finally {
+      await schedule.stop();
+    }
+    expect(discord.roleChanges.filter((c) => c.userId === userId).map((c) => c.change)).toEqual([
+      'add',
+      'remove',
+      'add',
+    ]);
+  });
+});
