@@ -50,7 +50,7 @@ export async function listRoute(
   if (fresh) {
     options.logger.info({ userId, site: event.site, weight: event.weight }, 'vote accepted');
     options.votes.accepted();
-    await options.votes.newVote(userId, event.until);
+    await options.votes.newVote(userId, event.until, event.site);
   } else options.logger.info({ userId, site: event.site }, 'vote already recorded; delivery ignored');
   return fresh ? 'stored' : 'duplicate';
 }
