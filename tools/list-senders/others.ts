@@ -53,7 +53,7 @@ export const buildDiscollab = (url: string, secret: string, vote: SenderVote, no
     username: vote.memberName ?? 'voter',
     voted_on: iso,
     voted_on_iso: iso,
-    vote_again: 43_200,
+    vote_again: Math.round((vote.lengthMs ?? 43_200_000) / 1000),
     times_voted: 1,
     is_test: vote.test === true,
   };

@@ -31,7 +31,7 @@ function v1Body(vote: SenderVote, now: number): string {
     id: `${now}${randomInt(100, 999)}`,
     weight: vote.weight ?? 1,
     created_at: new Date(now).toISOString(),
-    expires_at: new Date(now + 12 * HOUR_MS).toISOString(),
+    expires_at: new Date(now + (vote.lengthMs ?? 12 * HOUR_MS)).toISOString(),
     project,
     query: {},
     user,

@@ -9,6 +9,8 @@ export interface SenderVote {
   test?: boolean;
   /** Send a review (discordlist.space only). */
   review?: { content: string; rating: number };
+  /** How long the vote runs, where the list sends it (Top.gg's expires_at, Discollab's vote_again). */
+  lengthMs?: number;
   /** Top.gg's weight (2 on weekends). */
   weight?: number;
   /** The sender's clock (ms); now by default. */
