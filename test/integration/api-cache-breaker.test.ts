@@ -49,7 +49,9 @@ describe('concurrent identical GETs', () => {
 
   it('ends only the waiting of a caller whose own budget runs out, not the request others await', async () => {
     sandbox.setFault('getVote', { latencyMs: 200 });
-    const client = clientFor();
+    // The shared request must outlast the impatient caller's 50 ms, not race fastClient's 300 ms
+    // attempt timeout on a loaded machine.
+    const client = clientFor({ attemptTimeoutMs: 1_500 });
     const [impatient, patient] = await Promise.allSettled([
       client.getVote(VOTER, { budgetMs: 50 }),
       client.getVote(VOTER),

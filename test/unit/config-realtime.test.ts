@@ -34,6 +34,8 @@ describe('the real-time settings', () => {
       path: '/guilds/hook',
       token: 'a-long-shared-token-value',
       maxConnections: 2000,
+      listingSecrets: {},
+      publicUrl: undefined,
     });
     expect(config.reviewChannelId).toBe('330000000000000003');
     expect(config.voteChannelId).toBe('440000000000000004');
