@@ -151,6 +151,8 @@ describe('the REST proxy forwards only what a bot sends Discord', () => {
     ['API v9', 'GET', '/api/v9/gateway/bot', TOKEN, 404],
     ['the bare /api', 'GET', '/api/v10', TOKEN, 404],
     ['a path that climbs out of /api', 'GET', '/api/v10/../../oauth2/token', TOKEN, 404],
+    // First of its kind, so it is the example the refusal line keeps.
+    ["TRACE to an interaction's webhook", 'TRACE', '/api/v10/webhooks/2/interaction-token-xyz', undefined, 405],
     ['TRACE', 'TRACE', '/api/v10/gateway/bot', TOKEN, 405],
     ['PROPFIND', 'PROPFIND', '/api/v10/channels/1', TOKEN, 405],
     ['no Authorization', 'GET', '/api/v10/gateway/bot', undefined, 401],
@@ -271,7 +273,12 @@ describe("Discord's rate limits in the proxy's log", () => {
     const exit = await proxy.stop('SIGTERM');
     expect(exit.code).toBe(0);
     const last = (msg: string) => proxy.logs.filter((l) => l.msg === msg).at(-1);
-    expect(last('REST proxy refused requests')).toMatchObject({ counts: { path: 4, method: 2, authorization: 4 } });
+    expect(last('REST proxy refused requests')).toMatchObject({
+      counts: { path: 4, method: 3, authorization: 4 },
+      examples: { method: 'TRACE /api/v10/webhooks/2/[redacted]' },
+    });
+    // A token in a path is a credential: the log's own rule (core/log.ts) keeps it out.
+    expect(JSON.stringify(proxy.logs)).not.toContain('interaction-token-xyz');
     expect(last('discord pacing: requests waited')).toMatchObject({ level: 30 });
   });
 });
