@@ -75,7 +75,12 @@ export type SetupPart =
   | 'preview'
   | 'clear'
   | 'streak'
-  | 'graceHours';
+  | 'graceHours'
+  | 'listing'
+  | 'listingAdd'
+  | 'listingRemove'
+  | 'listingList'
+  | 'site';
 
 export const setupNamed =
   (part: SetupPart) =>

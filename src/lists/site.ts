@@ -77,6 +77,8 @@ export interface SiteFacts {
   replyApi: boolean;
   /** Whether the site can send a test delivery from its dashboard. */
   sendsTests: boolean;
+  /** The server's public vote page on the site, where its documentation gives the address's form. */
+  votePage?: (guildId: string) => string;
 }
 
 /** A site whose deliveries the bot verifies and reads itself. */
