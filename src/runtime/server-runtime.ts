@@ -175,7 +175,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     settings,
     api,
     votes: mirror,
-    ledger: storeWithDeadline(store, ['votesBetween', 'countingSince']),
+    ledger: storeWithDeadline(store, ['votesBetween', 'countingSince', 'runningVotesOf']),
     inbox: storeWithDeadline(store, ['unansweredReviews']),
     streaks,
     stats: storeWithDeadline(store, ['votesPerDay', 'ratingCounts']),

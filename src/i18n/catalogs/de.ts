@@ -42,6 +42,12 @@ export const de: Catalog = {
   'vote.none.otherWithButton': 'Abstimmen geht jederzeit: Die Schaltfläche unten führt zur Listenseite des Servers.',
   'vote.none.other': 'Abstimmen geht jederzeit: Abgestimmt wird auf der Listenseite des Servers.',
   'vote.button': 'Jetzt abstimmen',
+  'vote.field.lists': 'Jede Liste',
+  'vote.list.voted': '**{site}**: abgestimmt {voted}, wieder abstimmen {again}',
+  'vote.list.runsOut': '**{site}**: wieder abstimmen {again}',
+  'vote.list.votedNoEnd': '**{site}**: abgestimmt',
+  'vote.list.canVote': '**{site}**: jetzt abstimmen möglich',
+  'vote.button.site': 'Auf {site} abstimmen',
 
   'votes.title': 'Stimmen',
   'votes.field.allTime': 'Insgesamt',

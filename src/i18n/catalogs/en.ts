@@ -41,6 +41,12 @@ export const en = {
   'vote.none.otherWithButton': 'They can vote any time: the button below leads to the server’s listing page.',
   'vote.none.other': 'They can vote any time: votes are cast on the server’s listing page.',
   'vote.button': 'Vote now',
+  'vote.field.lists': 'Each list',
+  'vote.list.voted': '**{site}**: voted {voted}, vote again {again}',
+  'vote.list.runsOut': '**{site}**: vote again {again}',
+  'vote.list.votedNoEnd': '**{site}**: voted',
+  'vote.list.canVote': '**{site}**: can vote now',
+  'vote.button.site': 'Vote on {site}',
 
   'votes.title': 'Votes',
   'votes.field.allTime': 'All time',

@@ -42,6 +42,12 @@ export const es: Catalog = {
   'vote.none.otherWithButton': 'Puede votar cuando quiera: el botón de abajo lleva a la página del servidor.',
   'vote.none.other': 'Puede votar cuando quiera: se vota en la página del servidor en el listado.',
   'vote.button': 'Votar ahora',
+  'vote.field.lists': 'Cada lista',
+  'vote.list.voted': '**{site}**: votó {voted}, puede volver a votar {again}',
+  'vote.list.runsOut': '**{site}**: puede volver a votar {again}',
+  'vote.list.votedNoEnd': '**{site}**: votó',
+  'vote.list.canVote': '**{site}**: puede votar ahora',
+  'vote.button.site': 'Votar en {site}',
 
   'votes.title': 'Votos',
   'votes.field.allTime': 'En total',

@@ -41,6 +41,12 @@ export const fr: Catalog = {
   'vote.none.otherWithButton': 'On peut voter à tout moment : le bouton ci-dessous mène à la page du serveur.',
   'vote.none.other': 'On peut voter à tout moment : les votes se font sur la page du serveur.',
   'vote.button': 'Voter',
+  'vote.field.lists': 'Chaque liste',
+  'vote.list.voted': '**{site}** : voté {voted}, revoter {again}',
+  'vote.list.runsOut': '**{site}** : revoter {again}',
+  'vote.list.votedNoEnd': '**{site}** : voté',
+  'vote.list.canVote': '**{site}** : peut voter maintenant',
+  'vote.button.site': 'Voter sur {site}',
 
   'votes.title': 'Votes',
   'votes.field.allTime': 'Au total',

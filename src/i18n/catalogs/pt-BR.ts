@@ -41,6 +41,12 @@ export const ptBR: Catalog = {
   'vote.none.otherWithButton': 'Dá para votar a qualquer hora: o botão abaixo leva à página do servidor.',
   'vote.none.other': 'Dá para votar a qualquer hora: os votos são feitos na página do servidor na lista.',
   'vote.button': 'Votar agora',
+  'vote.field.lists': 'Cada lista',
+  'vote.list.voted': '**{site}**: votou {voted}, pode votar de novo {again}',
+  'vote.list.runsOut': '**{site}**: pode votar de novo {again}',
+  'vote.list.votedNoEnd': '**{site}**: votou',
+  'vote.list.canVote': '**{site}**: pode votar agora',
+  'vote.button.site': 'Votar no {site}',
 
   'votes.title': 'Votos',
   'votes.field.allTime': 'No total',
