@@ -33,6 +33,7 @@ const OPTION_FIELDS = [
   'max_length',
   'autocomplete',
 ] as const;
+const CHOICE_FIELDS = ['name', 'name_localizations', 'value'] as const;
 // The same defaults are dropped on both sides, so dropping option type 1 (a subcommand) is harmless.
 const DEFAULTS: Json = { type: 1, nsfw: false, required: false, autocomplete: false };
 /** Discord fills these in when the builder leaves them unset: compared only when the builder sets them. */
@@ -43,6 +44,8 @@ function canonical(value: Json, fields: readonly string[]): Json {
   for (const field of fields) {
     let v = value[field];
     if (field === 'options' && Array.isArray(v)) v = v.map((option) => canonical(option as Json, OPTION_FIELDS));
+    // A choice named alike in every language has no localizations: unset in the builder, absent or null from Discord.
+    if (field === 'choices' && Array.isArray(v)) v = v.map((choice) => canonical(choice as Json, CHOICE_FIELDS));
     const empty = v === undefined || v === null || (typeof v === 'object' && Object.keys(v).length === 0);
     if (!empty && v !== DEFAULTS[field]) out[field] = v;
   }

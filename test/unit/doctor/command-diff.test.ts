@@ -28,6 +28,11 @@ describe('diffCommands', () => {
     expect(diffCommands(local, local.map(asDiscordReturns))).toEqual({ missing: [], extra: [], changed: [] });
   });
 
+  it('finds none after a round trip through JSON, where a choice with no localizations loses the unset field', () => {
+    const overTheWire = local.map((c) => JSON.parse(JSON.stringify(asDiscordReturns(c))) as Command);
+    expect(diffCommands(local, overTheWire)).toEqual({ missing: [], extra: [], changed: [] });
+  });
+
   it('names a missing, an extra and a changed command', () => {
     const registered = local
       .filter((c) => c.name !== 'votes')
