@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { AdaptedSiteId } from '../../src/lists/index.js';
 import { textOf } from '../../tools/conversation.js';
-import { DEFAULTS, nextSnowflake, textChannelIdFor } from '../../tools/discord-standin/index.js';
+import {
+  DEFAULTS,
+  member,
+  MODERATOR_PERMISSIONS,
+  nextSnowflake,
+  OptionType,
+  slashCommand,
+  textChannelIdFor,
+} from '../../tools/discord-standin/index.js';
 import { deliver, voteEvent } from '../../tools/guilds-webhook.js';
 import { post, requestAs, sendAs } from '../../tools/list-senders/send.js';
 import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../../tools/receiver-env.js';
@@ -125,6 +133,39 @@ describe('beside Guilds', () => {
     expect(await deliver(url, WEBHOOK_TOKEN, voteEvent(GUILD, voter))).toBe(200);
     await world.discord.waitUntil(() => announcementsOf(voter).length === 1, 10_000, 'the Guilds announcement');
     expect(await deliver(`${url}/notalist`, SECRETS.discordplace, {})).toBe(404);
+  });
+
+  it('/setup listing names the LISTING_<SITE>_SECRET setting and stores nothing; status shows each test', async () => {
+    const setup = (options: Parameters<typeof slashCommand>[0]['options']) =>
+      world.discord
+        .sendInteraction(
+          slashCommand({
+            name: 'setup',
+            guildId: GUILD,
+            member: member({ permissions: MODERATOR_PERMISSIONS }),
+            options,
+          }),
+        )
+        .waitForMessage(15_000);
+    const add = await setup([
+      {
+        name: 'listing',
+        type: OptionType.SubcommandGroup,
+        options: [
+          {
+            name: 'add',
+            type: OptionType.Subcommand,
+            options: [{ name: 'site', type: OptionType.String, value: 'topgg' }],
+          },
+        ],
+      },
+    ]);
+    expect(textOf(add)).toContain('LISTING_TOPGG_SECRET');
+    expect(textOf(add)).toContain('/webhook/topgg');
+    expect(textOf(add)).toContain('stored nothing');
+    const status = textOf(await setup([{ name: 'status', type: OptionType.Subcommand }]));
+    for (const name of ['Top.gg', 'discord.place', 'Discollab'])
+      expect(status).toMatch(new RegExp(`✔ \\*\\*${name.replace('.', '\\.')} votes\\*\\*: .*test received ✔`));
   });
 
   it('never writes a listing secret in the log', () => {
