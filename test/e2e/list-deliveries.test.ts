@@ -34,6 +34,7 @@ let url: string;
 beforeAll(async () => {
   const { url: webhookUrl, ...env } = await receiverEnv({
     VOTE_CHANNEL_ID: CHANNEL,
+    REVIEW_CHANNEL_ID: CHANNEL,
     LOG_LEVEL: 'debug',
     LISTING_TOPGG_SECRET: SECRETS.topgg,
     LISTING_DISCORDPLACE_SECRET: SECRETS.discordplace,
@@ -125,6 +126,47 @@ describe.each(SITES)('votes from %s at <WEBHOOK_PATH>/%s', (site) => {
       expect(accepted(tester)).toEqual([]);
       expect(announcementsOf(tester)).toEqual([]);
     });
+});
+
+describe('reviews from discordlist.space', () => {
+  it('go to the review feed once, labelled with the list, with a link to the site instead of Reply; and to /reviews pending', async () => {
+    const reviewer = nextSnowflake();
+    const request = requestAs('discordlistspace', {
+      url: `${url}/discordlistspace`,
+      secret: SECRETS.discordlistspace,
+      vote: { guildId: GUILD, memberId: reviewer, review: { content: 'A lovely place to hang out', rating: 5 } },
+    });
+    expect(await post(request)).toBe(200);
+    const posted = () =>
+      world.discord.channelMessages(CHANNEL).filter((m) => textOf(m).includes('A lovely place to hang out'));
+    await world.discord.waitUntil(() => posted().length === 1, 10_000, 'the review in the feed');
+    const [message] = posted();
+    expect(textOf(message!)).toContain('New review on discordlist.space');
+    const buttons = (message!.components ?? []).flatMap((row: { components?: unknown[] }) => row.components ?? []);
+    expect(buttons).toEqual([
+      expect.objectContaining({
+        style: 5,
+        label: 'Open on discordlist.space',
+        url: `https://discordlist.space/server/${GUILD}`,
+      }),
+    ]);
+    expect(await post(request)).toBe(200);
+    await world.bot.waitForLog((l) => l.msg === 'review already known; delivery ignored', 10_000, 'the repeat');
+    expect(posted()).toHaveLength(1);
+
+    const pending = await world.discord
+      .sendInteraction(
+        slashCommand({
+          name: 'reviews',
+          guildId: GUILD,
+          member: member({ permissions: MODERATOR_PERMISSIONS }),
+          options: [{ name: 'pending', type: OptionType.Subcommand }],
+        }),
+      )
+      .waitForMessage(10_000);
+    expect(textOf(pending)).toContain('New review on discordlist.space');
+    expect(textOf(pending)).toContain('A lovely place to hang out');
+  });
 });
 
 describe('beside Guilds', () => {

@@ -179,6 +179,8 @@ export const de: Catalog = {
 
   'feed.review.title': 'Neue Bewertung',
   'feed.review.answeredTitle': 'Neue Bewertung · beantwortet',
+  'feed.review.listTitle': 'Neue Bewertung auf {site}',
+  'review.openOn': 'Auf {site} öffnen',
   'feed.review.answered': 'Beantwortet',
   'feed.review.answeredBy': '✅ von {moderator} {when}',
   'feed.review.answeredAt': '✅ {when}',

@@ -173,6 +173,8 @@ export const en = {
 
   'feed.review.title': 'New review',
   'feed.review.answeredTitle': 'New review · answered',
+  'feed.review.listTitle': 'New review on {site}',
+  'review.openOn': 'Open on {site}',
   'feed.review.answered': 'Answered',
   'feed.review.answeredBy': '✅ by {moderator} {when}',
   'feed.review.answeredAt': '✅ {when}',

@@ -177,6 +177,8 @@ export const es: Catalog = {
 
   'feed.review.title': 'Nueva reseña',
   'feed.review.answeredTitle': 'Nueva reseña · respondida',
+  'feed.review.listTitle': 'Nueva reseña en {site}',
+  'review.openOn': 'Abrir en {site}',
   'feed.review.answered': 'Respondida',
   'feed.review.answeredBy': '✅ por {moderator} {when}',
   'feed.review.answeredAt': '✅ {when}',

@@ -175,6 +175,8 @@ export const fr: Catalog = {
 
   'feed.review.title': 'Nouvel avis',
   'feed.review.answeredTitle': 'Nouvel avis · répondu',
+  'feed.review.listTitle': 'Nouvel avis sur {site}',
+  'review.openOn': 'Ouvrir sur {site}',
   'feed.review.answered': 'Répondu',
   'feed.review.answeredBy': '✅ par {moderator} {when}',
   'feed.review.answeredAt': '✅ {when}',

@@ -175,6 +175,8 @@ export const ptBR: Catalog = {
 
   'feed.review.title': 'Nova avaliação',
   'feed.review.answeredTitle': 'Nova avaliação · respondida',
+  'feed.review.listTitle': 'Nova avaliação no {site}',
+  'review.openOn': 'Abrir no {site}',
   'feed.review.answered': 'Respondida',
   'feed.review.answeredBy': '✅ por {moderator} {when}',
   'feed.review.answeredAt': '✅ {when}',
