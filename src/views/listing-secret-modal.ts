@@ -1,13 +1,9 @@
 import { LabelBuilder, ModalBuilder, TextInputBuilder, TextInputStyle } from 'discord.js';
 import { encodeCustomId, Prefix } from '../core/custom-id.js';
+import { isListingSecret, LISTING_SECRET_MAX, LISTING_SECRET_MIN } from '../core/listing-secret.js';
 import type { Translator } from '../i18n/index.js';
 
 export const LISTING_SECRET_FIELD = 'secret';
-
-/** Shortest secret taken: Top.gg's are far longer; a legacy one this short is guessable. */
-export const LISTING_SECRET_MIN = 8;
-/** Longest secret taken: far above any real one, low enough to refuse junk. */
-export const LISTING_SECRET_MAX = 200;
 
 /**
  * The secret a list makes itself (Top.gg's `whs_…`), or a legacy Top.gg secret the admin typed
@@ -26,10 +22,9 @@ export function listingSecretModal(site: { id: string; name: string }, { t }: Tr
     .addLabelComponents(new LabelBuilder().setLabel(t('setup.listing.secretLabel')).setTextInputComponent(input));
 }
 
-/** The secret as typed, trimmed; null when missing, too short or long, or holding spaces. */
+/** The secret as typed, trimmed; null when missing or not what LISTING_<SITE>_SECRET would take either. */
 export function readListingSecret(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const trimmed = value.trim();
-  const fits = trimmed.length >= LISTING_SECRET_MIN && trimmed.length <= LISTING_SECRET_MAX;
-  return fits && !/\s/.test(trimmed) ? trimmed : null;
+  return isListingSecret(trimmed) ? trimmed : null;
 }

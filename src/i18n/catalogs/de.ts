@@ -350,7 +350,7 @@ export const de: Catalog = {
     'füge die Adresse und das Geheimnis, die {command} zeigt, auf {site} ein und sende einen Test',
   'refusal.listingSecretBad.title': 'Nichts gespeichert',
   'refusal.listingSecretBad.text':
-    'Das Geheimnis muss ein Wort aus 8 bis 200 Zeichen ohne Leerzeichen sein (das von Top.gg beginnt mit whs_). Kopiere es erneut von {site} und sende das Formular noch einmal.',
+    'Das Geheimnis muss ein Wort aus 16 bis 256 Zeichen ohne Leerzeichen sein (das von Top.gg beginnt mit whs_). Kopiere es erneut von {site} und sende das Formular noch einmal.',
   'refusal.listingUnknownSite.title': 'Unbekannte Liste',
   'refusal.listingUnknownSite.text':
     'Wähle eine der Listen, die die Option seite anbietet, und führe den Befehl erneut aus.',

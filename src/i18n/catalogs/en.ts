@@ -334,7 +334,7 @@ export const en = {
   'setup.status.fixListing': 'paste the address and secret that {command} shows on {site}, then send a test',
   'refusal.listingSecretBad.title': 'Nothing saved',
   'refusal.listingSecretBad.text':
-    "The secret must be one word of 8 to 200 characters, without spaces (Top.gg's starts with whs_). Copy it again from {site} and send the form again.",
+    "The secret must be one word of 16 to 256 characters, without spaces (Top.gg's starts with whs_). Copy it again from {site} and send the form again.",
   'refusal.listingUnknownSite.title': 'Unknown list',
   'refusal.listingUnknownSite.text': 'Pick one of the lists the site option offers, and run the command again.',
   'setup.status.title': 'Setup status',

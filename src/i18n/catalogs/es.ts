@@ -345,7 +345,7 @@ export const es: Catalog = {
   'setup.status.fixListing': 'pega en {site} la dirección y el secreto que muestra {command}, y envía una prueba',
   'refusal.listingSecretBad.title': 'Nada guardado',
   'refusal.listingSecretBad.text':
-    'El secreto debe ser una sola palabra de 8 a 200 caracteres, sin espacios (el de Top.gg empieza por whs_). Cópialo de nuevo desde {site} y vuelve a enviar el formulario.',
+    'El secreto debe ser una sola palabra de 16 a 256 caracteres, sin espacios (el de Top.gg empieza por whs_). Cópialo de nuevo desde {site} y vuelve a enviar el formulario.',
   'refusal.listingUnknownSite.title': 'Lista desconocida',
   'refusal.listingUnknownSite.text':
     'Elige una de las listas que ofrece la opción sitio y vuelve a ejecutar el comando.',

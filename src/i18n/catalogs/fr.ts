@@ -344,7 +344,7 @@ export const fr: Catalog = {
   'setup.status.fixListing': "collez sur {site} l'adresse et le secret que montre {command}, puis envoyez un test",
   'refusal.listingSecretBad.title': 'Rien enregistré',
   'refusal.listingSecretBad.text':
-    'Le secret doit être un seul mot de 8 à 200 caractères, sans espaces (celui de Top.gg commence par whs_). Copiez-le à nouveau depuis {site} et renvoyez le formulaire.',
+    'Le secret doit être un seul mot de 16 à 256 caractères, sans espaces (celui de Top.gg commence par whs_). Copiez-le à nouveau depuis {site} et renvoyez le formulaire.',
   'refusal.listingUnknownSite.title': 'Liste inconnue',
   'refusal.listingUnknownSite.text':
     "Choisissez l'une des listes proposées par l'option site, puis relancez la commande.",

@@ -341,7 +341,7 @@ export const ptBR: Catalog = {
   'setup.status.fixListing': 'cole no {site} o endereço e o segredo que {command} mostra, e envie um teste',
   'refusal.listingSecretBad.title': 'Nada salvo',
   'refusal.listingSecretBad.text':
-    'O segredo deve ser uma só palavra de 8 a 200 caracteres, sem espaços (o do Top.gg começa com whs_). Copie-o de novo do {site} e envie o formulário outra vez.',
+    'O segredo deve ser uma só palavra de 16 a 256 caracteres, sem espaços (o do Top.gg começa com whs_). Copie-o de novo do {site} e envie o formulário outra vez.',
   'refusal.listingUnknownSite.title': 'Lista desconhecida',
   'refusal.listingUnknownSite.text': 'Escolha uma das listas que a opção site oferece e rode o comando de novo.',
   'setup.status.title': 'Estado da configuração',

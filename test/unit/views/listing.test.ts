@@ -30,12 +30,13 @@ describe('the secret pasted in the form', () => {
   it("takes Top.gg's whs_ secret and a legacy one, trimmed", () => {
     expect(readListingSecret(' whs_abcdefghijklmnop\n')).toBe('whs_abcdefghijklmnop');
     expect(readListingSecret('my-legacy-secret')).toBe('my-legacy-secret');
+    expect(readListingSecret('whs_abcdefghijkl')).toBe('whs_abcdefghijkl');
   });
 
   it.each([
-    ['too short', 'whs_abc'],
+    ['too short', 'whs_abcdefghijk'],
     ['spaced', 'whs_abc def ghij'],
-    ['too long', `whs_${'a'.repeat(200)}`],
+    ['too long', `whs_${'a'.repeat(253)}`],
     ['missing', undefined],
     ['not text', 42],
   ])('refuses one %s', (_, value) => {
