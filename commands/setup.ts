@@ -11,6 +11,7 @@ import type { Gate } from '../src/bot/permissions.js';
 import { replyInTime } from '../src/bot/respond.js';
 import { BUTTON_URL_MAX } from '../src/core/discord-limits.js';
 import { english, localizations, translatorFor } from '../src/i18n/index.js';
+import { LIST_SITES } from '../src/lists/index.js';
 import { openCredentials } from '../src/setup/credentials.js';
 import { CHANNEL_KINDS, POSTABLE_CHANNELS, setChannel, type ChannelKind } from '../src/setup/channel.js';
 import { resetConfirmView } from '../src/setup/reset.js';
@@ -20,6 +21,7 @@ import { setAnnounce } from '../src/setup/announce.js';
 import { setRole } from '../src/setup/role.js';
 import { setStreak } from '../src/setup/streak.js';
 import { STREAK_GRACE_HOURS_MAX } from '../src/streaks/streak.js';
+import { addListing, listListings, removeListing } from '../src/setup/listing.js';
 import { setupStatus } from '../src/setup/status.js';
 import { setVoteUrl } from '../src/setup/vote-url.js';
 import { showWebhook } from '../src/setup/webhook.js';
@@ -30,6 +32,9 @@ const kinds = (Object.keys(CHANNEL_KINDS) as ChannelKind[]).map((kind) => ({
   name_localizations: localizations(`setup.kind.${kind}`),
   value: kind,
 }));
+
+// The lists besides Guilds, named as the sites name themselves in every language.
+const sites = Object.values(LIST_SITES).map((site) => ({ name: site.name, value: site.id }));
 
 export const data = commandNamed(new SlashCommandBuilder(), 'setup')
   .setContexts(InteractionContextType.Guild)
@@ -84,6 +89,26 @@ export const data = commandNamed(new SlashCommandBuilder(), 'setup')
       )
       .addRoleOption(setupNamed('milestoneRemove')),
   )
+  .addSubcommandGroup((group) =>
+    setupNamed('listing')(group)
+      .addSubcommand((sub) =>
+        setupNamed('listingAdd')(sub)
+          .addStringOption((o) =>
+            setupNamed('site')(o)
+              .setRequired(true)
+              .addChoices(...sites),
+          )
+          .addBooleanOption(setupNamed('rotate')),
+      )
+      .addSubcommand((sub) =>
+        setupNamed('listingRemove')(sub).addStringOption((o) =>
+          setupNamed('site')(o)
+            .setRequired(true)
+            .addChoices(...sites),
+        ),
+      )
+      .addSubcommand(setupNamed('listingList')),
+  )
   .addSubcommand(setupNamed('status'))
   .addSubcommand(setupNamed('reset'));
 
@@ -103,12 +128,16 @@ const STEPS: ReadonlyMap<string, Step> = new Map<string, Step>([
   [setupName('streak'), setStreak],
   [setupName('webhook'), showWebhook],
   [setupName('milestone'), setMilestone],
+  [`${setupName('listing')} ${setupName('listingAdd')}`, addListing],
+  [`${setupName('listing')} ${setupName('listingRemove')}`, removeListing],
+  [`${setupName('listing')} ${setupName('listingList')}`, listListings],
   [setupName('reset'), async (interaction) => resetConfirmView(translatorFor(interaction.locale))],
 ]);
 
 /** Every answer is ephemeral. */
 export async function execute(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<void> {
-  const sub = interaction.options.getSubcommand(true);
+  const group = interaction.options.getSubcommandGroup(false);
+  const sub = group ? `${group} ${interaction.options.getSubcommand(true)}` : interaction.options.getSubcommand(true);
   if (sub === setupName('credentials')) return openCredentials(interaction, ctx);
   if (sub === setupName('status')) {
     // It asks the service and Discord: deferred first, whatever they take.

@@ -76,7 +76,12 @@ export type SetupPart =
   | 'preview'
   | 'clear'
   | 'streak'
-  | 'graceHours';
+  | 'graceHours'
+  | 'listing'
+  | 'listingAdd'
+  | 'listingRemove'
+  | 'listingList'
+  | 'site';
 
 export const setupNamed =
   (part: SetupPart) =>

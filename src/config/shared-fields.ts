@@ -1,6 +1,7 @@
 // The settings more than one process reads, each defined here once: a process's table spreads the
 // groups it takes, in the order its problems are reported. Values of secret variables are never
 // echoed back.
+import { isListingSecret } from '../core/listing-secret.js';
 import { isIP } from 'node:net';
 import {
   checked,
@@ -80,7 +81,7 @@ export const DATABASE_URL = field(databaseUrl, () => databaseUrl(DEFAULT_DATABAS
 function listingSecret(what: string) {
   return optional(
     checked((value) =>
-      /^[\x21-\x7e]{16,256}$/.test(value)
+      isListingSecret(value)
         ? undefined
         : `must be 16 to 256 characters with no spaces: ${what} (make one with: openssl rand -hex 24)`,
     ),

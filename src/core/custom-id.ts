@@ -11,6 +11,8 @@ export const Prefix = {
   reviewReplySubmit: 'review-reply-submit',
   setupCredentials: 'setup-credentials',
   setupReset: 'setup-reset',
+  setupListing: 'setup-listing',
+  setupListingSecret: 'setup-listing-secret',
 } as const;
 
 export type CustomIdPrefix = (typeof Prefix)[keyof typeof Prefix];

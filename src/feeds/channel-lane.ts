@@ -1,7 +1,7 @@
 import { RESTJSONErrorCodes } from 'discord.js';
 import type { Logger } from '../core/log.js';
 import type { FeedEdit, OutboxStore, OutgoingPost } from '../store/index.js';
-import { reviewFeedBatchView } from '../views/review-feed.js';
+import { reviewFeedBatchView, type OriginOf } from '../views/review-feed.js';
 import { backoffMs, STORE_BACKOFF, type BackoffPolicy } from '../work/backoff.js';
 import { DrainLoop } from '../work/drain-loop.js';
 import { classifyFailure, type Failure } from '../work/failure.js';
@@ -19,6 +19,8 @@ export interface ChannelLaneOptions {
   names: NamesOf;
   /** What this channel posts, most urgent first (votes before reviews). Empty: only old work is finished. */
   sources: readonly PostSource[];
+  /** Which list besides Guilds a review came from: a redraw keeps its label and link. */
+  reviewOrigin?: OriginOf;
   /** Told once when Discord refuses the channel (the log and the audit channel). */
   onParked: (channelId: string, failure: Extract<Failure, { kind: 'refused' }>) => Promise<void>;
   onResumed: (channelId: string) => void;
@@ -116,9 +118,9 @@ export class ChannelLane {
 
   /** Redraws a feed message whose review was answered after it was drawn. */
   async #redraw(edit: FeedEdit): Promise<boolean> {
-    const { store, poster, channelId, logger, i18n, names } = this.options;
+    const { store, poster, channelId, logger, i18n, names, reviewOrigin } = this.options;
     const known = await names(edit.reviews.map((review) => review.authorId));
-    const { view } = reviewFeedBatchView(edit.reviews, i18n(), known);
+    const { view } = reviewFeedBatchView(edit.reviews, i18n(), known, reviewOrigin);
     try {
       await poster.edit(channelId, edit.messageId, messageBody(view));
     } catch (err) {

@@ -7,6 +7,7 @@ import type { Failure } from '../work/failure.js';
 import { ChannelLane, type ChannelLaneOptions } from './channel-lane.js';
 import { textBody, type Poster } from '../bot/poster.js';
 import { tellAuditChannel } from '../bot/tell-audit-channel.js';
+import type { OriginOf } from '../views/review-feed.js';
 import type { AnnouncementTemplates } from '../views/vote-announcement.js';
 import { reviewSource, voteSource, type NamesOf, type PostSource, type SourceOptions } from './post-sources.js';
 
@@ -27,6 +28,8 @@ export interface LanesOptions {
   /** The server's wording of vote announcements, and its name for `{server}`. */
   templates?: AnnouncementTemplates;
   serverName?: () => string;
+  /** Which list besides Guilds a review came from (lists/review-id.ts): labelled, linked, no Reply. */
+  reviewOrigin?: OriginOf;
   /** Lane tuning, for tests and the bench. */
   lane?: { spacingMs?: number; probeMs?: number; gatherMs?: number };
 }
@@ -93,6 +96,7 @@ export class Lanes {
       i18n,
       names,
       sources: this.#sourcesFor(channelId),
+      reviewOrigin: this.options.reviewOrigin,
       onParked: (id, failure) => this.#parked(id, failure),
       onResumed: (id) => logger.info({ channelId: id }, 'Discord takes posts in the channel again; posting resumed'),
       spacingMs: this.options.lane?.spacingMs,
@@ -117,7 +121,8 @@ export class Lanes {
           serverName: this.options.serverName,
         }),
       );
-    if (channelId === reviewChannelId) sources.push(reviewSource({ store, now, i18n, names }));
+    if (channelId === reviewChannelId)
+      sources.push(reviewSource({ store, now, i18n, names, originOf: this.options.reviewOrigin }));
     return sources;
   }
 

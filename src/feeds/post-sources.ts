@@ -1,6 +1,6 @@
 import type { Translator } from '../i18n/index.js';
 import type { MirrorStore, OutboxStore, ReviewFeedStore, VoteLedger } from '../store/index.js';
-import { REVIEWS_PER_POST, reviewFeedBatchView } from '../views/review-feed.js';
+import { REVIEWS_PER_POST, reviewFeedBatchView, type OriginOf } from '../views/review-feed.js';
 import {
   packTemplatedAnnouncement,
   packVoteAnnouncement,
@@ -73,15 +73,15 @@ export function voteSource(
 const builtIn = ({ view, count }: ReturnType<typeof packVoteAnnouncement>) => ({ body: messageBody(view), count });
 
 /** Reviews: one to a message, or as many as fit when several wait (each with its own Reply). */
-export function reviewSource(options: SourceOptions): PostSource {
-  const { store, now, i18n, names } = options;
+export function reviewSource(options: SourceOptions & { originOf?: OriginOf }): PostSource {
+  const { store, now, i18n, names, originOf } = options;
   return {
     kind: 'reviews',
     async claim(channelId) {
       const waiting = await store.waitingReviews(REVIEWS_PER_POST);
       if (waiting.length === 0) return undefined;
       const known = await names(waiting.map((review) => review.authorId));
-      const { view, count } = reviewFeedBatchView(waiting, i18n(), known);
+      const { view, count } = reviewFeedBatchView(waiting, i18n(), known, originOf);
       const items = waiting.slice(0, count).map((review) => review.reviewId);
       const post = await store.createPost(
         { channelId, kind: 'reviews', body: messageBody(view), nonce: newNonce(), createdAt: now() },

@@ -44,7 +44,7 @@ function canonical(value: Json, fields: readonly string[]): Json {
   for (const field of fields) {
     let v = value[field];
     if (field === 'options' && Array.isArray(v)) v = v.map((option) => canonical(option as Json, OPTION_FIELDS));
-    // A choice the builder names in one language carries `name_localizations: undefined`, which JSON drops.
+    // A choice named alike in every language has no localizations: unset in the builder, absent or null from Discord.
     if (field === 'choices' && Array.isArray(v)) v = v.map((choice) => canonical(choice as Json, CHOICE_FIELDS));
     const empty = v === undefined || v === null || (typeof v === 'object' && Object.keys(v).length === 0);
     if (!empty && v !== DEFAULTS[field]) out[field] = v;

@@ -4,6 +4,8 @@ import { reviewReplySubmit } from './review-reply-submit.js';
 import { reviewReply } from './review-reply.js';
 import { reviewsPage } from './reviews-page.js';
 import { setupCredentials } from './setup-credentials.js';
+import { setupListingSecret } from './setup-listing-secret.js';
+import { setupListing } from './setup-listing.js';
 import { setupReset } from './setup-reset.js';
 import { votesPage } from './votes-page.js';
 
@@ -15,5 +17,7 @@ export const componentHandlers: readonly ComponentHandler[] = [
   reviewReply,
   reviewReplySubmit,
   setupCredentials,
+  setupListing,
+  setupListingSecret,
   setupReset,
 ];

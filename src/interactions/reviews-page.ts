@@ -2,6 +2,7 @@ import type { Interaction } from 'discord.js';
 import type { BotContext } from '../runtime/context.js';
 import { Prefix } from '../core/custom-id.js';
 import { translatorFor } from '../i18n/index.js';
+import { listReviewOrigin } from '../lists/index.js';
 import type { MessageView } from '../views/message.js';
 import { INBOX_PAGE_SIZE, parseReviewsPage, reviewInboxView } from '../views/review-inbox.js';
 import { pageButton } from './page-button.js';
@@ -29,5 +30,6 @@ export async function reviewInboxWithNames(
     shown.reviews.map((review) => review.authorId),
   );
   const i18n = translatorFor(interaction.locale);
-  return reviewInboxView({ reviews: shown.reviews, total: shown.total, current, pageCount, i18n, names });
+  const originOf = (reviewId: string) => listReviewOrigin(reviewId, interaction.guildId ?? '');
+  return reviewInboxView({ reviews: shown.reviews, total: shown.total, current, pageCount, i18n, names, originOf });
 }

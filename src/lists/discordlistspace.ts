@@ -25,6 +25,8 @@ import { readWith, snowflake, untilFrom } from './read-body.js';
 import { HOUR_MS, type ListEvent, type ListSite, type ReadContext } from './site.js';
 
 const VOTE_LENGTH_MS = 24 * HOUR_MS;
+/** The server's page, where its reviews are read: the site has no address per review. */
+const serverPage = (guildId: string) => `https://discordlist.space/server/${guildId}`;
 
 const NOT_A_TRIGGER = new Wrong('expected "upvote" or "review"');
 const trigger: Field<'upvote' | 'review'> = (value) =>
@@ -79,7 +81,7 @@ function reader(context: ReadContext): Reader<ListEvent> {
         read.review = {
           id: review.id ?? `member-${user.id}`,
           content: review.content ?? '',
-          url: `https://discordlist.space/server/${guildId}`,
+          url: serverPage(guildId),
         };
         if (review.rating !== undefined) read.review.rating = review.rating;
       }
@@ -97,6 +99,7 @@ export const discordlistspace: ListSite = {
   dedupeWindowMs: HOUR_MS,
   replyApi: false,
   sendsTests: false,
+  reviewPage: serverPage,
   verify: (delivery, secret) => verifyShared(header(delivery, 'authorization'), secret),
   read: (rawBody, context) => readWith(rawBody, reader(context)),
 };

@@ -77,6 +77,10 @@ export interface SiteFacts {
   replyApi: boolean;
   /** Whether the site can send a test delivery from its dashboard. */
   sendsTests: boolean;
+  /** The server's public vote page on the site, where its documentation gives the address's form. */
+  votePage?: (guildId: string) => string;
+  /** Where a review from the site is read on the site (the server's page), for sites that send reviews. */
+  reviewPage?: (guildId: string) => string;
 }
 
 /** A site whose deliveries the bot verifies and reads itself. */

@@ -12,6 +12,8 @@
 //   hours" (top-gg/docs content/resources/voting.mdx, written for bots; v1's example expires_at is
 //   also 12 h after created_at).
 // Retries: v1 up to 3 (1 s, 2 s, 4 s), v0 up to 10 (1 s doubling); both on a timeout (5 s) or 5xx.
+// The vote page, https://top.gg/discord/servers/<guild id>/vote: the form of the server vote links
+// Top.gg's pages give (top-gg/docs content/resources/voting.mdx names the bots' /bot/<id>/vote).
 // Left open: whether v0 ever doubles a server vote (the server schema has no isWeekend): weight 1.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { objectReader, optional, string, Wrong, type Field, type Reader } from '../api/read-shape.js';
@@ -146,6 +148,7 @@ export const topgg: ListSite = {
   dedupeWindowMs: HOUR_MS,
   replyApi: false,
   sendsTests: true,
+  votePage: (guildId) => `https://top.gg/discord/servers/${guildId}/vote`,
   verify: (delivery, secret, now) =>
     isTopggV1Secret(secret)
       ? verifySigned(delivery, secret, now)

@@ -42,8 +42,8 @@ export interface BotContext extends BaseContext {
   readonly api: ServiceClient;
   /** The server's active votes as last seen; `/vote` answers from it without a service call. */
   readonly votes?: Pick<VoteMirror, 'activeVote' | 'learned'>;
-  /** The votes the bot recorded, for the leaderboard, and members' streaks. */
-  readonly ledger: Pick<VoteLedger, 'votesBetween' | 'countingSince' | 'runningVotes'> &
+  /** The votes the bot recorded, for the leaderboard, members' streaks and /vote's line per list. */
+  readonly ledger: Pick<VoteLedger, 'votesBetween' | 'countingSince' | 'runningVotes' | 'runningVotesOf'> &
     Pick<SiteBreakdownStore, 'votesPerDayBySite'>;
   /** Members' streaks alive now, from memory. */
   readonly streaks: Pick<StreakIndex, 'streakOf' | 'alive'>;

@@ -1,5 +1,6 @@
 import type { Logger } from '../core/log.js';
-import { SITE_FACTS, type AdaptedSiteId, type ListEvent } from '../lists/index.js';
+import type { ReviewFeed } from '../feeds/review-feed.js';
+import { listReviewId, SITE_FACTS, type AdaptedSiteId, type ListEvent } from '../lists/index.js';
 import type { VoteSink } from '../mirror/vote-sink.js';
 import type { VoteLedger } from '../store/index.js';
 
@@ -11,6 +12,8 @@ export interface ListRouteOptions {
   listingDelivered: (site: AdaptedSiteId, at: number, test: boolean) => Promise<void>;
   rememberName?: (userId: string, name: string) => void;
   streakGraceMs?: number;
+  /** The review feed, where a list's reviews go beside Guilds' (labelled with the list). */
+  feed?: Pick<ReviewFeed, 'onReview'>;
 }
 
 /**
@@ -28,11 +31,7 @@ export async function listRoute(
     options.logger.info({ site: event.site }, 'test delivery from a list received');
     return 'stored';
   }
-  if (event.kind === 'review') {
-    // Reviews from lists are not posted yet: noted in the delivery log as received, nothing else.
-    options.logger.info({ site: event.site }, 'review from a list received; only Guilds reviews are posted');
-    return 'stored';
-  }
+  if (event.kind === 'review') return listReview(event, receivedAt, options);
   const userId = event.memberId;
   if (event.memberName) options.rememberName?.(userId, event.memberName);
   const fresh = await options.store.acceptVote({
@@ -52,5 +51,32 @@ export async function listRoute(
     options.votes.accepted();
     await options.votes.newVote(userId, event.until, event.site);
   } else options.logger.info({ userId, site: event.site }, 'vote already recorded; delivery ignored');
+  return fresh ? 'stored' : 'duplicate';
+}
+
+/**
+ * A list's review goes to the same feed as Guilds' under the list's review id (lists/review-id.ts),
+ * which labels it with the list and gives it a link to the site instead of Reply. A review with no
+ * rating is kept as 0 stars: the feed's rows need one.
+ */
+async function listReview(
+  event: ListEvent & { site: AdaptedSiteId },
+  receivedAt: number,
+  options: ListRouteOptions,
+): Promise<'stored' | 'duplicate'> {
+  const { review } = event;
+  if (!review || !options.feed) return 'stored';
+  if (event.memberName) options.rememberName?.(event.memberId, event.memberName);
+  const fresh = await options.feed.onReview(
+    {
+      event: 'review',
+      guildId: event.guildId,
+      id: listReviewId(event.site, review.id),
+      authorId: event.memberId,
+      content: review.content,
+      rating: review.rating ?? 0,
+    },
+    receivedAt,
+  );
   return fresh ? 'stored' : 'duplicate';
 }

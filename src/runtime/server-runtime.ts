@@ -8,6 +8,7 @@ import type { Poster } from '../bot/poster.js';
 import { Lanes } from '../feeds/lanes.js';
 import { ReviewFeed } from '../feeds/review-feed.js';
 import { translatorFor } from '../i18n/index.js';
+import { listReviewOrigin } from '../lists/index.js';
 import type { Logger } from '../core/log.js';
 import { VoteMirror } from '../mirror/vote-mirror.js';
 import { VoteReminder } from '../reminders/vote-reminder.js';
@@ -94,6 +95,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     i18n,
     names: nameOf,
     reviewChannelId: settings.reviewChannelId,
+    reviewOrigin: (reviewId) => listReviewOrigin(reviewId, guildId),
     voteChannelId: settings.voteChannelId,
     auditChannelId: settings.auditChannelId,
     templates: {
@@ -177,7 +179,13 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     settings,
     api,
     votes: mirror,
-    ledger: storeWithDeadline(store, ['votesBetween', 'countingSince', 'runningVotes', 'votesPerDayBySite']),
+    ledger: storeWithDeadline(store, [
+      'votesBetween',
+      'countingSince',
+      'runningVotes',
+      'runningVotesOf',
+      'votesPerDayBySite',
+    ]),
     inbox: storeWithDeadline(store, ['unansweredReviews']),
     streaks,
     stats: storeWithDeadline(store, ['votesPerDay', 'ratingCounts', 'votesPerDayBySite']),

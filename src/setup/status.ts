@@ -10,6 +10,8 @@ import type { PollRecord } from '../store/index.js';
 import { INTERACTION_STORE_MS, storeWithin } from '../store/within.js';
 import { deliveryLogEmbed } from '../views/delivery-log.js';
 import { relativeTime } from '../views/format.js';
+import { lastDeliveryText, lastTestText } from '../views/listing.js';
+import { SITE_FACTS } from '../lists/index.js';
 import type { MessageView } from '../views/message.js';
 import { setupStatusView, type StatusLine } from '../views/setup-status.js';
 import { CHANNEL_KINDS, missingIn, type ChannelKind } from './channel.js';
@@ -45,6 +47,7 @@ export async function setupStatus(interaction: ChatInputCommandInteraction, ctx:
       commands,
       rateLimitLine(service, i18n),
       webhookLine(lastDelivery, ctx, i18n),
+      ...listingLines(guildId, ctx, i18n),
       pollLine(lastPoll, ctx, i18n),
     ],
     i18n,
@@ -185,6 +188,24 @@ function webhookLine(lastDelivery: number | undefined, ctx: BaseContext, { t }: 
     ? t('setup.status.fixWebhook', { command: command('webhook') })
     : t('refusal.webhookOff.text');
   return { ok: false, label, detail: t('setup.webhook.never'), fix };
+}
+
+/** Each list besides Guilds: its last delivery and its last test, or how to get the first. */
+function listingLines(guildId: string, ctx: BaseContext, i18n: Translator): StatusLine[] {
+  const { t } = i18n;
+  return ctx.servers.listings.of(guildId).map((listing): StatusLine => {
+    const site = SITE_FACTS[listing.site].name;
+    const label = t('setup.status.listing', { site });
+    const test = lastTestText(listing.lastTestAt, i18n);
+    if (listing.lastDeliveryAt !== null)
+      return {
+        ok: true,
+        label,
+        detail: t('setup.status.listingSeen', { when: lastDeliveryText(listing.lastDeliveryAt, i18n), test }),
+      };
+    const fix = t('setup.status.fixListing', { command: command(`listing add site:${listing.site}`), site });
+    return { ok: false, label, detail: `${t('setup.webhook.never')}; ${test}`, fix };
+  });
 }
 
 function pollLine(lastPoll: PollRecord | undefined, ctx: BaseContext, { t }: Translator): StatusLine {

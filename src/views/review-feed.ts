@@ -10,6 +10,24 @@ import type { MessageView } from './message.js';
 import { parseReviewId, reviewView } from './review.js';
 import { ToneColour } from './theme.js';
 
+/** The list besides Guilds a review came from (lists/review-id.ts): its name and where to read it. */
+export interface ReviewOrigin {
+  name: string;
+  url?: string;
+}
+
+/** Which list each review came from; undefined for Guilds' own. */
+export type OriginOf = (reviewId: string) => ReviewOrigin | undefined;
+
+/** The link to a list's review on the site: no reply API there, so no Reply button. */
+export function openOnSiteButton(origin: ReviewOrigin, { t }: Translator, suffix = ''): ButtonBuilder | undefined {
+  if (origin.url === undefined) return undefined;
+  return new ButtonBuilder()
+    .setStyle(ButtonStyle.Link)
+    .setLabel(`${t('review.openOn', { site: origin.name })}${suffix}`)
+    .setURL(origin.url);
+}
+
 /**
  * A review as the feed shows it: the `/review` embed with the same Reply button, titled as new,
  * and once answered, marked so moderators see at a glance that it needs nothing more. While it
@@ -17,7 +35,12 @@ import { ToneColour } from './theme.js';
  * and keeps it current, in its own language, so the post needs no edits (the lanes' edit budget
  * stays for answers). Once answered, the wait is fixed and written out.
  */
-export function reviewFeedView(post: FeedReview, i18n: Translator, authorName?: string): MessageView {
+export function reviewFeedView(
+  post: FeedReview,
+  i18n: Translator,
+  authorName?: string,
+  origin?: ReviewOrigin,
+): MessageView {
   const { t } = i18n;
   const answered = post.answer !== null;
   const view = reviewView({
@@ -32,12 +55,18 @@ export function reviewFeedView(post: FeedReview, i18n: Translator, authorName?: 
       replies: answered ? 1 : 0,
       createdAt: new Date(post.receivedAt),
     },
-    showReplyButton: true,
+    showReplyButton: origin === undefined,
     i18n,
     authorName,
   });
   const [embed] = view.embeds;
-  embed?.setTitle(t(answered ? 'feed.review.answeredTitle' : 'feed.review.title'));
+  embed?.setTitle(
+    origin
+      ? t('feed.review.listTitle', { site: origin.name })
+      : t(answered ? 'feed.review.answeredTitle' : 'feed.review.title'),
+  );
+  const link = origin && openOnSiteButton(origin, i18n);
+  if (link) view.components = [new ActionRowBuilder<ButtonBuilder>().addComponents(link)];
   if (post.answer) {
     const at = new Date(post.answer.at);
     const when = `${relativeTime(at)} (${exactTime(at)})`;
@@ -66,24 +95,29 @@ export function reviewFeedBatchView(
   reviews: readonly FeedReview[],
   i18n: Translator,
   names: ReadonlyMap<string, string> = new Map(),
+  originOf: OriginOf = () => undefined,
 ): { view: MessageView; count: number } {
   const first = reviews[0];
   if (first === undefined) throw new Error('no review to draw');
-  if (reviews.length === 1) return { view: reviewFeedView(first, i18n, names.get(first.authorId)), count: 1 };
+  if (reviews.length === 1)
+    return { view: reviewFeedView(first, i18n, names.get(first.authorId), originOf(first.reviewId)), count: 1 };
   const embeds = [];
   const buttons: ButtonBuilder[] = [];
   let size = 0;
   for (const [index, review] of reviews.slice(0, REVIEWS_PER_POST).entries()) {
     const number = `#${index + 1}`;
-    const [embed] = reviewFeedView(review, i18n, names.get(review.authorId)).embeds;
+    const origin = originOf(review.reviewId);
+    const [embed] = reviewFeedView(review, i18n, names.get(review.authorId), origin).embeds;
     if (!embed) continue;
     embed.setAuthor({ name: number });
     const added = embedSize(embed);
     if (embeds.length > 0 && size + added > EMBED_TOTAL_MAX) break;
     size += added;
     embeds.push(embed);
+    const link = origin && openOnSiteButton(origin, i18n, ` ${number}`);
+    if (link) buttons.push(link);
     // An id the reply handler would refuse gets no button (as in reviewView); the numbers still match.
-    if (parseReviewId(review.reviewId) !== null)
+    else if (!origin && parseReviewId(review.reviewId) !== null)
       buttons.push(
         new ButtonBuilder()
           .setStyle(review.answer ? ButtonStyle.Secondary : ButtonStyle.Primary)

@@ -9,7 +9,7 @@ import { truncate } from '../core/discord-text.js';
 import type { MessageView } from './message.js';
 import { pageButtons, parsePage } from './paging.js';
 import { parseReviewId } from './review.js';
-import { reviewFeedView } from './review-feed.js';
+import { openOnSiteButton, reviewFeedView, type OriginOf } from './review-feed.js';
 import { ToneColour } from './theme.js';
 
 /** Five reviews a page: one row of Reply buttons, and their embeds inside Discord's 6,000 characters. */
@@ -30,6 +30,8 @@ export interface ReviewInboxInput {
   pageCount: number;
   i18n: Translator;
   names?: ReadonlyMap<string, string>;
+  /** Which list each review came from: labelled, with a link to the site instead of Reply. */
+  originOf?: OriginOf;
 }
 
 /**
@@ -38,7 +40,8 @@ export interface ReviewInboxInput {
  * paging row, or on a single page a Refresh button (replies from elsewhere take reviews off): the reply
  * form finds the inbox, and its page, by that row.
  */
-export function reviewInboxView({ reviews, total, current, pageCount, i18n, names }: ReviewInboxInput): MessageView {
+export function reviewInboxView(input: ReviewInboxInput): MessageView {
+  const { reviews, total, current, pageCount, i18n, names, originOf = () => undefined } = input;
   const { t } = i18n;
   const header = new EmbedBuilder().setTitle(t('inbox.title'));
   if (total === 0 || reviews.length === 0) {
@@ -57,12 +60,15 @@ export function reviewInboxView({ reviews, total, current, pageCount, i18n, name
   const buttons: ButtonBuilder[] = [];
   for (const [index, review] of shown.entries()) {
     const number = `#${first + index + 1}`;
-    const [embed] = reviewFeedView(review, i18n, names?.get(review.authorId)).embeds;
+    const origin = originOf(review.reviewId);
+    const [embed] = reviewFeedView(review, i18n, names?.get(review.authorId), origin).embeds;
     if (!embed) continue;
     embed.setAuthor({ name: number });
     fitInto(embed, share);
     embeds.push(embed);
-    if (parseReviewId(review.reviewId) !== null)
+    const link = origin && openOnSiteButton(origin, i18n, ` ${number}`);
+    if (link) buttons.push(link);
+    else if (!origin && parseReviewId(review.reviewId) !== null)
       buttons.push(
         new ButtonBuilder()
           .setStyle(ButtonStyle.Primary)

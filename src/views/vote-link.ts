@@ -19,3 +19,27 @@ export function voteLinkRows(voteUrl: string | undefined, { t }: Translator): Ac
   const button = new ButtonBuilder().setStyle(ButtonStyle.Link).setLabel(t('vote.button')).setURL(voteUrl);
   return [new ActionRowBuilder<ButtonBuilder>().addComponents(button)];
 }
+
+/** Discord takes at most this many buttons in a row. */
+const ROW_BUTTONS = 5;
+
+/** A "Vote on <list>" link button per list with a vote page, five to a row. */
+export function listLinkRows(
+  lists: ReadonlyArray<{ name: string; votePage?: string }>,
+  { t }: Translator,
+): ActionRowBuilder<ButtonBuilder>[] {
+  const buttons = lists.flatMap(({ name, votePage }) =>
+    votePage !== undefined && isLinkUrl(votePage)
+      ? [
+          new ButtonBuilder()
+            .setStyle(ButtonStyle.Link)
+            .setLabel(t('vote.button.site', { site: name }))
+            .setURL(votePage),
+        ]
+      : [],
+  );
+  const rows: ActionRowBuilder<ButtonBuilder>[] = [];
+  for (let at = 0; at < buttons.length; at += ROW_BUTTONS)
+    rows.push(new ActionRowBuilder<ButtonBuilder>().addComponents(buttons.slice(at, at + ROW_BUTTONS)));
+  return rows;
+}

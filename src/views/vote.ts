@@ -5,7 +5,7 @@ import { durationInWords, exactTime, relativeTime, timeAfter } from './format.js
 import { mention } from '../core/discord-text.js';
 import { messageView, type MessageView } from './message.js';
 import { ToneColour } from './theme.js';
-import { voteLinkRows } from './vote-link.js';
+import { listLinkRows, voteLinkRows } from './vote-link.js';
 
 export interface VoteViewInput {
   userId: string;
@@ -17,7 +17,40 @@ export interface VoteViewInput {
   voteUrl?: string;
   /** Vote periods in a row, the current one included; 0 or unknown: not shown. */
   streak?: number;
+  /**
+   * The server's other lists (Top.gg, …) with the member's running vote on each: a line per list
+   * after Guilds' own. Undefined or empty (a server on Guilds alone): the answer is Guilds' only.
+   */
+  lists?: readonly ListVoteLine[];
   i18n: Translator;
+}
+
+/** One list besides Guilds in /vote: the member's running vote there, if any, and its vote page. */
+export interface ListVoteLine {
+  /** The site's own name, shown as is in every language. */
+  name: string;
+  running?: { votedAt: Date; endsAt: Date };
+  /** The server's vote page on the site, when the site's documentation gives its address. */
+  votePage?: string;
+}
+
+/** Guilds' line from the service's answer, then each list's from the ledger. */
+function listFields({ lists, status, now, i18n: { t } }: VoteViewInput): Array<{ name: string; value: string }> {
+  if (!lists || lists.length === 0) return [];
+  const guilds = !status.voted
+    ? t('vote.list.canVote', { site: 'Guilds' })
+    : status.remainingMs === null
+      ? t('vote.list.votedNoEnd', { site: 'Guilds' })
+      : t('vote.list.runsOut', {
+          site: 'Guilds',
+          again: relativeTime(timeAfter(now, Math.max(0, status.remainingMs))),
+        });
+  const others = lists.map(({ name, running }) =>
+    running
+      ? t('vote.list.voted', { site: name, voted: relativeTime(running.votedAt), again: relativeTime(running.endsAt) })
+      : t('vote.list.canVote', { site: name }),
+  );
+  return [{ name: t('vote.field.lists'), value: [guilds, ...others].join('\n') }];
 }
 
 /** The streak as a field, when there is one to show. */
@@ -38,7 +71,7 @@ function votedEmbed(input: VoteViewInput): EmbedBuilder {
     return new EmbedBuilder({
       ...base,
       description: t('vote.active.unknownEnd', { member }),
-      fields: streakFields(input),
+      fields: [...streakFields(input), ...listFields(input)],
     });
   const runsOut = timeAfter(now, Math.max(0, status.remainingMs));
   return new EmbedBuilder({
@@ -49,6 +82,7 @@ function votedEmbed(input: VoteViewInput): EmbedBuilder {
       { name: t('vote.field.exactTime'), value: exactTime(runsOut), inline: true },
       { name: t('vote.field.timeLeft'), value: durationInWords(status.remainingMs, i18n), inline: true },
       ...streakFields(input),
+      ...listFields(input),
     ],
   });
 }
@@ -66,13 +100,14 @@ function notVotedEmbed(input: VoteViewInput, withButton: boolean): EmbedBuilder 
     color: ToneColour.info,
     title: t('vote.none.title'),
     description: `${t('vote.none.text', { member: mention(userId) })}\n${how}`,
-    fields: streakFields(input),
+    fields: [...streakFields(input), ...listFields(input)],
   });
 }
 
 /** A member's vote: when it runs out, or how to vote. */
 export function voteView(input: VoteViewInput): MessageView {
-  if (input.status.voted) return messageView(votedEmbed(input));
+  const lists = listLinkRows(input.lists ?? [], input.i18n);
+  if (input.status.voted) return messageView(votedEmbed(input), lists);
   const rows = voteLinkRows(input.voteUrl, input.i18n);
-  return messageView(notVotedEmbed(input, rows.length > 0), rows);
+  return messageView(notVotedEmbed(input, rows.length > 0), [...rows, ...lists]);
 }

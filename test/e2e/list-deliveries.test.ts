@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { AdaptedSiteId } from '../../src/lists/index.js';
 import { textOf } from '../../tools/conversation.js';
-import { DEFAULTS, nextSnowflake, textChannelIdFor } from '../../tools/discord-standin/index.js';
+import {
+  DEFAULTS,
+  member,
+  MODERATOR_PERMISSIONS,
+  nextSnowflake,
+  OptionType,
+  slashCommand,
+  textChannelIdFor,
+} from '../../tools/discord-standin/index.js';
 import { deliver, voteEvent } from '../../tools/guilds-webhook.js';
 import { post, requestAs, sendAs } from '../../tools/list-senders/send.js';
 import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../../tools/receiver-env.js';
@@ -26,6 +34,7 @@ let url: string;
 beforeAll(async () => {
   const { url: webhookUrl, ...env } = await receiverEnv({
     VOTE_CHANNEL_ID: CHANNEL,
+    REVIEW_CHANNEL_ID: CHANNEL,
     LOG_LEVEL: 'debug',
     LISTING_TOPGG_SECRET: SECRETS.topgg,
     LISTING_DISCORDPLACE_SECRET: SECRETS.discordplace,
@@ -119,12 +128,86 @@ describe.each(SITES)('votes from %s at <WEBHOOK_PATH>/%s', (site) => {
     });
 });
 
+describe('reviews from discordlist.space', () => {
+  it('go to the review feed once, labelled with the list, with a link to the site instead of Reply; and to /reviews pending', async () => {
+    const reviewer = nextSnowflake();
+    const request = requestAs('discordlistspace', {
+      url: `${url}/discordlistspace`,
+      secret: SECRETS.discordlistspace,
+      vote: { guildId: GUILD, memberId: reviewer, review: { content: 'A lovely place to hang out', rating: 5 } },
+    });
+    expect(await post(request)).toBe(200);
+    const posted = () =>
+      world.discord.channelMessages(CHANNEL).filter((m) => textOf(m).includes('A lovely place to hang out'));
+    await world.discord.waitUntil(() => posted().length === 1, 10_000, 'the review in the feed');
+    const [message] = posted();
+    expect(textOf(message!)).toContain('New review on discordlist.space');
+    const buttons = (message!.components ?? []).flatMap((row: { components?: unknown[] }) => row.components ?? []);
+    expect(buttons).toEqual([
+      expect.objectContaining({
+        style: 5,
+        label: 'Open on discordlist.space',
+        url: `https://discordlist.space/server/${GUILD}`,
+      }),
+    ]);
+    expect(await post(request)).toBe(200);
+    await world.bot.waitForLog((l) => l.msg === 'review already known; delivery ignored', 10_000, 'the repeat');
+    expect(posted()).toHaveLength(1);
+
+    const pending = await world.discord
+      .sendInteraction(
+        slashCommand({
+          name: 'reviews',
+          guildId: GUILD,
+          member: member({ permissions: MODERATOR_PERMISSIONS }),
+          options: [{ name: 'pending', type: OptionType.Subcommand }],
+        }),
+      )
+      .waitForMessage(10_000);
+    expect(textOf(pending)).toContain('New review on discordlist.space');
+    expect(textOf(pending)).toContain('A lovely place to hang out');
+  });
+});
+
 describe('beside Guilds', () => {
   it('still takes Guilds votes at <WEBHOOK_PATH> with WEBHOOK_TOKEN, and 404s a list it is not on', async () => {
     const voter = nextSnowflake();
     expect(await deliver(url, WEBHOOK_TOKEN, voteEvent(GUILD, voter))).toBe(200);
     await world.discord.waitUntil(() => announcementsOf(voter).length === 1, 10_000, 'the Guilds announcement');
     expect(await deliver(`${url}/notalist`, SECRETS.discordplace, {})).toBe(404);
+  });
+
+  it('/setup listing names the LISTING_<SITE>_SECRET setting and stores nothing; status shows each test', async () => {
+    const setup = (options: Parameters<typeof slashCommand>[0]['options']) =>
+      world.discord
+        .sendInteraction(
+          slashCommand({
+            name: 'setup',
+            guildId: GUILD,
+            member: member({ permissions: MODERATOR_PERMISSIONS }),
+            options,
+          }),
+        )
+        .waitForMessage(15_000);
+    const add = await setup([
+      {
+        name: 'listing',
+        type: OptionType.SubcommandGroup,
+        options: [
+          {
+            name: 'add',
+            type: OptionType.Subcommand,
+            options: [{ name: 'site', type: OptionType.String, value: 'topgg' }],
+          },
+        ],
+      },
+    ]);
+    expect(textOf(add)).toContain('LISTING_TOPGG_SECRET');
+    expect(textOf(add)).toContain('/webhook/topgg');
+    expect(textOf(add)).toContain('stored nothing');
+    const status = textOf(await setup([{ name: 'status', type: OptionType.Subcommand }]));
+    for (const name of ['Top.gg', 'discord.place', 'Discollab'])
+      expect(status).toMatch(new RegExp(`✔ \\*\\*${name.replace('.', '\\.')} votes\\*\\*: .*test received ✔`));
   });
 
   it('never writes a listing secret in the log', () => {

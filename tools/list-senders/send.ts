@@ -11,7 +11,7 @@ import {
   discordlistspacePolicy,
   discordplacePolicy,
 } from './others.js';
-import { buildTopgg, topggPolicy } from './topgg.js';
+import { buildTopgg, topggPolicy, topggVoteId } from './topgg.js';
 import type { SenderVote, SiteSender } from './vote.js';
 
 const SENDERS: Record<AdaptedSiteId, SiteSender & { policy(secret: string): RetryPolicy }> = {
@@ -37,8 +37,10 @@ export async function sendAs(
   { url, secret, vote, delayScale }: SendAs,
 ): Promise<{ status: ListAttempt['outcome']; attempts: ListAttempt[] }> {
   const sender = SENDERS[site];
+  // The vote's id is made before the first try: a site retries the same vote, not a new one.
+  const once: SenderVote = { ...vote, siteEventId: vote.siteEventId ?? topggVoteId(vote.now ?? Date.now()) };
   const attempts = await sendWithRetries(
-    () => sender.build(url, secret, vote, vote.now ?? Date.now()),
+    () => sender.build(url, secret, once, once.now ?? Date.now()),
     sender.policy(secret),
     delayScale,
   );

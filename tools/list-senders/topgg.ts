@@ -18,6 +18,9 @@ export const topggPolicy = (secret: string): RetryPolicy => ({
   timeoutMs: 5_000,
 });
 
+/** A Top.gg vote id: made once per vote, kept by every retry of it. */
+export const topggVoteId = (now: number) => `${now}${randomInt(100_000, 999_999)}`;
+
 function v1Body(vote: SenderVote, now: number): string {
   const project = { id: '803190510032756736', type: 'server', platform: 'discord', platform_id: vote.guildId };
   const user = {
@@ -28,7 +31,7 @@ function v1Body(vote: SenderVote, now: number): string {
   };
   if (vote.test) return JSON.stringify({ type: 'webhook.test', data: { user, project } });
   const data = {
-    id: `${now}${randomInt(100, 999)}`,
+    id: vote.siteEventId ?? topggVoteId(now),
     weight: vote.weight ?? 1,
     created_at: new Date(now).toISOString(),
     expires_at: new Date(now + (vote.lengthMs ?? 12 * HOUR_MS)).toISOString(),

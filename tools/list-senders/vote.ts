@@ -15,6 +15,11 @@ export interface SenderVote {
   weight?: number;
   /** The sender's clock (ms); now by default. */
   now?: number;
+  /**
+   * The site's own id for this vote (Top.gg v1's `data.id`), made once per vote by sendAs so that
+   * every retry carries the same one, as the site's do; one is made per request when unset.
+   */
+  siteEventId?: string;
 }
 
 /** One site's way of turning a vote into a request, and of retrying it. */

@@ -42,6 +42,12 @@ export const de: Catalog = {
   'vote.none.otherWithButton': 'Abstimmen geht jederzeit: Die Schaltfläche unten führt zur Listenseite des Servers.',
   'vote.none.other': 'Abstimmen geht jederzeit: Abgestimmt wird auf der Listenseite des Servers.',
   'vote.button': 'Jetzt abstimmen',
+  'vote.field.lists': 'Jede Liste',
+  'vote.list.voted': '**{site}**: abgestimmt {voted}, wieder abstimmen {again}',
+  'vote.list.runsOut': '**{site}**: wieder abstimmen {again}',
+  'vote.list.votedNoEnd': '**{site}**: abgestimmt',
+  'vote.list.canVote': '**{site}**: jetzt abstimmen möglich',
+  'vote.button.site': 'Auf {site} abstimmen',
 
   'votes.title': 'Stimmen',
   'votes.field.allTime': 'Insgesamt',
@@ -173,6 +179,8 @@ export const de: Catalog = {
 
   'feed.review.title': 'Neue Bewertung',
   'feed.review.answeredTitle': 'Neue Bewertung · beantwortet',
+  'feed.review.listTitle': 'Neue Bewertung auf {site}',
+  'review.openOn': 'Auf {site} öffnen',
   'feed.review.answered': 'Beantwortet',
   'feed.review.answeredBy': '✅ von {moderator} {when}',
   'feed.review.answeredAt': '✅ {when}',
@@ -289,6 +297,63 @@ export const de: Catalog = {
   'setup.webhook.never': 'noch keine',
   'setup.webhook.noPublicUrl':
     'Der Bot kennt die Adresse nicht, unter der das Listing ihn erreicht: Der Betreiber setzt WEBHOOK_PUBLIC_URL (der Pfad {path} wird angehängt).',
+  'option.setup.listing.name': 'liste',
+  'option.setup.listing.description': 'Die anderen Stimmlisten dieses Servers hinzufügen, entfernen oder anzeigen',
+  'option.setup.listingAdd.name': 'hinzufügen',
+  'option.setup.listingAdd.description':
+    'Adresse und Geheimnis dieses Servers für eine Liste zeigen (Top.gg, discord.place, …)',
+  'option.setup.listingRemove.name': 'entfernen',
+  'option.setup.listingRemove.description': 'Keine Stimmen mehr von einer Liste annehmen',
+  'option.setup.listingList.name': 'anzeigen',
+  'option.setup.listingList.description': 'Jede Liste zeigen, von der dieser Server Stimmen annimmt',
+  'option.setup.site.name': 'seite',
+  'option.setup.site.description': 'Welche Liste',
+  'setup.listing.title': '{site} für diesen Server',
+  'setup.listing.steps.topgg':
+    'Öffne auf Top.gg das Dashboard des Servers → **Webhooks**. Füge die Adresse unten als Webhook-URL ein und speichere. Top.gg zeigt dann ein Geheimnis, das mit `whs_` beginnt: drücke unten **Geheimnis einfügen** und füge es dort ein. Drücke dann auf Top.gg **Send test**. (Alte Webhooks: tippe im Formular von Top.gg ein eigenes Geheimnis und füge dasselbe hier ein.)',
+  'setup.listing.steps.discordplace':
+    'Öffne auf discord.place die Verwaltungsseite des Servers → **Webhook**. Füge die Adresse unten als URL und das Geheimnis unten als Token ein, speichere und sende einen Test.',
+  'setup.listing.steps.discadia':
+    'Öffne auf Discadia die Vote-Webhook-Einstellung des Servers, füge die Adresse unten (sie endet mit dem Geheimnis) als Webhook-URL ein und speichere. Halte die Adresse geheim: sie ist das Geheimnis.',
+  'setup.listing.steps.discordlistspace':
+    'Öffne auf discordlist.space die Seite des Servers → **Dashboard** → **Webhooks**. Wähle die Trigger upvote und review, füge die Adresse unten und das Geheimnis unten als Token ein und speichere.',
+  'setup.listing.steps.discollab':
+    'Öffne im Discollab-Dashboard den Server → **Additional Info**. Füge unten die Adresse als Endpoint-URL und das Geheimnis als Token ein, speichere und drücke **Send Test Webhook**.',
+  'setup.listing.onlyOnce':
+    'Kopiere das Geheimnis jetzt: es wird nur dieses eine Mal gezeigt; spätere Antworten zeigen nur seine letzten vier Zeichen.',
+  'setup.listing.secret': 'Geheimnis',
+  'setup.listing.keptFromSite': 'behalten, endet auf {last4} (mit rotate:True fügst du ein neues ein)',
+  'setup.listing.fromEnvironment': 'vom Host mit {variable} gesetzt',
+  'setup.listing.noSecretYet': 'noch nicht eingefügt: drücke unten Geheimnis einfügen',
+  'setup.listing.paste': 'Geheimnis einfügen',
+  'setup.listing.lastTest': 'Letzter Test',
+  'setup.listing.testReceived': 'Test erhalten ✔ {when}',
+  'setup.listing.noTest': 'noch kein Test',
+  'setup.listing.listTitle': 'Listen dieses Servers',
+  'setup.listing.none': 'Bisher nur Guilds. Füge eine weitere Liste mit {command} hinzu.',
+  'setup.listing.modalTitle': 'Webhook-Geheimnis von {site}',
+  'setup.listing.secretLabel': 'Geheimnis (whs_… oder dein altes)',
+  'setup.listing.saved.title': 'Geheimnis gespeichert',
+  'setup.listing.saved.text':
+    'Stimmen von {site} für diesen Server werden unter {address} mit dem Geheimnis angenommen, das auf {last4} endet. Sende einen Test von {site}: /setup status zeigt ihn.',
+  'setup.listing.removed.title': 'Liste entfernt',
+  'setup.listing.removed.text':
+    'Stimmen von {site} für diesen Server werden nicht mehr angenommen; bereits gezählte bleiben. Füge sie mit {command} wieder hinzu.',
+  'setup.listing.notListed.title': 'Nichts geändert',
+  'setup.listing.notListed.text': 'Dieser Server ist hier nicht auf {site}. Füge die Liste mit {command} hinzu.',
+  'setup.listing.environment.title': 'Vom Host gesetzt',
+  'setup.listing.environment.text':
+    'Dieser Bot läuft für einen Server aus seiner Umgebung: der Host setzt {variable} auf das Geheimnis von {site}, und {site} sendet an {address}. /setup hat nichts gespeichert.',
+  'setup.status.listing': 'Stimmen von {site}',
+  'setup.status.listingSeen': 'letzte Zustellung {when}; {test}',
+  'setup.status.fixListing':
+    'füge die Adresse und das Geheimnis, die {command} zeigt, auf {site} ein und sende einen Test',
+  'refusal.listingSecretBad.title': 'Nichts gespeichert',
+  'refusal.listingSecretBad.text':
+    'Das Geheimnis muss ein Wort aus 16 bis 256 Zeichen ohne Leerzeichen sein (das von Top.gg beginnt mit whs_). Kopiere es erneut von {site} und sende das Formular noch einmal.',
+  'refusal.listingUnknownSite.title': 'Unbekannte Liste',
+  'refusal.listingUnknownSite.text':
+    'Wähle eine der Listen, die die Option seite anbietet, und führe den Befehl erneut aus.',
   'setup.status.title': 'Stand der Einrichtung',
   'setup.status.fix': 'Behebung: {fix}',
   'setup.status.credentials': 'Zugangsdaten des Dienstes',

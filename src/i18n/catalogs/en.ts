@@ -41,6 +41,12 @@ export const en = {
   'vote.none.otherWithButton': 'They can vote any time: the button below leads to the server’s listing page.',
   'vote.none.other': 'They can vote any time: votes are cast on the server’s listing page.',
   'vote.button': 'Vote now',
+  'vote.field.lists': 'Each list',
+  'vote.list.voted': '**{site}**: voted {voted}, vote again {again}',
+  'vote.list.runsOut': '**{site}**: vote again {again}',
+  'vote.list.votedNoEnd': '**{site}**: voted',
+  'vote.list.canVote': '**{site}**: can vote now',
+  'vote.button.site': 'Vote on {site}',
 
   'votes.title': 'Votes',
   'votes.field.allTime': 'All time',
@@ -167,6 +173,8 @@ export const en = {
 
   'feed.review.title': 'New review',
   'feed.review.answeredTitle': 'New review · answered',
+  'feed.review.listTitle': 'New review on {site}',
+  'review.openOn': 'Open on {site}',
   'feed.review.answered': 'Answered',
   'feed.review.answeredBy': '✅ by {moderator} {when}',
   'feed.review.answeredAt': '✅ {when}',
@@ -275,6 +283,60 @@ export const en = {
   'setup.webhook.never': 'none yet',
   'setup.webhook.noPublicUrl':
     'The bot does not know the address the listing reaches it at: the operator sets WEBHOOK_PUBLIC_URL (the path {path} is added).',
+  'option.setup.listing.name': 'listing',
+  'option.setup.listing.description': 'Add, remove or list the other vote lists this server is on',
+  'option.setup.listingAdd.name': 'add',
+  'option.setup.listingAdd.description': "Show this server's address and secret for a list (Top.gg, discord.place, …)",
+  'option.setup.listingRemove.name': 'remove',
+  'option.setup.listingRemove.description': 'Stop taking votes from a list',
+  'option.setup.listingList.name': 'list',
+  'option.setup.listingList.description': 'Show every list this server takes votes from',
+  'option.setup.site.name': 'site',
+  'option.setup.site.description': 'Which list',
+  'setup.listing.title': '{site} for this server',
+  'setup.listing.steps.topgg':
+    "On Top.gg, open the server's dashboard → **Webhooks**. Paste the address below as the webhook URL and save. Top.gg then shows a secret starting `whs_`: press **Paste the secret** below and paste it there. Then press **Send test** on Top.gg. (Legacy webhooks: type a secret of your own in Top.gg's form and paste the same one here.)",
+  'setup.listing.steps.discordplace':
+    "On discord.place, open the server's management page → **Webhook**. Paste the address below as the URL and the secret below as the token, save, and send a test.",
+  'setup.listing.steps.discadia':
+    "On Discadia, open the server's vote webhook setting, paste the address below (it ends with the secret) as the webhook URL and save. Keep the address private: it is the secret.",
+  'setup.listing.steps.discordlistspace':
+    "On discordlist.space, open the server's page → **Dashboard** → **Webhooks**. Pick the upvote and review triggers, paste the address below and the secret below as the token, and save.",
+  'setup.listing.steps.discollab':
+    'In the Discollab dashboard, open the server → **Additional Info**. At the bottom, paste the address below as the endpoint URL and the secret below as its token, save, and press **Send Test Webhook**.',
+  'setup.listing.onlyOnce':
+    'Copy the secret now: it is shown only this once; later answers show only its last four characters.',
+  'setup.listing.secret': 'Secret',
+  'setup.listing.keptFromSite': 'kept, ending in {last4} (add rotate:True to paste a new one)',
+  'setup.listing.fromEnvironment': "set by {variable} in the host's environment",
+  'setup.listing.noSecretYet': 'not pasted yet: press Paste the secret below',
+  'setup.listing.paste': 'Paste the secret',
+  'setup.listing.lastTest': 'Last test',
+  'setup.listing.testReceived': 'test received ✔ {when}',
+  'setup.listing.noTest': 'no test yet',
+  'setup.listing.listTitle': 'Lists this server is on',
+  'setup.listing.none': 'Only Guilds so far. Add another list with {command}.',
+  'setup.listing.modalTitle': '{site} webhook secret',
+  'setup.listing.secretLabel': 'Secret (whs_…, or your legacy one)',
+  'setup.listing.saved.title': 'Secret saved',
+  'setup.listing.saved.text':
+    '{site} votes for this server are taken at {address} with the secret ending in {last4}. Send a test from {site}: /setup status shows it.',
+  'setup.listing.removed.title': 'List removed',
+  'setup.listing.removed.text':
+    '{site} votes for this server are no longer taken; votes already counted stay. Add it again with {command}.',
+  'setup.listing.notListed.title': 'Nothing changed',
+  'setup.listing.notListed.text': 'This server is not on {site} here. Add it with {command}.',
+  'setup.listing.environment.title': 'Set by the host',
+  'setup.listing.environment.text':
+    "This bot runs for one server from its environment: the host sets {variable} to {site}'s secret, and {site} sends to {address}. /setup stored nothing.",
+  'setup.status.listing': '{site} votes',
+  'setup.status.listingSeen': 'last delivery {when}; {test}',
+  'setup.status.fixListing': 'paste the address and secret that {command} shows on {site}, then send a test',
+  'refusal.listingSecretBad.title': 'Nothing saved',
+  'refusal.listingSecretBad.text':
+    "The secret must be one word of 16 to 256 characters, without spaces (Top.gg's starts with whs_). Copy it again from {site} and send the form again.",
+  'refusal.listingUnknownSite.title': 'Unknown list',
+  'refusal.listingUnknownSite.text': 'Pick one of the lists the site option offers, and run the command again.',
   'setup.status.title': 'Setup status',
   'setup.status.fix': 'Fix: {fix}',
   'setup.status.credentials': 'Service credentials',

@@ -42,6 +42,12 @@ export const es: Catalog = {
   'vote.none.otherWithButton': 'Puede votar cuando quiera: el botón de abajo lleva a la página del servidor.',
   'vote.none.other': 'Puede votar cuando quiera: se vota en la página del servidor en el listado.',
   'vote.button': 'Votar ahora',
+  'vote.field.lists': 'Cada lista',
+  'vote.list.voted': '**{site}**: votó {voted}, puede volver a votar {again}',
+  'vote.list.runsOut': '**{site}**: puede volver a votar {again}',
+  'vote.list.votedNoEnd': '**{site}**: votó',
+  'vote.list.canVote': '**{site}**: puede votar ahora',
+  'vote.button.site': 'Votar en {site}',
 
   'votes.title': 'Votos',
   'votes.field.allTime': 'En total',
@@ -171,6 +177,8 @@ export const es: Catalog = {
 
   'feed.review.title': 'Nueva reseña',
   'feed.review.answeredTitle': 'Nueva reseña · respondida',
+  'feed.review.listTitle': 'Nueva reseña en {site}',
+  'review.openOn': 'Abrir en {site}',
   'feed.review.answered': 'Respondida',
   'feed.review.answeredBy': '✅ por {moderator} {when}',
   'feed.review.answeredAt': '✅ {when}',
@@ -285,6 +293,62 @@ export const es: Catalog = {
   'setup.webhook.never': 'ninguna todavía',
   'setup.webhook.noPublicUrl':
     'El bot no conoce la dirección a la que el directorio lo llama: el operador define WEBHOOK_PUBLIC_URL (se le añade la ruta {path}).',
+  'option.setup.listing.name': 'lista',
+  'option.setup.listing.description': 'Añadir, quitar o ver las otras listas de votos de este servidor',
+  'option.setup.listingAdd.name': 'añadir',
+  'option.setup.listingAdd.description':
+    'Mostrar la dirección y el secreto de este servidor para una lista (Top.gg, discord.place, …)',
+  'option.setup.listingRemove.name': 'quitar',
+  'option.setup.listingRemove.description': 'Dejar de aceptar votos de una lista',
+  'option.setup.listingList.name': 'ver',
+  'option.setup.listingList.description': 'Mostrar cada lista de la que este servidor acepta votos',
+  'option.setup.site.name': 'sitio',
+  'option.setup.site.description': 'Qué lista',
+  'setup.listing.title': '{site} para este servidor',
+  'setup.listing.steps.topgg':
+    'En Top.gg, abre el panel del servidor → **Webhooks**. Pega la dirección de abajo como URL del webhook y guarda. Top.gg muestra entonces un secreto que empieza por `whs_`: pulsa **Pegar el secreto** abajo y pégalo ahí. Luego pulsa **Send test** en Top.gg. (Webhooks antiguos: escribe un secreto propio en el formulario de Top.gg y pega el mismo aquí.)',
+  'setup.listing.steps.discordplace':
+    'En discord.place, abre la página de gestión del servidor → **Webhook**. Pega la dirección de abajo como URL y el secreto de abajo como token, guarda y envía una prueba.',
+  'setup.listing.steps.discadia':
+    'En Discadia, abre el ajuste de webhook de votos del servidor, pega la dirección de abajo (termina con el secreto) como URL del webhook y guarda. Mantén la dirección en privado: es el secreto.',
+  'setup.listing.steps.discordlistspace':
+    'En discordlist.space, abre la página del servidor → **Dashboard** → **Webhooks**. Elige los disparadores upvote y review, pega la dirección de abajo y el secreto de abajo como token, y guarda.',
+  'setup.listing.steps.discollab':
+    'En el panel de Discollab, abre el servidor → **Additional Info**. Abajo, pega la dirección como URL del endpoint y el secreto como su token, guarda y pulsa **Send Test Webhook**.',
+  'setup.listing.onlyOnce':
+    'Copia el secreto ahora: solo se muestra esta vez; las respuestas siguientes muestran solo sus cuatro últimos caracteres.',
+  'setup.listing.secret': 'Secreto',
+  'setup.listing.keptFromSite': 'guardado, termina en {last4} (añade rotate:True para pegar uno nuevo)',
+  'setup.listing.fromEnvironment': 'definido por {variable} en el entorno del host',
+  'setup.listing.noSecretYet': 'aún sin pegar: pulsa Pegar el secreto abajo',
+  'setup.listing.paste': 'Pegar el secreto',
+  'setup.listing.lastTest': 'Última prueba',
+  'setup.listing.testReceived': 'prueba recibida ✔ {when}',
+  'setup.listing.noTest': 'ninguna prueba aún',
+  'setup.listing.listTitle': 'Listas de este servidor',
+  'setup.listing.none': 'Solo Guilds por ahora. Añade otra lista con {command}.',
+  'setup.listing.modalTitle': 'Secreto del webhook de {site}',
+  'setup.listing.secretLabel': 'Secreto (whs_…, o el antiguo tuyo)',
+  'setup.listing.saved.title': 'Secreto guardado',
+  'setup.listing.saved.text':
+    'Los votos de {site} para este servidor se aceptan en {address} con el secreto que termina en {last4}. Envía una prueba desde {site}: /setup status la muestra.',
+  'setup.listing.removed.title': 'Lista quitada',
+  'setup.listing.removed.text':
+    'Los votos de {site} para este servidor ya no se aceptan; los ya contados se quedan. Vuelve a añadirla con {command}.',
+  'setup.listing.notListed.title': 'Nada cambió',
+  'setup.listing.notListed.text': 'Este servidor no está en {site} aquí. Añádelo con {command}.',
+  'setup.listing.environment.title': 'Definido por el host',
+  'setup.listing.environment.text':
+    'Este bot funciona para un solo servidor desde su entorno: el host pone en {variable} el secreto de {site}, y {site} envía a {address}. /setup no guardó nada.',
+  'setup.status.listing': 'Votos de {site}',
+  'setup.status.listingSeen': 'última entrega {when}; {test}',
+  'setup.status.fixListing': 'pega en {site} la dirección y el secreto que muestra {command}, y envía una prueba',
+  'refusal.listingSecretBad.title': 'Nada guardado',
+  'refusal.listingSecretBad.text':
+    'El secreto debe ser una sola palabra de 16 a 256 caracteres, sin espacios (el de Top.gg empieza por whs_). Cópialo de nuevo desde {site} y vuelve a enviar el formulario.',
+  'refusal.listingUnknownSite.title': 'Lista desconocida',
+  'refusal.listingUnknownSite.text':
+    'Elige una de las listas que ofrece la opción sitio y vuelve a ejecutar el comando.',
   'setup.status.title': 'Estado de la configuración',
   'setup.status.fix': 'Solución: {fix}',
   'setup.status.credentials': 'Credenciales del servicio',

@@ -41,6 +41,12 @@ export const fr: Catalog = {
   'vote.none.otherWithButton': 'On peut voter à tout moment : le bouton ci-dessous mène à la page du serveur.',
   'vote.none.other': 'On peut voter à tout moment : les votes se font sur la page du serveur.',
   'vote.button': 'Voter',
+  'vote.field.lists': 'Chaque liste',
+  'vote.list.voted': '**{site}** : voté {voted}, revoter {again}',
+  'vote.list.runsOut': '**{site}** : revoter {again}',
+  'vote.list.votedNoEnd': '**{site}** : voté',
+  'vote.list.canVote': '**{site}** : peut voter maintenant',
+  'vote.button.site': 'Voter sur {site}',
 
   'votes.title': 'Votes',
   'votes.field.allTime': 'Au total',
@@ -169,6 +175,8 @@ export const fr: Catalog = {
 
   'feed.review.title': 'Nouvel avis',
   'feed.review.answeredTitle': 'Nouvel avis · répondu',
+  'feed.review.listTitle': 'Nouvel avis sur {site}',
+  'review.openOn': 'Ouvrir sur {site}',
   'feed.review.answered': 'Répondu',
   'feed.review.answeredBy': '✅ par {moderator} {when}',
   'feed.review.answeredAt': '✅ {when}',
@@ -284,6 +292,62 @@ export const fr: Catalog = {
   'setup.webhook.never': 'aucune pour l’instant',
   'setup.webhook.noPublicUrl':
     "Le bot ne connaît pas l'adresse à laquelle l'annuaire le joint : l'opérateur définit WEBHOOK_PUBLIC_URL (le chemin {path} y est ajouté).",
+  'option.setup.listing.name': 'liste',
+  'option.setup.listing.description': 'Ajouter, retirer ou afficher les autres listes de votes de ce serveur',
+  'option.setup.listingAdd.name': 'ajouter',
+  'option.setup.listingAdd.description':
+    "Afficher l'adresse et le secret de ce serveur pour une liste (Top.gg, discord.place, …)",
+  'option.setup.listingRemove.name': 'retirer',
+  'option.setup.listingRemove.description': "Ne plus accepter les votes d'une liste",
+  'option.setup.listingList.name': 'afficher',
+  'option.setup.listingList.description': 'Afficher chaque liste dont ce serveur accepte les votes',
+  'option.setup.site.name': 'site',
+  'option.setup.site.description': 'Quelle liste',
+  'setup.listing.title': '{site} pour ce serveur',
+  'setup.listing.steps.topgg':
+    "Sur Top.gg, ouvrez le tableau de bord du serveur → **Webhooks**. Collez l'adresse ci-dessous comme URL du webhook et enregistrez. Top.gg affiche alors un secret commençant par `whs_` : appuyez sur **Coller le secret** ci-dessous et collez-le. Puis appuyez sur **Send test** sur Top.gg. (Anciens webhooks : tapez votre propre secret dans le formulaire de Top.gg et collez le même ici.)",
+  'setup.listing.steps.discordplace':
+    "Sur discord.place, ouvrez la page de gestion du serveur → **Webhook**. Collez l'adresse ci-dessous comme URL et le secret ci-dessous comme jeton, enregistrez et envoyez un test.",
+  'setup.listing.steps.discadia':
+    "Sur Discadia, ouvrez le réglage du webhook de vote du serveur, collez l'adresse ci-dessous (elle finit par le secret) comme URL du webhook et enregistrez. Gardez l'adresse privée : c'est le secret.",
+  'setup.listing.steps.discordlistspace':
+    "Sur discordlist.space, ouvrez la page du serveur → **Dashboard** → **Webhooks**. Choisissez les déclencheurs upvote et review, collez l'adresse ci-dessous et le secret ci-dessous comme jeton, et enregistrez.",
+  'setup.listing.steps.discollab':
+    "Dans le tableau de bord Discollab, ouvrez le serveur → **Additional Info**. En bas, collez l'adresse ci-dessous comme URL du point d'accès et le secret comme jeton, enregistrez et appuyez sur **Send Test Webhook**.",
+  'setup.listing.onlyOnce':
+    'Copiez le secret maintenant : il n’est montré que cette fois ; les réponses suivantes ne montrent que ses quatre derniers caractères.',
+  'setup.listing.secret': 'Secret',
+  'setup.listing.keptFromSite': 'conservé, se termine par {last4} (ajoutez rotate:True pour en coller un nouveau)',
+  'setup.listing.fromEnvironment': "défini par {variable} dans l'environnement de l'hébergeur",
+  'setup.listing.noSecretYet': 'pas encore collé : appuyez sur Coller le secret ci-dessous',
+  'setup.listing.paste': 'Coller le secret',
+  'setup.listing.lastTest': 'Dernier test',
+  'setup.listing.testReceived': 'test reçu ✔ {when}',
+  'setup.listing.noTest': 'aucun test pour le moment',
+  'setup.listing.listTitle': 'Listes de ce serveur',
+  'setup.listing.none': 'Seulement Guilds pour le moment. Ajoutez une autre liste avec {command}.',
+  'setup.listing.modalTitle': 'Secret du webhook {site}',
+  'setup.listing.secretLabel': 'Secret (whs_…, ou votre ancien)',
+  'setup.listing.saved.title': 'Secret enregistré',
+  'setup.listing.saved.text':
+    'Les votes {site} pour ce serveur sont reçus à {address} avec le secret se terminant par {last4}. Envoyez un test depuis {site} : /setup status le montre.',
+  'setup.listing.removed.title': 'Liste retirée',
+  'setup.listing.removed.text':
+    'Les votes {site} pour ce serveur ne sont plus acceptés ; les votes déjà comptés restent. Ajoutez-la à nouveau avec {command}.',
+  'setup.listing.notListed.title': 'Rien de changé',
+  'setup.listing.notListed.text': "Ce serveur n'est pas sur {site} ici. Ajoutez-le avec {command}.",
+  'setup.listing.environment.title': "Défini par l'hébergeur",
+  'setup.listing.environment.text':
+    "Ce bot tourne pour un seul serveur depuis son environnement : l'hébergeur met {variable} au secret de {site}, et {site} envoie à {address}. /setup n'a rien enregistré.",
+  'setup.status.listing': 'Votes {site}',
+  'setup.status.listingSeen': 'dernière livraison {when} ; {test}',
+  'setup.status.fixListing': "collez sur {site} l'adresse et le secret que montre {command}, puis envoyez un test",
+  'refusal.listingSecretBad.title': 'Rien enregistré',
+  'refusal.listingSecretBad.text':
+    'Le secret doit être un seul mot de 16 à 256 caractères, sans espaces (celui de Top.gg commence par whs_). Copiez-le à nouveau depuis {site} et renvoyez le formulaire.',
+  'refusal.listingUnknownSite.title': 'Liste inconnue',
+  'refusal.listingUnknownSite.text':
+    "Choisissez l'une des listes proposées par l'option site, puis relancez la commande.",
   'setup.status.title': 'État de la configuration',
   'setup.status.fix': 'Correction : {fix}',
   'setup.status.credentials': 'Identifiants du service',

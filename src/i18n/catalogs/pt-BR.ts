@@ -41,6 +41,12 @@ export const ptBR: Catalog = {
   'vote.none.otherWithButton': 'Dá para votar a qualquer hora: o botão abaixo leva à página do servidor.',
   'vote.none.other': 'Dá para votar a qualquer hora: os votos são feitos na página do servidor na lista.',
   'vote.button': 'Votar agora',
+  'vote.field.lists': 'Cada lista',
+  'vote.list.voted': '**{site}**: votou {voted}, pode votar de novo {again}',
+  'vote.list.runsOut': '**{site}**: pode votar de novo {again}',
+  'vote.list.votedNoEnd': '**{site}**: votou',
+  'vote.list.canVote': '**{site}**: pode votar agora',
+  'vote.button.site': 'Votar no {site}',
 
   'votes.title': 'Votos',
   'votes.field.allTime': 'No total',
@@ -169,6 +175,8 @@ export const ptBR: Catalog = {
 
   'feed.review.title': 'Nova avaliação',
   'feed.review.answeredTitle': 'Nova avaliação · respondida',
+  'feed.review.listTitle': 'Nova avaliação no {site}',
+  'review.openOn': 'Abrir no {site}',
   'feed.review.answered': 'Respondida',
   'feed.review.answeredBy': '✅ por {moderator} {when}',
   'feed.review.answeredAt': '✅ {when}',
@@ -281,6 +289,61 @@ export const ptBR: Catalog = {
   'setup.webhook.never': 'nenhuma ainda',
   'setup.webhook.noPublicUrl':
     'O bot não conhece o endereço pelo qual o diretório o alcança: o operador define WEBHOOK_PUBLIC_URL (o caminho {path} é acrescentado).',
+  'option.setup.listing.name': 'lista',
+  'option.setup.listing.description': 'Adicionar, remover ou ver as outras listas de votos deste servidor',
+  'option.setup.listingAdd.name': 'adicionar',
+  'option.setup.listingAdd.description':
+    'Mostrar o endereço e o segredo deste servidor para uma lista (Top.gg, discord.place, …)',
+  'option.setup.listingRemove.name': 'remover',
+  'option.setup.listingRemove.description': 'Parar de aceitar votos de uma lista',
+  'option.setup.listingList.name': 'ver',
+  'option.setup.listingList.description': 'Mostrar cada lista da qual este servidor aceita votos',
+  'option.setup.site.name': 'site',
+  'option.setup.site.description': 'Qual lista',
+  'setup.listing.title': '{site} para este servidor',
+  'setup.listing.steps.topgg':
+    'No Top.gg, abra o painel do servidor → **Webhooks**. Cole o endereço abaixo como URL do webhook e salve. O Top.gg então mostra um segredo que começa com `whs_`: aperte **Colar o segredo** abaixo e cole-o ali. Depois aperte **Send test** no Top.gg. (Webhooks antigos: digite um segredo seu no formulário do Top.gg e cole o mesmo aqui.)',
+  'setup.listing.steps.discordplace':
+    'No discord.place, abra a página de gerenciamento do servidor → **Webhook**. Cole o endereço abaixo como URL e o segredo abaixo como token, salve e envie um teste.',
+  'setup.listing.steps.discadia':
+    'No Discadia, abra a configuração de webhook de votos do servidor, cole o endereço abaixo (ele termina com o segredo) como URL do webhook e salve. Mantenha o endereço privado: ele é o segredo.',
+  'setup.listing.steps.discordlistspace':
+    'No discordlist.space, abra a página do servidor → **Dashboard** → **Webhooks**. Escolha os gatilhos upvote e review, cole o endereço abaixo e o segredo abaixo como token, e salve.',
+  'setup.listing.steps.discollab':
+    'No painel do Discollab, abra o servidor → **Additional Info**. Embaixo, cole o endereço como URL do endpoint e o segredo como token, salve e aperte **Send Test Webhook**.',
+  'setup.listing.onlyOnce':
+    'Copie o segredo agora: ele só é mostrado desta vez; as próximas respostas mostram só os quatro últimos caracteres.',
+  'setup.listing.secret': 'Segredo',
+  'setup.listing.keptFromSite': 'guardado, termina em {last4} (adicione rotate:True para colar um novo)',
+  'setup.listing.fromEnvironment': 'definido por {variable} no ambiente do host',
+  'setup.listing.noSecretYet': 'ainda não colado: aperte Colar o segredo abaixo',
+  'setup.listing.paste': 'Colar o segredo',
+  'setup.listing.lastTest': 'Último teste',
+  'setup.listing.testReceived': 'teste recebido ✔ {when}',
+  'setup.listing.noTest': 'nenhum teste ainda',
+  'setup.listing.listTitle': 'Listas deste servidor',
+  'setup.listing.none': 'Só o Guilds por enquanto. Adicione outra lista com {command}.',
+  'setup.listing.modalTitle': 'Segredo do webhook do {site}',
+  'setup.listing.secretLabel': 'Segredo (whs_…, ou o seu antigo)',
+  'setup.listing.saved.title': 'Segredo salvo',
+  'setup.listing.saved.text':
+    'Os votos do {site} para este servidor são aceitos em {address} com o segredo que termina em {last4}. Envie um teste pelo {site}: /setup status o mostra.',
+  'setup.listing.removed.title': 'Lista removida',
+  'setup.listing.removed.text':
+    'Os votos do {site} para este servidor não são mais aceitos; os já contados ficam. Adicione de novo com {command}.',
+  'setup.listing.notListed.title': 'Nada mudou',
+  'setup.listing.notListed.text': 'Este servidor não está no {site} aqui. Adicione-o com {command}.',
+  'setup.listing.environment.title': 'Definido pelo host',
+  'setup.listing.environment.text':
+    'Este bot roda para um só servidor a partir do seu ambiente: o host define {variable} com o segredo do {site}, e o {site} envia para {address}. O /setup não guardou nada.',
+  'setup.status.listing': 'Votos do {site}',
+  'setup.status.listingSeen': 'última entrega {when}; {test}',
+  'setup.status.fixListing': 'cole no {site} o endereço e o segredo que {command} mostra, e envie um teste',
+  'refusal.listingSecretBad.title': 'Nada salvo',
+  'refusal.listingSecretBad.text':
+    'O segredo deve ser uma só palavra de 16 a 256 caracteres, sem espaços (o do Top.gg começa com whs_). Copie-o de novo do {site} e envie o formulário outra vez.',
+  'refusal.listingUnknownSite.title': 'Lista desconhecida',
+  'refusal.listingUnknownSite.text': 'Escolha uma das listas que a opção site oferece e rode o comando de novo.',
   'setup.status.title': 'Estado da configuração',
   'setup.status.fix': 'Correção: {fix}',
   'setup.status.credentials': 'Credenciais do serviço',

@@ -109,6 +109,30 @@ describe('a sender retrying as its list documents', () => {
     expect(refused.sent.attempts.map((attempt) => attempt.outcome)).toEqual([401]);
   });
 
+  it('Top.gg v1 keeps one vote id across its retries, as Top.gg does, and makes a new one per vote', async () => {
+    const idsOf = (from: number) =>
+      heard.slice(from).map((h) => (JSON.parse(h.rawBody.toString('utf8')) as { data: { id: string } }).data.id);
+    let from = heard.length;
+    answers = [503, 500, 200];
+    await sendAs('topgg', {
+      url: base,
+      secret: SECRETS.topgg,
+      vote: { guildId: GUILD, memberId: MEMBER },
+      delayScale: 0,
+    });
+    const retried = idsOf(from);
+    expect(retried).toHaveLength(3);
+    expect(new Set(retried).size).toBe(1);
+    from = heard.length;
+    await sendAs('topgg', {
+      url: base,
+      secret: SECRETS.topgg,
+      vote: { guildId: GUILD, memberId: MEMBER },
+      delayScale: 0,
+    });
+    expect(idsOf(from)[0]).not.toBe(retried[0]);
+  });
+
   it('discord.place retries anything outside 2xx, 4xx included, 3 times', async () => {
     answers = [401, 401, 200];
     const { sent } = await deliver('discordplace', { guildId: GUILD, memberId: MEMBER });

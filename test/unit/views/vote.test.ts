@@ -118,3 +118,57 @@ describe('voteView about another member', () => {
     expect(description).not.toMatch(/check again/);
   });
 });
+
+describe('voteView for a server on other lists too', () => {
+  const HOUR = 3_600_000;
+  const lists = [
+    {
+      name: 'Top.gg',
+      running: { votedAt: new Date(NOW.getTime() - HOUR), endsAt: new Date(NOW.getTime() + 11 * HOUR) },
+      votePage: `https://top.gg/discord/servers/${MEMBER}/vote`,
+    },
+    { name: 'discord.place' },
+  ];
+  const view = voteView({
+    i18n: english,
+    userId: MEMBER,
+    self: true,
+    status: { voted: true, remainingMs: NINE_H_58 },
+    now: NOW,
+    lists,
+  });
+
+  it('has a line per list: Guilds from the service, then each list from the ledger', () => {
+    const field = embedOf(view).fields!.find((f) => f.name === 'Each list')!;
+    expect(field.value.split('\n')).toEqual([
+      `**Guilds**: vote again <t:${NOW_UNIX + NINE_H_58 / 1000}:R>`,
+      `**Top.gg**: voted <t:${NOW_UNIX - 3600}:R>, vote again <t:${NOW_UNIX + 11 * 3600}:R>`,
+      '**discord.place**: can vote now',
+    ]);
+  });
+
+  it("has a link button to each list's vote page the site's documentation gives, and none for the others", () => {
+    expect(buttonsOf(view)).toEqual([
+      {
+        type: 2,
+        style: ButtonStyle.Link,
+        label: 'Vote on Top.gg',
+        url: `https://top.gg/discord/servers/${MEMBER}/vote`,
+      },
+    ]);
+  });
+
+  it('says Guilds can be voted on now when the service has no vote, beside the Vote now button', () => {
+    const none = voteView({
+      i18n: english,
+      userId: MEMBER,
+      self: true,
+      status: { voted: false, remainingMs: null },
+      now: NOW,
+      voteUrl: 'https://guilds.me/server/1',
+      lists,
+    });
+    expect(embedText(embedOf(none))).toContain('**Guilds**: can vote now');
+    expect(buttonsOf(none).map((b) => ('label' in b ? b.label : undefined))).toEqual(['Vote now', 'Vote on Top.gg']);
+  });
+});
