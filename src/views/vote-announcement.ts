@@ -19,6 +19,8 @@ export const VOTERS_PER_ANNOUNCEMENT = 200;
 export interface AnnouncedVote {
   userId: string;
   double: boolean;
+  /** The name of the list it was cast on, for a vote on a list other than Guilds (a Guilds vote reads as always). */
+  listName?: string;
 }
 
 export interface VoteTotals {
@@ -88,11 +90,12 @@ export function packVoteAnnouncement(
 }
 
 function voteLines(votes: readonly AnnouncedVote[], { t }: Translator, names: ReadonlyMap<string, string>): string[] {
-  return votes.map((vote) =>
-    t(vote.double ? 'feed.vote.lineDouble' : 'feed.vote.line', {
-      member: mentionWithName(vote.userId, names.get(vote.userId)),
-    }),
-  );
+  return votes.map((vote) => {
+    const member = mentionWithName(vote.userId, names.get(vote.userId));
+    if (vote.listName === undefined) return t(vote.double ? 'feed.vote.lineDouble' : 'feed.vote.line', { member });
+    // The site's own name, shown as is: it comes from src/lists, never from a delivery.
+    return t(vote.double ? 'feed.vote.lineSiteDouble' : 'feed.vote.lineSite', { member, site: vote.listName });
+  });
 }
 
 /** The server's own wording of announcements (/setup announce); no template: the built-in embed. */

@@ -178,6 +178,8 @@ export const de: Catalog = {
   'feed.review.answeredAt': '✅ {when}',
   'feed.vote.line': '{member} hat abgestimmt',
   'feed.vote.lineDouble': '{member} hat abgestimmt (doppelte Stimme)',
+  'feed.vote.lineSite': '{member} hat auf {site} abgestimmt',
+  'feed.vote.lineSiteDouble': '{member} hat auf {site} abgestimmt (doppelte Stimme)',
   'feed.vote.titleOne': 'Neue Stimme',
   'feed.vote.titleMany': '{count} neue Stimmen',
   'feed.vote.total': 'Stimmen insgesamt: {count}',

@@ -172,6 +172,8 @@ export const en = {
   'feed.review.answeredAt': '✅ {when}',
   'feed.vote.line': '{member} voted',
   'feed.vote.lineDouble': '{member} voted (double vote)',
+  'feed.vote.lineSite': '{member} voted on {site}',
+  'feed.vote.lineSiteDouble': '{member} voted on {site} (double vote)',
   'feed.vote.titleOne': 'New vote',
   'feed.vote.titleMany': '{count} new votes',
   'feed.vote.total': 'Total votes: {count}',

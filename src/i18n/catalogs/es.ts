@@ -176,6 +176,8 @@ export const es: Catalog = {
   'feed.review.answeredAt': '✅ {when}',
   'feed.vote.line': '{member} votó',
   'feed.vote.lineDouble': '{member} votó (voto doble)',
+  'feed.vote.lineSite': '{member} votó en {site}',
+  'feed.vote.lineSiteDouble': '{member} votó en {site} (voto doble)',
   'feed.vote.titleOne': 'Nuevo voto',
   'feed.vote.titleMany': '{count} votos nuevos',
   'feed.vote.total': 'Votos totales: {count}',

@@ -174,6 +174,8 @@ export const fr: Catalog = {
   'feed.review.answeredAt': '✅ {when}',
   'feed.vote.line': '{member} a voté',
   'feed.vote.lineDouble': '{member} a voté (vote double)',
+  'feed.vote.lineSite': '{member} a voté sur {site}',
+  'feed.vote.lineSiteDouble': '{member} a voté sur {site} (vote double)',
   'feed.vote.titleOne': 'Nouveau vote',
   'feed.vote.titleMany': '{count} nouveaux votes',
   'feed.vote.total': 'Votes au total : {count}',

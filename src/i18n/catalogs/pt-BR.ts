@@ -174,6 +174,8 @@ export const ptBR: Catalog = {
   'feed.review.answeredAt': '✅ {when}',
   'feed.vote.line': '{member} votou',
   'feed.vote.lineDouble': '{member} votou (voto duplo)',
+  'feed.vote.lineSite': '{member} votou em {site}',
+  'feed.vote.lineSiteDouble': '{member} votou em {site} (voto duplo)',
   'feed.vote.titleOne': 'Novo voto',
   'feed.vote.titleMany': '{count} novos votos',
   'feed.vote.total': 'Total de votos: {count}',
