@@ -78,10 +78,15 @@ export function voteSource(
   };
 }
 
-/** A waiting vote as the announcement words it: the list it was cast on by name, unless Guilds. */
+/** A waiting vote as the announcement words it: the list it was cast on by name (the built-in line leaves out Guilds'). */
 function announced(vote: PendingAnnouncement) {
-  const listName = vote.site === GUILDS_SITE ? undefined : siteName(vote.site);
-  return { ...vote, ...(listName === undefined ? {} : { listName }) };
+  const name = siteName(vote.site);
+  return {
+    ...vote,
+    ...(vote.site === GUILDS_SITE ? {} : { listName: name }),
+    siteName: name,
+    listsToday: vote.sitesToday.length,
+  };
 }
 
 /** A list's display name; a site id the bot no longer knows shows as stored. */

@@ -491,6 +491,7 @@ export const de: Catalog = {
   'refusal.badGraceHours.text': 'Gib eine ganze Zahl von Stunden von 0 bis {max} an.',
   'announce.double': '(doppelte Stimme)',
   'announce.defaultTemplate': '{user} hat abgestimmt {double}',
+  'announce.defaultTemplateSite': '{user} hat auf {site} abgestimmt {double}',
   'vote.field.streak': 'Serie',
   'vote.streak': '{count} in Folge',
   'option.leaderboard.kind.name': 'art',

@@ -468,6 +468,7 @@ export const en = {
   'refusal.badGraceHours.text': 'Give a whole number of hours from 0 to {max}.',
   'announce.double': '(double vote)',
   'announce.defaultTemplate': '{user} voted {double}',
+  'announce.defaultTemplateSite': '{user} voted on {site} {double}',
   'vote.field.streak': 'Streak',
   'vote.streak': '{count} in a row',
   'option.leaderboard.kind.name': 'kind',

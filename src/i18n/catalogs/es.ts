@@ -484,6 +484,7 @@ export const es: Catalog = {
   'refusal.badGraceHours.text': 'Indica un número entero de horas de 0 a {max}.',
   'announce.double': '(voto doble)',
   'announce.defaultTemplate': '{user} votó {double}',
+  'announce.defaultTemplateSite': '{user} votó en {site} {double}',
   'vote.field.streak': 'Racha',
   'vote.streak': '{count} seguidos',
   'option.leaderboard.kind.name': 'tipo',

@@ -484,6 +484,7 @@ export const fr: Catalog = {
   'refusal.badGraceHours.text': 'Indiquez un nombre entier d’heures de 0 à {max}.',
   'announce.double': '(vote double)',
   'announce.defaultTemplate': '{user} a voté {double}',
+  'announce.defaultTemplateSite': '{user} a voté sur {site} {double}',
   'vote.field.streak': 'Série',
   'vote.streak': '{count} d’affilée',
   'option.leaderboard.kind.name': 'type',

@@ -478,6 +478,7 @@ export const ptBR: Catalog = {
   'refusal.badGraceHours.text': 'Informe um número inteiro de horas de 0 a {max}.',
   'announce.double': '(voto duplo)',
   'announce.defaultTemplate': '{user} votou {double}',
+  'announce.defaultTemplateSite': '{user} votou em {site} {double}',
   'vote.field.streak': 'Sequência',
   'vote.streak': '{count} seguidos',
   'option.leaderboard.kind.name': 'tipo',
