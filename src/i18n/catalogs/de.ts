@@ -222,6 +222,11 @@ export const de: Catalog = {
     'Du bekommst das, weil du Erinnerungen mit {on} eingeschaltet hast. Mit {off} schaltest du sie aus.',
   'reminder.closedDms':
     '{member}, du kannst wieder abstimmen! (Deine DMs sind geschlossen, darum kommt die Erinnerung hier.)',
+  'reminder.titleSite': 'Du kannst wieder auf {site} abstimmen',
+  'reminder.textSite':
+    'Deine Stimme auf {site} für **{server}** ist abgelaufen. Stimme dort erneut ab, um den Server weiter zu unterstützen.',
+  'reminder.closedDmsSite':
+    '{member}, du kannst wieder auf {site} abstimmen! (Deine DMs sind geschlossen, darum kommt die Erinnerung hier.)',
   'command.setup.name': 'einrichten',
   'command.setup.description':
     'Den Bot für diesen Server einrichten: Zugangsdaten, Kanäle, Rollen, Webhook (Server verwalten)',

@@ -212,6 +212,10 @@ export const en = {
   'reminder.text': 'Your vote for **{server}** has run out. Vote again to keep supporting the server.',
   'reminder.footer': 'You get this because you turned reminders on with {on}. Turn them off with {off}.',
   'reminder.closedDms': '{member}, you can vote again! (Your DMs are closed, so your reminder is here.)',
+  'reminder.titleSite': 'You can vote on {site} again',
+  'reminder.textSite':
+    'Your vote on {site} for **{server}** has run out. Vote again there to keep supporting the server.',
+  'reminder.closedDmsSite': '{member}, you can vote on {site} again! (Your DMs are closed, so your reminder is here.)',
   'command.setup.name': 'setup',
   'command.setup.description': 'Set the bot up for this server: credentials, channels, roles, webhook (Manage Server)',
   'option.setup.credentials.name': 'credentials',

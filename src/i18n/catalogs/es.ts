@@ -218,6 +218,11 @@ export const es: Catalog = {
   'reminder.footer': 'Recibes esto porque activaste los recordatorios con {on}. Desactívalos con {off}.',
   'reminder.closedDms':
     '{member}, ¡puedes volver a votar! (Tus MD están cerrados, así que el recordatorio llega aquí.)',
+  'reminder.titleSite': 'Puedes volver a votar en {site}',
+  'reminder.textSite':
+    'Tu voto en {site} por **{server}** ha caducado. Vuelve a votar allí para seguir apoyando al servidor.',
+  'reminder.closedDmsSite':
+    '{member}, ¡puedes volver a votar en {site}! (Tus MD están cerrados, así que el recordatorio llega aquí.)',
   'command.setup.name': 'configurar',
   'command.setup.description':
     'Configura el bot para este servidor: credenciales, canales, roles, webhook (Gestionar servidor)',

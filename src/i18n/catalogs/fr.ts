@@ -216,6 +216,11 @@ export const fr: Catalog = {
   'reminder.text': 'Votre vote pour **{server}** a expiré. Votez de nouveau pour continuer à soutenir le serveur.',
   'reminder.footer': 'Vous recevez ceci car vous avez activé les rappels avec {on}. Désactivez-les avec {off}.',
   'reminder.closedDms': '{member}, vous pouvez de nouveau voter ! (Vos MP sont fermés, le rappel arrive donc ici.)',
+  'reminder.titleSite': 'Vous pouvez de nouveau voter sur {site}',
+  'reminder.textSite':
+    'Votre vote sur {site} pour **{server}** a expiré. Votez de nouveau là-bas pour continuer à soutenir le serveur.',
+  'reminder.closedDmsSite':
+    '{member}, vous pouvez de nouveau voter sur {site} ! (Vos MP sont fermés, le rappel arrive donc ici.)',
   'command.setup.name': 'configurer',
   'command.setup.description':
     'Configurer le bot pour ce serveur : identifiants, salons, rôles, webhook (Gérer le serveur)',

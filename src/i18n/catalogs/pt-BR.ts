@@ -215,6 +215,11 @@ export const ptBR: Catalog = {
   'reminder.text': 'Seu voto em **{server}** expirou. Vote de novo para continuar apoiando o servidor.',
   'reminder.footer': 'Você recebe isto porque ativou os lembretes com {on}. Desative-os com {off}.',
   'reminder.closedDms': '{member}, você pode votar de novo! (Suas DMs estão fechadas, então o lembrete chegou aqui.)',
+  'reminder.titleSite': 'Você pode votar em {site} de novo',
+  'reminder.textSite':
+    'Seu voto em {site} para **{server}** expirou. Vote lá de novo para continuar apoiando o servidor.',
+  'reminder.closedDmsSite':
+    '{member}, você pode votar em {site} de novo! (Suas DMs estão fechadas, então o lembrete chegou aqui.)',
   'command.setup.name': 'configurar',
   'command.setup.description':
     'Configure o bot para este servidor: credenciais, canais, cargos, webhook (Gerenciar servidor)',
