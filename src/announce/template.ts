@@ -3,7 +3,17 @@ import { english, type Translator } from '../i18n/index.js';
 import { displayable, mention, neutraliseMentions, safeText, showsNothing, truncate } from '../core/discord-text.js';
 
 /** What a template may name, in the order the docs and the refusal list them. */
-export const PLACEHOLDERS = ['user', 'name', 'votes_month', 'votes_total', 'streak', 'server', 'double'] as const;
+export const PLACEHOLDERS = [
+  'user',
+  'name',
+  'votes_month',
+  'votes_total',
+  'streak',
+  'server',
+  'double',
+  'site',
+  'sites_today',
+] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 
 /** The longest template an admin may type (the slash option's limit too). */
@@ -12,6 +22,10 @@ export const TEMPLATE_MAX = 500;
 const NAME_SHOWN_MAX = 64;
 const SERVER_SHOWN_MAX = 200;
 const DOUBLE_SHOWN_MAX = 40;
+/** A list's name comes from the bot's own table of lists (src/lists), never from a delivery. */
+const SITE_SHOWN_MAX = 40;
+/** `{site}` of a vote whose list is not given: Guilds' name as src/lists/guilds.ts has it (a test holds them equal). */
+export const GUILDS_NAME = 'Guilds';
 /** The most each placeholder can become, so a template is refused before it could ever be too long. */
 const PLACEHOLDER_MAX: Record<Placeholder, number> = {
   user: '<@>'.length + 20,
@@ -21,6 +35,8 @@ const PLACEHOLDER_MAX: Record<Placeholder, number> = {
   streak: 15,
   server: SERVER_SHOWN_MAX,
   double: DOUBLE_SHOWN_MAX,
+  site: SITE_SHOWN_MAX,
+  sites_today: 15,
 };
 
 const PLACEHOLDER = /\{(\w+)\}/g;
@@ -55,6 +71,8 @@ const SAMPLE_VOTE: TemplateValues = {
   streak: 1,
   server: 'Server',
   double: false,
+  siteName: 'Guilds',
+  listsToday: 1,
 };
 
 /** The longest text the template can render to, whatever the names and numbers are. */
@@ -80,6 +98,10 @@ export interface TemplateValues {
   streak: number;
   server: string;
   double: boolean;
+  /** The name of the list the vote was cast on; undefined: Guilds. */
+  siteName?: string | undefined;
+  /** How many lists the member voted on in the 24 hours up to this vote, this one's included; undefined: 1. */
+  listsToday?: number | undefined;
 }
 
 /**
@@ -114,6 +136,10 @@ function fill(name: Placeholder, values: TemplateValues, i18n: Translator): stri
       return safeText(values.server, SERVER_SHOWN_MAX);
     case 'double':
       return values.double ? truncate(i18n.t('announce.double'), DOUBLE_SHOWN_MAX) : '';
+    case 'site':
+      return safeText(values.siteName ?? GUILDS_NAME, SITE_SHOWN_MAX);
+    case 'sites_today':
+      return i18n.number(values.listsToday ?? 1);
   }
 }
 

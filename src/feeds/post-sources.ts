@@ -1,5 +1,13 @@
 import type { Translator } from '../i18n/index.js';
-import type { MirrorStore, OutboxStore, ReviewFeedStore, VoteLedger } from '../store/index.js';
+import { isSiteId, SITE_FACTS } from '../lists/index.js';
+import {
+  GUILDS_SITE,
+  type MirrorStore,
+  type OutboxStore,
+  type PendingAnnouncement,
+  type ReviewFeedStore,
+  type VoteLedger,
+} from '../store/index.js';
 import { REVIEWS_PER_POST, reviewFeedBatchView, type OriginOf } from '../views/review-feed.js';
 import {
   packTemplatedAnnouncement,
@@ -53,7 +61,7 @@ export function voteSource(
   return {
     kind: 'votes',
     async claim(channelId) {
-      const waiting = await store.waitingVotes(VOTERS_PER_ANNOUNCEMENT);
+      const waiting = (await store.waitingVotes(VOTERS_PER_ANNOUNCEMENT)).map(announced);
       const oldest = waiting[0];
       if (oldest === undefined) return undefined;
       const at = now();
@@ -69,6 +77,20 @@ export function voteSource(
     },
   };
 }
+
+/** A waiting vote as the announcement words it: the list it was cast on by name (the built-in line leaves out Guilds'). */
+function announced(vote: PendingAnnouncement) {
+  const name = siteName(vote.site);
+  return {
+    ...vote,
+    ...(vote.site === GUILDS_SITE ? {} : { listName: name }),
+    siteName: name,
+    listsToday: vote.sitesToday.length,
+  };
+}
+
+/** A list's display name; a site id the bot no longer knows shows as stored. */
+const siteName = (site: string): string => (isSiteId(site) ? SITE_FACTS[site].name : site);
 
 const builtIn = ({ view, count }: ReturnType<typeof packVoteAnnouncement>) => ({ body: messageBody(view), count });
 

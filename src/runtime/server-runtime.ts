@@ -11,6 +11,7 @@ import { translatorFor } from '../i18n/index.js';
 import { listReviewOrigin } from '../lists/index.js';
 import type { Logger } from '../core/log.js';
 import { VoteMirror } from '../mirror/vote-mirror.js';
+import { ListReminders } from '../reminders/list-reminders.js';
 import { VoteReminder } from '../reminders/vote-reminder.js';
 import { memberRoles } from '../roles/member-roles.js';
 import { MilestoneRoles } from '../roles/milestone-roles.js';
@@ -126,17 +127,17 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
         runningUntil: async (userId) => (await store.scheduledExpiry(userId))?.endsAt,
       }),
     );
-  consumers.push(
-    new VoteReminder({
-      poster,
-      store,
-      logger,
-      now,
-      voteUrl: settings.voteUrl,
-      channelId: settings.reminderChannelId,
-      serverName: () => guild()?.name ?? '',
-    }),
-  );
+  const reminder = new VoteReminder({
+    poster,
+    store,
+    logger,
+    now,
+    voteUrl: settings.voteUrl,
+    channelId: settings.reminderChannelId,
+    serverName: () => guild()?.name ?? '',
+  });
+  consumers.push(reminder);
+  const listReminders = new ListReminders({ reminder, store, logger, now, checkMs: config.expiryCheckMs });
   const milestones = new MilestoneRoles({
     rest: client.rest,
     poster,
@@ -152,7 +153,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
   });
   const schedule = new ExpirySchedule({ store, logger, now, consumers, reconcileMs: config.expiryCheckMs });
   const streaks = new StreakIndex(storeWithDeadline(store, ['latestStreaks']), settings.streakGraceMs);
-  const votes = serverVotes({ lanes, milestones, streaks, schedule });
+  const votes = serverVotes({ lanes, milestones, streaks, schedule, reminders: listReminders });
   const mirror = new VoteMirror({
     store,
     api,
@@ -213,11 +214,12 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
       firstPoll = setTimeout(() => mirror.start(), options.firstPollAfterMs);
       firstPoll.unref();
       schedule.start();
+      listReminders.start();
       milestones.start();
     },
     async stop() {
       clearTimeout(firstPoll);
-      await Promise.all([lanes.stop(), mirror.stop(), schedule.stop(), milestones.stop()]);
+      await Promise.all([lanes.stop(), mirror.stop(), schedule.stop(), milestones.stop(), listReminders.stop()]);
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Lanes } from '../feeds/lanes.js';
 import type { VoteSink } from '../mirror/vote-sink.js';
+import type { ListReminders } from '../reminders/list-reminders.js';
 import type { MilestoneRoles } from '../roles/milestone-roles.js';
 import type { ExpirySchedule } from '../schedule/expiry-schedule.js';
 import { GUILDS_SITE } from '../store/index.js';
@@ -10,10 +11,12 @@ export interface ServerVotesTargets {
   milestones: Pick<MilestoneRoles, 'wake'>;
   streaks: Pick<StreakIndex, 'changed'>;
   schedule: Pick<ExpirySchedule, 'voteKnown' | 'listVoteRecorded' | 'voteSeen' | 'votesKnown'>;
+  /** Reminders per list: a recorded vote's end may be the next one due. */
+  reminders?: Pick<ListReminders, 'voteRecorded'>;
 }
 
 /** One server's VoteSink: the work a recorded vote wakes, written once for deliveries and polls alike. */
-export function serverVotes({ lanes, milestones, streaks, schedule }: ServerVotesTargets): VoteSink {
+export function serverVotes({ lanes, milestones, streaks, schedule, reminders }: ServerVotesTargets): VoteSink {
   return {
     // A recorded vote (a webhook's or one the poll found) may reach a milestone and change a streak.
     accepted() {
@@ -24,6 +27,7 @@ export function serverVotes({ lanes, milestones, streaks, schedule }: ServerVote
     // A recorded vote makes the streaks in memory be read again (periods a refresh moves: within a minute).
     newVote(userId, periodEndsAt, site = GUILDS_SITE) {
       streaks.changed();
+      reminders?.voteRecorded(periodEndsAt);
       // The store moved the member's end as it recorded another list's vote: the schedule offers it anyway.
       return site === GUILDS_SITE
         ? schedule.voteKnown(userId, periodEndsAt)

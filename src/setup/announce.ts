@@ -4,6 +4,7 @@ import type { BaseContext } from '../runtime/context.js';
 import { setupName } from '../bot/command-options.js';
 import { UserFacingError } from '../bot/user-error.js';
 import { translatorFor, type Translator } from '../i18n/index.js';
+import { SITE_FACTS } from '../lists/index.js';
 import type { ServerSettingsRecord } from '../store/index.js';
 import type { MessageView } from '../views/message.js';
 import { noticeView } from '../views/notice.js';
@@ -11,8 +12,15 @@ import { templatedLine, type AnnouncementTemplates } from '../views/vote-announc
 import { setupAnswer } from './answer.js';
 import { refuseEnvironmentSetting } from './manage-server.js';
 
-/** The numbers a preview shows: plausible, and labelled as examples. */
-const EXAMPLE = { double: false, streak: 3, monthVotes: 2, totalVotes: 12 } as const;
+/** The numbers a preview shows: plausible, and labelled as examples; a vote on Guilds, the one list every server has. */
+const EXAMPLE = {
+  double: false,
+  streak: 3,
+  monthVotes: 2,
+  totalVotes: 12,
+  siteName: SITE_FACTS.guilds.name,
+  listsToday: 1,
+} as const;
 
 /**
  * `/setup announce template:… first-vote:… ping:… preview:… clear:…`: how votes are announced.

@@ -46,6 +46,7 @@ export type {
   MirrorEntry,
   MirrorTotals,
   ScheduledExpiry,
+  DueListReminder,
   ReminderOptIn,
   ReminderOutcome,
   ReminderRecord,

@@ -339,6 +339,26 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 12,
+    name: "reminders per list: the latest reminder per member and per list, the ones before Guilds'",
+    // SQLite cannot change a primary key in place: the table is made again, its rows kept as Guilds'.
+    statements: [
+      `CREATE TABLE reminders_sent_next (
+        guild_id TEXT NOT NULL DEFAULT '',
+        user_id TEXT NOT NULL,
+        site TEXT NOT NULL DEFAULT 'guilds',
+        ends_at BIGINT NOT NULL,
+        at BIGINT NOT NULL,
+        outcome TEXT NOT NULL,
+        PRIMARY KEY (guild_id, user_id, site)
+      )`,
+      `INSERT INTO reminders_sent_next (guild_id, user_id, site, ends_at, at, outcome)
+       SELECT guild_id, user_id, 'guilds', ends_at, at, outcome FROM reminders_sent`,
+      `DROP TABLE reminders_sent`,
+      `ALTER TABLE reminders_sent_next RENAME TO reminders_sent`,
+    ],
+  },
 ];
 
 /**

@@ -18,6 +18,7 @@ import type {
   ParkedLane,
   PendingAnnouncement,
   PollRecord,
+  DueListReminder,
   ReminderOptIn,
   ReminderOutcome,
   ReminderRecord,
@@ -204,15 +205,31 @@ export interface ReminderStore {
   optOutReminders(userId: string): Promise<boolean>;
   reminderOptIn(userId: string): Promise<ReminderOptIn | undefined>;
   /**
-   * Claims the reminder for the vote period ending at `endsAt` (outcome 'pending'). False when the
-   * member's latest reminder ends at or after `notBefore`: that period was reminded already.
+   * Claims the reminder for the vote period on `site` (Guilds when not given) ending at `endsAt`
+   * (outcome 'pending'). False when the member's latest reminder for that list ends at or after
+   * `notBefore`: that period was reminded already.
    */
-  claimReminder(userId: string, endsAt: number, at: number, notBefore: number): Promise<boolean>;
+  claimReminder(userId: string, endsAt: number, at: number, notBefore: number, site?: VoteSite): Promise<boolean>;
   /** Records how the claimed reminder went. */
-  settleReminder(userId: string, endsAt: number, outcome: Exclude<ReminderOutcome, 'pending'>): Promise<void>;
+  settleReminder(
+    userId: string,
+    endsAt: number,
+    outcome: Exclude<ReminderOutcome, 'pending'>,
+    site?: VoteSite,
+  ): Promise<void>;
   /** Gives a claim back after a failure that is worth trying again. */
-  releaseReminder(userId: string, endsAt: number): Promise<void>;
+  releaseReminder(userId: string, endsAt: number, site?: VoteSite): Promise<void>;
+  /** The member's latest reminder, whichever list it was for. */
   lastReminder(userId: string): Promise<ReminderRecord | undefined>;
+  /**
+   * Opted-in members' votes whose period ended in (after, upTo], soonest first, at most `limit`:
+   * every list's but Guilds', and a Guilds vote's only while a vote on another list runs on past it
+   * (the expiry schedule reminds of Guilds' when its end is the member's last). A list voted on again
+   * since is left out. An indexed range of the server's vote ends.
+   */
+  dueListReminders(after: number, upTo: number, limit: number): Promise<DueListReminder[]>;
+  /** When the next such vote ends after `after`, if any. */
+  nextListReminderAt(after: number): Promise<number | undefined>;
 }
 
 /** The server's vote milestones and the milestone roles the bot gave. */

@@ -165,9 +165,20 @@ export interface ReminderOptIn {
 /** How a reminder went: claimed and on its way, by DM, as a mention in the fallback channel, only logged, or skipped as too late. */
 export type ReminderOutcome = 'pending' | 'dm' | 'channel' | 'undelivered' | 'late';
 
+/** An opted-in member's vote on one list that ran out: a reminder is due for it. */
+export interface DueListReminder {
+  userId: string;
+  site: VoteSite;
+  endsAt: number;
+  /** The member's Discord language when they asked for reminders. */
+  locale: string;
+}
+
 /** The latest reminder a member got: for the vote period ending at `endsAt`. */
 export interface ReminderRecord {
   userId: string;
+  /** The list whose vote ran out; none: Guilds. */
+  site?: VoteSite;
   endsAt: number;
   at: number;
   outcome: ReminderOutcome;

@@ -19,6 +19,8 @@ export const VOTERS_PER_ANNOUNCEMENT = 200;
 export interface AnnouncedVote {
   userId: string;
   double: boolean;
+  /** The name of the list it was cast on, for a vote on a list other than Guilds (a Guilds vote reads as always). */
+  listName?: string;
 }
 
 export interface VoteTotals {
@@ -88,11 +90,12 @@ export function packVoteAnnouncement(
 }
 
 function voteLines(votes: readonly AnnouncedVote[], { t }: Translator, names: ReadonlyMap<string, string>): string[] {
-  return votes.map((vote) =>
-    t(vote.double ? 'feed.vote.lineDouble' : 'feed.vote.line', {
-      member: mentionWithName(vote.userId, names.get(vote.userId)),
-    }),
-  );
+  return votes.map((vote) => {
+    const member = mentionWithName(vote.userId, names.get(vote.userId));
+    if (vote.listName === undefined) return t(vote.double ? 'feed.vote.lineDouble' : 'feed.vote.line', { member });
+    // The site's own name, shown as is: it comes from src/lists, never from a delivery.
+    return t(vote.double ? 'feed.vote.lineSiteDouble' : 'feed.vote.lineSite', { member, site: vote.listName });
+  });
 }
 
 /** The server's own wording of announcements (/setup announce); no template: the built-in embed. */
@@ -110,6 +113,10 @@ export interface TemplatedVote extends AnnouncedVote {
   streak: number;
   monthVotes: number;
   totalVotes: number;
+  /** The list's name for `{site}`; undefined: Guilds. */
+  siteName?: string;
+  /** `{sites_today}`: the lists the member voted on in the 24 hours up to this vote, this one's included. */
+  listsToday?: number;
 }
 
 /** A REST message body: text, pinging at most the voters it names with `{user}`. */
@@ -123,10 +130,14 @@ export function usesTemplates(templates: AnnouncementTemplates): boolean {
 }
 
 /** The template a vote is announced with: the first-vote one for a first vote, else the server's, else the built-in line. */
-function templateFor(vote: TemplatedVote, templates: AnnouncementTemplates, { t }: Translator): string {
+function templateFor(vote: TemplatedVote, templates: AnnouncementTemplates, i18n: Translator): string {
   if (vote.first && templates.firstVote !== undefined) return templates.firstVote;
-  return templates.template ?? t('announce.defaultTemplate');
+  return templates.template ?? builtInTemplate(vote, i18n);
 }
+
+/** The built-in line as a template: a vote on another list than Guilds names it, as the embed's line does. */
+const builtInTemplate = (vote: AnnouncedVote, { t }: Translator): string =>
+  t(vote.listName === undefined ? 'announce.defaultTemplate' : 'announce.defaultTemplateSite');
 
 /** One voter's line, and whether it pings them. */
 export function templatedLine(
@@ -140,7 +151,7 @@ export function templatedLine(
   const rendered = renderTemplate(chosen, { ...vote, name, server }, i18n);
   // A template stored before blank ones were refused (or a blank name in {name}) would post a line
   // that shows nothing, and a message of nothing is refused by Discord: the built-in line stands in.
-  const template = showsNothing(rendered) ? i18n.t('announce.defaultTemplate') : chosen;
+  const template = showsNothing(rendered) ? builtInTemplate(vote, i18n) : chosen;
   const text = template === chosen ? rendered : renderTemplate(template, { ...vote, name, server }, i18n);
   return { text, pings: templates.ping && mentionsVoter(template) };
 }

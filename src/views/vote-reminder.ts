@@ -12,15 +12,26 @@ export function remindCommand({ t }: Translator, choice: 'on' | 'off' | 'status'
   return inlineCode(`/${t('command.remind.name')} ${t(`option.remind.${choice}.name`)}`);
 }
 
-/** The DM: the vote ran out, here is the page to vote again, and how to stop these. */
-export function reminderView(serverName: string, voteUrl: string | undefined, i18n: Translator): MessageView {
+/**
+ * The DM: the vote ran out, here is the page to vote again, and how to stop these. `listName`: the
+ * list it was cast on, for a vote on a list other than Guilds (its page is the list's own, not VOTE_URL).
+ */
+export function reminderView(
+  serverName: string,
+  voteUrl: string | undefined,
+  i18n: Translator,
+  listName?: string,
+): MessageView {
   const { t } = i18n;
+  const server = safeText(serverName, GUILD_NAME_MAX);
   const embed = new EmbedBuilder()
     .setColor(ToneColour.info)
-    .setTitle(t('reminder.title'))
-    .setDescription(t('reminder.text', { server: safeText(serverName, GUILD_NAME_MAX) }))
+    .setTitle(listName === undefined ? t('reminder.title') : t('reminder.titleSite', { site: listName }))
+    .setDescription(
+      listName === undefined ? t('reminder.text', { server }) : t('reminder.textSite', { server, site: listName }),
+    )
     .setFooter({ text: t('reminder.footer', { on: remindCommand(i18n, 'on'), off: remindCommand(i18n, 'off') }) });
-  return messageView(embed, voteLinkRows(voteUrl, i18n));
+  return messageView(embed, listName === undefined ? voteLinkRows(voteUrl, i18n) : []);
 }
 
 /** The same reminder in the fallback channel, for a member whose DMs are closed: it names them. */
@@ -29,9 +40,14 @@ export function reminderMentionView(
   serverName: string,
   voteUrl: string | undefined,
   i18n: Translator,
+  listName?: string,
 ): MessageView & { content: string } {
+  const member = mention(userId);
   return {
-    ...reminderView(serverName, voteUrl, i18n),
-    content: i18n.t('reminder.closedDms', { member: mention(userId) }),
+    ...reminderView(serverName, voteUrl, i18n, listName),
+    content:
+      listName === undefined
+        ? i18n.t('reminder.closedDms', { member })
+        : i18n.t('reminder.closedDmsSite', { member, site: listName }),
   };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { AdaptedSiteId } from '../../src/lists/index.js';
+import { SITE_FACTS, type AdaptedSiteId } from '../../src/lists/index.js';
 import { textOf } from '../../tools/conversation.js';
 import {
   DEFAULTS,
@@ -72,6 +72,7 @@ describe.each(SITES)('votes from %s at <WEBHOOK_PATH>/%s', (site) => {
     const line = await world.bot.waitForLog((l) => accepted(voter).includes(l), 10_000, 'the vote');
     expect(line.site).toBe(site);
     await world.discord.waitUntil(() => announcementsOf(voter).length === 1, 10_000, 'the announcement');
+    expect(textOf(announcementsOf(voter)[0]!)).toContain(`voted on ${SITE_FACTS[site].name}`);
     expect(await post(request)).toBe(200);
     await world.bot.waitForLog(
       (l) => l.msg === 'vote already recorded; delivery ignored' && l.userId === voter,

@@ -186,6 +186,8 @@ export const de: Catalog = {
   'feed.review.answeredAt': '✅ {when}',
   'feed.vote.line': '{member} hat abgestimmt',
   'feed.vote.lineDouble': '{member} hat abgestimmt (doppelte Stimme)',
+  'feed.vote.lineSite': '{member} hat auf {site} abgestimmt',
+  'feed.vote.lineSiteDouble': '{member} hat auf {site} abgestimmt (doppelte Stimme)',
   'feed.vote.titleOne': 'Neue Stimme',
   'feed.vote.titleMany': '{count} neue Stimmen',
   'feed.vote.total': 'Stimmen insgesamt: {count}',
@@ -228,6 +230,11 @@ export const de: Catalog = {
     'Du bekommst das, weil du Erinnerungen mit {on} eingeschaltet hast. Mit {off} schaltest du sie aus.',
   'reminder.closedDms':
     '{member}, du kannst wieder abstimmen! (Deine DMs sind geschlossen, darum kommt die Erinnerung hier.)',
+  'reminder.titleSite': 'Du kannst wieder auf {site} abstimmen',
+  'reminder.textSite':
+    'Deine Stimme auf {site} für **{server}** ist abgelaufen. Stimme dort erneut ab, um den Server weiter zu unterstützen.',
+  'reminder.closedDmsSite':
+    '{member}, du kannst wieder auf {site} abstimmen! (Deine DMs sind geschlossen, darum kommt die Erinnerung hier.)',
   'command.setup.name': 'einrichten',
   'command.setup.description':
     'Den Bot für diesen Server einrichten: Zugangsdaten, Kanäle, Rollen, Webhook (Server verwalten)',
@@ -554,6 +561,7 @@ export const de: Catalog = {
   'refusal.badGraceHours.text': 'Gib eine ganze Zahl von Stunden von 0 bis {max} an.',
   'announce.double': '(doppelte Stimme)',
   'announce.defaultTemplate': '{user} hat abgestimmt {double}',
+  'announce.defaultTemplateSite': '{user} hat auf {site} abgestimmt {double}',
   'vote.field.streak': 'Serie',
   'vote.streak': '{count} in Folge',
   'option.leaderboard.kind.name': 'art',

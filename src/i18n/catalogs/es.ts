@@ -184,6 +184,8 @@ export const es: Catalog = {
   'feed.review.answeredAt': '✅ {when}',
   'feed.vote.line': '{member} votó',
   'feed.vote.lineDouble': '{member} votó (voto doble)',
+  'feed.vote.lineSite': '{member} votó en {site}',
+  'feed.vote.lineSiteDouble': '{member} votó en {site} (voto doble)',
   'feed.vote.titleOne': 'Nuevo voto',
   'feed.vote.titleMany': '{count} votos nuevos',
   'feed.vote.total': 'Votos totales: {count}',
@@ -224,6 +226,11 @@ export const es: Catalog = {
   'reminder.footer': 'Recibes esto porque activaste los recordatorios con {on}. Desactívalos con {off}.',
   'reminder.closedDms':
     '{member}, ¡puedes volver a votar! (Tus MD están cerrados, así que el recordatorio llega aquí.)',
+  'reminder.titleSite': 'Puedes volver a votar en {site}',
+  'reminder.textSite':
+    'Tu voto en {site} por **{server}** ha caducado. Vuelve a votar allí para seguir apoyando al servidor.',
+  'reminder.closedDmsSite':
+    '{member}, ¡puedes volver a votar en {site}! (Tus MD están cerrados, así que el recordatorio llega aquí.)',
   'command.setup.name': 'configurar',
   'command.setup.description':
     'Configura el bot para este servidor: credenciales, canales, roles, webhook (Gestionar servidor)',
@@ -546,6 +553,7 @@ export const es: Catalog = {
   'refusal.badGraceHours.text': 'Indica un número entero de horas de 0 a {max}.',
   'announce.double': '(voto doble)',
   'announce.defaultTemplate': '{user} votó {double}',
+  'announce.defaultTemplateSite': '{user} votó en {site} {double}',
   'vote.field.streak': 'Racha',
   'vote.streak': '{count} seguidos',
   'option.leaderboard.kind.name': 'tipo',

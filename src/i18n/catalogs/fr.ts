@@ -182,6 +182,8 @@ export const fr: Catalog = {
   'feed.review.answeredAt': '✅ {when}',
   'feed.vote.line': '{member} a voté',
   'feed.vote.lineDouble': '{member} a voté (vote double)',
+  'feed.vote.lineSite': '{member} a voté sur {site}',
+  'feed.vote.lineSiteDouble': '{member} a voté sur {site} (vote double)',
   'feed.vote.titleOne': 'Nouveau vote',
   'feed.vote.titleMany': '{count} nouveaux votes',
   'feed.vote.total': 'Votes au total : {count}',
@@ -222,6 +224,11 @@ export const fr: Catalog = {
   'reminder.text': 'Votre vote pour **{server}** a expiré. Votez de nouveau pour continuer à soutenir le serveur.',
   'reminder.footer': 'Vous recevez ceci car vous avez activé les rappels avec {on}. Désactivez-les avec {off}.',
   'reminder.closedDms': '{member}, vous pouvez de nouveau voter ! (Vos MP sont fermés, le rappel arrive donc ici.)',
+  'reminder.titleSite': 'Vous pouvez de nouveau voter sur {site}',
+  'reminder.textSite':
+    'Votre vote sur {site} pour **{server}** a expiré. Votez de nouveau là-bas pour continuer à soutenir le serveur.',
+  'reminder.closedDmsSite':
+    '{member}, vous pouvez de nouveau voter sur {site} ! (Vos MP sont fermés, le rappel arrive donc ici.)',
   'command.setup.name': 'configurer',
   'command.setup.description':
     'Configurer le bot pour ce serveur : identifiants, salons, rôles, webhook (Gérer le serveur)',
@@ -546,6 +553,7 @@ export const fr: Catalog = {
   'refusal.badGraceHours.text': 'Indiquez un nombre entier d’heures de 0 à {max}.',
   'announce.double': '(vote double)',
   'announce.defaultTemplate': '{user} a voté {double}',
+  'announce.defaultTemplateSite': '{user} a voté sur {site} {double}',
   'vote.field.streak': 'Série',
   'vote.streak': '{count} d’affilée',
   'option.leaderboard.kind.name': 'type',

@@ -182,6 +182,8 @@ export const ptBR: Catalog = {
   'feed.review.answeredAt': '✅ {when}',
   'feed.vote.line': '{member} votou',
   'feed.vote.lineDouble': '{member} votou (voto duplo)',
+  'feed.vote.lineSite': '{member} votou em {site}',
+  'feed.vote.lineSiteDouble': '{member} votou em {site} (voto duplo)',
   'feed.vote.titleOne': 'Novo voto',
   'feed.vote.titleMany': '{count} novos votos',
   'feed.vote.total': 'Total de votos: {count}',
@@ -221,6 +223,11 @@ export const ptBR: Catalog = {
   'reminder.text': 'Seu voto em **{server}** expirou. Vote de novo para continuar apoiando o servidor.',
   'reminder.footer': 'Você recebe isto porque ativou os lembretes com {on}. Desative-os com {off}.',
   'reminder.closedDms': '{member}, você pode votar de novo! (Suas DMs estão fechadas, então o lembrete chegou aqui.)',
+  'reminder.titleSite': 'Você pode votar em {site} de novo',
+  'reminder.textSite':
+    'Seu voto em {site} para **{server}** expirou. Vote lá de novo para continuar apoiando o servidor.',
+  'reminder.closedDmsSite':
+    '{member}, você pode votar em {site} de novo! (Suas DMs estão fechadas, então o lembrete chegou aqui.)',
   'command.setup.name': 'configurar',
   'command.setup.description':
     'Configure o bot para este servidor: credenciais, canais, cargos, webhook (Gerenciar servidor)',
@@ -539,6 +546,7 @@ export const ptBR: Catalog = {
   'refusal.badGraceHours.text': 'Informe um número inteiro de horas de 0 a {max}.',
   'announce.double': '(voto duplo)',
   'announce.defaultTemplate': '{user} votou {double}',
+  'announce.defaultTemplateSite': '{user} votou em {site} {double}',
   'vote.field.streak': 'Sequência',
   'vote.streak': '{count} seguidos',
   'option.leaderboard.kind.name': 'tipo',
