@@ -109,6 +109,22 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
   server.on('drop', () => refusals.refuse('connection_cap', { maxConnections }));
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => refuseClient(err, socket, refusals));
 
+  /** Answers what is refused before any token, secret or body is looked at: another method, a full write queue. */
+  function refusedAtTheDoor(req: IncomingMessage, res: ServerResponse): boolean {
+    if (req.method !== 'POST') {
+      refusals.refuse('method', { method: req.method });
+      res.setHeader('allow', 'POST');
+      answer(res, 405, 'method not allowed');
+      return true;
+    }
+    if (pendingWrites >= MAX_PENDING_WRITES) {
+      refusals.refuse('store_unavailable', { problem: `${pendingWrites} writes still waiting on the store` });
+      unavailable(res);
+      return true;
+    }
+    return false;
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://receiver');
     const listing = options.targets.listingFor?.(url.pathname);
@@ -118,15 +134,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
       refusals.refuse('not_found', { path: url.pathname.slice(0, 100) });
       return answer(res, 404, 'not found');
     }
-    if (req.method !== 'POST') {
-      refusals.refuse('method', { method: req.method });
-      res.setHeader('allow', 'POST');
-      return answer(res, 405, 'method not allowed');
-    }
-    if (pendingWrites >= MAX_PENDING_WRITES) {
-      refusals.refuse('store_unavailable', { problem: `${pendingWrites} writes still waiting on the store` });
-      return unavailable(res);
-    }
+    if (refusedAtTheDoor(req, res)) return;
     let known: string | undefined;
     try {
       known = await storeWithin(Promise.resolve(options.targets.tokenFor(guildId, url.pathname)), storeDeadlineMs);
@@ -196,15 +204,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
    */
   async function handleListing(req: IncomingMessage, res: ServerResponse, target: ListingTarget): Promise<void> {
     const { guildId, site } = target;
-    if (req.method !== 'POST') {
-      refusals.refuse('method', { method: req.method });
-      res.setHeader('allow', 'POST');
-      return answer(res, 405, 'method not allowed');
-    }
-    if (pendingWrites >= MAX_PENDING_WRITES) {
-      refusals.refuse('store_unavailable', { problem: `${pendingWrites} writes still waiting on the store` });
-      return unavailable(res);
-    }
+    if (refusedAtTheDoor(req, res)) return;
     let check: { secret: string; voteLengthMs?: number } | undefined;
     try {
       check = await storeWithin(Promise.resolve(options.targets.listingCheck?.(guildId, site)), storeDeadlineMs);
