@@ -265,6 +265,8 @@ export interface ServerSettingsRecord {
   firstVoteTemplate?: string;
   /** `{user}` pings the voter (and nobody else); without it the mention shows but pings no one. */
   announcePing?: boolean;
+  /** The "voted on every list today" line; on when not set. */
+  announceEveryList?: boolean;
   /** Hours after a vote runs out in which the next vote keeps the streak going. */
   streakGraceHours?: number;
 }
