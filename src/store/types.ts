@@ -49,7 +49,8 @@ export interface UnansweredPage {
 export interface FeedReview {
   reviewId: string;
   authorId: string;
-  rating: number;
+  /** 1 to 5; null for a list's review that came without one (discordlist.space's may). */
+  rating: number | null;
   content: string;
   receivedAt: number;
   answer: FeedAnswer | null;
