@@ -65,6 +65,7 @@ export const data = commandNamed(new SlashCommandBuilder(), 'setup')
       .addStringOption((o) => setupNamed('template')(o).setMaxLength(TEMPLATE_MAX))
       .addStringOption((o) => setupNamed('firstVote')(o).setMaxLength(TEMPLATE_MAX))
       .addBooleanOption(setupNamed('ping'))
+      .addBooleanOption(setupNamed('everyList'))
       .addBooleanOption(setupNamed('preview'))
       .addBooleanOption(setupNamed('clear')),
   )

@@ -73,6 +73,7 @@ export type SetupPart =
   | 'template'
   | 'firstVote'
   | 'ping'
+  | 'everyList'
   | 'preview'
   | 'clear'
   | 'streak'

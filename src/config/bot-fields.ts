@@ -98,6 +98,7 @@ export const BOT_FIELDS = {
   ANNOUNCE_TEMPLATE: optional(template('how vote announcements are worded, e.g. {user} voted! Streak: {streak}')),
   ANNOUNCE_FIRST_VOTE_TEMPLATE: optional(template("how a member's first vote is announced")),
   ANNOUNCE_PING_VOTER: optional(yesNo('whether {user} in an announcement pings the voter')),
+  ANNOUNCE_EVERY_LIST: optional(yesNo('whether a member who voted on every list today gets a line saying so')),
   STREAK_GRACE_HOURS: optional(
     wholeNumber(0, STREAK_GRACE_HOURS_MAX, {
       notWhole: `must be a whole number of hours from 0 to ${STREAK_GRACE_HOURS_MAX}`,

@@ -51,6 +51,7 @@ export interface Config extends ProcessSettings {
     readonly template: string | undefined;
     readonly firstVoteTemplate: string | undefined;
     readonly pingVoter: boolean | undefined;
+    readonly everyList: boolean | undefined;
   };
   /** Single-server mode's streak grace window in hours; unset: /setup streak decides (default 12). */
   readonly streakGraceHours: number | undefined;
@@ -86,6 +87,7 @@ const ONE_SERVER_SETTINGS = [
   'ANNOUNCE_TEMPLATE',
   'ANNOUNCE_FIRST_VOTE_TEMPLATE',
   'ANNOUNCE_PING_VOTER',
+  'ANNOUNCE_EVERY_LIST',
   'STREAK_GRACE_HOURS',
   'WEBHOOK_TOKEN',
   'LISTING_TOPGG_SECRET',
@@ -200,6 +202,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, terminal = onTerminal()): Co
       template: e.ANNOUNCE_TEMPLATE,
       firstVoteTemplate: e.ANNOUNCE_FIRST_VOTE_TEMPLATE,
       pingVoter: e.ANNOUNCE_PING_VOTER,
+      everyList: e.ANNOUNCE_EVERY_LIST,
     },
     streakGraceHours: e.STREAK_GRACE_HOURS,
     ...processSettings(e, terminal),

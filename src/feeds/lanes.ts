@@ -28,6 +28,8 @@ export interface LanesOptions {
   /** The server's wording of vote announcements, and its name for `{server}`. */
   templates?: AnnouncementTemplates;
   serverName?: () => string;
+  /** The server's lists for the every-list line (post-sources.ts); left out: the line is off. */
+  serverSites?: () => readonly string[];
   /** Which list besides Guilds a review came from (lists/review-id.ts): labelled, linked, no Reply. */
   reviewOrigin?: OriginOf;
   /** Lane tuning, for tests and the bench. */
@@ -119,6 +121,7 @@ export class Lanes {
           gatherMs: this.options.lane?.gatherMs,
           templates: this.options.templates,
           serverName: this.options.serverName,
+          serverSites: this.options.serverSites,
         }),
       );
     if (channelId === reviewChannelId)

@@ -54,6 +54,8 @@ export function voteSource(
     /** The server's wording; none set: the built-in embed with the server's totals. */
     templates?: AnnouncementTemplates;
     serverName?: () => string;
+    /** The lists the server is on, Guilds included, when its every-list line is on; left out: no such line. */
+    serverSites?: () => readonly string[];
   },
 ): PostSource {
   const { store, now, i18n, names, templates } = options;
@@ -61,7 +63,8 @@ export function voteSource(
   return {
     kind: 'votes',
     async claim(channelId) {
-      const waiting = (await store.waitingVotes(VOTERS_PER_ANNOUNCEMENT)).map(announced);
+      const sites = options.serverSites?.() ?? [];
+      const waiting = (await store.waitingVotes(VOTERS_PER_ANNOUNCEMENT)).map((vote) => announced(vote, sites));
       const oldest = waiting[0];
       if (oldest === undefined) return undefined;
       const at = now();
@@ -78,12 +81,18 @@ export function voteSource(
   };
 }
 
-/** A waiting vote as the announcement words it: the list it was cast on by name (the built-in line leaves out Guilds'). */
-function announced(vote: PendingAnnouncement) {
+/**
+ * A waiting vote as the announcement words it: the list it was cast on by name (the built-in line
+ * leaves out Guilds'), and whether it completed the member's votes on every one of the server's lists
+ * (at least two: on Guilds alone every vote would).
+ */
+function announced(vote: PendingAnnouncement, serverSites: readonly string[]) {
   const name = siteName(vote.site);
+  const everyList = serverSites.length >= 2 && serverSites.every((site) => vote.sitesToday.includes(site));
   return {
     ...vote,
     ...(vote.site === GUILDS_SITE ? {} : { listName: name }),
+    ...(everyList ? { everyList } : {}),
     siteName: name,
     listsToday: vote.sitesToday.length,
   };

@@ -18,8 +18,14 @@ export interface ReviewFeedOptions {
 export class ReviewFeed {
   constructor(private readonly options: ReviewFeedOptions) {}
 
-  /** Guilds retries deliveries: a review already known is not posted again. False for such a repeat. */
-  async onReview(review: ReviewEvent, receivedAt: number): Promise<boolean> {
+  /**
+   * Guilds retries deliveries: a review already known is not posted again. False for such a repeat.
+   * A list's review may come without a rating (null).
+   */
+  async onReview(
+    review: Omit<ReviewEvent, 'rating'> & { rating: number | null },
+    receivedAt: number,
+  ): Promise<boolean> {
     const { store, lanes, channelId, logger } = this.options;
     if (channelId === undefined) return true;
     const fresh = await store.queueReview({

@@ -57,7 +57,7 @@ export async function listRoute(
 /**
  * A list's review goes to the same feed as Guilds' under the list's review id (lists/review-id.ts),
  * which labels it with the list and gives it a link to the site instead of Reply. A review with no
- * rating is kept as 0 stars: the feed's rows need one.
+ * rating keeps none: it shows no stars and is left out of /stats' ratings.
  */
 async function listReview(
   event: ListEvent & { site: AdaptedSiteId },
@@ -74,7 +74,7 @@ async function listReview(
       id: listReviewId(event.site, review.id),
       authorId: event.memberId,
       content: review.content,
-      rating: review.rating ?? 0,
+      rating: review.rating ?? null,
     },
     receivedAt,
   );

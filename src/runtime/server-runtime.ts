@@ -33,6 +33,7 @@ import type {
 import { storeWithDeadline } from '../store/within.js';
 import { StreakIndex } from './streak-index.js';
 import { serverVotes } from './server-votes.js';
+import { serverSites } from './server-sites.js';
 import { inboxRoute, type HandledOutcome } from './event-route.js';
 import type { ServerSettings } from '../servers/server-settings.js';
 import { checkTemplate } from '../announce/template.js';
@@ -105,6 +106,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
       ping: settings.announcePing,
     },
     serverName: () => guild()?.name ?? '',
+    ...(settings.announceEveryList ? { serverSites: () => serverSites(options.base.servers, guildId) } : {}),
     // A refused channel is re-tried as often as the other things an admin must fix, at least each minute.
     lane: { probeMs: Math.min(config.expiryCheckMs, 60_000) },
   });

@@ -19,6 +19,7 @@ export function environmentServer(config: Config): EnvironmentServer | undefined
       announceTemplate: config.announce.template,
       firstVoteTemplate: config.announce.firstVoteTemplate,
       announcePing: config.announce.pingVoter,
+      announceEveryList: config.announce.everyList,
       streakGraceHours: config.streakGraceHours,
     },
     credentials: apiKey !== undefined && appId !== undefined ? { apiKey, appId } : undefined,

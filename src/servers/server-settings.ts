@@ -20,6 +20,8 @@ export interface ServerSettings {
   readonly firstVoteTemplate: string | undefined;
   /** `{user}` pings the voter, and only them. */
   readonly announcePing: boolean;
+  /** A member who voted on all of the server's lists (two or more) within 24 h gets a line saying so. */
+  readonly announceEveryList: boolean;
   /** After a vote runs out, how long the next one still continues the streak. */
   readonly streakGraceMs: number;
 }
@@ -36,6 +38,7 @@ export const SETTING_VARIABLES = {
   announceTemplate: 'ANNOUNCE_TEMPLATE',
   firstVoteTemplate: 'ANNOUNCE_FIRST_VOTE_TEMPLATE',
   announcePing: 'ANNOUNCE_PING_VOTER',
+  announceEveryList: 'ANNOUNCE_EVERY_LIST',
   streakGraceHours: 'STREAK_GRACE_HOURS',
 } as const satisfies Record<keyof ServerSettingsRecord, string>;
 
@@ -64,6 +67,7 @@ export function effectiveSettings(
     announceTemplate: pick('announceTemplate'),
     firstVoteTemplate: pick('firstVoteTemplate'),
     announcePing: pick('announcePing') ?? false,
+    announceEveryList: pick('announceEveryList') ?? true,
     streakGraceMs: graceMs(pick('streakGraceHours')),
   };
 }

@@ -23,7 +23,7 @@ const EXAMPLE = {
 } as const;
 
 /**
- * `/setup announce template:… first-vote:… ping:… preview:… clear:…`: how votes are announced.
+ * `/setup announce template:… first-vote:… ping:… every-list:… preview:… clear:…`: how votes are announced.
  * With `preview:true` nothing is stored or posted; the answer shows what announcements would say.
  */
 export async function setAnnounce(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<MessageView> {
@@ -33,6 +33,7 @@ export async function setAnnounce(interaction: ChatInputCommandInteraction, ctx:
   const template = checked(options.getString(setupName('template')));
   const firstVote = checked(options.getString(setupName('firstVote')));
   const ping = options.getBoolean(setupName('ping')) ?? undefined;
+  const everyList = options.getBoolean(setupName('everyList')) ?? undefined;
   const preview = options.getBoolean(setupName('preview')) ?? false;
   const clear = options.getBoolean(setupName('clear')) ?? false;
   if (clear && (template !== undefined || firstVote !== undefined)) throw new UserFacingError('refusal.announceClear');
@@ -43,8 +44,15 @@ export async function setAnnounce(interaction: ChatInputCommandInteraction, ctx:
     firstVote: clear ? undefined : (firstVote ?? current?.firstVoteTemplate),
     ping: ping ?? current?.announcePing ?? false,
   };
-  const shown = previewText(next, interaction, i18n);
-  const changes = template !== undefined || firstVote !== undefined || ping !== undefined || clear;
+  const everyListOn = everyList ?? current?.announceEveryList ?? true;
+  // A server on Guilds alone sees the line about it only when it asks: it has no other list to vote on.
+  const showEveryList = everyList !== undefined || ctx.servers.listings.any(guildId);
+  const shown = [
+    previewText(next, interaction, i18n),
+    ...(showEveryList ? [i18n.t(everyListOn ? 'setup.announce.everyListOn' : 'setup.announce.everyListOff')] : []),
+  ].join('\n');
+  const changes =
+    template !== undefined || firstVote !== undefined || ping !== undefined || everyList !== undefined || clear;
   if (preview || !changes)
     return noticeView({ tone: 'info', title: i18n.t('setup.announce.preview.title'), description: shown, i18n });
 
@@ -60,6 +68,10 @@ export async function setAnnounce(interaction: ChatInputCommandInteraction, ctx:
   if (ping !== undefined) {
     refuseEnvironmentSetting(ctx.servers, guildId, 'announcePing');
     patch.announcePing = ping;
+  }
+  if (everyList !== undefined) {
+    refuseEnvironmentSetting(ctx.servers, guildId, 'announceEveryList');
+    patch.announceEveryList = everyList;
   }
   await ctx.servers.setSettings(guildId, patch);
   return setupAnswer(clear ? 'setup.announce.cleared' : 'setup.announce.set', { preview: shown }, i18n);

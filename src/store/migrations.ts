@@ -359,6 +359,43 @@ export const MIGRATIONS: readonly Migration[] = [
       `ALTER TABLE reminders_sent_next RENAME TO reminders_sent`,
     ],
   },
+  {
+    version: 13,
+    name: 'reviews without a rating: a list review that gave none keeps none (it was stored as 0)',
+    // SQLite cannot drop a NOT NULL in place: the table is made again with its rows and indexes. Not
+    // feed_posts_next: PostgreSQL keeps that name's key from migration 6 on the table it became.
+    statements: [
+      `CREATE TABLE feed_posts_v13 (
+        guild_id TEXT NOT NULL DEFAULT '',
+        review_id TEXT NOT NULL,
+        author_id TEXT NOT NULL,
+        rating INTEGER,
+        content TEXT NOT NULL,
+        received_at BIGINT NOT NULL,
+        post_id BIGINT,
+        channel_id TEXT,
+        message_id TEXT,
+        answered_at BIGINT,
+        reply_id TEXT,
+        answered_by TEXT,
+        edit_due INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (guild_id, review_id)
+      )`,
+      // Guilds ratings run 1 to 5; a 0 is a discordlist.space review that came without one.
+      `INSERT INTO feed_posts_v13 (guild_id, review_id, author_id, rating, content, received_at, post_id, channel_id,
+         message_id, answered_at, reply_id, answered_by, edit_due)
+       SELECT guild_id, review_id, author_id,
+         CASE WHEN rating = 0 AND review_id LIKE 'discordlistspace:%' THEN NULL ELSE rating END,
+         content, received_at, post_id, channel_id, message_id, answered_at, reply_id, answered_by, edit_due
+       FROM feed_posts`,
+      `DROP TABLE feed_posts`,
+      `ALTER TABLE feed_posts_v13 RENAME TO feed_posts`,
+      `CREATE INDEX feed_posts_waiting ON feed_posts (guild_id, received_at) WHERE post_id IS NULL AND message_id IS NULL`,
+      `CREATE INDEX feed_posts_message ON feed_posts (message_id)`,
+      `CREATE INDEX feed_posts_edits ON feed_posts (channel_id) WHERE edit_due > 0`,
+      `CREATE INDEX feed_posts_unanswered ON feed_posts (guild_id, received_at) WHERE answered_at IS NULL`,
+    ],
+  },
 ];
 
 /**

@@ -36,6 +36,13 @@ import type {
 // them) it uses, never the whole store; only the entry points in src/processes hold it all.
 
 /** The reviews the bot received, with their answers (one that came first waits for its review). */
+/** Reviews no one can answer through the bot (a list's), which leave /reviews pending after a while. */
+export interface AgedReviews {
+  /** Review ids starting with one of these (plain letters and ':', no LIKE wildcards). */
+  idPrefixes: readonly string[];
+  receivedBefore: number;
+}
+
 export interface ReviewFeedStore {
   feedPost(reviewId: string): Promise<FeedPost | undefined>;
   /** Stores a review for the feed; false when it is known already. An answer that came first is applied. */
@@ -48,8 +55,11 @@ export interface ReviewFeedStore {
   recordAnswer(reviewId: string, answer: FeedAnswer): Promise<string | null | 'kept'>;
   /** Reviews in no post yet, oldest first. */
   waitingReviews(limit: number): Promise<FeedReview[]>;
-  /** Reviews the bot has seen that have no reply yet, oldest first, `limit` from `offset`, and how many there are. */
-  unansweredReviews(limit: number, offset: number): Promise<UnansweredPage>;
+  /**
+   * Reviews the bot has seen that have no reply yet, oldest first, `limit` from `offset`, and how many
+   * there are; leaving out those `aged` names: an id starting with one of its prefixes, received before it.
+   */
+  unansweredReviews(limit: number, offset: number, aged?: AgedReviews): Promise<UnansweredPage>;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ReviewFeedStore } from './ports.js';
+import type { AgedReviews, ReviewFeedStore } from './ports.js';
 import { num, orNull, type Row } from './sql.js';
 import type { ServerScopedClass } from './sql-scoped.js';
 import type { FeedAnswer, FeedPost, FeedReview, UnansweredPage } from './types.js';
@@ -73,21 +73,32 @@ export function sqlReviewFeed<Base extends ServerScopedClass>(base: Base) {
       return rows.map(toFeedReview);
     }
 
-    async unansweredReviews(limit: number, offset: number): Promise<UnansweredPage> {
+    async unansweredReviews(limit: number, offset: number, aged?: AgedReviews): Promise<UnansweredPage> {
+      const prefixes = aged?.idPrefixes ?? [];
+      // $2 the cut-off, $3… the prefixes; the page's limit and offset after them.
+      const like = prefixes.map((_, i) => `review_id LIKE $${i + 3}`).join(' OR ');
+      const kept = like === '' ? '' : ` AND NOT ((${like}) AND received_at < $2)`;
+      // PostgreSQL refuses a parameter the statement does not use: none without prefixes.
+      const agedParams = like === '' ? [] : [aged!.receivedBefore, ...prefixes.map((prefix) => `${prefix}%`)];
+      const page = agedParams.length + 2;
       const [rows, [count]] = await Promise.all([
         this.query(
-          `SELECT * FROM feed_posts WHERE guild_id = $1 AND answered_at IS NULL
-           ORDER BY received_at, review_id LIMIT $2 OFFSET $3`,
-          [limit, offset],
+          `SELECT * FROM feed_posts WHERE guild_id = $1 AND answered_at IS NULL${kept}
+           ORDER BY received_at, review_id LIMIT $${page} OFFSET $${page + 1}`,
+          [...agedParams, limit, offset],
         ),
-        this.query('SELECT COUNT(*) AS total FROM feed_posts WHERE guild_id = $1 AND answered_at IS NULL'),
+        this.query(
+          `SELECT COUNT(*) AS total FROM feed_posts WHERE guild_id = $1 AND answered_at IS NULL${kept}`,
+          agedParams,
+        ),
       ]);
       return { reviews: rows.map(toFeedReview), total: num(count?.total) };
     }
 
     async ratingCounts(): Promise<Array<{ rating: number; reviews: number }>> {
       const rows = await this.query(
-        'SELECT rating, COUNT(*) AS reviews FROM feed_posts WHERE guild_id = $1 GROUP BY rating ORDER BY rating',
+        `SELECT rating, COUNT(*) AS reviews FROM feed_posts WHERE guild_id = $1 AND rating IS NOT NULL
+         GROUP BY rating ORDER BY rating`,
       );
       return rows.map((row) => ({ rating: num(row.rating), reviews: num(row.reviews) }));
     }
@@ -99,7 +110,7 @@ export function toFeedReview(row: Row): FeedReview {
   return {
     reviewId: String(row.review_id),
     authorId: String(row.author_id),
-    rating: num(row.rating),
+    rating: row.rating === null || row.rating === undefined ? null : num(row.rating),
     content: String(row.content),
     receivedAt: num(row.received_at),
     answer:

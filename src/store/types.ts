@@ -49,7 +49,8 @@ export interface UnansweredPage {
 export interface FeedReview {
   reviewId: string;
   authorId: string;
-  rating: number;
+  /** 1 to 5; null for a list's review that came without one (discordlist.space's may). */
+  rating: number | null;
   content: string;
   receivedAt: number;
   answer: FeedAnswer | null;
@@ -265,6 +266,8 @@ export interface ServerSettingsRecord {
   firstVoteTemplate?: string;
   /** `{user}` pings the voter (and nobody else); without it the mention shows but pings no one. */
   announcePing?: boolean;
+  /** The "voted on every list today" line; on when not set. */
+  announceEveryList?: boolean;
   /** Hours after a vote runs out in which the next vote keeps the streak going. */
   streakGraceHours?: number;
 }

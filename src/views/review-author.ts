@@ -8,11 +8,15 @@ import { mentionWithName } from '../core/discord-text.js';
  * line). The word before the mention is "by" in the language the message was written in; the
  * author's display name may follow the mention in brackets.
  */
-const AUTHOR_LINE = /^\*\*[★☆]{5} [\d.]+\/5\*\* · [^\s<*]{1,12} <@(\d{17,20})>(?: \([^\n]*\))?(?:\n|$)/u;
+const AUTHOR_LINE = /^(?:\*\*[★☆]{5} [\d.]+\/5\*\* · )?[^\s<*]{1,12} <@(\d{17,20})>(?: \([^\n]*\))?(?:\n|$)/u;
 
-/** The first line of a review embed: rating and author. `reviewAuthorFromEmbeds` reads it back. */
-export function authorLine(rating: number, authorId: string, { t }: Translator, name?: string): string {
-  return `**${stars(rating)}** · ${t('review.by')} ${mentionWithName(authorId, name)}`;
+/**
+ * The first line of a review embed: rating and author (no stars for a review that gave no rating:
+ * 0 of 5 would be a verdict the member never gave). `reviewAuthorFromEmbeds` reads it back.
+ */
+export function authorLine(rating: number | null, authorId: string, { t }: Translator, name?: string): string {
+  const by = `${t('review.by')} ${mentionWithName(authorId, name)}`;
+  return rating === null ? by : `**${stars(rating)}** · ${by}`;
 }
 
 /**

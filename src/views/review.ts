@@ -18,10 +18,13 @@ export function parseReviewId(arg: string): string | null {
   return reviewIdProblem(arg) === null ? arg : null;
 }
 
+/** A review as shown: a list's review may have no rating (null), and then shows no stars. */
+export type ShownReview = Omit<Review, 'rating'> & { rating: number | null };
+
 export interface ReviewViewInput {
   /** The member who was asked about; used when they have no review. */
   authorId: string;
-  review: Review | null;
+  review: ShownReview | null;
   /** Offer moderators a Reply button; the click and the modal submit are checked again. */
   showReplyButton: boolean;
   i18n: Translator;
@@ -37,7 +40,7 @@ function replyButton(reviewId: string, { t }: Translator): ActionRowBuilder<Butt
   return new ActionRowBuilder<ButtonBuilder>().addComponents(button);
 }
 
-function reviewEmbed(review: Review, i18n: Translator, authorName?: string): EmbedBuilder {
+function reviewEmbed(review: ShownReview, i18n: Translator, authorName?: string): EmbedBuilder {
   const { t } = i18n;
   const content = review.content.trim() === '' ? t('review.noText') : safeText(review.content, CONTENT_MAX);
   const written = `${relativeTime(review.createdAt)}\n${exactTime(review.createdAt)}`;

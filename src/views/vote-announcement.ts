@@ -9,7 +9,7 @@ import {
 } from '../core/discord-limits.js';
 import type { Translator } from '../i18n/index.js';
 import { embedSize } from './embed-size.js';
-import { mentionWithName, showsNothing } from '../core/discord-text.js';
+import { mention, mentionWithName, showsNothing } from '../core/discord-text.js';
 import type { MessageView } from './message.js';
 import { ToneColour } from './theme.js';
 
@@ -21,6 +21,8 @@ export interface AnnouncedVote {
   double: boolean;
   /** The name of the list it was cast on, for a vote on a list other than Guilds (a Guilds vote reads as always). */
   listName?: string;
+  /** The member voted on every one of the server's lists (two or more) in the 24 hours up to this vote. */
+  everyList?: boolean;
 }
 
 export interface VoteTotals {
@@ -89,14 +91,21 @@ export function packVoteAnnouncement(
   return { view: fits(low) ?? voteAnnouncementView(votes.slice(0, 1), totals, i18n, names), count: low };
 }
 
-function voteLines(votes: readonly AnnouncedVote[], { t }: Translator, names: ReadonlyMap<string, string>): string[] {
-  return votes.map((vote) => {
+function voteLines(votes: readonly AnnouncedVote[], i18n: Translator, names: ReadonlyMap<string, string>): string[] {
+  const { t } = i18n;
+  return votes.flatMap((vote) => {
     const member = mentionWithName(vote.userId, names.get(vote.userId));
-    if (vote.listName === undefined) return t(vote.double ? 'feed.vote.lineDouble' : 'feed.vote.line', { member });
-    // The site's own name, shown as is: it comes from src/lists, never from a delivery.
-    return t(vote.double ? 'feed.vote.lineSiteDouble' : 'feed.vote.lineSite', { member, site: vote.listName });
+    const line =
+      vote.listName === undefined
+        ? t(vote.double ? 'feed.vote.lineDouble' : 'feed.vote.line', { member })
+        : // The site's own name, shown as is: it comes from src/lists, never from a delivery.
+          t(vote.double ? 'feed.vote.lineSiteDouble' : 'feed.vote.lineSite', { member, site: vote.listName });
+    return vote.everyList ? [line, everyListLine(member, i18n)] : [line];
   });
 }
+
+/** The extra line of a member who voted on all of the server's lists today, in the embed and after a template's line. */
+const everyListLine = (member: string, { t }: Translator): string => t('feed.vote.everyList', { member });
 
 /** The server's own wording of announcements (/setup announce); no template: the built-in embed. */
 export interface AnnouncementTemplates {
@@ -153,7 +162,11 @@ export function templatedLine(
   // that shows nothing, and a message of nothing is refused by Discord: the built-in line stands in.
   const template = showsNothing(rendered) ? builtInTemplate(vote, i18n) : chosen;
   const text = template === chosen ? rendered : renderTemplate(template, { ...vote, name, server }, i18n);
-  return { text, pings: templates.ping && mentionsVoter(template) };
+  // The extra line mentions the voter without pinging them unless the template's {user} does (allowed_mentions).
+  const extra = vote.everyList ? `\n${everyListLine(mention(vote.userId), i18n)}` : '';
+  // A template is refused unless its line fits a message; the extra line is left out where it would not.
+  const withExtra = text.length + extra.length <= MESSAGE_CONTENT_MAX ? text + extra : text;
+  return { text: withExtra, pings: templates.ping && mentionsVoter(template) };
 }
 
 /**

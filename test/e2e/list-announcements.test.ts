@@ -85,11 +85,41 @@ describe('a template with {site} and {sites_today}', () => {
     expect(textOf(set)).toContain(`<@${admin.user.id}> voted on Guilds (1 today)`);
     const voter = nextSnowflake();
     await voteEverywhere(voter, ['guilds', 'topgg', 'discollab']);
-    await world.discord.waitUntil(() => linesNaming(voter).length === 3, 10_000, 'three announcements');
+    await world.discord.waitUntil(() => linesNaming(voter).length === 4, 10_000, 'three announcements');
     expect(linesNaming(voter)).toEqual([
       `<@${voter}> voted on Guilds (1 today)`,
       `<@${voter}> voted on Top.gg (2 today)`,
       `<@${voter}> voted on Discollab (3 today)`,
+      // The server's three lists within 24 hours: the every-list line follows the template's.
+      `<@${voter}> voted on every list today`,
     ]);
+  });
+});
+
+describe('the every-list line', () => {
+  const EVERY = 'voted on every list today';
+
+  it('follows the third vote’s line in the built-in announcement, and no earlier one', async () => {
+    const voter = nextSnowflake();
+    await voteEverywhere(voter, ['guilds', 'topgg']);
+    await world.discord.waitUntil(() => linesNaming(voter).length === 2, 10_000, 'two announcements');
+    expect(linesNaming(voter).join('\n')).not.toContain(EVERY);
+    await voteEverywhere(voter, ['discollab']);
+    await world.discord.waitUntil(() => linesNaming(voter).length >= 3, 10_000, 'the third announcement');
+    const lines = linesNaming(voter);
+    expect(lines.slice(2)).toEqual([expect.stringContaining('voted on Discollab'), expect.stringContaining(EVERY)]);
+  });
+
+  it('is left out once /setup announce every-list:false, and back with every-list:true', async () => {
+    const off = await announce([flag('every-list', false)]);
+    expect(textOf(off)).toContain('Every list today: off.');
+    const voter = nextSnowflake();
+    await voteEverywhere(voter, ['guilds', 'topgg', 'discollab']);
+    // The line would share the third vote's message: once that line is there, so would it be.
+    await world.discord.waitUntil(() => linesNaming(voter).length >= 3, 10_000, 'three announcements');
+    expect(linesNaming(voter)).toHaveLength(3);
+    expect(linesNaming(voter).join('\n')).not.toContain(EVERY);
+    const on = await announce([flag('every-list', true)]);
+    expect(textOf(on)).toContain('Every list today: a member who votes on all');
   });
 });

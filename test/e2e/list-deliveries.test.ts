@@ -168,6 +168,21 @@ describe('reviews from discordlist.space', () => {
     expect(textOf(pending)).toContain('New review on discordlist.space');
     expect(textOf(pending)).toContain('A lovely place to hang out');
   });
+
+  it('show no stars for a review that gave no rating, where 0/5 would be a verdict never given', async () => {
+    const reviewer = nextSnowflake();
+    const request = requestAs('discordlistspace', {
+      url: `${url}/discordlistspace`,
+      secret: SECRETS.discordlistspace,
+      vote: { guildId: GUILD, memberId: reviewer, review: { content: 'Unrated but kind words' } },
+    });
+    expect(await post(request)).toBe(200);
+    const posted = () =>
+      world.discord.channelMessages(CHANNEL).filter((m) => textOf(m).includes('Unrated but kind words'));
+    await world.discord.waitUntil(() => posted().length === 1, 10_000, 'the review in the feed');
+    expect(textOf(posted()[0]!)).toContain(`by <@${reviewer}>`);
+    expect(textOf(posted()[0]!)).not.toContain('/5');
+  });
 });
 
 describe('beside Guilds', () => {

@@ -43,6 +43,7 @@ async function posted(
   guildId: string,
   votes: readonly NewVote[],
   templates?: AnnouncementTemplates,
+  serverSites?: readonly string[],
 ): Promise<{ body: OutgoingPost['body']; items: number }> {
   const store: Store = root.forServer(guildId);
   for (const one of votes) expect(await store.acceptVote(one)).toBe(true);
@@ -60,6 +61,7 @@ async function posted(
     names: async () => new Map(),
     gatherMs: 0,
     ...(templates ? { templates, serverName: () => 'Cosy Corner' } : {}),
+    ...(serverSites ? { serverSites: () => serverSites } : {}),
   });
   expect(await source.claim('333333333333333333')).toEqual({ post: 1 });
   return made!;
@@ -93,5 +95,52 @@ describe('the built-in announcement of votes on several lists', () => {
         `<@${BOB}> voted on discord.place`,
       ].join('\n'),
     );
+  });
+});
+
+describe('the every-list line', () => {
+  const EVERY = 'voted on every list today';
+
+  it('follows the vote that completes the member’s votes on all of the server’s lists within 24 hours', async () => {
+    const { body } = await posted(
+      '444444444444444402',
+      [vote(ALICE, 'guilds', T - 23 * HOUR), vote(ALICE, 'topgg', T), vote(BOB, 'topgg', T + 1)],
+      undefined,
+      ['guilds', 'topgg'],
+    );
+    expect(description(body)).toBe(
+      [
+        `<@${ALICE}> voted`,
+        `<@${ALICE}> voted on Top.gg`,
+        `<@${ALICE}> ${EVERY}`,
+        // Bob voted on Top.gg alone: one of the server's two lists.
+        `<@${BOB}> voted on Top.gg`,
+      ].join('\n'),
+    );
+  });
+
+  it('follows a template’s line too, mentioning without pinging unless the template’s {user} pings', async () => {
+    const { body } = await posted(
+      '444444444444444403',
+      [vote(ALICE, 'guilds', T), vote(ALICE, 'discollab', T + 1)],
+      { template: '{name} voted on {site}', firstVote: undefined, ping: true },
+      ['guilds', 'discollab'],
+    );
+    expect(body).toEqual({
+      content: [`<@${ALICE}> voted on Guilds`, `<@${ALICE}> voted on Discollab`, `<@${ALICE}> ${EVERY}`].join('\n'),
+      allowed_mentions: { parse: [], users: [] },
+    });
+  });
+
+  it('is never shown on a server on Guilds alone, nor when a list was voted on more than 24 hours ago', async () => {
+    const alone = await posted('444444444444444404', [vote(ALICE, 'guilds', T)], undefined, ['guilds']);
+    expect(description(alone.body)).toBe(`<@${ALICE}> voted`);
+    const stale = await posted(
+      '444444444444444405',
+      [vote(BOB, 'guilds', T - 25 * HOUR, { periodEndsAt: T - 13 * HOUR }), vote(BOB, 'topgg', T)],
+      undefined,
+      ['guilds', 'topgg'],
+    );
+    expect(description(stale.body)).not.toContain(EVERY);
   });
 });

@@ -11,6 +11,7 @@ describe('announcement and streak settings in .env (single-server mode)', () => 
       ANNOUNCE_TEMPLATE: ' {user} voted! {streak} in a row ',
       ANNOUNCE_FIRST_VOTE_TEMPLATE: 'Welcome, {user}!',
       ANNOUNCE_PING_VOTER: 'TRUE',
+      ANNOUNCE_EVERY_LIST: 'false',
       STREAK_GRACE_HOURS: '24',
     });
     const server = environmentServer(config)!;
@@ -19,6 +20,7 @@ describe('announcement and streak settings in .env (single-server mode)', () => 
       announceTemplate: '{user} voted! {streak} in a row',
       firstVoteTemplate: 'Welcome, {user}!',
       announcePing: true,
+      announceEveryList: false,
       streakGraceMs: 24 * 3_600_000,
     });
   });
@@ -30,6 +32,7 @@ describe('announcement and streak settings in .env (single-server mode)', () => 
       announceTemplate: 'from /setup',
       firstVoteTemplate: undefined,
       announcePing: false,
+      announceEveryList: true,
       streakGraceMs: 12 * 3_600_000,
     });
   });
@@ -40,12 +43,14 @@ describe('announcement and streak settings in .env (single-server mode)', () => 
       ANNOUNCE_TEMPLATE: '{user} is number {rank}',
       ANNOUNCE_FIRST_VOTE_TEMPLATE: '\u200b{double}\u2060',
       ANNOUNCE_PING_VOTER: 'sometimes',
+      ANNOUNCE_EVERY_LIST: 'daily',
       STREAK_GRACE_HOURS: '200',
     });
     expect(problems).toEqual([
       expect.stringMatching(/^ANNOUNCE_TEMPLATE names unknown placeholders \(\{rank\}\); the known ones are \{user\} /),
       expect.stringMatching(/^ANNOUNCE_FIRST_VOTE_TEMPLATE must show some visible text besides \{double\} \(invisible/),
       expect.stringMatching(/^ANNOUNCE_PING_VOTER must be true or false/),
+      expect.stringMatching(/^ANNOUNCE_EVERY_LIST must be true or false/),
       expect.stringMatching(/^STREAK_GRACE_HOURS must be at most 168/),
     ]);
   });

@@ -8,7 +8,7 @@ export interface SenderVote {
   /** Send the site's test delivery instead of a vote. */
   test?: boolean;
   /** Send a review (discordlist.space only). */
-  review?: { content: string; rating: number };
+  review?: { content: string; rating?: number };
   /** How long the vote runs, where the list sends it (Top.gg's expires_at, Discollab's vote_again). */
   lengthMs?: number;
   /** Top.gg's weight (2 on weekends). */

@@ -188,6 +188,7 @@ export const de: Catalog = {
   'feed.vote.lineDouble': '{member} hat abgestimmt (doppelte Stimme)',
   'feed.vote.lineSite': '{member} hat auf {site} abgestimmt',
   'feed.vote.lineSiteDouble': '{member} hat auf {site} abgestimmt (doppelte Stimme)',
+  'feed.vote.everyList': '{member} hat heute auf jeder Liste abgestimmt',
   'feed.vote.titleOne': 'Neue Stimme',
   'feed.vote.titleMany': '{count} neue Stimmen',
   'feed.vote.total': 'Stimmen insgesamt: {count}',
@@ -525,6 +526,9 @@ export const de: Catalog = {
   'option.setup.firstVote.description': 'Die Ankündigung der ersten Stimme eines Mitglieds',
   'option.setup.ping.name': 'erwähnen',
   'option.setup.ping.description': '{user} benachrichtigt die abstimmende Person (und sonst niemanden)',
+  'option.setup.everyList.name': 'jede-liste',
+  'option.setup.everyList.description':
+    'Eine Zeile, wenn ein Mitglied heute auf allen Listen des Servers abgestimmt hat',
   'option.setup.preview.name': 'vorschau',
   'option.setup.preview.description': 'Das Ergebnis zeigen, ohne etwas zu speichern oder zu posten',
   'option.setup.clear.name': 'löschen',
@@ -544,6 +548,9 @@ export const de: Catalog = {
   'setup.announce.firstLabel': 'Die erste Stimme eines Mitglieds',
   'setup.announce.pingsVoter': 'Benachrichtigt: nur die abstimmende Person.',
   'setup.announce.pingsNobody': 'Benachrichtigt: niemanden (die Erwähnung erscheint ohne Benachrichtigung).',
+  'setup.announce.everyListOn':
+    'Jede Liste heute: wer innerhalb von 24 Stunden auf allen Listen des Servers abstimmt, bekommt eine Zeile dazu.',
+  'setup.announce.everyListOff': 'Jede Liste heute: aus.',
   'setup.streak.set.title': 'Serien-Fenster gesetzt',
   'setup.streak.set.text': 'Eine Stimme innerhalb von {hours} h nach Ablauf der vorigen setzt die Serie fort.',
   'refusal.announceClear.title': 'Löschen oder Vorlagen',

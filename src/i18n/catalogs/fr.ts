@@ -184,6 +184,7 @@ export const fr: Catalog = {
   'feed.vote.lineDouble': '{member} a voté (vote double)',
   'feed.vote.lineSite': '{member} a voté sur {site}',
   'feed.vote.lineSiteDouble': '{member} a voté sur {site} (vote double)',
+  'feed.vote.everyList': '{member} a voté sur toutes les listes aujourd’hui',
   'feed.vote.titleOne': 'Nouveau vote',
   'feed.vote.titleMany': '{count} nouveaux votes',
   'feed.vote.total': 'Votes au total : {count}',
@@ -517,6 +518,9 @@ export const fr: Catalog = {
   'option.setup.firstVote.description': 'L’annonce du premier vote d’un membre',
   'option.setup.ping.name': 'mentionner',
   'option.setup.ping.description': '{user} notifie la personne qui a voté (et personne d’autre)',
+  'option.setup.everyList.name': 'toutes-les-listes',
+  'option.setup.everyList.description':
+    'Ajouter une ligne quand un membre a voté aujourd’hui sur toutes les listes du serveur',
   'option.setup.preview.name': 'aperçu',
   'option.setup.preview.description': 'Montrer le résultat sans rien enregistrer ni publier',
   'option.setup.clear.name': 'effacer',
@@ -536,6 +540,9 @@ export const fr: Catalog = {
   'setup.announce.firstLabel': 'Le premier vote d’un membre',
   'setup.announce.pingsVoter': 'Notifie : seulement la personne qui a voté.',
   'setup.announce.pingsNobody': 'Notifie : personne (la mention s’affiche sans notification).',
+  'setup.announce.everyListOn':
+    'Toutes les listes aujourd’hui : qui vote sur toutes les listes du serveur en 24 heures reçoit une ligne le disant.',
+  'setup.announce.everyListOff': 'Toutes les listes aujourd’hui : désactivé.',
   'setup.streak.set.title': 'Fenêtre de série définie',
   'setup.streak.set.text': 'Un vote dans les {hours} h après la fin du précédent prolonge la série.',
   'refusal.announceClear.title': 'Effacer, ou des modèles',

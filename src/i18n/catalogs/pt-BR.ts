@@ -184,6 +184,7 @@ export const ptBR: Catalog = {
   'feed.vote.lineDouble': '{member} votou (voto duplo)',
   'feed.vote.lineSite': '{member} votou em {site}',
   'feed.vote.lineSiteDouble': '{member} votou em {site} (voto duplo)',
+  'feed.vote.everyList': '{member} votou em todas as listas hoje',
   'feed.vote.titleOne': 'Novo voto',
   'feed.vote.titleMany': '{count} novos votos',
   'feed.vote.total': 'Total de votos: {count}',
@@ -511,6 +512,9 @@ export const ptBR: Catalog = {
   'option.setup.firstVote.description': 'O anúncio do primeiro voto de um membro',
   'option.setup.ping.name': 'mencionar',
   'option.setup.ping.description': '{user} notifica quem votou (e mais ninguém)',
+  'option.setup.everyList.name': 'todas-as-listas',
+  'option.setup.everyList.description':
+    'Adicionar uma linha quando um membro votou hoje em todas as listas do servidor',
   'option.setup.preview.name': 'previa',
   'option.setup.preview.description': 'Mostrar o resultado sem salvar nem publicar nada',
   'option.setup.clear.name': 'limpar',
@@ -530,6 +534,9 @@ export const ptBR: Catalog = {
   'setup.announce.firstLabel': 'O primeiro voto de um membro',
   'setup.announce.pingsVoter': 'Notifica: só quem votou.',
   'setup.announce.pingsNobody': 'Notifica: ninguém (a menção aparece sem notificação).',
+  'setup.announce.everyListOn':
+    'Todas as listas hoje: quem vota em todas as listas do servidor em 24 horas ganha uma linha dizendo isso.',
+  'setup.announce.everyListOff': 'Todas as listas hoje: desligado.',
   'setup.streak.set.title': 'Janela de sequência definida',
   'setup.streak.set.text': 'Um voto até {hours} h após o anterior expirar mantém a sequência.',
   'refusal.announceClear.title': 'Limpar, ou modelos',

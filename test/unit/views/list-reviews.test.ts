@@ -3,6 +3,7 @@ import { ButtonStyle } from 'discord.js';
 import { english } from '../../../src/i18n/index.js';
 import { listReviewId, listReviewOrigin } from '../../../src/lists/index.js';
 import type { FeedReview } from '../../../src/store/index.js';
+import { reviewAuthorFromEmbeds } from '../../../src/views/review-author.js';
 import { reviewInboxView } from '../../../src/views/review-inbox.js';
 import { reviewFeedBatchView, reviewFeedView } from '../../../src/views/review-feed.js';
 import { buttonsOf, customIdOf, embedOf, MEMBER, NOW } from './view-json.js';
@@ -61,5 +62,24 @@ describe("a list's review in the feed", () => {
       PAGE,
       'reviews-page:1',
     ]);
+  });
+});
+
+describe("a list's review without a rating", () => {
+  const unrated: FeedReview = { ...fromList, rating: null };
+
+  it('shows no stars, not 0/5, and its author line still names the author', () => {
+    const view = reviewFeedView(unrated, english, undefined, originOf(unrated.reviewId));
+    const { description } = embedOf(view);
+    expect(description).not.toContain('☆');
+    expect(description).not.toContain('/5');
+    expect(description!.split('\n')[0]).toBe(`by <@${MEMBER}>`);
+    expect(reviewAuthorFromEmbeds([{ description }])).toBe(MEMBER);
+  });
+
+  it('keeps the stars of a rated one', () => {
+    expect(embedOf(reviewFeedView(fromList, english)).description!.split('\n')[0]).toBe(
+      `**★★★★☆ 4/5** · by <@${MEMBER}>`,
+    );
   });
 });
