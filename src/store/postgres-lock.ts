@@ -57,6 +57,7 @@ export async function holdPostgresLock(
   const { signal } = options;
   let failures = 0;
   let reportedHeld = false;
+  let countSeen = false;
   for (;;) {
     signal?.throwIfAborted();
     const client = lockClient(url);
@@ -69,13 +70,16 @@ export async function holdPostgresLock(
         if (dropped !== undefined) throw dropped;
         const taken = await takeShards(client, options.shards ?? EVERYTHING);
         if (taken === 'held') return watch(client, url, options, timing);
-        if (!reportedHeld)
-          options.onStandby({
-            kind: typeof taken === 'object' ? 'count' : 'held',
-            detail: standbyDetail(taken, options.shards),
-          });
-        reportedHeld = true;
-        await sleep(timing.pollMs, signal);
+        // Another count seen once may be a waiting process's brief probe; seen twice running, a
+        // process acts with it. Only then is it this one's setting to fix rather than a turn to wait.
+        const otherCount = typeof taken === 'object';
+        if (!reportedHeld && (!otherCount || countSeen)) {
+          options.onStandby({ kind: otherCount ? 'count' : 'held', detail: standbyDetail(taken, options.shards) });
+          reportedHeld = true;
+        }
+        countSeen = otherCount;
+        // Jittered, so two waiting processes do not keep probing in step and keep seeing each other.
+        await sleep(timing.pollMs * (0.75 + Math.random() / 2), signal);
       }
     } catch (error) {
       await client.end().catch(() => undefined);
