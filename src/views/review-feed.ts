@@ -19,6 +19,25 @@ export interface ReviewOrigin {
 /** Which list each review came from; undefined for Guilds' own. */
 export type OriginOf = (reviewId: string) => ReviewOrigin | undefined;
 
+/**
+ * The button under review `number` of a post or a page: a link to the review on its list, or Reply
+ * (grey once answered). An id the reply handler would refuse gets no button (as in reviewView); the
+ * numbers still match.
+ */
+export function numberedReviewButton(
+  review: { reviewId: string; answer?: unknown },
+  origin: ReviewOrigin | undefined,
+  i18n: Translator,
+  number: string,
+): ButtonBuilder | undefined {
+  if (origin) return openOnSiteButton(origin, i18n, ` ${number}`);
+  if (parseReviewId(review.reviewId) === null) return undefined;
+  return new ButtonBuilder()
+    .setStyle(review.answer ? ButtonStyle.Secondary : ButtonStyle.Primary)
+    .setLabel(`${i18n.t('review.button')} ${number}`)
+    .setCustomId(encodeCustomId(Prefix.reviewReply, review.reviewId));
+}
+
 /** The link to a list's review on the site: no reply API there, so no Reply button. */
 export function openOnSiteButton(origin: ReviewOrigin, { t }: Translator, suffix = ''): ButtonBuilder | undefined {
   if (origin.url === undefined) return undefined;
@@ -114,16 +133,8 @@ export function reviewFeedBatchView(
     if (embeds.length > 0 && size + added > EMBED_TOTAL_MAX) break;
     size += added;
     embeds.push(embed);
-    const link = origin && openOnSiteButton(origin, i18n, ` ${number}`);
-    if (link) buttons.push(link);
-    // An id the reply handler would refuse gets no button (as in reviewView); the numbers still match.
-    else if (!origin && parseReviewId(review.reviewId) !== null)
-      buttons.push(
-        new ButtonBuilder()
-          .setStyle(review.answer ? ButtonStyle.Secondary : ButtonStyle.Primary)
-          .setLabel(`${i18n.t('review.button')} ${number}`)
-          .setCustomId(encodeCustomId(Prefix.reviewReply, review.reviewId)),
-      );
+    const button = numberedReviewButton(review, origin, i18n, number);
+    if (button) buttons.push(button);
   }
   const rows = [];
   for (let i = 0; i < buttons.length; i += BUTTONS_PER_ROW_MAX)

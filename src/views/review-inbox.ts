@@ -8,8 +8,7 @@ import { embedSize } from './embed-size.js';
 import { truncate } from '../core/discord-text.js';
 import type { MessageView } from './message.js';
 import { pageButtons, parsePage } from './paging.js';
-import { parseReviewId } from './review.js';
-import { openOnSiteButton, reviewFeedView, type OriginOf } from './review-feed.js';
+import { numberedReviewButton, reviewFeedView, type OriginOf } from './review-feed.js';
 import { ToneColour } from './theme.js';
 
 /** Five reviews a page: one row of Reply buttons, and their embeds inside Discord's 6,000 characters. */
@@ -66,15 +65,9 @@ export function reviewInboxView(input: ReviewInboxInput): MessageView {
     embed.setAuthor({ name: number });
     fitInto(embed, share);
     embeds.push(embed);
-    const link = origin && openOnSiteButton(origin, i18n, ` ${number}`);
-    if (link) buttons.push(link);
-    else if (!origin && parseReviewId(review.reviewId) !== null)
-      buttons.push(
-        new ButtonBuilder()
-          .setStyle(ButtonStyle.Primary)
-          .setLabel(`${t('review.button')} ${number}`)
-          .setCustomId(encodeCustomId(Prefix.reviewReply, review.reviewId)),
-      );
+    // Pending reviews are unanswered: Reply is never grey here.
+    const button = numberedReviewButton({ reviewId: review.reviewId }, origin, i18n, number);
+    if (button) buttons.push(button);
   }
   const rows = buttons.length > 0 ? [new ActionRowBuilder<ButtonBuilder>().addComponents(buttons)] : [];
   rows.push(
