@@ -21,7 +21,7 @@ import { setAnnounce } from '../src/setup/announce.js';
 import { setRole } from '../src/setup/role.js';
 import { setStreak } from '../src/setup/streak.js';
 import { STREAK_GRACE_HOURS_MAX } from '../src/streaks/streak.js';
-import { addListing, listListings, removeListing } from '../src/setup/listing.js';
+import { addListing, listListings, LISTING_VOTE_HOURS_MAX, removeListing } from '../src/setup/listing.js';
 import { setupStatus } from '../src/setup/status.js';
 import { setVoteUrl } from '../src/setup/vote-url.js';
 import { showWebhook } from '../src/setup/webhook.js';
@@ -99,7 +99,8 @@ export const data = commandNamed(new SlashCommandBuilder(), 'setup')
               .setRequired(true)
               .addChoices(...sites),
           )
-          .addBooleanOption(setupNamed('rotate')),
+          .addBooleanOption(setupNamed('rotate'))
+          .addIntegerOption((o) => setupNamed('voteHours')(o).setMinValue(1).setMaxValue(LISTING_VOTE_HOURS_MAX)),
       )
       .addSubcommand((sub) =>
         setupNamed('listingRemove')(sub).addStringOption((o) =>

@@ -82,7 +82,8 @@ export type SetupPart =
   | 'listingAdd'
   | 'listingRemove'
   | 'listingList'
-  | 'site';
+  | 'site'
+  | 'voteHours';
 
 export const setupNamed =
   (part: SetupPart) =>

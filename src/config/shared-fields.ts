@@ -10,6 +10,7 @@ import {
   httpUrl,
   intInRange,
   matching,
+  wholeNumber,
   oneOf,
   optional,
   orDefault,
@@ -88,6 +89,12 @@ function listingSecret(what: string) {
   );
 }
 
+/** A list's vote length where the site does not send it (docs/lists.md); unset: the site's default. */
+const listingVoteHours = (site: string, fallback: number) => {
+  const words = `must be a whole number of hours from 1 to 168: how long a vote on ${site} runs (empty: ${fallback})`;
+  return optional(wholeNumber(1, 168, { notWhole: words, under: words, over: words }));
+};
+
 /** Guilds' webhook receiver, inside the bot (ROLE=all) or a process of its own (ROLE=receiver). */
 export const WEBHOOK_FIELDS = {
   WEBHOOK_PORT: optional(port),
@@ -109,6 +116,9 @@ export const WEBHOOK_FIELDS = {
     'the Authorization token you typed in the discordlist.space dashboard',
   ),
   LISTING_DISCOLLAB_SECRET: listingSecret('the token of the endpoint you set in the Discollab dashboard'),
+  LISTING_DISCORDPLACE_VOTE_HOURS: listingVoteHours('discord.place', 24),
+  LISTING_DISCADIA_VOTE_HOURS: listingVoteHours('Discadia', 24),
+  LISTING_DISCORDLISTSPACE_VOTE_HOURS: listingVoteHours('discordlist.space', 24),
   WEBHOOK_PUBLIC_URL: optional(
     httpUrl('the address Guilds reaches the receiver at, e.g. https://bot.example.com (the path is added)'),
   ),
@@ -186,6 +196,15 @@ export interface WebhookSettings {
   readonly maxConnections: number;
   /** Single-server mode's listings (LISTING_<SITE>_SECRET), by site id; many servers add theirs with /setup listing. */
   readonly listingSecrets?: ListingSecrets;
+  /** Single-server mode's LISTING_<SITE>_VOTE_HOURS, by site id (only lists whose votes do not say). */
+  readonly listingVoteHours?: ListingVoteHours;
+}
+
+/** LISTING_<SITE>_VOTE_HOURS by site id. */
+export interface ListingVoteHours {
+  readonly discordplace?: number;
+  readonly discadia?: number;
+  readonly discordlistspace?: number;
 }
 
 /** LISTING_<SITE>_SECRET by site id (src/lists' ids). */
@@ -209,6 +228,15 @@ function listingSecrets(e: Values<typeof WEBHOOK_FIELDS>): ListingSecrets {
   return Object.fromEntries(Object.entries(all).filter(([, secret]) => secret !== undefined));
 }
 
+function listingVoteHoursOf(e: Values<typeof WEBHOOK_FIELDS>): ListingVoteHours {
+  const all = {
+    discordplace: e.LISTING_DISCORDPLACE_VOTE_HOURS,
+    discadia: e.LISTING_DISCADIA_VOTE_HOURS,
+    discordlistspace: e.LISTING_DISCORDLISTSPACE_VOTE_HOURS,
+  };
+  return Object.fromEntries(Object.entries(all).filter(([, hours]) => hours !== undefined));
+}
+
 /** The listings' secrets, for the values a log line must never show. */
 export const listingSecretTexts = (webhook: WebhookSettings | undefined): string[] =>
   Object.values(webhook?.listingSecrets ?? {}).filter((secret): secret is string => secret !== undefined);
@@ -225,6 +253,7 @@ export function webhookSettings(e: Values<typeof WEBHOOK_FIELDS>): WebhookSettin
         publicUrl: e.WEBHOOK_PUBLIC_URL,
         maxConnections: e.WEBHOOK_MAX_CONNECTIONS,
         listingSecrets: listingSecrets(e),
+        listingVoteHours: listingVoteHoursOf(e),
       };
 }
 

@@ -41,6 +41,7 @@ export async function runReceiverProcess(config: ReceiverConfig, logger: Logger)
           credentials: undefined,
           webhookToken: config.webhook.token,
           listingSecrets: config.webhook.listingSecrets,
+          listingVoteHours: config.webhook.listingVoteHours,
         },
   );
   // Refusals are logged where they are seen; stored and duplicate, by the bot that handles the event.

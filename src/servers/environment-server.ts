@@ -25,5 +25,6 @@ export function environmentServer(config: Config): EnvironmentServer | undefined
     credentials: apiKey !== undefined && appId !== undefined ? { apiKey, appId } : undefined,
     webhookToken: config.webhook?.token,
     listingSecrets: config.webhook?.listingSecrets,
+    listingVoteHours: config.webhook?.listingVoteHours,
   };
 }

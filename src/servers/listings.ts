@@ -18,13 +18,19 @@ export interface ListingState {
   lastTestAt: number | null;
   /** Set by LISTING_<SITE>_SECRET (single-server mode), not by /setup listing. */
   fromEnvironment: boolean;
+  /** The listing's vote length setting (ms); null: the site's default (or the site sends it). */
+  voteLengthMs: number | null;
 }
 
 /** Single-server mode: the listings LISTING_<SITE>_SECRET sets for the one server. */
 export interface EnvironmentListings {
   guildId: string;
   secrets: Partial<Record<AdaptedSiteId, string>>;
+  /** LISTING_<SITE>_VOTE_HOURS, where set. */
+  voteHours?: Partial<Record<AdaptedSiteId, number>>;
 }
+
+const HOUR_MS = 3_600_000;
 
 /** The SecretsKeyMissing of servers.ts, passed in so this file does not import it back. */
 type KeysOrThrow = () => SecretKeys;
@@ -88,20 +94,24 @@ export class Listings {
             lastDeliveryAt: seen?.lastDeliveryAt ?? null,
             lastTestAt: seen?.lastTestAt ?? null,
             fromEnvironment: true,
+            voteLengthMs: this.#environmentLength(site) ?? null,
           },
         ];
       }
       const record = stored?.get(site);
       if (!record) return [];
-      const { createdAt, lastDeliveryAt, lastTestAt } = record;
-      return [{ site, createdAt, lastDeliveryAt, lastTestAt, fromEnvironment: false }];
+      const { createdAt, lastDeliveryAt, lastTestAt, voteLengthMs } = record;
+      return [{ site, createdAt, lastDeliveryAt, lastTestAt, fromEnvironment: false, voteLengthMs }];
     });
   }
 
   /** The secret (opened now, never kept) and settings a delivery for this listing is checked with. */
   checkFor(guildId: string, site: AdaptedSiteId): ListingCheck | undefined {
     const env = this.#environmentOf(guildId)?.[site];
-    if (env !== undefined) return { secret: env };
+    if (env !== undefined) {
+      const voteLengthMs = this.#environmentLength(site);
+      return voteLengthMs === undefined ? { secret: env } : { secret: env, voteLengthMs };
+    }
     const record = this.#records.get(guildId)?.get(site);
     if (!record || !this.keys) return undefined;
     const check: ListingCheck = { secret: openSecret(this.keys, guildId, record.secret) };
@@ -111,16 +121,18 @@ export class Listings {
 
   /**
    * Sets the server up on `site`: with the secret the site made (Top.gg's), or a new one the bot
-   * makes, which is returned to be shown once. Replaces a listing already there.
+   * makes, which is returned to be shown once. Replaces a listing already there, keeping its vote
+   * length unless `voteLengthMs` is given (null: back to the site's default).
    */
-  async add(guildId: string, site: AdaptedSiteId, siteSecret?: string): Promise<string> {
+  async add(guildId: string, site: AdaptedSiteId, siteSecret?: string, voteLengthMs?: number | null): Promise<string> {
     const keys = this.keysOrThrow();
     const secret = siteSecret ?? randomBytes(24).toString('base64url');
     const record: ListingRecord = {
       guildId,
       site,
       secret: sealSecret(keys, guildId, secret),
-      voteLengthMs: null,
+      voteLengthMs:
+        voteLengthMs === undefined ? (this.#records.get(guildId)?.get(site)?.voteLengthMs ?? null) : voteLengthMs,
       createdAt: this.now(),
       lastDeliveryAt: null,
       lastTestAt: null,
@@ -128,6 +140,16 @@ export class Listings {
     await this.root.saveListing(record);
     this.#keep(record);
     return secret;
+  }
+
+  /** Changes a listing's vote length, its secret as it is; false when the server is not on the list. */
+  async setVoteLength(guildId: string, site: AdaptedSiteId, voteLengthMs: number | null): Promise<boolean> {
+    const record = this.#records.get(guildId)?.get(site);
+    if (!record) return false;
+    const changed = { ...record, voteLengthMs };
+    await this.root.saveListing(changed);
+    this.#keep(changed);
+    return true;
   }
 
   async remove(guildId: string, site: AdaptedSiteId): Promise<boolean> {
@@ -175,6 +197,11 @@ export class Listings {
 
   #all(): ListingRecord[] {
     return [...this.#records.values()].flatMap((sites) => [...sites.values()]);
+  }
+
+  #environmentLength(site: AdaptedSiteId): number | undefined {
+    const hours = this.environment?.voteHours?.[site];
+    return hours === undefined ? undefined : hours * HOUR_MS;
   }
 
   #environmentOf(guildId: string): EnvironmentListings['secrets'] | undefined {

@@ -14,6 +14,8 @@ export interface EnvironmentServer {
   webhookToken: string | undefined;
   /** LISTING_<SITE>_SECRET: the lists besides Guilds the server takes votes from. */
   listingSecrets?: Partial<Record<AdaptedSiteId, string>>;
+  /** LISTING_<SITE>_VOTE_HOURS: how long a vote on a list runs where the site does not say. */
+  listingVoteHours?: Partial<Record<AdaptedSiteId, number>>;
 }
 
 export interface Credentials {
@@ -54,7 +56,11 @@ export class Servers {
       root,
       keys,
       () => this.#keys(),
-      environment && { guildId: environment.guildId, secrets: environment.listingSecrets ?? {} },
+      environment && {
+        guildId: environment.guildId,
+        secrets: environment.listingSecrets ?? {},
+        voteHours: environment.listingVoteHours ?? {},
+      },
       now,
     );
   }

@@ -17,6 +17,10 @@ import type { MessageView } from '../views/message.js';
 import { setupAnswer } from './answer.js';
 import { sealing } from './manage-server.js';
 
+/** The longest vote length a listing may set (a week), in hours; the shortest is 1. */
+export const LISTING_VOTE_HOURS_MAX = 168;
+const HOUR_MS = 3_600_000;
+
 /** The single-server setting that holds a list's secret: LISTING_TOPGG_SECRET, … */
 export const listingVariable = (site: AdaptedSiteId) => `LISTING_${site.toUpperCase()}_SECRET`;
 
@@ -55,6 +59,29 @@ function noPublicUrl(ctx: BaseContext, { t }: Translator): { noPublicUrl?: strin
   return webhook.publicUrl ? {} : { noPublicUrl: t('setup.webhook.noPublicUrl', { path: webhook.path }) };
 }
 
+/** The single-server setting of a list's vote length: LISTING_DISCORDPLACE_VOTE_HOURS, … */
+const voteHoursVariable = (site: AdaptedSiteId) => `LISTING_${site.toUpperCase()}_VOTE_HOURS`;
+
+/** How long a vote on the listing runs, as /setup listing and /setup status show it. */
+export function voteLengthText(listing: Pick<ListingState, 'site' | 'voteLengthMs'>, { t }: Translator): string {
+  const siteLength = SITE_FACTS[listing.site].voteLength;
+  if (siteLength === 'payload') return t('setup.listing.voteLengthFromSite');
+  if (listing.voteLengthMs !== null) return t('setup.listing.voteLengthSet', { hours: listing.voteLengthMs / HOUR_MS });
+  return t('setup.listing.voteLengthDefault', { hours: siteLength / HOUR_MS });
+}
+
+/**
+ * `vote-hours:` as a length in ms, or undefined when left out. A site that sends each vote's length
+ * (Top.gg, Discollab) has no setting: refused, nothing changed.
+ */
+function voteHoursOption(interaction: ChatInputCommandInteraction, site: AdaptedSiteId): number | undefined {
+  const hours = interaction.options.getInteger(setupName('voteHours'));
+  if (hours === null) return undefined;
+  if (SITE_FACTS[site].voteLength === 'payload')
+    throw new UserFacingError('refusal.listingVoteLengthFromSite', { site: SITE_FACTS[site].name });
+  return hours * HOUR_MS;
+}
+
 /** Nothing is stored from Discord in single-server mode: the host sets LISTING_<SITE>_SECRET. */
 function environmentAnswer(ctx: BaseContext, guildId: string, site: AdaptedSiteId, i18n: Translator): MessageView {
   const vars = { site: SITE_FACTS[site].name, variable: listingVariable(site), address: addressOf(ctx, guildId, site) };
@@ -84,7 +111,7 @@ const siteShown = (site: AdaptedSiteId) => ({
   secretFromSite: SITE_FACTS[site].secretFrom === 'site',
 });
 
-function factsOf(ctx: BaseContext, guildId: string, listing: ListingState): ListingFacts {
+function factsOf(ctx: BaseContext, guildId: string, listing: ListingState, i18n: Translator): ListingFacts {
   const { site, lastDeliveryAt, lastTestAt } = listing;
   return {
     ...siteShown(site),
@@ -92,36 +119,61 @@ function factsOf(ctx: BaseContext, guildId: string, listing: ListingState): List
     secret: keptSecret(ctx, guildId, listing),
     lastDeliveryAt,
     lastTestAt,
+    voteLength: voteLengthText(listing, i18n),
   };
 }
 
 /**
- * `/setup listing add site: [rotate:]`: the server's address for the list and what to paste where.
- * A secret the bot makes is made now and shown whole this once; Top.gg's own is pasted through the
- * button's form. A listing already there is shown as it is unless `rotate:true` asks for a new secret.
+ * `/setup listing add site: [rotate:] [vote-hours:]`: the server's address for the list and what to
+ * paste where. A secret the bot makes is made now and shown whole this once; Top.gg's own is pasted
+ * through the button's form. A listing already there is shown as it is unless `rotate:true` asks for a
+ * new secret; `vote-hours:` on it changes only its vote length.
  */
 export async function addListing(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<MessageView> {
   const guildId = interaction.guildId!;
   const i18n = translatorFor(interaction.locale);
   const site = siteOption(interaction);
+  const voteLengthMs = voteHoursOption(interaction, site);
   webhookOn(ctx);
-  if (single(ctx)) return environmentAnswer(ctx, guildId, site, i18n);
+  if (single(ctx)) {
+    if (voteLengthMs !== undefined)
+      throw new UserFacingError('refusal.setByEnvironment', { variable: voteHoursVariable(site) });
+    return environmentAnswer(ctx, guildId, site, i18n);
+  }
   const rotate = interaction.options.getBoolean(setupName('rotate')) ?? false;
-  const kept = state(ctx, guildId, site);
+  let kept = state(ctx, guildId, site);
   const address = addressOf(ctx, guildId, site);
   const shown = { ...siteShown(site), steps: i18n.t(`setup.listing.steps.${site}`), i18n, ...noPublicUrl(ctx, i18n) };
-  if (kept && !rotate) return listingView({ ...factsOf(ctx, guildId, kept), ...shown });
+  if (kept && !rotate) {
+    if (voteLengthMs !== undefined) {
+      await ctx.servers.listings.setVoteLength(guildId, site, voteLengthMs);
+      ctx.logger.info({ guildId, userId: interaction.user.id, site, voteLengthMs }, 'listing vote length set');
+      kept = state(ctx, guildId, site) ?? kept;
+    }
+    return listingView({ ...factsOf(ctx, guildId, kept, i18n), ...shown });
+  }
+  const fresh = { lastDeliveryAt: null, lastTestAt: null };
   if (SITE_FACTS[site].secretFrom === 'site')
-    return listingView({ ...shown, address, secret: { none: true }, lastDeliveryAt: null, lastTestAt: null });
+    return listingView({
+      ...shown,
+      ...fresh,
+      address,
+      secret: { none: true },
+      voteLength: voteLengthText({ site, voteLengthMs: null }, i18n),
+    });
   if (!ctx.config.secrets) throw new UserFacingError('refusal.secretsKeyMissing');
-  const secret = await sealing(() => ctx.servers.listings.add(guildId, site));
-  ctx.logger.info({ guildId, userId: interaction.user.id, site, rotate }, 'listing secret made with /setup');
+  const secret = await sealing(() => ctx.servers.listings.add(guildId, site, undefined, voteLengthMs));
+  ctx.logger.info(
+    { guildId, userId: interaction.user.id, site, rotate, voteLengthMs },
+    'listing secret made with /setup',
+  );
+  const made = state(ctx, guildId, site);
   return listingView({
     ...shown,
+    ...fresh,
     address: withSecret(address, site, secret),
     secret: { whole: secret },
-    lastDeliveryAt: null,
-    lastTestAt: null,
+    voteLength: voteLengthText({ site, voteLengthMs: made?.voteLengthMs ?? null }, i18n),
   });
 }
 
@@ -182,6 +234,7 @@ export async function removeListing(interaction: ChatInputCommandInteraction, ct
 export async function listListings(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<MessageView> {
   const guildId = interaction.guildId!;
   webhookOn(ctx);
-  const facts = ctx.servers.listings.of(guildId).map((listing) => factsOf(ctx, guildId, listing));
-  return listingsView(facts, translatorFor(interaction.locale));
+  const i18n = translatorFor(interaction.locale);
+  const facts = ctx.servers.listings.of(guildId).map((listing) => factsOf(ctx, guildId, listing, i18n));
+  return listingsView(facts, i18n);
 }

@@ -11,6 +11,7 @@ import { INTERACTION_STORE_MS, storeWithin } from '../store/within.js';
 import { deliveryLogEmbed } from '../views/delivery-log.js';
 import { relativeTime } from '../views/format.js';
 import { lastDeliveryText, lastTestText } from '../views/listing.js';
+import { voteLengthText } from './listing.js';
 import { SITE_FACTS } from '../lists/index.js';
 import type { MessageView } from '../views/message.js';
 import { setupStatusView, type StatusLine } from '../views/setup-status.js';
@@ -197,14 +198,13 @@ function listingLines(guildId: string, ctx: BaseContext, i18n: Translator): Stat
     const site = SITE_FACTS[listing.site].name;
     const label = t('setup.status.listing', { site });
     const test = lastTestText(listing.lastTestAt, i18n);
-    if (listing.lastDeliveryAt !== null)
-      return {
-        ok: true,
-        label,
-        detail: t('setup.status.listingSeen', { when: lastDeliveryText(listing.lastDeliveryAt, i18n), test }),
-      };
+    const votes = t('setup.status.listingVotes', { length: voteLengthText(listing, i18n) });
+    if (listing.lastDeliveryAt !== null) {
+      const seen = t('setup.status.listingSeen', { when: lastDeliveryText(listing.lastDeliveryAt, i18n), test });
+      return { ok: true, label, detail: `${seen}; ${votes}` };
+    }
     const fix = t('setup.status.fixListing', { command: command(`listing add site:${listing.site}`), site });
-    return { ok: false, label, detail: `${t('setup.webhook.never')}; ${test}`, fix };
+    return { ok: false, label, detail: `${t('setup.webhook.never')}; ${test}; ${votes}`, fix };
   });
 }
 

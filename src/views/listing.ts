@@ -21,6 +21,8 @@ export interface ListingFacts {
   secret: ShownSecret;
   lastDeliveryAt: number | null;
   lastTestAt: number | null;
+  /** How long a vote on it runs: "24 h (the site's default)", "12 h (set)", or as each vote says. */
+  voteLength: string;
 }
 
 export interface ListingViewInput extends ListingFacts {
@@ -76,6 +78,7 @@ export function listingView(input: ListingViewInput): MessageView {
       { name: t('setup.listing.secret'), value: secretText(input, i18n) },
       { name: t('setup.webhook.lastDelivery'), value: lastDeliveryText(input.lastDeliveryAt, i18n) },
       { name: t('setup.listing.lastTest'), value: lastTestText(input.lastTestAt, i18n) },
+      { name: t('setup.listing.voteLength'), value: input.voteLength },
     );
   return messageView(embed, pasteRows(input, i18n));
 }
@@ -93,6 +96,7 @@ export function listingsView(listings: readonly ListingFacts[], i18n: Translator
         `${t('setup.listing.secret')}: ${secretText(listing, i18n)}`,
         `${t('setup.webhook.lastDelivery')}: ${lastDeliveryText(listing.lastDeliveryAt, i18n)}`,
         `${t('setup.listing.lastTest')}: ${lastTestText(listing.lastTestAt, i18n)}`,
+        `${t('setup.listing.voteLength')}: ${listing.voteLength}`,
       ].join('\n'),
     });
   return messageView(embed);

@@ -12,6 +12,7 @@ import {
   textChannelIdFor,
   type CommandOption,
   type Message,
+  voterRoleIdFor,
 } from '../../tools/discord-standin/index.js';
 import { deliver, voteEvent } from '../../tools/guilds-webhook.js';
 import { post, requestAs, sendAs } from '../../tools/list-senders/send.js';
@@ -287,6 +288,135 @@ describe('/setup listing in two servers at once', () => {
   });
 
   it('never writes a listing secret in the log', () => {
+    const log = JSON.stringify(world.bot.logs) + world.bot.stderr();
+    for (const secret of secrets) expect(log).not.toContain(secret);
+  });
+});
+
+// The issue's "Done when" in many-server mode: one member voting on Guilds, Top.gg and a third list
+// in A is counted, shown and rewarded there once per list, and B (its own listings) sees none of it.
+describe("issue 34's done-when across two servers", () => {
+  const HOUR = 3_600_000;
+  const discollab = new Map<string, string>();
+  const voteHours = (hours: number): CommandOption => ({ name: 'vote-hours', type: OptionType.Integer, value: hours });
+  const statusOf = async (guildId: string) => textOf(await setup(guildId, sub('status')).waitForMessage(15_000));
+  const leaderboardOf = async (guildId: string) =>
+    textOf(
+      await world.discord
+        .sendInteraction(slashCommand({ name: 'leaderboard', guildId, member: member() }))
+        .waitForMessage(10_000),
+    );
+
+  it("sets discord.place's vote length in A with vote-hours, keeping its secret; refused for Top.gg", async () => {
+    const refused = await setup(A, listing('add', [site('topgg'), voteHours(5)])).waitForMessage();
+    expect(textOf(refused)).toContain("Top.gg sends each vote's length itself");
+    const topgg = await setup(A, listing('add', [site('topgg')])).waitForMessage();
+    expect(field(topgg, 'Votes run')).toBe('as each vote says (the site sends it)');
+    expect(field(topgg, 'Secret')).toContain(TOPGG_SECRET_A.slice(-4));
+
+    const before = await setup(A, listing('list')).waitForMessage();
+    expect(field(before, 'discord.place')).toContain("Votes run: 24 h (the site's default)");
+    const set = await setup(A, listing('add', [site('discordplace'), voteHours(1)])).waitForMessage();
+    expect(field(set, 'Votes run')).toBe('1 h (set)');
+    expect(field(set, 'Secret')).toContain(discordplace.get(A)!.slice(-4));
+    expect(textOf(set)).not.toContain(discordplace.get(A)!);
+
+    // The receiver takes the same secret and ends the vote an hour after it came.
+    const voter = nextSnowflake();
+    const sent = Date.now();
+    const vote = { guildId: A, memberId: voter };
+    const dp = await sendAs('discordplace', { url: addressOf(A, 'discordplace'), secret: discordplace.get(A)!, vote });
+    expect(dp.status).toBe(200);
+    await world.discord.waitUntil(() => announced(A, voter).length === 1, 10_000, 'the discord.place vote announced');
+    const line = field(await askVote(A, voter), 'Each list')
+      .split('\n')
+      .find((l) => l.startsWith('**discord.place**'))!;
+    const again = Number(/vote again <t:(\d+):R>/.exec(line)?.[1]) * 1000;
+    expect(Math.abs(again - (sent + HOUR))).toBeLessThan(30_000);
+
+    expect(await statusOf(A)).toMatch(
+      /\*\*discord\.place votes\*\*: last delivery <t:\d+:R>; no test yet; votes run 1 h \(set\)/,
+    );
+    expect(field(await setup(A, listing('list')).waitForMessage(), 'discord.place')).toContain('Votes run: 1 h (set)');
+  });
+
+  it('counts a vote on each of three lists as 3 in A, gives the milestone and the voter role until the last ends; B sees none', async () => {
+    // discord.place's votes run at least an hour (vote-hours is 1 to 168), too long to watch the voter
+    // role go: A's third list here is Discollab, whose deliveries carry a short length (vote_again).
+    await setup(A, listing('remove', [site('discordplace')])).waitForMessage();
+    for (const guildId of [A, B]) {
+      const answer = await setup(guildId, listing('add', [site('discollab')])).waitForMessage();
+      discollab.set(guildId, unquote(field(answer, 'Secret')));
+      secrets.push(discollab.get(guildId)!);
+      const voterRole = voterRoleIdFor(guildId);
+      const roleSet = await setup(guildId, sub('role', [{ name: 'voter', type: OptionType.Role, value: voterRole }]));
+      expect(textOf(await roleSet.waitForMessage())).toContain(`<@&${voterRole}>`);
+    }
+    const threeLists = world.discord.addRole('Three lists', { guildId: A });
+    const oneInB = world.discord.addRole('One vote in B', { guildId: B });
+    const milestone = (guildId: string, roleId: string, votes: number) =>
+      setup(
+        guildId,
+        sub('milestone', [
+          { name: 'role', type: OptionType.Role, value: roleId },
+          { name: 'votes', type: OptionType.Integer, value: votes },
+          { name: 'period', type: OptionType.String, value: 'month' },
+        ]),
+      ).waitForMessage();
+    expect(textOf(await milestone(A, threeLists, 3))).toMatch(/Milestone set/);
+    expect(textOf(await milestone(B, oneInB, 1))).toMatch(/Milestone set/);
+
+    const voter = member();
+    const id = voter.user.id;
+    world.discord.addMembers([voter], A);
+    world.discord.addMembers([voter], B);
+    const changesIn = (guildId: string) =>
+      world.discord.roleChanges.filter((c) => c.userId === id && c.guildId === guildId);
+    const voterRoleChanges = () => changesIn(A).filter((c) => c.roleId === voterRoleIdFor(A));
+
+    const started = Date.now();
+    const vote = { guildId: A, memberId: id };
+    world.sandbox.setVote(id, 2_000);
+    expect(await deliver(`${receiverUrl}/${A}`, guildsToken.get(A)!, voteEvent(A, id))).toBe(200);
+    const topgg = await sendAs('topgg', {
+      url: addressOf(A, 'topgg'),
+      secret: TOPGG_SECRET_A,
+      vote: { ...vote, lengthMs: 4_000 },
+    });
+    const third = await sendAs('discollab', {
+      url: addressOf(A, 'discollab'),
+      secret: discollab.get(A)!,
+      vote: { ...vote, lengthMs: 9_000 },
+    });
+    expect([topgg.status, third.status]).toEqual([200, 200]);
+
+    await world.discord.waitUntil(() => voterRoleChanges().length >= 1, 10_000, 'the voter role given');
+    expect(voterRoleChanges()[0]).toMatchObject({ change: 'add' });
+    await world.discord.waitUntil(
+      () => changesIn(A).some((c) => c.roleId === threeLists),
+      10_000,
+      'the milestone role at 3 votes',
+    );
+
+    const lines = field(await askVote(A, id), 'Each list').split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^\*\*Guilds\*\*: /);
+    expect(lines[1]).toMatch(/^\*\*Top\.gg\*\*: voted <t:\d+:R>, vote again <t:\d+:R>$/);
+    expect(lines[2]).toMatch(/^\*\*Discollab\*\*: voted <t:\d+:R>, vote again <t:\d+:R>$/);
+    expect(await leaderboardOf(A)).toMatch(new RegExp(`<@${id}>.* · 3 votes`));
+
+    await world.discord.waitUntil(() => voterRoleChanges().length >= 2, 20_000, 'the voter role removed');
+    expect(voterRoleChanges().map((c) => c.change)).toEqual(['add', 'remove']);
+    // Not when Guilds' (2 s) or Top.gg's (4 s) vote ended: when Discollab's (9 s) did.
+    expect(voterRoleChanges()[1]!.at - started).toBeGreaterThanOrEqual(8_000);
+
+    // B has listings of its own, a voter role and a milestone at 1: none of A's votes reach it.
+    expect(changesIn(B)).toEqual([]);
+    expect(announced(B, id)).toEqual([]);
+    expect(await leaderboardOf(B)).not.toContain(id);
+  }, 60_000);
+
+  it("never writes a listing secret in the log, Discollab's included", () => {
     const log = JSON.stringify(world.bot.logs) + world.bot.stderr();
     for (const secret of secrets) expect(log).not.toContain(secret);
   });

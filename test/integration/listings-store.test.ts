@@ -14,6 +14,7 @@ import { startPostgres, type TestPostgres } from '../../tools/postgres.js';
 const A = '111111111111111111';
 const B = '222222222222222222';
 const WHS = 'whs_0123456789abcdefghijklmnopqrstuv';
+const HOUR = 3_600_000;
 const newKey = () => secretKey(randomBytes(32).toString('base64'), 'SECRETS_KEY');
 
 const dirs: string[] = [];
@@ -84,12 +85,40 @@ describe.each(backends)('listings on $name', (backend) => {
       lastDeliveryAt: 7_000,
       lastTestAt: 6_000,
       fromEnvironment: false,
+      voteLengthMs: null,
     });
 
     expect(await servers.listings.remove(A, 'topgg')).toBe(true);
     expect(await servers.listings.remove(A, 'topgg')).toBe(false);
     await servers.reset(B);
     expect(await root.listings()).toEqual([expect.objectContaining({ guildId: A, site: 'discordplace' })]);
+    await root.close();
+  }, 60_000);
+
+  it('keeps a vote length per listing, changed without a new secret and kept when the secret is', async () => {
+    const root = await openStore(await backend.fresh());
+    const key = newKey();
+    const servers = new Servers(root, { current: key }, undefined);
+    await servers.load();
+    const made = await servers.listings.add(A, 'discordplace', undefined, 12 * HOUR);
+    await servers.listings.add(B, 'discordplace');
+    expect(await servers.listings.setVoteLength(A, 'discadia', 2 * HOUR)).toBe(false);
+
+    const other = new Servers(root, { current: key }, undefined);
+    await other.load();
+    expect(other.listings.checkFor(A, 'discordplace')).toEqual({ secret: made, voteLengthMs: 12 * HOUR });
+    expect(other.listings.checkFor(B, 'discordplace')).toEqual({ secret: expect.any(String) });
+    expect(other.listings.of(B)[0]).toMatchObject({ voteLengthMs: null });
+
+    expect(await servers.listings.setVoteLength(A, 'discordplace', 6 * HOUR)).toBe(true);
+    await other.reload(A);
+    expect(other.listings.checkFor(A, 'discordplace')).toEqual({ secret: made, voteLengthMs: 6 * HOUR });
+    expect(other.listings.of(A)[0]).toMatchObject({ site: 'discordplace', voteLengthMs: 6 * HOUR });
+
+    // A new secret (rotate:true) keeps the length set.
+    const rotated = await servers.listings.add(A, 'discordplace');
+    await other.reload(A);
+    expect(other.listings.checkFor(A, 'discordplace')).toEqual({ secret: rotated, voteLengthMs: 6 * HOUR });
     await root.close();
   }, 60_000);
 
@@ -135,5 +164,25 @@ describe('listings in single-server mode', () => {
     expect(await root.listings()).toEqual([]);
     await root.close();
     if (target.kind === 'sqlite') expect(readFileSync(target.file).toString('latin1')).not.toContain(WHS);
+  });
+
+  it('take their vote length from LISTING_<SITE>_VOTE_HOURS', async () => {
+    const root = await openStore(await backends[0]!.fresh());
+    const servers = new Servers(root, undefined, {
+      guildId: A,
+      settings: {},
+      credentials: undefined,
+      webhookToken: undefined,
+      listingSecrets: { discordplace: 'dp-secret-0123456789', discadia: 'discadia-secret-0123' },
+      listingVoteHours: { discordplace: 3 },
+    });
+    await servers.load();
+    expect(servers.listings.checkFor(A, 'discordplace')).toEqual({
+      secret: 'dp-secret-0123456789',
+      voteLengthMs: 3 * HOUR,
+    });
+    expect(servers.listings.checkFor(A, 'discadia')).toEqual({ secret: 'discadia-secret-0123' });
+    expect(servers.listings.of(A).map((l) => l.voteLengthMs)).toEqual([3 * HOUR, null]);
+    await root.close();
   });
 });

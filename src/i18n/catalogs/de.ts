@@ -337,6 +337,11 @@ export const de: Catalog = {
   'setup.listing.lastTest': 'Letzter Test',
   'setup.listing.testReceived': 'Test erhalten ✔ {when}',
   'setup.listing.noTest': 'noch kein Test',
+  'setup.listing.voteLength': 'Stimmen laufen',
+  'setup.listing.voteLengthDefault': '{hours} h (Vorgabe der Seite)',
+  'setup.listing.voteLengthSet': '{hours} h (festgelegt)',
+  'setup.listing.voteLengthFromSite': 'wie jede Stimme angibt (die Seite sendet es)',
+  'setup.status.listingVotes': 'Stimmen laufen {length}',
   'setup.listing.listTitle': 'Listen dieses Servers',
   'setup.listing.none': 'Bisher nur Guilds. Füge eine weitere Liste mit {command} hinzu.',
   'setup.listing.modalTitle': 'Webhook-Geheimnis von {site}',
@@ -362,6 +367,9 @@ export const de: Catalog = {
   'refusal.listingUnknownSite.title': 'Unbekannte Liste',
   'refusal.listingUnknownSite.text':
     'Wähle eine der Listen, die die Option seite anbietet, und führe den Befehl erneut aus.',
+  'refusal.listingVoteLengthFromSite.title': 'Nichts geändert',
+  'refusal.listingVoteLengthFromSite.text':
+    '{site} sendet die Dauer jeder Stimme selbst, daher kann vote-hours dafür nicht gesetzt werden. Führe den Befehl ohne vote-hours erneut aus.',
   'setup.status.title': 'Stand der Einrichtung',
   'setup.status.fix': 'Behebung: {fix}',
   'setup.status.credentials': 'Zugangsdaten des Dienstes',
@@ -537,6 +545,9 @@ export const de: Catalog = {
   'option.setup.streak.description': 'Festlegen, wie lange nach Ablauf einer Stimme die nächste die Serie fortsetzt',
   'option.setup.graceHours.name': 'kulanz-stunden',
   'option.setup.graceHours.description': 'Stunden nach Ablauf einer Stimme (0 bis 168; Standard 12)',
+  'option.setup.voteHours.name': 'stimmen-stunden',
+  'option.setup.voteHours.description':
+    'Wie lange eine Stimme auf dieser Liste läuft, in Stunden (1 bis 168; Standard: die der Seite)',
   'setup.announce.set.title': 'Ankündigungen formuliert',
   'setup.announce.set.text': 'Stimmen werden so angekündigt (Beispielzahlen):\n{preview}',
   'setup.announce.cleared.title': 'Eingebaute Ankündigung zurück',

@@ -333,6 +333,11 @@ export const es: Catalog = {
   'setup.listing.lastTest': 'Última prueba',
   'setup.listing.testReceived': 'prueba recibida ✔ {when}',
   'setup.listing.noTest': 'ninguna prueba aún',
+  'setup.listing.voteLength': 'Los votos duran',
+  'setup.listing.voteLengthDefault': '{hours} h (lo del sitio)',
+  'setup.listing.voteLengthSet': '{hours} h (fijado)',
+  'setup.listing.voteLengthFromSite': 'lo que diga cada voto (el sitio lo envía)',
+  'setup.status.listingVotes': 'los votos duran {length}',
   'setup.listing.listTitle': 'Listas de este servidor',
   'setup.listing.none': 'Solo Guilds por ahora. Añade otra lista con {command}.',
   'setup.listing.modalTitle': 'Secreto del webhook de {site}',
@@ -357,6 +362,9 @@ export const es: Catalog = {
   'refusal.listingUnknownSite.title': 'Lista desconocida',
   'refusal.listingUnknownSite.text':
     'Elige una de las listas que ofrece la opción sitio y vuelve a ejecutar el comando.',
+  'refusal.listingVoteLengthFromSite.title': 'Nada cambió',
+  'refusal.listingVoteLengthFromSite.text':
+    '{site} envía la duración de cada voto, así que vote-hours no se puede fijar para él. Ejecuta el comando de nuevo sin vote-hours.',
   'setup.status.title': 'Estado de la configuración',
   'setup.status.fix': 'Solución: {fix}',
   'setup.status.credentials': 'Credenciales del servicio',
@@ -529,6 +537,9 @@ export const es: Catalog = {
   'option.setup.streak.description': 'Define cuánto tiempo tras vencer un voto el siguiente mantiene la racha',
   'option.setup.graceHours.name': 'horas-de-gracia',
   'option.setup.graceHours.description': 'Horas tras vencer un voto (0 a 168; por defecto 12)',
+  'option.setup.voteHours.name': 'horas-de-voto',
+  'option.setup.voteHours.description':
+    'Cuánto dura un voto en esta lista, en horas (1 a 168; por defecto: lo del sitio)',
   'setup.announce.set.title': 'Anuncios redactados',
   'setup.announce.set.text': 'Los votos se anunciarán así (números de ejemplo):\n{preview}',
   'setup.announce.cleared.title': 'Vuelve el anuncio integrado',

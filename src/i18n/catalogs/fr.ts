@@ -332,6 +332,11 @@ export const fr: Catalog = {
   'setup.listing.lastTest': 'Dernier test',
   'setup.listing.testReceived': 'test reçu ✔ {when}',
   'setup.listing.noTest': 'aucun test pour le moment',
+  'setup.listing.voteLength': 'Les votes durent',
+  'setup.listing.voteLengthDefault': '{hours} h (par défaut du site)',
+  'setup.listing.voteLengthSet': '{hours} h (réglé)',
+  'setup.listing.voteLengthFromSite': 'ce que dit chaque vote (le site l’envoie)',
+  'setup.status.listingVotes': 'les votes durent {length}',
   'setup.listing.listTitle': 'Listes de ce serveur',
   'setup.listing.none': 'Seulement Guilds pour le moment. Ajoutez une autre liste avec {command}.',
   'setup.listing.modalTitle': 'Secret du webhook {site}',
@@ -356,6 +361,9 @@ export const fr: Catalog = {
   'refusal.listingUnknownSite.title': 'Liste inconnue',
   'refusal.listingUnknownSite.text':
     "Choisissez l'une des listes proposées par l'option site, puis relancez la commande.",
+  'refusal.listingVoteLengthFromSite.title': 'Rien n’a changé',
+  'refusal.listingVoteLengthFromSite.text':
+    '{site} envoie lui-même la durée de chaque vote : vote-hours ne peut pas être réglé pour lui. Relancez la commande sans vote-hours.',
   'setup.status.title': 'État de la configuration',
   'setup.status.fix': 'Correction : {fix}',
   'setup.status.credentials': 'Identifiants du service',
@@ -529,6 +537,9 @@ export const fr: Catalog = {
   'option.setup.streak.description': 'Définir combien de temps après la fin d’un vote le suivant prolonge la série',
   'option.setup.graceHours.name': 'heures-de-grâce',
   'option.setup.graceHours.description': 'Heures après la fin d’un vote (0 à 168 ; 12 par défaut)',
+  'option.setup.voteHours.name': 'heures-de-vote',
+  'option.setup.voteHours.description':
+    'Durée d’un vote sur cette liste, en heures (1 à 168 ; par défaut : celle du site)',
   'setup.announce.set.title': 'Annonces formulées',
   'setup.announce.set.text': 'Les votes seront annoncés ainsi (chiffres d’exemple) :\n{preview}',
   'setup.announce.cleared.title': 'Annonce intégrée rétablie',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { english } from '../../../src/i18n/index.js';
-import { listingAddress, listingVariable } from '../../../src/setup/listing.js';
+import { listingAddress, listingVariable, voteLengthText } from '../../../src/setup/listing.js';
 import { readListingSecret } from '../../../src/views/listing-secret-modal.js';
 import { lastTestText, listingsView, listingView } from '../../../src/views/listing.js';
 import { buttonsOf, customIdOf, embedOf, embedText, NOW, NOW_UNIX } from './view-json.js';
@@ -23,6 +23,28 @@ describe("a listing's address", () => {
   it('names the .env setting of each list', () => {
     expect(listingVariable('topgg')).toBe('LISTING_TOPGG_SECRET');
     expect(listingVariable('discordlistspace')).toBe('LISTING_DISCORDLISTSPACE_SECRET');
+  });
+});
+
+describe("a listing's vote length", () => {
+  it("is the site's default until set, then the hours set; a list that sends it says so", () => {
+    expect(voteLengthText({ site: 'discordplace', voteLengthMs: null }, english)).toBe("24 h (the site's default)");
+    expect(voteLengthText({ site: 'discadia', voteLengthMs: 12 * 3_600_000 }, english)).toBe('12 h (set)');
+    expect(voteLengthText({ site: 'topgg', voteLengthMs: null }, english)).toBe(
+      'as each vote says (the site sends it)',
+    );
+  });
+
+  it("is a field of /setup listing add's answer", () => {
+    const answer = listingView({
+      ...DP,
+      address: 'https://x/dp',
+      secret: { none: true },
+      lastDeliveryAt: null,
+      lastTestAt: null,
+      i18n: english,
+    });
+    expect(embedText(embedOf(answer))).toContain("24 h (the site's default)");
   });
 });
 
@@ -49,8 +71,15 @@ const DP = {
   name: 'discord.place',
   secretFromSite: false,
   steps: english.t('setup.listing.steps.discordplace'),
+  voteLength: "24 h (the site's default)",
 };
-const TOPGG = { site: 'topgg', name: 'Top.gg', secretFromSite: true, steps: english.t('setup.listing.steps.topgg') };
+const TOPGG = {
+  site: 'topgg',
+  name: 'Top.gg',
+  secretFromSite: true,
+  steps: english.t('setup.listing.steps.topgg'),
+  voteLength: 'as each vote says (the site sends it)',
+};
 
 describe('/setup listing add', () => {
   const address = `https://bot.example.com/webhook/${GUILD}/discordplace`;
@@ -122,6 +151,7 @@ describe('/setup listing list', () => {
           secret: { environment: 'LISTING_DISCADIA_SECRET' },
           lastDeliveryAt: null,
           lastTestAt: null,
+          voteLength: '12 h (set)',
         },
       ],
       english,
@@ -131,6 +161,7 @@ describe('/setup listing list', () => {
     expect(fields[0]!.value).toContain('••••wxyz');
     expect(fields[0]!.value).toContain(lastTestText(NOW.getTime(), english));
     expect(fields[1]!.value).toContain('set by LISTING_DISCADIA_SECRET');
+    expect(fields[1]!.value).toContain('Votes run: 12 h (set)');
   });
 
   it('says how to add one when there is none', () => {
