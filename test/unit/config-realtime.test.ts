@@ -35,6 +35,7 @@ describe('the real-time settings', () => {
       token: 'a-long-shared-token-value',
       maxConnections: 2000,
       listingSecrets: {},
+      listingVoteHours: {},
       publicUrl: undefined,
     });
     expect(config.reviewChannelId).toBe('330000000000000003');
