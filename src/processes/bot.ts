@@ -183,7 +183,7 @@ async function main(): Promise<void> {
   });
   client.on(Events.Error, (err) => logger.error({ err }, 'discord client error'));
   client.on(Events.Warn, (warning) => logger.warn({ warning }, 'discord client warning'));
-  watchRateLimits(client.rest, logger, metrics && ((kind) => metrics.discordRateLimited(kind)));
+  const rateLimits = watchRateLimits(client.rest, logger, metrics && ((kind) => metrics.discordRateLimited(kind)));
   installProcessGuards(logger);
   guardInteractionBuild(client, logger);
 
@@ -215,6 +215,8 @@ async function main(): Promise<void> {
       stopWatching();
       await realtime.stop();
       await client.destroy();
+      // What was paced since the last summary line, so a stop loses none of it.
+      rateLimits.close();
       await store.close();
       // Last: a standby takes over the moment this is released, and this process no longer acts.
       await lock.release();

@@ -24,6 +24,11 @@ describe("Discord's per-route waits in the log", () => {
       const pacing = world.bot.logs.filter((l) => l.msg === 'discord pacing: requests waited');
       expect(pacing).toEqual([expect.objectContaining({ level: 30, counts: { route: 1 } })]);
       expect(world.bot.logs.filter((l) => String(l.msg).startsWith('discord rate limit'))).toEqual([]);
+      // The waits counted since that line are written as the bot stops, not lost with it.
+      await world.bot.stop('SIGTERM');
+      const written = world.bot.logs.filter((l) => l.msg === 'discord pacing: requests waited');
+      expect(written).toHaveLength(2);
+      expect((written[1]!.counts as { route: number }).route).toBeGreaterThan(0);
     } finally {
       await world.close();
     }
