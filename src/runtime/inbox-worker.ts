@@ -4,6 +4,7 @@ import type { EventStore, StoredEvent } from '../store/index.js';
 import { backoffMs, STORE_BACKOFF, type BackoffPolicy } from '../work/backoff.js';
 import type { EventInbox } from '../webhooks/event-inbox.js';
 import { DrainLoop } from '../work/drain-loop.js';
+import { EventRetention } from './event-retention.js';
 
 /** Does what a stored event asks; one that throws is handed out again after its backoff. */
 export interface StoredEventHandler {
@@ -11,7 +12,7 @@ export interface StoredEventHandler {
 }
 
 export interface InboxWorkerOptions {
-  store: Pick<EventStore, 'pendingEvents' | 'deferEvent' | 'markEventsHandled' | 'nextEventDue'>;
+  store: Pick<EventStore, 'pendingEvents' | 'deferEvent' | 'markEventsHandled' | 'nextEventDue' | 'dropHandledEvents'>;
   logger: Logger;
   /** Where each claimed event goes: in the bot, Runtimes (runtime/runtimes.ts). */
   handler: StoredEventHandler;
@@ -43,8 +44,11 @@ const EVENT_BACKOFF: BackoffPolicy = { baseMs: 1_000, capMs: 5 * 60_000 };
  */
 export class InboxWorker implements EventInbox {
   readonly #loop: DrainLoop;
+  readonly #retention: EventRetention;
 
   constructor(private readonly options: InboxWorkerOptions) {
+    const { store, logger, shards } = options;
+    this.#retention = new EventRetention({ store, logger, ...(shards ? { shards } : {}) });
     this.#loop = new DrainLoop(() => this.#drain(), {
       backoff: STORE_BACKOFF,
       warn: { logger: options.logger, line: 'could not read the webhook inbox; trying again shortly' },
@@ -90,13 +94,16 @@ export class InboxWorker implements EventInbox {
         if (handled.length > 0) await store.markEventsHandled(handled, now());
       }
     }
+    if (this.#loop.stopped) return;
+    // The inbox's own loop drops what it handled long ago: one pass for all this process's servers.
+    await this.#retention.passIfDue(now());
     const next = await store.nextEventDue(this.options.shards);
     const at = now();
     // The safety poll: a wake-up (NOTIFY) may be missed while the listener reconnects; with other
     // processes running other shards, the shorter idle poll of a shared inbox.
     const pollMs = this.options.idlePollMs ?? this.options.pollMs;
     const poll = pollMs === undefined ? Infinity : at + pollMs;
-    const wakeAt = Math.min(next ?? Infinity, poll);
+    const wakeAt = Math.min(next ?? Infinity, poll, this.#retention.dueAt);
     if (wakeAt !== Infinity) this.#loop.wakeAt(wakeAt, at);
   }
 }

@@ -396,6 +396,11 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX feed_posts_unanswered ON feed_posts (guild_id, received_at) WHERE answered_at IS NULL`,
     ],
   },
+  {
+    version: 14,
+    name: 'handled webhook events by when they were handled, for the retention pass',
+    statements: [`CREATE INDEX events_handled ON events (handled_at) WHERE handled_at IS NOT NULL`],
+  },
 ];
 
 /**

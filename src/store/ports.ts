@@ -297,6 +297,12 @@ export interface EventStore {
   deferEvent(id: number, attempts: number, nextAt: number): Promise<void>;
   /** When the soonest deferred event is due, if any is waiting (of servers on `shards` if given). */
   nextEventDue(shards?: ShardSet): Promise<number | undefined>;
+  /**
+   * Deletes up to `limit` events handled before `before`, oldest handled first (of servers on
+   * `shards` if given); never an unhandled one, nor a server's newest (its last delivery's time).
+   * How many went.
+   */
+  dropHandledEvents(before: number, limit: number, shards?: ShardSet): Promise<number>;
 }
 
 /** The delivery log's writer, for every server at once. */

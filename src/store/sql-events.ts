@@ -14,7 +14,10 @@ import type { AllServersClass, ServerScopedClass } from './sql-scoped.js';
 import type { ShardSet } from '../shards/ownership.js';
 import type { NewEvent, StoredEvent } from './types.js';
 
-/** The webhook inbox (events): every server's accepted deliveries, kept until each is handled. */
+/**
+ * The webhook inbox (events): every server's accepted deliveries, kept until each is handled, then
+ * until the retention pass (runtime/event-retention.ts) drops them.
+ */
 export function sqlEvents<Base extends AllServersClass>(base: Base) {
   return class SqlEvents extends base implements EventStore {
     async addEvent(guildId: string, kind: string, payload: unknown, receivedAt: number): Promise<number> {
@@ -83,6 +86,22 @@ export function sqlEvents<Base extends AllServersClass>(base: Base) {
           ...slice,
         ]);
       }
+    }
+
+    async dropHandledEvents(before: number, limit: number, shards?: ShardSet): Promise<number> {
+      const onShards = shardFilter(shards, 3);
+      // The newest event of a server stays, whatever its age: /setup status shows when it came.
+      const rows = await this.db.query(
+        `DELETE FROM events WHERE id IN (
+           SELECT id FROM events AS old
+           WHERE handled_at IS NOT NULL AND handled_at < $1${onShards.sql}
+             AND EXISTS (SELECT 1 FROM events AS newer
+                         WHERE newer.guild_id = old.guild_id AND newer.received_at > old.received_at)
+           ORDER BY handled_at LIMIT $2)
+         RETURNING id`,
+        [before, limit, ...onShards.params],
+      );
+      return rows.length;
     }
   };
 }

@@ -140,6 +140,7 @@ describe('the inbox worker marks what it handled', () => {
       pendingEvents: (...args) => root.pendingEvents(...args),
       deferEvent: (...args) => root.deferEvent(...args),
       nextEventDue: (...args) => root.nextEventDue(...args),
+      dropHandledEvents: (...args) => root.dropHandledEvents(...args),
       async markEventsHandled(batch, at) {
         // Each one marked had its handler finished before the mark.
         expect(batch.every((id) => handled.includes(id))).toBe(true);
