@@ -1,13 +1,10 @@
-import { afterAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { describe, expect, it } from '@jest/globals';
 import { LIST_REVIEW_ID_PREFIXES } from '../../src/lists/index.js';
-import { openStore, type DatabaseTarget } from '../../src/store/index.js';
+import { openStore } from '../../src/store/index.js';
 import { migrate, MIGRATIONS } from '../../src/store/migrations.js';
 import { openPostgres } from '../../src/store/postgres.js';
 import { openSqlite } from '../../src/store/sqlite.js';
-import { startPostgres, type TestPostgres } from '../../tools/postgres.js';
+import { storeBackends } from '../support/store-backends.js';
 
 // List reviews (issue 34): one without a rating keeps none (migration 13 turns the 0 stored before
 // into none), is left out of the rating counts, and a list's review leaves /reviews pending once aged.
@@ -17,30 +14,7 @@ const SERVER = '111111111111111111';
 const ALICE = '284102390141648897';
 const BOB = '593031275438718986';
 
-const dirs: string[] = [];
-let server: TestPostgres | undefined;
-const backends = [
-  {
-    name: 'SQLite',
-    async fresh(): Promise<DatabaseTarget> {
-      const dir = mkdtempSync(path.join(tmpdir(), 'bot-list-reviews-'));
-      dirs.push(dir);
-      return { kind: 'sqlite', file: path.join(dir, 'bot.sqlite') };
-    },
-  },
-  {
-    name: 'PostgreSQL',
-    async fresh(): Promise<DatabaseTarget> {
-      server ??= await startPostgres();
-      return { kind: 'postgres', url: await server.createDatabase() };
-    },
-  },
-];
-
-afterAll(async () => {
-  await server?.stop();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-}, 30_000);
+const backends = storeBackends('bot-list-reviews-');
 
 describe.each(backends)('list reviews on $name', (backend) => {
   it('migrates a list review stored as 0 to no rating, keeps Guilds ratings, and counts only rated reviews', async () => {

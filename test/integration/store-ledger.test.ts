@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { openStore, type DatabaseTarget, type NewVote, type Store, type StoreRoot } from '../../src/store/index.js';
+import { openStore, type NewVote, type Store, type StoreRoot } from '../../src/store/index.js';
 import { migrate, MIGRATIONS } from '../../src/store/migrations.js';
 import { openPostgres } from '../../src/store/postgres.js';
 import { openSqlite } from '../../src/store/sqlite.js';
-import { startPostgres, type TestPostgres } from '../../tools/postgres.js';
+import { storeBackends } from '../support/store-backends.js';
 
 // One ledger per member over every list a server is on (issue 34): each vote keeps its list, a
 // repeat from the same list is dropped, a vote on another list is a new one, and counts sum weights.
@@ -20,31 +17,7 @@ const BOB = '593031275438718986';
 /** The middle of a month, so "this month" holds every vote below. */
 const T = Date.UTC(2026, 10, 15);
 
-const dirs: string[] = [];
-let server: TestPostgres | undefined;
-
-const backends = [
-  {
-    name: 'SQLite',
-    async fresh(): Promise<DatabaseTarget> {
-      const dir = mkdtempSync(path.join(tmpdir(), 'bot-ledger-'));
-      dirs.push(dir);
-      return { kind: 'sqlite', file: path.join(dir, 'bot.sqlite') };
-    },
-  },
-  {
-    name: 'PostgreSQL',
-    async fresh(): Promise<DatabaseTarget> {
-      server ??= await startPostgres();
-      return { kind: 'postgres', url: await server.createDatabase() };
-    },
-  },
-];
-
-afterAll(async () => {
-  await server?.stop();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-}, 30_000);
+const backends = storeBackends('bot-ledger-');
 
 /** A vote on `site` at `at` running `hours`. */
 const vote = (userId: string, site: string, at: number, hours: number, extra: Partial<NewVote> = {}): NewVote => ({

@@ -1,12 +1,9 @@
-import { afterAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { openStore, type DatabaseTarget, type NewVote } from '../../src/store/index.js';
+import { describe, expect, it } from '@jest/globals';
+import { openStore, type NewVote } from '../../src/store/index.js';
 import { migrate, MIGRATIONS } from '../../src/store/migrations.js';
 import { openPostgres } from '../../src/store/postgres.js';
 import { openSqlite } from '../../src/store/sqlite.js';
-import { startPostgres, type TestPostgres } from '../../tools/postgres.js';
+import { storeBackends } from '../support/store-backends.js';
 
 // Reminders per list (issue 34): reminders_sent keyed per member per list (the reminders before
 // kept as Guilds'), and the reminder pass's read of the votes that ran out.
@@ -19,30 +16,7 @@ const CAROL = '712345678901234567';
 const DAVE = '812345678901234567';
 const T = Date.UTC(2026, 10, 15);
 
-const dirs: string[] = [];
-let server: TestPostgres | undefined;
-const backends = [
-  {
-    name: 'SQLite',
-    async fresh(): Promise<DatabaseTarget> {
-      const dir = mkdtempSync(path.join(tmpdir(), 'bot-list-reminders-'));
-      dirs.push(dir);
-      return { kind: 'sqlite', file: path.join(dir, 'bot.sqlite') };
-    },
-  },
-  {
-    name: 'PostgreSQL',
-    async fresh(): Promise<DatabaseTarget> {
-      server ??= await startPostgres();
-      return { kind: 'postgres', url: await server.createDatabase() };
-    },
-  },
-];
-
-afterAll(async () => {
-  await server?.stop();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-}, 30_000);
+const backends = storeBackends('bot-list-reminders-');
 
 const vote = (userId: string, site: string, at: number, hours: number): NewVote => ({
   userId,

@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { openStore, type DatabaseTarget, type Store, type StoreRoot } from '../../src/store/index.js';
+import { openStore, type Store, type StoreRoot } from '../../src/store/index.js';
 import { migrate, MIGRATIONS } from '../../src/store/migrations.js';
 import { openPostgres } from '../../src/store/postgres.js';
 import { openSqlite } from '../../src/store/sqlite.js';
 import { graceMs } from '../../src/streaks/streak.js';
 import { StreakIndex } from '../../src/runtime/streak-index.js';
-import { startPostgres, type TestPostgres } from '../../tools/postgres.js';
+import { storeBackends } from '../support/store-backends.js';
 
 const HOUR = 3_600_000;
 const PERIOD = 12 * HOUR;
@@ -20,31 +17,7 @@ const NEWCOMER = '700000000000000009';
 /** A fixed point in the middle of a month, so "this month" holds every vote below. */
 const T = Date.UTC(2026, 10, 15);
 
-const dirs: string[] = [];
-let server: TestPostgres | undefined;
-
-const backends = [
-  {
-    name: 'SQLite',
-    async fresh(): Promise<DatabaseTarget> {
-      const dir = mkdtempSync(path.join(tmpdir(), 'bot-streaks-'));
-      dirs.push(dir);
-      return { kind: 'sqlite', file: path.join(dir, 'bot.sqlite') };
-    },
-  },
-  {
-    name: 'PostgreSQL',
-    async fresh(): Promise<DatabaseTarget> {
-      server ??= await startPostgres();
-      return { kind: 'postgres', url: await server.createDatabase() };
-    },
-  },
-];
-
-afterAll(async () => {
-  await server?.stop();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-}, 30_000);
+const backends = storeBackends('bot-streaks-');
 
 const vote = (userId: string, at: number, extra: { double?: boolean; source?: 'webhook' | 'seed' } = {}) => ({
   userId,
