@@ -17,7 +17,8 @@ import {
 import { deliver, voteEvent } from '../../tools/guilds-webhook.js';
 import { post, requestAs, sendAs } from '../../tools/list-senders/send.js';
 import { receiverEnv, removeStoreFiles } from '../../tools/receiver-env.js';
-import { startWorld, type World } from '../../tools/world.js';
+import { startBot } from '../../tools/bot-process.js';
+import { botEnvironment, startWorld, type World } from '../../tools/world.js';
 
 // Issue 34 in many-server mode: listings added from Discord with /setup listing, through the built
 // bot, the Discord stand-in and the list senders. A is on Top.gg and discord.place, B on
@@ -32,6 +33,8 @@ const TOPGG_SECRET_A = `whs_${randomBytes(18).toString('hex')}`;
 
 let world: World;
 let receiverUrl: string;
+/** The settings the world's bot was started with, for the one started after it. */
+let botEnv: Record<string, string>;
 const admin = member({ permissions: MODERATOR_PERMISSIONS });
 /** Every listing secret seen, to look for in the log at the end. */
 const secrets: string[] = [TOPGG_SECRET_A];
@@ -42,19 +45,20 @@ const guildsToken = new Map<string, string>();
 beforeAll(async () => {
   const { url, ...env } = await receiverEnv({ WEBHOOK_TOKEN: '', WEBHOOK_PUBLIC_URL: PUBLIC_URL });
   receiverUrl = url;
+  botEnv = {
+    ...env,
+    DISCORD_GUILD_ID: '',
+    SERVICE_API_KEY: '',
+    SERVICE_APP_ID: '',
+    MODERATOR_ROLE_IDS: '',
+    REVIEW_LOG_CHANNEL_ID: '',
+    SECRETS_KEY,
+    LOG_LEVEL: 'debug',
+  };
   world = await startWorld({
     sandbox: { ...KEY_A, moreCredentials: [KEY_B] },
     discord: { guildId: A, otherGuildIds: [B] },
-    env: {
-      ...env,
-      DISCORD_GUILD_ID: '',
-      SERVICE_API_KEY: '',
-      SERVICE_APP_ID: '',
-      MODERATOR_ROLE_IDS: '',
-      REVIEW_LOG_CHANNEL_ID: '',
-      SECRETS_KEY,
-      LOG_LEVEL: 'debug',
-    },
+    env: botEnv,
   });
 }, 60_000);
 afterAll(async () => {
@@ -420,4 +424,19 @@ describe("issue 34's done-when across two servers", () => {
     const log = JSON.stringify(world.bot.logs) + world.bot.stderr();
     for (const secret of secrets) expect(log).not.toContain(secret);
   });
+
+  it("keeps A's Top.gg listing across a restart: a new process takes the same secret", async () => {
+    await world.bot.stop('SIGTERM');
+    const restarted = startBot({ ...botEnvironment(world.discord, world.sandbox), ...botEnv });
+    try {
+      await restarted.waitForLog((l) => l.msg === 'ready', 20_000, 'ready after the restart');
+      const voter = nextSnowflake();
+      const vote = { guildId: A, memberId: voter };
+      const sent = await sendAs('topgg', { url: addressOf(A, 'topgg'), secret: TOPGG_SECRET_A, vote });
+      expect(sent.status).toBe(200);
+      await world.discord.waitUntil(() => announced(A, voter).length === 1, 15_000, 'announced after the restart');
+    } finally {
+      await restarted.stop('SIGTERM');
+    }
+  }, 60_000);
 });
