@@ -55,6 +55,14 @@ function serverUser(): { uid: number; gid: number } | undefined {
   throw new Error('running as root and no postgres or nobody user to run PostgreSQL as');
 }
 
+/**
+ * BENCH_PG_STATEMENTS=1 loads pg_stat_statements, for a bench to say which statements cost the
+ * server its time (see topStatements in bench/scale/statements.ts).
+ */
+function statsArgs(): string[] {
+  return process.env.BENCH_PG_STATEMENTS === '1' ? ['-c', 'shared_preload_libraries=pg_stat_statements'] : [];
+}
+
 async function startServer(initdb: string, postgresBin: string): Promise<TestPostgres> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bot-pg-'));
   const user = serverUser();
@@ -70,7 +78,7 @@ async function startServer(initdb: string, postgresBin: string): Promise<TestPos
   const run = async () => {
     const server: ChildProcess = spawn(
       postgresBin,
-      ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off'],
+      ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', ...statsArgs()],
       { ...user, stdio: ['ignore', 'ignore', 'pipe'] },
     );
     let log = '';

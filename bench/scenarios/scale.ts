@@ -23,6 +23,7 @@ import { cpuMs, rssMb } from '../proc.js';
 import { serversStarted, startFleet, startFleetBot, type Fleet } from '../scale/fleet.js';
 import { ingestInWorker } from '../scale/ingest.js';
 import { busiestSlidingSecond, perSecond } from '../scale/rates.js';
+import { topStatements } from '../scale/statements.js';
 import { seedServers, spreadGuildIds } from '../scale/seed.js';
 
 export const SCALE = {
@@ -118,6 +119,7 @@ export const scaleScenario: Scenario = async (ctx) => {
     ctx.progress(`scale: CPU during it: ${cpu()}`);
     ctx.progress(`scale: bots' warnings so far: ${warnings(fleet)}`);
     ctx.progress(`scale: Discord REST during it: ${restRoutes(discord, Date.now() - 30_000)}`);
+    for (const line of (await topStatements(url)) ?? []) ctx.progress(`scale: PostgreSQL so far: ${line}`);
     const pollWait = pollFrom + SCALE.pollSeconds * 1000 - sandboxNow();
     if (pollWait > 0) await sleep(pollWait);
     const polls = pollSpread(sandbox, pollFrom, pollFrom + SCALE.pollSeconds * 1000);
@@ -412,7 +414,11 @@ function warnings(fleet: Fleet): string {
   const counts = new Map<string, number>();
   for (const bot of fleet.bots)
     for (const line of bot.process.logs)
-      if ((line.level ?? 0) >= 40) counts.set(String(line.msg), (counts.get(String(line.msg)) ?? 0) + 1);
+      if ((line.level ?? 0) >= 40) {
+        const err = (line.err as { message?: unknown } | undefined)?.message;
+        const key = err === undefined ? String(line.msg) : `${String(line.msg)} (${String(err).slice(0, 80)})`;
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
   return (
     [...counts]
       .sort((a, b) => b[1] - a[1])
