@@ -72,12 +72,15 @@ export class Lanes {
     if (this.#started) this.#lane(channelId).wake();
   }
 
-  /** Discord is connected: finish what the store holds, then post what comes. */
-  async start(): Promise<void> {
+  /**
+   * Discord is connected: finish what the store holds (`waiting`: the channels with posts or redraws
+   * waiting, read for every server at once), then post what comes.
+   */
+  start(waiting: readonly string[]): void {
     this.#started = true;
     this.wakeVotes();
     this.wakeReviews();
-    for (const channelId of await this.options.store.lanesWithWork()) this.wakeChannel(channelId);
+    for (const channelId of waiting) this.wakeChannel(channelId);
   }
 
   async stop(): Promise<void> {

@@ -7,6 +7,7 @@ import { discordPoster } from '../bot/poster.js';
 import type { Logger } from '../core/log.js';
 import { Runtimes } from '../runtime/runtimes.js';
 import { pollOffsetMs, startServerRuntime } from '../runtime/server-runtime.js';
+import { serverPasses } from '../runtime/server-passes.js';
 import type { Servers } from '../servers/servers.js';
 import { serverClient, type ServiceClients } from '../servers/service-clients.js';
 import type { StoreRoot } from '../store/index.js';
@@ -49,8 +50,10 @@ export async function startRealtime(deps: {
   const { config, servers, clients, client, root, base, logger, names, ownership } = deps;
   const poster = discordPoster(client.rest);
   const deliveries = new DeliveryLog({ store: root, logger });
+  const passes = serverPasses({ store: root, logger, checkMs: config.expiryCheckMs });
   const runtimes = new Runtimes({
     servers,
+    passes,
     deliveries,
     inGuild: (guildId) => client.guilds.cache.has(guildId),
     owns: (guildId) => ownership.owns(guildId),
@@ -66,6 +69,7 @@ export async function startRealtime(deps: {
         logger: logger.child({ guildId }),
         names,
         poster,
+        passes,
         // One server polls at once as it always did; many spread their polls over the interval.
         firstPollAfterMs: servers.mode === 'single' ? 0 : pollOffsetMs(guildId, config.votePollMs),
       }),
@@ -114,6 +118,8 @@ export async function startRealtime(deps: {
       if (begun) return;
       begun = true;
       await runtimes.startAll();
+      // After the servers joined: the first reminder pass reads the last hour's ends for all of them.
+      passes.start();
       worker.wake();
     },
     async stop() {
@@ -122,6 +128,7 @@ export async function startRealtime(deps: {
       await worker.stop();
       await deliveries.stop();
       await runtimes.stopAll();
+      await passes.stop();
     },
   };
 }

@@ -33,6 +33,14 @@ export interface MilestoneRolesOptions {
   memberRoles: MemberRolesLookup;
   /** How often every holder is checked against Discord (hand edits) and a parked role tried again. */
   checkMs: number;
+  /** The process's one timer that checks every server with milestones each checkMs (milestone-checks.ts). */
+  checks: MilestoneCheckPass;
+}
+
+/** The process's periodic check of every server's milestone roles: one timer, not one per server. */
+export interface MilestoneCheckPass {
+  join(roles: MilestoneRoles): void;
+  leave(roles: MilestoneRoles): void;
 }
 
 type Outcome = RoleChangeOutcome['kind'];
@@ -71,13 +79,27 @@ export class MilestoneRoles {
     });
   }
 
-  start(): void {
-    this.#loop.wake();
-    // Each tick is a check: a full pass, queued behind one running.
-    this.#loop.every(this.options.checkMs, () => this.check());
+  get guildId(): string {
+    return this.options.guildId;
+  }
+
+  /** False once the server's milestones are known to be none: the periodic check skips it. */
+  get hasMilestones(): boolean {
+    return this.#milestones === undefined || this.#milestones.length > 0;
+  }
+
+  /**
+   * Starts with a full pass; `none` (the process read that the server has no milestones) skips it
+   * and the store read a pass would make. Each periodic check is a full pass too.
+   */
+  start(none = false): void {
+    if (none) this.#milestones = [];
+    else this.#loop.wake();
+    this.options.checks.join(this);
   }
 
   stop(): Promise<void> {
+    this.options.checks.leave(this);
     return this.#loop.stop();
   }
 
@@ -100,17 +122,19 @@ export class MilestoneRoles {
     // The turn after the month this pass worked in: a pass that ends past it wakes the next one at once
     // (taken from the end, the wake-up was a month away and the roles stayed).
     const { year, month } = monthOf(new Date(this.options.now()));
+    let any: boolean;
     try {
-      await this.#work(full);
+      any = await this.#work(full);
     } catch (err) {
       // The retry after the backoff does what this pass did not finish.
       if (full) this.#fullDue = true;
       throw err;
     }
-    this.#loop.wakeAt(Date.UTC(year, month, 1), this.options.now());
+    if (any) this.#loop.wakeAt(Date.UTC(year, month, 1), this.options.now());
   }
 
-  async #work(full: boolean): Promise<void> {
+  /** False when the server has no milestones (nothing to wake for at the month's turn). */
+  async #work(full: boolean): Promise<boolean> {
     const { store, now } = this.options;
     const at = now();
     const month = monthKey(monthOf(new Date(at)));
@@ -126,7 +150,7 @@ export class MilestoneRoles {
       if (asked === this.#checks) this.#milestones = milestones;
     }
     // Grants go with their milestone (removeMilestone): a server with none has nothing to do.
-    if (milestones.length === 0) return;
+    if (milestones.length === 0) return false;
     const byRole = new Map(milestones.map((m) => [m.roleId, m]));
     const held = new Set<string>();
     for (const grant of await store.milestoneGrants()) {
@@ -152,6 +176,7 @@ export class MilestoneRoles {
         : reached.filter((id) => !held.has(`${milestone.roleId}:${id}`) && !((this.#absent.get(id) ?? 0) > at));
       await this.#give(milestone, due, grantMonth(milestone, month), held);
     }
+    return true;
   }
 
   /** Gives the role to those of `userIds` who lack it (asked of the gateway), and records each grant. */

@@ -4,10 +4,13 @@ import type { DeliveryLog } from '../webhooks/delivery-log.js';
 import type { HandledOutcome } from './event-route.js';
 import type { StoredEventHandler } from './inbox-worker.js';
 import type { ServerRuntime } from './server-runtime.js';
+import type { ServerPasses, ServerStartFacts } from './server-passes.js';
 import type { Servers } from '../servers/servers.js';
 
 export interface RuntimesOptions {
   servers: Servers;
+  /** The process's passes over every server, and what servers need to know to start. */
+  passes: Pick<ServerPasses, 'facts'>;
   /** Builds a set-up server's runtime (not started). */
   build: (guildId: string) => ServerRuntime;
   /** Whether the bot is in the server now (the gateway's guild list). */
@@ -29,6 +32,8 @@ export class Runtimes implements StoredEventHandler {
   #ready = false;
   /** One change at a time per server, in order. */
   readonly #chains = new Map<string, Promise<void>>();
+  /** Read once for every server while startAll starts them; a later start reads its own. */
+  #facts: ((guildId: string) => ServerStartFacts) | undefined;
 
   constructor(private readonly options: RuntimesOptions) {
     options.servers.onChange((guildId) => void this.sync(guildId));
@@ -47,7 +52,12 @@ export class Runtimes implements StoredEventHandler {
     this.#ready = true;
     const { servers, inGuild, owns } = this.options;
     const ids = new Set([...servers.known(), ...(servers.environment ? [servers.environment.guildId] : [])]);
-    await Promise.all([...ids].filter((id) => owns(id) && inGuild(id)).map((guildId) => this.sync(guildId)));
+    this.#facts = await this.options.passes.facts();
+    try {
+      await Promise.all([...ids].filter((id) => owns(id) && inGuild(id)).map((guildId) => this.sync(guildId)));
+    } finally {
+      this.#facts = undefined;
+    }
     this.options.logger.info({ servers: this.#running.size }, 'servers started');
   }
 
@@ -108,9 +118,10 @@ export class Runtimes implements StoredEventHandler {
       if (current) logger.info({ guildId }, 'server work stopped');
       return;
     }
+    const facts = this.#facts ?? (await this.options.passes.facts());
     const runtime = build(guildId);
     this.#running.set(guildId, runtime);
-    runtime.start();
+    runtime.start(facts(guildId));
     if (current) logger.info({ guildId }, 'server work restarted with new settings');
     else logger.debug({ guildId }, 'server work started');
   }

@@ -11,10 +11,10 @@ import { translatorFor } from '../i18n/index.js';
 import { listReviewOrigin } from '../lists/index.js';
 import type { Logger } from '../core/log.js';
 import { VoteMirror } from '../mirror/vote-mirror.js';
-import { ListReminders } from '../reminders/list-reminders.js';
 import { VoteReminder } from '../reminders/vote-reminder.js';
 import { memberRoles } from '../roles/member-roles.js';
 import { MilestoneRoles } from '../roles/milestone-roles.js';
+import type { ServerPasses, ServerStartFacts } from './server-passes.js';
 import { VoterRole } from '../roles/voter-role.js';
 import { ExpirySchedule, type ExpiryConsumer } from '../schedule/expiry-schedule.js';
 import type {
@@ -48,8 +48,8 @@ export interface ServerRuntime {
   milestonesChanged(): void;
   /** Does what one of this server's stored webhook events asks; says whether it was new. */
   handle(event: StoredEvent): Promise<HandledOutcome>;
-  /** Discord is connected: post what waits, poll, keep the schedule. */
-  start(): void;
+  /** Discord is connected: post what waits, poll, join the process's passes. */
+  start(facts: ServerStartFacts): void;
   stop(): Promise<void>;
 }
 
@@ -76,6 +76,8 @@ export interface ServerRuntimeOptions {
   logger: Logger;
   names: MemberNames;
   poster: Poster;
+  /** The process's passes over every server: expiries, reminders per list, milestone checks. */
+  passes: ServerPasses;
   /** When its first poll runs, so many servers' polls spread over the interval. */
   firstPollAfterMs: number;
   now?: () => number;
@@ -139,7 +141,6 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     serverName: () => guild()?.name ?? '',
   });
   consumers.push(reminder);
-  const listReminders = new ListReminders({ reminder, store, logger, now, checkMs: config.expiryCheckMs });
   const milestones = new MilestoneRoles({
     rest: client.rest,
     poster,
@@ -152,10 +153,19 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     i18n,
     memberRoles: (ids) => memberRoles(names.members, guild(), ids),
     checkMs: config.expiryCheckMs,
+    checks: options.passes.milestones,
   });
-  const schedule = new ExpirySchedule({ store, logger, now, consumers, reconcileMs: config.expiryCheckMs });
+  const schedule = new ExpirySchedule({
+    guildId,
+    pass: options.passes.expiries,
+    store,
+    logger,
+    now,
+    consumers,
+    reconcileMs: config.expiryCheckMs,
+  });
   const streaks = new StreakIndex(storeWithDeadline(store, ['latestStreaks']), settings.streakGraceMs);
-  const votes = serverVotes({ lanes, milestones, streaks, schedule, reminders: listReminders });
+  const votes = serverVotes({ lanes, milestones, streaks, schedule, reminders: options.passes.reminders });
   const mirror = new VoteMirror({
     store,
     api,
@@ -209,19 +219,20 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     context,
     handle,
     milestonesChanged: () => milestones.check(),
-    start() {
+    start(facts) {
       if (started) return;
       started = true;
-      void lanes.start().catch((err: unknown) => logger.warn({ err }, 'could not read the work waiting for channels'));
+      lanes.start(facts.waitingLanes);
       firstPoll = setTimeout(() => mirror.start(), options.firstPollAfterMs);
       firstPoll.unref();
       schedule.start();
-      listReminders.start();
-      milestones.start();
+      options.passes.reminders.join(guildId, reminder);
+      milestones.start(facts.noMilestones);
     },
     async stop() {
       clearTimeout(firstPoll);
-      await Promise.all([lanes.stop(), mirror.stop(), schedule.stop(), milestones.stop(), listReminders.stop()]);
+      options.passes.reminders.leave(guildId, reminder);
+      await Promise.all([lanes.stop(), mirror.stop(), schedule.stop(), milestones.stop()]);
     },
   };
 }

@@ -8,8 +8,7 @@ import {
   type ScheduledExpiry,
   type VoteLedger,
 } from '../store/index.js';
-import { backoffMs, STORE_BACKOFF } from '../work/backoff.js';
-import { DrainLoop } from '../work/drain-loop.js';
+import { backoffMs } from '../work/backoff.js';
 
 export interface RunningVote {
   userId: string;
@@ -31,7 +30,20 @@ export interface ExpiryConsumer {
   heal?(running: readonly string[]): Promise<void>;
 }
 
+/**
+ * The process's one pass over every server's schedule (expiry-sweep.ts): it reads what is due for
+ * all of them at once, fires each server's entries here, and reconciles one server after another.
+ */
+export interface ExpiryPass {
+  join(schedule: ExpirySchedule): void;
+  leave(schedule: ExpirySchedule): void;
+  /** Fire what is due at `at` (epoch ms), unless woken sooner. */
+  wakeAt(at: number): void;
+}
+
 export interface ExpiryScheduleOptions {
+  guildId: string;
+  pass: ExpiryPass;
   /** The schedule, the mirror (Guilds' running votes) and the ledger (every list's). */
   store: ExpiryStore & Pick<MirrorStore, 'mirrorEntries'> & Pick<VoteLedger, 'runningVotes'>;
   logger: Logger;
@@ -43,7 +55,6 @@ export interface ExpiryScheduleOptions {
   concurrency?: number;
 }
 
-const BATCH = 500;
 /** Ends remembered at most; a forgotten one costs one store read and write when it is offered again. */
 const KNOWN_MAX = 100_000;
 /** How long ends `/vote` answers showed gather before they are written together. */
@@ -51,17 +62,11 @@ const GATHER_MS = 20;
 
 /**
  * "Member M's vote period ends at T", kept in the store so restarts neither lose nor repeat an
- * expiry. A timer fires due entries (overdue ones at start); a reconcile pass against the mirror at
- * start and every reconcileMs heals missed events.
+ * expiry. The process's pass fires due entries (overdue ones once this server is reconciled) and
+ * reconciles against the mirror at start and every reconcileMs, healing missed events; this server
+ * has no timer of its own.
  */
 export class ExpirySchedule {
-  /**
-   * Reconciles with the mirror, one pass at a time: at start and every reconcileMs. Its own loop, so
-   * a pass slowed by Discord (gateway lookups, queued role changes) holds up no expiry.
-   */
-  readonly #reconciles: DrainLoop;
-  /** Fires due entries, one pass at a time; woken by a reconcile, and at the next expiry. */
-  readonly #firing: DrainLoop;
   /** Entries that failed wait until then; each failure in a row doubles the wait, up to reconcileMs. */
   #retryAt = 0;
   #failures = 0;
@@ -78,32 +83,32 @@ export class ExpirySchedule {
   readonly #gathered = new Map<string, number>();
   #gathering: Promise<void> | undefined;
   #writing: Promise<void> = Promise.resolve();
+  /** The firing under way, waited for by stop(). */
+  #firingNow: Promise<void> = Promise.resolve();
 
-  constructor(private readonly options: ExpiryScheduleOptions) {
-    // A pass catches its own failures (the line below is for one that throws past them).
-    this.#reconciles = new DrainLoop(() => this.#reconcile(), {
-      warn: { logger: options.logger, line: 'could not reconcile the vote expiry schedule' },
-    });
-    this.#firing = new DrainLoop(() => this.#fireDue(), {
-      backoff: STORE_BACKOFF,
-      warn: { logger: options.logger, line: 'could not read due vote expiries' },
-    });
+  constructor(private readonly options: ExpiryScheduleOptions) {}
+
+  get guildId(): string {
+    return this.options.guildId;
   }
 
-  /** Reconciles with the mirror (offering every running vote), fires overdue entries, then keeps the timer. */
+  /** Reconciled once since start: its overdue entries may fire (a stale end is moved first). */
+  get reconciled(): boolean {
+    return this.#reconciled;
+  }
+
+  /** Joins the process's pass: reconciled with the mirror (offering every running vote), then fired. */
   start(): void {
-    this.#reconciles.wake();
-    // A tick while a pass runs is dropped, not queued: a slow pass is not followed at once by another.
-    this.#reconciles.every(this.options.reconcileMs);
+    this.options.pass.join(this);
   }
 
   async stop(): Promise<void> {
     // Ends already offered are written before the schedule stops.
     await this.#gathering;
     this.#stopped = true;
+    this.options.pass.leave(this);
     // A reconcile under way is not waited for: it looks at #stopped between its steps.
-    void this.#reconciles.stop();
-    await this.#firing.stop();
+    await this.#firingNow;
   }
 
   /** A vote became known (a delivery, a refresh): its end is scheduled or moved now. */
@@ -175,7 +180,7 @@ export class ExpirySchedule {
         else if (firstSight) unsure.push({ userId, endsAt });
       }
       if (unsure.length > 0) await this.#offerAll(unsure, true);
-      this.#firing.wakeAt(Math.max(Math.min(...changed.map((vote) => vote.endsAt)), this.#retryAt), at);
+      this.options.pass.wakeAt(Math.max(Math.min(...changed.map((vote) => vote.endsAt)), this.#retryAt));
     } catch (err) {
       logger.warn({ err, votes: changed.length }, 'could not schedule the end of votes');
     }
@@ -196,12 +201,12 @@ export class ExpirySchedule {
 
   /**
    * Brings the schedule in line with the mirror; the first pass (and one a consumer asks for) offers
-   * every vote. Then fires what is due, failed entries too.
+   * every vote. Failed entries may be tried again at the pass's next firing.
    */
-  async #reconcile(): Promise<void> {
+  async reconcile(): Promise<void> {
+    if (this.#stopped) return;
     await this.#reconcileWithMirror();
     this.#retryAt = 0;
-    this.#firing.wake();
   }
 
   async #reconcileWithMirror(): Promise<void> {
@@ -294,34 +299,25 @@ export class ExpirySchedule {
     }
   }
 
-  /** The next firing pass at the next entry's end (or when failed ones may be tried again). */
-  #arm(): void {
-    if (this.#stopped) return;
-    void this.options.store.nextExpiryAt().then(
-      (next) => {
-        if (next !== undefined) this.#firing.wakeAt(Math.max(next, this.#retryAt), this.options.now());
-      },
-      (err: unknown) => this.options.logger.warn({ err }, 'could not read the next vote expiry'),
-    );
-  }
-
-  async #fireDue(): Promise<void> {
-    const { store, now, reconcileMs } = this.options;
-    if (now() >= this.#retryAt) {
-      const failed = new Set<string>();
-      for (;;) {
-        const due = (await store.dueExpiries(now(), BATCH + failed.size)).filter((e) => !failed.has(e.userId));
-        if (due.length === 0 || this.#stopped) break;
-        await this.#pool(due, async (entry) => {
-          if (!(await this.#expire(entry))) failed.add(entry.userId);
-        });
-      }
-      // What failed is tried again after a backoff (never longer than the reconcile interval), not in a
-      // tight loop against a refusing Discord; it is never given up.
-      this.#failures = failed.size > 0 ? this.#failures + 1 : 0;
-      this.#retryAt = failed.size > 0 ? now() + backoffMs(this.#failures, { baseMs: 1_000, capMs: reconcileMs }) : 0;
-    }
-    this.#arm();
+  /**
+   * Expires `due` (this server's entries the pass read). Entries that fail wait for a backoff
+   * (never longer than the reconcile interval), not a tight loop against a refusing Discord; they
+   * are never given up.
+   */
+  fire(due: readonly ScheduledExpiry[]): Promise<void> {
+    const { now, reconcileMs } = this.options;
+    if (this.#stopped || now() < this.#retryAt) return Promise.resolve();
+    const firing = (async () => {
+      let failed = 0;
+      await this.#pool(due, async (entry) => {
+        if (!(await this.#expire(entry))) failed += 1;
+      });
+      this.#failures = failed > 0 ? this.#failures + 1 : 0;
+      this.#retryAt = failed > 0 ? now() + backoffMs(this.#failures, { baseMs: 1_000, capMs: reconcileMs }) : 0;
+      if (failed > 0) this.options.pass.wakeAt(this.#retryAt);
+    })();
+    this.#firingNow = firing.catch(() => undefined);
+    return firing;
   }
 
   /** Runs every consumer; the entry is cleared only when all of them are done with it. */

@@ -20,6 +20,9 @@ export { GUILDS_SITE } from './types.js';
 
 export type {
   SealedKeyUse,
+  DueExpiryOf,
+  DueListReminderOf,
+  SweepCursor,
   ListingRecord,
   ServerRecord,
   ServerSettingsRecord,

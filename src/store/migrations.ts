@@ -401,6 +401,11 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'handled webhook events by when they were handled, for the retention pass',
     statements: [`CREATE INDEX events_handled ON events (handled_at) WHERE handled_at IS NOT NULL`],
   },
+  {
+    version: 15,
+    name: "vote ends over every server by when they end, for a process's one expiry pass",
+    statements: [`CREATE INDEX vote_expiries_when ON vote_expiries (ends_at)`],
+  },
 ];
 
 /**

@@ -1,6 +1,9 @@
 import type { ShardSet } from '../shards/ownership.js';
 import type {
   DeliveryRecord,
+  DueExpiryOf,
+  DueListReminderOf,
+  SweepCursor,
   FeedAnswer,
   FeedEdit,
   FeedPost,
@@ -18,7 +21,6 @@ import type {
   ParkedLane,
   PendingAnnouncement,
   PollRecord,
-  DueListReminder,
   ReminderOptIn,
   ReminderOutcome,
   ReminderRecord,
@@ -89,8 +91,6 @@ export interface OutboxStore {
   parkedLane(channelId: string): Promise<ParkedLane | undefined>;
   /** Every channel of the server parked now. */
   parkedLanes(): Promise<ParkedLane[]>;
-  /** Channels with posts to send or messages to redraw. */
-  lanesWithWork(): Promise<string[]>;
 }
 
 /**
@@ -194,10 +194,6 @@ export interface ExpiryStore {
   rescheduleExpiry(userId: string, endsAt: number): Promise<number | undefined>;
   /** scheduleExpiry for many members in a few statements. */
   scheduleExpiries(ends: readonly ScheduledExpiry[]): Promise<void>;
-  /** Expiries due at `now`, soonest first. */
-  dueExpiries(now: number, limit: number): Promise<ScheduledExpiry[]>;
-  /** The soonest scheduled end, if any. */
-  nextExpiryAt(): Promise<number | undefined>;
   /** Removes the entry if it still ends at `endsAt`: a vote that moved it meanwhile keeps it. */
   clearExpiry(userId: string, endsAt: number): Promise<void>;
   scheduledExpiry(userId: string): Promise<ScheduledExpiry | undefined>;
@@ -231,15 +227,6 @@ export interface ReminderStore {
   releaseReminder(userId: string, endsAt: number, site?: VoteSite): Promise<void>;
   /** The member's latest reminder, whichever list it was for. */
   lastReminder(userId: string): Promise<ReminderRecord | undefined>;
-  /**
-   * Opted-in members' votes whose period ended in (after, upTo], soonest first, at most `limit`:
-   * every list's but Guilds', and a Guilds vote's only while a vote on another list runs on past it
-   * (the expiry schedule reminds of Guilds' when its end is the member's last). A list voted on again
-   * since is left out. An indexed range of the server's vote ends.
-   */
-  dueListReminders(after: number, upTo: number, limit: number): Promise<DueListReminder[]>;
-  /** When the next such vote ends after `after`, if any. */
-  nextListReminderAt(after: number): Promise<number | undefined>;
 }
 
 /** The server's vote milestones and the milestone roles the bot gave. */
@@ -342,10 +329,37 @@ export interface ListingStore {
 }
 
 /**
+ * What a process's passes read over every server at once (sql-sweeps.ts): due vote ends and
+ * reminders, which servers have milestones, which channels have work waiting.
+ */
+export interface SweepStore {
+  /** Due vote ends of every server, oldest first, after `after` (a page's last row). */
+  dueExpiriesAll(now: number, after: SweepCursor | undefined, limit: number): Promise<DueExpiryOf[]>;
+  /** The next vote end after `now`, of any server. */
+  nextExpiryAfter(now: number): Promise<number | undefined>;
+  /**
+   * Opted-in members' votes whose period ended in (after, upTo], of every server, soonest first,
+   * after `cursor`, at most `limit`: every list's but Guilds', and a Guilds vote's only while a vote
+   * on another list runs on past it (the expiry schedule reminds of Guilds' when its end is the
+   * member's last). A list voted on again since is left out.
+   */
+  dueListRemindersAll(
+    after: number,
+    upTo: number,
+    cursor: SweepCursor | undefined,
+    limit: number,
+  ): Promise<DueListReminderOf[]>;
+  nextListReminderAfter(after: number): Promise<number | undefined>;
+  serversWithMilestones(): Promise<Set<string>>;
+  /** Channels with posts or redraws waiting, by server. */
+  lanesWithWorkAll(): Promise<Map<string, string[]>>;
+}
+
+/**
  * The store as a whole: the webhook inbox, the delivery log and the servers, for every server;
  * `forServer` gives one server's store, through which every other row is read and written.
  */
-export interface StoreRoot extends EventStore, DeliveryLogStore, ServerRecordStore, ListingStore {
+export interface StoreRoot extends EventStore, DeliveryLogStore, ServerRecordStore, ListingStore, SweepStore {
   readonly backend: 'sqlite' | 'postgres';
   readonly driver: 'node:sqlite' | 'better-sqlite3' | 'pg';
   /** Highest migration applied. */

@@ -1,5 +1,5 @@
 import type { ExpiryStore } from './ports.js';
-import { IDS_PER_STATEMENT, num, optionalNum, placeholders, ROWS_PER_INSERT, slices, type Row } from './sql.js';
+import { IDS_PER_STATEMENT, num, placeholders, ROWS_PER_INSERT, slices, type Row } from './sql.js';
 import type { ServerScopedClass } from './sql-scoped.js';
 import { GUILDS_SITE, type ScheduledExpiry } from './types.js';
 
@@ -53,20 +53,6 @@ export function sqlExpiries<Base extends ServerScopedClass>(base: Base) {
       const before = await this.scheduledExpiry(userId);
       await this.scheduleExpiry(userId, endsAt);
       return before?.endsAt;
-    }
-
-    async dueExpiries(now: number, limit: number): Promise<ScheduledExpiry[]> {
-      const rows = await this.query(
-        `SELECT user_id, ends_at FROM vote_expiries WHERE guild_id = $1 AND ends_at <= $2
-         ORDER BY ends_at, user_id LIMIT $3`,
-        [now, limit],
-      );
-      return rows.map(toExpiry);
-    }
-
-    async nextExpiryAt(): Promise<number | undefined> {
-      const [row] = await this.query('SELECT MIN(ends_at) AS next FROM vote_expiries WHERE guild_id = $1');
-      return optionalNum(row?.next);
     }
 
     async clearExpiry(userId: string, endsAt: number): Promise<void> {

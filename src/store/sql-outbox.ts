@@ -134,14 +134,6 @@ export function sqlOutbox<Base extends ServerScopedClass>(base: Base) {
       const rows = await this.query('SELECT * FROM parked_lanes WHERE guild_id = $1 ORDER BY channel_id');
       return rows.map(toParkedLane);
     }
-
-    async lanesWithWork(): Promise<string[]> {
-      const rows = await this.query(
-        `SELECT channel_id FROM posts WHERE guild_id = $1 AND parked IS NULL
-         UNION SELECT channel_id FROM feed_posts WHERE guild_id = $1 AND edit_due > 0 AND message_id IS NOT NULL`,
-      );
-      return [...new Set(rows.map((row) => String(row.channel_id)))].sort();
-    }
   };
 }
 

@@ -3,7 +3,6 @@ import { num } from './sql.js';
 import type { ServerScopedClass } from './sql-scoped.js';
 import {
   GUILDS_SITE,
-  type DueListReminder,
   type ReminderOptIn,
   type ReminderOutcome,
   type ReminderRecord,
@@ -14,7 +13,7 @@ import {
  * period there), and a Guilds vote only while the member's vote on another list ran on past it (else
  * its end is the member's last, which the expiry schedule reminds of). Both through votes_member_site.
  */
-const REMINDED = `NOT EXISTS (
+export const REMINDED = `NOT EXISTS (
     SELECT 1 FROM votes w
     WHERE w.guild_id = v.guild_id AND w.user_id = v.user_id AND w.site = v.site AND w.period_ends_at > v.period_ends_at)
   AND (v.site <> '${GUILDS_SITE}' OR EXISTS (
@@ -96,32 +95,6 @@ export function sqlReminders<Base extends ServerScopedClass>(base: Base) {
           outcome: String(row.outcome) as ReminderOutcome,
         }
       );
-    }
-
-    async dueListReminders(after: number, upTo: number, limit: number): Promise<DueListReminder[]> {
-      const rows = await this.query(
-        `SELECT v.user_id, v.site, v.period_ends_at, o.locale FROM votes v
-         JOIN reminder_optins o ON o.guild_id = v.guild_id AND o.user_id = v.user_id
-         WHERE v.guild_id = $1 AND v.period_ends_at > $2 AND v.period_ends_at <= $3 AND ${REMINDED}
-         ORDER BY v.period_ends_at, v.id LIMIT $4`,
-        [after, upTo, limit],
-      );
-      return rows.map((row) => ({
-        userId: String(row.user_id),
-        site: String(row.site),
-        endsAt: num(row.period_ends_at),
-        locale: String(row.locale),
-      }));
-    }
-
-    async nextListReminderAt(after: number): Promise<number | undefined> {
-      const [row] = await this.query(
-        `SELECT MIN(v.period_ends_at) AS next FROM votes v
-         JOIN reminder_optins o ON o.guild_id = v.guild_id AND o.user_id = v.user_id
-         WHERE v.guild_id = $1 AND v.period_ends_at > $2 AND ${REMINDED}`,
-        [after],
-      );
-      return row?.next === null || row?.next === undefined ? undefined : num(row.next);
     }
   };
 }

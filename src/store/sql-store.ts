@@ -7,6 +7,7 @@ import { sqlListings } from './sql-listings.js';
 import { AllServers } from './sql-scoped.js';
 import { SqlServerStore } from './sql-server-store.js';
 import { sqlServers } from './sql-servers.js';
+import { sqlSweeps } from './sql-sweeps.js';
 import type { WorkCounts } from './types.js';
 
 /** The store over either backend; opens by running any pending migrations. */
@@ -16,7 +17,10 @@ export async function sqlStore(db: Db): Promise<StoreRoot> {
 }
 
 /** The store as a whole: each table's statements (a file each), and one server's store by `forServer`. */
-class SqlStoreRoot extends sqlListings(sqlEvents(sqlDeliveryLog(sqlServers(AllServers)))) implements StoreRoot {
+class SqlStoreRoot
+  extends sqlSweeps(sqlListings(sqlEvents(sqlDeliveryLog(sqlServers(AllServers)))))
+  implements StoreRoot
+{
   get backend() {
     return this.db.dialect;
   }

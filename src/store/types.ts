@@ -167,12 +167,30 @@ export interface ReminderOptIn {
 export type ReminderOutcome = 'pending' | 'dm' | 'channel' | 'undelivered' | 'late';
 
 /** An opted-in member's vote on one list that ran out: a reminder is due for it. */
+/** Where a keyset read over every server stopped: the row's time, server and own key (user id, or vote id). */
+export interface SweepCursor {
+  at: number;
+  guildId: string;
+  key: string;
+}
+
+/** A due vote end, of any server. */
+export interface DueExpiryOf extends ScheduledExpiry {
+  guildId: string;
+}
+
 export interface DueListReminder {
   userId: string;
   site: VoteSite;
   endsAt: number;
   /** The member's Discord language when they asked for reminders. */
   locale: string;
+}
+
+/** A due reminder of any server; `key` continues the read after it. */
+export interface DueListReminderOf extends DueListReminder {
+  guildId: string;
+  key: string;
 }
 
 /** The latest reminder a member got: for the vote period ending at `endsAt`. */

@@ -8,8 +8,8 @@ import type { Sandbox } from '../../src/sandbox/types.js';
 import { REST } from '@discordjs/rest';
 import { discordPoster } from '../../src/bot/poster.js';
 import { english } from '../../src/i18n/index.js';
-import { MilestoneRoles } from '../../src/roles/milestone-roles.js';
-import { ExpirySchedule } from '../../src/schedule/expiry-schedule.js';
+import { MilestoneRoles, type MilestoneCheckPass } from '../../src/roles/milestone-roles.js';
+import { ExpirySchedule, type ExpiryPass } from '../../src/schedule/expiry-schedule.js';
 import { inboxRoute } from '../../src/runtime/event-route.js';
 import { ASSUMED_VOTE_PERIOD_MS } from '../../src/mirror/vote-mirror.js';
 import { openStore, type Store, type StoreRoot } from '../../src/store/index.js';
@@ -21,6 +21,9 @@ import { fastClient } from '../support/service.js';
 
 const GUILD = '1044470000000000001';
 const HOUR = 3_600_000;
+/** These tests write through a schedule and roles; the process's passes that fire and check do nothing here. */
+const UNUSED_PASS: ExpiryPass = { join: () => undefined, leave: () => undefined, wakeAt: () => undefined };
+const UNUSED_CHECKS: MilestoneCheckPass = { join: () => undefined, leave: () => undefined };
 
 let sandbox: Sandbox;
 let root: StoreRoot;
@@ -104,7 +107,15 @@ describe('/vote reads no store on its hot path', () => {
   it('schedules the end a cached /vote answer offers again only once', async () => {
     const { store, calls } = countedStore();
     const { logger } = capturedLog();
-    const schedule = new ExpirySchedule({ store, logger, now: Date.now, consumers: [], reconcileMs: 60_000 });
+    const schedule = new ExpirySchedule({
+      guildId: GUILD,
+      pass: UNUSED_PASS,
+      store,
+      logger,
+      now: Date.now,
+      consumers: [],
+      reconcileMs: 60_000,
+    });
     const endsAt = Date.now() + HOUR;
     // Each answer from the cache gives the same end, give or take the rounding of its age.
     for (let i = 0; i < 20; i++) await schedule.voteSeen(VOTER, endsAt + (i % 3));
@@ -124,6 +135,8 @@ describe('/vote reads no store on its hot path', () => {
     const { logger } = capturedLog();
     const offered: string[] = [];
     const schedule = new ExpirySchedule({
+      guildId: GUILD,
+      pass: UNUSED_PASS,
       store,
       logger,
       now: Date.now,
@@ -194,6 +207,7 @@ describe('/vote reads no store on its hot path', () => {
       i18n: () => english,
       memberRoles: async () => new Map(),
       checkMs: 3_600_000,
+      checks: UNUSED_CHECKS,
     });
     const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     const read = () => calls.get('milestones') ?? 0;
@@ -210,6 +224,35 @@ describe('/vote reads no store on its hot path', () => {
     roles.check();
     for (let i = 0; i < 100 && read() === 1; i++) await sleep(10);
     expect(read()).toBe(2);
+    await roles.stop();
+  });
+
+  it('reads nothing at start for a server the process read as having no milestones, and nothing for its votes', async () => {
+    const { store, calls } = countedStore();
+    const { logger } = capturedLog();
+    const rest = new REST();
+    const roles = new MilestoneRoles({
+      rest,
+      poster: discordPoster(rest),
+      store,
+      guildId: GUILD,
+      guild: () => null,
+      logger,
+      now: Date.now,
+      auditChannelId: undefined,
+      i18n: () => english,
+      memberRoles: async () => new Map(),
+      checkMs: 3_600_000,
+      checks: UNUSED_CHECKS,
+    });
+    roles.start(true);
+    for (let i = 0; i < 5; i++) roles.wake();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(calls.get('milestones')).toBeUndefined();
+    expect(roles.hasMilestones).toBe(false);
+    // /setup set one: the check reads them, and the periodic check includes the server again.
+    roles.check();
+    expect(roles.hasMilestones).toBe(true);
     await roles.stop();
   });
 
@@ -241,6 +284,7 @@ describe('/vote reads no store on its hot path', () => {
       i18n: () => english,
       memberRoles: async () => new Map(),
       checkMs: 3_600_000,
+      checks: UNUSED_CHECKS,
     });
     const read = () => calls.get('milestones') ?? 0;
     roles.start();

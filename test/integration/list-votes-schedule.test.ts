@@ -7,7 +7,7 @@ import { VoterRole } from '../../src/roles/voter-role.js';
 import { serverVotes } from '../../src/runtime/server-votes.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
-import { ExpirySchedule } from '../../src/schedule/expiry-schedule.js';
+import { sweptSchedule } from '../support/swept-schedule.js';
 import { openStore, type ScheduledExpiry, type Store, type StoreRoot } from '../../src/store/index.js';
 import { capturedLog } from '../support/captured-log.js';
 import { quietVotes } from '../support/quiet-votes.js';
@@ -119,7 +119,8 @@ describe('the expiry schedule', () => {
       },
     });
     let passes = 0;
-    const schedule = new ExpirySchedule({
+    const schedule = sweptSchedule(root, {
+      guildId: store.guildId,
       store: counting,
       logger: capturedLog().logger,
       now: Date.now,
@@ -143,7 +144,8 @@ describe('the expiry schedule', () => {
     discord.addMembers([voter]);
     const now = Date.now();
     await store.acceptVote(topggVote(voter.user.id, now, now + 1_500));
-    const schedule = new ExpirySchedule({
+    const schedule = sweptSchedule(root, {
+      guildId: store.guildId,
       store,
       logger: capturedLog().logger,
       now: Date.now,
@@ -165,7 +167,8 @@ describe('the expiry schedule', () => {
 
   it('keeps the role while a Top.gg vote runs after the Guilds one ended, and gives it for a Top.gg vote at once', async () => {
     const store = root.forServer(discord.guildId);
-    const schedule = new ExpirySchedule({
+    const schedule = sweptSchedule(root, {
+      guildId: store.guildId,
       store,
       logger: capturedLog().logger,
       now: Date.now,

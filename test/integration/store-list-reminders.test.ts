@@ -79,17 +79,28 @@ describe.each(backends)('reminders per list on $name', (backend) => {
         vote(DAVE, 'guilds', T, 12),
       ]);
       expect(await store.acceptVote(vote(CAROL, 'topgg', T + 7 * HOUR, 12))).toBe(true);
-      expect(await store.nextListReminderAt(T)).toBe(T + 6 * HOUR);
-      expect(await store.dueListReminders(T, T + 13 * HOUR, 100)).toEqual([
-        { userId: ALICE, site: 'topgg', endsAt: T + 6 * HOUR, locale: 'de' },
-        { userId: ALICE, site: 'guilds', endsAt: T + 12 * HOUR, locale: 'de' },
+      const due = async (after: number, upTo: number, limit = 100) =>
+        (await root.dueListRemindersAll(after, upTo, undefined, limit)).map(({ key: _key, ...rest }) => rest);
+      expect(await root.nextListReminderAfter(T)).toBe(T + 6 * HOUR);
+      expect(await due(T, T + 13 * HOUR)).toEqual([
+        { guildId: SERVER, userId: ALICE, site: 'topgg', endsAt: T + 6 * HOUR, locale: 'de' },
+        { guildId: SERVER, userId: ALICE, site: 'guilds', endsAt: T + 12 * HOUR, locale: 'de' },
       ]);
-      expect(await store.dueListReminders(T + 13 * HOUR, T + 21 * HOUR, 100)).toEqual([
-        { userId: CAROL, site: 'topgg', endsAt: T + 19 * HOUR, locale: 'de' },
-        { userId: ALICE, site: 'discollab', endsAt: T + 20 * HOUR, locale: 'de' },
+      expect(await due(T + 13 * HOUR, T + 21 * HOUR)).toEqual([
+        { guildId: SERVER, userId: CAROL, site: 'topgg', endsAt: T + 19 * HOUR, locale: 'de' },
+        { guildId: SERVER, userId: ALICE, site: 'discollab', endsAt: T + 20 * HOUR, locale: 'de' },
       ]);
-      expect(await store.dueListReminders(T, T + 13 * HOUR, 1)).toHaveLength(1);
-      expect(await store.nextListReminderAt(T + 20 * HOUR)).toBeUndefined();
+      // A page goes on after its last row.
+      const [first, ...none] = await root.dueListRemindersAll(T, T + 13 * HOUR, undefined, 1);
+      expect(none).toEqual([]);
+      const rest = await root.dueListRemindersAll(
+        T,
+        T + 13 * HOUR,
+        { at: first!.endsAt, guildId: SERVER, key: first!.key },
+        5,
+      );
+      expect(rest.map((r) => r.site)).toEqual(['guilds']);
+      expect(await root.nextListReminderAfter(T + 20 * HOUR)).toBeUndefined();
     } finally {
       await root.close();
     }

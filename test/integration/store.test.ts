@@ -312,7 +312,7 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
       expect(await reopened.forServer(SERVER).unsentPosts(channelId, 5)).toEqual([
         { id: postId, channelId, kind: 'reviews', body: { embeds: [{ title: 'x' }] }, nonce: 'n1', createdAt: 6_000 },
       ]);
-      expect(await reopened.forServer(SERVER).lanesWithWork()).toContain(channelId);
+      expect((await reopened.lanesWithWorkAll()).get(SERVER)).toContain(channelId);
     } finally {
       await reopened.close();
     }
@@ -685,22 +685,33 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
     expect((await server.scheduledExpiriesOf(members)).size).toBe(650);
   });
 
-  it('keeps the vote expiry schedule across a reopen: due ones soonest first; a moved end is not cleared', async () => {
+  it('keeps the vote expiry schedule across a reopen: due ones soonest first, every server’s; a moved end is not cleared', async () => {
     const base = 9_000_000_000_000;
     await store.scheduleExpiry(ALICE, base + 2 * HOUR);
     await store.scheduleExpiry(BOB, base + HOUR);
-    expect(await store.nextExpiryAt()).toBe(base + HOUR);
-    expect(await store.dueExpiries(base, 10)).toEqual([]);
+    await root.forServer(OTHER_SERVER).scheduleExpiry(ALICE, base + HOUR);
+    expect(await root.nextExpiryAfter(base)).toBe(base + HOUR);
+    expect(await root.nextExpiryAfter(base + HOUR)).toBe(base + 2 * HOUR);
+    // Other tests' ends in this store lie long before `base`: the read starts after them.
+    const from = { at: base - 1, guildId: '', key: '' };
+    expect(await root.dueExpiriesAll(base, from, 10)).toEqual([]);
     const again = await backend.open(target);
     try {
-      expect(await again.forServer(SERVER).dueExpiries(base + 3 * HOUR, 10)).toEqual([
-        { userId: BOB, endsAt: base + HOUR },
-        { userId: ALICE, endsAt: base + 2 * HOUR },
-      ]);
-      expect(await again.forServer(SERVER).dueExpiries(base + 3 * HOUR, 1)).toHaveLength(1);
+      const due = [
+        { guildId: SERVER, userId: BOB, endsAt: base + HOUR },
+        { guildId: OTHER_SERVER, userId: ALICE, endsAt: base + HOUR },
+        { guildId: SERVER, userId: ALICE, endsAt: base + 2 * HOUR },
+      ];
+      expect(await again.dueExpiriesAll(base + 3 * HOUR, from, 10)).toEqual(due);
+      // A page goes on after the last row read, whichever server it was.
+      const first = await again.dueExpiriesAll(base + 3 * HOUR, from, 1);
+      expect(first).toEqual(due.slice(0, 1));
+      const cursor = { at: first[0]!.endsAt, guildId: first[0]!.guildId, key: first[0]!.userId };
+      expect(await again.dueExpiriesAll(base + 3 * HOUR, cursor, 10)).toEqual(due.slice(1));
     } finally {
       await again.close();
     }
+    await root.forServer(OTHER_SERVER).clearExpiry(ALICE, base + HOUR);
     // A new vote moved Alice's end after the timer read it: clearing the old end leaves the new one.
     await store.scheduleExpiry(ALICE, base + 14 * HOUR);
     await store.clearExpiry(ALICE, base + 2 * HOUR);
@@ -708,7 +719,7 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
     await store.clearExpiry(BOB, base + HOUR);
     await store.clearExpiry(ALICE, base + 14 * HOUR);
     expect(await store.scheduledExpiry(BOB)).toBeUndefined();
-    expect(await store.nextExpiryAt()).toBeUndefined();
+    expect(await root.nextExpiryAfter(base)).toBeUndefined();
   });
 
   it('keeps who wants reminders, in their language, across a reopen; off removes them', async () => {

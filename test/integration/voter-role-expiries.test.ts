@@ -7,7 +7,8 @@ import { discordPoster } from '../../src/bot/poster.js';
 import { english } from '../../src/i18n/index.js';
 import type { Logger } from '../../src/core/log.js';
 import { VoterRole } from '../../src/roles/voter-role.js';
-import { ExpirySchedule, type ExpiryConsumer } from '../../src/schedule/expiry-schedule.js';
+import type { ExpiryConsumer } from '../../src/schedule/expiry-schedule.js';
+import { sweptSchedule } from '../support/swept-schedule.js';
 import { openStore, type Store, type StoreRoot } from '../../src/store/index.js';
 import { capturedLog } from '../support/captured-log.js';
 import { member, startDiscordStandIn, type DiscordStandIn } from '../../tools/discord-standin/index.js';
@@ -57,7 +58,14 @@ describe('500 votes running out in the same minute', () => {
     for (const [i, voter] of voters.entries()) await store.scheduleExpiry(voter.user.id, now - 60_000 + i * 100);
 
     const role = voterRole(rest, logger, 60_000);
-    const schedule = new ExpirySchedule({ store, logger, now: Date.now, consumers: [role], reconcileMs: 60_000 });
+    const schedule = sweptSchedule(root, {
+      guildId: store.guildId,
+      store,
+      logger,
+      now: Date.now,
+      consumers: [role],
+      reconcileMs: 60_000,
+    });
     schedule.start();
     try {
       await discord.waitUntil(() => discord.roleChanges.length === VOTERS, 170_000, 'every role removal');
@@ -76,7 +84,7 @@ describe('500 votes running out in the same minute', () => {
     expect(discord.rateLimitedRequests).toBe(0);
     expect(lines.filter((l) => l.level >= 40)).toEqual([]);
     expect(lines.filter((l) => l.msg === 'voter role removed')).toHaveLength(VOTERS);
-    expect(await store.nextExpiryAt()).toBeUndefined();
+    expect(await root.nextExpiryAfter(0)).toBeUndefined();
   }, 180_000);
 });
 
@@ -98,7 +106,14 @@ describe('role changes Discord refused (403)', () => {
     const callsBefore = roleCalls();
     discord.refuseRoleChanges(true);
     const role = voterRole(rest, logger, 400);
-    const schedule = new ExpirySchedule({ store, logger, now: Date.now, consumers: [role], reconcileMs: 500 });
+    const schedule = sweptSchedule(root, {
+      guildId: store.guildId,
+      store,
+      logger,
+      now: Date.now,
+      consumers: [role],
+      reconcileMs: 500,
+    });
     const started = Date.now();
     schedule.start();
     try {
@@ -145,7 +160,14 @@ describe('an expiry whose consumer fails for a while', () => {
       },
     };
     // The interval is far longer than the test: only the backoff can bring the retries.
-    const schedule = new ExpirySchedule({ store, logger, now: Date.now, consumers: [flaky], reconcileMs: 600_000 });
+    const schedule = sweptSchedule(root, {
+      guildId: store.guildId,
+      store,
+      logger,
+      now: Date.now,
+      consumers: [flaky],
+      reconcileMs: 600_000,
+    });
     schedule.start();
     try {
       await discord.waitUntil(() => tries.length === 3, 10_000, 'the third try');

@@ -1,0 +1,60 @@
+import type { Logger } from '../core/log.js';
+import { ListReminders } from '../reminders/list-reminders.js';
+import { MilestoneChecks } from '../roles/milestone-checks.js';
+import { ExpirySweep } from '../schedule/expiry-sweep.js';
+import type { SweepStore } from '../store/index.js';
+
+/** What the process read for every server at once before starting them. */
+export interface ServerStartFacts {
+  /** Channels with posts or redraws waiting. */
+  waitingLanes: readonly string[];
+  /** The server has no milestones: no pass reads them at start. */
+  noMilestones: boolean;
+}
+
+/**
+ * The passes a process runs once for all its servers, where each server had its own timers and
+ * reads: the expiry schedule's firing and reconciles, reminders per list, milestone checks. With
+ * thousands of servers a process, per-server passes at start queued tens of thousands of reads
+ * ahead of every member's command and every webhook's post.
+ */
+export interface ServerPasses {
+  readonly expiries: ExpirySweep;
+  readonly reminders: ListReminders;
+  readonly milestones: MilestoneChecks;
+  /** What servers about to start need to know, read for all of them at once. */
+  facts(): Promise<(guildId: string) => ServerStartFacts>;
+  start(): void;
+  /** After every server's runtime has stopped. */
+  stop(): Promise<void>;
+}
+
+export function serverPasses(options: {
+  store: SweepStore;
+  logger: Logger;
+  now?: () => number;
+  /** EXPIRY_CHECK_SECONDS: reconciles, reminder passes and milestone checks. */
+  checkMs: number;
+}): ServerPasses {
+  const { store, logger, checkMs } = options;
+  const now = options.now ?? (() => Date.now());
+  const expiries = new ExpirySweep({ store, logger, now, reconcileMs: checkMs });
+  const reminders = new ListReminders({ store, logger, now, checkMs });
+  const milestones = new MilestoneChecks(checkMs);
+  return {
+    expiries,
+    reminders,
+    milestones,
+    async facts() {
+      const [lanes, withMilestones] = await Promise.all([store.lanesWithWorkAll(), store.serversWithMilestones()]);
+      return (guildId) => ({ waitingLanes: lanes.get(guildId) ?? [], noMilestones: !withMilestones.has(guildId) });
+    },
+    start() {
+      reminders.start();
+    },
+    async stop() {
+      milestones.stop();
+      await Promise.all([expiries.stop(), reminders.stop()]);
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import type { SweepStore } from './ports.js';
+import { num, optionalNum } from './sql.js';
+import type { AllServersClass } from './sql-scoped.js';
+import { REMINDED } from './sql-reminders.js';
+import type { DueExpiryOf, DueListReminderOf, SweepCursor } from './types.js';
+
+/**
+ * The statements a process's passes run over every server at once (one due-expiry read, one
+ * reminder read, one look for milestones and for lanes with work), instead of one per server:
+ * 5,000 servers a process cost 5,000 statements per pass. Keyset pages, so rows of servers another
+ * process runs are read past, never stuck at the head of a page.
+ */
+export function sqlSweeps<Base extends AllServersClass>(base: Base) {
+  return class SqlSweeps extends base implements SweepStore {
+    async dueExpiriesAll(now: number, after: SweepCursor | undefined, limit: number): Promise<DueExpiryOf[]> {
+      const from = after ?? { at: -1, guildId: '', key: '' };
+      const rows = await this.db.query(
+        `SELECT guild_id, user_id, ends_at FROM vote_expiries
+         WHERE ends_at <= $1 AND (ends_at > $2 OR (ends_at = $2 AND (guild_id > $3 OR (guild_id = $3 AND user_id > $4))))
+         ORDER BY ends_at, guild_id, user_id LIMIT $5`,
+        [now, from.at, from.guildId, from.key, limit],
+      );
+      return rows.map((row) => ({
+        guildId: String(row.guild_id),
+        userId: String(row.user_id),
+        endsAt: num(row.ends_at),
+      }));
+    }
+
+    async nextExpiryAfter(now: number): Promise<number | undefined> {
+      const [row] = await this.db.query('SELECT MIN(ends_at) AS next FROM vote_expiries WHERE ends_at > $1', [now]);
+      return optionalNum(row?.next);
+    }
+
+    async dueListRemindersAll(
+      after: number,
+      upTo: number,
+      cursor: SweepCursor | undefined,
+      limit: number,
+    ): Promise<DueListReminderOf[]> {
+      const from = cursor ?? { at: after, guildId: '', key: '' };
+      // Opted-in members are few: the read starts from them and meets their votes by votes_member_site.
+      const rows = await this.db.query(
+        `SELECT v.guild_id, v.user_id, v.site, v.period_ends_at, v.id, o.locale FROM reminder_optins o
+         JOIN votes v ON v.guild_id = o.guild_id AND v.user_id = o.user_id
+         WHERE v.period_ends_at > $1 AND v.period_ends_at <= $2 AND ${REMINDED}
+           AND (v.period_ends_at > $3 OR (v.period_ends_at = $3 AND (v.guild_id > $4 OR (v.guild_id = $4 AND v.id > $5))))
+         ORDER BY v.period_ends_at, v.guild_id, v.id LIMIT $6`,
+        [after, upTo, from.at, from.guildId, from.key === '' ? -1 : Number(from.key), limit],
+      );
+      return rows.map((row) => ({
+        guildId: String(row.guild_id),
+        userId: String(row.user_id),
+        site: String(row.site),
+        endsAt: num(row.period_ends_at),
+        locale: String(row.locale),
+        key: String(row.id),
+      }));
+    }
+
+    async nextListReminderAfter(after: number): Promise<number | undefined> {
+      const [row] = await this.db.query(
+        `SELECT MIN(v.period_ends_at) AS next FROM reminder_optins o
+         JOIN votes v ON v.guild_id = o.guild_id AND v.user_id = o.user_id
+         WHERE v.period_ends_at > $1 AND ${REMINDED}`,
+        [after],
+      );
+      return optionalNum(row?.next);
+    }
+
+    async serversWithMilestones(): Promise<Set<string>> {
+      const rows = await this.db.query('SELECT DISTINCT guild_id FROM milestones');
+      return new Set(rows.map((row) => String(row.guild_id)));
+    }
+
+    async lanesWithWorkAll(): Promise<Map<string, string[]>> {
+      const rows = await this.db.query(
+        `SELECT guild_id, channel_id FROM posts WHERE parked IS NULL
+         UNION SELECT guild_id, channel_id FROM feed_posts WHERE edit_due > 0 AND message_id IS NOT NULL`,
+      );
+      const lanes = new Map<string, string[]>();
+      for (const row of rows) {
+        const guildId = String(row.guild_id);
+        const channels = lanes.get(guildId) ?? [];
+        if (!channels.includes(String(row.channel_id))) channels.push(String(row.channel_id));
+        lanes.set(guildId, channels);
+      }
+      for (const channels of lanes.values()) channels.sort();
+      return lanes;
+    }
+  };
+}
