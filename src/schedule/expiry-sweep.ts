@@ -18,8 +18,8 @@ export interface ExpirySweepOptions {
 const BATCH = 500;
 /** Servers fired at once; each fires its own entries a few at a time. */
 const SERVERS_AT_ONCE = 4;
-/** After this many servers reconciled at start, their overdue entries fire without waiting for the rest. */
-const FIRE_EVERY = 100;
+/** While servers are reconciled, what they made due fires this often, not after the whole round. */
+const FIRE_EVERY_MS = 1_000;
 
 /**
  * One expiry pass for every server a process runs: a single read of what is due over all of them
@@ -77,7 +77,7 @@ export class ExpirySweep implements ExpiryPass {
 
   async #reconcile(): Promise<void> {
     const { concurrency = 2, reconcileMs } = this.options;
-    let done = 0;
+    let firedAt = this.options.now();
     const worker = async () => {
       for (;;) {
         const next = this.#pending.values().next();
@@ -87,7 +87,10 @@ export class ExpirySweep implements ExpiryPass {
         if (!schedule) continue;
         const started = this.options.now();
         await schedule.reconcile();
-        if (++done % FIRE_EVERY === 0) this.#firing.wake();
+        if (this.options.now() - firedAt >= FIRE_EVERY_MS) {
+          firedAt = this.options.now();
+          this.#firing.wake();
+        }
         if (this.#paced && this.#pending.size > 0) {
           // Half the interval for a round, whatever the number of servers.
           const share = (reconcileMs * concurrency) / 2 / Math.max(1, this.#schedules.size);
