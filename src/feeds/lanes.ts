@@ -1,6 +1,6 @@
 import type { Translator } from '../i18n/index.js';
 import type { Logger } from '../core/log.js';
-import type { VoteLedger } from '../store/index.js';
+import type { VoteLedger, WaitingWork } from '../store/index.js';
 import { STORE_BACKOFF } from '../work/backoff.js';
 import { DrainLoop } from '../work/drain-loop.js';
 import type { Failure } from '../work/failure.js';
@@ -73,14 +73,14 @@ export class Lanes {
   }
 
   /**
-   * Discord is connected: finish what the store holds (`waiting`: the channels with posts or redraws
-   * waiting, read for every server at once), then post what comes.
+   * Discord is connected: finish what the store holds (`waiting`, read for every server at once, so
+   * a server with nothing waiting costs no read at start), then post what comes.
    */
-  start(waiting: readonly string[]): void {
+  start(waiting: WaitingWork): void {
     this.#started = true;
-    this.wakeVotes();
-    this.wakeReviews();
-    for (const channelId of waiting) this.wakeChannel(channelId);
+    if (waiting.votes) this.wakeVotes();
+    if (waiting.reviews) this.wakeReviews();
+    for (const channelId of waiting.channels) this.wakeChannel(channelId);
   }
 
   async stop(): Promise<void> {

@@ -2,12 +2,12 @@ import type { Logger } from '../core/log.js';
 import { ListReminders } from '../reminders/list-reminders.js';
 import { MilestoneChecks } from '../roles/milestone-checks.js';
 import { ExpirySweep } from '../schedule/expiry-sweep.js';
-import type { SweepStore } from '../store/index.js';
+import type { SweepStore, WaitingWork } from '../store/index.js';
 
 /** What the process read for every server at once before starting them. */
 export interface ServerStartFacts {
-  /** Channels with posts or redraws waiting. */
-  waitingLanes: readonly string[];
+  /** Posts, redraws, votes and reviews waiting for the server's channels. */
+  waiting: WaitingWork;
   /** The server has no milestones: no pass reads them at start. */
   noMilestones: boolean;
 }
@@ -29,6 +29,8 @@ export interface ServerPasses {
   stop(): Promise<void>;
 }
 
+const NOTHING_WAITING: WaitingWork = { channels: [], votes: false, reviews: false };
+
 export function serverPasses(options: {
   store: SweepStore;
   logger: Logger;
@@ -46,8 +48,11 @@ export function serverPasses(options: {
     reminders,
     milestones,
     async facts() {
-      const [lanes, withMilestones] = await Promise.all([store.lanesWithWorkAll(), store.serversWithMilestones()]);
-      return (guildId) => ({ waitingLanes: lanes.get(guildId) ?? [], noMilestones: !withMilestones.has(guildId) });
+      const [waiting, withMilestones] = await Promise.all([store.workWaitingAll(), store.serversWithMilestones()]);
+      return (guildId) => ({
+        waiting: waiting.get(guildId) ?? NOTHING_WAITING,
+        noMilestones: !withMilestones.has(guildId),
+      });
     },
     start() {
       reminders.start();

@@ -222,7 +222,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     start(facts) {
       if (started) return;
       started = true;
-      lanes.start(facts.waitingLanes);
+      lanes.start(facts.waiting);
       firstPoll = setTimeout(() => mirror.start(), options.firstPollAfterMs);
       firstPoll.unref();
       schedule.start();

@@ -23,6 +23,7 @@ export type {
   DueExpiryOf,
   DueListReminderOf,
   SweepCursor,
+  WaitingWork,
   ListingRecord,
   ServerRecord,
   ServerSettingsRecord,

@@ -4,6 +4,7 @@ import type {
   DueExpiryOf,
   DueListReminderOf,
   SweepCursor,
+  WaitingWork,
   FeedAnswer,
   FeedEdit,
   FeedPost,
@@ -351,8 +352,8 @@ export interface SweepStore {
   ): Promise<DueListReminderOf[]>;
   nextListReminderAfter(after: number): Promise<number | undefined>;
   serversWithMilestones(): Promise<Set<string>>;
-  /** Channels with posts or redraws waiting, by server. */
-  lanesWithWorkAll(): Promise<Map<string, string[]>>;
+  /** What each server with anything waiting has waiting for its channels; a server not in it has nothing. */
+  workWaitingAll(): Promise<Map<string, WaitingWork>>;
 }
 
 /**

@@ -1,12 +1,7 @@
 import type { ReminderStore } from './ports.js';
 import { num } from './sql.js';
 import type { ServerScopedClass } from './sql-scoped.js';
-import {
-  GUILDS_SITE,
-  type ReminderOptIn,
-  type ReminderOutcome,
-  type ReminderRecord,
-} from './types.js';
+import { GUILDS_SITE, type ReminderOptIn, type ReminderOutcome, type ReminderRecord } from './types.js';
 
 /**
  * Which ended votes the reminder pass reminds of: not one voted on again on its list since (a later

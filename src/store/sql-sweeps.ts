@@ -2,7 +2,7 @@ import type { SweepStore } from './ports.js';
 import { num, optionalNum } from './sql.js';
 import type { AllServersClass } from './sql-scoped.js';
 import { REMINDED } from './sql-reminders.js';
-import type { DueExpiryOf, DueListReminderOf, SweepCursor } from './types.js';
+import type { DueExpiryOf, DueListReminderOf, SweepCursor, WaitingWork } from './types.js';
 
 /**
  * The statements a process's passes run over every server at once (one due-expiry read, one
@@ -73,20 +73,26 @@ export function sqlSweeps<Base extends AllServersClass>(base: Base) {
       return new Set(rows.map((row) => String(row.guild_id)));
     }
 
-    async lanesWithWorkAll(): Promise<Map<string, string[]>> {
+    async workWaitingAll(): Promise<Map<string, WaitingWork>> {
+      // Each part through a partial index of what waits (posts_lane, feed_posts_edits, votes_waiting,
+      // feed_posts_waiting): a store where nothing waits answers from empty indexes.
       const rows = await this.db.query(
-        `SELECT guild_id, channel_id FROM posts WHERE parked IS NULL
-         UNION SELECT guild_id, channel_id FROM feed_posts WHERE edit_due > 0 AND message_id IS NOT NULL`,
+        `SELECT guild_id, channel_id, 'lane' AS what FROM posts WHERE parked IS NULL
+         UNION SELECT guild_id, channel_id, 'lane' FROM feed_posts WHERE edit_due > 0 AND message_id IS NOT NULL
+         UNION SELECT DISTINCT guild_id, '', 'votes' FROM votes WHERE announced_at IS NULL AND post_id IS NULL
+         UNION SELECT DISTINCT guild_id, '', 'reviews' FROM feed_posts WHERE post_id IS NULL AND message_id IS NULL`,
       );
-      const lanes = new Map<string, string[]>();
+      const waiting = new Map<string, WaitingWork>();
       for (const row of rows) {
         const guildId = String(row.guild_id);
-        const channels = lanes.get(guildId) ?? [];
-        if (!channels.includes(String(row.channel_id))) channels.push(String(row.channel_id));
-        lanes.set(guildId, channels);
+        const work = waiting.get(guildId) ?? { channels: [], votes: false, reviews: false };
+        if (row.what === 'votes') work.votes = true;
+        else if (row.what === 'reviews') work.reviews = true;
+        else if (!work.channels.includes(String(row.channel_id))) work.channels.push(String(row.channel_id));
+        waiting.set(guildId, work);
       }
-      for (const channels of lanes.values()) channels.sort();
-      return lanes;
+      for (const work of waiting.values()) work.channels.sort();
+      return waiting;
     }
   };
 }

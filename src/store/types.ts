@@ -174,6 +174,13 @@ export interface SweepCursor {
   key: string;
 }
 
+/** What a server has waiting for its channels: old posts and redraws by channel, votes and reviews to post. */
+export interface WaitingWork {
+  channels: string[];
+  votes: boolean;
+  reviews: boolean;
+}
+
 /** A due vote end, of any server. */
 export interface DueExpiryOf extends ScheduledExpiry {
   guildId: string;

@@ -312,7 +312,7 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
       expect(await reopened.forServer(SERVER).unsentPosts(channelId, 5)).toEqual([
         { id: postId, channelId, kind: 'reviews', body: { embeds: [{ title: 'x' }] }, nonce: 'n1', createdAt: 6_000 },
       ]);
-      expect((await reopened.lanesWithWorkAll()).get(SERVER)).toContain(channelId);
+      expect((await reopened.workWaitingAll()).get(SERVER)?.channels).toContain(channelId);
     } finally {
       await reopened.close();
     }
@@ -445,6 +445,21 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
     expect(await store.scheduledExpiry(BOB)).toEqual({ userId: BOB, endsAt: base + 3 * HOUR });
     await store.clearExpiry(BOB, base + 3 * HOUR);
     await root.forServer(OTHER_SERVER).clearExpiry(BOB, base);
+  });
+
+  it('says, for every server at once, which have votes or reviews waiting for their channels', async () => {
+    const quiet = root.forServer(OTHER_SERVER);
+    const before = await root.workWaitingAll();
+    expect(before.get(OTHER_SERVER)).toBeUndefined();
+    const t = 40 * HOUR;
+    await quiet.acceptVote({ userId: ALICE, at: t, double: false, source: 'webhook', periodEndsAt: t + 12 * HOUR });
+    expect((await root.workWaitingAll()).get(OTHER_SERVER)).toEqual({ channels: [], votes: true, reviews: false });
+    await quiet.markAnnounced(
+      (await quiet.waitingVotes(10)).map((vote) => vote.id),
+      null,
+      t,
+    );
+    expect((await root.workWaitingAll()).get(OTHER_SERVER)).toBeUndefined();
   });
 
   it('accepts one vote per member per period and queues each accepted vote once for announcing', async () => {
