@@ -1,4 +1,4 @@
-import { disableValidators, Events, MessageFlags, RouteBases, type Interaction } from 'discord.js';
+import { disableValidators, Events, RouteBases } from 'discord.js';
 import { becomeActive } from './become-active.js';
 import { checkService } from '../bot/check-service.js';
 import { readArgs } from '../core/cli-args.js';
@@ -18,8 +18,8 @@ import type { BotMetrics } from '../hosting/metrics.js';
 import { componentHandlers } from '../interactions/index.js';
 import { MemberNames } from '../bot/member-names.js';
 import { ReplyGuard } from '../bot/reply-guard.js';
-import { translatorFor } from '../i18n/index.js';
-import { createLogger, type Logger } from '../core/log.js';
+import { refuseWhileStopping } from '../bot/refuse-while-stopping.js';
+import { createLogger } from '../core/log.js';
 import { watchRateLimits } from '../core/discord-rate-limits.js';
 import { startRealtime } from './realtime.js';
 import { environmentServer } from '../servers/environment-server.js';
@@ -230,18 +230,6 @@ async function main(): Promise<void> {
 
 /** After the drain, the HTTP answers still being written get this long. */
 const ENDPOINT_CLOSE_MS = 1_000;
-
-async function refuseWhileStopping(interaction: Interaction, logger: Logger): Promise<void> {
-  if (!interaction.isRepliable()) return;
-  try {
-    await interaction.reply({
-      content: translatorFor(interaction.locale).t('bot.restarting'),
-      flags: MessageFlags.Ephemeral,
-    });
-  } catch (err) {
-    logger.warn({ err, interactionId: interaction.id }, 'could not refuse an interaction during shutdown');
-  }
-}
 
 if (readArgs(USAGE, {})) start().catch((error: unknown) => exitOnStartFailure(error, 'The bot'));
 

@@ -10,15 +10,18 @@ import {
   type Message,
   type Signing,
 } from '../../tools/discord-standin/index.js';
-import { startWorld, type World } from '../../tools/world.js';
+import { startBot, temporaryDatabaseUrl } from '../../tools/bot-process.js';
+import { botEnvironment, startWorld, type World } from '../../tools/world.js';
 import { CRITIC, CRITIC_REVIEW, VOTER } from '../../tools/seed.js';
 
 let world: World;
 let url: string;
+/** The gateway bot's store, which `npm run interactions` shares. */
+const DATABASE_URL = temporaryDatabaseUrl();
 
 beforeAll(async () => {
   world = await startWorld({
-    env: { INTERACTIONS_PORT: String(await closedPort()), INTERACTIONS_HOST: '127.0.0.1' },
+    env: { INTERACTIONS_PORT: String(await closedPort()), INTERACTIONS_HOST: '127.0.0.1', DATABASE_URL },
   });
   const listening = await world.bot.waitForLog((line) => line.msg === 'interactions endpoint listening');
   url = String(listening.url);
@@ -106,5 +109,49 @@ describe('npm start with INTERACTIONS_PORT', () => {
     const get = await fetch(url);
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('npm run interactions', () => {
+  it('answers /vote over HTTP from the store the gateway bot uses, without ever identifying on the gateway', async () => {
+    const identifiesBefore = world.discord.identifies.length;
+    const alone = startBot(
+      {
+        ...botEnvironment(world.discord, world.sandbox),
+        DATABASE_URL,
+        INTERACTIONS_PORT: String(await closedPort()),
+        INTERACTIONS_HOST: '127.0.0.1',
+      },
+      { script: 'interactions' },
+    );
+    try {
+      const listening = await alone.waitForLog((line) => line.msg === 'interactions endpoint listening', 15_000);
+      const handle = world.discord.sendInteractionHttp(
+        String(listening.url),
+        slashCommand({ name: 'vote', member: member({ id: VOTER }) }),
+      );
+      expect(JSON.parse((await handle.answered).body.toString()).type).toBe(
+        InteractionResponseType.ChannelMessageWithSource,
+      );
+      expect(textOf(await handle.waitForMessage())).toContain(`<@${VOTER}>`);
+      expect(world.discord.identifies.length - identifiesBefore).toBe(0);
+      expect((await alone.stop('SIGTERM')).code).toBe(0);
+    } finally {
+      await alone.stop('SIGKILL');
+    }
+  });
+
+  it('stops at start with exit 78 and where to find the key when DISCORD_PUBLIC_KEY is not one', async () => {
+    const wrong = startBot(
+      {
+        ...botEnvironment(world.discord, world.sandbox),
+        INTERACTIONS_PORT: String(await closedPort()),
+        DISCORD_PUBLIC_KEY: 'not-a-key',
+      },
+      { script: 'interactions' },
+    );
+    expect((await wrong.exited).code).toBe(78);
+    expect(wrong.stderr()).toMatch(/DISCORD_PUBLIC_KEY must be 64 hex characters.*General Information → Public Key/);
+    expect(wrong.stderr()).not.toContain('not-a-key');
   });
 });
