@@ -28,6 +28,7 @@ import { refuseUnopenableSecrets } from '../servers/sealing-keys.js';
 import { Servers } from '../servers/servers.js';
 import { ServiceClients } from '../servers/service-clients.js';
 import { setupPorts } from './setup-ports.js';
+import { followSettingsChanges } from './settings-changes.js';
 import { openStore } from '../store/index.js';
 import { exitOnStartFailure } from './start-failure.js';
 import { resolveShards } from './resolve-shards.js';
@@ -141,6 +142,17 @@ async function main(): Promise<void> {
     onWebhookRefused: metrics && ((reason) => metrics.webhookRefused(reason)),
   });
   const stopWatching = watchMembership(client, servers, realtime.runtimes, logger);
+  // /setup may be answered elsewhere (npm run interactions): its changes reach this process's servers.
+  const settingsChanges =
+    config.database.kind === 'postgres'
+      ? followSettingsChanges({
+          url: config.database.url,
+          servers,
+          owns: (guildId) => ownership.owns(guildId),
+          restart: (guildId) => realtime.runtimes.sync(guildId),
+          logger,
+        })
+      : undefined;
   const route = createRouter({
     commands,
     components: componentHandlers,
@@ -212,6 +224,7 @@ async function main(): Promise<void> {
       if (unfinished > 0) logger.warn({ unfinished }, 'interactions still running at shutdown');
       await endpoint?.close(ENDPOINT_CLOSE_MS);
       stopWatching();
+      await settingsChanges?.stop();
       await realtime.stop();
       await client.destroy();
       // What was paced since the last summary line, so a stop loses none of it.
