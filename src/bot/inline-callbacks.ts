@@ -11,6 +11,8 @@ import { INLINE_DEADLINE_MS } from './answer-deadlines.js';
 export interface InlineAnswer {
   readonly body: Buffer;
   readonly contentType: string;
+  /** 200 unless the interaction was refused before any handler saw it. */
+  readonly status?: number;
 }
 
 /** The facts about an interaction that came over HTTP that its answer needs. */

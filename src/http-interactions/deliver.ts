@@ -16,7 +16,10 @@ export function deliverTo(client: Client, inline: InlineCallbacks, ready: Promis
   return async (payload: Record<string, unknown>): Promise<InlineAnswer> => {
     // The bot offers no autocomplete (the router skips it): an empty list, at once.
     if (payload.type === InteractionType.ApplicationCommandAutocomplete) return NO_CHOICES;
-    const answer = inline.answer(inlineInteraction(payload));
+    const interaction = inlineInteraction(payload);
+    // The same signed request again within its 5 minutes (a replay): its handler runs once.
+    if (inline.claims(interaction.id)) return ALREADY_ANSWERING;
+    const answer = inline.answer(interaction);
     await ready;
     action.handle(payload);
     return answer;
@@ -39,6 +42,12 @@ const NO_CHOICES: InlineAnswer = {
     JSON.stringify({ type: InteractionResponseType.ApplicationCommandAutocompleteResult, data: { choices: [] } }),
   ),
   contentType: 'application/json',
+};
+
+const ALREADY_ANSWERING: InlineAnswer = {
+  status: 409,
+  body: Buffer.from('this interaction is already being answered'),
+  contentType: 'text/plain; charset=utf-8',
 };
 
 /** The deferral an interaction takes: a component's (or a form's on a message) leaves its message as it is. */

@@ -166,6 +166,6 @@ function send(res: ServerResponse, status: number, text: string): void {
 
 function sendJson(res: ServerResponse, answer: InlineAnswer): void {
   if (res.headersSent) return;
-  res.writeHead(200, { 'content-type': answer.contentType, 'content-length': answer.body.length });
+  res.writeHead(answer.status ?? 200, { 'content-type': answer.contentType, 'content-length': answer.body.length });
   res.end(answer.body);
 }

@@ -100,6 +100,24 @@ describe('interactions over HTTP', () => {
     expect(click.rejectedCallbacks).toEqual([]);
   });
 
+  it('runs the handler once when the same interaction is sent again while it is being answered', async () => {
+    let runs = 0;
+    handler = async (interaction) => {
+      if (!interaction.isChatInputCommand()) return;
+      runs += 1;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await interaction.reply({ content: 'once' });
+    };
+    const body = JSON.stringify(slashCommand({ name: 'vote', member: member() }));
+    const [first, again] = await Promise.all([
+      discord.postSigned(endpoint.url, body),
+      new Promise((resolve) => setTimeout(resolve, 50)).then(() => discord.postSigned(endpoint.url, body)),
+    ]);
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(409);
+    expect(runs).toBe(1);
+  });
+
   it('logs refused requests as one counted line, never one per request', async () => {
     const ping = JSON.stringify({ type: 1 });
     for (const signing of ['other-key', 'none', 'tampered', 'old'] as const)
