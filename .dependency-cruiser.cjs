@@ -7,7 +7,10 @@ const LAYERS = [
   ['foundations', ['src/api', 'src/store', 'src/announce', 'src/rest-proxy']],
   ['settings-and-views', ['src/config', 'src/views', 'src/mirror', 'src/sandbox', 'src/lists']],
   ['bot', ['src/bot', 'src/guild-rules', 'src/servers', 'src/schedule', 'src/stats']],
-  ['features', ['src/doctor', 'src/feeds', 'src/hosting', 'src/reminders', 'src/roles', 'src/webhooks']],
+  [
+    'features',
+    ['src/doctor', 'src/feeds', 'src/hosting', 'src/http-interactions', 'src/reminders', 'src/roles', 'src/webhooks'],
+  ],
   ['runtime', ['src/runtime']],
   ['setup', ['src/setup']],
   ['interactions', ['src/interactions']],

@@ -42,6 +42,8 @@ export function botEnvironment(discord: DiscordStandIn, sandbox: Sandbox): Recor
     VOTE_POLL_SECONDS: '0',
     // Each bot gets its own store: tests must not see each other's posts and votes.
     DATABASE_URL: temporaryDatabaseUrl(),
+    // What the stand-in signs interactions over HTTP with; the endpoint is off until INTERACTIONS_PORT.
+    DISCORD_PUBLIC_KEY: discord.publicKeyHex,
   };
 }
 

@@ -2,13 +2,17 @@ import { Client, GatewayIntentBits, Options } from 'discord.js';
 import type { Config } from '../config/bot.js';
 import { SharedIdentifyThrottler } from '../shards/identify-throttler.js';
 import type { ShardSet } from '../shards/ownership.js';
+import type { InlineCallbacks } from './inline-callbacks.js';
 
 /**
  * Slash commands and components need only the Guilds intent. Caches the bot never reads are off,
- * so memory stays flat however many members use it.
+ * so memory stays flat however many members use it. With `inline`, interactions that came over
+ * HTTP are answered in their HTTP response (see inline-callbacks.ts).
  */
-export function createDiscordClient(config: Config, shards: ShardSet): Client {
-  return withoutShardingManagerEnv(() => newClient(config, shards));
+export function createDiscordClient(config: Config, shards: ShardSet, inline?: InlineCallbacks): Client {
+  const client = withoutShardingManagerEnv(() => newClient(config, shards, inline));
+  inline?.attach(client);
+  return client;
 }
 
 /**
@@ -27,7 +31,7 @@ function withoutShardingManagerEnv<T>(make: () => T): T {
   }
 }
 
-function newClient(config: Config, shards: ShardSet): Client {
+function newClient(config: Config, shards: ShardSet, inline: InlineCallbacks | undefined): Client {
   const { database } = config;
   return new Client({
     intents: [GatewayIntentBits.Guilds],
@@ -52,6 +56,7 @@ function newClient(config: Config, shards: ShardSet): Client {
       // discord.js's default 50/s global limit also throttles interaction webhooks (editReply,
       // followUp), which Discord itself does not count against the bot's global limit.
       globalRequestsPerSecond: config.discord.restRequestsPerSecond,
+      ...(inline ? { makeRequest: inline.makeRequest } : {}),
     },
     makeCache: Options.cacheWithLimits({
       ...Options.DefaultMakeCacheSettings,
@@ -70,8 +75,8 @@ function newClient(config: Config, shards: ShardSet): Client {
       ThreadMemberManager: 0,
       AutoModerationRuleManager: 0,
       ApplicationCommandManager: 0,
-      GuildMemberManager: { maxSize: 0, keepOverLimit: (member) => member.id === member.client.user.id },
-      UserManager: { maxSize: 0, keepOverLimit: (user) => user.id === user.client.user.id },
+      GuildMemberManager: { maxSize: 0, keepOverLimit: (member) => member.id === member.client.user?.id },
+      UserManager: { maxSize: 0, keepOverLimit: (user) => user.id === user.client.user?.id },
     }),
   });
 }

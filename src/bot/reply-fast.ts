@@ -15,6 +15,7 @@ import {
   type OAuthErrorData,
 } from 'discord.js';
 import { requestText, type TextResponse } from '../core/http-text.js';
+import { inlineCallbacksOf } from './inline-callbacks.js';
 
 /** What a handler answers with: a reply's fields, sent as a reply, an update or an edit of a deferral. */
 export type ReplyPayload = Omit<InteractionReplyOptions, 'flags' | 'withResponse' | 'fetchReply'> &
@@ -76,6 +77,11 @@ async function postCallback(interaction: Repliable, body: { type: number; data: 
   const route = Routes.interactionCallback(interaction.id, interaction.token);
   const url = `${rest.options.api}/v${rest.options.version}${route}`;
   const viaRest = () => rest.post(route, { body, auth: false });
+  // An interaction that came over HTTP is answered in that response, which REST's makeRequest holds.
+  if (inlineCallbacksOf(interaction.client)?.claims(interaction.id)) {
+    await viaRest();
+    return;
+  }
   // The status once the headers are in: a body that fails after them does not make the callback unsent.
   let answered = 0;
   let response: Pick<TextResponse, 'status' | 'text'>;

@@ -6,14 +6,11 @@ import {
 } from 'discord.js';
 import { settleWithin } from '../work/settle-within.js';
 import { replyPlain, type ReplyPayload } from './reply-fast.js';
+import { DEFER_AFTER_MS } from './answer-deadlines.js';
 
 export type { ReplyPayload };
 
-/**
- * Discord's first-response window is 3 s from when it made the interaction; deferring this long
- * after leaves room for network latency.
- */
-export const DEFER_AFTER_MS = 1_800;
+export { DEFER_AFTER_MS };
 
 /**
  * How long an answer may still take before the bot defers, counted from the interaction's creation

@@ -13,6 +13,7 @@ import {
   oneOf,
   optional,
   orDefault,
+  port,
   required,
   trimmed,
   validatedBy,
@@ -109,6 +110,14 @@ export const BOT_FIELDS = {
   DATABASE_URL,
   DATABASE_POOL_SIZE: intInRange(1, 100, DEFAULT_POOL_SIZE),
   ...WEBHOOK_FIELDS,
+  DISCORD_PUBLIC_KEY: optional(
+    matching(
+      /^[0-9a-fA-F]{64}$/,
+      "must be 64 hex characters: the application's public key (Developer Portal → General Information → Public Key)",
+    ),
+  ),
+  INTERACTIONS_PORT: optional(port),
+  INTERACTIONS_HOST: optional(trimmed),
   REVIEW_CHANNEL_ID: optional(snowflake('the id of the channel that receives new reviews, or leave empty')),
   VOTE_CHANNEL_ID: optional(snowflake('the id of the channel that receives vote announcements, or leave empty')),
   VOTE_POLL_SECONDS: intInRange(0, 86_400, 60),

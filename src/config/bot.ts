@@ -60,6 +60,8 @@ export interface Config extends ProcessSettings {
   readonly databasePoolSize: number;
   /** Guilds' webhook receiver; undefined (off) unless WEBHOOK_PORT is set. */
   readonly webhook: WebhookSettings | undefined;
+  /** Discord's Interactions Endpoint URL (`http://host:port/interactions`); undefined (off) unless INTERACTIONS_PORT is set. */
+  readonly interactions: InteractionsSettings | undefined;
   readonly reviewChannelId: string | undefined;
   readonly voteChannelId: string | undefined;
   /** 0: no polling of GET /votes. */
@@ -74,6 +76,14 @@ export interface Config extends ProcessSettings {
   readonly role: Role;
   /** The inbox's safety net: stored events are looked for this often even when no wake-up came. */
   readonly inboxPollMs: number;
+}
+
+export interface InteractionsSettings {
+  readonly port: number;
+  /** The address to listen on; undefined: every interface, as the webhook receiver. */
+  readonly host: string | undefined;
+  /** DISCORD_PUBLIC_KEY, hex: what every request's signature is checked with. */
+  readonly publicKey: string;
 }
 
 /** Settings of the one server in single-server mode; with many servers each sets its own with /setup. */
@@ -144,9 +154,19 @@ function crossProblems(e: Partial<Settings>, guildIdWritten: boolean): string[] 
       'is set without SECRETS_KEY: the previous key only opens what it sealed while a new one seals',
     );
   problems.push(...shardProblems(e));
-  for (const other of ['METRICS_PORT', 'WEBHOOK_PORT'] as const)
+  for (const other of ['METRICS_PORT', 'WEBHOOK_PORT', 'INTERACTIONS_PORT'] as const)
     if (e.HEALTH_PORT !== undefined && e.HEALTH_PORT === e[other])
       issue('HEALTH_PORT', `must differ from ${other} (${e[other]}): /healthz alone gets a port of its own`);
+  if (e.INTERACTIONS_PORT !== undefined) {
+    if (e.DISCORD_PUBLIC_KEY === undefined)
+      issue(
+        'DISCORD_PUBLIC_KEY',
+        "is missing: INTERACTIONS_PORT is set, so requests are checked with the application's public key (Developer Portal → General Information → Public Key)",
+      );
+    for (const other of ['METRICS_PORT', 'WEBHOOK_PORT'] as const)
+      if (e.INTERACTIONS_PORT === e[other])
+        issue('INTERACTIONS_PORT', `must differ from ${other} (${e[other]}): the endpoint gets a port of its own`);
+  }
   return problems;
 }
 
@@ -212,6 +232,10 @@ export function parseConfig(env: NodeJS.ProcessEnv, terminal = onTerminal()): Co
     database: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     webhook: webhookSettings(e),
+    interactions:
+      e.INTERACTIONS_PORT === undefined || e.DISCORD_PUBLIC_KEY === undefined
+        ? undefined
+        : { port: e.INTERACTIONS_PORT, host: e.INTERACTIONS_HOST, publicKey: e.DISCORD_PUBLIC_KEY.toLowerCase() },
     reviewChannelId: e.REVIEW_CHANNEL_ID,
     voteChannelId: e.VOTE_CHANNEL_ID,
     votePollMs: e.VOTE_POLL_SECONDS * 1000,

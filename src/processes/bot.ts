@@ -1,4 +1,4 @@
-import { disableValidators, Events, MessageFlags, RouteBases, type Interaction } from 'discord.js';
+import { disableValidators, Events, RouteBases } from 'discord.js';
 import { becomeActive } from './become-active.js';
 import { checkService } from '../bot/check-service.js';
 import { readArgs } from '../core/cli-args.js';
@@ -18,8 +18,8 @@ import type { BotMetrics } from '../hosting/metrics.js';
 import { componentHandlers } from '../interactions/index.js';
 import { MemberNames } from '../bot/member-names.js';
 import { ReplyGuard } from '../bot/reply-guard.js';
-import { translatorFor } from '../i18n/index.js';
-import { createLogger, type Logger } from '../core/log.js';
+import { refuseWhileStopping } from '../bot/refuse-while-stopping.js';
+import { createLogger } from '../core/log.js';
 import { watchRateLimits } from '../core/discord-rate-limits.js';
 import { startRealtime } from './realtime.js';
 import { environmentServer } from '../servers/environment-server.js';
@@ -27,13 +27,14 @@ import { watchMembership } from '../runtime/membership.js';
 import { refuseUnopenableSecrets } from '../servers/sealing-keys.js';
 import { Servers } from '../servers/servers.js';
 import { ServiceClients } from '../servers/service-clients.js';
-import type { SetupPorts } from '../runtime/setup-ports.js';
+import { setupPorts } from './setup-ports.js';
+import { followSettingsChanges } from './settings-changes.js';
 import { openStore } from '../store/index.js';
-import { storeWithDeadline } from '../store/within.js';
-import { DELIVERIES_KEPT } from '../webhooks/delivery-log.js';
 import { exitOnStartFailure } from './start-failure.js';
 import { resolveShards } from './resolve-shards.js';
 import { formatShardIds } from '../shards/shard-ids.js';
+import { InlineCallbacks } from '../bot/inline-callbacks.js';
+import { serveInteractions } from './interactions-endpoint.js';
 
 const USAGE = `Usage: npm start
 
@@ -41,7 +42,8 @@ Starts the bot: reads its settings from the environment or .env (see .env.exampl
 names another file, such as the .env.playground that npm run playground writes), opens the store,
 connects to Discord and stays running until SIGINT or SIGTERM, which drain interactions in flight.
 ROLE=all (default) runs the bot and its webhook receiver, ROLE=bot the bot alone, ROLE=receiver the
-receiver alone (as npm run receiver; PostgreSQL only).
+receiver alone (as npm run receiver; PostgreSQL only). With INTERACTIONS_PORT it also answers
+commands over HTTP at http://host:port/interactions (npm run interactions serves only that).
 Exit codes: 0 after a clean stop, 78 when a setting must change, 1 when starting again may work.
 
 Options:
@@ -93,7 +95,8 @@ async function main(): Promise<void> {
       process.exit(EXIT_FAILURE);
     },
   });
-  const client = createDiscordClient(config, ownership);
+  const inline = config.interactions ? new InlineCallbacks() : undefined;
+  const client = createDiscordClient(config, ownership, inline);
   const store = await openStore(config.database, undefined, { poolSize: config.databasePoolSize });
   logger.info({ backend: store.backend, driver: store.driver, schema: await store.schemaVersion() }, 'store open');
   await refuseUnopenableSecrets(store, config.secrets);
@@ -118,25 +121,13 @@ async function main(): Promise<void> {
   });
   // Not awaited: the bot starts either way, and the line tells the operator what to fix.
   if (servers.environment) void checkService(clients.forServer(servers.environment.guildId), logger);
-  const setup: SetupPorts = {
-    checkService: (guildId) => clients.forServer(guildId).checkConnection(),
-    forgetClient: (guildId) => clients.forget(guildId),
-    lastDeliveryAt: (guildId) => store.forServer(guildId).lastDeliveryAt(),
-    milestones: (guildId) =>
-      storeWithDeadline(store.forServer(guildId), ['milestones', 'setMilestone', 'removeMilestone']),
+  const setup = setupPorts({
+    store,
+    clients,
+    commands: commands.values(),
     // Called from an interaction, long after `realtime` below is made.
     milestonesChanged: (guildId) => realtime.runtimes.get(guildId)?.milestonesChanged(),
-    lastPoll: async (guildId) => {
-      const server = store.forServer(guildId);
-      const last = await server.lastPoll();
-      if (last) return last;
-      // A store from before polls were recorded with their outcome: its last successful poll.
-      const polledAt = (await server.mirrorTotals())?.polledAt;
-      return polledAt === undefined ? undefined : { at: polledAt, ok: true };
-    },
-    recentDeliveries: (guildId) => store.forServer(guildId).recentDeliveries(DELIVERIES_KEPT),
-    commands: [...commands.values()].map((command) => command.data.toJSON() as unknown as Record<string, unknown>),
-  };
+  });
   const base = { config, logger, replyGuard: new ReplyGuard(), names, now: () => new Date(), servers, setup };
   const realtime = await startRealtime({
     config,
@@ -151,6 +142,17 @@ async function main(): Promise<void> {
     onWebhookRefused: metrics && ((reason) => metrics.webhookRefused(reason)),
   });
   const stopWatching = watchMembership(client, servers, realtime.runtimes, logger);
+  // /setup may be answered elsewhere (npm run interactions): its changes reach this process's servers.
+  const settingsChanges =
+    config.database.kind === 'postgres'
+      ? followSettingsChanges({
+          url: config.database.url,
+          servers,
+          owns: (guildId) => ownership.owns(guildId),
+          restart: (guildId) => realtime.runtimes.sync(guildId),
+          logger,
+        })
+      : undefined;
   const route = createRouter({
     commands,
     components: componentHandlers,
@@ -160,6 +162,9 @@ async function main(): Promise<void> {
     onHandled: metrics && ((info) => metrics.interactionHandled(info)),
   });
   const inFlight = new InFlight();
+  // Interactions over HTTP wait for the servers' contexts, made once Discord is connected.
+  let begun!: () => void;
+  const servingBegins = new Promise<void>((resolve) => (begun = resolve));
 
   client.on(Events.InteractionCreate, (interaction) => {
     names.rememberFrom(interaction);
@@ -169,7 +174,10 @@ async function main(): Promise<void> {
   });
   client.once(Events.ClientReady, (ready) => {
     if (phase === 'starting') phase = 'ok';
-    void realtime.begin().catch((err: unknown) => logger.error({ err }, "could not start the servers' work"));
+    void realtime
+      .begin()
+      .catch((err: unknown) => logger.error({ err }, "could not start the servers' work"))
+      .finally(begun);
     logger.info(
       {
         user: ready.user.tag,
@@ -201,6 +209,8 @@ async function main(): Promise<void> {
     logger.info({ url: hosting.url, paths: ['/healthz', '/metrics'] }, 'health and metrics server listening');
   }
 
+  const endpoint = inline && (await serveInteractions({ config, client, inline, logger, ready: servingBegins }));
+
   dropEarlyStop();
   stopOnSignal({
     logger,
@@ -212,7 +222,9 @@ async function main(): Promise<void> {
       phase = 'stopping';
       const unfinished = await inFlight.drain(config.shutdownGraceMs);
       if (unfinished > 0) logger.warn({ unfinished }, 'interactions still running at shutdown');
+      await endpoint?.close(ENDPOINT_CLOSE_MS);
       stopWatching();
+      await settingsChanges?.stop();
       await realtime.stop();
       await client.destroy();
       // What was paced since the last summary line, so a stop loses none of it.
@@ -229,17 +241,8 @@ async function main(): Promise<void> {
   await connect(client, config.discord.token, config.discord.apiUrl ?? RouteBases.api, logger);
 }
 
-async function refuseWhileStopping(interaction: Interaction, logger: Logger): Promise<void> {
-  if (!interaction.isRepliable()) return;
-  try {
-    await interaction.reply({
-      content: translatorFor(interaction.locale).t('bot.restarting'),
-      flags: MessageFlags.Ephemeral,
-    });
-  } catch (err) {
-    logger.warn({ err, interactionId: interaction.id }, 'could not refuse an interaction during shutdown');
-  }
-}
+/** After the drain, the HTTP answers still being written get this long. */
+const ENDPOINT_CLOSE_MS = 1_000;
 
 if (readArgs(USAGE, {})) start().catch((error: unknown) => exitOnStartFailure(error, 'The bot'));
 

@@ -28,6 +28,11 @@ const SCRIPTS: Array<{
     run: (env, args) => runScript('rotate-secrets', env, args),
   },
   { name: 'receiver', usage: 'Usage: npm run receiver', run: (env, args) => runScript('receiver', env, args) },
+  {
+    name: 'interactions',
+    usage: 'Usage: npm run interactions',
+    run: (env, args) => runScript('interactions', env, args),
+  },
   { name: 'rest-proxy', usage: 'Usage: npm run rest-proxy', run: (env, args) => runScript('rest-proxy', env, args) },
   {
     name: 'sandbox',

@@ -113,3 +113,35 @@ describe('REMINDER_CHANNEL_ID and EXPIRY_CHECK_SECONDS', () => {
     expect(problems.some((p) => p.includes('EXPIRY_CHECK_SECONDS'))).toBe(true);
   });
 });
+
+describe('commands over HTTP (INTERACTIONS_PORT, INTERACTIONS_HOST, DISCORD_PUBLIC_KEY)', () => {
+  const KEY = 'A1'.repeat(32);
+
+  it('are off by default, and read as the endpoint with the key in lower case when set', () => {
+    expect(parseConfig(valid).interactions).toBeUndefined();
+    const config = parseConfig({
+      ...valid,
+      INTERACTIONS_PORT: '8090',
+      INTERACTIONS_HOST: '127.0.0.1',
+      DISCORD_PUBLIC_KEY: KEY,
+    });
+    expect(config.interactions).toEqual({ port: 8090, host: '127.0.0.1', publicKey: 'a1'.repeat(32) });
+  });
+
+  it('need the public key once a port is set, saying where the Developer Portal shows it', () => {
+    expect(problemsOf({ ...valid, INTERACTIONS_PORT: '8090' })).toEqual([
+      expect.stringMatching(
+        /^DISCORD_PUBLIC_KEY is missing: INTERACTIONS_PORT is set.*General Information → Public Key/,
+      ),
+    ]);
+  });
+
+  it('refuse a key that is not 64 hex characters, and a port another server has', () => {
+    expect(problemsOf({ ...valid, INTERACTIONS_PORT: '8090', DISCORD_PUBLIC_KEY: 'abc123' })).toEqual([
+      expect.stringMatching(/^DISCORD_PUBLIC_KEY must be 64 hex characters: .*Public Key/),
+    ]);
+    expect(problemsOf({ ...valid, INTERACTIONS_PORT: '9464', METRICS_PORT: '9464', DISCORD_PUBLIC_KEY: KEY })).toEqual([
+      expect.stringMatching(/^INTERACTIONS_PORT must differ from METRICS_PORT \(9464\)/),
+    ]);
+  });
+});

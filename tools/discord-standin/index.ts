@@ -7,7 +7,13 @@
  *   const handle = discord.sendInteraction(slashCommand({ name: 'votes', member: member({ permissions: MODERATOR_PERMISSIONS }) }));
  *   const reply = await handle.waitForMessage();
  */
-export { startDiscordStandIn, type DiscordStandIn, type DiscordStandInOptions } from './standin.js';
+export {
+  startDiscordStandIn,
+  type DiscordStandIn,
+  type DiscordStandInOptions,
+  type HttpInteractionHandle,
+} from './standin.js';
+export type { HttpAnswer, Signing } from './signed-http.js';
 export { isModal, type InteractionHandle, type InteractionResponse } from './interaction-record.js';
 export {
   buttonClick,

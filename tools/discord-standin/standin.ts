@@ -24,6 +24,7 @@ import {
 import { IDENTIFY_WINDOW_MS, type IdentifyRecord } from './shards.js';
 import { handleRest, type RestContext, type RestRequest, type RestResult } from './rest.js';
 import { nextSnowflake } from './snowflake.js';
+import { InteractionSigner, type HttpAnswer, type Signing } from './signed-http.js';
 import { Store } from './store.js';
 import type {
   InteractionPayload,
@@ -33,6 +34,9 @@ import type {
   RecordedRequest,
   RoleChange,
 } from './types.js';
+
+/** An interaction sent over HTTP: the handle, and the endpoint's HTTP answer once it came. */
+export type HttpInteractionHandle = InteractionHandle & { readonly answered: Promise<HttpAnswer> };
 
 export interface DiscordStandInOptions {
   token?: string;
@@ -119,6 +123,15 @@ export interface DiscordStandIn {
   waitForResume(count?: number, timeoutMs?: number): Promise<void>;
   /** Dispatches INTERACTION_CREATE on the live gateway session (queued while the client is away). */
   sendInteraction(payload: InteractionPayload): InteractionHandle;
+  /** The application's public key (hex) the stand-in signs HTTP interactions with: the bot's DISCORD_PUBLIC_KEY. */
+  readonly publicKeyHex: string;
+  /**
+   * POSTs the interaction to an Interactions Endpoint URL, signed as Discord signs it, and takes the
+   * HTTP response as its callback: the handle reads the answer as sendInteraction's does.
+   */
+  sendInteractionHttp(url: string, payload: InteractionPayload, signing?: Signing): HttpInteractionHandle;
+  /** POSTs any body to the endpoint, signed as `signing` says (a PING is `{"type":1}`): the 401 and PONG checks. */
+  postSigned(url: string, body: string, signing?: Signing): Promise<HttpAnswer>;
   /** Closes a shard's socket (default shard 0): a code (e.g. 4000) sends a close frame; none (or 1006) just drops it. */
   dropGateway(closeCode?: number, shard?: number): void;
   /** Sends op 7 RECONNECT on a shard's live session (default shard 0). */
@@ -203,8 +216,11 @@ function failureBody(status: number): { message: string; code: number; retry_aft
 async function readBody(req: IncomingMessage): Promise<{ body: any; contentType: string }> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  const raw = Buffer.concat(chunks);
-  const contentType = req.headers['content-type'] ?? '';
+  return parseBody(Buffer.concat(chunks), req.headers['content-type'] ?? '');
+}
+
+/** A request's or an HTTP interaction answer's body: JSON, or a message with files as Discord reads it. */
+async function parseBody(raw: Buffer, contentType: string): Promise<{ body: any; contentType: string }> {
   if (raw.length === 0) return { body: undefined, contentType };
   if (contentType.startsWith('application/json')) {
     try {
@@ -253,6 +269,7 @@ class StandIn implements DiscordStandIn {
   private roleChangeLatencyMs = 0;
   private readonly channelMessageFailures = new Map<string, number>();
   private callbackFailures = { status: 0, left: 0 };
+  private readonly signer = new InteractionSigner();
   private brokenCallbackAnswers = 0;
   rateLimitedRequests = 0;
 
@@ -566,6 +583,53 @@ class StandIn implements DiscordStandIn {
   }
 
   sendInteraction(payload: InteractionPayload): InteractionHandle {
+    const record = this.prepareInteraction(payload);
+    this.gateway.dispatch('INTERACTION_CREATE', payload, (at) => {
+      record.sentAt = at;
+      record.changed();
+    });
+    return record;
+  }
+
+  get publicKeyHex(): string {
+    return this.signer.publicKeyHex;
+  }
+
+  postSigned(url: string, body: string, signing: Signing = 'valid'): Promise<HttpAnswer> {
+    return this.signer.post(url, body, signing);
+  }
+
+  sendInteractionHttp(url: string, payload: InteractionPayload, signing: Signing = 'valid'): HttpInteractionHandle {
+    const record = this.prepareInteraction(payload);
+    record.sentAt = now();
+    const answered = this.signer.post(url, JSON.stringify(payload), signing).then(async (answer) => {
+      if (answer.status === 200) {
+        // The response is the callback Discord would otherwise have been POSTed: recorded the same way.
+        const { body } = await parseBody(answer.body, answer.contentType);
+        const segments = ['interactions', record.id, record.token, 'callback'];
+        const context: RestContext = {
+          store: this.store,
+          gatewayUrl: this.gatewayUrl,
+          gatewayBotStatus: this.gatewayBotStatus,
+          gatewayBot: this.gatewayBot,
+        };
+        handleRest(context, {
+          method: 'POST',
+          segments,
+          path: `/${segments.join('/')}`,
+          query: {},
+          headers: {},
+          body,
+          at: now(),
+        });
+      }
+      record.changed();
+      return answer;
+    });
+    return Object.assign(record, { answered });
+  }
+
+  private prepareInteraction(payload: InteractionPayload): InteractionRecord {
     this.store.interactionPayloadFixups(payload);
     const record = new InteractionRecord(payload, (id) => this.store.messages.get(id));
     this.store.registerInteraction(record);
@@ -586,10 +650,6 @@ class StandIn implements DiscordStandIn {
         const known = guildRoles.find((role) => role.id === id);
         if (known) resolvedRoles[id] = known;
       }
-    this.gateway.dispatch('INTERACTION_CREATE', payload, (at) => {
-      record.sentAt = at;
-      record.changed();
-    });
     return record;
   }
 

@@ -1,0 +1,25 @@
+import type { Client } from 'discord.js';
+import type { Config } from '../config/bot.js';
+import type { InlineCallbacks } from '../bot/inline-callbacks.js';
+import type { Logger } from '../core/log.js';
+import { deliverTo } from '../http-interactions/deliver.js';
+import { startInteractionsEndpoint, type InteractionsEndpoint } from '../http-interactions/endpoint.js';
+
+/**
+ * Discord's Interactions Endpoint URL for `npm start` and `npm run interactions` alike: each
+ * verified interaction goes to `client`'s interactionCreate listeners (the router) once `ready`.
+ */
+export async function serveInteractions(deps: {
+  config: Config;
+  client: Client;
+  inline: InlineCallbacks;
+  logger: Logger;
+  ready: Promise<void>;
+}): Promise<InteractionsEndpoint | undefined> {
+  const { config, client, inline, logger, ready } = deps;
+  if (!config.interactions) return undefined;
+  const deliver = deliverTo(client, inline, ready);
+  const endpoint = await startInteractionsEndpoint({ ...config.interactions, logger, deliver });
+  logger.info({ url: endpoint.url }, 'interactions endpoint listening');
+  return endpoint;
+}

@@ -1,0 +1,131 @@
+import { disableValidators, Events } from 'discord.js';
+import { readArgs } from '../core/cli-args.js';
+import { createDiscordClient } from '../bot/client.js';
+import { InFlight } from '../bot/in-flight.js';
+import { InlineCallbacks } from '../bot/inline-callbacks.js';
+import { installProcessGuards } from '../bot/process-guards.js';
+import { guardInteractionBuild } from '../bot/guard-interaction-build.js';
+import { loadCommands } from '../bot/load-commands.js';
+import { MemberNames } from '../bot/member-names.js';
+import { ReplyGuard } from '../bot/reply-guard.js';
+import { refuseWhileStopping } from '../bot/refuse-while-stopping.js';
+import { createRouter } from '../bot/router.js';
+import { loadConfig, secretValues } from '../config/bot.js';
+import { ConfigError } from '../config/load.js';
+import { EXIT_FAILURE } from '../core/exit-codes.js';
+import { createLogger } from '../core/log.js';
+import { stopOnSignal } from '../core/stop-on-signal.js';
+import { serveHealthOnly } from '../hosting/health-only.js';
+import type { Phase } from '../hosting/index.js';
+import { componentHandlers } from '../interactions/index.js';
+import { environmentServer } from '../servers/environment-server.js';
+import { refuseUnopenableSecrets } from '../servers/sealing-keys.js';
+import { Servers } from '../servers/servers.js';
+import { ServiceClients } from '../servers/service-clients.js';
+import { openStore } from '../store/index.js';
+import { serveInteractions } from './interactions-endpoint.js';
+import { serverContexts } from './server-contexts.js';
+import { setupPorts } from './setup-ports.js';
+import { exitOnStartFailure } from './start-failure.js';
+
+const USAGE = `Usage: npm run interactions
+
+Answers commands over HTTP alone: Discord's Interactions Endpoint URL at
+http://INTERACTIONS_HOST:INTERACTIONS_PORT/interactions, checked with DISCORD_PUBLIC_KEY. It never
+connects to Discord's gateway and runs no server's background work (posts, polls, roles, reminders):
+the gateway processes (npm start) do, from the same store (DATABASE_URL). Run as many as wanted
+behind a load balancer. Reads the bot's settings (see .env.example); SIGINT or SIGTERM lets the
+interactions in flight finish first.
+Exit codes: 0 after a clean stop, 78 when a setting must change, 1 when starting again may work.
+
+Options:
+  -h, --help  show this text (reads no settings, connects to nothing)
+`;
+
+async function main(): Promise<void> {
+  // As in npm start: the views' unit tests and the stand-in check payloads instead.
+  disableValidators();
+  const config = loadConfig();
+  if (!config.interactions)
+    throw new ConfigError([
+      'INTERACTIONS_PORT is missing: npm run interactions serves only the Interactions Endpoint URL, on this port',
+    ]);
+  const logger = createLogger(config.logLevel, secretValues(config), undefined, config.logFormat);
+  let phase: Phase = 'starting';
+  const healthPort =
+    config.healthPort === undefined
+      ? undefined
+      : await serveHealthOnly({
+          port: config.healthPort,
+          host: '127.0.0.1',
+          setting: 'HEALTH_PORT',
+          phase: () => phase,
+        });
+  const commands = await loadCommands(new URL('../../commands/', import.meta.url));
+  const store = await openStore(config.database, undefined, { poolSize: config.databasePoolSize });
+  logger.info({ backend: store.backend, driver: store.driver }, 'store open');
+  await refuseUnopenableSecrets(store, config.secrets);
+  const servers = new Servers(store, config.secrets, environmentServer(config));
+  await servers.load();
+  const { apiKey: _apiKey, appId: _appId, ...shared } = config.service;
+  const clients = new ServiceClients({
+    shared: { ...shared, onAttempt: (attempt) => logger.debug({ attempt }, 'service request') },
+    credentials: (guildId) => servers.credentials(guildId),
+  });
+  const inline = new InlineCallbacks();
+  // Never logged in: its REST answers interactions and posts follow-ups; no gateway session is opened.
+  const client = createDiscordClient(config, { count: 1, ids: [0] }, inline);
+  client.rest.setToken(config.discord.token);
+  const names = new MemberNames();
+  const setup = setupPorts({
+    store,
+    clients,
+    commands: commands.values(),
+    // The gateway process that owns the server checks milestones on its own schedule (EXPIRY_CHECK_SECONDS).
+    milestonesChanged: () => undefined,
+  });
+  const base = { config, logger, replyGuard: new ReplyGuard(), names, now: () => new Date(), servers, setup };
+  const contexts = serverContexts({ config, servers, clients, client, root: store, base, logger, names });
+  const route = createRouter({
+    commands,
+    components: componentHandlers,
+    base,
+    contextFor: (guildId) => contexts.get(guildId),
+    onlyGuildId: config.discord.guildId,
+  });
+  const inFlight = new InFlight();
+  client.on(Events.InteractionCreate, (interaction) => {
+    names.rememberFrom(interaction);
+    const { guildId } = interaction;
+    const handled = async () => {
+      if (guildId !== null) await contexts.prepare(guildId);
+      await route(interaction);
+    };
+    if (inFlight.accepting) inFlight.track(handled());
+    else void refuseWhileStopping(interaction, logger);
+  });
+  installProcessGuards(logger);
+  guardInteractionBuild(client, logger);
+  const endpoint = await serveInteractions({ config, client, inline, logger, ready: Promise.resolve() });
+  phase = 'ok';
+  logger.info({ commands: [...commands.keys()], servers: servers.known().length }, 'ready for interactions over HTTP');
+
+  stopOnSignal({
+    logger,
+    details: () => ({ inFlight: inFlight.size }),
+    withinMs: config.shutdownGraceMs + 5_000,
+    lateExitCode: EXIT_FAILURE,
+    async stop() {
+      phase = 'stopping';
+      const unfinished = await inFlight.drain(config.shutdownGraceMs);
+      if (unfinished > 0) logger.warn({ unfinished }, 'interactions still running at shutdown');
+      await endpoint?.close(1_000);
+      await client.destroy();
+      await store.close();
+      await healthPort?.close();
+      logger.info('stopped');
+    },
+  });
+}
+
+if (readArgs(USAGE, {})) main().catch((error: unknown) => exitOnStartFailure(error, 'The interactions endpoint'));

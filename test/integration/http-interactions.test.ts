@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { Client, Events, InteractionResponseType, type Interaction } from 'discord.js';
+import { InlineCallbacks } from '../../src/bot/inline-callbacks.js';
+import { replyInTime } from '../../src/bot/respond.js';
+import { deliverTo } from '../../src/http-interactions/deliver.js';
+import { startInteractionsEndpoint, type InteractionsEndpoint } from '../../src/http-interactions/endpoint.js';
+import {
+  buttonClick,
+  member,
+  slashCommand,
+  snowflakeAt,
+  startDiscordStandIn,
+  type DiscordStandIn,
+  type InteractionPayload,
+} from '../../tools/discord-standin/index.js';
+import { capturedLog, type LogLine } from '../support/captured-log.js';
+
+let discord: DiscordStandIn;
+let client: Client;
+let endpoint: InteractionsEndpoint;
+let lines: LogLine[];
+let handler: (interaction: Interaction) => Promise<void>;
+
+beforeAll(async () => {
+  discord = await startDiscordStandIn();
+  const inline = new InlineCallbacks();
+  // A client that never logs in: the endpoint hands it interactions as the gateway would.
+  client = new Client({ intents: [], rest: { api: discord.apiUrl, makeRequest: inline.makeRequest } });
+  inline.attach(client);
+  client.rest.setToken(discord.token);
+  client.on(Events.InteractionCreate, (interaction) => void handler(interaction));
+  const log = capturedLog();
+  lines = log.lines;
+  endpoint = await startInteractionsEndpoint({
+    host: '127.0.0.1',
+    port: 0,
+    publicKey: discord.publicKeyHex,
+    logger: log.logger,
+    deliver: deliverTo(client, inline),
+  });
+});
+afterAll(async () => {
+  await endpoint?.close();
+  await client?.destroy();
+  await discord?.close();
+});
+beforeEach(() => {
+  lines.length = 0;
+});
+
+/** A payload Discord made 2.4 s ago: the endpoint's own deadline is a moment away. */
+function aged<T extends InteractionPayload>(payload: T): T {
+  payload.id = snowflakeAt(new Date(Date.now() - 2_400).toISOString());
+  return payload;
+}
+
+const typeOf = async (handle: { answered: Promise<{ body: Buffer }> }) =>
+  (JSON.parse((await handle.answered).body.toString()) as { type: number }).type;
+
+describe('interactions over HTTP', () => {
+  it("answers a plain reply in the HTTP response, through reply-fast's path too", async () => {
+    handler = async (interaction) => {
+      if (interaction.isChatInputCommand())
+        await replyInTime(interaction, Promise.resolve({ content: 'inline' }), { ephemeral: true });
+    };
+    const handle = discord.sendInteractionHttp(endpoint.url, slashCommand({ name: 'vote', member: member() }));
+    expect(await typeOf(handle)).toBe(InteractionResponseType.ChannelMessageWithSource);
+    expect((await handle.waitForMessage()).content).toBe('inline');
+    expect(discord.requests.filter((r) => r.path.includes('/callback'))).toEqual([]);
+  });
+
+  it('defers a command whose handler has not answered by the deadline, and turns its late reply into an edit', async () => {
+    handler = async (interaction) => {
+      if (!interaction.isChatInputCommand()) return;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await interaction.reply({ content: 'late but shown' });
+    };
+    const handle = discord.sendInteractionHttp(endpoint.url, aged(slashCommand({ name: 'vote', member: member() })));
+    expect(await typeOf(handle)).toBe(InteractionResponseType.DeferredChannelMessageWithSource);
+    await handle.waitFor((h) => h.message()?.content === 'late but shown');
+    expect(handle.rejectedCallbacks).toEqual([]);
+  });
+
+  it("defers a button's update the same way, leaving its message until the late update edits it", async () => {
+    handler = async (interaction) => {
+      if (interaction.isChatInputCommand()) return void (await interaction.reply({ content: 'page 1' }));
+      if (!interaction.isButton()) return;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await interaction.update({ content: 'page 2' });
+    };
+    const message = await discord
+      .sendInteractionHttp(endpoint.url, slashCommand({ name: 'votes', member: member() }))
+      .waitForMessage();
+    const click = discord.sendInteractionHttp(
+      endpoint.url,
+      aged(buttonClick({ customId: 'votes-page:2', member: member(), message })),
+    );
+    expect(await typeOf(click)).toBe(InteractionResponseType.DeferredMessageUpdate);
+    await click.waitFor((h) => h.message()?.content === 'page 2');
+    expect(click.rejectedCallbacks).toEqual([]);
+  });
+
+  it('runs the handler once when the same interaction is sent again while it is being answered', async () => {
+    let runs = 0;
+    handler = async (interaction) => {
+      if (!interaction.isChatInputCommand()) return;
+      runs += 1;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await interaction.reply({ content: 'once' });
+    };
+    const body = JSON.stringify(slashCommand({ name: 'vote', member: member() }));
+    const [first, again] = await Promise.all([
+      discord.postSigned(endpoint.url, body),
+      new Promise((resolve) => setTimeout(resolve, 50)).then(() => discord.postSigned(endpoint.url, body)),
+    ]);
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(409);
+    expect(runs).toBe(1);
+  });
+
+  it('logs refused requests as one counted line, never one per request', async () => {
+    const ping = JSON.stringify({ type: 1 });
+    for (const signing of ['other-key', 'none', 'tampered', 'old'] as const)
+      expect((await discord.postSigned(endpoint.url, ping, signing)).status).toBe(401);
+    const refusals = lines.filter((line) => line.msg === 'interactions endpoint requests refused');
+    expect(refusals.length).toBeLessThanOrEqual(1);
+    expect(JSON.stringify(lines)).not.toContain('"type":1');
+  });
+});

@@ -1,0 +1,50 @@
+import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+
+/**
+ * How a request to an Interactions Endpoint URL is signed: as Discord does (`valid`), or in one of
+ * the ways Discord itself tries when it checks an endpoint refuses them.
+ */
+export type Signing = 'valid' | 'other-key' | 'none' | 'tampered' | 'old' | 'future';
+
+/** What the endpoint answered. */
+export interface HttpAnswer {
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: Buffer;
+}
+
+/** Discord's Ed25519 key pair: the public half is what a bot sets as DISCORD_PUBLIC_KEY. */
+export class InteractionSigner {
+  readonly publicKeyHex: string;
+  readonly #privateKey: KeyObject;
+  readonly #otherKey: KeyObject;
+
+  constructor() {
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    this.#privateKey = privateKey;
+    this.#otherKey = generateKeyPairSync('ed25519').privateKey;
+    this.publicKeyHex = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('hex');
+  }
+
+  /** POSTs `body` to `url` with X-Signature-Ed25519 and X-Signature-Timestamp, signed as `signing` says. */
+  async post(url: string, body: string, signing: Signing = 'valid'): Promise<HttpAnswer> {
+    const skewMs = signing === 'old' ? -600_000 : signing === 'future' ? 600_000 : 0;
+    const timestamp = String(Math.floor((Date.now() + skewMs) / 1000));
+    const key = signing === 'other-key' ? this.#otherKey : this.#privateKey;
+    const signature = sign(null, Buffer.from(timestamp + body), key).toString('hex');
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (signing !== 'none') {
+      headers['x-signature-ed25519'] = signature;
+      headers['x-signature-timestamp'] = timestamp;
+    }
+    // One byte changed after signing, as a man in the middle would.
+    const sent =
+      signing === 'tampered' ? body.replace(/"type":(\d)/, (_, d: string) => `"type":${(Number(d) + 1) % 10}`) : body;
+    const response = await fetch(url, { method: 'POST', headers, body: sent });
+    return {
+      status: response.status,
+      contentType: response.headers.get('content-type') ?? '',
+      body: Buffer.from(await response.arrayBuffer()),
+    };
+  }
+}
