@@ -5,6 +5,7 @@ import type { Config } from '../config/bot.js';
 import { discordPoster } from '../bot/poster.js';
 import type { Logger } from '../core/log.js';
 import { startServerRuntime } from '../runtime/server-runtime.js';
+import { serverPasses } from '../runtime/server-passes.js';
 import type { Servers } from '../servers/servers.js';
 import { serverClient, type ServiceClients } from '../servers/service-clients.js';
 import type { StoreRoot } from '../store/index.js';
@@ -35,6 +36,10 @@ export function serverContexts(deps: {
   const { config, servers, clients, client, root, base, logger, names } = deps;
   const now = deps.now ?? Date.now;
   const poster = discordPoster(client.rest);
+  // Stopped at once: firing, reminding and checking are the gateway processes' work; what a handler
+  // offers them here (a vote's end) is written to the store and read there.
+  const passes = serverPasses({ store: root, logger, checkMs: config.expiryCheckMs });
+  void passes.stop();
   const made = new Map<string, { context: BotContext | undefined; at: number }>();
   servers.onChange((guildId) => made.delete(guildId));
   const build = (guildId: string): BotContext | undefined => {
@@ -49,6 +54,7 @@ export function serverContexts(deps: {
       logger: logger.child({ guildId }),
       names,
       poster,
+      passes,
       firstPollAfterMs: 0,
     }).context;
   };
