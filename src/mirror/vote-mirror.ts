@@ -11,6 +11,7 @@ import {
 import { INTERACTION_STORE_MS, storeWithin } from '../store/within.js';
 import { backoffMs, type BackoffPolicy } from '../work/backoff.js';
 import { DrainLoop } from '../work/drain-loop.js';
+import { Timetable } from '../work/timetable.js';
 import type { VoteSink } from './vote-sink.js';
 
 /**
@@ -32,6 +33,9 @@ export interface VoteMirrorOptions {
   logger: Logger;
   /** VOTE_POLL_SECONDS in ms; 0 turns polling off (webhook refreshes still run). */
   pollMs: number;
+  /** The process's one timer for every server's polls, and this server's key in it (alone: its own). */
+  timetable?: Timetable;
+  key?: string;
   now: () => number;
   /**
    * Where the votes the mirror finds go: those a poll found that no webhook reported (accepted), a
@@ -72,7 +76,12 @@ export class VoteMirror {
   /** Mirror writes so far: a load that overlapped one is used once, and read again next time. */
   #writes = 0;
 
+  readonly #timetable: Timetable;
+  readonly #key: string;
+
   constructor(private readonly options: VoteMirrorOptions) {
+    this.#timetable = options.timetable ?? new Timetable(options.now);
+    this.#key = options.key ?? 'poll';
     // A poll and a refresh catch their own failures (they back off by MIRROR_BACKOFF, a poll never
     // later than its interval): only the read of unconfirmed votes leaves its retry to the loop.
     this.#polls = new DrainLoop(() => this.#pollWhenDue());
@@ -83,13 +92,14 @@ export class VoteMirror {
     });
   }
 
-  /** Polls now and then every pollMs; without polls, refreshes the votes a stop left unrefreshed. */
-  start(): void {
+  /**
+   * Polls at `firstAt` (epoch ms: servers' polls spread over the interval) and then every pollMs,
+   * on the process's timetable; without polls, refreshes the votes a stop left unrefreshed.
+   */
+  start(firstAt = this.options.now()): void {
     if (this.options.pollMs <= 0) return this.#unconfirmed.wake();
-    this.#pollDue = true;
-    this.#polls.wake();
     // A regular poll that falls while one runs (this loop's, or one a burst of refreshes asked for) shares it.
-    this.#polls.every(this.options.pollMs, () => {
+    this.#timetable.every(this.#key, firstAt, this.options.pollMs, () => {
       if (this.#polling) return;
       this.#pollDue = true;
       this.#polls.wake();
@@ -98,6 +108,7 @@ export class VoteMirror {
 
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#timetable.cancel(this.#key);
     await Promise.all([this.#polls.stop(), this.#refreshes.stop(), this.#unconfirmed.stop(), this.#polling]);
   }
 

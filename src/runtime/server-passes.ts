@@ -2,6 +2,7 @@ import type { Logger } from '../core/log.js';
 import { ListReminders } from '../reminders/list-reminders.js';
 import { MilestoneChecks } from '../roles/milestone-checks.js';
 import { ExpirySweep } from '../schedule/expiry-sweep.js';
+import { Timetable } from '../work/timetable.js';
 import type { SweepStore, WaitingWork } from '../store/index.js';
 
 /** What the process read for every server at once before starting them. */
@@ -22,6 +23,8 @@ export interface ServerPasses {
   readonly expiries: ExpirySweep;
   readonly reminders: ListReminders;
   readonly milestones: MilestoneChecks;
+  /** Every server's polls of the service, on one timer. */
+  readonly polls: Timetable;
   /** What servers about to start need to know, read for all of them at once. */
   facts(): Promise<(guildId: string) => ServerStartFacts>;
   start(): void;
@@ -43,10 +46,12 @@ export function serverPasses(options: {
   const expiries = new ExpirySweep({ store, logger, now, reconcileMs: checkMs });
   const reminders = new ListReminders({ store, logger, now, checkMs });
   const milestones = new MilestoneChecks(checkMs);
+  const polls = new Timetable(now);
   return {
     expiries,
     reminders,
     milestones,
+    polls,
     async facts() {
       const [waiting, withMilestones] = await Promise.all([store.workWaitingAll(), store.serversWithMilestones()]);
       return (guildId) => ({
@@ -59,6 +64,7 @@ export function serverPasses(options: {
     },
     async stop() {
       milestones.stop();
+      polls.stop();
       await Promise.all([expiries.stop(), reminders.stop()]);
     },
   };

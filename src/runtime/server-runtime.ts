@@ -171,6 +171,8 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     api,
     logger,
     pollMs: config.votePollMs,
+    timetable: options.passes.polls,
+    key: guildId,
     now,
     votes,
     streakGraceMs: settings.streakGraceMs,
@@ -211,7 +213,6 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     ]),
     feed,
   };
-  let firstPoll: NodeJS.Timeout | undefined;
   let started = false;
   return {
     guildId,
@@ -223,14 +224,12 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
       if (started) return;
       started = true;
       lanes.start(facts.waiting);
-      firstPoll = setTimeout(() => mirror.start(), options.firstPollAfterMs);
-      firstPoll.unref();
+      mirror.start(now() + options.firstPollAfterMs);
       schedule.start();
       options.passes.reminders.join(guildId, reminder);
       milestones.start(facts.noMilestones);
     },
     async stop() {
-      clearTimeout(firstPoll);
       options.passes.reminders.leave(guildId, reminder);
       await Promise.all([lanes.stop(), mirror.stop(), schedule.stop(), milestones.stop()]);
     },
