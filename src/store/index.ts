@@ -45,6 +45,7 @@ export type {
   MemberStreak,
   MirrorEntry,
   MirrorTotals,
+  PolledMirror,
   ScheduledExpiry,
   DueListReminder,
   ReminderOptIn,

@@ -12,6 +12,7 @@ import type {
   MilestoneGrant,
   MirrorEntry,
   MirrorTotals,
+  PolledMirror,
   NewEvent,
   NewVote,
   OutgoingPost,
@@ -117,6 +118,8 @@ export interface VoteLedger {
   runningVotesOf(userId: string, at: number): Promise<RunningListVote[]>;
   /** Moves the end of the member's current period on `site` (Guilds': its expiry is known later). */
   setPeriodEnd(userId: string, at: number, periodEndsAt: number, site?: VoteSite): Promise<void>;
+  /** setPeriodEnd for many members on Guilds at once (a poll's list): a statement, not one per member. */
+  setPeriodEnds(ends: ReadonlyArray<{ userId: string; periodEndsAt: number }>, at: number): Promise<void>;
   /**
    * Members whose delivered Guilds vote still runs on the assumed period (`periodMs` from its
    * arrival): the service was never asked when it really ends, as when the process stopped before
@@ -164,6 +167,11 @@ export interface StatsStore {
 export interface MirrorStore {
   /** Replaces the whole mirror with a poll's answer. */
   replaceMirror(entries: readonly MirrorEntry[], totals: MirrorTotals): Promise<void>;
+  /**
+   * A poll's mirror, totals and outcome in one write (one statement where the backend allows).
+   * Returns whether an earlier poll's totals were stored: the very first poll only seeds.
+   */
+  savePoll(polled: PolledMirror): Promise<{ polledBefore: boolean }>;
   /** One member's vote as a refresh saw it; null removes it. */
   setMirrorEntry(userId: string, entry: MirrorEntry | null): Promise<void>;
   mirrorEntry(userId: string): Promise<MirrorEntry | undefined>;

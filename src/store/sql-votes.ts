@@ -32,7 +32,13 @@ export function sqlVotes<Base extends ServerScopedClass>(base: Base) {
     implements
       Pick<
         VoteLedger,
-        'acceptVote' | 'acceptVotes' | 'runningVotes' | 'runningVotesOf' | 'setPeriodEnd' | 'unconfirmedVoters'
+        | 'acceptVote'
+        | 'acceptVotes'
+        | 'runningVotes'
+        | 'runningVotesOf'
+        | 'setPeriodEnd'
+        | 'setPeriodEnds'
+        | 'unconfirmedVoters'
       >,
       StreakStore
   {
@@ -198,6 +204,20 @@ export function sqlVotes<Base extends ServerScopedClass>(base: Base) {
         'UPDATE votes SET period_ends_at = $4 WHERE guild_id = $1 AND user_id = $2 AND period_ends_at > $3 AND site = $5',
         [userId, at, periodEndsAt, site],
       );
+    }
+
+    async setPeriodEnds(ends: ReadonlyArray<{ userId: string; periodEndsAt: number }>, at: number): Promise<void> {
+      // One row per member, as an UPDATE … FROM takes one of several matches at random.
+      const rows = [...new Map(ends.map((end) => [end.userId, end.periodEndsAt]))];
+      for (const slice of slices(rows, ROWS_PER_INSERT)) {
+        // PostgreSQL takes an untyped VALUES column for text: the ends are cast to the column's type.
+        const values = slice.map((_, i) => `($${4 + 2 * i}, CAST($${5 + 2 * i} AS BIGINT))`).join(', ');
+        await this.query(
+          `UPDATE votes SET period_ends_at = ends.column2 FROM (VALUES ${values}) AS ends
+           WHERE votes.guild_id = $1 AND votes.user_id = ends.column1 AND votes.period_ends_at > $2 AND votes.site = $3`,
+          [at, GUILDS_SITE, ...slice.flat()],
+        );
+      }
     }
 
     async runningVotes(at: number, site?: VoteSite): Promise<Map<string, number>> {
