@@ -3,8 +3,8 @@ import { GUILDS_SITE, openStore, type MirrorEntry, type Store, type StoreRoot } 
 import { storeBackends } from '../support/store-backends.js';
 
 // What a poll writes (savePoll: the mirror whole or only its changes, the totals and the poll's
-// outcome at once) and the ends it moves in the ledger (setPeriodEnds), on both backends, lists
-// longer than one statement takes among them.
+// outcome at once), the ends it moves in the ledger (setPeriodEnds) and the schedule's ends
+// (scheduleExpiries), on both backends, lists longer than one statement takes among them.
 
 const HOUR = 3_600_000;
 const SERVER = '111111111111111111';
@@ -120,5 +120,38 @@ describe.each(storeBackends('bot-poll-writes-'))('a poll written on $name', (bac
     expect(running.has(member(5))).toBe(false);
     expect((await store.runningVotesOf(users[0]!, at)).find((v) => v.site === 'topgg')?.endsAt).toBe(T + 12 * HOUR);
     expect((await other.runningVotes(at)).get(users[1]!)).toBe(T + 12 * HOUR);
+  });
+  it("writes many members' ends at once, each kept at a later end another list's vote runs to", async () => {
+    const [longer, shorter, guildsOnly] = [member(2_001), member(2_002), member(2_003)];
+    const other = (userId: string, hours: number) =>
+      store.acceptVote({
+        userId,
+        at: T,
+        double: false,
+        source: 'webhook',
+        periodEndsAt: T + hours * HOUR,
+        site: 'topgg',
+      });
+    await other(longer, 30);
+    await other(shorter, 2);
+    const many = Array.from({ length: 250 }, (_, i) => ({ userId: member(3_000 + i), endsAt: T + 12 * HOUR + i }));
+    await store.scheduleExpiries([
+      { userId: longer, endsAt: T + 12 * HOUR },
+      { userId: shorter, endsAt: T + 12 * HOUR },
+      { userId: guildsOnly, endsAt: T + 12 * HOUR },
+      ...many,
+    ]);
+    const ends = await store.scheduledExpiries();
+    expect([ends.get(longer), ends.get(shorter), ends.get(guildsOnly)]).toEqual([
+      T + 30 * HOUR,
+      T + 12 * HOUR,
+      T + 12 * HOUR,
+    ]);
+    for (const { userId, endsAt } of many) expect(ends.get(userId)).toBe(endsAt);
+    // Written again earlier: Guilds' end moves, the other list's later one stays.
+    expect(await store.rescheduleExpiry(longer, T + 11 * HOUR)).toBe(T + 30 * HOUR);
+    expect(await store.rescheduleExpiry(shorter, T + 11 * HOUR)).toBe(T + 12 * HOUR);
+    expect((await store.scheduledExpiriesOf([longer, shorter])).get(shorter)).toBe(T + 11 * HOUR);
+    expect((await store.scheduledExpiry(longer))?.endsAt).toBe(T + 30 * HOUR);
   });
 });
