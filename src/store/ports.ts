@@ -202,6 +202,11 @@ export interface ExpiryStore {
   rescheduleExpiry(userId: string, endsAt: number): Promise<number | undefined>;
   /** scheduleExpiry for many members in a few statements. */
   scheduleExpiries(ends: readonly ScheduledExpiry[]): Promise<void>;
+  /**
+   * scheduleExpiries, returning the ends it replaced by member (none: nothing was scheduled): on
+   * PostgreSQL a statement per 200 members, where scheduledExpiriesOf then scheduleExpiries are two.
+   */
+  rescheduleExpiries(ends: readonly ScheduledExpiry[]): Promise<Map<string, number>>;
   /** Expiries due at `now`, soonest first. */
   dueExpiries(now: number, limit: number): Promise<ScheduledExpiry[]>;
   /** The soonest scheduled end, if any. */

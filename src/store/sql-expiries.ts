@@ -44,21 +44,31 @@ export function sqlExpiries<Base extends ServerScopedClass>(base: Base) {
     }
 
     async rescheduleExpiry(userId: string, endsAt: number): Promise<number | undefined> {
-      if (this.db.dialect === 'postgres') {
-        // One round trip per delivered vote: a statement's CTE reads the row as it was before the
-        // statement's own upsert.
-        const [row] = await this.query(
-          `WITH before AS (SELECT ends_at FROM vote_expiries WHERE guild_id = $1 AND user_id = $2),
-             written AS (${upsertLatestEnds(1)})
-           SELECT ends_at FROM before`,
-          [userId, endsAt],
-        );
-        return row ? num(row.ends_at) : undefined;
+      return (await this.rescheduleExpiries([{ userId, endsAt }])).get(userId);
+    }
+
+    async rescheduleExpiries(ends: readonly ScheduledExpiry[]): Promise<Map<string, number>> {
+      if (this.db.dialect !== 'postgres') {
+        // SQLite has no writes in a WITH; its statements cost no round trip.
+        const before = await this.scheduledExpiriesOf(ends.map((end) => end.userId));
+        await this.scheduleExpiries(ends);
+        return before;
       }
-      // SQLite has no writes in a WITH; its statements cost no round trip.
-      const before = await this.scheduledExpiry(userId);
-      await this.scheduleExpiry(userId, endsAt);
-      return before?.endsAt;
+      const before = new Map<string, number>();
+      const rows = [...new Map(ends.map((end) => [end.userId, end.endsAt]))];
+      for (const slice of slices(rows, ROWS_PER_INSERT)) {
+        // One round trip for a delivered vote or a poll's new ends: a statement's CTE reads the rows
+        // as they were before the statement's own upsert.
+        const users = slice.map((_, i) => `$${2 + 2 * i}`).join(', ');
+        const found = await this.query(
+          `WITH before AS (SELECT user_id, ends_at FROM vote_expiries WHERE guild_id = $1 AND user_id IN (${users})),
+             written AS (${upsertLatestEnds(slice.length)})
+           SELECT user_id, ends_at FROM before`,
+          slice.flat(),
+        );
+        for (const row of found) before.set(String(row.user_id), num(row.ends_at));
+      }
+      return before;
     }
 
     async dueExpiries(now: number, limit: number): Promise<ScheduledExpiry[]> {

@@ -4,7 +4,7 @@ import { storeBackends } from '../support/store-backends.js';
 
 // What a poll writes (savePoll: the mirror whole or only its changes, the totals and the poll's
 // outcome at once), the ends it moves in the ledger (setPeriodEnds) and the schedule's ends
-// (scheduleExpiries), on both backends, lists longer than one statement takes among them.
+// (scheduleExpiries, rescheduleExpiries), on both backends, lists longer than one statement takes among them.
 
 const HOUR = 3_600_000;
 const SERVER = '111111111111111111';
@@ -152,6 +152,21 @@ describe.each(storeBackends('bot-poll-writes-'))('a poll written on $name', (bac
     expect(await store.rescheduleExpiry(longer, T + 11 * HOUR)).toBe(T + 30 * HOUR);
     expect(await store.rescheduleExpiry(shorter, T + 11 * HOUR)).toBe(T + 12 * HOUR);
     expect((await store.scheduledExpiriesOf([longer, shorter])).get(shorter)).toBe(T + 11 * HOUR);
+    expect((await store.scheduledExpiry(longer))?.endsAt).toBe(T + 30 * HOUR);
+
+    // Many at once, saying what each replaced: a member scheduled before, one never scheduled.
+    const newcomer = member(2_004);
+    const moved = many.map(({ userId, endsAt }) => ({ userId, endsAt: endsAt + HOUR }));
+    const before = await store.rescheduleExpiries([...moved, { userId: newcomer, endsAt: T + 9 * HOUR }]);
+    expect(before.size).toBe(many.length);
+    for (const { userId, endsAt } of many) expect(before.get(userId)).toBe(endsAt);
+    expect(before.has(newcomer)).toBe(false);
+    const after = await store.scheduledExpiries();
+    for (const { userId, endsAt } of moved) expect(after.get(userId)).toBe(endsAt);
+    expect(after.get(newcomer)).toBe(T + 9 * HOUR);
+    expect((await store.rescheduleExpiries([{ userId: longer, endsAt: T + 10 * HOUR }])).get(longer)).toBe(
+      T + 30 * HOUR,
+    );
     expect((await store.scheduledExpiry(longer))?.endsAt).toBe(T + 30 * HOUR);
   });
 });
