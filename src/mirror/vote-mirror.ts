@@ -24,6 +24,12 @@ export const SAME_VOTE_END_MS = 1_000;
 const MIRROR_BACKOFF: BackoffPolicy = { baseMs: 1_000, capMs: 30_000 };
 /** More members than this waiting for a refresh: one GET /votes serves them all. */
 const REFRESH_BY_POLL_ABOVE = 5;
+/**
+ * Every this many polls, one writes the whole list and reads the ledger again, whatever the memory
+ * says: rows another writer left (a process that still polled the server while handing it over)
+ * are mended within this many polls. On PostgreSQL it costs the same round trips as a change.
+ */
+const WHOLE_POLL_EVERY = 10;
 
 export interface VoteMirrorOptions {
   /** The mirror, and the votes a poll records. */
@@ -85,6 +91,8 @@ export class VoteMirror {
    * that moves a member's end takes the member out; undefined: the next poll reads the ledger.
    */
   #ledgerTook: Map<string, number> | undefined;
+  /** Polls since the last one that wrote the whole list and read the ledger. */
+  #sinceWhole = 0;
 
   constructor(private readonly options: VoteMirrorOptions) {
     // A poll and a refresh catch their own failures (they back off by MIRROR_BACKOFF, a poll never
@@ -240,7 +248,12 @@ export class VoteMirror {
    * whether an earlier poll's totals were stored.
    */
   async #save(entries: readonly MirrorEntry[], list: VoteList, at: number): Promise<boolean> {
-    const known = this.#index;
+    const whole = ++this.#sinceWhole >= WHOLE_POLL_EVERY;
+    if (whole) {
+      this.#sinceWhole = 0;
+      this.#ledgerTook = undefined;
+    }
+    const known = whole ? undefined : this.#index;
     const listed = new Set(entries.map((entry) => entry.userId));
     const changed = known ? entries.filter((entry) => !sameEntry(known.get(entry.userId), entry)) : entries;
     const removed = known && [...known.keys()].filter((userId) => !listed.has(userId));

@@ -159,4 +159,19 @@ describe.each(storeBackends('bot-poll-statements-'))('round trips per poll and p
     const bound = backend.name === 'PostgreSQL' ? 7 : 8;
     expect(delivery).toBeLessThanOrEqual(bound);
   });
+  it('mends within ten polls the rows another writer left behind its back', async () => {
+    const stranger = '710000000000000997';
+    const listed = async () => (await store.mirrorEntries()).map((entry) => entry.userId).sort();
+    const want = await listed();
+    // A process that still polled the server while handing it over: a row the service does not
+    // list, and a listed one gone.
+    await store.setMirrorEntry(stranger, { userId: stranger, expiresAt: Date.now() + HOUR, viaDiscord: true });
+    await store.setMirrorEntry(VOTERS[0]!, null);
+    let polls = 0;
+    while (polls < 10 && JSON.stringify(await listed()) !== JSON.stringify(want)) {
+      await mirror.poll();
+      polls += 1;
+    }
+    expect(await listed()).toEqual(want);
+  });
 });
