@@ -1,4 +1,4 @@
-import { ServiceError, type ServiceClient, type VoteStatus } from '../api/index.js';
+import { ServiceError, type ServiceClient, type VoteList, type VoteStatus } from '../api/index.js';
 import type { Logger } from '../core/log.js';
 import {
   GUILDS_SITE,
@@ -25,10 +25,17 @@ export const SAME_VOTE_END_MS = 1_000;
 const MIRROR_BACKOFF: BackoffPolicy = { baseMs: 1_000, capMs: 30_000 };
 /** More members than this waiting for a refresh: one GET /votes serves them all. */
 const REFRESH_BY_POLL_ABOVE = 5;
+/**
+ * Every this many polls, one writes the whole list and reads the ledger again, whatever the memory
+ * says: rows another writer left (a process that still polled the server while handing it over)
+ * are mended within this many polls. On PostgreSQL it costs the same round trips as a change.
+ */
+const WHOLE_POLL_EVERY = 10;
 
 export interface VoteMirrorOptions {
   /** The mirror, and the votes a poll records. */
-  store: MirrorStore & Pick<VoteLedger, 'acceptVotes' | 'runningVotes' | 'setPeriodEnd' | 'unconfirmedVoters'>;
+  store: MirrorStore &
+    Pick<VoteLedger, 'acceptVotes' | 'runningVotes' | 'setPeriodEnd' | 'setPeriodEnds' | 'unconfirmedVoters'>;
   api: ServiceClient;
   logger: Logger;
   /** VOTE_POLL_SECONDS in ms; 0 turns polling off (webhook refreshes still run). */
@@ -45,6 +52,12 @@ export interface VoteMirrorOptions {
   /** The server's streak grace window (votes the poll finds continue streaks like delivered ones). */
   streakGraceMs?: number;
 }
+
+/** The same member and way of voting, and an end that moved by no more than rounding and latency. */
+const sameEntry = (known: MirrorEntry | undefined, entry: MirrorEntry): boolean =>
+  known !== undefined &&
+  known.viaDiscord === entry.viaDiscord &&
+  Math.abs(known.expiresAt - entry.expiresAt) < SAME_VOTE_END_MS;
 
 /** The guild's active votes, kept in the store from polls of GET /votes and per-member refreshes. */
 export class VoteMirror {
@@ -67,14 +80,23 @@ export class VoteMirror {
   /** Without polls, the refreshes that failed, each tried again at its own time. */
   #refreshRetries: Array<{ readonly userId: string; readonly at: number }> = [];
   /**
-   * The store's mirror rows (member → expiry), so `/vote` reads them with no I/O: a store query per
-   * `/vote` was most of the bot's CPU under load. Filled by a poll or read once from the store, then
-   * kept in step with every write below (this object is the mirror's only writer).
+   * The store's mirror rows by member, so `/vote` reads them with no I/O: a store query per `/vote`
+   * was most of the bot's CPU under load. Filled by a poll or read once from the store, then kept in
+   * step with every write below (this object is the mirror's only writer), so a poll writes only
+   * what changed. Undefined after a write whose outcome is unknown: the next poll writes it all.
    */
-  #index: Map<string, number> | undefined;
-  #loading: Promise<Map<string, number>> | undefined;
-  /** Mirror writes so far: a load that overlapped one is used once, and read again next time. */
+  #index: Map<string, MirrorEntry> | undefined;
+  #loading: Promise<Map<string, MirrorEntry>> | undefined;
+  /** Mirror writes so far: a load or a poll's write that overlapped another is not trusted as the index. */
   #writes = 0;
+  /**
+   * The listed members' Guilds period ends in the ledger as the last poll left them: a poll whose list
+   * shows the same ends has nothing to record (most polls), and skips the ledger's read. A refresh
+   * that moves a member's end takes the member out; undefined: the next poll reads the ledger.
+   */
+  #ledgerTook: Map<string, number> | undefined;
+  /** Polls since the last one that wrote the whole list and read the ledger. */
+  #sinceWhole = 0;
 
   readonly #timetable: Timetable;
   readonly #key: string;
@@ -117,7 +139,7 @@ export class VoteMirror {
     try {
       // A member is waiting: past the deadline the service answers instead.
       const index = this.#index ?? (await storeWithin(this.#load(), INTERACTION_STORE_MS));
-      const expiresAt = index.get(userId);
+      const expiresAt = index.get(userId)?.expiresAt;
       if (expiresAt === undefined) return undefined;
       const left = expiresAt - this.options.now();
       if (left > 0) return { voted: true, remainingMs: left };
@@ -136,14 +158,14 @@ export class VoteMirror {
    * throws, so the event waits and is handled again.
    */
   async knownEnd(userId: string): Promise<number | undefined> {
-    return (this.#index ?? (await this.#load())).get(userId);
+    return (this.#index ?? (await this.#load())).get(userId)?.expiresAt;
   }
 
-  #load(): Promise<Map<string, number>> {
+  #load(): Promise<Map<string, MirrorEntry>> {
     this.#loading ??= (async () => {
       const writes = this.#writes;
       const entries = await this.options.store.mirrorEntries();
-      const index = new Map(entries.map((entry) => [entry.userId, entry.expiresAt]));
+      const index = new Map(entries.map((entry) => [entry.userId, entry]));
       if (writes === this.#writes) this.#index = index;
       return index;
     })().finally(() => (this.#loading = undefined));
@@ -200,57 +222,24 @@ export class VoteMirror {
   }
 
   async #poll(): Promise<void> {
-    const { store, api, logger, now } = this.options;
+    const { api, logger, now } = this.options;
     try {
       const list = await api.listVotes({ fresh: true });
       const at = now();
-      // The very first poll only learns who has voted: those votes were cast before the bot was
-      // listening, and announcing a day's worth of them at once would be noise (source 'seed').
-      const first = (await store.mirrorTotals()) === undefined;
       const entries: MirrorEntry[] = [];
       for (const vote of list.votes) {
         if (vote.remainingMs !== null && vote.remainingMs > 0)
           entries.push({ userId: vote.userId, expiresAt: at + vote.remainingMs, viaDiscord: vote.viaDiscord });
       }
-      await store.replaceMirror(entries, {
-        totalVotes: list.totalVotes,
-        monthlyVotes: list.monthlyVotes,
-        polledAt: at,
-      });
-      this.#writes += 1;
-      this.#index = new Map(entries.map((entry) => [entry.userId, entry.expiresAt]));
+      // The very first poll only learns who has voted: those votes were cast before the bot was
+      // listening, and announcing a day's worth of them at once would be noise (source 'seed').
+      const first = !(await this.#save(entries, list, at));
       logger.info({ active: entries.length, first }, 'vote mirror updated');
       const listed = entries.map((entry) => ({ userId: entry.userId, endsAt: entry.expiresAt }));
       await this.options.votes.polled(listed);
-      // One read for the whole list: most listed votes are running already and need no more work.
-      // Guilds' own: another list's running vote neither hides a Guilds vote nor moves its end.
-      const running = await store.runningVotes(at, GUILDS_SITE);
-      const candidates: NewVote[] = [];
-      for (const vote of list.votes) {
-        const periodEndsAt = vote.remainingMs ? at + vote.remainingMs : at + ASSUMED_VOTE_PERIOD_MS;
-        const endsAt = running.get(vote.userId);
-        if (endsAt === undefined) {
-          const source = first ? 'seed' : 'poll';
-          candidates.push({
-            userId: vote.userId,
-            at,
-            double: false,
-            source,
-            periodEndsAt,
-            streakGraceMs: this.options.streakGraceMs,
-          });
-        } else if (Math.abs(endsAt - periodEndsAt) >= SAME_VOTE_END_MS)
-          await store.setPeriodEnd(vote.userId, at, periodEndsAt);
-      }
-      const fresh = await store.acceptVotes(candidates);
-      const accepted = first ? 0 : fresh.length;
-      if (accepted > 0) {
-        logger.info({ voters: accepted }, 'poll found votes no webhook reported');
-        this.options.votes.accepted();
-      }
+      await this.#record(list.votes, at, first);
       this.#pollFailures = 0;
       this.#retryAt = Infinity;
-      await this.#remember({ at, ok: true });
     } catch (err) {
       this.#pollFailures += 1;
       const retryInMs = this.#retryPoll();
@@ -260,6 +249,97 @@ export class VoteMirror {
       );
       // Only the error's stable code reaches /setup status: its message may quote the service.
       await this.#remember({ at: now(), ok: false, code: err instanceof ServiceError ? err.code : 'store' });
+    }
+  }
+
+  /**
+   * Writes a poll's list with its totals and outcome, in one statement where the store allows: only
+   * the entries that changed since the index (an end within SAME_VOTE_END_MS of the stored one is the
+   * same: it moves only by rounding and latency), the whole list when there is no index. Returns
+   * whether an earlier poll's totals were stored.
+   */
+  async #save(entries: readonly MirrorEntry[], list: VoteList, at: number): Promise<boolean> {
+    const whole = ++this.#sinceWhole >= WHOLE_POLL_EVERY;
+    if (whole) {
+      this.#sinceWhole = 0;
+      this.#ledgerTook = undefined;
+    }
+    const known = whole ? undefined : this.#index;
+    const listed = new Set(entries.map((entry) => entry.userId));
+    const changed = known ? entries.filter((entry) => !sameEntry(known.get(entry.userId), entry)) : entries;
+    const removed = known && [...known.keys()].filter((userId) => !listed.has(userId));
+    const writes = ++this.#writes;
+    let polledBefore: boolean;
+    try {
+      ({ polledBefore } = await this.options.store.savePoll({
+        entries: changed,
+        ...(removed && { removed }),
+        totals: { totalVotes: list.totalVotes, monthlyVotes: list.monthlyVotes, polledAt: at },
+        poll: { at, ok: true },
+      }));
+    } catch (err) {
+      // The write may have happened or not: the index is read again when next needed.
+      this.#index = undefined;
+      throw err;
+    }
+    if (writes !== this.#writes) {
+      // A refresh wrote while this poll did: which write came last is unknown.
+      this.#index = undefined;
+      return polledBefore;
+    }
+    const index = new Map(known);
+    for (const userId of removed ?? []) index.delete(userId);
+    for (const entry of changed) index.set(entry.userId, entry);
+    this.#index = index;
+    return polledBefore;
+  }
+
+  /**
+   * Brings the ledger in line with a poll's list: a running vote's end moved where the service
+   * says otherwise, a listed vote no webhook reported recorded. Nothing to do (and nothing read)
+   * when every listed end is the one the last poll left running.
+   */
+  async #record(votes: VoteList['votes'], at: number, first: boolean): Promise<void> {
+    const { store, logger } = this.options;
+    const ends = votes.map((vote) => ({
+      userId: vote.userId,
+      periodEndsAt: vote.remainingMs ? at + vote.remainingMs : at + ASSUMED_VOTE_PERIOD_MS,
+    }));
+    const took = this.#ledgerTook;
+    const sameAsTaken = ({ userId, periodEndsAt }: { userId: string; periodEndsAt: number }) => {
+      const end = took?.get(userId);
+      return end !== undefined && end > at && Math.abs(end - periodEndsAt) < SAME_VOTE_END_MS;
+    };
+    if (took && ends.every(sameAsTaken)) return;
+    this.#ledgerTook = undefined;
+    const writes = this.#writes;
+    // One read for the whole list: most listed votes are running already and need no more work.
+    // Guilds' own: another list's running vote neither hides a Guilds vote nor moves its end.
+    const running = await store.runningVotes(at, GUILDS_SITE);
+    const taken = new Map<string, number>();
+    const moved: Array<{ userId: string; periodEndsAt: number }> = [];
+    const candidates: NewVote[] = [];
+    for (const { userId, periodEndsAt } of ends) {
+      const endsAt = running.get(userId);
+      if (endsAt === undefined) {
+        const source = first ? 'seed' : 'poll';
+        candidates.push({ userId, at, double: false, source, periodEndsAt, streakGraceMs: this.options.streakGraceMs });
+      } else if (Math.abs(endsAt - periodEndsAt) >= SAME_VOTE_END_MS) {
+        moved.push({ userId, periodEndsAt });
+        taken.set(userId, periodEndsAt);
+      } else taken.set(userId, endsAt);
+    }
+    if (moved.length > 0) await store.setPeriodEnds(moved, at);
+    const fresh = await store.acceptVotes(candidates);
+    // A listed vote the ledger did not take (another writer recorded one first) is read again next poll.
+    const candidateEnds = new Map(candidates.map((vote) => [vote.userId, vote.periodEndsAt]));
+    for (const userId of fresh) taken.set(userId, candidateEnds.get(userId)!);
+    // A refresh that moved an end meanwhile may have come before or after this poll's reads.
+    if (writes === this.#writes) this.#ledgerTook = taken;
+    const accepted = first ? 0 : fresh.length;
+    if (accepted > 0) {
+      logger.info({ voters: accepted }, 'poll found votes no webhook reported');
+      this.options.votes.accepted();
     }
   }
 
@@ -325,11 +405,14 @@ export class VoteMirror {
         this.#refreshFailures.delete(userId);
         return;
       }
-      const known = await store.mirrorEntry(userId);
+      // The index is the store's rows: whether the vote came through Discord is read there, not again.
+      const known = this.#index ? this.#index.get(userId) : await store.mirrorEntry(userId);
       const expiresAt = at + status.remainingMs;
-      await store.setMirrorEntry(userId, { userId, expiresAt, viaDiscord: known?.viaDiscord ?? true });
+      const entry = { userId, expiresAt, viaDiscord: known?.viaDiscord ?? true };
+      await store.setMirrorEntry(userId, entry);
       this.#writes += 1;
-      this.#index?.set(userId, expiresAt);
+      this.#index?.set(userId, entry);
+      this.#ledgerTook?.delete(userId);
       await store.setPeriodEnd(userId, at, expiresAt);
       await this.options.votes.running(userId, expiresAt);
       this.#refreshFailures.delete(userId);

@@ -194,9 +194,7 @@ export class ExpirySchedule {
       const before = await store.rescheduleExpiry(userId, endsAt);
       return new Map(before === undefined ? [] : [[userId, before]]);
     }
-    const scheduled = await store.scheduledExpiriesOf(votes.map((vote) => vote.userId));
-    await store.scheduleExpiries(votes);
-    return scheduled;
+    return store.rescheduleExpiries(votes);
   }
 
   /**

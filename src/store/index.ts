@@ -49,6 +49,7 @@ export type {
   MemberStreak,
   MirrorEntry,
   MirrorTotals,
+  PolledMirror,
   ScheduledExpiry,
   DueListReminder,
   ReminderOptIn,

@@ -16,6 +16,7 @@ import type {
   MilestoneGrant,
   MirrorEntry,
   MirrorTotals,
+  PolledMirror,
   NewEvent,
   NewVote,
   OutgoingPost,
@@ -118,6 +119,8 @@ export interface VoteLedger {
   runningVotesOf(userId: string, at: number): Promise<RunningListVote[]>;
   /** Moves the end of the member's current period on `site` (Guilds': its expiry is known later). */
   setPeriodEnd(userId: string, at: number, periodEndsAt: number, site?: VoteSite): Promise<void>;
+  /** setPeriodEnd for many members on Guilds at once (a poll's list): a statement, not one per member. */
+  setPeriodEnds(ends: ReadonlyArray<{ userId: string; periodEndsAt: number }>, at: number): Promise<void>;
   /**
    * Members whose delivered Guilds vote still runs on the assumed period (`periodMs` from its
    * arrival): the service was never asked when it really ends, as when the process stopped before
@@ -165,6 +168,11 @@ export interface StatsStore {
 export interface MirrorStore {
   /** Replaces the whole mirror with a poll's answer. */
   replaceMirror(entries: readonly MirrorEntry[], totals: MirrorTotals): Promise<void>;
+  /**
+   * A poll's mirror, totals and outcome in one write (one statement where the backend allows).
+   * Returns whether an earlier poll's totals were stored: the very first poll only seeds.
+   */
+  savePoll(polled: PolledMirror): Promise<{ polledBefore: boolean }>;
   /** One member's vote as a refresh saw it; null removes it. */
   setMirrorEntry(userId: string, entry: MirrorEntry | null): Promise<void>;
   mirrorEntry(userId: string): Promise<MirrorEntry | undefined>;
@@ -195,6 +203,11 @@ export interface ExpiryStore {
   rescheduleExpiry(userId: string, endsAt: number): Promise<number | undefined>;
   /** scheduleExpiry for many members in a few statements. */
   scheduleExpiries(ends: readonly ScheduledExpiry[]): Promise<void>;
+  /**
+   * scheduleExpiries, returning the ends it replaced by member (none: nothing was scheduled): on
+   * PostgreSQL a statement per 200 members, where scheduledExpiriesOf then scheduleExpiries are two.
+   */
+  rescheduleExpiries(ends: readonly ScheduledExpiry[]): Promise<Map<string, number>>;
   /** Removes the entry if it still ends at `endsAt`: a vote that moved it meanwhile keeps it. */
   clearExpiry(userId: string, endsAt: number): Promise<void>;
   scheduledExpiry(userId: string): Promise<ScheduledExpiry | undefined>;

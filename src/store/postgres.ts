@@ -38,12 +38,15 @@ export function openPostgres(url: string, poolSize = DEFAULT_POOL_SIZE): Db {
     driver: 'pg',
     query: async (sql: string, params: readonly SqlValue[] = []) =>
       (await client.query(sql, [...params])).rows as Row[],
-    transaction: (work) => work(over(client)),
+    transaction: async (work, opening) => {
+      if (opening !== undefined) await client.query(opening);
+      return work(over(client));
+    },
     close: async () => undefined,
   });
   return {
     ...over(pool),
-    async transaction(work) {
+    async transaction(work, opening) {
       const client = await pool.connect();
       let broken: Error | undefined;
       // The pool listens for errors on idle clients only: a connection cut mid-transaction must not be
@@ -51,7 +54,8 @@ export function openPostgres(url: string, poolSize = DEFAULT_POOL_SIZE): Db {
       const cut = (error: Error) => (broken ??= error);
       client.on('error', cut);
       try {
-        await client.query('BEGIN');
+        // With no parameters, both go as one simple query: one round trip.
+        await client.query(opening === undefined ? 'BEGIN' : `BEGIN; ${opening}`);
         const result = await work(over(client));
         await client.query('COMMIT');
         return result;

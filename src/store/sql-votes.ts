@@ -14,6 +14,9 @@ import {
 import type { ServerScopedClass } from './sql-scoped.js';
 import { GUILDS_SITE, type MemberStreak, type NewVote, type RunningListVote, type VoteSite } from './types.js';
 
+/** A lock key safe to write into a statement as it is (a quote or backslash never is). */
+const PLAIN_KEY = /^[0-9A-Za-z_ ]+$/;
+
 /** A recorded vote as accepting a new one reads it. */
 interface Recorded extends TimelineVote {
   id: number | undefined;
@@ -32,7 +35,13 @@ export function sqlVotes<Base extends ServerScopedClass>(base: Base) {
     implements
       Pick<
         VoteLedger,
-        'acceptVote' | 'acceptVotes' | 'runningVotes' | 'runningVotesOf' | 'setPeriodEnd' | 'unconfirmedVoters'
+        | 'acceptVote'
+        | 'acceptVotes'
+        | 'runningVotes'
+        | 'runningVotesOf'
+        | 'setPeriodEnd'
+        | 'setPeriodEnds'
+        | 'unconfirmedVoters'
       >,
       StreakStore
   {
@@ -50,15 +59,17 @@ export function sqlVotes<Base extends ServerScopedClass>(base: Base) {
     }
 
     #acceptSlice(votes: readonly NewVote[]): Promise<string[]> {
+      const users = [...new Set(votes.map((vote) => vote.userId))].sort();
+      // Two PostgreSQL sessions could both see "no vote this period" and both insert: one member at
+      // a time, taken in one order (a lock on the table made every server's votes wait for each other).
+      const keys = users.map((userId) => `votes ${this.guildId} ${userId}`);
+      const lock = (rows: string) =>
+        `SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM (VALUES ${rows}) AS t(k) ORDER BY k`;
+      // Ids are digits: the keys go in the statement itself, which then shares BEGIN's round trip.
+      const inline = this.db.dialect === 'postgres' && keys.every((key) => PLAIN_KEY.test(key));
+      const opening = inline ? lock(keys.map((key) => `('${key}')`).join(', ')) : undefined;
       return this.db.transaction(async (tx) => {
-        const users = [...new Set(votes.map((vote) => vote.userId))].sort();
-        // Two PostgreSQL sessions could both see "no vote this period" and both insert: one member at
-        // a time, taken in one order (a lock on the table made every server's votes wait for each other).
-        if (tx.dialect === 'postgres')
-          await tx.query(
-            `SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM (VALUES ${valueRows(users.length, 1, 1)}) AS t(k) ORDER BY k`,
-            users.map((userId) => `votes ${this.guildId} ${userId}`),
-          );
+        if (tx.dialect === 'postgres' && !inline) await tx.query(lock(valueRows(keys.length, 1, 1)), keys);
         const recent = await this.#recentVotes(users, votes, tx);
         const known = await this.#knownEventIds(votes, tx);
         const fresh: Array<NewVote & { site: VoteSite; streak: number }> = [];
@@ -129,7 +140,7 @@ export function sqlVotes<Base extends ServerScopedClass>(base: Base) {
           tx,
         );
         return [...new Set([...fresh.map((vote) => vote.userId), ...claimed.keys()])];
-      });
+      }, opening);
     }
 
     /**
@@ -198,6 +209,20 @@ export function sqlVotes<Base extends ServerScopedClass>(base: Base) {
         'UPDATE votes SET period_ends_at = $4 WHERE guild_id = $1 AND user_id = $2 AND period_ends_at > $3 AND site = $5',
         [userId, at, periodEndsAt, site],
       );
+    }
+
+    async setPeriodEnds(ends: ReadonlyArray<{ userId: string; periodEndsAt: number }>, at: number): Promise<void> {
+      // One row per member, as an UPDATE … FROM takes one of several matches at random.
+      const rows = [...new Map(ends.map((end) => [end.userId, end.periodEndsAt]))];
+      for (const slice of slices(rows, ROWS_PER_INSERT)) {
+        // PostgreSQL takes an untyped VALUES column for text: the ends are cast to the column's type.
+        const values = slice.map((_, i) => `($${4 + 2 * i}, CAST($${5 + 2 * i} AS BIGINT))`).join(', ');
+        await this.query(
+          `UPDATE votes SET period_ends_at = ends.column2 FROM (VALUES ${values}) AS ends
+           WHERE votes.guild_id = $1 AND votes.user_id = ends.column1 AND votes.period_ends_at > $2 AND votes.site = $3`,
+          [at, GUILDS_SITE, ...slice.flat()],
+        );
+      }
     }
 
     async runningVotes(at: number, site?: VoteSite): Promise<Map<string, number>> {

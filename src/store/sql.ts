@@ -10,8 +10,11 @@ export interface Db {
   /** The library that talks to the database, for the start-up log line. */
   readonly driver: 'node:sqlite' | 'better-sqlite3' | 'pg';
   query(sql: string, params?: readonly SqlValue[]): Promise<Row[]>;
-  /** Runs `work` in one transaction; everything inside uses the handle it is given. */
-  transaction<T>(work: (db: Db) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in one transaction; everything inside uses the handle it is given. `opening`: a
+   * statement with no parameters run first, in BEGIN's round trip on PostgreSQL.
+   */
+  transaction<T>(work: (db: Db) => Promise<T>, opening?: string): Promise<T>;
   close(): Promise<void>;
 }
 

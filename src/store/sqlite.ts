@@ -25,7 +25,10 @@ export function openSqlite(file: string, driver: SqliteDriver = activeSqliteDriv
     dialect: 'sqlite',
     driver: driver.name,
     query: async (sql, params) => run(sql, params),
-    transaction: (work) => work(direct),
+    transaction: async (work, opening) => {
+      if (opening !== undefined) run(opening);
+      return work(direct);
+    },
     close: async () => undefined,
   };
 
@@ -40,7 +43,7 @@ export function openSqlite(file: string, driver: SqliteDriver = activeSqliteDriv
     dialect: 'sqlite',
     driver: driver.name,
     query: (sql, params) => serial(async () => run(sql, params)),
-    transaction: (work) =>
+    transaction: (work, opening) =>
       serial(async () => {
         try {
           db.exec('BEGIN IMMEDIATE');
@@ -48,6 +51,7 @@ export function openSqlite(file: string, driver: SqliteDriver = activeSqliteDriv
           throw fail(error);
         }
         try {
+          if (opening !== undefined) db.exec(opening);
           const result = await work(direct);
           db.exec('COMMIT');
           return result;

@@ -149,6 +149,19 @@ export interface MirrorEntry {
   viaDiscord: boolean;
 }
 
+/**
+ * What one poll writes, all at once: the mirror brought in line with the service's list, the totals
+ * it showed and the poll's outcome.
+ */
+export interface PolledMirror {
+  /** The whole list (the mirror is replaced by it), or with `removed` only the entries that changed. */
+  entries: readonly MirrorEntry[];
+  /** Members no longer listed: `entries` then holds only what changed since the mirror was last written. */
+  removed?: readonly string[];
+  totals: MirrorTotals;
+  poll: PollRecord;
+}
+
 /** "The vote period of member M ends at T", kept until what it triggers has been done. */
 export interface ScheduledExpiry {
   userId: string;
