@@ -1,4 +1,4 @@
-import { Client, GatewayIntentBits, Options } from 'discord.js';
+import { Client, GatewayIntentBits, LimitedCollection, Options, type CacheFactory } from 'discord.js';
 import type { Config } from '../config/bot.js';
 import { SharedIdentifyThrottler } from '../shards/identify-throttler.js';
 import type { ShardSet } from '../shards/ownership.js';
@@ -58,25 +58,45 @@ function newClient(config: Config, shards: ShardSet, inline: InlineCallbacks | u
       globalRequestsPerSecond: config.discord.restRequestsPerSecond,
       ...(inline ? { makeRequest: inline.makeRequest } : {}),
     },
-    makeCache: Options.cacheWithLimits({
-      ...Options.DefaultMakeCacheSettings,
-      MessageManager: 0,
-      PresenceManager: 0,
-      ReactionManager: 0,
-      ReactionUserManager: 0,
-      GuildEmojiManager: 0,
-      GuildStickerManager: 0,
-      GuildScheduledEventManager: 0,
-      GuildInviteManager: 0,
-      GuildBanManager: 0,
-      StageInstanceManager: 0,
-      VoiceStateManager: 0,
-      ThreadManager: 0,
-      ThreadMemberManager: 0,
-      AutoModerationRuleManager: 0,
-      ApplicationCommandManager: 0,
-      GuildMemberManager: { maxSize: 0, keepOverLimit: (member) => member.id === member.client.user?.id },
-      UserManager: { maxSize: 0, keepOverLimit: (user) => user.id === user.client.user?.id },
-    }),
+    makeCache,
   });
 }
+
+/** What the client caches: none of what the bot never reads, and only the bot's own member and user. */
+const CACHE_LIMITS = {
+  ...Options.DefaultMakeCacheSettings,
+  MessageManager: 0,
+  PresenceManager: 0,
+  ReactionManager: 0,
+  ReactionUserManager: 0,
+  GuildEmojiManager: 0,
+  GuildStickerManager: 0,
+  GuildScheduledEventManager: 0,
+  GuildInviteManager: 0,
+  GuildBanManager: 0,
+  StageInstanceManager: 0,
+  VoiceStateManager: 0,
+  ThreadManager: 0,
+  ThreadMemberManager: 0,
+  AutoModerationRuleManager: 0,
+  ApplicationCommandManager: 0,
+  GuildMemberManager: { maxSize: 0, keepOverLimit: (member) => member.id === member.client.user?.id },
+  UserManager: { maxSize: 0, keepOverLimit: (user) => user.id === user.client.user?.id },
+} satisfies Parameters<typeof Options.cacheWithLimits>[0];
+
+const limitedCache = Options.cacheWithLimits(CACHE_LIMITS);
+
+/**
+ * A cache of size 0 never holds anything (its set() does nothing), so every manager that keeps
+ * nothing shares this one instead of each guild and channel making a dozen empty ones: about 2.7 KB
+ * of heap per guild, 13 MB in a process of 5,000 servers.
+ */
+const KEPT_EMPTY = new LimitedCollection({ maxSize: 0 });
+
+/** Looks a manager's limit up as Options.cacheWithLimits does: by its own name, else its type's. */
+const makeCache: CacheFactory = (managerType, holds, manager) => {
+  const setting =
+    (CACHE_LIMITS as Record<string, unknown>)[manager.name] ??
+    (CACHE_LIMITS as Record<string, unknown>)[managerType.name];
+  return setting === 0 ? (KEPT_EMPTY as ReturnType<CacheFactory>) : limitedCache(managerType, holds, manager);
+};
