@@ -46,14 +46,17 @@ const SETTING = { votes: 'VOTE_CHANNEL_ID', reviews: 'REVIEW_CHANNEL_ID' } as co
  */
 export class Lanes {
   readonly #lanes = new Map<string, ChannelLane>();
-  readonly #unannounced: DrainLoop;
+  /** Made at the first vote with no channel to announce it. */
+  #unannouncedLoop: DrainLoop | undefined;
   #started = false;
 
-  constructor(private readonly options: LanesOptions) {
-    this.#unannounced = new DrainLoop(() => this.#markUnannounced(), {
+  constructor(private readonly options: LanesOptions) {}
+
+  get #unannounced(): DrainLoop {
+    return (this.#unannouncedLoop ??= new DrainLoop(() => this.#markUnannounced(), {
       backoff: STORE_BACKOFF,
-      onError: (err) => options.logger.warn({ err }, 'could not record votes as not announced'),
-    });
+      onError: (err) => this.options.logger.warn({ err }, 'could not record votes as not announced'),
+    }));
   }
 
   /** Votes were accepted: announce them (or record them as never announced). */
@@ -85,7 +88,7 @@ export class Lanes {
 
   async stop(): Promise<void> {
     this.#started = false;
-    await Promise.all([this.#unannounced.stop(), ...[...this.#lanes.values()].map((lane) => lane.stop())]);
+    await Promise.all([this.#unannouncedLoop?.stop(), ...[...this.#lanes.values()].map((lane) => lane.stop())]);
   }
 
   #lane(channelId: string): ChannelLane {

@@ -64,9 +64,9 @@ export class VoteMirror {
   /** GET /votes: at start, every pollMs after (its `every`), and sooner after a failure. */
   readonly #polls: DrainLoop;
   /** Members a webhook named, a batch at a time; without polls also those whose refresh failed, when due. */
-  readonly #refreshes: DrainLoop;
+  #refreshLoop: DrainLoop | undefined;
   /** Without polls: the votes a stop left unrefreshed, read once at start (a failed read is retried with backoff). */
-  readonly #unconfirmed: DrainLoop;
+  #unconfirmedLoop: DrainLoop | undefined;
   #polling: Promise<void> | undefined;
   readonly #waiting = new Set<string>();
   #stopped = false;
@@ -107,11 +107,18 @@ export class VoteMirror {
     // A poll and a refresh catch their own failures (they back off by MIRROR_BACKOFF, a poll never
     // later than its interval): only the read of unconfirmed votes leaves its retry to the loop.
     this.#polls = new DrainLoop(() => this.#pollWhenDue());
-    this.#refreshes = new DrainLoop(() => this.#refreshWaiting());
-    this.#unconfirmed = new DrainLoop(() => this.#refreshUnconfirmed(), {
+  }
+
+  // Made when first needed: most servers of a process are never refreshed between polls.
+  get #refreshes(): DrainLoop {
+    return (this.#refreshLoop ??= new DrainLoop(() => this.#refreshWaiting()));
+  }
+
+  get #unconfirmed(): DrainLoop {
+    return (this.#unconfirmedLoop ??= new DrainLoop(() => this.#refreshUnconfirmed(), {
       backoff: MIRROR_BACKOFF,
-      warn: { logger: options.logger, line: 'could not read the votes left unconfirmed; trying again' },
-    });
+      warn: { logger: this.options.logger, line: 'could not read the votes left unconfirmed; trying again' },
+    }));
   }
 
   /**
@@ -131,7 +138,7 @@ export class VoteMirror {
   async stop(): Promise<void> {
     this.#stopped = true;
     this.#timetable.cancel(this.#key);
-    await Promise.all([this.#polls.stop(), this.#refreshes.stop(), this.#unconfirmed.stop(), this.#polling]);
+    await Promise.all([this.#polls.stop(), this.#refreshLoop?.stop(), this.#unconfirmedLoop?.stop(), this.#polling]);
   }
 
   /** The member's vote as the mirror shows it, if active now; undefined means "ask the service". */

@@ -188,7 +188,9 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     streakGraceMs: settings.streakGraceMs,
     listingDelivered: (site, at, test) => options.base.servers.listings.delivered(guildId, site, at, test),
   });
-  const context: BotContext = {
+  // Made at the server's first interaction: most of 5,000 servers a process see none for hours, and
+  // the store wrappers and the streak index were a few KB of heap each.
+  const makeContext = (): BotContext => ({
     ...options.base,
     logger,
     settings,
@@ -212,12 +214,15 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
       'scheduledExpiry',
     ]),
     feed,
-  };
+  });
+  let context: BotContext | undefined;
   let started = false;
   return {
     guildId,
     settings,
-    context,
+    get context() {
+      return (context ??= makeContext());
+    },
     handle,
     milestonesChanged: () => milestones.check(),
     start(facts) {

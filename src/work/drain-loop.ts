@@ -29,7 +29,8 @@ export class DrainLoop {
   #later: NodeJS.Timeout | undefined;
   #laterAt = Infinity;
   #every: NodeJS.Timeout | undefined;
-  readonly #sleepers = new Set<() => void>();
+  /** Made by the first sleep: thousands of servers' loops a process mostly never sleep. */
+  #sleepers: Set<() => void> | undefined;
 
   constructor(
     private readonly drain: () => Promise<void>,
@@ -100,13 +101,14 @@ export class DrainLoop {
   sleep(ms: number): Promise<void> {
     if (this.#stopped) return Promise.resolve();
     return new Promise((resolve) => {
+      const sleepers = (this.#sleepers ??= new Set());
       const done = () => {
         clearTimeout(timer);
-        this.#sleepers.delete(done);
+        sleepers.delete(done);
         resolve();
       };
       const timer = setTimeout(done, ms);
-      this.#sleepers.add(done);
+      sleepers.add(done);
     });
   }
 
@@ -116,7 +118,7 @@ export class DrainLoop {
     clearTimeout(this.#retry);
     clearTimeout(this.#later);
     clearInterval(this.#every);
-    for (const wake of [...this.#sleepers]) wake();
+    for (const wake of [...(this.#sleepers ?? [])]) wake();
     await this.#running;
   }
 
