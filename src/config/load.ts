@@ -1,5 +1,6 @@
 // How every process reads its settings, whichever fields it takes: .env first, every problem in one
 // ConfigError (exit code 78), the result frozen.
+import { resolve } from 'node:path';
 import { config as loadDotenv } from 'dotenv';
 import { EXIT_CONFIG } from '../core/exit-codes.js';
 import { type Fields, readFields, type Values } from './fields.js';
@@ -8,12 +9,15 @@ export class ConfigError extends Error {
   /** A supervisor stops restarting on it: the same settings would fail again. */
   readonly exitCode = EXIT_CONFIG;
 
-  constructor(readonly problems: readonly string[]) {
+  constructor(
+    readonly problems: readonly string[],
+    closing = 'Set these in .env (copy .env.example to .env to start) or in the environment.',
+  ) {
     super(
       [
         `The bot's configuration has ${problems.length} problem${problems.length === 1 ? '' : 's'}:`,
         ...problems.map((p) => `  - ${p}`),
-        'Set these in .env (copy .env.example to .env to start) or in the environment.',
+        closing,
       ].join('\n'),
     );
     this.name = 'ConfigError';
@@ -29,14 +33,30 @@ export function readOrThrow<F extends Fields>(fields: F, env: NodeJS.ProcessEnv)
 
 /**
  * A process's loader from its parser: it reads .env, or the file DOTENV_CONFIG_PATH names (dotenv's
- * own setting), into process.env without overriding what is already set, then parses.
+ * own setting), into process.env without overriding what is already set, then parses. A missing .env
+ * is fine (the environment may hold everything); a named file that cannot be read is not: every
+ * setting in it would silently count as unset.
  */
 export const fromDotenv =
   <T>(parse: (env: NodeJS.ProcessEnv) => T) =>
   (path?: string): T => {
-    loadDotenv({ path, quiet: true });
+    const named = path ?? (process.env.DOTENV_CONFIG_PATH || undefined);
+    const { error } = loadDotenv({ path, quiet: true });
+    if (named !== undefined && error) throw unreadableEnvFile(named, error);
     return parse(process.env);
   };
+
+function unreadableEnvFile(file: string, error: Error): ConfigError {
+  const where = resolve(file);
+  const why =
+    (error as NodeJS.ErrnoException).code === 'ENOENT'
+      ? `there is no file ${where}`
+      : `${where} cannot be read (${(error as NodeJS.ErrnoException).code ?? error.message})`;
+  return new ConfigError(
+    [`DOTENV_CONFIG_PATH names ${file}, but ${why}`],
+    'Fix the file name in DOTENV_CONFIG_PATH (or unset it to read .env), then start again.',
+  );
+}
 
 export function deepFreeze<T extends object>(value: T): T {
   for (const child of Object.values(value)) {

@@ -1,14 +1,18 @@
 import type { AddressInfo, Server } from 'node:net';
-import { FatalStartError } from './exit-codes.js';
+import { EXIT_CONFIG, FatalStartError } from './exit-codes.js';
 
-/** A port this process could not have, told as the start failure's one line: the setting to change. */
+/**
+ * A port this process could not have, told as the start failure's one line: the setting to change.
+ * EXIT_CONFIG: a port held by another process or refused to this user stays so, and a supervisor
+ * restarting the bot every few seconds would only fill the log.
+ */
 export class ListenError extends FatalStartError {
   constructor(
     message: string,
     /** Node's reason, such as EADDRINUSE or EACCES. */
     readonly code: string | undefined,
   ) {
-    super(message);
+    super(message, EXIT_CONFIG);
   }
 }
 

@@ -1,6 +1,7 @@
 import { describeDatabase, StoreError } from '../store/index.js';
 import { inspectStore } from '../store/inspect.js';
 import { fail, pass, skip, type Check } from './check.js';
+import { unmakeableReason } from './store-folder.js';
 
 /** DATABASE_URL: the store opens, takes a write, and its schema is this build's (or the start will migrate it). */
 export const storeCheck: Check = {
@@ -10,7 +11,15 @@ export const storeCheck: Check = {
     const where = describeDatabase(config.database);
     try {
       const { fresh, version, latest } = await inspectStore(config.database);
-      if (fresh) return pass(`${where} is not made yet; the bot makes it (schema ${latest}) at its first start.`);
+      if (fresh) {
+        const cannot = config.database.kind === 'sqlite' ? unmakeableReason(config.database.file) : undefined;
+        if (cannot !== undefined)
+          return fail(
+            `${where} is not made yet, and the bot could not make it: ${cannot}.`,
+            "set DATABASE_URL to a file in a folder the bot's user may write in, or make that folder and give the user write access.",
+          );
+        return pass(`${where} is not made yet; the bot makes it (schema ${latest}) at its first start.`);
+      }
       if (version > latest)
         return fail(
           `${where} has schema ${version}, newer than this build's ${latest}: a newer version of the bot wrote it.`,

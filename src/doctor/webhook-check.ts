@@ -1,8 +1,12 @@
 import { connect, createServer } from 'node:net';
 import { listen } from '../core/listen.js';
 import { fail, pass, skip, type Check } from './check.js';
+import { portHolder } from './port-holder.js';
 
-/** The receiver's settings: its port free (or the running bot already listening there), its token, its public URL. */
+/**
+ * The receiver's settings: its port free, or held by the running bot (told by its process, never
+ * assumed), its token, its public URL.
+ */
 export const webhookCheck: Check = {
   name: 'webhook receiver (WEBHOOK_PORT)',
   async run({ config }) {
@@ -16,12 +20,22 @@ export const webhookCheck: Check = {
         `WEBHOOK_PORT ${webhook.port} on ${host} cannot be listened on (${port.cause}).`,
         'pick a port above 1023 that nothing else uses, or run the bot with the right to bind it.',
       );
+    let listening = `port ${webhook.port} is free`;
+    if (port.state === 'taken') {
+      const holder = portHolder(webhook.port);
+      if (!holder?.isBot)
+        return fail(
+          `port ${webhook.port} is taken by ${holder ? `${holder.name} (pid ${holder.pid})` : 'another process (the doctor cannot tell which)'}, so the bot could not start.`,
+          holder
+            ? 'stop that process, or set WEBHOOK_PORT to a port nothing uses.'
+            : 'stop what holds it (ss -ltnp shows it), or set WEBHOOK_PORT to a port nothing uses; if it is the bot running as another user, run the doctor as that user.',
+        );
+      listening = `the bot (pid ${holder.pid}) listens on port ${webhook.port}`;
+    }
     const token =
       webhook.token === undefined
         ? 'tokens are set per server with /setup webhook'
         : `WEBHOOK_TOKEN is ${webhook.token.length} characters`;
-    const listening =
-      port.state === 'free' ? `port ${webhook.port} is free` : `something listens on port ${webhook.port} (the bot?)`;
     if (webhook.publicUrl === undefined) return pass(`${listening}; ${token}; WEBHOOK_PUBLIC_URL not set.`);
     const url = new URL(webhook.path, webhook.publicUrl).toString();
     const reached = await reach(url);

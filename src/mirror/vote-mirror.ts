@@ -245,13 +245,17 @@ export class VoteMirror {
       const listed = entries.map((entry) => ({ userId: entry.userId, endsAt: entry.expiresAt }));
       await this.options.votes.polled(listed);
       await this.#record(list.votes, at, first);
+      if (this.#pollFailures > 0) logger.info({ failedPolls: this.#pollFailures }, 'vote poll works again');
       this.#pollFailures = 0;
       this.#retryAt = Infinity;
     } catch (err) {
       this.#pollFailures += 1;
       const retryInMs = this.#retryPoll();
-      logger.warn(
-        { err, attempt: this.#pollFailures, retryInMs },
+      // One line per outage, not one per retry; the service's own failure is known and told in a
+      // line, a stack trace is kept for what is not (a store fault, a bug).
+      const fields = err instanceof ServiceError ? { problem: err.message, code: err.code } : { err };
+      logger[this.#pollFailures === 1 ? 'warn' : 'debug'](
+        { ...fields, attempt: this.#pollFailures, retryInMs },
         'could not poll the active votes; the mirror keeps its last state',
       );
       // Only the error's stable code reaches /setup status: its message may quote the service.

@@ -31,6 +31,7 @@ import { setupPorts } from './setup-ports.js';
 import { followSettingsChanges } from './settings-changes.js';
 import { openStore } from '../store/index.js';
 import { exitOnStartFailure } from './start-failure.js';
+import { watchGatewayConnection } from '../bot/gateway-connection.js';
 import { resolveShards } from './resolve-shards.js';
 import { formatShardIds } from '../shards/shard-ids.js';
 import { InlineCallbacks } from '../bot/inline-callbacks.js';
@@ -191,6 +192,7 @@ async function main(): Promise<void> {
   });
   client.on(Events.Error, (err) => logger.error({ err }, 'discord client error'));
   client.on(Events.Warn, (warning) => logger.warn({ warning }, 'discord client warning'));
+  watchGatewayConnection(client, logger);
   const rateLimits = watchRateLimits(client.rest, logger, metrics && ((kind) => metrics.discordRateLimited(kind)));
   installProcessGuards(logger);
   guardInteractionBuild(client, logger);

@@ -8,7 +8,8 @@ const USAGE = `Usage: npm run doctor [-- --json]
 
 Checks a real setup end to end (settings, Discord, the channels and roles, the service), one line per
 check, reading only. Reads the same settings as the bot, from the environment or .env.
-Exit codes: 0 when every check passed, 78 when the configuration does not parse, 1 for any other failure.
+Exit codes: 0 when no check failed (a skipped one is not a failure), 78 when the configuration does not
+parse, 1 for any other failure.
 
 Options:
   --json      print the checks as a JSON array of { ok, name, status, detail, fix } (fix is null
@@ -27,7 +28,7 @@ interface CheckResult {
 
 /**
  * `npm run doctor`: checks a real setup end to end, one line per check. Reads only: it never posts
- * to the service, to Discord or to members. Exit 0 only when every check passed; 78 when the
+ * to the service, to Discord or to members. Exit 0 when no check failed (skips are not failures); 78 when the
  * configuration itself does not parse (as the bot would exit), 1 for any other failed check.
  */
 async function doctor(json: boolean): Promise<void> {
@@ -43,11 +44,14 @@ async function doctor(json: boolean): Promise<void> {
     state,
   );
   const code = ok ? 0 : state.config === undefined ? EXIT_CONFIG : EXIT_FAILURE;
+  const skipped = results.filter((result) => result.status === 'skip').length;
   const closing = json
     ? `${JSON.stringify(results, null, 2)}\n`
-    : ok
-      ? 'All checks passed.\n'
-      : 'Fix the ✘ lines above, then run npm run doctor again.\n';
+    : !ok
+      ? 'Fix the ✘ lines above, then run npm run doctor again.\n'
+      : skipped === 0
+        ? 'All checks passed.\n'
+        : `No check failed; the ${skipped} skipped (–) had nothing to check here.\n`;
   // Discord's REST client keeps sockets open; exit once the last line is written (a pipe may lag).
   process.stdout.write(closing, () => process.exit(code));
 }

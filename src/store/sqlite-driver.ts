@@ -1,6 +1,8 @@
+import { EXIT_CONFIG } from '../core/exit-codes.js';
 import { loadBetterSqlite3 } from './sqlite-better.js';
 import { loadNodeSqlite } from './sqlite-node.js';
 import type { SqliteDriver } from './sqlite-connection.js';
+import { StoreError } from './store-error.js';
 
 /**
  * The drivers, preferred first: Node's built-in node:sqlite (22.13+), then better-sqlite3 for Node 20
@@ -19,9 +21,11 @@ let active: SqliteDriver | undefined;
 export function activeSqliteDriver(): SqliteDriver {
   for (const load of LOADERS) active ??= load();
   if (active === undefined) {
-    throw new Error(
+    // EXIT_CONFIG: only an install or another Node mends it, so a supervisor must not restart it.
+    throw new StoreError(
       'No SQLite driver: Node 22.13 or newer has one built in (node:sqlite); on Node 20 the better-sqlite3 ' +
         'package must be installed (run npm ci and check that it built), or use a postgres:// DATABASE_URL.',
+      EXIT_CONFIG,
     );
   }
   return active;

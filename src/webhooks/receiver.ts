@@ -264,7 +264,13 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
     options.inbox.wake();
   }
 
-  const address = await listen(server, options.port, options.host);
+  const address = await listen(
+    server,
+    options.port,
+    options.host,
+    (reason) =>
+      `Could not receive webhooks on ${hostInUrl(options.host ?? '0.0.0.0')}:${options.port} (${reason}): choose a free WEBHOOK_PORT (or stop what holds it), and a WEBHOOK_HOST this machine has.`,
+  );
   return {
     url: `http://${hostInUrl(address.address)}:${address.port}${options.path}`,
     close: () =>

@@ -1,4 +1,6 @@
-import { writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -6,7 +8,7 @@ import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { openStore } from '../../src/store/index.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
-import { temporaryDatabaseUrl } from '../../tools/bot-process.js';
+import { startBot, temporaryDatabaseUrl } from '../../tools/bot-process.js';
 import { startDiscordStandIn, type DiscordStandIn } from '../../tools/discord-standin/index.js';
 import { runScript } from '../support/run-script.js';
 import { botEnvironment } from '../../tools/world.js';
@@ -60,6 +62,28 @@ describe('npm run doctor on the store and the webhook receiver', () => {
     );
   });
 
+  it('fails a store the bot could not make, naming DATABASE_URL: a folder under a file, a folder it may not write', async () => {
+    const file = fileOf(temporaryDatabaseUrl());
+    writeFileSync(file, 'a regular file');
+    const under = `${file}/data/bot.sqlite`;
+    expect(await lineOf('store (DATABASE_URL)', { DATABASE_URL: `file:${under}` })).toBe(
+      `✘ store (DATABASE_URL): ${under} is not made yet, and the bot could not make it: ${file} is a file, not a folder, so ${file}/data cannot be made. Fix: set DATABASE_URL to a file in a folder the bot's user may write in, or make that folder and give the user write access.`,
+    );
+    // root may write anywhere: the refusal can only be seen as another user.
+    if (process.getuid?.() === 0) return;
+    const locked = mkdtempSync(path.join(tmpdir(), 'vote-review-bot-locked-'));
+    chmodSync(locked, 0o555);
+    try {
+      expect(await lineOf('store (DATABASE_URL)', { DATABASE_URL: `file:${locked}/bot.sqlite` })).toMatch(
+        new RegExp(
+          `^✘ store \\(DATABASE_URL\\): .*this user may not write in ${locked}, so the file cannot be made in it\\. Fix: set DATABASE_URL`,
+        ),
+      );
+    } finally {
+      chmodSync(locked, 0o755);
+    }
+  });
+
   it('fails a store that cannot be opened, with the start’s own message naming DATABASE_URL', async () => {
     const notADatabase = fileOf(temporaryDatabaseUrl());
     writeFileSync(notADatabase, 'this is not a SQLite file, but long enough to have a header page. '.repeat(20));
@@ -70,16 +94,41 @@ describe('npm run doctor on the store and the webhook receiver', () => {
     expect(line).toContain('Fix: ');
   });
 
-  it('passes webhook settings with a free port or a listening one, and shows the token length, never the token', async () => {
+  it('passes webhook settings with a free port, and shows the token length, never the token', async () => {
     const token = 'a-webhook-token-of-32-characters';
     const free = await closedPort();
     const base = { WEBHOOK_HOST: '127.0.0.1', WEBHOOK_TOKEN: token };
     expect(await lineOf('webhook receiver (WEBHOOK_PORT)', { ...base, WEBHOOK_PORT: String(free) })).toBe(
       `✔ webhook receiver (WEBHOOK_PORT): port ${free} is free; WEBHOOK_TOKEN is 32 characters; WEBHOOK_PUBLIC_URL not set.`,
     );
+  });
+
+  it('fails WEBHOOK_PORT held by another process, naming it when it can; passes it held by the running bot', async () => {
+    const token = 'a-webhook-token-of-32-characters';
+    const base = { WEBHOOK_HOST: '127.0.0.1', WEBHOOK_TOKEN: token };
+    // This test process holds receiverPort: not the bot, so the bot could not start.
     const taken = await lineOf('webhook receiver (WEBHOOK_PORT)', { ...base, WEBHOOK_PORT: String(receiverPort) });
-    expect(taken).toMatch(new RegExp(`^✔ .*something listens on port ${receiverPort}`));
-    expect(taken).not.toContain(token);
+    expect(taken).toMatch(
+      process.platform === 'linux'
+        ? new RegExp(
+            `^✘ .*: port ${receiverPort} is taken by node \\(pid ${process.pid}\\), so the bot could not start\\. Fix: stop that process, or set WEBHOOK_PORT`,
+          )
+        : new RegExp(`^✘ .*: port ${receiverPort} is taken by another process`),
+    );
+    if (process.platform !== 'linux') return;
+    const port = await closedPort();
+    const settings = { ...env, ...base, WEBHOOK_PORT: String(port) };
+    const bot = startBot(settings);
+    try {
+      await bot.waitForLog((line) => line.msg === 'webhook receiver listening', 15_000, 'the receiver');
+      const ours = await lineOf('webhook receiver (WEBHOOK_PORT)', settings);
+      expect(ours).toBe(
+        `✔ webhook receiver (WEBHOOK_PORT): the bot (pid ${bot.child.pid}) listens on port ${port}; WEBHOOK_TOKEN is 32 characters; WEBHOOK_PUBLIC_URL not set.`,
+      );
+      expect(ours).not.toContain(token);
+    } finally {
+      await bot.stop('SIGKILL');
+    }
   });
 
   it('checks WEBHOOK_PUBLIC_URL is reachable: any HTTP answer passes, a refused connection fails with the fix', async () => {

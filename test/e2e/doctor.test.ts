@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
@@ -86,6 +87,32 @@ describe('npm run doctor', () => {
     expect(voter).toMatch(/^\d{17,20}$/);
     expect(run.stdout).not.toContain(voter);
     expect(run.stdout).toMatch(/GET \/votes\/\{user_id\}: matches the schema \(the first listed voter: voted\)/);
+  });
+
+  it("exits 0 with many servers when nothing failed: the servers' own checks are skipped, not failed", async () => {
+    const many = {
+      DISCORD_GUILD_ID: '',
+      SERVICE_API_KEY: '',
+      SERVICE_APP_ID: '',
+      MODERATOR_ROLE_IDS: '',
+      REVIEW_LOG_CHANNEL_ID: '',
+      REVIEW_CHANNEL_ID: '',
+      SECRETS_KEY: randomBytes(32).toString('base64'),
+    };
+    // With many servers the commands are registered for the application, not for one server.
+    expect((await runScript('deploy-commands', { ...env, ...many })).code).toBe(0);
+    const run = await doctor(many);
+    expect(failing(run)).toEqual([]);
+    expect(lines(run)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^✔ slash commands: /),
+        '– server: skipped, many servers: each server checks itself with /setup status.',
+      ]),
+    );
+    expect(run.stdout.trim().split('\n').at(-1)).toMatch(
+      /^No check failed; the \d+ skipped \(–\) had nothing to check here\.$/,
+    );
+    expect(run.code).toBe(0);
   });
 
   it('--json prints the same checks as a JSON array for scripts, with the same exit codes', async () => {

@@ -164,14 +164,14 @@ describe('health during start and shutdown', () => {
     }
   });
 
-  it('exits 1 with a one-line reason when the port is taken', async () => {
+  it('exits 78 (a setting to change: no restart) with a one-line reason naming METRICS_PORT when the port is taken', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const { port } = taken.address() as { port: number };
     const world = await startWorld({ ready: false, env: { METRICS_PORT: String(port) } });
     try {
       const exit = await world.bot.exited;
-      expect(exit.code).toBe(1);
+      expect(exit.code).toBe(78);
       expect(world.bot.stderr().trim().split('\n')).toEqual([
         expect.stringMatching(new RegExp(`127\\.0\\.0\\.1:${port} \\(EADDRINUSE\\).*METRICS_PORT`)),
       ]);

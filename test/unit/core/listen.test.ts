@@ -47,7 +47,7 @@ describe('listen', () => {
     expect(failed).toMatchObject({
       message: `Could not serve /x on 127.0.0.1:${port} (EADDRINUSE): choose a free X_PORT.`,
       code: 'EADDRINUSE',
-      exitCode: 1,
+      exitCode: 78,
     });
   });
 
