@@ -2,12 +2,13 @@
 # Three stages: the builder has the dev dependencies TypeScript needs; `deps` installs only what
 # the bot needs at run time; the image that runs gets both, without npm work or compilers of its own,
 # and runs as the unprivileged `node` user. Node 22 has SQLite built in (node:sqlite), so every
-# install leaves out the optional better-sqlite3, the driver only Node 20 needs, and its compile.
+# install skips the one install script among the packages: better-sqlite3's compile, the driver only
+# Node 20 needs. --omit=optional would not do: it also drops the canvas's binary, which /stats draws with.
 
 FROM node:22 AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=optional --no-audit --no-fund
+RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json bundle.js ./
 COPY src ./src
 COPY commands ./commands
@@ -16,11 +17,8 @@ RUN npm run build
 FROM node:22 AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-# --omit=optional also drops @napi-rs/canvas's binary (an optional package per platform), which /stats
-# draws with: it is put back for this image's platform, at the version the lockfile holds, from the registry.
-RUN npm ci --omit=dev --omit=optional --no-audit --no-fund \
- && npm install --no-save --omit=dev --omit=optional --no-audit --no-fund \
-      "@napi-rs/canvas-linux-$(node -p process.arch)-gnu@$(node -p "require('@napi-rs/canvas/package.json').version")"
+# The production install line of docs/hosting.md.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 
 FROM node:22-slim
 # HEALTH_PORT serves /healthz alone on 127.0.0.1 for the HEALTHCHECK below. It is not in .env.example,

@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { readArgs } from '../src/core/cli-args.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import { startDiscordStandIn } from '../tools/discord-standin/index.js';
 import type { BenchContext } from './context.js';
@@ -10,10 +11,8 @@ import { roleDrills } from './drills/roles.js';
 import { shardsDrill } from './drills/shards.js';
 import { suiteSizedDrills } from './drills/suites.js';
 import type { Drill, DrillFigure } from './drills/types.js';
+import { onlyNames } from './only-flag.js';
 
-// `npm run bench:drills` runs issue 16's fault drills at full size (the e2e suite runs them scaled
-// down) and writes their figures into RESULTS.md's drills section; `--only=flood,kills` runs some
-// and leaves RESULTS.md alone.
 const WATCHDOG_MS = 25 * 60_000;
 const notes: string[] = [];
 
@@ -37,11 +36,25 @@ const receiverDrills: Drill = {
   },
 };
 const drills: Drill[] = [...feedDrills, receiverDrills, ...roleDrills, shardsDrill, ...suiteSizedDrills];
-const only = process.argv
-  .slice(2)
-  .find((a) => a.startsWith('--only='))
-  ?.slice('--only='.length)
-  .split(',');
+const USAGE = `Usage: npm run bench:drills [-- options]
+
+Runs the fault drills at full size (the e2e suite runs them scaled down), each against the built bot
+on the Discord stand-in and a webhook sender on loopback (npm run builds first), and writes their
+figures into the drills section of bench/RESULTS.md.
+
+Options:
+  --only=NAME,...  run these drills only and leave RESULTS.md alone
+  -h, --help       show this text (runs nothing, writes nothing)
+`;
+const args = readArgs(USAGE, { only: { type: 'string' } });
+const only =
+  args &&
+  onlyNames(
+    args.only,
+    drills.map((d) => d.name),
+    'drill',
+    USAGE,
+  );
 
 async function main(): Promise<void> {
   setTimeout(() => {
@@ -78,10 +91,11 @@ async function main(): Promise<void> {
   console.log('written to bench/RESULTS.md');
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+if (args && only !== false)
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );

@@ -18,20 +18,26 @@ import { statsScenario } from './scenarios/stats.js';
 import { throughputScenario } from './scenarios/throughput.js';
 import { currentDrillsSection, withDrillsSection } from './drills/results-section.js';
 import { renderTable, ratioTargets, targets } from './table.js';
+import { readArgs } from '../src/core/cli-args.js';
+import { onlyNames } from './only-flag.js';
 
-// `npm run bench -- --no-warn` skips the extra throughput run of our bot at LOG_LEVEL=warn;
-// `--only=latency,burst` runs some scenarios only and leaves RESULTS.md alone (for work on the bench).
 const WATCHDOG_MS = 16 * 60_000;
 /** Other people's work on the machine above this (in cores, averaged over a bot run) spoils a run: it is run once more. */
 const BUSY_MACHINE_CORES = 0.25;
 /** No second runs after this, so the whole bench stays under 10 minutes. */
 const RERUN_UNTIL_MS = 6 * 60_000;
-const args = process.argv.slice(2);
-const withWarn = !args.includes('--no-warn');
-const only = args
-  .find((a) => a.startsWith('--only='))
-  ?.slice('--only='.length)
-  .split(',');
+const USAGE = `Usage: npm run bench [-- options]
+
+Runs every scenario against our bot and the discord.js guide's bot on the Discord stand-in and the
+service sandbox (about 10 minutes; npm run builds first) and writes the figures to bench/RESULTS.md.
+
+Options:
+  --only=NAME,...  run these scenarios only and leave RESULTS.md alone (for work on the bench)
+  --no-warn        skip the extra throughput run of our bot at LOG_LEVEL=warn
+  -h, --help       show this text (runs nothing, writes nothing)
+`;
+const args = readArgs(USAGE, { only: { type: 'string' }, 'no-warn': { type: 'boolean' } });
+const withWarn = !args?.['no-warn'];
 
 const scenarios: Array<{ name: string; run: Scenario; kinds: BotKind[] }> = [
   { name: 'processing', run: processingScenario, kinds: ['ours', 'baseline'] },
@@ -48,6 +54,14 @@ const scenarios: Array<{ name: string; run: Scenario; kinds: BotKind[] }> = [
   { name: 'stats', run: statsScenario, kinds: ['ours'] },
   { name: 'scale', run: scaleScenario, kinds: ['ours'] },
 ];
+const only =
+  args &&
+  onlyNames(
+    args.only,
+    scenarios.map((s) => s.name),
+    'scenario',
+    USAGE,
+  );
 
 const started = performance.now();
 const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s`;
@@ -180,10 +194,11 @@ ${cpuLines.map((n) => `- ${n}`).join('\n')}
 }
 
 // Exits explicitly: a bot process or socket left behind by a failed scenario must not keep the bench alive.
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+if (args && only !== false)
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startSandbox } from '../../src/sandbox/server.js';
@@ -7,9 +7,13 @@ import type { Sandbox } from '../../src/sandbox/types.js';
 import { startDiscordStandIn, type DiscordStandIn } from '../../tools/discord-standin/index.js';
 import { runBuilt, runScript, type ScriptRun } from '../support/run-script.js';
 import { botEnvironment } from '../../tools/world.js';
+import { ROOT } from '../../tools/bot-process.js';
 
-// Every script the operator runs, with the usage line it prints. The sandbox's, the demo's and the
-// playground's npm scripts build first, so their built files are run directly.
+// Every script the operator runs, with the usage line it prints. The sandbox's, the demo's, the
+// playground's and the bench's npm scripts build first, so their built files are run directly.
+/** A bench that ignored --help would run for minutes (and write RESULTS.md at the end): stopped long before. */
+const BENCH_KILLED_AFTER_MS = 15_000;
+const RESULTS = `${ROOT}bench/RESULTS.md`;
 const SCRIPTS: Array<{
   name: string;
   usage: string;
@@ -49,6 +53,16 @@ const SCRIPTS: Array<{
     usage: 'Usage: npm run playground',
     run: (env, args) => runBuilt('dist/tools/playground/cli.js', env, args),
   },
+  {
+    name: 'bench',
+    usage: 'Usage: npm run bench',
+    run: (env, args) => runBuilt('dist/bench/run.js', env, args, BENCH_KILLED_AFTER_MS),
+  },
+  {
+    name: 'bench:drills',
+    usage: 'Usage: npm run bench:drills',
+    run: (env, args) => runBuilt('dist/bench/drills.js', env, args, BENCH_KILLED_AFTER_MS),
+  },
 ];
 
 describe('the scripts on the command line', () => {
@@ -76,6 +90,7 @@ describe('the scripts on the command line', () => {
 
   it.each(SCRIPTS)('$name --help prints its usage, exits 0 and does nothing else', async ({ usage, run }) => {
     const [discordBefore, sandboxBefore] = [discord.requests.length, sandbox.requests.length];
+    const results = readFileSync(RESULTS, 'utf8');
     for (const flag of ['--help', '-h']) {
       const shown = await run(env, [flag]);
       expect(shown.code).toBe(0);
@@ -86,6 +101,7 @@ describe('the scripts on the command line', () => {
     expect(discord.requests.length).toBe(discordBefore);
     expect(sandbox.requests.length).toBe(sandboxBefore);
     expect(readdirSync(dir)).toEqual([]);
+    expect(readFileSync(RESULTS, 'utf8')).toBe(results);
   });
 
   it.each(SCRIPTS)(
@@ -102,6 +118,17 @@ describe('the scripts on the command line', () => {
       expect(stray.stderr).toContain(usage);
       expect(discord.requests.length).toBe(discordBefore);
       expect(readdirSync(dir)).toEqual([]);
+    },
+  );
+
+  it.each(SCRIPTS.filter((s) => s.name.startsWith('bench')))(
+    '$name refuses an --only name it does not know, naming the ones it knows, with exit 2',
+    async ({ name, usage, run }) => {
+      const wrong = await run(env, ['--only=no-such-scenario']);
+      expect(wrong.code).toBe(2);
+      expect(wrong.stderr).toContain('no-such-scenario');
+      expect(wrong.stderr).toContain(name === 'bench' ? 'latency' : 'flood');
+      expect(wrong.stderr).toContain(usage);
     },
   );
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import type { Field } from '../../src/config/fields.js';
 import { SETTINGS } from '../../src/config/settings.js';
@@ -60,6 +60,47 @@ function exampleLines(): { name: string; commented: boolean; value: string }[] {
     value: m[3]!.trim(),
   }));
 }
+
+/** A default written in prose, a number or an address: `default 30`, `default: \`4\``, `by default 512`. */
+const PROSE_DEFAULT = /\bdefault:?\s+`?(\d[^\s,;)`]*?)[:.]?(?=[\s,;)`]|$)/g;
+
+/** Whether `text` is a default some of `names` has, read through each setting's own field. */
+function isDefaultOfOne(text: string, names: string[]): boolean {
+  return names.some((name) => {
+    const field = SETTINGS[name];
+    return field !== undefined && isDeepStrictEqual(writtenValue(field, text), schemaDefault(field));
+  });
+}
+
+/**
+ * .env.example's blocks: the comment lines above a run of settings, joined into one text, and the
+ * names of those settings (a comment's "(default 30)" speaks of one of them).
+ */
+function exampleBlocks(): { prose: string; names: string[] }[] {
+  const blocks: { prose: string; names: string[] }[] = [];
+  let prose: string[] = [];
+  let names: string[] = [];
+  for (const line of read(EXAMPLE).split('\n')) {
+    const setting = /^(?:#\s*)?([A-Z][A-Z0-9_]*)=/.exec(line);
+    if (setting) {
+      names.push(setting[1]!);
+      continue;
+    }
+    if (names.length > 0) blocks.push({ prose: prose.join(' '), names });
+    if (names.length > 0 || !line.startsWith('#')) [prose, names] = [[], []];
+    if (line.startsWith('#')) prose.push(line.replace(/^#\s?/, ''));
+  }
+  if (names.length > 0) blocks.push({ prose: prose.join(' '), names });
+  return blocks;
+}
+
+/** Pages whose prose may give a setting's default: the README and docs/ (the reference table has its own test). */
+const PROSE_PAGES = [
+  'README.md',
+  ...readdirSync(`${ROOT}docs`)
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 function countProblems(names: string[], file: string, skip: Record<string, string> = {}): string[] {
   const known = Object.keys(SETTINGS);
@@ -131,6 +172,16 @@ describe('.env.example', () => {
     expect(problems).toEqual([]);
   });
 
+  it("gives in its comments the defaults src/config/settings.ts gives (a comment's default is one of its settings')", () => {
+    const problems = exampleBlocks().flatMap(({ prose, names }) =>
+      [...prose.matchAll(PROSE_DEFAULT)]
+        .map((m) => m[1]!)
+        .filter((text) => !isDefaultOfOne(text, names))
+        .map((text) => `${EXAMPLE}: "default ${text}" is the default of none of ${names.join(', ')}`),
+    );
+    expect(problems).toEqual([]);
+  });
+
   it('keeps out only settings that exist, are in the reference, and really have no line', () => {
     const lines = exampleLines().map((line) => line.name);
     const rows = referenceRows().map((row) => row.name);
@@ -139,5 +190,19 @@ describe('.env.example', () => {
       expect(rows).toContain(name);
       expect(lines).not.toContain(name);
     }
+  });
+});
+
+describe('the README and docs/', () => {
+  it('give a setting the default src/config/settings.ts gives it where they name one: `NAME` (default 30)', () => {
+    const problems = PROSE_PAGES.flatMap((page) =>
+      [...read(page).matchAll(new RegExp(`\`([A-Z][A-Z0-9_]{2,})\`([^.;\`]{0,60}?)${PROSE_DEFAULT.source}`, 'g'))]
+        .filter((m) => m[1]! in SETTINGS && !isDefaultOfOne(m[3]!, [m[1]!]))
+        .map(
+          (m) =>
+            `${page}: ${m[1]} "default ${m[3]}", src/config/settings.ts ${describeDefault(schemaDefault(SETTINGS[m[1]!]!))}`,
+        ),
+    );
+    expect(problems).toEqual([]);
   });
 });

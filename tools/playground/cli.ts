@@ -125,7 +125,7 @@ ${CAST.map((p) => `  ${p.name.toLowerCase().padEnd(6)} ${p.id}  ${p.role}`).join
      npm run playground -- send /vote member:alice${sendFlag}
      npm run playground -- send /review member:carol as:maya${sendFlag}
      npm run playground -- send webhook vote member:bob${sendFlag}
-   or without the build npm run does first:
+   or with curl:
      curl -s --data '/leaderboard' ${controlUrl}/send
      curl -s -H 'Authorization: ${settings.WEBHOOK_TOKEN}' -H 'content-type: application/json' \\
        --data '{"event":"review","guildId":"${discord.guildId}","id":"rev_curl1","authorId":"${CAST[4]!.id}","content":"Hi","rating":5}' \\

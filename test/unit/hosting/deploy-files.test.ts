@@ -6,6 +6,13 @@ import path from 'node:path';
 import { ROOT } from '../../../tools/bot-process.js';
 import { EXIT_CONFIG } from '../../../src/core/exit-codes.js';
 import { execForm, finalEnv, readDockerfile } from '../../support/dockerfile.js';
+import {
+  installPlaces,
+  installWords,
+  isProductionInstall,
+  npmCommands,
+  productionInstall,
+} from '../../support/production-install.js';
 
 const read = (file: string) => readFileSync(`${ROOT}${file}`, 'utf8');
 const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
@@ -40,25 +47,25 @@ describe('the Dockerfile', () => {
     expect(final.some((i) => i.keyword === 'COPY' && /--from=\S+ \/app\/dist/.test(i.args))).toBe(true);
   });
 
-  it('installs without the optional better-sqlite3: the image runs Node 22+, whose node:sqlite the bot uses', () => {
+  it('installs without compiling better-sqlite3: the image runs Node 22+, whose node:sqlite the bot uses', () => {
     const installs = dockerfile.filter((i) => i.keyword === 'RUN' && /^npm ci\b/.test(i.args)).map((i) => i.args);
     expect(installs.length).toBeGreaterThanOrEqual(2);
-    for (const install of installs) expect(install.split(/\s+/)).toContain('--omit=optional');
+    for (const install of installs) expect(install.split(/\s+/)).toContain('--ignore-scripts');
     for (const from of dockerfile.filter((i) => i.keyword === 'FROM'))
       expect(Number(/^node:(\d+)/.exec(from.args)?.[1])).toBeGreaterThanOrEqual(22);
-    // --omit=optional drops it only while nothing the bot needs depends on it.
-    const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { optional?: boolean }> };
-    const manifest = JSON.parse(read('package.json')) as { optionalDependencies?: Record<string, string> };
-    expect(Object.keys(manifest.optionalDependencies ?? {})).toContain('better-sqlite3');
+    // --ignore-scripts skips only better-sqlite3's build while no other package the bot needs has an install script.
+    const lock = JSON.parse(read('package-lock.json')) as {
+      packages: Record<string, { dev?: boolean; optional?: boolean; hasInstallScript?: boolean }>;
+    };
+    const scripted = Object.entries(lock.packages).filter(([, p]) => p.hasInstallScript && !p.dev);
+    expect(scripted.map(([name]) => name)).toEqual(['node_modules/better-sqlite3']);
     expect(lock.packages['node_modules/better-sqlite3']?.optional).toBe(true);
   });
 
-  it('keeps the canvas binary and the font /stats draws with, though optional packages are left out', () => {
+  it('installs for production with the line docs/hosting.md gives, which keeps the canvas binary and the font', () => {
     const deps = dockerfile.filter((i) => i.stage === 1 && i.keyword === 'RUN').map((i) => i.args);
-    // The platform package goes back in after `npm ci --omit=optional`, at the version installed.
-    expect(deps.join('\n')).toMatch(
-      /npm install --no-save --omit=dev --omit=optional .*"@napi-rs\/canvas-linux-\$\(node -p process\.arch\)-gnu@\$\(node -p "require\('@napi-rs\/canvas\/package\.json'\)\.version"\)"/,
-    );
+    expect(deps.map(installWords)).toEqual([installWords(productionInstall())]);
+    for (const run of dockerfile.filter((i) => i.keyword === 'RUN')) expect(run.args).not.toMatch(/--omit=optional/);
     const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { version?: string }> };
     const canvas = lock.packages['node_modules/@napi-rs/canvas']?.version;
     expect(canvas).toBeDefined();
@@ -191,5 +198,27 @@ describe('the Kubernetes StatefulSet', () => {
   it("ends its start script with npm start's node command", () => {
     const command = /exec (node [^\n"']*)/.exec(read('deploy/kubernetes/statefulset.yaml'))?.[1];
     expect(command?.trim().split(/\s+/)).toEqual(startArgs);
+  });
+});
+
+describe('the production install', () => {
+  it('is one line wherever it is given: the Dockerfile, the README, docs/ and deploy/', () => {
+    const line = installWords(productionInstall());
+    const others = installPlaces().flatMap((file) =>
+      npmCommands(file)
+        .filter(isProductionInstall)
+        .filter((command) => installWords(command).join(' ') !== line.join(' '))
+        .map((command) => `${file}: ${command}`),
+    );
+    expect(others).toEqual([]);
+  });
+
+  it('is never an npm command that leaves out optional packages (the canvas binary /stats draws with is one)', () => {
+    const omitting = installPlaces().flatMap((file) =>
+      npmCommands(file)
+        .filter((command) => /--omit=optional|--no-optional/.test(command))
+        .map((command) => `${file}: ${command}`),
+    );
+    expect(omitting).toEqual([]);
   });
 });
