@@ -78,7 +78,19 @@ async function startServer(initdb: string, postgresBin: string): Promise<TestPos
   const run = async () => {
     const server: ChildProcess = spawn(
       postgresBin,
-      ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', ...statsArgs()],
+      [
+        '-D',
+        data,
+        '-p',
+        String(port),
+        '-k',
+        dir,
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'fsync=off',
+        ...statsArgs(),
+      ],
       { ...user, stdio: ['ignore', 'ignore', 'pipe'] },
     );
     let log = '';
