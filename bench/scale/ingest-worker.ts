@@ -2,7 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { nextSnowflake } from '../../tools/discord-standin/index.js';
 import { deliver, voteEvent } from '../../tools/guilds-webhook.js';
 import { percentiles } from '../load.js';
-import { ingestResult, type IngestPlan, type IngestStep } from './ingest.js';
+import { ingestResult, passed, type IngestPlan, type IngestStep } from './ingest.js';
 
 const plan = workerData as IngestPlan;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -49,5 +49,6 @@ for (const rate of plan.rates) {
   const done = await step(rate);
   steps.push(done);
   parentPort!.postMessage({ step: done });
+  if (plan.untilFails && !passed(done, plan.p99UnderMs)) break;
 }
 parentPort!.postMessage({ result: ingestResult(steps, plan.p99UnderMs) });

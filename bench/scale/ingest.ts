@@ -8,6 +8,8 @@ export interface IngestPlan {
   rates: readonly number[];
   stepMs: number;
   p99UnderMs: number;
+  /** Stop after the first step that fails (the ladder goes on until it fails and says where). */
+  untilFails?: boolean;
 }
 
 export interface IngestStep {
@@ -24,6 +26,8 @@ export interface IngestResult {
   p99: number;
   /** Deliveries answered 200 over all steps: the votes the store must end up holding. */
   accepted: number;
+  /** The first step that failed, if the ladder reached one. */
+  failedAt?: IngestStep;
 }
 
 /**
@@ -46,7 +50,14 @@ export function ingestInWorker(plan: IngestPlan, progress: (step: IngestStep) =>
 /** The figure from the steps: the highest step that passed. */
 export function ingestResult(steps: readonly IngestStep[], p99UnderMs: number): IngestResult {
   let best = { rate: 0, p99: Number.NaN };
+  let failedAt: IngestStep | undefined;
   for (const step of steps)
-    if (step.p99 < p99UnderMs && step.accepted === step.sent) best = { rate: step.achieved, p99: step.p99 };
-  return { ...best, accepted: steps.reduce((sum, step) => sum + step.accepted, 0) };
+    if (passed(step, p99UnderMs)) best = { rate: step.achieved, p99: step.p99 };
+    else failedAt ??= step;
+  return { ...best, accepted: steps.reduce((sum, step) => sum + step.accepted, 0), failedAt };
+}
+
+/** Every delivery of the step taken, with 200 p99 under the goal. */
+export function passed(step: IngestStep, p99UnderMs: number): boolean {
+  return step.p99 < p99UnderMs && step.accepted === step.sent;
 }

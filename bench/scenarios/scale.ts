@@ -39,8 +39,18 @@ export const SCALE = {
   idleMs: 5_000,
   /** Reviews, one per server, at a rate inside the REST budget: webhook → post. */
   posts: { count: 300, rate: 20 },
-  /** Vote webhooks at rising rates into few servers (announcements batch per channel): what the receiver accepts. */
-  ingest: { servers: 50, rates: [100, 250, 500, 1000, 2000], stepMs: 2_000, p99UnderMs: 50 },
+  /**
+   * Vote webhooks at rising rates into few servers (announcements batch per channel): what the
+   * receiver accepts, first with the bots paused (the receiver process alone, on until a step fails),
+   * then beside the bots handling what it stores.
+   */
+  ingest: {
+    servers: 50,
+    rates: [100, 250, 500, 1000, 2000],
+    aloneRates: [250, 500, 1000, 1500, 2000, 3000, 4000, 6000, 8000],
+    stepMs: 2_000,
+    p99UnderMs: 50,
+  },
   drainWithinMs: 90_000,
 } as const;
 
@@ -129,6 +139,31 @@ export const scaleScenario: Scenario = async (ctx) => {
 
     // Ingest once the first poll round is over: a process's start-up (every server's first poll) is
     // what webhook → post above was measured against; deliveries are measured beside steady polling.
+    // The receiver process alone: the bots are paused (SIGSTOP) and handle what it stored after.
+    for (const bot of fleet.bots) bot.process.child.kill('SIGSTOP');
+    let alone;
+    try {
+      alone = await ingestInWorker(
+        {
+          receiverUrl: fleet.receiverUrl,
+          token: WEBHOOK_TOKEN,
+          servers: ids.slice(0, SCALE.ingest.servers),
+          rates: SCALE.ingest.aloneRates,
+          stepMs: SCALE.ingest.stepMs,
+          p99UnderMs: SCALE.ingest.p99UnderMs,
+          untilFails: true,
+        },
+        (step) =>
+          ctx.progress(
+            `scale: ingest, receiver alone, at ${step.rate}/s: ${step.accepted} of ${step.sent} accepted, ${step.achieved.toFixed(0)}/s, p99 ${step.p99.toFixed(1)} ms`,
+          ),
+      );
+    } finally {
+      for (const bot of fleet.bots) bot.process.child.kill('SIGCONT');
+    }
+    ctx.progress(
+      `scale: receiver alone: ${alone.rate.toFixed(0)}/s with 200 p99 ${alone.p99.toFixed(1)} ms; the ladder failed at ${alone.failedAt ? `${alone.failedAt.rate}/s (${alone.failedAt.accepted} of ${alone.failedAt.sent}, p99 ${alone.failedAt.p99.toFixed(1)} ms)` : 'no step'}`,
+    );
     const ingestCpu = cpuOf(fleet);
     const ingest = await ingestInWorker(
       {
@@ -145,7 +180,7 @@ export const scaleScenario: Scenario = async (ctx) => {
         ),
     );
     ctx.progress(`scale: CPU during the ingest steps: ${ingestCpu()}`);
-    const drained = await drain(url, ingest.accepted);
+    const drained = await drain(url, alone.accepted + ingest.accepted);
     ctx.progress(
       `scale: ${ingest.accepted} votes stored, all announced after ${seconds(drained.ms)}; lost ${drained.lost}`,
     );
@@ -169,6 +204,8 @@ export const scaleScenario: Scenario = async (ctx) => {
       'scale.rssBot': Math.max(...rss.bots),
       'scale.rssReceiver': rss.receiver,
       'scale.rssPerServer': perServerKb,
+      'scale.ingestAloneRate': alone.rate,
+      'scale.ingestAloneP99': alone.p99,
       'scale.ingestRate': ingest.rate,
       'scale.ingestP99': ingest.p99,
       'scale.postP99': post.p99,
