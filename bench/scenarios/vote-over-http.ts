@@ -22,7 +22,8 @@ const LOW_RATE_WAIT_MS = 5_000;
  * gateway the ack is the callback reaching the stand-in; over HTTP the response to the signed POST
  * (the inline callback), both stamped by the stand-in from when it sent the interaction. The
  * harness signs each POST with Ed25519 and reads its response, which costs it more CPU than a
- * gateway dispatch: the CPU line of each step shows how much. About 1.5 to 2 minutes in all.
+ * gateway dispatch: the CPU line of each step shows how much. About 1.5 minutes (the bench runs it
+ * again when other processes were busy).
  */
 export const voteOverHttpScenario: Scenario = async (ctx, kind) => {
   const figures: Figures = {};
