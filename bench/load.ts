@@ -22,9 +22,14 @@ export interface Run {
   wallMs: number;
 }
 
+/** Hands one interaction to the bot, as Discord would: over the gateway, or signed to its endpoint URL. */
+export type Send = (payload: InteractionPayload) => InteractionHandle;
+
 export interface LoadOptions {
   count: number;
   payload: (index: number) => InteractionPayload;
+  /** Over the gateway (`discord.sendInteraction`) unless given. */
+  send?: Send;
   /** Open loop: interactions per second, whatever the bot does; Infinity sends all at once. */
   rate?: number;
   /** Closed loop: at most this many unanswered at a time. */
@@ -90,6 +95,7 @@ function sampleOf(handle: InteractionHandle, expected: ((message: Message) => bo
 export function drive(discord: DiscordStandIn, bot: BenchBot, options: LoadOptions): Promise<Run> {
   const { count, payload, waitMs } = options;
   const withAnswer = options.until === 'answer';
+  const send = options.send ?? ((p: InteractionPayload) => discord.sendInteraction(p));
   const expected = withAnswer ? (options.expected ?? isVote) : undefined;
   const samples: Sample[] = [];
   const giveUps = new Set<() => void>();
@@ -107,7 +113,7 @@ export function drive(discord: DiscordStandIn, bot: BenchBot, options: LoadOptio
       else if (options.concurrency !== undefined) sendUpTo(Math.min(count, done + options.concurrency));
     };
     const sendOne = () => {
-      const handle = discord.sendInteraction(payload(sent));
+      const handle = send(payload(sent));
       sent += 1;
       if (!bot.alive) return void queueMicrotask(() => settle(handle));
       let settled = false;

@@ -16,6 +16,7 @@ import { realtimeScenario } from './scenarios/realtime.js';
 import { scaleScenario } from './scenarios/scale.js';
 import { statsScenario } from './scenarios/stats.js';
 import { throughputScenario } from './scenarios/throughput.js';
+import { voteOverHttpScenario } from './scenarios/vote-over-http.js';
 import { currentDrillsSection, withDrillsSection } from './drills/results-section.js';
 import { renderTable, ratioTargets, targets } from './table.js';
 import { readArgs } from '../src/core/cli-args.js';
@@ -45,6 +46,7 @@ const scenarios: Array<{ name: string; run: Scenario; kinds: BotKind[] }> = [
   { name: 'burst', run: burstScenario, kinds: ['ours', 'baseline'] },
   { name: 'throughput', run: throughputScenario(), kinds: ['ours', 'baseline'] },
   ...(withWarn ? [{ name: 'throughput-warn', run: throughputScenario('warn'), kinds: ['ours' as const] }] : []),
+  { name: 'vote-http', run: voteOverHttpScenario, kinds: ['ours'] },
   { name: 'memory', run: memoryScenario, kinds: ['ours', 'baseline'] },
   { name: 'many-servers', run: manyServersScenario, kinds: ['ours'] },
   { name: 'rate-limit', run: rateLimitScenario, kinds: ['ours', 'baseline'] },
@@ -176,6 +178,8 @@ function results(
   (accepted or refused), both stamped by the stand-in. The stand-in keeps Discord's 3 s deadline on
   (\`interactionDeadlineMs\` default): a later callback is refused with 10062 and counted late.
   "unanswered" means no callback at all within the wait (the baseline's process had died). Ratio = ours ÷ baseline.
+  /vote over HTTP rows: the stand-in's signed POST to the bot's Interactions Endpoint URL → its response (the inline
+  callback), against the gateway in the same kind of process (\`npm start\` with INTERACTIONS_PORT).
 - /setup status rows: in the 1,000-server bot, once idle, from a member with Manage Server in a server set up with
   credentials, all four channels and a voter role, the service sandbox at its normal speed; dispatched → the deferral
   and dispatched → the edit of the original message that shows the status lines, both stamped by the stand-in.

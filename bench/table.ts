@@ -11,6 +11,7 @@ import { REALTIME } from './scenarios/realtime.js';
 import { SCALE } from './scenarios/scale.js';
 import { SETUP_STATUS } from './scenarios/setup-status.js';
 import { STATS_RENDER } from './scenarios/stats.js';
+import { VOTE_OVER_HTTP, VOTE_PATHS } from './scenarios/vote-over-http.js';
 
 type Unit = 'ms' | 'us' | 'count' | 'per-s' | 'MB' | 'KB' | 'cpu-ms' | 'times';
 
@@ -59,6 +60,7 @@ export function rows(extraLogLevels: readonly string[]): Row[] {
       unit: 'count',
     },
     ...throughputRows,
+    ...voteOverHttpRows(),
     { id: 'processing.p50', label: 'Bot processing p50 (logged ms, cache warm)', unit: 'ms' },
     { id: 'processing.p99', label: 'Bot processing p99 (logged ms, cache warm)', unit: 'ms' },
     {
@@ -180,6 +182,25 @@ function listsRows(): Row[] {
     { id: 'lists.mixP99', label: `Webhook 200 p99 for ${mix}`, unit: 'ms' },
     { id: 'lists.mixRefused', label: `Deliveries not taken in that mix`, unit: 'count' },
   ];
+}
+
+/** Issue 35: the same /vote over the gateway and over the Interactions Endpoint URL, in `npm start`. */
+function voteOverHttpRows(): Row[] {
+  const { lowRate, serviceMs } = VOTE_OVER_HTTP;
+  const over = { gateway: 'over the gateway', http: 'over HTTP' } as const;
+  return VOTE_PATHS.flatMap((path): Row[] => [
+    ...(['p50', 'p99'] as const).map((p): Row => ({
+      id: `voteHttp.${path}.${p}`,
+      label: `/vote ${over[path]}: ack ${p} at ${lowRate.rate}/s, service ${serviceMs} ms`,
+      unit: 'ms',
+    })),
+    {
+      id: `voteHttp.${path}.offered`,
+      label: `/vote ${over[path]}: highest offered rate with p99 ack < 1 s`,
+      unit: 'per-s',
+    },
+    { id: `voteHttp.${path}.achieved`, label: `/vote ${over[path]}: achieved rate at that step`, unit: 'per-s' },
+  ]);
 }
 
 /** Issue 19: the many-process deployment on one PostgreSQL. */
