@@ -6,10 +6,11 @@ import type { Config } from '../config/bot.js';
 import { discordPoster } from '../bot/poster.js';
 import type { Logger } from '../core/log.js';
 import { Runtimes } from '../runtime/runtimes.js';
-import { pollOffsetMs, startServerRuntime } from '../runtime/server-runtime.js';
+import { pollOffsetMs } from '../runtime/server-runtime.js';
+import { serverRuntimeOf } from './server-runtime-of.js';
 import { serverPasses } from '../runtime/server-passes.js';
 import type { Servers } from '../servers/servers.js';
-import { serverClient, type ServiceClients } from '../servers/service-clients.js';
+import type { ServiceClients } from '../servers/service-clients.js';
 import type { StoreRoot } from '../store/index.js';
 import { DeliveryLog } from '../webhooks/delivery-log.js';
 import type { EventInbox } from '../webhooks/event-inbox.js';
@@ -59,20 +60,12 @@ export async function startRealtime(deps: {
     owns: (guildId) => ownership.owns(guildId),
     logger,
     build: (guildId) =>
-      startServerRuntime({
-        settings: servers.settings(guildId)!,
-        store: root.forServer(guildId),
-        api: serverClient(clients, guildId),
-        client,
-        config,
-        base,
-        logger: logger.child({ guildId }),
-        names,
-        poster,
-        passes,
+      serverRuntimeOf(
+        { config, servers, clients, client, root, base, logger, names, poster, passes },
+        guildId,
         // One server polls at once as it always did; many spread their polls over the interval.
-        firstPollAfterMs: servers.mode === 'single' ? 0 : pollOffsetMs(guildId, config.votePollMs),
-      }),
+        servers.mode === 'single' ? 0 : pollOffsetMs(guildId, config.votePollMs),
+      ),
   });
   const worker = new InboxWorker({
     store: root,

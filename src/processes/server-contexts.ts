@@ -4,10 +4,10 @@ import type { MemberNames } from '../bot/member-names.js';
 import type { Config } from '../config/bot.js';
 import { discordPoster } from '../bot/poster.js';
 import type { Logger } from '../core/log.js';
-import { startServerRuntime } from '../runtime/server-runtime.js';
+import { serverRuntimeOf } from './server-runtime-of.js';
 import { serverPasses } from '../runtime/server-passes.js';
 import type { Servers } from '../servers/servers.js';
-import { serverClient, type ServiceClients } from '../servers/service-clients.js';
+import type { ServiceClients } from '../servers/service-clients.js';
 import type { StoreRoot } from '../store/index.js';
 
 /**
@@ -44,19 +44,8 @@ export function serverContexts(deps: {
   servers.onChange((guildId) => made.delete(guildId));
   const build = (guildId: string): BotContext | undefined => {
     if (!servers.isConfigured(guildId)) return undefined;
-    return startServerRuntime({
-      settings: servers.settings(guildId)!,
-      store: root.forServer(guildId),
-      api: serverClient(clients, guildId),
-      client,
-      config,
-      base,
-      logger: logger.child({ guildId }),
-      names,
-      poster,
-      passes,
-      firstPollAfterMs: 0,
-    }).context;
+    return serverRuntimeOf({ config, servers, clients, client, root, base, logger, names, poster, passes }, guildId, 0)
+      .context;
   };
   return {
     async prepare(guildId) {

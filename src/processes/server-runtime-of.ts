@@ -1,0 +1,38 @@
+import type { Client } from 'discord.js';
+import type { MemberNames } from '../bot/member-names.js';
+import type { Poster } from '../bot/poster.js';
+import type { Config } from '../config/bot.js';
+import type { Logger } from '../core/log.js';
+import type { BaseContext } from '../runtime/context.js';
+import type { ServerPasses } from '../runtime/server-passes.js';
+import { startServerRuntime, type ServerRuntime } from '../runtime/server-runtime.js';
+import type { Servers } from '../servers/servers.js';
+import { serverClient, type ServiceClients } from '../servers/service-clients.js';
+import type { StoreRoot } from '../store/index.js';
+
+/** What a process holds that every one of its servers' runtimes is built from. */
+export interface RuntimeParts {
+  config: Config;
+  servers: Servers;
+  clients: ServiceClients;
+  client: Client;
+  root: StoreRoot;
+  base: BaseContext;
+  logger: Logger;
+  names: MemberNames;
+  poster: Poster;
+  passes: ServerPasses;
+}
+
+/** A set-up server's runtime (not started), for the gateway processes and the HTTP-only one alike. */
+export function serverRuntimeOf(parts: RuntimeParts, guildId: string, firstPollAfterMs: number): ServerRuntime {
+  const { servers, root, clients, logger } = parts;
+  return startServerRuntime({
+    ...parts,
+    settings: servers.settings(guildId)!,
+    store: root.forServer(guildId),
+    api: serverClient(clients, guildId),
+    logger: logger.child({ guildId }),
+    firstPollAfterMs,
+  });
+}
