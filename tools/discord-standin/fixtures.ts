@@ -89,6 +89,16 @@ export function voterRoleIdFor(guildId: string): string {
   return (BigInt(guildId) + (4n << 22n)).toString();
 }
 
+/** The "Moderator" role of a guild besides the configured one (whose id is an option). */
+export function moderatorRoleIdFor(guildId: string): string {
+  return (BigInt(guildId) + (3n << 22n)).toString();
+}
+
+/** The name of the bot's `index`th guild (0: the configured one). */
+export function guildNameFor(index: number): string {
+  return index === 0 ? 'Stand-in Guild' : `Other Guild ${index}`;
+}
+
 /** The managed role Discord gives a bot when it joins a guild. */
 export function botRoleIdFor(guildId: string): string {
   return (BigInt(guildId) + (2n << 22n)).toString();

@@ -5,6 +5,8 @@ import {
   voterRoleIdFor,
   DEFAULTS,
   defaultRoles,
+  guildNameFor,
+  moderatorRoleIdFor,
   rolePayload,
   textChannelIdFor,
   userPayload,
@@ -730,9 +732,9 @@ export async function startDiscordStandIn(options: DiscordStandInOptions = {}): 
   const botUser = userPayload(botUserId, DEFAULTS.botUsername, true);
   const guilds: GuildSetup[] = [guildId, ...(options.otherGuildIds ?? [])].map((id, i) => ({
     id,
-    name: i === 0 ? 'Stand-in Guild' : `Other Guild ${i}`,
+    name: guildNameFor(i),
     botUser,
-    roles: defaultRoles(id, botUserId, i === 0 ? moderatorRoleId : `${BigInt(id) + (3n << 22n)}`),
+    roles: defaultRoles(id, botUserId, i === 0 ? moderatorRoleId : moderatorRoleIdFor(id)),
   }));
   const store = new Store({
     token: options.token ?? DEFAULTS.token,

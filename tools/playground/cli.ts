@@ -3,11 +3,12 @@
 import { EXIT_USAGE, readCommandLine } from '../../src/core/cli-args.js';
 import { CAST } from './cast.js';
 import { EnvFileError, startLine } from './env-file.js';
+import { MAX_SERVERS, type PlaygroundServer } from './servers.js';
 
 const DEFAULTS = { sandbox: 8787, discord: 8788, control: 8789, webhook: 8790, envFile: '.env.playground' };
 
 const USAGE = `Usage: npm run playground [-- options]
-       npm run playground -- send <what> [--control-port N]
+       npm run playground -- send <what> [--server N] [--control-port N]
 
 Starts a local Discord stand-in and the votes & reviews sandbox on 127.0.0.1, seeded with a server,
 members, votes and reviews, and writes the settings that point the bot at them to .env.playground
@@ -22,6 +23,8 @@ send asks the running playground to act and prints what the bot answers or posts
   send webhook vote site:topgg member:bob   as another list sends it (topgg, discordplace, discadia,
                                       discordlistspace, discollab), signed or authorized as it does
   send webhook review member:dan rating:4 content:"Quick and fair"
+  send /setup credentials api_key:K app_id:A --server 2   fills the form the command answers with
+  send /setup channel kind:votes target:#general         channels by #name, roles by @name
 Exit codes: 0 started or answered, 1 not started or not answered, 2 a wrong command line.
 
 Options:
@@ -30,6 +33,9 @@ Options:
   --webhook-port N   the bot's webhook receiver, written to the file (default ${DEFAULTS.webhook}; 0 picks one)
   --control-port N   where send reaches the playground (default ${DEFAULTS.control}; 0 picks a free port)
   --env-out PATH     the settings file to write (default ${DEFAULTS.envFile})
+  --servers N        1 (default): one server, set up by the file; 2 to ${MAX_SERVERS}: many-server mode, each
+                     server set up with /setup (the file holds a SECRETS_KEY made for the session)
+  --server N         (send) the server to act in: its number or id (default 1)
   -h, --help         show this text (starts nothing, writes nothing)
 `;
 
@@ -40,6 +46,8 @@ const FLAGS = {
   'control-port': { type: 'string' },
   // Not --env-file: Node 20 reads that flag even after the script's name, and exits 9 on a new file.
   'env-out': { type: 'string' },
+  servers: { type: 'string' },
+  server: { type: 'string' },
 } as const;
 
 function usageError(message: string): void {
@@ -83,7 +91,19 @@ async function send(words: string[], controlPort: number): Promise<number> {
   return response.status === 400 ? EXIT_USAGE : 1;
 }
 
+/** --servers: how many servers the stand-in has; undefined (after saying why) when not 1 to MAX_SERVERS. */
+function serverCount(value: string | undefined): number | undefined {
+  if (value === undefined) return 1;
+  const n = Number(value);
+  if (/^\d+$/.test(value) && n >= 1 && n <= MAX_SERVERS) return n;
+  usageError(`--servers takes 1 to ${MAX_SERVERS}, got "${value}".`);
+  return undefined;
+}
+
 async function serve(values: Partial<Record<keyof typeof FLAGS, string>>): Promise<void> {
+  if (values.server !== undefined) return usageError('--server is for send; to start several servers, use --servers.');
+  const servers = serverCount(values.servers);
+  if (servers === undefined) return;
   const ports = {
     discordPort: port('discord-port', values['discord-port'], DEFAULTS.discord),
     sandboxPort: port('sandbox-port', values['sandbox-port'], DEFAULTS.sandbox),
@@ -98,7 +118,8 @@ async function serve(values: Partial<Record<keyof typeof FLAGS, string>>): Promi
     const { startPlayground } = await import('./playground.js');
     playground = await startPlayground({
       ...(ports as Record<keyof typeof ports, number>),
-      envFile: values['env-out'] ?? DEFAULTS.envFile,
+      envFile: envFile(values),
+      servers,
       say,
     });
   } catch (error) {
@@ -107,20 +128,24 @@ async function serve(values: Partial<Record<keyof typeof FLAGS, string>>): Promi
     return;
   }
   const { discord, sandbox, settings, controlUrl, webhookUrl } = playground;
-  const envFile = values['env-out'] ?? DEFAULTS.envFile;
+  if (playground.servers.length > 1) {
+    say(manyServerWalk(playground.servers, discord.apiUrl, sandbox.baseUrl, controlUrl, envFile(values)));
+    return stopOnSignal(playground.close, say);
+  }
+  const file = envFile(values);
   const sendFlag = controlUrl.endsWith(`:${DEFAULTS.control}`) ? '' : ` --control-port ${new URL(controlUrl).port}`;
   say(`vote-review-bot playground
 
   Discord stand-in  ${discord.apiUrl} (gateway ${discord.gatewayUrl}), server "Stand-in Guild", #general
   Service sandbox   ${sandbox.baseUrl}
   Control           ${controlUrl}/send
-  Settings written  ${envFile} (made-up token and keys; the store is a temporary file)
+  Settings written  ${file} (made-up token and keys; the store is a temporary file)
 
 Members:
 ${CAST.map((p) => `  ${p.name.toLowerCase().padEnd(6)} ${p.id}  ${p.role}`).join('\n')}
 
 1. In a second terminal, start the real bot against it:
-     ${startLine(envFile)}
+     ${startLine(file)}
 2. In a third, act as a member, or as Guilds:
      npm run playground -- send /vote member:alice${sendFlag}
      npm run playground -- send /review member:carol as:maya${sendFlag}
@@ -131,15 +156,57 @@ ${CAST.map((p) => `  ${p.name.toLowerCase().padEnd(6)} ${p.id}  ${p.role}`).join
        --data '{"event":"review","guildId":"${discord.guildId}","id":"rev_curl1","authorId":"${CAST[4]!.id}","content":"Hi","rating":5}' \\
        ${webhookUrl}
 
-Ctrl+C stops the playground and removes ${envFile}.
+Ctrl+C stops the playground and removes ${file}.
 `);
+  stopOnSignal(playground.close, say);
+}
 
+function envFile(values: Partial<Record<keyof typeof FLAGS, string>>): string {
+  return values['env-out'] ?? DEFAULTS.envFile;
+}
+
+/** What many-server mode prints: the servers with what their owners would type, and the walk of docs/playground.md. */
+function manyServerWalk(
+  servers: readonly PlaygroundServer[],
+  apiUrl: string,
+  serviceUrl: string,
+  controlUrl: string,
+  file: string,
+): string {
+  const port = new URL(controlUrl).port;
+  const flag = port === String(DEFAULTS.control) ? '' : ` --control-port ${port}`;
+  const send = (line: string) => `     npm run playground -- send ${line}${flag}`;
+  const two = servers[1]!;
+  return `vote-review-bot playground, many-server mode (${servers.length} servers)
+
+  Discord stand-in  ${apiUrl}
+  Service sandbox   ${serviceUrl}
+  Control           ${controlUrl}/send
+  Settings written  ${file} (no server in it: each is set up with /setup; a SECRETS_KEY made for this session)
+
+Servers (each has #general and the roles @Voter and @Moderator; Maya has Manage Server in each):
+${servers.map((s) => `  ${s.n}  ${s.id}  "${s.name}"  api_key:${s.credentials.apiKey} app_id:${s.credentials.appId}`).join('\n')}
+
+1. In a second terminal, start the real bot against it:
+     ${startLine(file)}
+2. In a third, set up server ${two.n} as its owner would (--server takes a number or an id; /setup is typed by Maya):
+${send(`/setup credentials api_key:${two.credentials.apiKey} app_id:${two.credentials.appId} --server ${two.n}`)}
+${send(`/setup channel kind:votes target:#general --server ${two.n}`)}
+${send(`/setup webhook --server ${two.n}`)}
+${send(`webhook vote member:bob --server ${two.n}`)}
+${send(`/setup status --server ${two.n}`)}
+
+Ctrl+C stops the playground and removes ${file}.
+`;
+}
+
+function stopOnSignal(close: () => Promise<void>, say: (line: string) => void): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) process.exit(1);
     stopping = true;
     say(`\n${signal}: stopping the playground.`);
-    playground.close().then(
+    close().then(
       () => process.exit(0),
       (error: unknown) => {
         process.stderr.write(`The playground did not stop cleanly: ${(error as Error).message}\n`);
@@ -156,11 +223,14 @@ async function main(): Promise<void> {
   if (!line) return;
   const [verb, ...words] = line.positionals;
   if (verb === 'send') {
-    const others = Object.keys(line.values).filter((flag) => flag !== 'control-port');
-    if (others.length > 0) return usageError(`send takes only --control-port, not --${others.join(', --')}.`);
+    const others = Object.keys(line.values).filter((flag) => flag !== 'control-port' && flag !== 'server');
+    if (others.length > 0)
+      return usageError(`send takes only --server and --control-port, not --${others.join(', --')}.`);
     const controlPort = port('control-port', line.values['control-port'], DEFAULTS.control);
     if (controlPort === undefined) return;
-    process.exitCode = await send(words, controlPort);
+    // The playground reads server:N among the words (as curl sends it too).
+    const server = line.values.server === undefined ? [] : [`server:${line.values.server}`];
+    process.exitCode = await send([...words, ...server], controlPort);
     return;
   }
   if (verb !== undefined)

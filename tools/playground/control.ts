@@ -1,11 +1,22 @@
 import { renderMessage, renderModal, plainStyle, type RenderContext } from '../demo/render.js';
-import { isModal, member, slashCommand, type DiscordStandIn, type Message } from '../discord-standin/index.js';
+import {
+  isModal,
+  member,
+  modalSubmit,
+  slashCommand,
+  type DiscordStandIn,
+  type InteractionHandle,
+  type Message,
+  type ModalResponse,
+} from '../discord-standin/index.js';
 import { deliver, reviewEvent, voteEvent } from '../guilds-webhook.js';
 import { sendAs } from '../list-senders/send.js';
+import { english } from '../../src/i18n/index.js';
 import { SITE_FACTS, type AdaptedSiteId } from '../../src/lists/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { CAST, findPerson, type Person } from './cast.js';
 import { readSendLine, SendLineError, type CommandDefinition, type SendRequest } from './send-line.js';
+import type { PlaygroundServer } from './servers.js';
 
 /* The playground's answer to one `send`: it acts in the stand-in (a member's command) or as Guilds
  * (a delivery to the bot's receiver), waits for what the bot posts and renders it as text. */
@@ -19,8 +30,14 @@ export interface PlaygroundParts {
   discord: DiscordStandIn;
   sandbox: Sandbox;
   commands: readonly CommandDefinition[];
+  /** The receiver's plain path; in many-server mode each server's is this, then `/<server id>`. */
   webhookUrl: string;
-  webhookToken: string;
+  /** WEBHOOK_TOKEN in single-server mode; undefined in many-server mode, where each server makes its own. */
+  webhookToken: string | undefined;
+  /** The servers the bot is in; more than one is many-server mode. */
+  servers: readonly PlaygroundServer[];
+  /** Each server's token as `/setup webhook` showed it whole (many-server mode): deliveries carry it. */
+  serverTokens: Map<string, string>;
   /** The listing the playground's server has on each list besides Guilds (LISTING_<SITE>_SECRET). */
   listingSecrets: Readonly<Record<AdaptedSiteId, string>>;
   /** The line that starts the bot, for messages that tell a newcomer to start it. */
@@ -31,14 +48,16 @@ export interface SendAnswer {
   /** 200 answered, 400 bad input (the text says why), 504 no answer in time, 503 the bot is not reachable. */
   status: number;
   text: string;
+  /** The line as the playground's terminal may show it (form values left out); undefined when it was not read. */
+  shown?: string;
 }
 
-export function renderContext(discord: DiscordStandIn): RenderContext {
+export function renderContext(discord: DiscordStandIn, servers: readonly PlaygroundServer[]): RenderContext {
   return {
     now: new Date(),
     users: new Map([...CAST.map((p): [string, string] => [p.id, p.name]), [discord.botUserId, 'Vote Review Bot']]),
-    roles: new Map([[discord.moderatorRoleId, 'Moderator']]),
-    channels: new Map([[discord.channelId, 'general']]),
+    roles: new Map(servers.flatMap((server) => server.roles.map((role): [string, string] => [role.id, role.name]))),
+    channels: new Map(servers.map((server): [string, string] => [server.channel.id, server.channel.name])),
     width: 100,
     style: plainStyle,
   };
@@ -52,36 +71,120 @@ function notConnected(parts: PlaygroundParts): SendAnswer {
   return { status: 503, text: `${text}${parts.startLine}\n` };
 }
 
-async function sendCommand(parts: PlaygroundParts, request: Extract<SendRequest, { kind: 'command' }>) {
+/** The text inputs' custom ids in a form, in order (labelled or in action rows). */
+function formFields(modal: ModalResponse): string[] {
+  type Part = { type?: number; custom_id?: string; component?: Part; components?: Part[] };
+  const inputs = (components: readonly Part[]): string[] =>
+    components.flatMap((c) =>
+      c.type === 4
+        ? [String(c.custom_id)]
+        : [...(c.component ? inputs([c.component]) : []), ...inputs(c.components ?? [])],
+    );
+  return inputs(modal.components);
+}
+
+/** `/setup webhook` shows a new token whole once: kept, so `send webhook vote` can deliver to that server. */
+function keepWebhookToken(parts: PlaygroundParts, server: PlaygroundServer, answer: Message): void {
+  const fields = (answer.embeds?.[0]?.fields ?? []) as Array<{ name: string; value: string }>;
+  const token = fields.find((field) => field.name === english.t('setup.webhook.token'))?.value;
+  const whole = token && /^`([^`]+)`$/.exec(token);
+  if (whole) parts.serverTokens.set(server.id, whole[1]!);
+}
+
+type CommandRequest = Extract<SendRequest, { kind: 'command' }>;
+
+async function sendCommand(parts: PlaygroundParts, request: CommandRequest): Promise<SendAnswer> {
   const { discord } = parts;
   // Sent now or never: a command queued for a bot that is away would reach it long past its 3 s.
   if (!discord.connected) return notConnected(parts);
+  const { server } = request;
   const resolvedUsers = request.targets.map((id) => findPerson(id)?.member ?? member({ id }));
   const handle = discord.sendInteraction(
-    slashCommand({ name: request.name, member: request.as.member, options: request.options, resolvedUsers }),
+    slashCommand({
+      name: request.name,
+      guildId: server.id,
+      member: request.as.member,
+      options: request.options,
+      resolvedUsers,
+      resolvedRoles: request.roles,
+    }),
   );
-  let answer;
-  try {
-    answer = await handle.waitForResponse(ANSWER_WAIT_MS);
-  } catch {
+  const answer = await answerOf(handle, request.shown);
+  if (typeof answer === 'string') return { status: 504, text: answer };
+  const where = parts.servers.length > 1 ? ` (server ${server.n})` : '';
+  const head = `${request.as.name} › ${request.shown.replace(/\s+as:\S+/i, '')}${where}\n`;
+  const ctx = renderContext(discord, parts.servers);
+  const given = Object.keys(request.fields);
+  if (!isModal(answer.response)) {
+    keepWebhookToken(parts, server, answer.response);
+    const shown = renderMessage(answer.response, ctx, { author: 'Vote Review Bot', ...answer.note });
+    if (given.length === 0) return { status: 200, text: `${head}${shown}\n` };
+    // The command took no options and answered with a message: the fields had no form to go in.
     return {
-      status: 504,
-      text: `No answer to ${request.shown} within ${ANSWER_WAIT_MS / 1000} s: the bot's terminal says why.\n`,
+      status: 400,
+      text: `${head}${shown}\n/${request.name} answered with a message, not a form: ${given.map((k) => `${k}:`).join(', ')} went nowhere.\n`,
     };
+  }
+  const form = answer.response;
+  const fields = formFields(form);
+  if (given.length === 0) {
+    const fill = `send ${request.shown} ${fields.map((f) => `${f}:…`).join(' ')}${where && ` --server ${server.n}`}`;
+    return { status: 200, text: `${head}${renderModal(form, ctx)}\nTo fill it and submit: ${fill}\n` };
+  }
+  const unknown = given.filter((key) => !fields.includes(key));
+  const missing = fields.filter((key) => !given.includes(key));
+  if (unknown.length + missing.length > 0)
+    // The form stays unsubmitted, as when a member closes it: nothing changes.
+    return {
+      status: 400,
+      text: `The form of ${request.shown.split(' ').slice(0, 2).join(' ')} has the fields ${fields.map((f) => `${f}:`).join(', ')}; type each once, e.g. ${fields.map((f) => `${f}:…`).join(' ')}.\n`,
+    };
+  const submitted = discord.sendInteraction(
+    modalSubmit({ customId: form.custom_id, guildId: server.id, member: request.as.member, fields: request.fields }),
+  );
+  const reply = await answerOf(submitted, `the form of ${request.shown}`);
+  if (typeof reply === 'string') return { status: 504, text: reply };
+  if (isModal(reply.response)) return { status: 502, text: 'The bot answered the form with another form.\n' };
+  const filled = `${renderModal(form, ctx)}\n${request.as.name} fills in ${given.map((k) => `${k}:`).join(', ')} and submits\n`;
+  const shown = renderMessage(reply.response, ctx, { author: 'Vote Review Bot', ...reply.note });
+  return { status: 200, text: `${head}${filled}${shown}\n` };
+}
+
+/** The bot's answer to an interaction and how long it took, or why there is none. */
+async function answerOf(handle: InteractionHandle, shown: string) {
+  let response;
+  try {
+    response = await handle.waitForResponse(ANSWER_WAIT_MS);
+  } catch {
+    return `No answer to ${shown} within ${ANSWER_WAIT_MS / 1000} s: the bot's terminal says why.\n`;
   }
   const first = handle.callbacks[0];
   const ms = first && !Number.isNaN(handle.sentAt) ? Math.max(0, Math.round(first.at - handle.sentAt)) : undefined;
-  const head = `${request.as.name} › ${request.shown.replace(/\s+as:\S+/i, '')}\n`;
-  const ctx = renderContext(discord);
-  const body = isModal(answer)
-    ? renderModal(answer, ctx)
-    : renderMessage(answer, ctx, { author: 'Vote Review Bot', ...(ms === undefined ? {} : { note: `${ms} ms` }) });
-  return { status: 200, text: `${head}${body}\n` };
+  return { response, note: ms === undefined ? {} : { note: `${ms} ms` } };
 }
 
-/** Delivers as Guilds does and shows the bot's next post in the channel. */
-function sendDelivery(parts: PlaygroundParts, person: Person, body: unknown, shown: string): Promise<SendAnswer> {
-  return deliverAndShow(parts, person, shown, 'Guilds', () => deliver(parts.webhookUrl, parts.webhookToken, body));
+/**
+ * Delivers as Guilds does and shows the bot's next post in the server's channel: to the plain path
+ * with WEBHOOK_TOKEN, or in many-server mode to the server's own address with the token its
+ * `/setup webhook` showed.
+ */
+async function sendDelivery(
+  parts: PlaygroundParts,
+  person: Person,
+  server: PlaygroundServer,
+  body: unknown,
+  shown: string,
+): Promise<SendAnswer> {
+  const url = parts.webhookToken === undefined ? `${parts.webhookUrl}/${server.id}` : parts.webhookUrl;
+  const token = parts.webhookToken ?? parts.serverTokens.get(server.id);
+  if (token === undefined)
+    return {
+      status: 409,
+      text:
+        `Server ${server.n} has no webhook token the playground saw: send /setup webhook --server ${server.n} first ` +
+        `(it shows a new token whole once; rotate:true makes another).\n`,
+    };
+  return deliverAndShow(parts, person, server, shown, 'Guilds', () => deliver(url, token, body));
 }
 
 /** Delivers as `site` does (tools/list-senders: signed or authorized, retried as it documents) to the server's listing. */
@@ -97,18 +200,20 @@ function sendListVote(parts: PlaygroundParts, site: AdaptedSiteId, voter: Person
     if (status === 'network') throw new Error('nothing listens');
     return status === 'timeout' ? 504 : status;
   };
-  return deliverAndShow(parts, voter, shown, SITE_FACTS[site].name, send);
+  return deliverAndShow(parts, voter, parts.servers[0]!, shown, SITE_FACTS[site].name, send);
 }
 
 async function deliverAndShow(
   parts: PlaygroundParts,
   person: Person,
+  server: PlaygroundServer,
   shown: string,
   from: string,
   send: () => Promise<number>,
 ): Promise<SendAnswer> {
   const { discord } = parts;
-  const before = discord.channelMessages(discord.channelId).length;
+  const channel = server.channel.id;
+  const before = discord.channelMessages(channel).length;
   let status: number;
   try {
     status = await send();
@@ -121,7 +226,7 @@ async function deliverAndShow(
   if (status !== 200) return { status: 502, text: `The bot's receiver answered ${status} to ${shown}.\n` };
   try {
     await discord.waitUntil(
-      () => discord.channelMessages(discord.channelId).length > before,
+      () => discord.channelMessages(channel).length > before,
       ANSWER_WAIT_MS,
       'a post in #general',
     );
@@ -133,8 +238,12 @@ async function deliverAndShow(
         `It announces one vote per member per vote period: ${person.name}'s may have been announced already.\n`,
     };
   }
-  const post = discord.channelMessages(discord.channelId)[before] as Message;
-  return { status: 200, text: `${from} › ${shown}\n${renderMessage(post, renderContext(discord))}\n` };
+  const post = discord.channelMessages(channel)[before] as Message;
+  const where = parts.servers.length > 1 ? ` (server ${server.n})` : '';
+  return {
+    status: 200,
+    text: `${from} › ${shown}${where}\n${renderMessage(post, renderContext(discord, parts.servers))}\n`,
+  };
 }
 
 let reviews = 0;
@@ -143,24 +252,32 @@ let reviews = 0;
 export async function answerSend(parts: PlaygroundParts, words: string[]): Promise<SendAnswer> {
   let request: SendRequest;
   try {
-    request = readSendLine(words, parts.commands);
+    request = readSendLine(words, parts.commands, parts.servers);
   } catch (error) {
     if (error instanceof SendLineError) return { status: 400, text: `${error.message}\n` };
     throw error;
   }
-  const guildId = parts.discord.guildId;
+  return { ...(await answerRequest(parts, request)), shown: request.shown };
+}
+
+async function answerRequest(parts: PlaygroundParts, request: SendRequest): Promise<SendAnswer> {
   const { sandbox } = parts;
   switch (request.kind) {
     case 'command':
       return sendCommand(parts, request);
     case 'vote': {
+      if (request.site && parts.webhookToken === undefined)
+        return {
+          status: 400,
+          text: 'site: needs the listings the settings file gives one server; with several, send webhook vote without site:.\n',
+        };
       if (request.site) return sendListVote(parts, request.site, request.member, request.double, request.shown);
       // As on Guilds: the service has the vote before its webhook goes out (the bot asks it back).
       sandbox.setVote(request.member.id, VOTE_MS);
       const voter = request.member;
       const names = { username: voter.name.toLowerCase(), global_name: voter.name };
-      const event = voteEvent(guildId, voter.id, request.double, true, names);
-      return sendDelivery(parts, voter, event, request.shown);
+      const event = voteEvent(request.server.id, voter.id, request.double, true, names);
+      return sendDelivery(parts, voter, request.server, event, request.shown);
     }
     case 'review': {
       reviews += 1;
@@ -168,8 +285,8 @@ export async function answerSend(parts: PlaygroundParts, words: string[]): Promi
       const { rating, content } = request;
       const authorId = request.member.id;
       sandbox.setReview({ id, rating, content, likes: 0, replies: 0, created_at: new Date().toISOString(), authorId });
-      const event = reviewEvent(guildId, { id, authorId, content, rating });
-      return sendDelivery(parts, request.member, event, request.shown);
+      const event = reviewEvent(request.server.id, { id, authorId, content, rating });
+      return sendDelivery(parts, request.member, request.server, event, request.shown);
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { AdaptedSiteId } from '../../src/lists/index.js';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +14,7 @@ import { CAST } from './cast.js';
 import { answerSend, type PlaygroundParts } from './control.js';
 import { checkEnvFile, removeEnvFile, startLine, writeEnvFile } from './env-file.js';
 import { splitWords } from './send-line.js';
+import { playgroundServers, type PlaygroundServer } from './servers.js';
 import { standInConnection } from '../world.js';
 
 export interface PlaygroundOptions {
@@ -21,6 +23,8 @@ export interface PlaygroundOptions {
   webhookPort: number;
   controlPort: number;
   envFile: string;
+  /** 1: one server, set up by the settings file; more: many-server mode, each server set up with /setup. */
+  servers: number;
   /** Where the playground says what happens (the terminal). */
   say: (line: string) => void;
 }
@@ -30,6 +34,7 @@ export interface Playground {
   sandbox: Sandbox;
   controlUrl: string;
   webhookUrl: string;
+  servers: readonly PlaygroundServer[];
   /** The settings written to the env file. */
   settings: Record<string, string>;
   close(): Promise<void>;
@@ -68,6 +73,43 @@ async function readWords(req: IncomingMessage): Promise<string[] | undefined> {
   return splitWords(text);
 }
 
+/** One server, set up by the file as a single-server host's .env sets it up. */
+function oneServerSettings(discord: DiscordStandIn, sandbox: Sandbox): Record<string, string> {
+  const channel = discord.channelId;
+  return {
+    ...standInConnection(discord, sandbox),
+    // One channel (#general) for everything the bot posts, so one look shows it all.
+    REVIEW_LOG_CHANNEL_ID: channel,
+    REVIEW_CHANNEL_ID: channel,
+    VOTE_CHANNEL_ID: channel,
+    REMINDER_CHANNEL_ID: channel,
+    VOTE_URL: 'https://example.com/vote',
+    // The server is on every list: `send webhook vote site:topgg member:bob` delivers as Top.gg does.
+    ...Object.fromEntries(
+      Object.entries(LISTING_SECRETS).map(([site, secret]) => [`LISTING_${site.toUpperCase()}_SECRET`, secret]),
+    ),
+  };
+}
+
+/** Many-server mode: no server in the file; each gets its key, channels and webhook token with /setup. */
+function manyServerSettings(discord: DiscordStandIn, sandbox: Sandbox): Record<string, string> {
+  const {
+    DISCORD_GUILD_ID: _guild,
+    SERVICE_API_KEY: _key,
+    SERVICE_APP_ID: _app,
+    MODERATOR_ROLE_IDS: _moderators,
+    ...connection
+  } = standInConnection(discord, sandbox);
+  return {
+    ...connection,
+    // Made for this session, as `openssl rand -base64 32` makes one: it seals what /setup stores.
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+    // Votes come through each server's webhook here; with polling on, /setup status would wait up to a
+    // minute for a server's first poll before its ✔.
+    VOTE_POLL_SECONDS: '0',
+  };
+}
+
 function listen(server: Server, port: number, what: string, flag: string): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
@@ -94,47 +136,51 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     for (const step of opened.reverse()) await step();
   };
   try {
-    const sandbox = await startSandbox({ host: '127.0.0.1', port: options.sandboxPort, maxLog: 1000 }).catch(
-      (error: NodeJS.ErrnoException) => {
-        throw error.code === 'EADDRINUSE'
-          ? new Error(`port ${options.sandboxPort} (the sandbox) is taken: pick another with --sandbox-port.`)
-          : error;
-      },
-    );
+    const servers = playgroundServers(options.servers);
+    const many = servers.length > 1;
+    const [first, ...others] = servers;
+    const sandbox = await startSandbox({
+      host: '127.0.0.1',
+      port: options.sandboxPort,
+      maxLog: 1000,
+      // Many servers: each its own key and app id, typed into /setup credentials as an owner would.
+      ...(many ? { ...first!.credentials, moreCredentials: others.map((server) => server.credentials) } : {}),
+    }).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'EADDRINUSE'
+        ? new Error(`port ${options.sandboxPort} (the sandbox) is taken: pick another with --sandbox-port.`)
+        : error;
+    });
     opened.push(() => sandbox.close());
-    const discord = await startDiscordStandIn({ port: options.discordPort }).catch((error: NodeJS.ErrnoException) => {
+    const discord = await startDiscordStandIn({
+      port: options.discordPort,
+      otherGuildIds: others.map((server) => server.id),
+    }).catch((error: NodeJS.ErrnoException) => {
       throw error.code === 'EADDRINUSE'
         ? new Error(`port ${options.discordPort} (the Discord stand-in) is taken: pick another with --discord-port.`)
         : error;
     });
     opened.push(() => discord.close());
-    // Names for the gateway's member lookups, and the commands as deploy-commands would register them.
-    discord.addMembers(CAST.map((p) => p.member));
+    // Names for the gateway's member lookups, and the commands as deploy-commands would register them:
+    // for the one server, or everywhere (global) with many, as deploy-commands does without DISCORD_GUILD_ID.
+    for (const server of servers)
+      discord.addMembers(
+        CAST.map((p) => p.member),
+        server.id,
+      );
     const commands = [...(await loadCommands(new URL('../../commands/', import.meta.url))).values()].map((c) =>
       c.data.toJSON(),
     );
-    discord.setRegisteredCommands(commands);
+    discord.setRegisteredCommands(commands, many ? 'global' : discord.guildId);
 
     const webhookPort = options.webhookPort === 0 ? await closedPort() : options.webhookPort;
     const webhookUrl = `http://127.0.0.1:${webhookPort}/webhook`;
     const storeDir = mkdtempSync(path.join(tmpdir(), 'vote-review-bot-playground-'));
     opened.push(() => rmSync(storeDir, { recursive: true, force: true }));
-    const channel = discord.channelId;
     const settings: Record<string, string> = {
-      ...standInConnection(discord, sandbox),
-      // One channel (#general) for everything the bot posts, so one look shows it all.
-      REVIEW_LOG_CHANNEL_ID: channel,
-      REVIEW_CHANNEL_ID: channel,
-      VOTE_CHANNEL_ID: channel,
-      REMINDER_CHANNEL_ID: channel,
-      VOTE_URL: 'https://example.com/vote',
+      ...(many ? manyServerSettings(discord, sandbox) : oneServerSettings(discord, sandbox)),
       WEBHOOK_PORT: String(webhookPort),
       WEBHOOK_HOST: '127.0.0.1',
-      WEBHOOK_TOKEN,
-      // The server is on every list: `send webhook vote site:topgg member:bob` delivers as Top.gg does.
-      ...Object.fromEntries(
-        Object.entries(LISTING_SECRETS).map(([site, secret]) => [`LISTING_${site.toUpperCase()}_SECRET`, secret]),
-      ),
+      ...(many ? { WEBHOOK_PUBLIC_URL: `http://127.0.0.1:${webhookPort}` } : { WEBHOOK_TOKEN }),
       // A store of this session's own: the stand-in forgets its messages when it stops, so must the bot.
       DATABASE_URL: `file:${path.join(storeDir, 'bot.sqlite')}`,
     };
@@ -146,7 +192,9 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       sandbox,
       commands,
       webhookUrl,
-      webhookToken: WEBHOOK_TOKEN,
+      webhookToken: many ? undefined : WEBHOOK_TOKEN,
+      servers,
+      serverTokens: new Map(),
       listingSecrets: LISTING_SECRETS,
       startLine: startLine(envFile),
     };
@@ -158,7 +206,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
         .then(async (words) => {
           if (!words) return reply(400, 'Send the words as a line of text or as {"words": [...]}, under 4 KB.\n');
           const answer = await answerSend(parts, words);
-          say(`send ${words.join(' ')} → ${answer.status === 200 ? 'answered' : answer.text.trim()}`);
+          const line = answer.shown ?? words.join(' ');
+          say(`send ${line} → ${answer.status === 200 ? 'answered' : answer.text.trim()}`);
           reply(answer.status, answer.text);
         })
         .catch((error: unknown) => reply(500, `The playground failed: ${(error as Error).message}\n`));
@@ -172,13 +221,15 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
         }),
     );
 
-    const seeding = watchFirstConnection(parts, say);
+    // Dan's seed vote needs a token, which many-server mode has only after /setup webhook.
+    const seeding = watchFirstConnection(parts, say, !many);
     opened.push(() => seeding.stop());
     return {
       discord,
       sandbox,
       controlUrl: `http://127.0.0.1:${controlPort}`,
       webhookUrl,
+      servers,
       settings,
       close,
     };
@@ -193,7 +244,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
  * vote member:dan double:true` would: /leaderboard has a row and #general an announcement. A
  * restarted bot keeps its store, and with it the vote, so this happens once.
  */
-function watchFirstConnection(parts: PlaygroundParts, say: (line: string) => void) {
+function watchFirstConnection(parts: PlaygroundParts, say: (line: string) => void, seeds: boolean) {
   const { discord } = parts;
   let sessions = 0;
   let stopped = false;
@@ -211,7 +262,7 @@ function watchFirstConnection(parts: PlaygroundParts, say: (line: string) => voi
     const first = sessions === 0;
     sessions = discord.gatewaySessions;
     say(`The bot connected (gateway session ${sessions}).`);
-    if (!first) return;
+    if (!first || !seeds) return;
     void seed().then(
       (answer) =>
         !stopped &&

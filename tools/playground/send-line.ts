@@ -1,6 +1,8 @@
 import { isAdaptedSiteId, SITE_IDS, type AdaptedSiteId } from '../../src/lists/index.js';
 import { OptionType, type CommandOption } from '../discord-standin/index.js';
+import type { RolePayload } from '../discord-standin/types.js';
 import { alice, CAST, findPerson, type Person } from './cast.js';
+import { findServer, playgroundServers, serverList, type PlaygroundServer } from './servers.js';
 
 /* What `npm run playground -- send …` (or the curl line) asks for, read from its words: a slash
  * command as a member would type it in Discord, or a delivery as Guilds would send it. Pure: the
@@ -9,13 +11,27 @@ import { alice, CAST, findPerson, type Person } from './cast.js';
 /** A command's definition as its builder's toJSON() gives it (the parts read here). */
 export interface CommandDefinition {
   name: string;
+  /** Set on commands only members with these permissions see (/setup: Manage Server). */
+  default_member_permissions?: string | null;
   options?: Array<{ name: string; type: number; required?: boolean; options?: CommandDefinition['options'] }>;
 }
 
 export type SendRequest =
-  | { kind: 'command'; name: string; options: CommandOption[]; as: Person; targets: string[]; shown: string }
-  | { kind: 'vote'; member: Person; double: boolean; shown: string; site?: AdaptedSiteId }
-  | { kind: 'review'; member: Person; rating: number; content: string; shown: string };
+  | {
+      kind: 'command';
+      name: string;
+      options: CommandOption[];
+      as: Person;
+      targets: string[];
+      /** The roles that role options name, as the server has them. */
+      roles: RolePayload[];
+      /** What to type into the form the command answers with (`/setup credentials api_key:… app_id:…`). */
+      fields: Record<string, string>;
+      server: PlaygroundServer;
+      shown: string;
+    }
+  | { kind: 'vote'; member: Person; double: boolean; shown: string; site?: AdaptedSiteId; server: PlaygroundServer }
+  | { kind: 'review'; member: Person; rating: number; content: string; shown: string; server: PlaygroundServer };
 
 /** Bad input: the message says what to type instead. */
 export class SendLineError extends Error {}
@@ -43,7 +59,29 @@ function personNamed(value: string, what: string): Person {
   );
 }
 
-function optionValue(type: number, key: string, value: string): { value: string | number | boolean; target?: string } {
+/** `#general`, `general` or an id: one of the server's channels. */
+function channelNamed(server: PlaygroundServer, key: string, value: string): string {
+  const wanted = value.replace(/^#/, '').toLowerCase();
+  if (wanted === server.channel.name || value === server.channel.id) return server.channel.id;
+  throw new SendLineError(`${key}: server ${server.n} has no channel "${value}"; it has #${server.channel.name}.`);
+}
+
+/** `@Voter`, `voter` or an id: one of the server's roles. */
+function roleNamed(server: PlaygroundServer, key: string, value: string): RolePayload {
+  const wanted = value.replace(/^@/, '').toLowerCase();
+  const found = server.roles.find((role) => role.id === value || role.name.replace(/^@/, '').toLowerCase() === wanted);
+  if (found) return found;
+  const names = server.roles.map((role) => (role.name.startsWith('@') ? role.name : `@${role.name}`));
+  throw new SendLineError(`${key}: server ${server.n} has no role "${value}"; it has ${names.join(', ')}.`);
+}
+
+interface OptionRead {
+  value: string | number | boolean;
+  target?: string;
+  role?: RolePayload;
+}
+
+function optionValue(type: number, key: string, value: string, server?: PlaygroundServer): OptionRead {
   switch (type) {
     case OptionType.User: {
       // Any snowflake is a member to Discord; a name must be one of the playground's members.
@@ -64,21 +102,50 @@ function optionValue(type: number, key: string, value: string): { value: string 
     }
     case OptionType.String:
       return { value };
-    default:
-      throw new SendLineError(`${key}: the playground cannot send this kind of option (type ${type}).`);
+    case OptionType.Channel:
+      if (server) return { value: channelNamed(server, key, value) };
+      break;
+    case OptionType.Role:
+      if (server) {
+        const role = roleNamed(server, key, value);
+        return { value: role.id, role };
+      }
+      break;
   }
+  throw new SendLineError(`${key}: the playground cannot send this kind of option (type ${type}).`);
 }
 
-function readCommand(words: string[], commands: readonly CommandDefinition[]): SendRequest {
+/** `server:2` (what `--server 2` adds) picked out of the words, and the words without it. */
+function pickServer(words: string[], servers: readonly PlaygroundServer[]): [PlaygroundServer, string[]] {
+  const written = words.filter((word) => /^server:/i.test(word)).map((word) => word.slice('server:'.length));
+  const rest = words.filter((word) => !/^server:/i.test(word));
+  if (written.length > 1) throw new SendLineError('server: say it once (or --server once).');
+  if (written.length === 0) return [servers[0]!, rest];
+  const server = findServer(servers, written[0]!);
+  if (!server)
+    throw new SendLineError(`server: no server "${written[0]}". Servers: ${serverList(servers)} (a number or an id).`);
+  return [server, rest];
+}
+
+/** Who types a command unless as: says: Alice, or Maya (Manage Server) for a command only she would see. */
+function defaultSender(command: CommandDefinition): Person {
+  const needs = command.default_member_permissions ? BigInt(command.default_member_permissions) : 0n;
+  if (needs === 0n) return alice;
+  return CAST.find((p) => (BigInt(p.member.permissions) & needs) === needs) ?? alice;
+}
+
+function readCommand(words: string[], commands: readonly CommandDefinition[], server: PlaygroundServer): SendRequest {
   const name = words[0]!.slice(1).toLowerCase();
   const command = commands.find((c) => c.name === name);
   if (!command)
     throw new SendLineError(`No command /${name}. Commands: ${commands.map((c) => `/${c.name}`).join(', ')}.`);
-  let as = alice;
+  let as = defaultSender(command);
   let definitions = command.options ?? [];
   let subcommand: string | undefined;
   const given: CommandOption[] = [];
   const targets: string[] = [];
+  const roles: RolePayload[] = [];
+  const fields = new Map<string, string>();
   const subcommands = definitions.filter((o) => o.type === OptionType.Subcommand);
   for (const part of pairs(words.slice(1))) {
     if ('word' in part) {
@@ -98,17 +165,22 @@ function readCommand(words: string[], commands: readonly CommandDefinition[]): S
       continue;
     }
     const definition = definitions.find((o) => o.name === part.key && o.type !== OptionType.Subcommand);
-    if (!definition) {
-      const known = definitions.filter((o) => o.type !== OptionType.Subcommand).map((o) => `${o.name}:`);
+    const known = definitions.filter((o) => o.type !== OptionType.Subcommand).map((o) => `${o.name}:`);
+    // A command that takes no options may answer with a form: what else is typed fills it.
+    if (!definition && known.length === 0 && (subcommands.length === 0 || subcommand !== undefined)) {
+      fields.set(part.key, part.value);
+      continue;
+    }
+    if (!definition)
       throw new SendLineError(
         `/${name}${subcommand ? ` ${subcommand}` : ''} has no option ${part.key}:` +
           (known.length > 0 ? `; it takes ${known.join(', ')}` : '; it takes none') +
           ' (and as: for who sends it).',
       );
-    }
-    const { value, target } = optionValue(definition.type, part.key, part.value);
+    const { value, target, role } = optionValue(definition.type, part.key, part.value, server);
     given.push({ name: definition.name, type: definition.type, value });
     if (target) targets.push(target);
+    if (role) roles.push(role);
   }
   if (subcommands.length > 0 && subcommand === undefined)
     throw new SendLineError(
@@ -117,10 +189,13 @@ function readCommand(words: string[], commands: readonly CommandDefinition[]): S
   const missing = definitions.filter((o) => o.required && !given.some((g) => g.name === o.name));
   if (missing.length > 0) throw new SendLineError(`/${name} needs ${missing.map((o) => `${o.name}:`).join(', ')}.`);
   const options = subcommand ? [{ name: subcommand, type: OptionType.Subcommand, options: given }] : given;
-  return { kind: 'command', name, options, as, targets, shown: words.join(' ') };
+  // What a form is filled with is as secret as the form makes it (an API key): never echoed.
+  const key = (word: string) => word.split(':')[0]!;
+  const shown = words.map((word) => (fields.has(key(word).toLowerCase()) ? `${key(word)}:…` : word)).join(' ');
+  return { kind: 'command', name, options, as, targets, roles, fields: Object.fromEntries(fields), server, shown };
 }
 
-function readWebhook(words: string[]): SendRequest {
+function readWebhook(words: string[], server: PlaygroundServer): SendRequest {
   const event = words[1]?.toLowerCase();
   if (event !== 'vote' && event !== 'review')
     throw new SendLineError('webhook: say which event, vote or review, e.g. webhook vote member:bob.');
@@ -140,24 +215,36 @@ function readWebhook(words: string[]): SendRequest {
       ? optionValue(OptionType.Boolean, 'double', values.get('double')!).value
       : false;
     const site = values.get('site')?.toLowerCase();
-    if (site === undefined || site === 'guilds') return { kind: 'vote', member, double: double === true, shown };
+    if (site === undefined || site === 'guilds')
+      return { kind: 'vote', member, double: double === true, shown, server };
     if (!isAdaptedSiteId(site))
       throw new SendLineError(`site: takes one of ${SITE_IDS.join(', ')}, not "${values.get('site')}".`);
     // Top.gg says how much a vote weighs itself; the other lists have no double votes.
     if (double === true && site !== 'topgg') throw new SendLineError(`double: is for Guilds and Top.gg, not ${site}.`);
-    return { kind: 'vote', member, double: double === true, shown, site };
+    return { kind: 'vote', member, double: double === true, shown, site, server };
   }
   const rating = Number(values.get('rating') ?? 5);
   if (!Number.isInteger(rating) || rating < 1 || rating > 5)
     throw new SendLineError(`rating: takes a whole number of stars from 1 to 5, not "${values.get('rating')}".`);
-  return { kind: 'review', member, rating, content: values.get('content') || DEFAULT_REVIEW, shown };
+  return { kind: 'review', member, rating, content: values.get('content') || DEFAULT_REVIEW, shown, server };
 }
 
-/** Reads `/vote member:alice as:maya`, `/remind on`, `webhook vote member:bob double:true` or `webhook review member:dan rating:4`. */
-export function readSendLine(words: string[], commands: readonly CommandDefinition[]): SendRequest {
+const ONE_SERVER = playgroundServers(1);
+
+/**
+ * Reads `/vote member:alice as:maya`, `/remind on`, `/setup channel kind:votes target:#general`,
+ * `/setup credentials api_key:… app_id:…`, `webhook vote member:bob double:true` or `webhook review
+ * member:dan rating:4`, each with `server:2` to act in another of the `servers` (default the first).
+ */
+export function readSendLine(
+  allWords: string[],
+  commands: readonly CommandDefinition[],
+  servers: readonly PlaygroundServer[] = ONE_SERVER,
+): SendRequest {
+  const [server, words] = pickServer(allWords, servers);
   if (words.length === 0)
     throw new SendLineError('Nothing to send: try /vote member:alice or webhook vote member:bob.');
-  if (words[0]!.startsWith('/')) return readCommand(words, commands);
-  if (words[0]!.toLowerCase() === 'webhook') return readWebhook(words);
+  if (words[0]!.startsWith('/')) return readCommand(words, commands, server);
+  if (words[0]!.toLowerCase() === 'webhook') return readWebhook(words, server);
   throw new SendLineError(`"${words[0]}": start with a slash command (/vote) or the word webhook.`);
 }

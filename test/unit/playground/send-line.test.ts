@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { loadCommands } from '../../../src/bot/load-commands.js';
 import { OptionType } from '../../../tools/discord-standin/index.js';
 import { alice, bob, maya } from '../../../tools/playground/cast.js';
+import { playgroundServers } from '../../../tools/playground/servers.js';
 import {
   DEFAULT_REVIEW,
   readSendLine,
@@ -18,7 +19,8 @@ beforeAll(async () => {
   );
 });
 
-const read = (line: string) => readSendLine(splitWords(line), commands);
+const servers = playgroundServers(3);
+const read = (line: string) => readSendLine(splitWords(line), commands, servers);
 const refusal = (line: string) => {
   try {
     read(line);
@@ -66,6 +68,31 @@ describe('what a playground send line asks for', () => {
     expect(read('webhook review member:maya')).toMatchObject({ rating: 5, content: DEFAULT_REVIEW });
   });
 
+  it('reads a form to fill after a command that takes no options, typed by Maya for /setup', () => {
+    expect(read('/setup credentials api_key:k-1 app_id:a-1')).toMatchObject({
+      as: maya,
+      options: [{ name: 'credentials', type: OptionType.Subcommand, options: [] }],
+      fields: { api_key: 'k-1', app_id: 'a-1' },
+      server: servers[0],
+    });
+    // A command with options still refuses one it does not take: there is no form to put it in.
+    expect(refusal('/setup channel kind:votes api_key:k')).toContain('/setup channel has no option api_key:');
+  });
+
+  it('names channels and roles as a member picks them, in the server server: names (by number or id)', () => {
+    const two = servers[1]!;
+    expect(read('/setup channel kind:votes target:#general server:2')).toMatchObject({
+      server: two,
+      options: [{ options: [{ name: 'kind' }, { name: 'target', type: OptionType.Channel, value: two.channel.id }] }],
+    });
+    const voter = two.roles.find((role) => role.name === 'Voter')!;
+    expect(read(`/setup role voter:@voter server:${two.id}`)).toMatchObject({
+      roles: [voter],
+      options: [{ options: [{ name: 'voter', type: OptionType.Role, value: voter.id }] }],
+    });
+    expect(read('webhook vote member:bob server:3')).toMatchObject({ kind: 'vote', server: servers[2] });
+  });
+
   it('refuses, saying what to type instead', () => {
     expect(refusal('/nope')).toContain('No command /nope. Commands: /leaderboard');
     expect(refusal('/vote member:zed')).toBe('member: no member "zed". Members: alice, bob, carol, maya, dan.');
@@ -81,5 +108,11 @@ describe('what a playground send line asks for', () => {
     expect(refusal('webhook review member:bob rating:6')).toContain('from 1 to 5');
     expect(refusal('vote member:bob')).toContain('start with a slash command');
     expect(refusal('')).toContain('Nothing to send');
+    expect(refusal('/setup status server:4')).toContain('server: no server "4". Servers: 1 (');
+    expect(refusal('/setup status server:1 server:2')).toContain('say it once');
+    expect(refusal('/setup channel kind:votes target:#votes')).toBe(
+      'target: server 1 has no channel "#votes"; it has #general.',
+    );
+    expect(refusal('/setup role voter:@Voters')).toContain('voter: server 1 has no role "@Voters"; it has @everyone');
   });
 });

@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ROOT, startBot, type BotProcess } from '../../tools/bot-process.js';
+import { splitWords } from '../../tools/playground/send-line.js';
+import { runBuilt, type ScriptRun } from '../support/run-script.js';
+
+// The many-server walk of docs/playground.md, read from the page itself: the same commands, in its
+// order, against the built playground and the bot started from nothing but the file it wrote.
+const CLI = 'dist/tools/playground/cli.js';
+const FREE_PORTS = ['--discord-port', '0', '--sandbox-port', '0', '--control-port', '0', '--webhook-port', '0'];
+const RUN_MS = 15_000;
+
+/** The sh block under "## Many servers": its lines, as a newcomer copies them. */
+function documentedWalk(): string[] {
+  const page = readFileSync(path.join(ROOT, 'docs/playground.md'), 'utf8');
+  const section = page.slice(page.indexOf('## Many servers'));
+  const block = /```sh\n([\s\S]*?)```/.exec(section)![1]!;
+  return block
+    .split('\n')
+    .map((line) => line.replace(/\s+#.*$/, '').trim())
+    .filter(Boolean);
+}
+
+const walk = documentedWalk();
+const start = walk[0]!;
+const sends = walk.filter((line) => line.startsWith('npm run playground -- send '));
+
+let dir: string;
+let envFile: string;
+let playground: ChildProcess;
+let output = '';
+let controlPort: string;
+let bot: BotProcess;
+const answers: ScriptRun[] = [];
+
+function waitForOutput(pattern: RegExp, timeoutMs = 10_000): Promise<RegExpMatchArray> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const match = pattern.exec(output);
+      if (!match) return false;
+      clearTimeout(timer);
+      playground.stdout!.off('data', check);
+      resolve(match);
+      return true;
+    };
+    const timer = setTimeout(() => {
+      playground.stdout!.off('data', check);
+      reject(new Error(`the playground did not print ${pattern} within ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs);
+    if (!check()) playground.stdout!.on('data', check);
+  });
+}
+
+const send = (...words: string[]) => runBuilt(CLI, {}, ['send', ...words, '--control-port', controlPort], RUN_MS);
+
+beforeAll(async () => {
+  if (!existsSync(path.join(ROOT, CLI))) throw new Error(`${CLI} is missing: run npm run build:tools first.`);
+  dir = mkdtempSync(path.join(tmpdir(), 'bot-playground-many-'));
+  envFile = path.join(dir, '.env.playground');
+  const startFlags = start.replace(/^npm run playground -- /, '').split(/\s+/);
+  playground = spawn(process.execPath, [CLI, ...startFlags, ...FREE_PORTS, '--env-out', envFile], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  playground.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  playground.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  controlPort = (await waitForOutput(/Control\s+http:\/\/127\.0\.0\.1:(\d+)\/send/))[1]!;
+  bot = startBot({}, { envFile });
+  await bot.waitForLog((line) => line.msg === 'ready', 15_000, 'the ready log line');
+  await waitForOutput(/The bot connected/);
+  // The walk, one line after the other, as the page gives it.
+  for (const line of sends) answers.push(await send(...splitWords(line.replace(/^npm run playground -- send /, ''))));
+}, 90_000);
+
+afterAll(async () => {
+  await bot?.stop('SIGTERM');
+  if (playground && playground.exitCode === null && playground.signalCode === null) playground.kill('SIGINT');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the playground's many-server walk, as docs/playground.md tells it", () => {
+  it('starts three servers and writes a many-server file: no server in it, a SECRETS_KEY made for the session', () => {
+    expect(start).toBe('npm run playground -- --servers 3');
+    const written = readFileSync(envFile, 'utf8');
+    expect(written).toMatch(/^SECRETS_KEY=[A-Za-z0-9+/]{43}=$/m);
+    expect(written).toMatch(/^WEBHOOK_PUBLIC_URL=http:\/\/127\.0\.0\.1:\d+$/m);
+    expect(written).not.toMatch(/^(DISCORD_GUILD_ID|SERVICE_API_KEY|WEBHOOK_TOKEN)=/m);
+    expect(output).toMatch(/^ {2}3 {2}\d{17,20} {2}"Other Guild 2"/m);
+    expect(bot.logs.filter((line) => (line.level ?? 0) >= 50)).toEqual([]);
+  });
+
+  it('walks server 2 from credentials to a ✔ status, each step answered (exit 0)', () => {
+    expect(sends.map((line) => line.split(' ').slice(5, 7).join(' '))).toEqual([
+      '/setup credentials',
+      '/setup channel',
+      '/setup webhook',
+      'webhook vote',
+      '/setup status',
+    ]);
+    for (const [i, answer] of answers.entries())
+      expect({ line: sends[i], code: answer.code, stderr: answer.stderr }).toEqual({
+        line: sends[i],
+        code: 0,
+        stderr: '',
+      });
+    const [credentials, channel, webhook, vote, status] = answers.map((answer) => answer.stdout);
+    // The form, filled and submitted: the key checked with the service and kept, shown by its end only.
+    expect(credentials).toContain('Maya › /setup credentials');
+    expect(credentials).toContain('Maya fills in api_key:, app_id: and submits');
+    expect(credentials).toMatch(/saved/i);
+    expect(credentials).toContain('2002');
+    expect(credentials).toContain('/setup credentials api_key:… app_id:…');
+    expect(credentials).not.toContain('api-key-2002');
+    expect(channel).toMatch(/Channel set/);
+    expect(channel).toContain('#general');
+    expect(webhook).toMatch(/http:\/\/127\.0\.0\.1:\d+\/webhook\/\d{17,20}/);
+    expect(vote).toContain('Guilds › webhook vote member:bob (server 2)');
+    expect(vote).toContain('@Bob (Bob) voted');
+    expect(status).toContain('✔');
+    expect(status).not.toContain('✘');
+  });
+
+  it('keeps the servers apart: server 3, not set up, answers with /setup credentials and takes no delivery', async () => {
+    const vote = await send('/vote', '--server', '3');
+    expect(vote.code).toBe(0);
+    expect(vote.stdout).toMatch(/not set up/i);
+    expect(vote.stdout).toContain('/setup credentials');
+    const delivery = await send('webhook', 'vote', 'member:carol', '--server', '3');
+    expect(delivery.code).toBe(1);
+    expect(delivery.stderr).toContain('send /setup webhook --server 3 first');
+  });
+
+  it('refuses a server, channel, role or form field that is not there, sending nothing (exit 2)', async () => {
+    const noServer = await send('/setup', 'status', '--server', '9');
+    expect(noServer.code).toBe(2);
+    expect(noServer.stderr).toContain('server: no server "9". Servers: 1 (');
+    const noChannel = await send('/setup', 'channel', 'kind:votes', 'target:#votes', '--server', '3');
+    expect(noChannel.code).toBe(2);
+    expect(noChannel.stderr).toContain('target: server 3 has no channel "#votes"; it has #general.');
+    const noRole = await send('/setup', 'role', 'voter:@Voters', '--server', '3');
+    expect(noRole.code).toBe(2);
+    expect(noRole.stderr).toContain('voter: server 3 has no role "@Voters"; it has @everyone, @Voter, @Moderator');
+    const wrongField = await send('/setup', 'credentials', 'key:x', '--server', '3');
+    expect(wrongField.code).toBe(2);
+    expect(wrongField.stderr).toContain('has the fields api_key:, app_id:');
+    // Nothing reached server 3: still not set up.
+    expect((await send('/vote', '--server', '3')).stdout).toMatch(/not set up/i);
+  });
+
+  it("names a role by @name: /setup role voter:@Voter sets the server's Voter role", async () => {
+    const role = await send('/setup', 'role', 'voter:@Voter', '--server', '2');
+    expect(role.code).toBe(0);
+    expect(role.stdout).toContain('@Voter');
+    expect(role.stdout).not.toMatch(/✘|refused/i);
+  });
+});
