@@ -20,6 +20,8 @@ export interface DoctorState {
   guild?: GuildInfo;
   botMember?: BotMember;
   service?: ServiceProbe;
+  /** `--server`: the configuration is one server's of many; the commands are still the global ones. */
+  oneOfMany?: boolean;
 }
 
 export interface Check {

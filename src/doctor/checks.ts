@@ -13,6 +13,7 @@ import { serviceRemainingUnitCheck } from './service-remaining-unit.js';
 import { serviceSchemaChecks } from './service-schemas.js';
 import { storeCheck } from './store-check.js';
 import { webhookCheck } from './webhook-check.js';
+import { serverCheck } from './server-check.js';
 
 /** Every check, in the order an admin fixes things: each may skip when an earlier one failed. */
 export const ALL_CHECKS: readonly CheckEntry[] = [
@@ -31,3 +32,9 @@ export const ALL_CHECKS: readonly CheckEntry[] = [
   serviceRemainingUnitCheck,
   webhookCheck,
 ];
+
+/** `--server <id>`: the same checks, with that server's stored settings laid over the configuration. */
+export function checksForServer(guildId: string): CheckEntry[] {
+  const [config, store, ...rest] = ALL_CHECKS;
+  return [config!, store!, serverCheck(guildId), ...rest];
+}

@@ -10,16 +10,17 @@ export const discordCommandsCheck: Check = {
   name: 'slash commands',
   async run(state) {
     const { config, discord, guild } = state;
-    const many = config?.discord.guildId === undefined;
+    const many = config?.discord.guildId === undefined || state.oneOfMany === true;
     if (!config || !discord || (!guild && !many)) return skip('needs the bot in the server.');
     const local = [...(await loadCommands(COMMANDS_DIR)).values()].map(
       (command) => command.data.toJSON() as unknown as Record<string, unknown>,
     );
     let registered: Array<Record<string, unknown>>;
     try {
-      const route = guild
-        ? Routes.applicationGuildCommands(config.discord.clientId, guild.id)
-        : Routes.applicationCommands(config.discord.clientId);
+      const route =
+        guild && !state.oneOfMany
+          ? Routes.applicationGuildCommands(config.discord.clientId, guild.id)
+          : Routes.applicationCommands(config.discord.clientId);
       registered = (await discord.get(route, {
         query: new URLSearchParams({ with_localizations: 'true' }),
       })) as Array<Record<string, unknown>>;

@@ -1,10 +1,10 @@
 import { readArgs } from '../core/cli-args.js';
 import { EXIT_CONFIG, EXIT_FAILURE } from '../core/exit-codes.js';
 import type { DoctorState } from '../doctor/check.js';
-import { ALL_CHECKS } from '../doctor/checks.js';
+import { ALL_CHECKS, checksForServer } from '../doctor/checks.js';
 import { runChecks } from '../doctor/run-checks.js';
 
-const USAGE = `Usage: npm run doctor [-- --json]
+const USAGE = `Usage: npm run doctor [-- --json] [-- --server <server id>]
 
 Checks a real setup end to end (settings, Discord, the channels and roles, the service), one line per
 check, reading only. Reads the same settings as the bot, from the environment or .env.
@@ -12,6 +12,8 @@ Exit codes: 0 when no check failed (a skipped one is not a failure), 78 when the
 parse, 1 for any other failure.
 
 Options:
+  --server ID with many servers: check that server as /setup status does (its stored settings,
+              opened with SECRETS_KEY: channels, roles, service credentials)
   --json      print the checks as a JSON array of { ok, name, status, detail, fix } (fix is null
               unless the check failed), for scripts; the exit codes are the same
   -h, --help  show this text
@@ -31,11 +33,11 @@ interface CheckResult {
  * to the service, to Discord or to members. Exit 0 when no check failed (skips are not failures); 78 when the
  * configuration itself does not parse (as the bot would exit), 1 for any other failed check.
  */
-async function doctor(json: boolean): Promise<void> {
+async function doctor(json: boolean, server: string | undefined): Promise<void> {
   const state: DoctorState = {};
   const results: CheckResult[] = [];
   const ok = await runChecks(
-    ALL_CHECKS,
+    server === undefined ? ALL_CHECKS : checksForServer(server),
     (line, name, outcome) => {
       if (!json) process.stdout.write(`${line}\n`);
       const fix = outcome.status === 'fail' ? outcome.fix : null;
@@ -56,9 +58,9 @@ async function doctor(json: boolean): Promise<void> {
   process.stdout.write(closing, () => process.exit(code));
 }
 
-const args = readArgs(USAGE, { json: { type: 'boolean' } });
+const args = readArgs(USAGE, { json: { type: 'boolean' }, server: { type: 'string' } });
 if (args)
-  doctor(args.json === true).catch((error: unknown) => {
+  doctor(args.json === true, args.server).catch((error: unknown) => {
     process.stderr.write(`doctor failed: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   });

@@ -4,6 +4,12 @@ import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { Permission, startDiscordStandIn, type DiscordStandIn } from '../../tools/discord-standin/index.js';
 import { runScript, type ScriptRun } from '../support/run-script.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { secretKey } from '../../src/secrets/secret-box.js';
+import { Servers } from '../../src/servers/servers.js';
+import { openStore } from '../../src/store/index.js';
 import { botEnvironment } from '../../tools/world.js';
 
 const lines = (run: ScriptRun) => run.stdout.split('\n').filter((line) => /^[✔✘–] /.test(line));
@@ -113,6 +119,51 @@ describe('npm run doctor', () => {
       /^No check failed; the \d+ skipped \(–\) had nothing to check here\.$/,
     );
     expect(run.code).toBe(0);
+  });
+
+  it('--server <id> checks one of many servers as /setup status does, from its stored settings', async () => {
+    const key = randomBytes(32).toString('base64');
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'doctor-server-')), 'bot.sqlite');
+    const root = await openStore({ kind: 'sqlite', file });
+    try {
+      const servers = new Servers(root, { current: secretKey(key, 'SECRETS_KEY') }, undefined);
+      await servers.load();
+      await servers.setCredentials(discord.guildId, { apiKey: sandbox.apiKey, appId: sandbox.appId });
+      await servers.setSettings(discord.guildId, { reviewChannelId: discord.channelId });
+    } finally {
+      await root.close();
+    }
+    const many = {
+      DISCORD_GUILD_ID: '',
+      SERVICE_API_KEY: '',
+      SERVICE_APP_ID: '',
+      MODERATOR_ROLE_IDS: '',
+      REVIEW_LOG_CHANNEL_ID: '',
+      REVIEW_CHANNEL_ID: '',
+      SECRETS_KEY: key,
+      DATABASE_URL: `file:${file}`,
+    };
+    expect((await runScript('deploy-commands', { ...env, ...many })).code).toBe(0);
+    const run = await doctor(many, ['--server', discord.guildId]);
+    expect(failing(run)).toEqual([]);
+    expect(lines(run)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(new RegExp(`^✔ server ${discord.guildId} \\(--server\\): `)),
+        // The checks the server's own settings make possible run, not skip: the server, its channel, its key.
+        expect.stringMatching(/^✔ server: /),
+        expect.stringMatching(/^✔ review feed \(REVIEW_CHANNEL_ID\): in #general the bot can /),
+        expect.stringMatching(/^✔ service credentials: /),
+        expect.stringMatching(/^✔ slash commands: /),
+      ]),
+    );
+    expect(run.stdout).not.toContain(sandbox.apiKey);
+    expect(run.code).toBe(0);
+
+    const unknown = await doctor(many, ['--server', '123456789012345678']);
+    expect(failing(unknown)).toEqual([
+      expect.stringMatching(/^✘ server 123456789012345678 \(--server\): no server 123456789012345678 is set up in /),
+    ]);
+    expect(unknown.code).toBe(1);
   });
 
   it('--json prints the same checks as a JSON array for scripts, with the same exit codes', async () => {
