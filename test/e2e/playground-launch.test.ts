@@ -8,7 +8,7 @@ import { closedPort } from '../../tools/closed-port.js';
 
 // `npm run playground -- send …` answers in milliseconds; a build first took 10-13 s every time.
 const CLI = path.join(ROOT, 'dist/tools/playground/cli.js');
-const LAUNCH = 'tools/playground/launch.js';
+const LAUNCH = 'tools/launch.js';
 
 function run(command: string, args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -34,13 +34,28 @@ describe('npm run playground -- send', () => {
     try {
       mkdirSync(path.join(dir, path.dirname(LAUNCH)), { recursive: true });
       copyFileSync(path.join(ROOT, LAUNCH), path.join(dir, LAUNCH));
-      const sent = await run(process.execPath, [LAUNCH, 'send', '/vote'], dir);
+      const sent = await run(
+        process.execPath,
+        [LAUNCH, 'tools/playground/cli.js', '--built-for=send', 'send', '/vote'],
+        dir,
+      );
       expect(sent.code).toBe(1);
       expect(sent.stderr).toContain('Nothing is built yet');
-      expect(sent.stderr).toContain('npm run playground');
+      expect(sent.stderr).toContain('without send (it builds first)');
       expect(sent.stderr).toContain('npm run build:tools');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('npm run bench -- --help', () => {
+  it('prints the usage from what is built, building nothing and running nothing', async () => {
+    const entry = path.join(ROOT, 'dist/bench/run.js');
+    const built = statSync(entry).mtimeMs;
+    const shown = await run('npm', ['run', 'bench', '--', '--help'], ROOT);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('Usage: npm run bench');
+    expect(statSync(entry).mtimeMs).toBe(built);
   });
 });
