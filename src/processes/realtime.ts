@@ -1,17 +1,9 @@
-import type { Client } from 'discord.js';
-import type { BaseContext } from '../runtime/context.js';
-import type { MemberNames } from '../bot/member-names.js';
 import type { ShardOwnership } from '../shards/ownership.js';
-import type { Config } from '../config/bot.js';
 import { discordPoster } from '../bot/poster.js';
-import type { Logger } from '../core/log.js';
 import { Runtimes } from '../runtime/runtimes.js';
 import { pollOffsetMs } from '../runtime/server-runtime.js';
-import { serverRuntimeOf } from './server-runtime-of.js';
+import { serverRuntimeOf, type ProcessParts } from './server-runtime-of.js';
 import { serverPasses } from '../runtime/server-passes.js';
-import type { Servers } from '../servers/servers.js';
-import type { ServiceClients } from '../servers/service-clients.js';
-import type { StoreRoot } from '../store/index.js';
 import { DeliveryLog } from '../webhooks/delivery-log.js';
 import type { EventInbox } from '../webhooks/event-inbox.js';
 import { InboxWorker } from '../runtime/inbox-worker.js';
@@ -34,21 +26,15 @@ export interface Realtime {
  * Guilds' push events and every server's background work. The receiver starts at once, so
  * deliveries are stored even while Discord is still connecting; handling starts with `begin`.
  */
-export async function startRealtime(deps: {
-  config: Config;
-  servers: Servers;
-  clients: ServiceClients;
-  client: Client;
-  root: StoreRoot;
-  base: BaseContext;
-  logger: Logger;
-  names: MemberNames;
-  /** The servers this process acts for: those on its shards. */
-  ownership: ShardOwnership;
-  /** Counts what the webhook receiver refuses, when metrics are on. */
-  onWebhookRefused?: (reason: string) => void;
-}): Promise<Realtime> {
-  const { config, servers, clients, client, root, base, logger, names, ownership } = deps;
+export async function startRealtime(
+  deps: ProcessParts & {
+    /** The servers this process acts for: those on its shards. */
+    ownership: ShardOwnership;
+    /** Counts what the webhook receiver refuses, when metrics are on. */
+    onWebhookRefused?: (reason: string) => void;
+  },
+): Promise<Realtime> {
+  const { config, servers, client, root, logger, ownership } = deps;
   const poster = discordPoster(client.rest);
   const deliveries = new DeliveryLog({ store: root, logger });
   const passes = serverPasses({ store: root, logger, checkMs: config.expiryCheckMs });
@@ -61,7 +47,7 @@ export async function startRealtime(deps: {
     logger,
     build: (guildId) =>
       serverRuntimeOf(
-        { config, servers, clients, client, root, base, logger, names, poster, passes },
+        { ...deps, poster, passes },
         guildId,
         // One server polls at once as it always did; many spread their polls over the interval.
         servers.mode === 'single' ? 0 : pollOffsetMs(guildId, config.votePollMs),

@@ -1,14 +1,7 @@
-import type { Client } from 'discord.js';
-import type { BaseContext, BotContext } from '../runtime/context.js';
-import type { MemberNames } from '../bot/member-names.js';
-import type { Config } from '../config/bot.js';
+import type { BotContext } from '../runtime/context.js';
 import { discordPoster } from '../bot/poster.js';
-import type { Logger } from '../core/log.js';
-import { serverRuntimeOf } from './server-runtime-of.js';
+import { serverRuntimeOf, type ProcessParts } from './server-runtime-of.js';
 import { serverPasses } from '../runtime/server-passes.js';
-import type { Servers } from '../servers/servers.js';
-import type { ServiceClients } from '../servers/service-clients.js';
-import type { StoreRoot } from '../store/index.js';
 
 /**
  * How long a server's context serves before its settings are read from the store again: another
@@ -22,18 +15,8 @@ export const CONTEXT_FRESH_MS = 30_000;
  * schedule or role pass runs here. What a handler queues (a reply to post, a milestone) is in the
  * store, where the gateway process that owns the server picks it up.
  */
-export function serverContexts(deps: {
-  config: Config;
-  servers: Servers;
-  clients: ServiceClients;
-  client: Client;
-  root: StoreRoot;
-  base: BaseContext;
-  logger: Logger;
-  names: MemberNames;
-  now?: () => number;
-}): ServerContexts {
-  const { config, servers, clients, client, root, base, logger, names } = deps;
+export function serverContexts(deps: ProcessParts & { now?: () => number }): ServerContexts {
+  const { config, servers, client, root, logger } = deps;
   const now = deps.now ?? Date.now;
   const poster = discordPoster(client.rest);
   // Stopped at once: firing, reminding and checking are the gateway processes' work; what a handler
@@ -44,8 +27,7 @@ export function serverContexts(deps: {
   servers.onChange((guildId) => made.delete(guildId));
   const build = (guildId: string): BotContext | undefined => {
     if (!servers.isConfigured(guildId)) return undefined;
-    return serverRuntimeOf({ config, servers, clients, client, root, base, logger, names, poster, passes }, guildId, 0)
-      .context;
+    return serverRuntimeOf({ ...deps, poster, passes }, guildId, 0).context;
   };
   return {
     async prepare(guildId) {

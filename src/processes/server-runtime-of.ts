@@ -10,8 +10,8 @@ import type { Servers } from '../servers/servers.js';
 import { serverClient, type ServiceClients } from '../servers/service-clients.js';
 import type { StoreRoot } from '../store/index.js';
 
-/** What a process holds that every one of its servers' runtimes is built from. */
-export interface RuntimeParts {
+/** What a process opens at start that its servers' work and handlers are made from. */
+export interface ProcessParts {
   config: Config;
   servers: Servers;
   clients: ServiceClients;
@@ -20,6 +20,10 @@ export interface RuntimeParts {
   base: BaseContext;
   logger: Logger;
   names: MemberNames;
+}
+
+/** A process's parts, with the poster and passes its servers' runtimes share. */
+export interface RuntimeParts extends ProcessParts {
   poster: Poster;
   passes: ServerPasses;
 }
