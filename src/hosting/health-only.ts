@@ -24,3 +24,9 @@ export async function serveHealthOnly({ port, host, setting, phase }: HealthOnly
       `Could not serve /healthz on ${hostInUrl(host)}:${port} (${reason}): choose a free ${setting} (or leave it empty).`,
   });
 }
+
+/** HEALTH_PORT's /healthz on loopback for the whole run, when the setting names a port. */
+export function serveHealthPort(port: number | undefined, phase: () => Phase): Promise<HealthServer | undefined> {
+  if (port === undefined) return Promise.resolve(undefined);
+  return serveHealthOnly({ port, host: '127.0.0.1', setting: 'HEALTH_PORT', phase });
+}

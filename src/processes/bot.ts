@@ -12,7 +12,7 @@ import { createRouter } from '../bot/router.js';
 import { loadConfig, loadRole, secretValues } from '../config/bot.js';
 import { EXIT_FAILURE } from '../core/exit-codes.js';
 import { onStopSignal, stopOnSignal } from '../core/stop-on-signal.js';
-import { serveHealthOnly } from '../hosting/health-only.js';
+import { serveHealthPort } from '../hosting/health-only.js';
 import { startHosting, type Hosting, type Phase } from '../hosting/index.js';
 import type { BotMetrics } from '../hosting/metrics.js';
 import { componentHandlers } from '../interactions/index.js';
@@ -35,7 +35,7 @@ import { watchGatewayConnection } from '../bot/gateway-connection.js';
 import { resolveShards } from './resolve-shards.js';
 import { formatShardIds } from '../shards/shard-ids.js';
 import { InlineCallbacks } from '../bot/inline-callbacks.js';
-import { serveInteractions } from './interactions-endpoint.js';
+import { ENDPOINT_CLOSE_MS, serveInteractions } from './interactions-endpoint.js';
 
 const USAGE = `Usage: npm start
 
@@ -66,15 +66,7 @@ async function main(): Promise<void> {
   const commands = await loadCommands(new URL('../../commands/', import.meta.url));
   const names = new MemberNames();
   let phase: Phase = 'starting';
-  const healthPort =
-    config.healthPort === undefined
-      ? undefined
-      : await serveHealthOnly({
-          port: config.healthPort,
-          host: '127.0.0.1',
-          setting: 'HEALTH_PORT',
-          phase: () => phase,
-        });
+  const healthPort = await serveHealthPort(config.healthPort, () => phase);
   // Nothing to drain until this process acts: a standby (or a start not yet done) just stops.
   const dropEarlyStop = onStopSignal((signal) => {
     logger.info({ signal }, 'stopped before acting');
@@ -242,9 +234,6 @@ async function main(): Promise<void> {
 
   await connect(client, config.discord.token, config.discord.apiUrl ?? RouteBases.api, logger);
 }
-
-/** After the drain, the HTTP answers still being written get this long. */
-const ENDPOINT_CLOSE_MS = 1_000;
 
 if (readArgs(USAGE, {})) start().catch((error: unknown) => exitOnStartFailure(error, 'The bot'));
 

@@ -5,6 +5,9 @@ import type { Logger } from '../core/log.js';
 import { deliverTo } from '../http-interactions/deliver.js';
 import { startInteractionsEndpoint, type InteractionsEndpoint } from '../http-interactions/endpoint.js';
 
+/** After the drain, the HTTP answers still being written get this long. */
+export const ENDPOINT_CLOSE_MS = 1_000;
+
 /**
  * Discord's Interactions Endpoint URL for `npm start` and `npm run interactions` alike: each
  * verified interaction goes to `client`'s interactionCreate listeners (the router) once `ready`.

@@ -15,7 +15,7 @@ import { ConfigError } from '../config/load.js';
 import { EXIT_FAILURE } from '../core/exit-codes.js';
 import { createLogger } from '../core/log.js';
 import { stopOnSignal } from '../core/stop-on-signal.js';
-import { serveHealthOnly } from '../hosting/health-only.js';
+import { serveHealthPort } from '../hosting/health-only.js';
 import type { Phase } from '../hosting/index.js';
 import { componentHandlers } from '../interactions/index.js';
 import { environmentServer } from '../servers/environment-server.js';
@@ -23,7 +23,7 @@ import { refuseUnopenableSecrets } from '../servers/sealing-keys.js';
 import { Servers } from '../servers/servers.js';
 import { ServiceClients } from '../servers/service-clients.js';
 import { openStore } from '../store/index.js';
-import { serveInteractions } from './interactions-endpoint.js';
+import { ENDPOINT_CLOSE_MS, serveInteractions } from './interactions-endpoint.js';
 import { serverContexts } from './server-contexts.js';
 import { setupPorts } from './setup-ports.js';
 import { exitOnStartFailure } from './start-failure.js';
@@ -52,15 +52,7 @@ async function main(): Promise<void> {
     ]);
   const logger = createLogger(config.logLevel, secretValues(config), undefined, config.logFormat);
   let phase: Phase = 'starting';
-  const healthPort =
-    config.healthPort === undefined
-      ? undefined
-      : await serveHealthOnly({
-          port: config.healthPort,
-          host: '127.0.0.1',
-          setting: 'HEALTH_PORT',
-          phase: () => phase,
-        });
+  const healthPort = await serveHealthPort(config.healthPort, () => phase);
   const commands = await loadCommands(new URL('../../commands/', import.meta.url));
   const store = await openStore(config.database, undefined, { poolSize: config.databasePoolSize });
   logger.info({ backend: store.backend, driver: store.driver }, 'store open');
@@ -119,7 +111,7 @@ async function main(): Promise<void> {
       phase = 'stopping';
       const unfinished = await inFlight.drain(config.shutdownGraceMs);
       if (unfinished > 0) logger.warn({ unfinished }, 'interactions still running at shutdown');
-      await endpoint?.close(1_000);
+      await endpoint?.close(ENDPOINT_CLOSE_MS);
       await client.destroy();
       await store.close();
       await healthPort?.close();
