@@ -9,6 +9,7 @@ import {
   type VoteLedger,
 } from '../store/index.js';
 import { backoffMs } from '../work/backoff.js';
+import { eachAtOnce } from '../work/each-at-once.js';
 
 export interface RunningVote {
   userId: string;
@@ -307,9 +308,14 @@ export class ExpirySchedule {
     if (this.#stopped || now() < this.#retryAt) return Promise.resolve();
     const firing = (async () => {
       let failed = 0;
-      await this.#pool(due, async (entry) => {
-        if (!(await this.#expire(entry))) failed += 1;
-      });
+      await eachAtOnce(
+        due,
+        this.options.concurrency ?? 4,
+        async (entry) => {
+          if (!(await this.#expire(entry))) failed += 1;
+        },
+        () => this.#stopped,
+      );
       this.#failures = failed > 0 ? this.#failures + 1 : 0;
       this.#retryAt = failed > 0 ? now() + backoffMs(this.#failures, { baseMs: 1_000, capMs: reconcileMs }) : 0;
       if (failed > 0) this.options.pass.wakeAt(this.#retryAt);
@@ -334,13 +340,5 @@ export class ExpirySchedule {
       await this.options.store.clearExpiry(entry.userId, entry.endsAt);
     }
     return done;
-  }
-
-  async #pool(entries: readonly ScheduledExpiry[], work: (entry: ScheduledExpiry) => Promise<void>): Promise<void> {
-    let next = 0;
-    const worker = async () => {
-      while (next < entries.length && !this.#stopped) await work(entries[next++]!);
-    };
-    await Promise.all(Array.from({ length: this.options.concurrency ?? 4 }, worker));
   }
 }

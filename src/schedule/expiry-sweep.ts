@@ -2,6 +2,7 @@ import type { Logger } from '../core/log.js';
 import type { DueExpiryOf, SweepCursor, SweepStore } from '../store/index.js';
 import { STORE_BACKOFF } from '../work/backoff.js';
 import { DrainLoop } from '../work/drain-loop.js';
+import { eachAtOnce } from '../work/each-at-once.js';
 import type { ExpiryPass, ExpirySchedule } from './expiry-schedule.js';
 
 export interface ExpirySweepOptions {
@@ -121,22 +122,17 @@ export class ExpirySweep implements ExpiryPass {
 
   /** Each server's due entries to its schedule, a few servers at once; one not reconciled yet waits. */
   async #fireGroups(groups: Map<string, DueExpiryOf[]>): Promise<void> {
-    const entries = [...groups];
-    let next = 0;
-    const worker = async () => {
-      while (next < entries.length && !this.#firing.stopped) {
-        const [guildId, due] = entries[next++]!;
-        const schedule = this.#schedules.get(guildId);
-        // Another process's server, or one stopped: not this pass's to fire.
-        if (!schedule?.reconciled) continue;
-        try {
-          await schedule.fire(due);
-        } catch (err) {
-          this.options.logger.warn({ err, guildId }, 'could not fire due vote expiries');
-        }
+    const fire = async ([guildId, due]: [string, DueExpiryOf[]]) => {
+      const schedule = this.#schedules.get(guildId);
+      // Another process's server, or one stopped: not this pass's to fire.
+      if (!schedule?.reconciled) return;
+      try {
+        await schedule.fire(due);
+      } catch (err) {
+        this.options.logger.warn({ err, guildId }, 'could not fire due vote expiries');
       }
     };
-    await Promise.all(Array.from({ length: SERVERS_AT_ONCE }, worker));
+    await eachAtOnce([...groups], SERVERS_AT_ONCE, fire, () => this.#firing.stopped);
   }
 }
 
