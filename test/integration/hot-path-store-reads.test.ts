@@ -8,7 +8,11 @@ import type { Sandbox } from '../../src/sandbox/types.js';
 import { REST } from '@discordjs/rest';
 import { discordPoster } from '../../src/bot/poster.js';
 import { english } from '../../src/i18n/index.js';
-import { MilestoneRoles, type MilestoneCheckPass } from '../../src/roles/milestone-roles.js';
+import {
+  MilestoneRoles,
+  type MilestoneCheckPass,
+  type MilestoneRolesOptions,
+} from '../../src/roles/milestone-roles.js';
 import { ExpirySchedule, type ExpiryPass } from '../../src/schedule/expiry-schedule.js';
 import { inboxRoute } from '../../src/runtime/event-route.js';
 import { ASSUMED_VOTE_PERIOD_MS } from '../../src/mirror/vote-mirror.js';
@@ -24,6 +28,25 @@ const HOUR = 3_600_000;
 /** These tests write through a schedule and roles; the process's passes that fire and check do nothing here. */
 const UNUSED_PASS: ExpiryPass = { join: () => undefined, leave: () => undefined, wakeAt: () => undefined };
 const UNUSED_CHECKS: MilestoneCheckPass = { join: () => undefined, leave: () => undefined };
+
+/** A server's milestone roles with no Discord behind them: these tests count the store's reads. */
+function idleMilestoneRoles(store: MilestoneRolesOptions['store'], logger: Logger): MilestoneRoles {
+  const rest = new REST();
+  return new MilestoneRoles({
+    rest,
+    poster: discordPoster(rest),
+    store,
+    guildId: GUILD,
+    guild: () => null,
+    logger,
+    now: Date.now,
+    auditChannelId: undefined,
+    i18n: () => english,
+    memberRoles: async () => new Map(),
+    checkMs: 3_600_000,
+    checks: UNUSED_CHECKS,
+  });
+}
 
 let sandbox: Sandbox;
 let root: StoreRoot;
@@ -195,21 +218,7 @@ describe('/vote reads no store on its hot path', () => {
   it("reads a server's milestones once for the passes recorded votes wake, and again after a check", async () => {
     const { store, calls } = countedStore();
     const { logger } = capturedLog();
-    const rest = new REST();
-    const roles = new MilestoneRoles({
-      rest,
-      poster: discordPoster(rest),
-      store,
-      guildId: GUILD,
-      guild: () => null,
-      logger,
-      now: Date.now,
-      auditChannelId: undefined,
-      i18n: () => english,
-      memberRoles: async () => new Map(),
-      checkMs: 3_600_000,
-      checks: UNUSED_CHECKS,
-    });
+    const roles = idleMilestoneRoles(store, logger);
     const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     const read = () => calls.get('milestones') ?? 0;
     roles.start();
@@ -231,21 +240,7 @@ describe('/vote reads no store on its hot path', () => {
   it('reads nothing at start for a server the process read as having no milestones, and nothing for its votes', async () => {
     const { store, calls } = countedStore();
     const { logger } = capturedLog();
-    const rest = new REST();
-    const roles = new MilestoneRoles({
-      rest,
-      poster: discordPoster(rest),
-      store,
-      guildId: GUILD,
-      guild: () => null,
-      logger,
-      now: Date.now,
-      auditChannelId: undefined,
-      i18n: () => english,
-      memberRoles: async () => new Map(),
-      checkMs: 3_600_000,
-      checks: UNUSED_CHECKS,
-    });
+    const roles = idleMilestoneRoles(store, logger);
     roles.start(true);
     for (let i = 0; i < 5; i++) roles.wake();
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -272,21 +267,7 @@ describe('/vote reads no store on its hot path', () => {
             }
           : (Reflect.get(target, key, receiver) as unknown),
     });
-    const rest = new REST();
-    const roles = new MilestoneRoles({
-      rest,
-      poster: discordPoster(rest),
-      store: slow,
-      guildId: GUILD,
-      guild: () => null,
-      logger,
-      now: Date.now,
-      auditChannelId: undefined,
-      i18n: () => english,
-      memberRoles: async () => new Map(),
-      checkMs: 3_600_000,
-      checks: UNUSED_CHECKS,
-    });
+    const roles = idleMilestoneRoles(slow, logger);
     const read = () => calls.get('milestones') ?? 0;
     roles.start();
     for (let i = 0; i < 100 && read() === 0; i++) await sleep(5);
