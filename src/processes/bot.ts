@@ -11,7 +11,8 @@ import { loadCommands } from '../bot/load-commands.js';
 import { createRouter } from '../bot/router.js';
 import { loadConfig, loadRole, secretValues } from '../config/bot.js';
 import { EXIT_FAILURE } from '../core/exit-codes.js';
-import { onStopSignal, stopOnSignal } from '../core/stop-on-signal.js';
+import { onStopSignal } from '../core/stop-on-signal.js';
+import { drainOnSignal } from './drain-on-signal.js';
 import { serveHealthPort } from '../hosting/health-only.js';
 import { startHosting, type Hosting, type Phase } from '../hosting/index.js';
 import type { BotMetrics } from '../hosting/metrics.js';
@@ -206,16 +207,12 @@ async function main(): Promise<void> {
   const endpoint = inline && (await serveInteractions({ config, client, inline, logger, ready: servingBegins }));
 
   dropEarlyStop();
-  stopOnSignal({
+  drainOnSignal({
     logger,
-    details: () => ({ inFlight: inFlight.size }),
-    // A bound on the whole stop, in case destroy() itself hangs on a dead socket.
-    withinMs: config.shutdownGraceMs + 5_000,
-    lateExitCode: EXIT_FAILURE,
-    async stop() {
-      phase = 'stopping';
-      const unfinished = await inFlight.drain(config.shutdownGraceMs);
-      if (unfinished > 0) logger.warn({ unfinished }, 'interactions still running at shutdown');
+    inFlight,
+    graceMs: config.shutdownGraceMs,
+    stopping: () => (phase = 'stopping'),
+    async then() {
       await endpoint?.close(ENDPOINT_CLOSE_MS);
       stopWatching();
       await settingsChanges?.stop();
@@ -228,7 +225,6 @@ async function main(): Promise<void> {
       await lock.release();
       await hosting?.close();
       await healthPort?.close();
-      logger.info('stopped');
     },
   });
 

@@ -12,9 +12,8 @@ import { refuseWhileStopping } from '../bot/refuse-while-stopping.js';
 import { createRouter } from '../bot/router.js';
 import { loadConfig, secretValues } from '../config/bot.js';
 import { ConfigError } from '../config/load.js';
-import { EXIT_FAILURE } from '../core/exit-codes.js';
 import { createLogger } from '../core/log.js';
-import { stopOnSignal } from '../core/stop-on-signal.js';
+import { drainOnSignal } from './drain-on-signal.js';
 import { serveHealthPort } from '../hosting/health-only.js';
 import type { Phase } from '../hosting/index.js';
 import { componentHandlers } from '../interactions/index.js';
@@ -102,20 +101,16 @@ async function main(): Promise<void> {
   phase = 'ok';
   logger.info({ commands: [...commands.keys()], servers: servers.known().length }, 'ready for interactions over HTTP');
 
-  stopOnSignal({
+  drainOnSignal({
     logger,
-    details: () => ({ inFlight: inFlight.size }),
-    withinMs: config.shutdownGraceMs + 5_000,
-    lateExitCode: EXIT_FAILURE,
-    async stop() {
-      phase = 'stopping';
-      const unfinished = await inFlight.drain(config.shutdownGraceMs);
-      if (unfinished > 0) logger.warn({ unfinished }, 'interactions still running at shutdown');
+    inFlight,
+    graceMs: config.shutdownGraceMs,
+    stopping: () => (phase = 'stopping'),
+    async then() {
       await endpoint?.close(ENDPOINT_CLOSE_MS);
       await client.destroy();
       await store.close();
       await healthPort?.close();
-      logger.info('stopped');
     },
   });
 }
