@@ -166,8 +166,6 @@ export interface StatsStore {
 
 /** The service's vote list as the last poll (and each refresh since) saw it, and how that poll went. */
 export interface MirrorStore {
-  /** Replaces the whole mirror with a poll's answer. */
-  replaceMirror(entries: readonly MirrorEntry[], totals: MirrorTotals): Promise<void>;
   /**
    * A poll's mirror, totals and outcome in one write (one statement where the backend allows).
    * Returns whether an earlier poll's totals were stored: the very first poll only seeds.

@@ -27,21 +27,6 @@ const UPSERT_STATE = 'ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded
  */
 export function sqlMirror<Base extends ServerScopedClass>(base: Base) {
   return class SqlMirror extends base implements MirrorStore {
-    replaceMirror(entries: readonly MirrorEntry[], totals: MirrorTotals): Promise<void> {
-      return this.db.transaction(async (tx) => {
-        await this.query('DELETE FROM vote_mirror WHERE guild_id = $1', [], tx);
-        // Many rows a statement: a row each made a poll of a busy server hundreds of round trips.
-        for (const rows of slices(entries, ROWS_PER_INSERT)) {
-          await this.query(
-            `INSERT INTO vote_mirror (guild_id, user_id, expires_at, via_discord) VALUES ${valueRows(rows.length, 3, 2, '$1')}`,
-            mirrorValues(rows),
-            tx,
-          );
-        }
-        await this.#setState(MIRROR_TOTALS, totals, tx);
-      });
-    }
-
     savePoll({ entries, removed, totals, poll }: PolledMirror): Promise<{ polledBefore: boolean }> {
       // One row per member: PostgreSQL refuses an upsert that changes a row twice.
       const rows = [...new Map(entries.map((entry) => [entry.userId, entry])).values()];

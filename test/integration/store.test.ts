@@ -658,26 +658,31 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
 
   it('mirrors the active votes: a poll replaces them all, a refresh changes one', async () => {
     expect(await store.mirrorTotals()).toBeUndefined();
-    await store.replaceMirror(
-      [
+    await store.savePoll({
+      entries: [
         { userId: ALICE, expiresAt: 50_000, viaDiscord: true },
         { userId: BOB, expiresAt: 60_000, viaDiscord: false },
       ],
-      { totalVotes: 10, monthlyVotes: 3, polledAt: 1_000 },
-    );
+      totals: { totalVotes: 10, monthlyVotes: 3, polledAt: 1_000 },
+      poll: { at: 1_000, ok: true },
+    });
     expect(await store.mirrorEntry(BOB)).toEqual({ userId: BOB, expiresAt: 60_000, viaDiscord: false });
     expect(await store.mirrorTotals()).toEqual({ totalVotes: 10, monthlyVotes: 3, polledAt: 1_000 });
     await store.setMirrorEntry(ALICE, { userId: ALICE, expiresAt: 70_000, viaDiscord: false });
     await store.setMirrorEntry(BOB, null);
     expect(await store.mirrorEntry(ALICE)).toEqual({ userId: ALICE, expiresAt: 70_000, viaDiscord: false });
     expect(await store.mirrorEntry(BOB)).toBeUndefined();
-    await store.replaceMirror([], { totalVotes: 11, monthlyVotes: 4, polledAt: 2_000 });
+    await store.savePoll({
+      entries: [],
+      totals: { totalVotes: 11, monthlyVotes: 4, polledAt: 2_000 },
+      poll: { at: 2_000, ok: true },
+    });
     expect(await store.mirrorEntry(ALICE)).toBeUndefined();
     expect(await store.mirrorTotals()).toEqual({ totalVotes: 11, monthlyVotes: 4, polledAt: 2_000 });
-    await store.replaceMirror([{ userId: BOB, expiresAt: 80_000, viaDiscord: true }], {
-      totalVotes: 12,
-      monthlyVotes: 5,
-      polledAt: 3_000,
+    await store.savePoll({
+      entries: [{ userId: BOB, expiresAt: 80_000, viaDiscord: true }],
+      totals: { totalVotes: 12, monthlyVotes: 5, polledAt: 3_000 },
+      poll: { at: 3_000, ok: true },
     });
     expect(await store.mirrorEntries()).toEqual([{ userId: BOB, expiresAt: 80_000, viaDiscord: true }]);
   });

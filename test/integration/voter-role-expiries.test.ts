@@ -96,10 +96,11 @@ describe('role changes Discord refused (403)', () => {
     const leaving = member({ roles: [discord.voterRoleId] });
     discord.addMembers([...voters, leaving]);
     const now = Date.now();
-    await store.replaceMirror(
-      voters.map((v) => ({ userId: v.user.id, expiresAt: now + 3_600_000, viaDiscord: true })),
-      { totalVotes: 3, monthlyVotes: 3, polledAt: now },
-    );
+    await store.savePoll({
+      entries: voters.map((v) => ({ userId: v.user.id, expiresAt: now + 3_600_000, viaDiscord: true })),
+      totals: { totalVotes: 3, monthlyVotes: 3, polledAt: now },
+      poll: { at: now, ok: true },
+    });
     await store.scheduleExpiry(leaving.user.id, now - 1_000);
     const changesBefore = discord.roleChanges.length;
     const roleCalls = () => discord.requests.filter((r) => /\/roles\/\d+$/.test(r.path)).length;
