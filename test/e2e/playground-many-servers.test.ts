@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT, startBot, type BotProcess } from '../../tools/bot-process.js';
 import { splitWords } from '../../tools/playground/send-line.js';
+import { startPlayground, type PlaygroundProcess } from '../support/playground-process.js';
 import { runBuilt, type ScriptRun } from '../support/run-script.js';
 
 // The many-server walk of docs/playground.md, read from the page itself: the same commands, in its
@@ -30,29 +30,10 @@ const sends = walk.filter((line) => line.startsWith('npm run playground -- send 
 
 let dir: string;
 let envFile: string;
-let playground: ChildProcess;
-let output = '';
+let playground: PlaygroundProcess;
 let controlPort: string;
 let bot: BotProcess;
 const answers: ScriptRun[] = [];
-
-function waitForOutput(pattern: RegExp, timeoutMs = 10_000): Promise<RegExpMatchArray> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      const match = pattern.exec(output);
-      if (!match) return false;
-      clearTimeout(timer);
-      playground.stdout!.off('data', check);
-      resolve(match);
-      return true;
-    };
-    const timer = setTimeout(() => {
-      playground.stdout!.off('data', check);
-      reject(new Error(`the playground did not print ${pattern} within ${timeoutMs} ms:\n${output}`));
-    }, timeoutMs);
-    if (!check()) playground.stdout!.on('data', check);
-  });
-}
 
 const send = (...words: string[]) => runBuilt(CLI, {}, ['send', ...words, '--control-port', controlPort], RUN_MS);
 
@@ -61,24 +42,19 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'bot-playground-many-'));
   envFile = path.join(dir, '.env.playground');
   const startFlags = start.replace(/^npm run playground -- /, '').split(/\s+/);
-  playground = spawn(process.execPath, [CLI, ...startFlags, ...FREE_PORTS, '--env-out', envFile], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  playground.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  playground.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  controlPort = (await waitForOutput(/Control\s+http:\/\/127\.0\.0\.1:(\d+)\/send/))[1]!;
+  playground = startPlayground(CLI, [...startFlags, ...FREE_PORTS, '--env-out', envFile]);
+  controlPort = (await playground.waitForOutput(/Control\s+http:\/\/127\.0\.0\.1:(\d+)\/send/))[1]!;
   bot = startBot({}, { envFile });
   await bot.waitForLog((line) => line.msg === 'ready', 15_000, 'the ready log line');
-  await waitForOutput(/The bot connected/);
+  await playground.waitForOutput(/The bot connected/);
   // The walk, one line after the other, as the page gives it.
   for (const line of sends) answers.push(await send(...splitWords(line.replace(/^npm run playground -- send /, ''))));
 }, 90_000);
 
 afterAll(async () => {
   await bot?.stop('SIGTERM');
-  if (playground && playground.exitCode === null && playground.signalCode === null) playground.kill('SIGINT');
+  if (playground && playground.child.exitCode === null && playground.child.signalCode === null)
+    playground.child.kill('SIGINT');
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -89,7 +65,7 @@ describe("the playground's many-server walk, as docs/playground.md tells it", ()
     expect(written).toMatch(/^SECRETS_KEY=[A-Za-z0-9+/]{43}=$/m);
     expect(written).toMatch(/^WEBHOOK_PUBLIC_URL=http:\/\/127\.0\.0\.1:\d+$/m);
     expect(written).not.toMatch(/^(DISCORD_GUILD_ID|SERVICE_API_KEY|WEBHOOK_TOKEN)=/m);
-    expect(output).toMatch(/^ {2}3 {2}\d{17,20} {2}"Other Guild 2"/m);
+    expect(playground.output()).toMatch(/^ {2}3 {2}\d{17,20} {2}"Other Guild 2"/m);
     expect(bot.logs.filter((line) => (line.level ?? 0) >= 50)).toEqual([]);
   });
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT, startBot, type BotProcess } from '../../tools/bot-process.js';
+import { startPlayground, type PlaygroundProcess } from '../support/playground-process.js';
 import { runBuilt, type ScriptRun } from '../support/run-script.js';
 
 // `npm run playground` and `npm start` in two terminals, as a newcomer runs them: the playground's
@@ -13,30 +13,11 @@ const FREE_PORTS = ['--discord-port', '0', '--sandbox-port', '0', '--control-por
 
 let dir: string;
 let envFile: string;
-let playground: ChildProcess;
-let output = '';
+let playground: PlaygroundProcess;
 let controlPort: string;
 let bot: BotProcess;
 /** A send before the bot was started. */
 let tooEarly: ScriptRun;
-
-function waitForOutput(pattern: RegExp, timeoutMs = 10_000): Promise<RegExpMatchArray> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      const match = pattern.exec(output);
-      if (!match) return false;
-      clearTimeout(timer);
-      playground.stdout!.off('data', check);
-      resolve(match);
-      return true;
-    };
-    const timer = setTimeout(() => {
-      playground.stdout!.off('data', check);
-      reject(new Error(`the playground did not print ${pattern} within ${timeoutMs} ms:\n${output}`));
-    }, timeoutMs);
-    if (!check()) playground.stdout!.on('data', check);
-  });
-}
 
 /** A playground run that should end by itself and has not by then is killed: the test fails, not hangs. */
 const RUN_MS = 15_000;
@@ -46,14 +27,8 @@ beforeAll(async () => {
   if (!existsSync(path.join(ROOT, CLI))) throw new Error(`${CLI} is missing: run npm run build:tools first.`);
   dir = mkdtempSync(path.join(tmpdir(), 'bot-playground-'));
   envFile = path.join(dir, '.env.playground');
-  playground = spawn(process.execPath, [CLI, ...FREE_PORTS, '--env-out', envFile], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  playground.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  playground.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  controlPort = (await waitForOutput(/Control\s+http:\/\/127\.0\.0\.1:(\d+)\/send/))[1]!;
+  playground = startPlayground(CLI, [...FREE_PORTS, '--env-out', envFile]);
+  controlPort = (await playground.waitForOutput(/Control\s+http:\/\/127\.0\.0\.1:(\d+)\/send/))[1]!;
   tooEarly = await send('/vote');
   bot = startBot({}, { envFile });
   await bot.waitForLog((line) => line.msg === 'ready', 15_000, 'the ready log line');
@@ -61,7 +36,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await bot?.stop('SIGTERM');
-  if (playground && playground.exitCode === null && playground.signalCode === null) playground.kill('SIGKILL');
+  if (playground && playground.child.exitCode === null && playground.child.signalCode === null)
+    playground.child.kill('SIGKILL');
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -70,7 +46,7 @@ describe('npm run playground, with npm start in a second terminal', () => {
     const written = readFileSync(envFile, 'utf8');
     expect(written).toMatch(/^DISCORD_API_URL=http:\/\/127\.0\.0\.1:\d+\/api$/m);
     expect(written).toMatch(/^SERVICE_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/v1$/m);
-    expect(output).toContain(`DOTENV_CONFIG_PATH=${envFile} npm start`);
+    expect(playground.output()).toContain(`DOTENV_CONFIG_PATH=${envFile} npm start`);
     // The bot read nothing else: its store is the playground's temporary one.
     const store = /^DATABASE_URL=file:(.+)$/m.exec(written)![1]!;
     expect(bot.logs.find((line) => line.msg === 'store lock held: this process is the active one')?.store).toBe(store);
@@ -100,7 +76,7 @@ describe('npm run playground, with npm start in a second terminal', () => {
   });
 
   it("seeds Dan's double vote through the receiver once the bot connects, so /leaderboard has a row", async () => {
-    await waitForOutput(/Dan's double vote came in/);
+    await playground.waitForOutput(/Dan's double vote came in/);
     const board = await send('/leaderboard');
     expect(board.code).toBe(0);
     expect(board.stdout).toContain('@Dan (Dan) · 2 votes');
@@ -170,8 +146,8 @@ describe('npm run playground, with npm start in a second terminal', () => {
 
   it('stops on Ctrl+C, removing the file and the store; send then says no playground answers', async () => {
     const store = path.dirname(/^DATABASE_URL=file:(.+)$/m.exec(readFileSync(envFile, 'utf8'))![1]!);
-    const exited = new Promise<number | null>((resolve) => playground.once('exit', (code) => resolve(code)));
-    playground.kill('SIGINT');
+    const exited = new Promise<number | null>((resolve) => playground.child.once('exit', (code) => resolve(code)));
+    playground.child.kill('SIGINT');
     expect(await exited).toBe(0);
     expect(existsSync(envFile)).toBe(false);
     expect(existsSync(store)).toBe(false);
