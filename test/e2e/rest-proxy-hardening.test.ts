@@ -107,6 +107,9 @@ function sendChunked(path: string, upTo: number): Promise<{ status: number; writ
 }
 
 const since = (from: number) => proxy.logs.slice(from);
+// A line is written at once but read from the child's stdout a moment later.
+const lineSince = (from: number, msg: string) =>
+  proxy.waitForLog((line) => line.msg === msg && proxy.logs.indexOf(line) >= from, 5_000, msg);
 const atLeastWarn = (lines: LogLine[]) => lines.filter((line) => Number(line.level) >= 40);
 const until = async (check: () => boolean, ms: number, what: string) => {
   const end = Date.now() + ms;
@@ -186,7 +189,8 @@ describe('the REST proxy forwards only what a bot sends Discord', () => {
     ]);
   });
 
-  it('logs the refusals in aggregate: the first at once, the rest counted, never a line each', () => {
+  it('logs the refusals in aggregate: the first at once, the rest counted, never a line each', async () => {
+    await lineSince(0, 'REST proxy refused requests');
     const lines = proxy.logs.filter((line) => line.msg === 'REST proxy refused requests');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 40, counts: { too_large: 1 } });
@@ -245,6 +249,7 @@ describe("Discord's rate limits in the proxy's log", () => {
     expect(answers.every((a) => a.status === 200)).toBe(true);
     expect(atLeastWarn(since(from)).length).toBeLessThanOrEqual(3);
     expect(upstream.requests.filter((r) => r.method === 'GET')).toHaveLength(100);
+    await lineSince(from, 'discord pacing: requests waited');
     const pacing = since(from).filter((l) => l.msg === 'discord pacing: requests waited');
     expect(pacing).toHaveLength(1);
     expect(pacing[0]).toMatchObject({ level: 30, counts: { global: 1 } });
@@ -263,6 +268,7 @@ describe("Discord's rate limits in the proxy's log", () => {
     );
     expect(answer.status).toBe(200);
     expect(upstream.requests).toHaveLength(2);
+    await lineSince(from, 'discord rate limit: Discord answered 429');
     const warnings = atLeastWarn(since(from));
     expect(warnings).toEqual([
       expect.objectContaining({ msg: 'discord rate limit: Discord answered 429', global: true, retryAfterMs: 300 }),
