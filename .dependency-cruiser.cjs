@@ -14,6 +14,8 @@ const LAYERS = [
   ['runtime', ['src/runtime']],
   ['setup', ['src/setup']],
   ['interactions', ['src/interactions']],
+  // The web dashboard: the same setup functions and reply path as the commands, over HTTP.
+  ['dashboard', ['src/dashboard']],
   // tools/: the Discord stand-in, the playground, the demo and the helpers tests and the bench share.
   ['entry-points', ['commands', 'src/processes', 'tools']],
   ['bench', ['bench']],
