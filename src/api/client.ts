@@ -209,7 +209,9 @@ class HttpServiceClient implements ServiceClient {
       if (caller.signal.aborted) throw caller.signal.reason as Error;
       if (!this.#flights.has(spec.key)) this.#breaker.acquire();
       // From here the wait releases the caller's deadline when it ends.
-      return this.#flights.run(spec.key, caller, this.#settings.totalBudgetMs, (call) => this.#fetch(spec, call));
+      return this.#flights.run(spec.key, caller, this.#settings.totalBudgetMs, (call) =>
+        this.#fetch(spec, call, callOptions.fresh === true),
+      );
     } catch (error) {
       // Whatever fails before a wait begins is the call's rejection, as an async function's throw would be.
       caller?.dispose();
@@ -217,7 +219,8 @@ class HttpServiceClient implements ServiceClient {
     }
   }
 
-  #fetch<T>(spec: GetSpec<T>, call: CallContext): Promise<T> {
+  /** A fresh call (a poll: the mirror keeps what it read) leaves the cache alone, not a second copy per server. */
+  #fetch<T>(spec: GetSpec<T>, call: CallContext, fresh: boolean): Promise<T> {
     const epoch = this.#cache.epoch;
     const { of } = spec;
     const plan: AttemptPlan<T> = {
@@ -228,7 +231,7 @@ class HttpServiceClient implements ServiceClient {
     };
     return this.#recorded(runAttempts(this.#send, plan, call, this.#settings), (value) => {
       // Errors are never cached; nor is a result fetched before a reply invalidated the cache.
-      if (this.#cache.epoch === epoch) this.#cache.set(spec.key, value, this.#ttl(of.positive(value)));
+      if (this.#cache.epoch === epoch && !fresh) this.#cache.set(spec.key, value, this.#ttl(of.positive(value)));
     });
   }
 

@@ -43,7 +43,7 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Upper bound for this call in ms, on top of the client's total budget; the smaller wins. */
   budgetMs?: number;
-  /** Skip a cached result and ask the service (a poll that keeps a mirror current). */
+  /** Ask the service, neither reading nor filling the cache (a poll that keeps a mirror current). */
   fresh?: boolean;
 }
 

@@ -1,4 +1,3 @@
-import { BoundedMap } from '../core/bounded-map.js';
 import type { Logger } from '../core/log.js';
 import { SAME_VOTE_END_MS } from '../mirror/vote-mirror.js';
 import {
@@ -79,7 +78,7 @@ export class ExpirySchedule {
    * expiry. The store also moves an end later when it records another list's vote; such an end is
    * never earlier than one here, so a stale entry only costs a write that keeps the store's end.
    */
-  readonly #known = new BoundedMap<string, number>({ max: KNOWN_MAX });
+  readonly #known = new Map<string, number>();
   /** Ends offered and not written yet, and the write they wait for. */
   readonly #gathered = new Map<string, number>();
   #gathering: Promise<void> | undefined;
@@ -173,7 +172,7 @@ export class ExpirySchedule {
       for (const { userId, endsAt } of changed) {
         const known = this.#known.get(userId);
         const firstSight = known === undefined;
-        this.#known.set(userId, endsAt);
+        this.#remember(userId, endsAt);
         const before = scheduled.get(userId);
         // An offered vote (another list's) is new unless this schedule knew one running already.
         const fresh = offer ? known === undefined || known <= at : before === undefined || before <= at;
@@ -185,6 +184,18 @@ export class ExpirySchedule {
     } catch (err) {
       logger.warn({ err, votes: changed.length }, 'could not schedule the end of votes');
     }
+  }
+
+  /**
+   * A plain Map, bounded by dropping the oldest written: one entry a running vote in every server a
+   * process runs, so no per-entry wrapper (a BoundedMap's slot and its two timestamps).
+   */
+  #remember(userId: string, endsAt: number): void {
+    if (!this.#known.delete(userId) && this.#known.size >= KNOWN_MAX) {
+      const oldest = this.#known.keys().next();
+      if (!oldest.done) this.#known.delete(oldest.value);
+    }
+    this.#known.set(userId, endsAt);
   }
 
   /** Writes the ends; returns the ones they replaced. One end (a delivery's) is a single statement. */
@@ -237,7 +248,7 @@ export class ExpirySchedule {
       for (const [userId, endsAt] of otherLists) if (!mirrored.has(userId)) consider(userId, endsAt);
       if (this.#stopped) return;
       await store.scheduleExpiries(moved);
-      for (const { userId, endsAt } of running) this.#known.set(userId, endsAt);
+      for (const { userId, endsAt } of running) this.#remember(userId, endsAt);
       this.#reconciled = true;
       await this.#offerAll(offers, full);
       if (offers.length > 0)

@@ -11,16 +11,11 @@ describe('html', () => {
 
   it('keeps markup that is already Html, joins lists and leaves out null, undefined and false', () => {
     const items = ['a<b', 'c'].map((t) => html`<li>${t}</li>`);
-    expect(
-      html`<ul>
-          ${items}
-        </ul>
-        ${null}${undefined}${false}${0}`.text,
-    ).toBe('<ul><li>a&lt;b</li><li>c</li></ul>0');
+    expect(html`<ul>${items}</ul>${null}${undefined}${false}${0}`.text).toBe('<ul><li>a&lt;b</li><li>c</li></ul>0');
   });
 
   it('escapes an attribute value so it cannot close its quotes', () => {
-    expect(html`<input value="${'" onfocus="x'}" />`.text).toBe('<input value="&quot; onfocus=&quot;x">');
+    expect(html`<input value="${'" onfocus="x'}">`.text).toBe('<input value="&quot; onfocus=&quot;x">');
     expect(escapeHtml('plain')).toBe('plain');
   });
 });
