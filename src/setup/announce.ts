@@ -1,26 +1,16 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
-import { checkTemplate, PLACEHOLDERS } from '../announce/template.js';
+import { checkTemplate } from '../announce/template.js';
 import type { BaseContext } from '../runtime/context.js';
 import { setupName } from '../bot/command-options.js';
 import { UserFacingError } from '../bot/user-error.js';
 import { translatorFor, type Translator } from '../i18n/index.js';
-import { SITE_FACTS } from '../lists/index.js';
 import type { ServerSettingsRecord } from '../store/index.js';
 import type { MessageView } from '../views/message.js';
 import { noticeView } from '../views/notice.js';
-import { templatedLine, type AnnouncementTemplates } from '../views/vote-announcement.js';
+import type { AnnouncementTemplates } from '../views/vote-announcement.js';
+import { exampleAnnouncements, templateRefusal } from './announce-preview.js';
 import { setupAnswer } from './answer.js';
 import { refuseEnvironmentSetting } from './manage-server.js';
-
-/** The numbers a preview shows: plausible, and labelled as examples; a vote on Guilds, the one list every server has. */
-const EXAMPLE = {
-  double: false,
-  streak: 3,
-  monthVotes: 2,
-  totalVotes: 12,
-  siteName: SITE_FACTS.guilds.name,
-  listsToday: 1,
-} as const;
 
 /**
  * `/setup announce template:… first-vote:… ping:… every-list:… preview:… clear:…`: how votes are announced.
@@ -82,35 +72,24 @@ function checked(text: string | null): string | undefined {
   if (text === null) return undefined;
   const check = checkTemplate(text);
   if (check.ok) return check.template;
-  const known = PLACEHOLDERS.map((name) => `\`{${name}}\``).join(' ');
-  if (check.problem === 'unknown')
-    throw new UserFacingError('refusal.templateUnknown', {
-      unknown: check.unknown.map((name) => `\`{${name}}\``).join(', '),
-      known,
-    });
-  if (check.problem === 'tooLong') throw new UserFacingError('refusal.templateTooLong', { max: check.max });
-  throw new UserFacingError('refusal.templateEmpty', { known });
+  const { key, vars } = templateRefusal(check);
+  throw new UserFacingError(key, vars);
 }
 
 /** A vote and a first vote by the caller, as the templates word them, and who would be pinged. */
 function previewText(templates: AnnouncementTemplates, interaction: ChatInputCommandInteraction, i18n: Translator) {
   const { t } = i18n;
-  const server = interaction.guild?.name ?? '';
   const name = interaction.member && 'displayName' in interaction.member ? interaction.member.displayName : undefined;
-  const vote = { ...EXAMPLE, userId: interaction.user.id, first: false };
-  const line = (first: boolean) =>
-    templatedLine({ ...vote, first, totalVotes: first ? 1 : vote.totalVotes }, templates, server, i18n, name);
-  const normal = line(false);
-  const first = line(true);
-  const builtIn = templates.template === undefined && templates.firstVote === undefined;
+  const voter = { server: interaction.guild?.name ?? '', userId: interaction.user.id, name };
+  const example = exampleAnnouncements(templates, voter, i18n);
   return [
-    builtIn ? t('setup.announce.builtIn') : '',
+    example.builtIn ? t('setup.announce.builtIn') : '',
     `**${t('setup.announce.voteLabel')}**`,
-    normal.text,
+    example.vote,
     `**${t('setup.announce.firstLabel')}**`,
-    first.text,
+    example.first,
     '',
-    t(normal.pings || first.pings ? 'setup.announce.pingsVoter' : 'setup.announce.pingsNobody'),
+    t(example.pings ? 'setup.announce.pingsVoter' : 'setup.announce.pingsNobody'),
   ]
     .filter((part, index) => index > 0 || part !== '')
     .join('\n');

@@ -59,7 +59,7 @@ export function statsView({ data, png, countingSince, i18n }: StatsViewInput): S
 }
 
 /** 2.5, not 2.4999: averages read at one decimal. */
-const oneDecimal = (value: number) => Math.round(value * 10) / 10;
+export const oneDecimal = (value: number) => Math.round(value * 10) / 10;
 
 /** Each list's votes over the days shown, as the stacked bars and their legend show them. */
 function bySiteLines({ bySite }: StatsData, { t }: Translator): string[] {

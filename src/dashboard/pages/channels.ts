@@ -1,0 +1,84 @@
+import type { Translator } from '../../i18n/index.js';
+import { CHANNEL_KINDS, type ChannelKind } from '../../setup/channel.js';
+import { html, type Html } from '../html.js';
+import { channelPicker, roleName, rolePicker, type ChannelChoice, type RoleChoice } from './choices.js';
+import { PAGES, postForm, problemList, type FormTarget } from './form.js';
+
+/**
+ * The fields of the channels-and-roles forms: `kind` (review, votes, audit, reminders) with its
+ * `channel` (empty: off), or `moderatorAdd` / `moderatorRemove` with a role id.
+ */
+export const CHANNEL_FIELDS = {
+  kind: 'kind',
+  channel: 'channel',
+  moderatorAdd: 'moderatorAdd',
+  moderatorRemove: 'moderatorRemove',
+} as const;
+
+export const CHANNEL_KIND_NAMES = Object.keys(CHANNEL_KINDS) as ChannelKind[];
+
+export interface ChannelsPageInput extends FormTarget {
+  channels: readonly ChannelChoice[];
+  roles: readonly RoleChoice[];
+  /** Each feature's channel now; undefined: off. */
+  current: Readonly<Partial<Record<ChannelKind, string>>>;
+  /** What the bot lacks in each feature's channel, as guild-rules finds it, already in the member's words. */
+  channelProblems: Readonly<Partial<Record<ChannelKind, readonly string[]>>>;
+  moderatorRoleIds: readonly string[];
+  /** Settings fixed by the host's environment: shown, not offered for change. */
+  fixed?: ReadonlySet<ChannelKind | 'moderatorRoleIds'>;
+  i18n: Translator;
+}
+
+/** Channels and roles: one picker per feature's channel, with what the bot lacks there, and the moderator roles. */
+export function channelsPage(input: ChannelsPageInput): Html {
+  const { t } = input.i18n;
+  return html`<section class="channels">
+    <h1>${t('dashboard.pages.channels.title')}</h1>
+    ${CHANNEL_KIND_NAMES.map((kind) => channelForm(input, kind))}
+    <h2>${t('dashboard.pages.channels.moderators')}</h2>
+    <p class="note">${t('dashboard.pages.channels.moderatorsNote')}</p>
+    ${moderators(input)}
+  </section>`;
+}
+
+/** One feature's channel picker; the reminders page shows the same form. */
+export function channelForm(input: ChannelsPageInput, kind: ChannelKind): Html {
+  const { t } = input.i18n;
+  const id = `channel-${kind}`;
+  const fixed = input.fixed?.has(kind) ?? false;
+  const body = html`<label for="${id}">${t(`setup.kind.${kind}`)}</label>
+    <input type="hidden" name="${CHANNEL_FIELDS.kind}" value="${kind}" />
+    ${channelPicker(CHANNEL_FIELDS.channel, input.channels, input.current[kind], t('dashboard.pages.off'), id)}
+    ${fixed ? html`<p class="note">${t('dashboard.pages.fixed')}</p>` : html`<button type="submit">${t('dashboard.pages.save')}</button>`}
+    ${problemList(input.channelProblems[kind] ?? [])}`;
+  return postForm(input, PAGES.channels, body, 'form card');
+}
+
+function moderators(input: ChannelsPageInput): Html {
+  const { t } = input.i18n;
+  if (input.fixed?.has('moderatorRoleIds'))
+    return html`<ul>
+        ${input.moderatorRoleIds.map((id) => html`<li>${roleName(input.roles, id)}</li>`)}
+      </ul>
+      <p class="note">${t('dashboard.pages.fixed')}</p>`;
+  const current = input.moderatorRoleIds.map((id) =>
+    postForm(
+      input,
+      PAGES.channels,
+      html`<span>${roleName(input.roles, id)}</span>
+        <input type="hidden" name="${CHANNEL_FIELDS.moderatorRemove}" value="${id}" />
+        <button type="submit">${t('dashboard.pages.remove')}</button>`,
+      'form inline',
+    ),
+  );
+  const others = input.roles.filter((r) => !input.moderatorRoleIds.includes(r.id));
+  const add = postForm(
+    input,
+    PAGES.channels,
+    html`<label for="moderator-add">${t('dashboard.pages.channels.addModerator')}</label>
+      ${rolePicker(CHANNEL_FIELDS.moderatorAdd, others, undefined, undefined, 'moderator-add')}
+      <button type="submit">${t('dashboard.pages.add')}</button>`,
+  );
+  return html`${current}${add}`;
+}

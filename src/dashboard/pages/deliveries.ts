@@ -1,0 +1,60 @@
+import type { Translator } from '../../i18n/index.js';
+import type { DeliveryRecord } from '../../store/index.js';
+import { html, type Html } from '../html.js';
+import { moment } from './form.js';
+
+/** The receiver's mark for a body that named no event kind it knows (src/views/delivery-log.ts reads it the same). */
+const UNREAD_EVENT = '?';
+
+const good = (line: DeliveryRecord) => line.outcome === 'stored' || line.outcome === 'duplicate';
+
+export interface DeliveriesPageInput {
+  /** Newest first, as `/setup status` reads them; 'unreadable' when the log could not be read. */
+  lines: readonly DeliveryRecord[] | 'unreadable';
+  /** Where a wrong token is fixed: the credentials page, named in the member's words. */
+  fixTokenWith: string;
+  i18n: Translator;
+}
+
+/** The delivery log: the same lines `/setup status` shows (when, event, outcome), as a table. */
+export function deliveriesPage({ lines, fixTokenWith, i18n }: DeliveriesPageInput): Html {
+  const { t } = i18n;
+  const title = html`<h1>${t('setup.deliveries.title')}</h1>`;
+  if (lines === 'unreadable')
+    return html`<section class="deliveries">
+      ${title}
+      <p class="warning">${t('setup.deliveries.unreadable')}</p>
+    </section>`;
+  if (lines.length === 0)
+    return html`<section class="deliveries">
+      ${title}
+      <p>${t('setup.deliveries.none')}</p>
+    </section>`;
+  const rows = lines.map(
+    (line) =>
+      html`<tr class="${good(line) ? 'good' : 'bad'}">
+        <td>${good(line) ? '✔' : '✘'}</td>
+        <td>${moment(line.at, t('common.unknown'))}</td>
+        <td>${line.event === UNREAD_EVENT ? t('setup.deliveries.unknownEvent') : html`<code>${line.event}</code>`}</td>
+        <td>${t(`setup.delivery.${line.outcome}`)}</td>
+      </tr>`,
+  );
+  const wrongToken = lines.some((line) => line.outcome === 'wrong_token');
+  return html`<section class="deliveries">
+    ${title}
+    <table>
+      <thead>
+        <tr>
+          <th></th>
+          <th>${t('dashboard.pages.deliveries.when')}</th>
+          <th>${t('dashboard.pages.deliveries.event')}</th>
+          <th>${t('dashboard.pages.deliveries.outcome')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${rows}
+      </tbody>
+    </table>
+    ${wrongToken ? html`<p class="warning">${t('setup.delivery.fixToken', { command: fixTokenWith })}</p>` : null}
+  </section>`;
+}

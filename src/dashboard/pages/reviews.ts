@@ -1,0 +1,67 @@
+import { REPLY_MAX_LENGTH, REPLY_MIN_LENGTH } from '../../api/index.js';
+import type { Translator } from '../../i18n/index.js';
+import { stars } from '../../views/format.js';
+import { html, type Html } from '../html.js';
+import { moment, PAGES, postForm, textarea, type FormTarget } from './form.js';
+
+/** The reply form's fields: whose review (`author`, the reviewer's user id), the text, and whether it is pinned. */
+export const REPLY_FIELDS = { author: 'author', reply: 'reply', pinned: 'pinned' } as const;
+
+/** A review waiting for a reply, as the inbox reads it from the store. */
+export interface InboxReview {
+  authorId: string;
+  /** The reviewer's name as Discord or the list gave it; undefined: the id shows. */
+  authorName: string | undefined;
+  rating: number;
+  text: string;
+  /** When it was written (ms). */
+  at: number;
+  /** Another list's name for a review from it: it is answered on that site, not here. */
+  site?: string;
+}
+
+export interface ReviewsPageInput extends FormTarget {
+  /** Unanswered reviews, oldest first, as `/reviews pending` lists them. */
+  reviews: readonly InboxReview[];
+  i18n: Translator;
+}
+
+/** The review inbox: each unanswered review, every text of it escaped, with a reply form. */
+export function reviewsPage(input: ReviewsPageInput): Html {
+  const { t } = input.i18n;
+  const items =
+    input.reviews.length === 0
+      ? html`<p>${t('inbox.empty')}</p>`
+      : input.reviews.map((review) => reviewCard(review, input));
+  return html`<section class="reviews">
+    <h1>${t('inbox.title')}</h1>
+    ${items}
+  </section>`;
+}
+
+function reviewCard(review: InboxReview, input: ReviewsPageInput): Html {
+  const { t } = input.i18n;
+  const id = `reply-${review.authorId}`;
+  const reply =
+    review.site === undefined
+      ? postForm(
+          input,
+          PAGES.reviews,
+          html`<input type="hidden" name="${REPLY_FIELDS.author}" value="${review.authorId}" />
+            <label for="${id}">${t('dashboard.pages.reviews.reply')}</label>
+            ${textarea({ id, name: REPLY_FIELDS.reply, rows: 3, minlength: REPLY_MIN_LENGTH, maxlength: REPLY_MAX_LENGTH, required: true }, '')}
+            <label class="check"
+              ><input type="checkbox" name="${REPLY_FIELDS.pinned}" value="on" />
+              ${t('dashboard.pages.reviews.pinned')}</label
+            >
+            <button type="submit">${t('dashboard.pages.reviews.send')}</button>`,
+        )
+      : html`<p class="note">${t('dashboard.pages.reviews.onSite', { site: review.site })}</p>`;
+  return html`<article class="card review">
+    <h2>${review.authorName ?? review.authorId}</h2>
+    <p class="stars">${stars(review.rating)}</p>
+    <p class="when">${moment(review.at, t('common.unknown'))}</p>
+    <blockquote>${review.text}</blockquote>
+    ${reply}
+  </article>`;
+}

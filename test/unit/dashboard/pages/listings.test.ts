@@ -1,0 +1,84 @@
+import { describe, expect, it } from '@jest/globals';
+import { LISTING_ACTIONS, LISTING_FIELDS, listingsPage } from '../../../../src/dashboard/pages/listings.js';
+import { translatorFor } from '../../../../src/i18n/index.js';
+import { lastFour } from '../../../../src/secrets/secret-box.js';
+import type { ListingFacts } from '../../../../src/views/listing.js';
+import { expectEveryFormGuarded, flat, formsOf, HOSTILE, HOSTILE_ESCAPED } from '../../../support/html-forms.js';
+
+const GUILD = '100000000000000001';
+const CSRF = 'csrf-token-123';
+const i18n = translatorFor('en-US');
+const DAY = Date.UTC(2026, 10, 20, 9, 30);
+
+const guilds: ListingFacts = {
+  site: 'guilds',
+  name: 'Guilds',
+  secretFromSite: false,
+  address: 'https://bot.example/webhooks/abc',
+  secret: { end: lastFour('tok_secret_wxyz') },
+  lastDeliveryAt: DAY,
+  lastTestAt: null,
+  voteLength: '12 h (set)',
+};
+const topgg: ListingFacts = {
+  site: 'topgg',
+  name: 'Top.gg',
+  secretFromSite: true,
+  address: `https://bot.example/lists/topgg/${HOSTILE}`,
+  secret: { none: true },
+  lastDeliveryAt: null,
+  lastTestAt: DAY,
+  voteLength: "24 h (the site's default)",
+};
+
+describe('the credentials and listings page', () => {
+  const page = flat(listingsPage({ guildId: GUILD, csrf: CSRF, listings: [guilds, topgg], i18n }).text);
+
+  it("shows each list's address, its secret's last four only, and its last delivery and test", () => {
+    expect(page).toContain('https://bot.example/webhooks/abc');
+    expect(page).toContain('••••wxyz');
+    expect(page).not.toContain('tok_secret');
+    expect(page).toContain('<time datetime="2026-11-20T09:30:00.000Z">2026-11-20 09:30 UTC</time>');
+    expect(page).toContain('no test yet');
+    expect(page).toContain('none yet');
+  });
+
+  it('escapes an address, so nothing in it becomes markup', () => {
+    expect(page).toContain(HOSTILE_ESCAPED);
+    expect(page).not.toContain(HOSTILE);
+  });
+
+  it('offers reveal for a kept secret, and rotate with a paste field for a list whose site makes it', () => {
+    const forms = formsOf(page);
+    const reveal = forms.filter((f) => f.body.includes(`value="${LISTING_ACTIONS.reveal}"`));
+    expect(reveal).toHaveLength(1);
+    expect(reveal[0]!.body).toContain(`name="${LISTING_FIELDS.site}" value="guilds"`);
+    const rotate = forms.filter((f) => f.body.includes(`value="${LISTING_ACTIONS.rotate}"`));
+    expect(rotate.map((f) => f.body.includes(`name="${LISTING_FIELDS.secret}"`))).toEqual([false, true]);
+  });
+
+  it('puts the CSRF token in every form, each posting to the listings page', () => {
+    expect(expectEveryFormGuarded(page, GUILD, CSRF)).toBe(3);
+    for (const { tag } of formsOf(page)) expect(tag).toContain(`action="/servers/${GUILD}/listings"`);
+  });
+
+  it('shows a secret revealed once whole, and one set by the environment without any form to change it', () => {
+    const revealed = listingsPage({
+      guildId: GUILD,
+      csrf: CSRF,
+      listings: [
+        { ...guilds, secret: { whole: 'tok_secret_wxyz' } },
+        { ...topgg, secret: { environment: 'LISTING_TOPGG_SECRET' } },
+      ],
+      i18n,
+    }).text;
+    expect(revealed).toContain('<code class="secret">tok_secret_wxyz</code>');
+    expect(revealed).toContain('LISTING_TOPGG_SECRET');
+    expect(expectEveryFormGuarded(revealed, GUILD, CSRF)).toBe(1);
+  });
+
+  it('speaks the member’s language', () => {
+    const german = listingsPage({ guildId: GUILD, csrf: CSRF, listings: [guilds], i18n: translatorFor('de') }).text;
+    expect(german).toContain('Zugangsdaten und Listen');
+  });
+});

@@ -1,0 +1,130 @@
+import { describe, expect, it } from '@jest/globals';
+import { deliveriesPage } from '../../../../src/dashboard/pages/deliveries.js';
+import { REPLY_FIELDS, reviewsPage } from '../../../../src/dashboard/pages/reviews.js';
+import { statsPage } from '../../../../src/dashboard/pages/stats.js';
+import { translatorFor } from '../../../../src/i18n/index.js';
+import { DAY_MS, type StatsData } from '../../../../src/stats/stats-data.js';
+import type { DeliveryRecord } from '../../../../src/store/index.js';
+import { expectEveryFormGuarded, flat, formsOf, HOSTILE, HOSTILE_ESCAPED } from '../../../support/html-forms.js';
+
+const GUILD = '100000000000000004';
+const CSRF = 'csrf-token-abc';
+const i18n = translatorFor('en-US');
+const AT = Date.UTC(2026, 10, 24, 18, 5);
+
+describe('the review inbox', () => {
+  const page = flat(
+    reviewsPage({
+      guildId: GUILD,
+      csrf: CSRF,
+      i18n,
+      reviews: [
+        { authorId: '301', authorName: `Eve ${HOSTILE}`, rating: 2, text: `Bad bot ${HOSTILE}`, at: AT },
+        { authorId: '302', authorName: undefined, rating: 5, text: 'Great', at: AT, site: 'Top.gg' },
+      ],
+    }).text,
+  );
+
+  it("shows each review's author, stars, text and when, with every text of it escaped", () => {
+    expect(page).toContain(`<h2>Eve ${HOSTILE_ESCAPED}</h2>`);
+    expect(page).toContain(`<blockquote>Bad bot ${HOSTILE_ESCAPED}</blockquote>`);
+    expect(page).toContain('★★☆☆☆ 2/5');
+    expect(page).toContain('<time datetime="2026-11-24T18:05:00.000Z">');
+    expect(page).toContain('<h2>302</h2>');
+    expect(page).not.toContain(HOSTILE);
+  });
+
+  it('offers a reply form with the reply and pinned fields for a Guilds review, and sends another list to its site', () => {
+    const [form, ...others] = formsOf(page);
+    expect(others).toHaveLength(0);
+    expect(form!.body).toContain(`name="${REPLY_FIELDS.author}" value="301"`);
+    expect(form!.body).toMatch(
+      new RegExp(`<textarea id="reply-301" name="${REPLY_FIELDS.reply}"[^>]* required></textarea>`),
+    );
+    expect(form!.body).toContain(`type="checkbox" name="${REPLY_FIELDS.pinned}" value="on"`);
+    expect(page).toContain('From Top.gg: answer it on that site.');
+  });
+
+  it('puts the CSRF token in the reply form, posting to the inbox', () => {
+    expect(expectEveryFormGuarded(page, GUILD, CSRF)).toBe(1);
+    expect(formsOf(page)[0]!.tag).toContain(`action="/servers/${GUILD}/reviews"`);
+  });
+
+  it('says so when no review waits', () => {
+    expect(reviewsPage({ guildId: GUILD, csrf: CSRF, i18n, reviews: [] }).text).toContain(
+      'No review waits for a reply.',
+    );
+  });
+});
+
+describe('the delivery log', () => {
+  const lines: DeliveryRecord[] = [
+    { guildId: GUILD, at: AT, event: 'vote', outcome: 'stored' },
+    { guildId: GUILD, at: AT - 60_000, event: '?', outcome: 'malformed' },
+    { guildId: GUILD, at: AT - 120_000, event: HOSTILE, outcome: 'wrong_token' },
+  ];
+  const page = flat(deliveriesPage({ lines, fixTokenWith: 'the Credentials page', i18n }).text);
+
+  it('shows the lines /setup status shows, as table rows with their mark, time, event and outcome', () => {
+    expect(page.match(/<tr class="(good|bad)">/g)).toEqual([
+      '<tr class="good">',
+      '<tr class="bad">',
+      '<tr class="bad">',
+    ]);
+    expect(page).toContain('<td>✔</td> <td><time datetime="2026-11-24T18:05:00.000Z">');
+    expect(page).toContain('<td><code>vote</code></td> <td>stored</td>');
+    expect(page).toContain('<td>unknown event</td> <td>refused: malformed body</td>');
+  });
+
+  it('escapes an event name and says how to fix a wrong token', () => {
+    expect(page).toContain(`<code>${HOSTILE_ESCAPED}</code>`);
+    expect(page).not.toContain(HOSTILE);
+    expect(page).toContain('a wrong token: run the Credentials page');
+  });
+
+  it('says when the log is empty or cannot be read', () => {
+    expect(deliveriesPage({ lines: [], fixTokenWith: '', i18n }).text).toContain('none recorded yet');
+    expect(deliveriesPage({ lines: 'unreadable', fixTokenWith: '', i18n }).text).toContain('could not be read now');
+  });
+});
+
+describe('the stats page', () => {
+  const first = Date.UTC(2026, 10, 23);
+  const data: StatsData = {
+    days: [first, first + DAY_MS, first + 2 * DAY_MS],
+    votes: [4, 0, 1200],
+    ratings: [0, 1, 0, 0, 2, 3],
+    reviews: 6,
+    averageRating: 4.1666,
+    bySite: [
+      { name: 'Guilds', votes: [3, 0, 1000] },
+      { name: HOSTILE, votes: [1, 0, 200] },
+    ],
+  };
+  const page = flat(statsPage({ guildId: GUILD, data, countingSince: new Date(first), i18n }).text);
+
+  it('shows the picture /stats draws, served by the page, with the alt text /stats gives it', () => {
+    expect(page).toContain(
+      `<img class="chart" src="/servers/${GUILD}/stats.png" alt="Bar charts: 1,204 votes over the last 3 days, and 6 reviews by rating.`,
+    );
+  });
+
+  it('puts every number of the picture in tables: votes per day and per list, and the ratings', () => {
+    expect(page).toContain('<th scope="row">Nov 25</th> <td>1,200</td> <td>1,000</td><td>200</td>');
+    expect(page).toContain(`<th>${HOSTILE_ESCAPED}</th>`);
+    expect(page).toContain('<th scope="row">5 ★</th> <td>3</td>');
+    expect(page).toContain('6 reviews, 4.2 stars on average.');
+    expect(page).toContain('1,204 votes in 3 days, 401.3 a day on average.');
+    expect(page).not.toContain(HOSTILE);
+  });
+
+  it('says so when no review has been seen', () => {
+    const none = statsPage({
+      guildId: GUILD,
+      data: { ...data, ratings: [0, 0, 0, 0, 0, 0], reviews: 0, averageRating: null },
+      countingSince: new Date(first),
+      i18n,
+    }).text;
+    expect(none).toContain('No review seen yet.');
+  });
+});
