@@ -44,6 +44,9 @@ export function botEnvironment(discord: DiscordStandIn, sandbox: Sandbox): Recor
     DATABASE_URL: temporaryDatabaseUrl(),
     // What the stand-in signs interactions over HTTP with; the endpoint is off until INTERACTIONS_PORT.
     DISCORD_PUBLIC_KEY: discord.publicKeyHex,
+    // What the dashboard signs in with; it is off until DASHBOARD_PORT.
+    DISCORD_CLIENT_SECRET: discord.clientSecret,
+    DISCORD_OAUTH_AUTHORIZE_URL: discord.oauthAuthorizeUrl,
   };
 }
 

@@ -34,6 +34,7 @@ import { MAX_SHARD_COUNT, parseShardIds } from '../shards/shard-ids.js';
 import { DEFAULT_POOL_SIZE } from '../store/database-url.js';
 import { checkTemplate, PLACEHOLDERS, TEMPLATE_MAX } from '../announce/template.js';
 import { STREAK_GRACE_HOURS_MAX } from '../streaks/streak.js';
+import { DASHBOARD_FIELDS } from './dashboard.js';
 
 export const ROLES = ['all', 'bot', 'receiver'] as const;
 export type Role = (typeof ROLES)[number];
@@ -138,4 +139,5 @@ export const BOT_FIELDS = {
     'all',
   ),
   INBOX_POLL_SECONDS: intInRange(1, 3_600, 30),
+  ...DASHBOARD_FIELDS,
 };

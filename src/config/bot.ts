@@ -17,6 +17,7 @@ import {
 } from './shared-fields.js';
 import { defaultHeaderPrefix } from '../api/index.js';
 import type { SecretKeys } from '../secrets/secret-box.js';
+import { dashboardProblems, dashboardSecretTexts, dashboardSettings, type DashboardSettings } from './dashboard.js';
 import type { DatabaseTarget } from '../store/database-url.js';
 
 /** Everything the bot reads from the environment, parsed once. */
@@ -76,6 +77,8 @@ export interface Config extends ProcessSettings {
   readonly role: Role;
   /** The inbox's safety net: stored events are looked for this often even when no wake-up came. */
   readonly inboxPollMs: number;
+  /** The web dashboard (docs/dashboard.md); undefined (off) unless DASHBOARD_PORT is set. */
+  readonly dashboard: DashboardSettings | undefined;
 }
 
 export interface InteractionsSettings {
@@ -154,6 +157,14 @@ function crossProblems(e: Partial<Settings>, guildIdWritten: boolean): string[] 
       'is set without SECRETS_KEY: the previous key only opens what it sealed while a new one seals',
     );
   problems.push(...shardProblems(e));
+  problems.push(
+    ...dashboardProblems(e, {
+      METRICS_PORT: e.METRICS_PORT,
+      WEBHOOK_PORT: e.WEBHOOK_PORT,
+      INTERACTIONS_PORT: e.INTERACTIONS_PORT,
+      HEALTH_PORT: e.HEALTH_PORT,
+    }),
+  );
   for (const other of ['METRICS_PORT', 'WEBHOOK_PORT', 'INTERACTIONS_PORT'] as const)
     if (e.HEALTH_PORT !== undefined && e.HEALTH_PORT === e[other])
       issue('HEALTH_PORT', `must differ from ${other} (${e[other]}): /healthz alone gets a port of its own`);
@@ -244,10 +255,11 @@ export function parseConfig(env: NodeJS.ProcessEnv, terminal = onTerminal()): Co
     expiryCheckMs: e.EXPIRY_CHECK_SECONDS * 1000,
     role: e.ROLE,
     inboxPollMs: e.INBOX_POLL_SECONDS * 1000,
+    dashboard: dashboardSettings(e),
   });
 }
 
-/** The values that must never reach a log line or a member: bot token, API key, app id, webhook token, database password. */
+/** The values that must never reach a log line or a member: bot token, API key, app id, webhook token, database password, the dashboard's secret and keys. */
 export function secretValues(config: Config): string[] {
   return [
     config.discord.token,
@@ -255,6 +267,7 @@ export function secretValues(config: Config): string[] {
     ...keyTexts(config.secrets),
     ...listingSecretTexts(config.webhook),
     ...(config.database.kind === 'postgres' ? [databasePassword(config.database)] : []),
+    ...dashboardSecretTexts(config.dashboard),
   ];
 }
 

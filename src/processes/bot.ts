@@ -45,7 +45,8 @@ names another file, such as the .env.playground that npm run playground writes),
 connects to Discord and stays running until SIGINT or SIGTERM, which drain interactions in flight.
 ROLE=all (default) runs the bot and its webhook receiver, ROLE=bot the bot alone, ROLE=receiver the
 receiver alone (as npm run receiver; PostgreSQL only). With INTERACTIONS_PORT it also answers
-commands over HTTP at http://host:port/interactions (npm run interactions serves only that).
+commands over HTTP at http://host:port/interactions (npm run interactions serves only that). With
+DASHBOARD_PORT it serves the web dashboard (npm run dashboard serves only that; docs/dashboard.md).
 Exit codes: 0 after a clean stop, 78 when a setting must change, 1 when starting again may work.
 
 Options:
@@ -205,6 +206,18 @@ async function main(): Promise<void> {
   }
 
   const endpoint = inline && (await serveInteractions({ config, client, inline, logger, ready: servingBegins }));
+  const dashboard =
+    config.dashboard &&
+    (await (
+      await import('./dashboard-server.js')
+    ).startDashboard({
+      config,
+      base,
+      store,
+      view: (await import('../dashboard/bot-view.js')).gatewayView(client),
+      logger,
+      refresh: async () => undefined,
+    }));
 
   dropEarlyStop();
   drainOnSignal({
@@ -214,6 +227,7 @@ async function main(): Promise<void> {
     stopping: () => (phase = 'stopping'),
     async then() {
       await endpoint?.close(ENDPOINT_CLOSE_MS);
+      await dashboard?.close();
       stopWatching();
       await settingsChanges?.stop();
       await realtime.stop();

@@ -1,12 +1,19 @@
 import type { ConnectionCheck } from '../api/index.js';
-import { channelMention, roleMention, Routes, type ChatInputCommandInteraction, type Guild } from 'discord.js';
+import {
+  channelMention,
+  roleMention,
+  Routes,
+  type ChatInputCommandInteraction,
+  type Guild,
+  type REST,
+} from 'discord.js';
 import type { BaseContext } from '../runtime/context.js';
 import { UserFacingError } from '../bot/user-error.js';
 import { describeDiff, diffCommands } from '../guild-rules/command-diff.js';
 import { translatorFor, type Translator } from '../i18n/index.js';
 import { lastFour } from '../secrets/secret-box.js';
 import type { ServerSettings } from '../servers/server-settings.js';
-import type { PollRecord } from '../store/index.js';
+import type { DeliveryRecord, PollRecord } from '../store/index.js';
 import { INTERACTION_STORE_MS, storeWithin } from '../store/within.js';
 import { deliveryLogEmbed } from '../views/delivery-log.js';
 import { relativeTime } from '../views/format.js';
@@ -27,34 +34,42 @@ const command = (name: string) => `\`/setup ${name}\``;
  * the server's delivery log.
  */
 export async function setupStatus(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<MessageView> {
-  const guildId = interaction.guildId!;
   const guild = interaction.guild;
   if (!guild) throw new UserFacingError('refusal.wrongServer');
   const i18n = translatorFor(interaction.locale);
+  const { lines, deliveries } = await statusLines(guild, ctx, i18n);
+  const view = setupStatusView(lines, i18n);
+  if (ctx.config.webhook) view.embeds.push(deliveryLogEmbed(deliveries, i18n, command('webhook')));
+  return view;
+}
+
+/** The checks of `/setup status` from the server as the bot sees it: the command and the dashboard show them. */
+export async function statusLines(
+  guild: Guild,
+  ctx: BaseContext,
+  i18n: Translator,
+): Promise<{ lines: StatusLine[]; deliveries: DeliveryRecord[] | 'unreadable' }> {
+  const guildId = guild.id;
   const settings = ctx.servers.settings(guildId);
   const [service, commands, lastDelivery, lastPoll, deliveries] = await Promise.all([
     probeService(guildId, ctx),
-    commandsLine(interaction, ctx, i18n),
+    commandsLine(guild, ctx, i18n),
     ctx.setup.lastDeliveryAt(guildId),
     ctx.setup.lastPoll(guildId),
     // The log is a convenience: a slow store costs this part only, never the answer.
     storeWithin(ctx.setup.recentDeliveries(guildId), INTERACTION_STORE_MS).catch((): 'unreadable' => 'unreadable'),
   ]);
-  const view = setupStatusView(
-    [
-      credentialsLine(service, i18n),
-      ...channelLines(guild, settings, i18n),
-      voterRoleLine(guild, settings, i18n),
-      commands,
-      rateLimitLine(service, i18n),
-      webhookLine(lastDelivery, ctx, i18n),
-      ...listingLines(guildId, ctx, i18n),
-      pollLine(lastPoll, ctx, i18n),
-    ],
-    i18n,
-  );
-  if (ctx.config.webhook) view.embeds.push(deliveryLogEmbed(deliveries, i18n, command('webhook')));
-  return view;
+  const lines = [
+    credentialsLine(service, i18n),
+    ...channelLines(guild, settings, i18n),
+    voterRoleLine(guild, settings, i18n),
+    commands,
+    rateLimitLine(service, i18n),
+    webhookLine(lastDelivery, ctx, i18n),
+    ...listingLines(guildId, ctx, i18n),
+    pollLine(lastPoll, ctx, i18n),
+  ];
+  return { lines, deliveries };
 }
 
 interface ServiceSeen {
@@ -126,19 +141,15 @@ function voterRoleLine(guild: Guild, settings: ServerSettings | undefined, i18n:
 }
 
 /** The registered commands against commands/, where deploy-commands put them (the server, or everywhere). */
-async function commandsLine(
-  interaction: ChatInputCommandInteraction,
-  ctx: BaseContext,
-  { t }: Translator,
-): Promise<StatusLine> {
+async function commandsLine(guild: Guild, ctx: BaseContext, { t }: Translator): Promise<StatusLine> {
   const label = t('setup.status.commands');
   const appId = ctx.config.discord.clientId;
   const route =
     ctx.servers.mode === 'single'
-      ? Routes.applicationGuildCommands(appId, interaction.guildId!)
+      ? Routes.applicationGuildCommands(appId, guild.id)
       : Routes.applicationCommands(appId);
   try {
-    const registered = await registeredCommands(interaction, route);
+    const registered = await registeredCommands(guild.client.rest, route);
     const diff = diffCommands(ctx.setup.commands, registered);
     if (diff.missing.length + diff.extra.length + diff.changed.length === 0)
       return { ok: true, label, detail: t('setup.status.commandsOk') };
@@ -163,11 +174,11 @@ const registeredReads = new Map<string, { at: number; read: Promise<Array<Record
  * each asking it waited about a second on the route's bucket (bench, many servers). A failed read is
  * not kept. Changes by deploy-commands show within that time.
  */
-function registeredCommands(interaction: ChatInputCommandInteraction, route: `/${string}`) {
+function registeredCommands(rest: REST, route: `/${string}`) {
   const now = Date.now();
   const kept = registeredReads.get(route);
   if (kept && now - kept.at < REGISTERED_FRESH_MS) return kept.read;
-  const read = interaction.client.rest.get(route, {
+  const read = rest.get(route, {
     query: new URLSearchParams({ with_localizations: 'true' }),
   }) as Promise<Array<Record<string, unknown>>>;
   registeredReads.set(route, { at: now, read });

@@ -77,6 +77,8 @@ export const DEFAULTS = {
   foreignGuildId: snowflakeAt('2020-11-02T08:00:00Z'),
   token: 'MTAwMDAwMDAwMDAwMDAwMDAw.Gstand.in-bot-token-for-tests-only',
   botUsername: 'Vote Review Bot',
+  /** The application's OAuth2 client secret (the dashboard's DISCORD_CLIENT_SECRET). */
+  clientSecret: 'stand-in-client-secret-for-tests-only',
 } as const;
 
 /** The text channel of a guild: one millisecond of snowflake time after the guild itself. */

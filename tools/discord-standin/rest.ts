@@ -448,13 +448,27 @@ const applications: Handler = (ctx, { segments, method, body }) => {
   return undefined;
 };
 
-/** GET /users/@me; POST /users/@me/channels { recipient_id } opens (or finds) a DM channel. */
+/** GET /users/@me and /users/@me/guilds; POST /users/@me/channels { recipient_id } opens (or finds) a DM channel. */
 const users: Handler = (ctx, { segments, method, body }) => {
   if (segments[1] !== '@me') return undefined;
   if (method === 'GET' && segments.length === 2)
     return {
       status: 200,
       body: { ...ctx.config.botUser, verified: true, mfa_enabled: false, locale: 'en-US', email: null },
+    };
+  // The bot's own servers, as a process without the gateway lists them (client.guilds.fetch()).
+  if (method === 'GET' && segments.length === 3 && segments[2] === 'guilds')
+    return {
+      status: 200,
+      body: ctx.config.guilds.map((guild) => ({
+        id: guild.id,
+        name: guild.name,
+        icon: null,
+        banner: null,
+        owner: false,
+        permissions: '0',
+        features: [],
+      })),
     };
   if (method === 'POST' && segments.length === 3 && segments[2] === 'channels') {
     const recipient = body?.recipient_id;

@@ -28,6 +28,7 @@ import { handleRest, type RestContext, type RestRequest, type RestResult } from 
 import { nextSnowflake } from './snowflake.js';
 import { InteractionSigner, type HttpAnswer, type Signing } from './signed-http.js';
 import { Store } from './store.js';
+import { OAuth2, type OAuthAnswer, type OAuthIdentity } from './oauth2.js';
 import type {
   InteractionPayload,
   MemberPayload,
@@ -197,6 +198,17 @@ export interface DiscordStandIn {
   readonly rateLimitedRequests: number;
   /** Commands from the last bulk overwrite of the guild (default: the configured guild) with their ids. */
   registeredCommands(guildId?: string): Array<Record<string, any>>;
+  /** Discord's consent page (`http://127.0.0.1:PORT/oauth2/authorize`): DISCORD_OAUTH_AUTHORIZE_URL in tests. */
+  readonly oauthAuthorizeUrl: string;
+  /** The application's OAuth2 secret the token exchange takes: DISCORD_CLIENT_SECRET in tests. */
+  readonly clientSecret: string;
+  /**
+   * Who the consent page signs in from now on: the user, their language and GET /users/@me/guilds
+   * (permissions as bits). Default: the configured guild's owner, with every permission there.
+   */
+  oauthAs(userId: string, options?: Omit<OAuthIdentity, 'userId'>): void;
+  /** Codes traded at POST /oauth2/token so far, refused ones included. */
+  readonly oauthTrades: ReadonlyArray<{ code: string; ok: boolean }>;
   /** Waits until a condition holds: re-checked on every change the stand-in sees and every 5 ms. */
   waitUntil(condition: () => boolean, timeoutMs?: number, what?: string): Promise<void>;
   close(): Promise<void>;
@@ -274,6 +286,7 @@ class StandIn implements DiscordStandIn {
   private readonly signer = new InteractionSigner();
   private brokenCallbackAnswers = 0;
   rateLimitedRequests = 0;
+  private readonly oauth: OAuth2;
 
   constructor(
     private readonly server: Server,
@@ -289,6 +302,35 @@ class StandIn implements DiscordStandIn {
     this.apiUrl = `http://127.0.0.1:${port}/api`;
     this.gatewayUrl = `ws://127.0.0.1:${port}`;
     this.channelId = textChannelIdFor(store.config.guildId);
+    this.oauth = new OAuth2(store.config.applicationId, DEFAULTS.clientSecret, store.config.guildId);
+  }
+
+  get oauthAuthorizeUrl(): string {
+    return this.apiUrl.replace(/\/api$/, '/oauth2/authorize');
+  }
+  get clientSecret(): string {
+    return this.oauth.clientSecret;
+  }
+  get oauthTrades(): ReadonlyArray<{ code: string; ok: boolean }> {
+    return this.oauth.trades;
+  }
+  oauthAs(userId: string, options: Omit<OAuthIdentity, 'userId'> = {}): void {
+    this.oauth.signInAs({ ...options, userId });
+  }
+
+  /** The consent page, the token exchange and what a Bearer token reads; undefined for the bot's own routes. */
+  private oauthAnswer(
+    method: string,
+    url: URL,
+    path: string,
+    body: unknown,
+    auth: string | undefined,
+  ): OAuthAnswer | undefined {
+    if (method === 'GET' && url.pathname === '/oauth2/authorize') return this.oauth.authorize(url.searchParams);
+    if (method === 'POST' && path === '/oauth2/token')
+      return this.oauth.token(new URLSearchParams(typeof body === 'string' ? body : ''), auth);
+    if (auth?.startsWith('Bearer ') && path.startsWith('/users/@me')) return this.oauth.bearer(path, auth);
+    return undefined;
   }
 
   get token(): string {
@@ -408,6 +450,17 @@ class StandIn implements DiscordStandIn {
       gatewayBotStatus: this.gatewayBotStatus,
       gatewayBot: this.gatewayBot,
     };
+    const authorization = typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined;
+    const oauth = this.oauthAnswer(method, url, match ? path : url.pathname, body, authorization);
+    if (oauth) {
+      this.store.record(
+        { method, path: url.pathname, query: request.query, headers: req.headers, body, at, status: oauth.status },
+        false,
+      );
+      if (oauth.location !== undefined) res.writeHead(oauth.status, { location: oauth.location }).end();
+      else res.writeHead(oauth.status, { 'content-type': 'application/json' }).end(JSON.stringify(oauth.body));
+      return;
+    }
     const bucket = match ? channelMessageBucket(method, segments) : undefined;
     if (bucket?.startsWith('POST') && this.hold.on === true && !(await this.waitForRelease(req))) return;
     if (bucket && this.channelMessageLatencyMs > 0)
@@ -415,7 +468,6 @@ class StandIn implements DiscordStandIn {
     const roleBucket = match ? memberRoleBucket(method, segments) : undefined;
     if (roleBucket && this.roleChangeLatencyMs > 0)
       await new Promise((resolve) => setTimeout(resolve, this.roleChangeLatencyMs));
-    const authorization = typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined;
     const global = match && countsGlobally(authorization, segments) ? this.globalLimit?.take(Date.now()) : undefined;
     const limit =
       global && !global.allowed

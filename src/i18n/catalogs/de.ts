@@ -674,4 +674,57 @@ export const de: Catalog = {
   'dashboard.pages.deliveries.event': 'Ereignis',
   'dashboard.pages.deliveries.outcome': 'Ergebnis',
   'dashboard.pages.stats.since': 'Gezählt seit',
+  // Issue 36: the web dashboard (src/dashboard).
+  'dashboard.title': 'Vote Review Bot',
+  'dashboard.signIn': 'Mit Discord anmelden',
+  'dashboard.signedInAs': 'Angemeldet als {name}',
+  'dashboard.logout': 'Abmelden',
+  'dashboard.backToServers': 'Zurück zu deinen Servern',
+  'dashboard.nav.overview': 'Übersicht',
+  'dashboard.nav.reviews': 'Bewertungen',
+  'dashboard.servers.title': 'Deine Server',
+  'dashboard.servers.intro':
+    'Server, die dir gehören oder auf denen du „Server verwalten“ hast und auf denen der Bot ist.',
+  'dashboard.servers.none':
+    'Auf keinem deiner Server ist der Bot, oder dir fehlt dort „Server verwalten“. Lade den Bot ein oder bitte den Eigentümer um „Server verwalten“, dann melde dich ab und wieder an.',
+  'dashboard.overview.title': 'Einrichtungsstatus',
+  'dashboard.overview.allOk': 'Alle Prüfungen bestanden.',
+  'dashboard.overview.someToFix': 'Einige Prüfungen sind fehlgeschlagen: jede sagt, wie du es behebst.',
+  'dashboard.reviews.title': 'Unbeantwortete Bewertungen',
+  'dashboard.reviews.none': 'Keine Bewertung wartet auf eine Antwort.',
+  'dashboard.reviews.count': '{count} Bewertungen warten auf eine Antwort, die ältesten zuerst.',
+  'dashboard.reviews.by': 'von {author}',
+  'dashboard.reviews.noRating': 'ohne Sterne',
+  'dashboard.reviews.previous': 'Zurück',
+  'dashboard.reviews.next': 'Weiter',
+  'dashboard.reviews.page': 'Seite {page} von {pages}',
+  'dashboard.error.signIn.title': 'Bitte zuerst anmelden',
+  'dashboard.error.signIn.text':
+    'Dafür musst du mit Discord angemeldet sein. Nichts wurde geändert: melde dich an und versuche es erneut.',
+  'dashboard.error.forbidden.title': 'Nicht dein Server',
+  'dashboard.error.forbidden.text':
+    'Nur Mitglieder, denen der Server gehört oder die dort „Server verwalten“ haben, auf einem Server mit dem Bot, können ihn sehen oder ändern. Nichts wurde geändert. Wenn sich deine Rolle geändert hat, melde dich ab und wieder an.',
+  'dashboard.error.notFound.title': 'Seite nicht gefunden',
+  'dashboard.error.notFound.text':
+    'Diese Seite gibt es nicht. Geh zurück zu deinen Servern und wähle einen aus der Liste.',
+  'dashboard.error.state.title': 'Anmeldung nicht bestätigt',
+  'dashboard.error.state.text':
+    'Die Antwort von Discord passte nicht zur Anmeldung, die dieser Browser begonnen hat (sie war alt oder aus einem anderen Tab). Niemand wurde angemeldet: melde dich erneut an.',
+  'dashboard.error.csrf.title': 'Formular nicht angenommen',
+  'dashboard.error.csrf.text':
+    'Das Formular kam nicht von dieser Seite deiner Sitzung, daher wurde nichts geändert. Lade die Seite neu und sende es erneut.',
+  'dashboard.error.tooMany.title': 'Zu viele Anfragen',
+  'dashboard.error.tooMany.text': 'Nichts wurde geändert: warte {seconds} Sekunden und versuche es dann erneut.',
+  'dashboard.error.discord.title': 'Discord hat nicht geantwortet',
+  'dashboard.error.discord.text':
+    'Die Anmeldung braucht Discord, das nicht rechtzeitig geantwortet hat. Niemand wurde angemeldet: versuche es in einer Minute erneut.',
+  'dashboard.error.denied.title': 'Anmeldung abgebrochen',
+  'dashboard.error.denied.text':
+    'Discord hat dich nicht angemeldet: die Anfrage wurde abgebrochen. Melde dich erneut an, um das Dashboard zu öffnen.',
+  'dashboard.error.internal.title': 'Etwas ist schiefgelaufen',
+  'dashboard.error.internal.text':
+    'Die Seite konnte nicht erstellt werden, und nichts wurde geändert. Versuche es in einer Minute erneut; der Bot hat protokolliert, was passiert ist.',
+  'dashboard.loggedOut.title': 'Abgemeldet',
+  'dashboard.loggedOut.text':
+    'Du bist in diesem Browser abgemeldet. Melde dich mit Discord an, um das Dashboard wieder zu öffnen.',
 };

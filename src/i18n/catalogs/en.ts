@@ -644,6 +644,55 @@ export const en = {
   'dashboard.pages.deliveries.event': 'Event',
   'dashboard.pages.deliveries.outcome': 'Outcome',
   'dashboard.pages.stats.since': 'Counting since',
+  // Issue 36: the web dashboard (src/dashboard).
+  'dashboard.title': 'Vote Review Bot',
+  'dashboard.signIn': 'Sign in with Discord',
+  'dashboard.signedInAs': 'Signed in as {name}',
+  'dashboard.logout': 'Sign out',
+  'dashboard.backToServers': 'Back to your servers',
+  'dashboard.nav.overview': 'Overview',
+  'dashboard.nav.reviews': 'Reviews',
+  'dashboard.servers.title': 'Your servers',
+  'dashboard.servers.intro': 'Servers you own or where you have Manage Server, with the bot in them.',
+  'dashboard.servers.none':
+    'None of your servers has the bot, or you lack Manage Server in them. Invite the bot or ask the owner for Manage Server, then sign out and in again.',
+  'dashboard.overview.title': 'Setup status',
+  'dashboard.overview.allOk': 'Every check passed.',
+  'dashboard.overview.someToFix': 'Some checks failed: each says how to fix it.',
+  'dashboard.reviews.title': 'Unanswered reviews',
+  'dashboard.reviews.none': 'No review is waiting for an answer.',
+  'dashboard.reviews.count': '{count} reviews waiting for an answer, oldest first.',
+  'dashboard.reviews.by': 'by {author}',
+  'dashboard.reviews.noRating': 'no rating',
+  'dashboard.reviews.previous': 'Previous',
+  'dashboard.reviews.next': 'Next',
+  'dashboard.reviews.page': 'Page {page} of {pages}',
+  'dashboard.error.signIn.title': 'Sign in first',
+  'dashboard.error.signIn.text': 'This needs you signed in with Discord. Nothing changed: sign in, then try again.',
+  'dashboard.error.forbidden.title': 'Not your server',
+  'dashboard.error.forbidden.text':
+    'Only members who own the server or have Manage Server there, in a server the bot is in, can see or change it. Nothing changed. If your role changed, sign out and in again.',
+  'dashboard.error.notFound.title': 'Page not found',
+  'dashboard.error.notFound.text': 'There is no such page. Go back to your servers and choose one from the list.',
+  'dashboard.error.state.title': 'Sign-in not confirmed',
+  'dashboard.error.state.text':
+    'The answer from Discord did not match the sign-in this browser started (it was old, or from another tab). Nobody was signed in: sign in again.',
+  'dashboard.error.csrf.title': 'Form not accepted',
+  'dashboard.error.csrf.text':
+    'The form did not come from this page of your session, so nothing changed. Reload the page and send it again.',
+  'dashboard.error.tooMany.title': 'Too many requests',
+  'dashboard.error.tooMany.text': 'Nothing changed: wait {seconds} seconds, then try again.',
+  'dashboard.error.discord.title': 'Discord did not answer',
+  'dashboard.error.discord.text':
+    'Signing in needs Discord, which did not answer in time. Nobody was signed in: try again in a minute.',
+  'dashboard.error.denied.title': 'Sign-in cancelled',
+  'dashboard.error.denied.text':
+    'Discord did not sign you in: the request was cancelled. Sign in again to open the dashboard.',
+  'dashboard.error.internal.title': 'Something went wrong',
+  'dashboard.error.internal.text':
+    'The page could not be made, and nothing changed. Try again in a minute; the bot logged what happened.',
+  'dashboard.loggedOut.title': 'Signed out',
+  'dashboard.loggedOut.text': 'You are signed out on this browser. Sign in with Discord to open the dashboard again.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -665,4 +665,56 @@ export const es: Catalog = {
   'dashboard.pages.deliveries.event': 'Evento',
   'dashboard.pages.deliveries.outcome': 'Resultado',
   'dashboard.pages.stats.since': 'Contando desde',
+  // Issue 36: the web dashboard (src/dashboard).
+  'dashboard.title': 'Vote Review Bot',
+  'dashboard.signIn': 'Iniciar sesión con Discord',
+  'dashboard.signedInAs': 'Sesión iniciada como {name}',
+  'dashboard.logout': 'Cerrar sesión',
+  'dashboard.backToServers': 'Volver a tus servidores',
+  'dashboard.nav.overview': 'Resumen',
+  'dashboard.nav.reviews': 'Reseñas',
+  'dashboard.servers.title': 'Tus servidores',
+  'dashboard.servers.intro':
+    'Servidores de los que eres propietario o donde tienes «Gestionar servidor», y en los que está el bot.',
+  'dashboard.servers.none':
+    'Ninguno de tus servidores tiene el bot, o no tienes «Gestionar servidor» en ellos. Invita al bot o pide «Gestionar servidor» al propietario, y luego cierra sesión y vuelve a iniciarla.',
+  'dashboard.overview.title': 'Estado de la configuración',
+  'dashboard.overview.allOk': 'Todas las comprobaciones pasaron.',
+  'dashboard.overview.someToFix': 'Algunas comprobaciones fallaron: cada una dice cómo arreglarlo.',
+  'dashboard.reviews.title': 'Reseñas sin respuesta',
+  'dashboard.reviews.none': 'Ninguna reseña espera respuesta.',
+  'dashboard.reviews.count': '{count} reseñas esperan respuesta, las más antiguas primero.',
+  'dashboard.reviews.by': 'de {author}',
+  'dashboard.reviews.noRating': 'sin estrellas',
+  'dashboard.reviews.previous': 'Anterior',
+  'dashboard.reviews.next': 'Siguiente',
+  'dashboard.reviews.page': 'Página {page} de {pages}',
+  'dashboard.error.signIn.title': 'Inicia sesión primero',
+  'dashboard.error.signIn.text':
+    'Para esto debes iniciar sesión con Discord. No cambió nada: inicia sesión y vuelve a intentarlo.',
+  'dashboard.error.forbidden.title': 'No es tu servidor',
+  'dashboard.error.forbidden.text':
+    'Solo los miembros propietarios del servidor o con «Gestionar servidor» allí, en un servidor donde está el bot, pueden verlo o cambiarlo. No cambió nada. Si tu rol cambió, cierra sesión y vuelve a iniciarla.',
+  'dashboard.error.notFound.title': 'Página no encontrada',
+  'dashboard.error.notFound.text': 'Esa página no existe. Vuelve a tus servidores y elige uno de la lista.',
+  'dashboard.error.state.title': 'Inicio de sesión no confirmado',
+  'dashboard.error.state.text':
+    'La respuesta de Discord no coincidía con el inicio de sesión que empezó este navegador (era antigua o de otra pestaña). No se inició ninguna sesión: vuelve a iniciar sesión.',
+  'dashboard.error.csrf.title': 'Formulario no aceptado',
+  'dashboard.error.csrf.text':
+    'El formulario no venía de esta página de tu sesión, así que no cambió nada. Recarga la página y vuelve a enviarlo.',
+  'dashboard.error.tooMany.title': 'Demasiadas solicitudes',
+  'dashboard.error.tooMany.text': 'No cambió nada: espera {seconds} segundos y vuelve a intentarlo.',
+  'dashboard.error.discord.title': 'Discord no respondió',
+  'dashboard.error.discord.text':
+    'Iniciar sesión necesita a Discord, que no respondió a tiempo. No se inició ninguna sesión: vuelve a intentarlo en un minuto.',
+  'dashboard.error.denied.title': 'Inicio de sesión cancelado',
+  'dashboard.error.denied.text':
+    'Discord no inició tu sesión: la solicitud se canceló. Vuelve a iniciar sesión para abrir el panel.',
+  'dashboard.error.internal.title': 'Algo salió mal',
+  'dashboard.error.internal.text':
+    'No se pudo crear la página y no cambió nada. Vuelve a intentarlo en un minuto; el bot registró lo ocurrido.',
+  'dashboard.loggedOut.title': 'Sesión cerrada',
+  'dashboard.loggedOut.text':
+    'Cerraste la sesión en este navegador. Inicia sesión con Discord para volver a abrir el panel.',
 };

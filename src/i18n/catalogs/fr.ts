@@ -666,4 +666,56 @@ export const fr: Catalog = {
   'dashboard.pages.deliveries.event': 'Événement',
   'dashboard.pages.deliveries.outcome': 'Résultat',
   'dashboard.pages.stats.since': 'Compté depuis',
+  // Issue 36: the web dashboard (src/dashboard).
+  'dashboard.title': 'Vote Review Bot',
+  'dashboard.signIn': 'Se connecter avec Discord',
+  'dashboard.signedInAs': 'Connecté en tant que {name}',
+  'dashboard.logout': 'Se déconnecter',
+  'dashboard.backToServers': 'Retour à vos serveurs',
+  'dashboard.nav.overview': 'Vue d’ensemble',
+  'dashboard.nav.reviews': 'Avis',
+  'dashboard.servers.title': 'Vos serveurs',
+  'dashboard.servers.intro':
+    'Les serveurs dont vous êtes propriétaire ou où vous avez « Gérer le serveur », et où se trouve le bot.',
+  'dashboard.servers.none':
+    'Aucun de vos serveurs n’a le bot, ou vous n’y avez pas « Gérer le serveur ». Invitez le bot ou demandez « Gérer le serveur » au propriétaire, puis déconnectez-vous et reconnectez-vous.',
+  'dashboard.overview.title': 'État de la configuration',
+  'dashboard.overview.allOk': 'Toutes les vérifications sont passées.',
+  'dashboard.overview.someToFix': 'Certaines vérifications ont échoué : chacune indique comment corriger.',
+  'dashboard.reviews.title': 'Avis sans réponse',
+  'dashboard.reviews.none': 'Aucun avis n’attend de réponse.',
+  'dashboard.reviews.count': '{count} avis attendent une réponse, les plus anciens d’abord.',
+  'dashboard.reviews.by': 'par {author}',
+  'dashboard.reviews.noRating': 'sans note',
+  'dashboard.reviews.previous': 'Précédent',
+  'dashboard.reviews.next': 'Suivant',
+  'dashboard.reviews.page': 'Page {page} sur {pages}',
+  'dashboard.error.signIn.title': 'Connectez-vous d’abord',
+  'dashboard.error.signIn.text':
+    'Il faut être connecté avec Discord. Rien n’a changé : connectez-vous, puis réessayez.',
+  'dashboard.error.forbidden.title': 'Ce n’est pas votre serveur',
+  'dashboard.error.forbidden.text':
+    'Seuls les membres propriétaires du serveur ou ayant « Gérer le serveur », sur un serveur où se trouve le bot, peuvent le voir ou le modifier. Rien n’a changé. Si votre rôle a changé, déconnectez-vous et reconnectez-vous.',
+  'dashboard.error.notFound.title': 'Page introuvable',
+  'dashboard.error.notFound.text': 'Cette page n’existe pas. Revenez à vos serveurs et choisissez-en un dans la liste.',
+  'dashboard.error.state.title': 'Connexion non confirmée',
+  'dashboard.error.state.text':
+    'La réponse de Discord ne correspondait pas à la connexion lancée par ce navigateur (ancienne, ou venue d’un autre onglet). Personne n’a été connecté : connectez-vous à nouveau.',
+  'dashboard.error.csrf.title': 'Formulaire refusé',
+  'dashboard.error.csrf.text':
+    'Le formulaire ne venait pas de cette page de votre session, rien n’a donc changé. Rechargez la page et renvoyez-le.',
+  'dashboard.error.tooMany.title': 'Trop de requêtes',
+  'dashboard.error.tooMany.text': 'Rien n’a changé : attendez {seconds} secondes, puis réessayez.',
+  'dashboard.error.discord.title': 'Discord n’a pas répondu',
+  'dashboard.error.discord.text':
+    'La connexion passe par Discord, qui n’a pas répondu à temps. Personne n’a été connecté : réessayez dans une minute.',
+  'dashboard.error.denied.title': 'Connexion annulée',
+  'dashboard.error.denied.text':
+    'Discord ne vous a pas connecté : la demande a été annulée. Connectez-vous à nouveau pour ouvrir le tableau de bord.',
+  'dashboard.error.internal.title': 'Un problème est survenu',
+  'dashboard.error.internal.text':
+    'La page n’a pas pu être créée, et rien n’a changé. Réessayez dans une minute ; le bot a noté ce qui s’est passé.',
+  'dashboard.loggedOut.title': 'Déconnecté',
+  'dashboard.loggedOut.text':
+    'Vous êtes déconnecté sur ce navigateur. Connectez-vous avec Discord pour rouvrir le tableau de bord.',
 };

@@ -657,4 +657,53 @@ export const ptBR: Catalog = {
   'dashboard.pages.deliveries.event': 'Evento',
   'dashboard.pages.deliveries.outcome': 'Resultado',
   'dashboard.pages.stats.since': 'Contando desde',
+  // Issue 36: the web dashboard (src/dashboard).
+  'dashboard.title': 'Vote Review Bot',
+  'dashboard.signIn': 'Entrar com o Discord',
+  'dashboard.signedInAs': 'Conectado como {name}',
+  'dashboard.logout': 'Sair',
+  'dashboard.backToServers': 'Voltar aos seus servidores',
+  'dashboard.nav.overview': 'Visão geral',
+  'dashboard.nav.reviews': 'Avaliações',
+  'dashboard.servers.title': 'Seus servidores',
+  'dashboard.servers.intro': 'Servidores dos quais você é dono ou onde tem “Gerenciar servidor”, e onde o bot está.',
+  'dashboard.servers.none':
+    'Nenhum dos seus servidores tem o bot, ou você não tem “Gerenciar servidor” neles. Convide o bot ou peça “Gerenciar servidor” ao dono, depois saia e entre de novo.',
+  'dashboard.overview.title': 'Status da configuração',
+  'dashboard.overview.allOk': 'Todas as verificações passaram.',
+  'dashboard.overview.someToFix': 'Algumas verificações falharam: cada uma diz como corrigir.',
+  'dashboard.reviews.title': 'Avaliações sem resposta',
+  'dashboard.reviews.none': 'Nenhuma avaliação espera resposta.',
+  'dashboard.reviews.count': '{count} avaliações esperam resposta, as mais antigas primeiro.',
+  'dashboard.reviews.by': 'de {author}',
+  'dashboard.reviews.noRating': 'sem estrelas',
+  'dashboard.reviews.previous': 'Anterior',
+  'dashboard.reviews.next': 'Próxima',
+  'dashboard.reviews.page': 'Página {page} de {pages}',
+  'dashboard.error.signIn.title': 'Entre primeiro',
+  'dashboard.error.signIn.text': 'Para isso você precisa entrar com o Discord. Nada mudou: entre e tente de novo.',
+  'dashboard.error.forbidden.title': 'Não é seu servidor',
+  'dashboard.error.forbidden.text':
+    'Só membros donos do servidor ou com “Gerenciar servidor” nele, num servidor onde o bot está, podem vê-lo ou alterá-lo. Nada mudou. Se o seu cargo mudou, saia e entre de novo.',
+  'dashboard.error.notFound.title': 'Página não encontrada',
+  'dashboard.error.notFound.text': 'Essa página não existe. Volte aos seus servidores e escolha um da lista.',
+  'dashboard.error.state.title': 'Login não confirmado',
+  'dashboard.error.state.text':
+    'A resposta do Discord não correspondia ao login que este navegador começou (era antiga ou de outra aba). Ninguém entrou: entre de novo.',
+  'dashboard.error.csrf.title': 'Formulário não aceito',
+  'dashboard.error.csrf.text':
+    'O formulário não veio desta página da sua sessão, então nada mudou. Recarregue a página e envie de novo.',
+  'dashboard.error.tooMany.title': 'Pedidos demais',
+  'dashboard.error.tooMany.text': 'Nada mudou: espere {seconds} segundos e tente de novo.',
+  'dashboard.error.discord.title': 'O Discord não respondeu',
+  'dashboard.error.discord.text':
+    'Entrar precisa do Discord, que não respondeu a tempo. Ninguém entrou: tente de novo em um minuto.',
+  'dashboard.error.denied.title': 'Login cancelado',
+  'dashboard.error.denied.text':
+    'O Discord não fez seu login: o pedido foi cancelado. Entre de novo para abrir o painel.',
+  'dashboard.error.internal.title': 'Algo deu errado',
+  'dashboard.error.internal.text':
+    'A página não pôde ser feita, e nada mudou. Tente de novo em um minuto; o bot registrou o que aconteceu.',
+  'dashboard.loggedOut.title': 'Você saiu',
+  'dashboard.loggedOut.text': 'Você saiu neste navegador. Entre com o Discord para abrir o painel de novo.',
 };

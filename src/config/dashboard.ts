@@ -1,0 +1,104 @@
+// The web dashboard's settings (docs/dashboard.md): off unless DASHBOARD_PORT is set, and then it
+// needs the address members reach it at, the application's OAuth2 secret and a key for its cookies.
+import { isIP } from 'node:net';
+import { checked, httpUrl, optional, orDefault, port, trimmed, type Values } from './fields.js';
+import { secretKeyText } from './shared-fields.js';
+import { secretKey } from '../secrets/secret-box.js';
+
+export const DEFAULT_AUTHORIZE_URL = 'https://discord.com/oauth2/authorize';
+
+/** Where the dashboard is reached: no query or fragment, since the callback path is appended. */
+const publicUrl = httpUrl(
+  'the address members open the dashboard at, such as https://bot.example.com (no path, query or #)',
+);
+
+export const DASHBOARD_FIELDS = {
+  DASHBOARD_PORT: optional(port),
+  DASHBOARD_HOST: orDefault(
+    checked((value) =>
+      isIP(value) !== 0 || value === 'localhost'
+        ? undefined
+        : 'must be an IP address to listen on: 127.0.0.1 (this machine only, behind a reverse proxy; the default), or 0.0.0.0 / :: (every interface)',
+    ),
+    '127.0.0.1',
+  ),
+  DASHBOARD_PUBLIC_URL: optional((text) => {
+    const read = publicUrl(text);
+    if (!read.ok) return read;
+    const url = new URL(read.value);
+    if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '')
+      return publicUrl('not a url');
+    return { ok: true, value: read.value.replace(/\/+$/, '') };
+  }),
+  DISCORD_CLIENT_SECRET: optional(trimmed),
+  SESSION_KEY: optional(secretKeyText('SESSION_KEY')),
+  SESSION_KEY_PREVIOUS: optional(secretKeyText('SESSION_KEY_PREVIOUS')),
+  DISCORD_OAUTH_AUTHORIZE_URL: optional(
+    httpUrl("Discord's consent page; leave empty for https://discord.com/oauth2/authorize"),
+  ),
+};
+
+export interface DashboardSettings {
+  readonly port: number;
+  readonly host: string;
+  /** Without a trailing slash; the OAuth2 redirect URI is `${publicUrl}/callback`. */
+  readonly publicUrl: string;
+  readonly clientSecret: string;
+  /** SESSION_KEY first (it seals), then SESSION_KEY_PREVIOUS while rotating (it still opens). */
+  readonly sessionKeys: readonly Buffer[];
+  readonly authorizeUrl: string;
+  /** Cookies are Secure: the public address is https. */
+  readonly secure: boolean;
+}
+
+type Settings = Partial<Values<typeof DASHBOARD_FIELDS>>;
+
+/** What DASHBOARD_PORT needs besides itself, each line naming the missing setting. */
+export function dashboardProblems(e: Settings, otherPorts: Readonly<Record<string, number | undefined>>): string[] {
+  const problems: string[] = [];
+  if (e.SESSION_KEY_PREVIOUS !== undefined && e.SESSION_KEY === undefined)
+    problems.push(
+      'SESSION_KEY_PREVIOUS is set without SESSION_KEY: the previous key only opens cookies it sealed while a new one seals',
+    );
+  if (e.DASHBOARD_PORT === undefined) return problems;
+  const why = 'DASHBOARD_PORT is set, so the dashboard';
+  if (e.DASHBOARD_PUBLIC_URL === undefined)
+    problems.push(
+      `DASHBOARD_PUBLIC_URL is missing: ${why} needs the address members open it at (the redirect URI is that address + /callback)`,
+    );
+  if (e.DISCORD_CLIENT_SECRET === undefined)
+    problems.push(
+      `DISCORD_CLIENT_SECRET is missing: ${why} signs members in with Discord (Developer Portal → OAuth2 → Client Secret)`,
+    );
+  if (e.SESSION_KEY === undefined)
+    problems.push(`SESSION_KEY is missing: ${why} seals its cookies with it; make one with: openssl rand -base64 32`);
+  for (const [name, other] of Object.entries(otherPorts))
+    if (other !== undefined && other === e.DASHBOARD_PORT)
+      problems.push(`DASHBOARD_PORT must differ from ${name} (${other}): the dashboard gets a port of its own`);
+  return problems;
+}
+
+/** The dashboard's settings; undefined (off) unless DASHBOARD_PORT and what it needs are set. */
+export function dashboardSettings(e: Values<typeof DASHBOARD_FIELDS>): DashboardSettings | undefined {
+  const { DASHBOARD_PORT, DASHBOARD_PUBLIC_URL, DISCORD_CLIENT_SECRET, SESSION_KEY } = e;
+  if (DASHBOARD_PORT === undefined || !DASHBOARD_PUBLIC_URL || !DISCORD_CLIENT_SECRET || !SESSION_KEY) return undefined;
+  const previous = e.SESSION_KEY_PREVIOUS;
+  return {
+    port: DASHBOARD_PORT,
+    host: e.DASHBOARD_HOST,
+    publicUrl: DASHBOARD_PUBLIC_URL,
+    clientSecret: DISCORD_CLIENT_SECRET,
+    sessionKeys: [
+      secretKey(SESSION_KEY, 'SESSION_KEY').key,
+      ...(previous === undefined ? [] : [secretKey(previous, 'SESSION_KEY_PREVIOUS').key]),
+    ],
+    authorizeUrl: e.DISCORD_OAUTH_AUTHORIZE_URL ?? DEFAULT_AUTHORIZE_URL,
+    secure: DASHBOARD_PUBLIC_URL.startsWith('https:'),
+  };
+}
+
+/** The values a log line must never show: the OAuth2 secret and the cookie keys as written. */
+export function dashboardSecretTexts(dashboard: DashboardSettings | undefined): string[] {
+  if (!dashboard) return [];
+  return [dashboard.clientSecret, ...dashboard.sessionKeys.map((key) => key.toString('base64'))];
+}

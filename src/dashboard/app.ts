@@ -1,0 +1,78 @@
+import formbody from '@fastify/formbody';
+import secureSession from '@fastify/secure-session';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { guardChanges, mayChangeWith } from './access.js';
+import { checkCsrf } from './csrf.js';
+import type { DashboardDeps } from './deps.js';
+import { problemPage } from './errors.js';
+import { loginRoutes } from './login.js';
+import { TokenBuckets } from './rate-limit.js';
+import { securityHeaders } from './security-headers.js';
+import { serverPages } from './server-pages.js';
+import { SESSION_MS, Sessions } from './session.js';
+import { staticFiles } from './static-files.js';
+
+/** Changes per member (or address): a burst of 20, then 20 a minute. */
+const CHANGES = { capacity: 20, perMinute: 20 };
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Whether the bot sees the member with Manage Server in the server now: every change asks it. */
+    mayChange(guildId: string, userId: string): Promise<boolean>;
+  }
+}
+
+/**
+ * The web dashboard as a fastify app, not yet listening: sign-in with Discord, a sealed session
+ * cookie, the form token and the change guard on every change, the security headers on every answer.
+ */
+export async function dashboardApp(deps: DashboardDeps): Promise<FastifyInstance> {
+  const now = deps.now ?? Date.now;
+  const { settings, logger } = deps;
+  const app = Fastify({ logger: false, trustProxy: settings.host === '127.0.0.1' || settings.host === '::1' });
+  const sessions = new Sessions(now);
+  const mayChange = mayChangeWith(deps.view);
+  app.decorate('mayChange', mayChange);
+  securityHeaders(app);
+  await app.register(secureSession, {
+    key: [...settings.sessionKeys],
+    cookieName: 'dashboard',
+    expiry: SESSION_MS / 1000,
+    cookie: { path: '/', httpOnly: true, sameSite: 'lax', secure: settings.secure },
+  });
+  await app.register(formbody, { bodyLimit: 64 * 1024 });
+
+  const changes = new TokenBuckets(CHANGES, now);
+  app.addHook('preHandler', async (request, reply) => {
+    if (!UNSAFE.has(request.method)) return;
+    const wait = changes.take(sessions.member(request)?.id ?? request.ip);
+    if (wait === 0) return;
+    reply.header('retry-after', String(wait));
+    return problemPage(request, reply, 429, 'dashboard.error.tooMany', { seconds: wait });
+  });
+  app.addHook(
+    'preHandler',
+    checkCsrf(sessions, (request, reply) => problemPage(request, reply, 403, 'dashboard.error.csrf')),
+  );
+  app.addHook('preHandler', guardChanges(sessions, deps.view, mayChange));
+
+  staticFiles(app);
+  await loginRoutes(app, deps, sessions);
+  serverPages(app, deps, sessions);
+
+  app.setNotFoundHandler((request, reply) => problemPage(request, reply, 404, 'dashboard.error.notFound'));
+  app.setErrorHandler((error, request, reply) => {
+    const status = (error as { statusCode?: number }).statusCode ?? 500;
+    if (status >= 400 && status < 500)
+      return problemPage(
+        request,
+        reply,
+        status,
+        status === 429 ? 'dashboard.error.tooMany' : 'dashboard.error.notFound',
+      );
+    logger.error({ err: error, url: request.url.split('?')[0] }, 'dashboard page failed');
+    return problemPage(request, reply, 500, 'dashboard.error.internal');
+  });
+  return app;
+}

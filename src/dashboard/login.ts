@@ -1,0 +1,118 @@
+import oauth2, { type OAuth2Namespace } from '@fastify/oauth2';
+import type { FastifyInstance } from 'fastify';
+import type { DashboardDeps } from './deps.js';
+import { DiscordUnavailable, readMember } from './discord-member.js';
+import { problemPage } from './errors.js';
+import { TokenBuckets } from './rate-limit.js';
+import { safeReturnPath } from './return-to.js';
+import type { Sessions } from './session.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    discordOAuth2: OAuth2Namespace;
+  }
+}
+
+/** More servers than this a member manages are not all kept: the sealed cookie must stay under 4 KB. */
+const MAX_GUILDS_KEPT = 100;
+/**
+ * Requests to /login and /callback per address (a sign-in is one of each): a burst of 60, then 30 a
+ * minute. Enough for an office behind one address; a script hammering the consent flow is stopped.
+ */
+export const SIGN_INS = { capacity: 60, perMinute: 30 };
+
+export const DISCORD_API = 'https://discord.com/api';
+
+/**
+ * Signing in with Discord (OAuth2's authorization code flow through @fastify/oauth2): /login sends
+ * the browser to the consent page with a state kept in the sealed session, /callback checks it,
+ * trades the code at DISCORD_API_URL and keeps who the member is and which servers they may set up.
+ */
+export async function loginRoutes(app: FastifyInstance, deps: DashboardDeps, sessions: Sessions): Promise<void> {
+  const { settings, logger } = deps;
+  const apiBase = deps.apiUrl ?? DISCORD_API;
+  const token = new URL(`${apiBase}/v10/oauth2/token`);
+  const authorize = new URL(settings.authorizeUrl);
+  await app.register(oauth2, {
+    name: 'discordOAuth2',
+    scope: ['identify', 'guilds'],
+    credentials: {
+      client: { id: deps.clientId, secret: settings.clientSecret },
+      auth: {
+        authorizeHost: authorize.origin,
+        authorizePath: authorize.pathname,
+        tokenHost: token.origin,
+        tokenPath: token.pathname,
+      },
+    },
+    callbackUri: `${settings.publicUrl}/callback`,
+    // The state lives in the sealed session, so it is this browser's and cannot be planted beside.
+    generateStateFunction: (request) => sessions.newState(request),
+    checkStateFunction: (request) => {
+      const kept = sessions.takeState(request);
+      const sent = (request.query as { state?: unknown }).state;
+      return kept !== undefined && typeof sent === 'string' && sent === kept;
+    },
+    cookie: { secure: settings.secure, sameSite: 'lax', httpOnly: true, path: '/' },
+  });
+
+  const signIns = new TokenBuckets(SIGN_INS, deps.now);
+  const limited = async (request: Parameters<typeof problemPage>[0], reply: Parameters<typeof problemPage>[1]) => {
+    const wait = signIns.take(request.ip);
+    if (wait === 0) return false;
+    reply.header('retry-after', String(wait));
+    await problemPage(request, reply, 429, 'dashboard.error.tooMany', { seconds: wait });
+    return true;
+  };
+
+  app.get('/login', async (request, reply) => {
+    if (await limited(request, reply)) return reply;
+    sessions.setReturnTo(request, safeReturnPath((request.query as { next?: unknown }).next));
+    return reply.redirect(await app.discordOAuth2.generateAuthorizationUri(request, reply));
+  });
+
+  app.get('/callback', async (request, reply) => {
+    if (await limited(request, reply)) return reply;
+    const query = request.query as { error?: unknown; code?: unknown };
+    if (query.error !== undefined) {
+      sessions.takeState(request);
+      return problemPage(request, reply, 400, 'dashboard.error.denied');
+    }
+    let accessToken: string;
+    try {
+      if (typeof query.code !== 'string') throw new Error('Invalid state');
+      const { token: got } = await app.discordOAuth2.getAccessTokenFromAuthorizationCodeFlow(request, reply);
+      accessToken = got.access_token;
+    } catch (error) {
+      const message = (error as Error).message;
+      if (message === 'Invalid state' || typeof query.code !== 'string') {
+        logger.info({ ip: request.ip }, 'dashboard sign-in refused: the state did not match');
+        return problemPage(request, reply, 403, 'dashboard.error.state');
+      }
+      // The code was refused (used twice, too old) or Discord failed: never the secret in the line.
+      logger.warn({ err: { message } }, 'dashboard sign-in: the code could not be traded');
+      return problemPage(request, reply, 502, 'dashboard.error.discord');
+    }
+    try {
+      const found = await readMember(apiBase, accessToken);
+      const kept: string[] = [];
+      for (const guildId of found.guildIds) {
+        if (kept.length >= MAX_GUILDS_KEPT) break;
+        if (await deps.view.guild(guildId)) kept.push(guildId);
+      }
+      const returnTo = safeReturnPath(sessions.takeReturnTo(request));
+      const member = sessions.begin(request, { ...found, guildIds: kept });
+      logger.info({ userId: member.id, servers: kept.length }, 'dashboard sign-in');
+      return reply.redirect(returnTo);
+    } catch (error) {
+      if (!(error instanceof DiscordUnavailable)) throw error;
+      logger.warn({ status: error.status }, "dashboard sign-in: Discord did not answer the member's reads");
+      return problemPage(request, reply, 502, 'dashboard.error.discord');
+    }
+  });
+
+  app.post('/logout', async (request, reply) => {
+    sessions.end(request);
+    return problemPage(request, reply, 200, 'dashboard.loggedOut');
+  });
+}

@@ -1,0 +1,28 @@
+import { ListenError } from '../core/listen.js';
+import { hostInUrl } from '../core/listen.js';
+import { dashboardApp } from './app.js';
+import type { DashboardDeps } from './deps.js';
+
+export interface ServedDashboard {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** The dashboard listening on DASHBOARD_HOST:DASHBOARD_PORT; a port it cannot have stops the start (exit 78). */
+export async function serveDashboard(deps: DashboardDeps): Promise<ServedDashboard> {
+  const app = await dashboardApp(deps);
+  const { port, host } = deps.settings;
+  try {
+    await app.listen({ port, host });
+  } catch (error) {
+    await app.close();
+    const code = (error as { code?: string }).code;
+    throw new ListenError(
+      `Could not serve the dashboard on ${host}:${port} (${code ?? (error as Error).message}): choose a free DASHBOARD_PORT, or stop what holds it.`,
+      code,
+    );
+  }
+  const address = app.server.address();
+  const bound = typeof address === 'object' && address !== null ? address.port : port;
+  return { url: `http://${hostInUrl(host)}:${bound}`, close: () => app.close() };
+}

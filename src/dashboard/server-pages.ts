@@ -1,0 +1,80 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { translatorFor, type Translator } from '../i18n/index.js';
+import { statusLines } from '../setup/status.js';
+import { memberOf, requireMember, serverFor } from './access.js';
+import type { DashboardDeps } from './deps.js';
+import type { Html } from './html.js';
+import { page } from './layout.js';
+import type { ServerPageId } from './nav.js';
+import { inboxBody, INBOX_PAGE_SIZE } from './pages/inbox.js';
+import { overviewBody } from './pages/overview.js';
+import { serversBody } from './pages/servers.js';
+import type { Sessions } from './session.js';
+
+/** The pages a signed-in member reads: their servers, a server's overview and its review inbox. */
+export function serverPages(app: FastifyInstance, deps: DashboardDeps, sessions: Sessions): void {
+  const { view, base } = deps;
+  const signedIn = { preHandler: requireMember(sessions) };
+  const send = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    i18n: Translator,
+    title: string,
+    body: Html,
+    server?: {
+      id: string;
+      name: string;
+      current: ServerPageId;
+    },
+  ) => {
+    const member = memberOf(request);
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(page({ i18n, title, body, member: { member, csrf: sessions.csrf(request) }, server }));
+  };
+
+  app.get('/', signedIn, async (request, reply) => {
+    const member = memberOf(request);
+    const i18n = translatorFor(member.locale);
+    const guilds = await Promise.all(member.guildIds.map((id) => view.guild(id)));
+    const servers = guilds.flatMap((guild) => (guild ? [{ id: guild.id, name: guild.name }] : []));
+    return send(request, reply, i18n, i18n.t('dashboard.servers.title'), serversBody(servers, i18n));
+  });
+
+  app.get<{ Params: { guildId: string } }>('/servers/:guildId', signedIn, async (request, reply) => {
+    const guild = await serverFor(request, reply, view, request.params.guildId);
+    if (!guild) return reply;
+    await deps.refresh(guild.id);
+    const i18n = translatorFor(memberOf(request).locale);
+    const { lines } = await statusLines(guild, base, i18n);
+    const names = {
+      channel: (id: string) => guild.channels.cache.get(id)?.name,
+      role: (id: string) => guild.roles.cache.get(id)?.name,
+    };
+    const body = overviewBody(lines, names, i18n);
+    return send(request, reply, i18n, i18n.t('dashboard.overview.title'), body, {
+      id: guild.id,
+      name: guild.name,
+      current: 'overview',
+    });
+  });
+
+  app.get<{ Params: { guildId: string }; Querystring: { page?: string } }>(
+    '/servers/:guildId/reviews',
+    signedIn,
+    async (request, reply) => {
+      const guild = await serverFor(request, reply, view, request.params.guildId);
+      if (!guild) return reply;
+      const i18n = translatorFor(memberOf(request).locale);
+      const asked = Number(request.query.page ?? '1');
+      const number = Number.isInteger(asked) && asked >= 1 && asked <= 10_000 ? asked : 1;
+      const found = await deps.unanswered(guild.id, INBOX_PAGE_SIZE, (number - 1) * INBOX_PAGE_SIZE);
+      const author = (userId: string) => base.names.get(userId) ?? userId;
+      return send(request, reply, i18n, i18n.t('dashboard.reviews.title'), inboxBody(found, number, author, i18n), {
+        id: guild.id,
+        name: guild.name,
+        current: 'reviews',
+      });
+    },
+  );
+}

@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { BoundedMap } from '../core/bounded-map.js';
+
+/** How long a sign-in lasts, however active the member is: then Discord is asked again. */
+export const SESSION_MS = 12 * 60 * 60 * 1000;
+
+/** Who is signed in, as the sealed cookie holds it. */
+export interface Member {
+  readonly id: string;
+  readonly name: string;
+  /** Discord's locale code (`de`, `pt-BR`…): the pages' language. */
+  readonly locale: string;
+  /** Servers where Discord lists them as owner, or with Manage Server or Administrator, and the bot is in. */
+  readonly guildIds: readonly string[];
+  readonly expiresAt: number;
+  /** This sign-in: ended on logout, so a copy of the cookie kept from before opens nothing. */
+  readonly sid: string;
+}
+
+/** What the sealed cookie holds besides the member: the sign-in's state, where to go after, the form token. */
+type Field = 'member' | 'state' | 'returnTo' | 'csrf';
+
+export const random = (bytes = 24): string => randomBytes(bytes).toString('base64url');
+
+/** The sealed session by field name (its own typing knows no fields). */
+const fields = (request: FastifyRequest) =>
+  request.session as unknown as { get(field: Field): unknown; set(field: Field, value: unknown): void };
+const read = <T>(request: FastifyRequest, field: Field): T | undefined => fields(request).get(field) as T | undefined;
+
+/**
+ * Sign-ins, sealed in the cookie (nothing per member is kept here) but for the ones ended by logout,
+ * remembered until they would have expired anyway.
+ */
+export class Sessions {
+  readonly #ended = new BoundedMap<string, true>({ max: 100_000 });
+
+  constructor(private readonly now: () => number) {}
+
+  member(request: FastifyRequest): Member | undefined {
+    const member = read<Member>(request, 'member');
+    if (!member || typeof member.sid !== 'string' || member.expiresAt <= this.now()) return undefined;
+    return this.#ended.has(member.sid) ? undefined : member;
+  }
+
+  /** A fresh session for the member: nothing of the anonymous one is kept but the form token is new too. */
+  begin(request: FastifyRequest, member: Omit<Member, 'expiresAt' | 'sid'>): Member {
+    const signedIn: Member = { ...member, expiresAt: this.now() + SESSION_MS, sid: random() };
+    request.session.regenerate();
+    fields(request).set('member', signedIn);
+    fields(request).set('csrf', random());
+    request.session.options({ maxAge: SESSION_MS / 1000 });
+    return signedIn;
+  }
+
+  end(request: FastifyRequest): void {
+    const member = read<Member>(request, 'member');
+    if (member?.sid) this.#ended.set(member.sid, true, Math.max(0, member.expiresAt - this.now()));
+    request.session.delete();
+  }
+
+  /** The state sent to Discord's consent page, kept until the callback compares it. */
+  newState(request: FastifyRequest): string {
+    const state = random();
+    fields(request).set('state', state);
+    return state;
+  }
+
+  /** The state kept, taken once: a state that came back cannot be used again. */
+  takeState(request: FastifyRequest): string | undefined {
+    const state = read<string>(request, 'state');
+    fields(request).set('state', undefined);
+    return state;
+  }
+
+  setReturnTo(request: FastifyRequest, path: string): void {
+    fields(request).set('returnTo', path);
+  }
+
+  takeReturnTo(request: FastifyRequest): string | undefined {
+    const path = read<string>(request, 'returnTo');
+    fields(request).set('returnTo', undefined);
+    return path;
+  }
+
+  /** The session's form token, made on first use. */
+  csrf(request: FastifyRequest): string {
+    let token = read<string>(request, 'csrf');
+    if (typeof token !== 'string') fields(request).set('csrf', (token = random()));
+    return token;
+  }
+
+  csrfKept(request: FastifyRequest): string | undefined {
+    return read<string>(request, 'csrf');
+  }
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from '@jest/globals';
+import { manageableGuildIds } from '../../../src/dashboard/manageable.js';
+import { TokenBuckets } from '../../../src/dashboard/rate-limit.js';
+import { safeReturnPath } from '../../../src/dashboard/return-to.js';
+
+describe('after sign-in, the page to return to', () => {
+  it.each(['/', '/servers/820627321651331072', '/servers/1/reviews?page=2'])('is %s, a path on this site', (path) => {
+    expect(safeReturnPath(path)).toBe(path);
+  });
+
+  it.each([
+    '//evil.example/',
+    '/\\evil.example',
+    'https://evil.example/',
+    'evil.example',
+    '/\t/evil.example',
+    '/%0a',
+    undefined,
+    ['/'],
+  ])('is / instead of %p', (next) => {
+    expect(safeReturnPath(next === '/%0a' ? '/\n' : next)).toBe('/');
+  });
+});
+
+describe("the servers a member may set up, from Discord's list", () => {
+  it('are those they own or hold Manage Server or Administrator in, with permissions past 2^53 read whole', () => {
+    const ids = manageableGuildIds([
+      { id: 'owner', owner: true, permissions: '0' },
+      { id: 'manage', permissions: String(1n << 5n) },
+      { id: 'admin', permissions: String((1n << 3n) | (1n << 52n)) },
+      { id: 'big', permissions: String((1n << 60n) | (1n << 5n)) },
+      { id: 'member', permissions: String((1n << 60n) | (1n << 10n)) },
+      { id: 'broken', permissions: 'lots' },
+    ]);
+    expect(ids).toEqual(['owner', 'manage', 'admin', 'big']);
+  });
+});
+
+describe('a token bucket', () => {
+  it('lets a burst through, then says how long to wait, and refills with time', () => {
+    let now = 0;
+    const buckets = new TokenBuckets({ capacity: 3, perMinute: 6 }, () => now);
+    expect([buckets.take('a'), buckets.take('a'), buckets.take('a')]).toEqual([0, 0, 0]);
+    expect(buckets.take('a')).toBe(10);
+    expect(buckets.take('b')).toBe(0);
+    now += 10_000;
+    expect(buckets.take('a')).toBe(0);
+  });
+});
