@@ -89,6 +89,8 @@ export const de: Catalog = {
   'audit.field.author': 'Verfasser der Bewertung',
   'audit.field.rating': 'Wertung',
   'audit.field.time': 'Zeit',
+  'audit.dashboard.changed': 'Im Dashboard geändert von {name}: {change}',
+  'audit.dashboard.replied': 'Im Dashboard gepostet von {name}',
 
   'notice.reference': 'Referenz: {reference}',
   'bot.restarting': 'Der Bot startet neu; versuche es gleich noch einmal.',

@@ -88,6 +88,8 @@ export const en = {
   'audit.field.author': 'Review author',
   'audit.field.rating': 'Rating',
   'audit.field.time': 'Time',
+  'audit.dashboard.changed': 'Changed on the dashboard by {name}: {change}',
+  'audit.dashboard.replied': 'Posted on the dashboard by {name}',
 
   'notice.reference': 'Reference: {reference}',
   'bot.restarting': 'The bot is restarting; try again in a moment.',

@@ -89,6 +89,8 @@ export const es: Catalog = {
   'audit.field.author': 'Autor de la reseña',
   'audit.field.rating': 'Puntuación',
   'audit.field.time': 'Hora',
+  'audit.dashboard.changed': 'Cambiado en el panel por {name}: {change}',
+  'audit.dashboard.replied': 'Publicada en el panel por {name}',
 
   'notice.reference': 'Referencia: {reference}',
   'bot.restarting': 'El bot se está reiniciando; inténtalo de nuevo en un momento.',

@@ -88,6 +88,8 @@ export const fr: Catalog = {
   'audit.field.author': 'Auteur de l’avis',
   'audit.field.rating': 'Note',
   'audit.field.time': 'Heure',
+  'audit.dashboard.changed': 'Modifié sur le tableau de bord par {name} : {change}',
+  'audit.dashboard.replied': 'Publiée sur le tableau de bord par {name}',
 
   'notice.reference': 'Référence : {reference}',
   'bot.restarting': 'Le bot redémarre ; réessayez dans un instant.',

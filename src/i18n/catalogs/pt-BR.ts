@@ -88,6 +88,8 @@ export const ptBR: Catalog = {
   'audit.field.author': 'Autor da avaliação',
   'audit.field.rating': 'Nota',
   'audit.field.time': 'Horário',
+  'audit.dashboard.changed': 'Alterado no painel por {name}: {change}',
+  'audit.dashboard.replied': 'Publicada no painel por {name}',
 
   'notice.reference': 'Referência: {reference}',
   'bot.restarting': 'O bot está reiniciando; tente de novo em um instante.',
