@@ -10,6 +10,9 @@ import { isIdLike } from '../views/format.js';
 import { readReplyModal } from '../views/reply-modal.js';
 import { replyAuditView } from '../views/reply-audit.js';
 
+/** What posting a reply needs of the server's context: narrow, so the dashboard can give it as the bot does. */
+export type ReplyContext = Pick<BotContext, 'api' | 'replyGuard' | 'settings' | 'logger' | 'now' | 'feed'>;
+
 /** A reply to one review, from the Reply button's form or the dashboard's inbox. */
 export interface ReplyRequest {
   reviewId: string;
@@ -44,7 +47,7 @@ export interface ReplyWay {
  * post marked answered.
  */
 export async function postReviewReply(
-  ctx: BotContext,
+  ctx: ReplyContext,
   request: ReplyRequest,
   actor: Actor,
   way: ReplyWay,
@@ -61,7 +64,7 @@ export async function postReviewReply(
   return done;
 }
 
-function claim({ reviewId, content }: ReplyRequest, ctx: BotContext): void {
+function claim({ reviewId, content }: ReplyRequest, ctx: ReplyContext): void {
   const claimed = ctx.replyGuard.claim(reviewId, content);
   if (claimed.ok) return;
   if (claimed.state === 'pending') throw new UserFacingError('refusal.replyPending');
@@ -72,7 +75,7 @@ function claim({ reviewId, content }: ReplyRequest, ctx: BotContext): void {
 }
 
 /** Posts the claimed reply; the service client never sends it twice, and the guard keeps the outcome. */
-function postOnce(form: ReplyRequest, ctx: BotContext): Promise<PostedReply> {
+function postOnce(form: ReplyRequest, ctx: ReplyContext): Promise<PostedReply> {
   const { reviewId, content, pinned, authorId } = form;
   return ctx.api.replyToReview(reviewId, { content, pinned }).then(
     async (reply) => {
@@ -87,7 +90,7 @@ function postOnce(form: ReplyRequest, ctx: BotContext): Promise<PostedReply> {
 }
 
 /** The reply is already posted: a failed refresh only means the old count stays on screen. */
-async function freshReview(authorId: string, ctx: BotContext): Promise<Review | undefined> {
+async function freshReview(authorId: string, ctx: ReplyContext): Promise<Review | undefined> {
   try {
     return (await ctx.api.getReview(authorId)) ?? undefined;
   } catch (err) {
@@ -100,7 +103,13 @@ async function freshReview(authorId: string, ctx: BotContext): Promise<Review | 
  * Posts the reply's audit message. A failure here must not undo or hide a reply that was posted, so it
  * is logged as an error (with the reply id, to reconcile by hand) and swallowed.
  */
-async function audit(form: ReplyRequest, { reply, fresh }: PostedReply, actor: Actor, way: ReplyWay, ctx: BotContext) {
+async function audit(
+  form: ReplyRequest,
+  { reply, fresh }: PostedReply,
+  actor: Actor,
+  way: ReplyWay,
+  ctx: ReplyContext,
+) {
   const channelId = ctx.settings.auditChannelId;
   if (!channelId) return;
   const view = replyAuditView({
@@ -122,7 +131,7 @@ async function audit(form: ReplyRequest, { reply, fresh }: PostedReply, actor: A
 }
 
 /** The review's feed post (if it has one) shows it was answered; a failure there is only logged. */
-export async function markFeedAnswered(reviewId: string, reply: Reply, moderatorId: string, ctx: BotContext) {
+export async function markFeedAnswered(reviewId: string, reply: Reply, moderatorId: string, ctx: ReplyContext) {
   try {
     await ctx.feed?.onAnswered(reviewId, { replyId: reply.id, moderatorId, at: ctx.now().getTime() });
   } catch (err) {
