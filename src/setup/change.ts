@@ -65,13 +65,15 @@ export async function changed(
   { guildId, guild }: ChangeTarget,
   actor: Actor,
   result: ChangeResult,
+  /** The audit channel as it was before the change, for a change that forgets it (reset). */
+  auditChannelId = ctx.servers.settings(guildId)?.auditChannelId,
 ): Promise<ChangeResult> {
   if (actor.via !== 'dashboard' || result.tone === 'info') return result;
   ctx.logger.info({ guildId, userId: actor.userId, change: result.key }, 'setting changed on the dashboard');
   if (!guild) return result;
   const line = changeAuditLine(result, actor, translatorFor(guild.preferredLocale));
   await tellAuditChannel(discordPoster(guild.client.rest), {
-    channelId: ctx.servers.settings(guildId)?.auditChannelId,
+    channelId: auditChannelId,
     body: textBody(line),
     logger: ctx.logger,
     failedLine: 'could not post the dashboard change to the audit channel',
