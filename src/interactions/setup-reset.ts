@@ -2,7 +2,8 @@ import type { ButtonHandler } from '../runtime/context.js';
 import { updateInTime } from '../bot/respond.js';
 import { Prefix } from '../core/custom-id.js';
 import { translatorFor } from '../i18n/index.js';
-import { RESET_CONFIRM, resetServer } from '../setup/reset.js';
+import { changeAnswer, commandActor, commandTarget } from '../setup/change.js';
+import { applyReset, RESET_CONFIRM } from '../setup/reset.js';
 
 /** The confirm button of `/setup reset`: Manage Server is its gate, checked again on the click. */
 export const setupReset: ButtonHandler<string> = {
@@ -13,6 +14,10 @@ export const setupReset: ButtonHandler<string> = {
   parse: (arg) => (arg === RESET_CONFIRM ? arg : null),
   async run(interaction, _arg, ctx) {
     const i18n = translatorFor(interaction.locale);
-    await updateInTime(interaction, resetServer(interaction.guildId!, interaction.user.id, ctx, i18n));
+    const reset = applyReset(ctx, commandTarget(interaction), commandActor(interaction));
+    await updateInTime(
+      interaction,
+      reset.then((result) => changeAnswer(result, i18n)),
+    );
   },
 };

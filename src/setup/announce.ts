@@ -9,67 +9,130 @@ import type { MessageView } from '../views/message.js';
 import { noticeView } from '../views/notice.js';
 import type { AnnouncementTemplates } from '../views/vote-announcement.js';
 import { exampleAnnouncements, templateRefusal } from './announce-preview.js';
-import { setupAnswer } from './answer.js';
+import { changeAnswer, changed, changeResult, commandActor, commandTarget } from './change.js';
+import type { Actor, ChangeResult, ChangeTarget } from './change.js';
 import { refuseEnvironmentSetting } from './manage-server.js';
+
+/** What an announcement change asks for: texts as typed (checked here), switches, or a clear. */
+export interface AnnounceInput {
+  template?: string;
+  firstVote?: string;
+  ping?: boolean;
+  everyList?: boolean;
+  clear?: boolean;
+}
+
+/** Who the preview shows voting: the member making the change, on their server. */
+interface PreviewVoter {
+  userId: string;
+  name: string | undefined;
+  server: string;
+}
+
+/** The input checked against the server's current settings: what announcements would be after it. */
+interface AnnouncePlan {
+  input: AnnounceInput & { clear: boolean };
+  next: AnnouncementTemplates;
+  everyListOn: boolean;
+  showEveryList: boolean;
+  changes: boolean;
+}
 
 /**
  * `/setup announce template:… first-vote:… ping:… every-list:… preview:… clear:…`: how votes are announced.
  * With `preview:true` nothing is stored or posted; the answer shows what announcements would say.
  */
 export async function setAnnounce(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<MessageView> {
-  const guildId = interaction.guildId!;
   const i18n = translatorFor(interaction.locale);
   const { options } = interaction;
-  const template = checked(options.getString(setupName('template')));
-  const firstVote = checked(options.getString(setupName('firstVote')));
-  const ping = options.getBoolean(setupName('ping')) ?? undefined;
-  const everyList = options.getBoolean(setupName('everyList')) ?? undefined;
+  const input: AnnounceInput = {
+    template: options.getString(setupName('template')) ?? undefined,
+    firstVote: options.getString(setupName('firstVote')) ?? undefined,
+    ping: options.getBoolean(setupName('ping')) ?? undefined,
+    everyList: options.getBoolean(setupName('everyList')) ?? undefined,
+    clear: options.getBoolean(setupName('clear')) ?? false,
+  };
   const preview = options.getBoolean(setupName('preview')) ?? false;
-  const clear = options.getBoolean(setupName('clear')) ?? false;
-  if (clear && (template !== undefined || firstVote !== undefined)) throw new UserFacingError('refusal.announceClear');
+  const target = commandTarget(interaction);
+  const actor = commandActor(interaction);
+  const plan = planAnnounce(ctx, target.guildId, input);
+  if (preview || !plan.changes) {
+    const description = shownText(plan, voterOf(target, actor), i18n);
+    return noticeView({ tone: 'info', title: i18n.t('setup.announce.preview.title'), description, i18n });
+  }
+  return changeAnswer(await applyAnnounce(ctx, target, input, actor), i18n);
+}
 
+export async function applyAnnounce(
+  ctx: BaseContext,
+  target: ChangeTarget,
+  raw: AnnounceInput,
+  actor: Actor,
+): Promise<ChangeResult> {
+  const { guildId } = target;
+  const plan = planAnnounce(ctx, guildId, raw);
+  const { input, next } = plan;
+  const patch: ServerSettingsRecord = {};
+  if (input.template !== undefined || input.clear) {
+    refuseEnvironmentSetting(ctx.servers, guildId, 'announceTemplate');
+    patch.announceTemplate = next.template;
+  }
+  if (input.firstVote !== undefined || input.clear) {
+    refuseEnvironmentSetting(ctx.servers, guildId, 'firstVoteTemplate');
+    patch.firstVoteTemplate = next.firstVote;
+  }
+  if (input.ping !== undefined) {
+    refuseEnvironmentSetting(ctx.servers, guildId, 'announcePing');
+    patch.announcePing = input.ping;
+  }
+  if (input.everyList !== undefined) {
+    refuseEnvironmentSetting(ctx.servers, guildId, 'announceEveryList');
+    patch.announceEveryList = input.everyList;
+  }
+  await ctx.servers.setSettings(guildId, patch);
+  const vars = (i18n: Translator) => ({ preview: shownText(plan, voterOf(target, actor), i18n) });
+  return changed(ctx, target, actor, changeResult(input.clear ? 'setup.announce.cleared' : 'setup.announce.set', vars));
+}
+
+const voterOf = ({ guild }: ChangeTarget, { userId, name }: Actor): PreviewVoter => ({
+  userId,
+  name,
+  server: guild?.name ?? '',
+});
+
+/** The templates checked (refused as today when wrong) and what the server's announcements would become. */
+function planAnnounce(ctx: BaseContext, guildId: string, raw: AnnounceInput): AnnouncePlan {
+  const template = checked(raw.template);
+  const firstVote = checked(raw.firstVote);
+  const { ping, everyList } = raw;
+  const clear = raw.clear ?? false;
+  if (clear && (template !== undefined || firstVote !== undefined)) throw new UserFacingError('refusal.announceClear');
   const current = ctx.servers.settings(guildId);
   const next: AnnouncementTemplates = {
     template: clear ? undefined : (template ?? current?.announceTemplate),
     firstVote: clear ? undefined : (firstVote ?? current?.firstVoteTemplate),
     ping: ping ?? current?.announcePing ?? false,
   };
-  const everyListOn = everyList ?? current?.announceEveryList ?? true;
-  // A server on Guilds alone sees the line about it only when it asks: it has no other list to vote on.
-  const showEveryList = everyList !== undefined || ctx.servers.listings.any(guildId);
-  const shown = [
-    previewText(next, interaction, i18n),
-    ...(showEveryList ? [i18n.t(everyListOn ? 'setup.announce.everyListOn' : 'setup.announce.everyListOff')] : []),
-  ].join('\n');
-  const changes =
-    template !== undefined || firstVote !== undefined || ping !== undefined || everyList !== undefined || clear;
-  if (preview || !changes)
-    return noticeView({ tone: 'info', title: i18n.t('setup.announce.preview.title'), description: shown, i18n });
+  return {
+    input: { template, firstVote, ping, everyList, clear },
+    next,
+    everyListOn: everyList ?? current?.announceEveryList ?? true,
+    // A server on Guilds alone sees the line about it only when it asks: it has no other list to vote on.
+    showEveryList: everyList !== undefined || ctx.servers.listings.any(guildId),
+    changes:
+      template !== undefined || firstVote !== undefined || ping !== undefined || everyList !== undefined || clear,
+  };
+}
 
-  const patch: ServerSettingsRecord = {};
-  if (template !== undefined || clear) {
-    refuseEnvironmentSetting(ctx.servers, guildId, 'announceTemplate');
-    patch.announceTemplate = next.template;
-  }
-  if (firstVote !== undefined || clear) {
-    refuseEnvironmentSetting(ctx.servers, guildId, 'firstVoteTemplate');
-    patch.firstVoteTemplate = next.firstVote;
-  }
-  if (ping !== undefined) {
-    refuseEnvironmentSetting(ctx.servers, guildId, 'announcePing');
-    patch.announcePing = ping;
-  }
-  if (everyList !== undefined) {
-    refuseEnvironmentSetting(ctx.servers, guildId, 'announceEveryList');
-    patch.announceEveryList = everyList;
-  }
-  await ctx.servers.setSettings(guildId, patch);
-  return setupAnswer(clear ? 'setup.announce.cleared' : 'setup.announce.set', { preview: shown }, i18n);
+/** The preview and, when it matters, whether every list's votes are announced. */
+function shownText(plan: AnnouncePlan, voter: PreviewVoter, i18n: Translator): string {
+  const everyList = plan.everyListOn ? 'setup.announce.everyListOn' : 'setup.announce.everyListOff';
+  return [previewText(plan.next, voter, i18n), ...(plan.showEveryList ? [i18n.t(everyList)] : [])].join('\n');
 }
 
 /** The template as typed, checked; undefined when the option was left out. */
-function checked(text: string | null): string | undefined {
-  if (text === null) return undefined;
+function checked(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
   const check = checkTemplate(text);
   if (check.ok) return check.template;
   const { key, vars } = templateRefusal(check);
@@ -77,11 +140,9 @@ function checked(text: string | null): string | undefined {
 }
 
 /** A vote and a first vote by the caller, as the templates word them, and who would be pinged. */
-function previewText(templates: AnnouncementTemplates, interaction: ChatInputCommandInteraction, i18n: Translator) {
+function previewText(templates: AnnouncementTemplates, { userId, name, server }: PreviewVoter, i18n: Translator) {
   const { t } = i18n;
-  const name = interaction.member && 'displayName' in interaction.member ? interaction.member.displayName : undefined;
-  const voter = { server: interaction.guild?.name ?? '', userId: interaction.user.id, name };
-  const example = exampleAnnouncements(templates, voter, i18n);
+  const example = exampleAnnouncements(templates, { server, userId, name }, i18n);
   return [
     example.builtIn ? t('setup.announce.builtIn') : '',
     `**${t('setup.announce.voteLabel')}**`,

@@ -4,10 +4,11 @@ import { setupName } from '../bot/command-options.js';
 import { UserFacingError } from '../bot/user-error.js';
 import { channelPermissions, missingPermissions, permissionLabel } from '../guild-rules/channel-permissions.js';
 import { POSTS } from '../guild-rules/channels.js';
-import { translatorFor } from '../i18n/index.js';
+import { translatorFor, type Translator } from '../i18n/index.js';
 import type { SettingName } from '../servers/server-settings.js';
 import type { MessageView } from '../views/message.js';
-import { setupAnswer } from './answer.js';
+import { changeAnswer, changed, changeResult, commandActor, commandTarget } from './change.js';
+import type { Actor, ChangeResult, ChangeTarget } from './change.js';
 import { botInGuild, overwritesOf } from '../guild-rules/guild-facts.js';
 import { refuseEnvironmentSetting } from './manage-server.js';
 
@@ -26,30 +27,50 @@ export const isChannelKind = (value: string): value is ChannelKind => Object.has
 /** The channel types the bot posts in; the builder offers only these. */
 export const POSTABLE_CHANNELS = [ChannelType.GuildText, ChannelType.GuildAnnouncement] as const;
 
+export interface ChannelInput {
+  /** A `ChannelKind`; anything else is refused as a stale command. */
+  kind: string;
+  /** The channel to post in; undefined turns the feature off. */
+  channelId: string | undefined;
+}
+
 /** `/setup channel kind:… [target:…]`: sets the feature's channel after checking the bot can post there, or turns it off. */
 export async function setChannel(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<MessageView> {
-  const guildId = interaction.guildId!;
-  const kind = interaction.options.getString(setupName('kind'), true);
+  const targetId = interaction.options.get(setupName('target'))?.value;
+  const input = {
+    kind: interaction.options.getString(setupName('kind'), true),
+    channelId: typeof targetId === 'string' ? targetId : undefined,
+  };
+  const result = await applyChannel(ctx, commandTarget(interaction), input, commandActor(interaction));
+  return changeAnswer(result, translatorFor(interaction.locale));
+}
+
+export async function applyChannel(
+  ctx: BaseContext,
+  target: ChangeTarget,
+  { kind, channelId }: ChannelInput,
+  actor: Actor,
+): Promise<ChangeResult> {
+  const { guildId, guild } = target;
   if (!isChannelKind(kind)) throw new UserFacingError('refusal.staleCommand');
   const setting = CHANNEL_KINDS[kind];
   refuseEnvironmentSetting(ctx.servers, guildId, setting);
-  const i18n = translatorFor(interaction.locale);
-  const feature = i18n.t(`setup.kind.${kind}`);
-  const targetId = interaction.options.get(setupName('target'))?.value;
-  if (typeof targetId !== 'string') {
+  const feature = (i18n: Translator) => i18n.t(`setup.kind.${kind}`);
+  if (channelId === undefined) {
     await ctx.servers.setSettings(guildId, { [setting]: undefined });
-    return setupAnswer('setup.channel.off', { feature, command: '`/setup channel`' }, i18n);
+    const vars = (i18n: Translator) => ({ feature: feature(i18n), command: '`/setup channel`' });
+    return changed(ctx, target, actor, changeResult('setup.channel.off', vars));
   }
-  const guild = interaction.guild;
   if (!guild) throw new UserFacingError('refusal.wrongServer');
-  const missing = missingIn(guild, targetId);
+  const missing = missingIn(guild, channelId);
   if (missing.length > 0)
     throw new UserFacingError('refusal.channelPermissions', {
-      channel: channelMention(targetId),
+      channel: channelMention(channelId),
       missing: missing.join(', '),
     });
-  await ctx.servers.setSettings(guildId, { [setting]: targetId });
-  return setupAnswer('setup.channel.set', { feature, channel: channelMention(targetId) }, i18n);
+  await ctx.servers.setSettings(guildId, { [setting]: channelId });
+  const vars = (i18n: Translator) => ({ feature: feature(i18n), channel: channelMention(channelId) });
+  return changed(ctx, target, actor, changeResult('setup.channel.set', vars));
 }
 
 /**

@@ -6,7 +6,8 @@ import { translatorFor } from '../i18n/index.js';
 import { lastFour } from '../secrets/secret-box.js';
 import type { Credentials } from '../servers/servers.js';
 import { credentialsModal, CredentialsField, readCredentials } from '../views/credentials-modal.js';
-import { noticeView } from '../views/notice.js';
+import { changeAnswer, changed, changeResult, commandActor, commandTarget } from './change.js';
+import type { Actor, ChangeResult, ChangeTarget } from './change.js';
 import { sealing } from './manage-server.js';
 
 /** `/setup credentials`: the form, unless the environment holds this server's credentials. */
@@ -16,34 +17,51 @@ export async function openCredentials(interaction: ChatInputCommandInteraction, 
   await interaction.showModal(credentialsModal(translatorFor(interaction.locale)));
 }
 
+/** The credentials as typed: checked here (trimmed, not empty) whoever sends them. */
+export interface CredentialsInput {
+  apiKey: unknown;
+  appId: unknown;
+}
+
 /**
  * The form sent back: checked against the service with one GET /votes before anything is saved,
  * so a typo is refused at once and the old credentials stay in use.
  */
 export async function saveCredentials(interaction: ModalSubmitInteraction, ctx: BaseContext): Promise<void> {
-  const guildId = interaction.guildId!;
-  refuseEnvironmentCredentials(guildId, ctx);
-  const credentials = readCredentials(readFields(interaction));
-  if (!credentials) throw new UserFacingError('refusal.credentialsEmpty');
+  const input = readFields(interaction);
+  // Refused before the deferral, at once, as the answer to the form.
+  credentialsFrom(ctx, interaction.guildId!, input);
   // The check may take longer than Discord's 3 s.
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  const result = await applyCredentials(ctx, commandTarget(interaction), input, commandActor(interaction));
+  await interaction.editReply(changeAnswer(result, translatorFor(interaction.locale)));
+}
+
+export async function applyCredentials(
+  ctx: BaseContext,
+  target: ChangeTarget,
+  input: CredentialsInput,
+  actor: Actor,
+): Promise<ChangeResult> {
+  const { guildId } = target;
+  const credentials = credentialsFrom(ctx, guildId, input);
   await checkWithService(credentials, ctx);
   await sealing(() => ctx.servers.setCredentials(guildId, credentials));
   ctx.setup.forgetClient(guildId);
-  ctx.logger.info({ guildId, userId: interaction.user.id }, 'service credentials set with /setup');
-  const { t } = translatorFor(interaction.locale);
-  await interaction.editReply(
-    noticeView({
-      tone: 'success',
-      title: t('setup.credentials.saved.title'),
-      description: t('setup.credentials.saved.text', {
-        apiKey: lastFour(credentials.apiKey),
-        appId: lastFour(credentials.appId),
-        channel: '`/setup channel`',
-      }),
-      i18n: translatorFor(interaction.locale),
-    }),
-  );
+  ctx.logger.info({ guildId, userId: actor.userId }, 'service credentials set with /setup');
+  const vars = () => ({
+    apiKey: lastFour(credentials.apiKey),
+    appId: lastFour(credentials.appId),
+    channel: '`/setup channel`',
+  });
+  return changed(ctx, target, actor, changeResult('setup.credentials.saved', vars));
+}
+
+function credentialsFrom(ctx: BaseContext, guildId: string, input: CredentialsInput): Credentials {
+  refuseEnvironmentCredentials(guildId, ctx);
+  const credentials = readCredentials(input);
+  if (!credentials) throw new UserFacingError('refusal.credentialsEmpty');
+  return credentials;
 }
 
 /**
@@ -66,7 +84,7 @@ function refuseEnvironmentCredentials(guildId: string, ctx: BaseContext): void {
 }
 
 /** A forged submit may leave a field out: read as missing, refused like an empty one. */
-function readFields(interaction: ModalSubmitInteraction): { apiKey: unknown; appId: unknown } {
+function readFields(interaction: ModalSubmitInteraction): CredentialsInput {
   const read = (id: string): unknown => {
     try {
       return interaction.fields.getTextInputValue(id);

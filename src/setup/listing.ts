@@ -14,7 +14,8 @@ import type { ListingState } from '../servers/listings.js';
 import { listingSecretModal, LISTING_SECRET_FIELD, readListingSecret } from '../views/listing-secret-modal.js';
 import { listingsView, listingView, type ListingFacts, type ShownSecret } from '../views/listing.js';
 import type { MessageView } from '../views/message.js';
-import { setupAnswer } from './answer.js';
+import { changeAnswer, changed, changeResult, commandActor, commandTarget } from './change.js';
+import type { Actor, ChangeResult, ChangeTarget } from './change.js';
 import { sealing } from './manage-server.js';
 
 /** The longest vote length a listing may set (a week), in hours; the shortest is 1. */
@@ -74,22 +75,23 @@ export function voteLengthText(listing: Pick<ListingState, 'site' | 'voteLengthM
  * `vote-hours:` as a length in ms, or undefined when left out. A site that sends each vote's length
  * (Top.gg, Discollab) has no setting: refused, nothing changed.
  */
-function voteHoursOption(interaction: ChatInputCommandInteraction, site: AdaptedSiteId): number | undefined {
-  const hours = interaction.options.getInteger(setupName('voteHours'));
-  if (hours === null) return undefined;
+function voteHoursOf(hours: number | undefined, site: AdaptedSiteId): number | undefined {
+  if (hours === undefined) return undefined;
   if (SITE_FACTS[site].voteLength === 'payload')
     throw new UserFacingError('refusal.listingVoteLengthFromSite', { site: SITE_FACTS[site].name });
+  // Discord holds the option to its bounds; a forged interaction or form is not held to them.
+  if (!Number.isInteger(hours) || hours < 1 || hours > LISTING_VOTE_HOURS_MAX)
+    throw new UserFacingError('refusal.listingVoteHours', { max: LISTING_VOTE_HOURS_MAX });
   return hours * HOUR_MS;
 }
 
 /** Nothing is stored from Discord in single-server mode: the host sets LISTING_<SITE>_SECRET. */
-function environmentAnswer(ctx: BaseContext, guildId: string, site: AdaptedSiteId, i18n: Translator): MessageView {
+function environmentResult(ctx: BaseContext, guildId: string, site: AdaptedSiteId): ChangeResult {
   const vars = { site: SITE_FACTS[site].name, variable: listingVariable(site), address: addressOf(ctx, guildId, site) };
-  return setupAnswer('setup.listing.environment', vars, i18n, 'info');
+  return changeResult('setup.listing.environment', () => vars, 'info');
 }
 
-function siteOption(interaction: ChatInputCommandInteraction): AdaptedSiteId {
-  const site = interaction.options.getString(setupName('site'), true);
+function siteOf(site: string): AdaptedSiteId {
   if (!isAdaptedSiteId(site)) throw new UserFacingError('refusal.listingUnknownSite');
   return site;
 }
@@ -123,6 +125,22 @@ function factsOf(ctx: BaseContext, guildId: string, listing: ListingState, i18n:
   };
 }
 
+/** A list to add, a new secret for it (`rotate`), or its vote length (`voteHours`). */
+export interface ListingAddInput extends ListingSiteInput {
+  rotate?: boolean;
+  voteHours?: number;
+}
+
+/** What a listing is after an add: the facts its answer or page shows. A whole secret is shown this once. */
+export interface ListingShown {
+  site: AdaptedSiteId;
+  address: string;
+  secret: ShownSecret;
+  voteLengthMs: number | null;
+  lastDeliveryAt: number | null;
+  lastTestAt: number | null;
+}
+
 /**
  * `/setup listing add site: [rotate:] [vote-hours:]`: the server's address for the list and what to
  * paste where. A secret the bot makes is made now and shown whole this once; Top.gg's own is pasted
@@ -130,51 +148,82 @@ function factsOf(ctx: BaseContext, guildId: string, listing: ListingState, i18n:
  * new secret; `vote-hours:` on it changes only its vote length.
  */
 export async function addListing(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<MessageView> {
-  const guildId = interaction.guildId!;
   const i18n = translatorFor(interaction.locale);
-  const site = siteOption(interaction);
-  const voteLengthMs = voteHoursOption(interaction, site);
+  const input = {
+    site: interaction.options.getString(setupName('site'), true),
+    rotate: interaction.options.getBoolean(setupName('rotate')) ?? undefined,
+    voteHours: interaction.options.getInteger(setupName('voteHours')) ?? undefined,
+  };
+  const added = await applyListingAdd(ctx, commandTarget(interaction), input, commandActor(interaction));
+  if ('environment' in added) return changeAnswer(added.environment, i18n);
+  const { site, address, secret, voteLengthMs, lastDeliveryAt, lastTestAt } = added.listing;
+  return listingView({
+    ...siteShown(site),
+    steps: i18n.t(`setup.listing.steps.${site}`),
+    i18n,
+    ...noPublicUrl(ctx, i18n),
+    address,
+    secret,
+    lastDeliveryAt,
+    lastTestAt,
+    voteLength: voteLengthText({ site, voteLengthMs }, i18n),
+  });
+}
+
+export async function applyListingAdd(
+  ctx: BaseContext,
+  target: ChangeTarget,
+  input: ListingAddInput,
+  actor: Actor,
+): Promise<{ environment: ChangeResult } | { listing: ListingShown }> {
+  const { guildId } = target;
+  const site = siteOf(input.site);
+  const voteLengthMs = voteHoursOf(input.voteHours, site);
   webhookOn(ctx);
   if (single(ctx)) {
     if (voteLengthMs !== undefined)
       throw new UserFacingError('refusal.setByEnvironment', { variable: voteHoursVariable(site) });
-    return environmentAnswer(ctx, guildId, site, i18n);
+    return { environment: await changed(ctx, target, actor, environmentResult(ctx, guildId, site)) };
   }
-  const rotate = interaction.options.getBoolean(setupName('rotate')) ?? false;
+  const rotate = input.rotate ?? false;
   let kept = state(ctx, guildId, site);
   const address = addressOf(ctx, guildId, site);
-  const shown = { ...siteShown(site), steps: i18n.t(`setup.listing.steps.${site}`), i18n, ...noPublicUrl(ctx, i18n) };
   if (kept && !rotate) {
     if (voteLengthMs !== undefined) {
       await ctx.servers.listings.setVoteLength(guildId, site, voteLengthMs);
-      ctx.logger.info({ guildId, userId: interaction.user.id, site, voteLengthMs }, 'listing vote length set');
+      ctx.logger.info({ guildId, userId: actor.userId, site, voteLengthMs }, 'listing vote length set');
       kept = state(ctx, guildId, site) ?? kept;
+      const vars = (i18n: Translator) => ({ site: SITE_FACTS[site].name, length: voteLengthText(kept!, i18n) });
+      await changed(ctx, target, actor, changeResult('audit.dashboard.voteLength', vars));
     }
-    return listingView({ ...factsOf(ctx, guildId, kept, i18n), ...shown });
+    const { lastDeliveryAt, lastTestAt } = kept;
+    const secret = keptSecret(ctx, guildId, kept);
+    return { listing: { site, address, secret, voteLengthMs: kept.voteLengthMs, lastDeliveryAt, lastTestAt } };
   }
   const fresh = { lastDeliveryAt: null, lastTestAt: null };
   if (SITE_FACTS[site].secretFrom === 'site')
-    return listingView({
-      ...shown,
-      ...fresh,
-      address,
-      secret: { none: true },
-      voteLength: voteLengthText({ site, voteLengthMs: null }, i18n),
-    });
+    return { listing: { site, address, secret: { none: true }, voteLengthMs: null, ...fresh } };
   if (!ctx.config.secrets) throw new UserFacingError('refusal.secretsKeyMissing');
   const secret = await sealing(() => ctx.servers.listings.add(guildId, site, undefined, voteLengthMs));
-  ctx.logger.info(
-    { guildId, userId: interaction.user.id, site, rotate, voteLengthMs },
-    'listing secret made with /setup',
-  );
+  ctx.logger.info({ guildId, userId: actor.userId, site, rotate, voteLengthMs }, 'listing secret made with /setup');
   const made = state(ctx, guildId, site);
-  return listingView({
-    ...shown,
-    ...fresh,
-    address: withSecret(address, site, secret),
-    secret: { whole: secret },
-    voteLength: voteLengthText({ site, voteLengthMs: made?.voteLengthMs ?? null }, i18n),
-  });
+  // The audit line names the secret by its end only, and the address without it.
+  const vars = { site: SITE_FACTS[site].name, last4: lastFour(secret), address };
+  await changed(
+    ctx,
+    target,
+    actor,
+    changeResult('setup.listing.saved', () => vars),
+  );
+  return {
+    listing: {
+      site,
+      address: withSecret(address, site, secret),
+      secret: { whole: secret },
+      voteLengthMs: made?.voteLengthMs ?? null,
+      ...fresh,
+    },
+  };
 }
 
 /** The "Paste the secret" button: the form, unless the secret cannot be kept. */
@@ -197,37 +246,80 @@ export async function saveListingSecret(
   site: AdaptedSiteId,
   ctx: BaseContext,
 ): Promise<void> {
-  const guildId = interaction.guildId!;
-  webhookOn(ctx);
-  if (single(ctx)) throw new UserFacingError('refusal.setByEnvironment', { variable: listingVariable(site) });
   let typed: unknown;
   try {
     typed = interaction.fields.getTextInputValue(LISTING_SECRET_FIELD);
   } catch {
     // A forged submit may leave the field out: refused like an empty one.
   }
-  const secret = readListingSecret(typed);
-  if (!secret) throw new UserFacingError('refusal.listingSecretBad', { site: SITE_FACTS[site].name });
+  const input = { site, secret: typed };
+  // Refused before the deferral, at once, as the answer to the form.
+  secretFrom(ctx, input);
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  const result = await applyListingSecret(ctx, commandTarget(interaction), input, commandActor(interaction));
+  await interaction.editReply(changeAnswer(result, translatorFor(interaction.locale)));
+}
+
+/** A secret a list made (Top.gg's), pasted: checked here whoever sends it. */
+export interface ListingSecretInput extends ListingSiteInput {
+  secret: unknown;
+}
+
+export async function applyListingSecret(
+  ctx: BaseContext,
+  target: ChangeTarget,
+  input: ListingSecretInput,
+  actor: Actor,
+): Promise<ChangeResult> {
+  const { guildId } = target;
+  const { site, secret } = secretFrom(ctx, input);
   await sealing(() => ctx.servers.listings.add(guildId, site, secret));
-  ctx.logger.info({ guildId, userId: interaction.user.id, site }, 'listing secret saved with /setup');
-  const i18n = translatorFor(interaction.locale);
+  ctx.logger.info({ guildId, userId: actor.userId, site }, 'listing secret saved with /setup');
   const vars = { site: SITE_FACTS[site].name, last4: lastFour(secret), address: addressOf(ctx, guildId, site) };
-  await interaction.editReply(setupAnswer('setup.listing.saved', vars, i18n));
+  return changed(
+    ctx,
+    target,
+    actor,
+    changeResult('setup.listing.saved', () => vars),
+  );
+}
+
+function secretFrom(ctx: BaseContext, input: ListingSecretInput): { site: AdaptedSiteId; secret: string } {
+  const site = siteOf(input.site);
+  webhookOn(ctx);
+  if (single(ctx)) throw new UserFacingError('refusal.setByEnvironment', { variable: listingVariable(site) });
+  const secret = readListingSecret(input.secret);
+  if (!secret) throw new UserFacingError('refusal.listingSecretBad', { site: SITE_FACTS[site].name });
+  return { site, secret };
+}
+
+export interface ListingSiteInput {
+  /** An `AdaptedSiteId`; anything else is refused. */
+  site: string;
 }
 
 /** `/setup listing remove site:` */
 export async function removeListing(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<MessageView> {
-  const guildId = interaction.guildId!;
-  const i18n = translatorFor(interaction.locale);
-  const site = siteOption(interaction);
+  const input = { site: interaction.options.getString(setupName('site'), true) };
+  const result = await applyListingRemove(ctx, commandTarget(interaction), input, commandActor(interaction));
+  return changeAnswer(result, translatorFor(interaction.locale));
+}
+
+export async function applyListingRemove(
+  ctx: BaseContext,
+  target: ChangeTarget,
+  input: ListingSiteInput,
+  actor: Actor,
+): Promise<ChangeResult> {
+  const { guildId } = target;
+  const site = siteOf(input.site);
   webhookOn(ctx);
-  if (single(ctx)) return environmentAnswer(ctx, guildId, site, i18n);
+  if (single(ctx)) return changed(ctx, target, actor, environmentResult(ctx, guildId, site));
   const removed = await ctx.servers.listings.remove(guildId, site);
-  const vars = { site: SITE_FACTS[site].name, command: '`/setup listing add`' };
-  if (!removed) return setupAnswer('setup.listing.notListed', vars, i18n, 'info');
-  ctx.logger.info({ guildId, userId: interaction.user.id, site }, 'listing removed with /setup');
-  return setupAnswer('setup.listing.removed', vars, i18n);
+  const vars = () => ({ site: SITE_FACTS[site].name, command: '`/setup listing add`' });
+  if (!removed) return changed(ctx, target, actor, changeResult('setup.listing.notListed', vars, 'info'));
+  ctx.logger.info({ guildId, userId: actor.userId, site }, 'listing removed with /setup');
+  return changed(ctx, target, actor, changeResult('setup.listing.removed', vars));
 }
 
 /** `/setup listing list` */

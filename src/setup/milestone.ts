@@ -7,6 +7,8 @@ import type { Milestone, MilestonePeriod } from '../store/index.js';
 import type { MessageView } from '../views/message.js';
 import { noticeView } from '../views/notice.js';
 import { setupAnswer } from './answer.js';
+import { changeAnswer, changed, changeResult, commandActor, commandTarget } from './change.js';
+import type { Actor, ChangeResult, ChangeTarget } from './change.js';
 import { refuseRoleProblems } from './role.js';
 
 /** Votes a milestone may ask for: a month holds a few dozen vote periods at most, all time many more. */
@@ -17,46 +19,72 @@ export const MILESTONE_PERIODS: readonly MilestonePeriod[] = ['month', 'all'];
 
 const COMMAND = '`/setup milestone`';
 
+/** A milestone to set (role, votes, period) or one to remove, as role ids. */
+export interface MilestoneInput {
+  roleId?: string;
+  votes?: number;
+  /** A `MilestonePeriod`; month when left out. */
+  period?: string;
+  remove?: string;
+}
+
 /**
  * `/setup milestone role: votes: [period:]` sets the role's milestone, `remove:` removes it, and no
  * option lists them.
  */
 export async function setMilestone(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<MessageView> {
-  const guildId = interaction.guildId!;
   const i18n = translatorFor(interaction.locale);
-  const role = interaction.options.getRole(setupName('milestoneRole'));
-  const votes = interaction.options.getInteger(setupName('votes'));
-  const period = interaction.options.getString(setupName('period'));
-  const remove = interaction.options.getRole(setupName('milestoneRemove'));
-  const store = ctx.setup.milestones(guildId);
-  if (remove && !role && votes === null && period === null) {
-    if (!(await store.removeMilestone(remove.id)))
-      return setupAnswer('setup.milestone.notThere', { role: roleMention(remove.id) }, i18n, 'info');
-    ctx.setup.milestonesChanged(guildId);
-    return setupAnswer('setup.milestone.removed', { role: roleMention(remove.id) }, i18n);
-  }
-  if (!remove && !role && votes === null && period === null) return milestoneList(await store.milestones(), i18n);
-  if (remove || !role || votes === null) throw new UserFacingError('refusal.milestoneChoice');
+  const { options } = interaction;
+  const input: MilestoneInput = {
+    roleId: options.getRole(setupName('milestoneRole'))?.id,
+    votes: options.getInteger(setupName('votes')) ?? undefined,
+    period: options.getString(setupName('period')) ?? undefined,
+    remove: options.getRole(setupName('milestoneRemove'))?.id,
+  };
+  if (Object.values(input).every((value) => value === undefined))
+    return milestoneList(await ctx.setup.milestones(interaction.guildId!).milestones(), i18n);
+  const result = await applyMilestone(ctx, commandTarget(interaction), input, commandActor(interaction));
+  return changeAnswer(result, i18n);
+}
 
-  // Discord bounds the number and the choice; a forged interaction is refused all the same.
+export async function applyMilestone(
+  ctx: BaseContext,
+  target: ChangeTarget,
+  { roleId, votes, period, remove }: MilestoneInput,
+  actor: Actor,
+): Promise<ChangeResult> {
+  const { guildId, guild } = target;
+  const store = ctx.setup.milestones(guildId);
+  if (remove !== undefined && roleId === undefined && votes === undefined && period === undefined) {
+    const role = () => ({ role: roleMention(remove) });
+    if (!(await store.removeMilestone(remove)))
+      return changed(ctx, target, actor, changeResult('setup.milestone.notThere', role, 'info'));
+    ctx.setup.milestonesChanged(guildId);
+    return changed(ctx, target, actor, changeResult('setup.milestone.removed', role));
+  }
+  if (remove !== undefined || roleId === undefined || votes === undefined)
+    throw new UserFacingError('refusal.milestoneChoice');
+
+  // Discord bounds the number and the choice; a forged interaction or form is refused all the same.
   if (!Number.isInteger(votes) || votes < 1 || votes > MILESTONE_VOTES_MAX)
     throw new UserFacingError('refusal.milestoneVotes', { max: MILESTONE_VOTES_MAX });
   const chosen = (period ?? 'month') as MilestonePeriod;
   if (!MILESTONE_PERIODS.includes(chosen)) throw new UserFacingError('refusal.milestoneChoice');
-  if (!interaction.guild) throw new UserFacingError('refusal.wrongServer');
-  if (role.id === ctx.servers.settings(guildId)?.voterRoleId)
-    throw new UserFacingError('refusal.milestoneVoterRole', { role: roleMention(role.id) });
-  refuseRoleProblems(interaction.guild, role.id, i18n);
+  if (!guild) throw new UserFacingError('refusal.wrongServer');
+  if (roleId === ctx.servers.settings(guildId)?.voterRoleId)
+    throw new UserFacingError('refusal.milestoneVoterRole', { role: roleMention(roleId) });
+  refuseRoleProblems(guild, roleId, translatorFor(actor.locale));
   const existing = await store.milestones();
-  if (existing.length >= MILESTONES_MAX && !existing.some((m) => m.roleId === role.id))
+  if (existing.length >= MILESTONES_MAX && !existing.some((m) => m.roleId === roleId))
     throw new UserFacingError('refusal.milestoneLimit', { max: MILESTONES_MAX, command: COMMAND });
-  await store.setMilestone({ roleId: role.id, votes, period: chosen, createdAt: ctx.now().getTime() });
+  await store.setMilestone({ roleId, votes, period: chosen, createdAt: ctx.now().getTime() });
   ctx.setup.milestonesChanged(guildId);
-  return setupAnswer(
-    'setup.milestone.set',
-    { role: roleMention(role.id), votes, period: i18n.t(`setup.milestone.period.${chosen}`) },
-    i18n,
-  );
+  const vars = (i18n: Translator) => ({
+    role: roleMention(roleId),
+    votes,
+    period: i18n.t(`setup.milestone.period.${chosen}`),
+  });
+  return changed(ctx, target, actor, changeResult('setup.milestone.set', vars));
 }
 
 function milestoneList(milestones: readonly Milestone[], i18n: Translator): MessageView {

@@ -5,7 +5,7 @@ import { encodeCustomId, Prefix } from '../core/custom-id.js';
 import type { Translator } from '../i18n/index.js';
 import { messageView, type MessageView } from '../views/message.js';
 import { ToneColour } from '../views/theme.js';
-import { setupAnswer } from './answer.js';
+import { changed, changeResult, type Actor, type ChangeResult, type ChangeTarget } from './change.js';
 
 /** The custom id's argument of the one button: a versioned constant, so an old or forged id is refused. */
 export const RESET_CONFIRM = 'confirm';
@@ -24,14 +24,13 @@ export function resetConfirmView({ t }: Translator): MessageView {
 }
 
 /** Forgets the server: settings, secrets and rows go; its work stops (the runtimes follow the change). */
-export async function resetServer(
-  guildId: string,
-  userId: string,
-  ctx: BaseContext,
-  i18n: Translator,
-): Promise<MessageView> {
+export async function applyReset(ctx: BaseContext, target: ChangeTarget, actor: Actor): Promise<ChangeResult> {
+  const { guildId } = target;
+  // Read first: the reset forgets the audit channel with everything else.
+  const auditChannelId = ctx.servers.settings(guildId)?.auditChannelId;
   await ctx.servers.reset(guildId);
   ctx.setup.forgetClient(guildId);
-  ctx.logger.info({ guildId, userId }, 'server forgotten with /setup reset');
-  return setupAnswer('setup.reset.done', { command: '`/setup credentials`' }, i18n);
+  ctx.logger.info({ guildId, userId: actor.userId }, 'server forgotten with /setup reset');
+  const result = changeResult('setup.reset.done', () => ({ command: '`/setup credentials`' }));
+  return changed(ctx, target, actor, result, auditChannelId);
 }

@@ -5,38 +5,57 @@ import { UserFacingError } from '../bot/user-error.js';
 import { roleFix, roleProblemKinds } from '../guild-rules/role-permissions.js';
 import { translatorFor, type Translator } from '../i18n/index.js';
 import type { MessageView } from '../views/message.js';
-import { setupAnswer } from './answer.js';
+import { changeAnswer, changed, changeResult, commandActor, commandTarget } from './change.js';
+import type { Actor, ChangeResult, ChangeTarget } from './change.js';
 import { botInGuild } from '../guild-rules/guild-facts.js';
 import { refuseEnvironmentSetting } from './manage-server.js';
 
+/** Exactly one of the three, as role ids. */
+export interface RoleInput {
+  voter?: string;
+  moderators?: string;
+  remove?: string;
+}
+
 /** `/setup role voter:|moderators:|remove:` — exactly one of the three. */
 export async function setRole(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<MessageView> {
-  const guildId = interaction.guildId!;
-  const i18n = translatorFor(interaction.locale);
   const id = (part: 'voter' | 'moderators' | 'remove') => interaction.options.getRole(setupName(part))?.id;
-  const given = { voter: id('voter'), moderators: id('moderators'), remove: id('remove') };
-  const chosen = Object.entries(given).filter(([, roleId]) => roleId !== undefined);
+  const input = { voter: id('voter'), moderators: id('moderators'), remove: id('remove') };
+  const result = await applyRole(ctx, commandTarget(interaction), input, commandActor(interaction));
+  return changeAnswer(result, translatorFor(interaction.locale));
+}
+
+export async function applyRole(
+  ctx: BaseContext,
+  target: ChangeTarget,
+  given: RoleInput,
+  actor: Actor,
+): Promise<ChangeResult> {
+  const { guildId, guild } = target;
+  const chosen = Object.values(given).filter((roleId) => roleId !== undefined);
   if (chosen.length !== 1) throw new UserFacingError('refusal.roleChoice');
-  const role = (roleId: string) => ({ role: roleMention(roleId) });
+  const role = (roleId: string) => () => ({ role: roleMention(roleId) });
+  const done = (key: Parameters<typeof changeResult>[0], roleId: string, tone?: 'info') =>
+    changed(ctx, target, actor, changeResult(key, role(roleId), tone));
 
   if (given.voter) {
     refuseEnvironmentSetting(ctx.servers, guildId, 'voterRoleId');
-    if (!interaction.guild) throw new UserFacingError('refusal.wrongServer');
-    refuseRoleProblems(interaction.guild, given.voter, i18n);
+    if (!guild) throw new UserFacingError('refusal.wrongServer');
+    refuseRoleProblems(guild, given.voter, translatorFor(actor.locale));
     await ctx.servers.setSettings(guildId, { voterRoleId: given.voter });
-    return setupAnswer('setup.role.voter', role(given.voter), i18n);
+    return done('setup.role.voter', given.voter);
   }
   refuseEnvironmentSetting(ctx.servers, guildId, 'moderatorRoleIds');
   const current = ctx.servers.settings(guildId)?.moderatorRoleIds ?? [];
   if (given.moderators) {
     const roleIds = current.includes(given.moderators) ? current : [...current, given.moderators];
     await ctx.servers.setSettings(guildId, { moderatorRoleIds: [...roleIds] });
-    return setupAnswer('setup.role.added', role(given.moderators), i18n);
+    return done('setup.role.added', given.moderators);
   }
   const removed = given.remove!;
-  if (!current.includes(removed)) return setupAnswer('setup.role.notThere', role(removed), i18n, 'info');
+  if (!current.includes(removed)) return done('setup.role.notThere', removed, 'info');
   await ctx.servers.setSettings(guildId, { moderatorRoleIds: current.filter((r) => r !== removed) });
-  return setupAnswer('setup.role.removed', role(removed), i18n);
+  return done('setup.role.removed', removed);
 }
 
 /** The doctor's role rule on the cached server, worded for the member, with the kind of fix it needs. */

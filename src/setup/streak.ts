@@ -5,17 +5,36 @@ import { UserFacingError } from '../bot/user-error.js';
 import { translatorFor } from '../i18n/index.js';
 import { STREAK_GRACE_HOURS_MAX } from '../streaks/streak.js';
 import type { MessageView } from '../views/message.js';
-import { setupAnswer } from './answer.js';
+import { changeAnswer, changed, changeResult, commandActor, commandTarget } from './change.js';
+import type { Actor, ChangeResult, ChangeTarget } from './change.js';
 import { refuseEnvironmentSetting } from './manage-server.js';
+
+export interface StreakInput {
+  graceHours: number;
+}
 
 /** `/setup streak grace-hours:<n>`: how long after a vote runs out the next one keeps the streak going. */
 export async function setStreak(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<MessageView> {
-  const guildId = interaction.guildId!;
-  refuseEnvironmentSetting(ctx.servers, guildId, 'streakGraceHours');
-  const hours = interaction.options.getInteger(setupName('graceHours'), true);
-  // Discord holds the option to its bounds; a forged interaction is not held to them.
+  const input = { graceHours: interaction.options.getInteger(setupName('graceHours'), true) };
+  const result = await applyStreak(ctx, commandTarget(interaction), input, commandActor(interaction));
+  return changeAnswer(result, translatorFor(interaction.locale));
+}
+
+export async function applyStreak(
+  ctx: BaseContext,
+  target: ChangeTarget,
+  { graceHours: hours }: StreakInput,
+  actor: Actor,
+): Promise<ChangeResult> {
+  refuseEnvironmentSetting(ctx.servers, target.guildId, 'streakGraceHours');
+  // Discord holds the option to its bounds; a forged interaction or form is not held to them.
   if (!Number.isInteger(hours) || hours < 0 || hours > STREAK_GRACE_HOURS_MAX)
     throw new UserFacingError('refusal.badGraceHours', { max: STREAK_GRACE_HOURS_MAX });
-  await ctx.servers.setSettings(guildId, { streakGraceHours: hours });
-  return setupAnswer('setup.streak.set', { hours }, translatorFor(interaction.locale));
+  await ctx.servers.setSettings(target.guildId, { streakGraceHours: hours });
+  return changed(
+    ctx,
+    target,
+    actor,
+    changeResult('setup.streak.set', () => ({ hours })),
+  );
 }

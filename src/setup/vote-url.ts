@@ -5,7 +5,8 @@ import { UserFacingError } from '../bot/user-error.js';
 import { BUTTON_URL_MAX } from '../core/discord-limits.js';
 import { translatorFor } from '../i18n/index.js';
 import type { MessageView } from '../views/message.js';
-import { setupAnswer } from './answer.js';
+import { changeAnswer, changed, changeResult, commandActor, commandTarget } from './change.js';
+import type { Actor, ChangeResult, ChangeTarget } from './change.js';
 import { refuseEnvironmentSetting } from './manage-server.js';
 
 /**
@@ -25,12 +26,31 @@ export function parseVoteUrl(text: string): string | null {
   return url.href.length <= BUTTON_URL_MAX ? url.href : null;
 }
 
+export interface VoteUrlInput {
+  url: string;
+}
+
 /** `/setup vote-url url:…` */
 export async function setVoteUrl(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<MessageView> {
-  const guildId = interaction.guildId!;
-  refuseEnvironmentSetting(ctx.servers, guildId, 'voteUrl');
-  const url = parseVoteUrl(interaction.options.getString(setupName('url'), true));
+  const input = { url: interaction.options.getString(setupName('url'), true) };
+  const result = await applyVoteUrl(ctx, commandTarget(interaction), input, commandActor(interaction));
+  return changeAnswer(result, translatorFor(interaction.locale));
+}
+
+export async function applyVoteUrl(
+  ctx: BaseContext,
+  target: ChangeTarget,
+  input: VoteUrlInput,
+  actor: Actor,
+): Promise<ChangeResult> {
+  refuseEnvironmentSetting(ctx.servers, target.guildId, 'voteUrl');
+  const url = parseVoteUrl(input.url);
   if (!url) throw new UserFacingError('refusal.badVoteUrl', { example: 'https://guilds.me/server/…' });
-  await ctx.servers.setSettings(guildId, { voteUrl: url });
-  return setupAnswer('setup.voteUrl.set', { url }, translatorFor(interaction.locale));
+  await ctx.servers.setSettings(target.guildId, { voteUrl: url });
+  return changed(
+    ctx,
+    target,
+    actor,
+    changeResult('setup.voteUrl.set', () => ({ url })),
+  );
 }

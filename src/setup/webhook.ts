@@ -9,6 +9,7 @@ import { storeWithin, INTERACTION_STORE_MS } from '../store/within.js';
 import { relativeTime } from '../views/format.js';
 import { messageView, type MessageView } from '../views/message.js';
 import { ToneColour } from '../views/theme.js';
+import { changed, changeResult, commandActor, commandTarget, type Actor, type ChangeTarget } from './change.js';
 import { sealing } from './manage-server.js';
 
 /** `<WEBHOOK_PUBLIC_URL><WEBHOOK_PATH>/<server id>`: the address the receiver takes this server's deliveries at. */
@@ -23,21 +24,39 @@ export function serverWebhookUrl(publicUrl: string, path: string, guildId: strin
  * A token is made the first time (or on rotate) and shown whole only then; later only its end.
  */
 export async function showWebhook(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<MessageView> {
-  const guildId = interaction.guildId!;
+  const input = { rotate: interaction.options.getBoolean(setupName('rotate')) ?? false };
+  const shown = await applyWebhook(ctx, commandTarget(interaction), input, commandActor(interaction));
+  return webhookView({ ...shown, i18n: translatorFor(interaction.locale) });
+}
+
+export interface WebhookInput {
+  rotate?: boolean;
+}
+
+/** The webhook's facts, a token made first if there is none or `rotate` asks; a made token is audited by its end. */
+export async function applyWebhook(
+  ctx: BaseContext,
+  target: ChangeTarget,
+  { rotate = false }: WebhookInput,
+  actor: Actor,
+): Promise<Omit<WebhookViewInput, 'i18n'>> {
+  const { guildId } = target;
   const webhook = ctx.config.webhook;
   if (!webhook) throw new UserFacingError('refusal.webhookOff');
-  const rotate = interaction.options.getBoolean(setupName('rotate')) ?? false;
   const kept = ctx.servers.record(guildId)?.sealed.webhookToken ? ctx.servers.webhookToken(guildId) : undefined;
   const fresh = rotate || !kept ? await sealing(() => ctx.servers.newWebhookToken(guildId)) : undefined;
-  if (fresh) ctx.logger.info({ guildId, userId: interaction.user.id, rotate }, 'webhook token made with /setup');
+  if (fresh) {
+    ctx.logger.info({ guildId, userId: actor.userId, rotate }, 'webhook token made with /setup');
+    const vars = () => ({ last4: lastFour(fresh) });
+    await changed(ctx, target, actor, changeResult('audit.dashboard.webhookToken', vars));
+  }
   const last = await storeWithin(ctx.setup.lastDeliveryAt(guildId), INTERACTION_STORE_MS).catch(() => undefined);
-  return webhookView({
+  return {
     url: webhook.publicUrl && serverWebhookUrl(webhook.publicUrl, webhook.path, guildId),
     path: `${webhook.path.replace(/\/+$/, '')}/${guildId}`,
     token: fresh ? { whole: fresh } : { end: lastFour(kept!) },
     lastDelivery: last === undefined ? undefined : new Date(last),
-    i18n: translatorFor(interaction.locale),
-  });
+  };
 }
 
 export interface WebhookViewInput {

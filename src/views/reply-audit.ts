@@ -1,7 +1,8 @@
 import { EmbedBuilder } from './embed-builder.js';
 import type { Translator } from '../i18n/index.js';
 import { exactTime, idText, relativeTime, serviceIdText, stars, yesNo } from './format.js';
-import { mention, safeText } from '../core/discord-text.js';
+import { EMBED_FOOTER_MAX } from '../core/discord-limits.js';
+import { displayable, mention, safeText, truncate } from '../core/discord-text.js';
 import { messageView, type MessageView } from './message.js';
 import { ToneColour } from './theme.js';
 
@@ -10,6 +11,8 @@ const REPLY_TEXT_MAX = 4_000;
 
 export interface ReplyAuditInput {
   moderatorId: string;
+  /** Set when the reply was posted on the dashboard: the member's name, said in the footer. */
+  dashboardBy?: string;
   /** What the handler knows of the review; author and rating may be unknown at submit time. */
   review: { id: string; authorId?: string; rating?: number };
   reply: { id: string; content: string; pinned: boolean };
@@ -27,7 +30,7 @@ function who(userId: string): string {
  * The log-channel record of a reply: the only record of which moderator wrote what, so the
  * text is kept whole (escaped, never cut for length in practice).
  */
-export function replyAuditView({ moderatorId, review, reply, at, i18n }: ReplyAuditInput): MessageView {
+export function replyAuditView({ moderatorId, dashboardBy, review, reply, at, i18n }: ReplyAuditInput): MessageView {
   const { t } = i18n;
   const embed = new EmbedBuilder()
     .setColor(ToneColour.info)
@@ -47,5 +50,10 @@ export function replyAuditView({ moderatorId, review, reply, at, i18n }: ReplyAu
       { name: t('replyPosted.field.replyId'), value: serviceIdText(reply.id, i18n), inline: true },
     )
     .setTimestamp(at);
+  // A footer is plain text: the name is shown as typed (made displayable), pinging no one.
+  if (dashboardBy !== undefined)
+    embed.setFooter({
+      text: truncate(t('audit.dashboard.replied', { name: displayable(dashboardBy) }), EMBED_FOOTER_MAX),
+    });
   return messageView(embed);
 }

@@ -89,6 +89,13 @@ export const de: Catalog = {
   'audit.field.author': 'Verfasser der Bewertung',
   'audit.field.rating': 'Wertung',
   'audit.field.time': 'Zeit',
+  'audit.dashboard.changed': 'Im Dashboard geändert von {name}: {change}',
+  'audit.dashboard.replied': 'Im Dashboard gepostet von {name}',
+  'audit.dashboard.voteLength.title': 'Abstimmungsdauer festgelegt',
+  'audit.dashboard.voteLength.text': 'Eine Stimme auf {site} läuft jetzt {length}.',
+  'audit.dashboard.webhookToken.title': 'Webhook-Token erstellt',
+  'audit.dashboard.webhookToken.text':
+    'Zustellungen werden jetzt mit dem Webhook-Token angenommen, das auf {last4} endet; ein früheres Token gilt nicht mehr.',
 
   'notice.reference': 'Referenz: {reference}',
   'bot.restarting': 'Der Bot startet neu; versuche es gleich noch einmal.',
@@ -370,6 +377,8 @@ export const de: Catalog = {
   'refusal.listingVoteLengthFromSite.title': 'Nichts geändert',
   'refusal.listingVoteLengthFromSite.text':
     '{site} sendet die Dauer jeder Stimme selbst, daher kann vote-hours dafür nicht gesetzt werden. Führe den Befehl ohne vote-hours erneut aus.',
+  'refusal.listingVoteHours.title': 'Stunden nicht angenommen',
+  'refusal.listingVoteHours.text': 'Gib eine ganze Zahl von Stunden von 1 bis {max} an.',
   'setup.status.title': 'Stand der Einrichtung',
   'setup.status.fix': 'Behebung: {fix}',
   'setup.status.credentials': 'Zugangsdaten des Dienstes',

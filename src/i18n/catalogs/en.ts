@@ -88,6 +88,13 @@ export const en = {
   'audit.field.author': 'Review author',
   'audit.field.rating': 'Rating',
   'audit.field.time': 'Time',
+  'audit.dashboard.changed': 'Changed on the dashboard by {name}: {change}',
+  'audit.dashboard.replied': 'Posted on the dashboard by {name}',
+  'audit.dashboard.voteLength.title': 'Vote length set',
+  'audit.dashboard.voteLength.text': 'A vote on {site} now runs {length}.',
+  'audit.dashboard.webhookToken.title': 'Webhook token made',
+  'audit.dashboard.webhookToken.text':
+    'Deliveries are now taken with the webhook token ending in {last4}; any earlier token no longer works.',
 
   'notice.reference': 'Reference: {reference}',
   'bot.restarting': 'The bot is restarting; try again in a moment.',
@@ -352,6 +359,8 @@ export const en = {
   'refusal.listingVoteLengthFromSite.title': 'Nothing changed',
   'refusal.listingVoteLengthFromSite.text':
     "{site} sends each vote's length itself, so vote-hours cannot be set for it. Run the command again without vote-hours.",
+  'refusal.listingVoteHours.title': 'Hours not accepted',
+  'refusal.listingVoteHours.text': 'Give a whole number of hours from 1 to {max}.',
   'setup.status.title': 'Setup status',
   'setup.status.fix': 'Fix: {fix}',
   'setup.status.credentials': 'Service credentials',

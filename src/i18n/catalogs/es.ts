@@ -89,6 +89,13 @@ export const es: Catalog = {
   'audit.field.author': 'Autor de la reseña',
   'audit.field.rating': 'Puntuación',
   'audit.field.time': 'Hora',
+  'audit.dashboard.changed': 'Cambiado en el panel por {name}: {change}',
+  'audit.dashboard.replied': 'Publicada en el panel por {name}',
+  'audit.dashboard.voteLength.title': 'Duración del voto fijada',
+  'audit.dashboard.voteLength.text': 'Un voto en {site} dura ahora {length}.',
+  'audit.dashboard.webhookToken.title': 'Token de webhook creado',
+  'audit.dashboard.webhookToken.text':
+    'Las entregas se aceptan ahora con el token de webhook que termina en {last4}; cualquier token anterior deja de funcionar.',
 
   'notice.reference': 'Referencia: {reference}',
   'bot.restarting': 'El bot se está reiniciando; inténtalo de nuevo en un momento.',
@@ -365,6 +372,8 @@ export const es: Catalog = {
   'refusal.listingVoteLengthFromSite.title': 'Nada cambió',
   'refusal.listingVoteLengthFromSite.text':
     '{site} envía la duración de cada voto, así que vote-hours no se puede fijar para él. Ejecuta el comando de nuevo sin vote-hours.',
+  'refusal.listingVoteHours.title': 'Horas no aceptadas',
+  'refusal.listingVoteHours.text': 'Indica un número entero de horas de 1 a {max}.',
   'setup.status.title': 'Estado de la configuración',
   'setup.status.fix': 'Solución: {fix}',
   'setup.status.credentials': 'Credenciales del servicio',

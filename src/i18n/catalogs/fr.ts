@@ -88,6 +88,13 @@ export const fr: Catalog = {
   'audit.field.author': 'Auteur de l’avis',
   'audit.field.rating': 'Note',
   'audit.field.time': 'Heure',
+  'audit.dashboard.changed': 'Modifié sur le tableau de bord par {name} : {change}',
+  'audit.dashboard.replied': 'Publiée sur le tableau de bord par {name}',
+  'audit.dashboard.voteLength.title': 'Durée du vote réglée',
+  'audit.dashboard.voteLength.text': 'Un vote sur {site} dure désormais {length}.',
+  'audit.dashboard.webhookToken.title': 'Jeton de webhook créé',
+  'audit.dashboard.webhookToken.text':
+    'Les livraisons sont désormais acceptées avec le jeton de webhook qui se termine par {last4} ; tout jeton précédent ne fonctionne plus.',
 
   'notice.reference': 'Référence : {reference}',
   'bot.restarting': 'Le bot redémarre ; réessayez dans un instant.',
@@ -364,6 +371,8 @@ export const fr: Catalog = {
   'refusal.listingVoteLengthFromSite.title': 'Rien n’a changé',
   'refusal.listingVoteLengthFromSite.text':
     '{site} envoie lui-même la durée de chaque vote : vote-hours ne peut pas être réglé pour lui. Relancez la commande sans vote-hours.',
+  'refusal.listingVoteHours.title': 'Heures refusées',
+  'refusal.listingVoteHours.text': 'Indiquez un nombre entier d’heures de 1 à {max}.',
   'setup.status.title': 'État de la configuration',
   'setup.status.fix': 'Correction : {fix}',
   'setup.status.credentials': 'Identifiants du service',

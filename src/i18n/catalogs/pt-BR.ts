@@ -88,6 +88,13 @@ export const ptBR: Catalog = {
   'audit.field.author': 'Autor da avaliação',
   'audit.field.rating': 'Nota',
   'audit.field.time': 'Horário',
+  'audit.dashboard.changed': 'Alterado no painel por {name}: {change}',
+  'audit.dashboard.replied': 'Publicada no painel por {name}',
+  'audit.dashboard.voteLength.title': 'Duração do voto definida',
+  'audit.dashboard.voteLength.text': 'Um voto no {site} agora dura {length}.',
+  'audit.dashboard.webhookToken.title': 'Token de webhook criado',
+  'audit.dashboard.webhookToken.text':
+    'As entregas agora são aceitas com o token de webhook que termina em {last4}; qualquer token anterior deixa de funcionar.',
 
   'notice.reference': 'Referência: {reference}',
   'bot.restarting': 'O bot está reiniciando; tente de novo em um instante.',
@@ -360,6 +367,8 @@ export const ptBR: Catalog = {
   'refusal.listingVoteLengthFromSite.title': 'Nada mudou',
   'refusal.listingVoteLengthFromSite.text':
     '{site} envia a duração de cada voto, então vote-hours não pode ser definido para ele. Rode o comando de novo sem vote-hours.',
+  'refusal.listingVoteHours.title': 'Horas não aceitas',
+  'refusal.listingVoteHours.text': 'Informe um número inteiro de horas de 1 a {max}.',
   'setup.status.title': 'Estado da configuração',
   'setup.status.fix': 'Correção: {fix}',
   'setup.status.credentials': 'Credenciais do serviço',
