@@ -9,7 +9,7 @@ import { loginRoutes } from './login.js';
 import { TokenBuckets } from './rate-limit.js';
 import { securityHeaders } from './security-headers.js';
 import { serverPages } from './server-pages.js';
-import { SESSION_MS, Sessions } from './session.js';
+import { SESSION_MS, SIGN_OUTS_READ_MS, Sessions } from './session.js';
 import { staticFiles } from './static-files.js';
 
 /** Changes per member (or address): a burst of 20, then 20 a minute. */
@@ -31,7 +31,12 @@ export async function dashboardApp(deps: DashboardDeps): Promise<FastifyInstance
   const now = deps.now ?? Date.now;
   const { settings, logger } = deps;
   const app = Fastify({ logger: false, trustProxy: settings.host === '127.0.0.1' || settings.host === '::1' });
-  const sessions = new Sessions(now);
+  const sessions = new Sessions(now, deps.signOuts);
+  await sessions.readSignOuts();
+  const reading = setInterval(() => {
+    sessions.readSignOuts().catch((error: unknown) => logger.warn({ err: error }, 'dashboard sign-outs not read'));
+  }, SIGN_OUTS_READ_MS);
+  reading.unref();
   const mayChange = mayChangeWith(deps.view);
   app.decorate('mayChange', mayChange);
   securityHeaders(app);
@@ -57,6 +62,7 @@ export async function dashboardApp(deps: DashboardDeps): Promise<FastifyInstance
   );
   app.addHook('preHandler', guardChanges(sessions, deps.view, mayChange));
 
+  app.addHook('onClose', async () => clearInterval(reading));
   staticFiles(app);
   await loginRoutes(app, deps, sessions);
   serverPages(app, deps, sessions);

@@ -2,7 +2,7 @@ import type { Guild, GuildMember } from 'discord.js';
 import type { DashboardSettings } from '../config/dashboard.js';
 import type { Logger } from '../core/log.js';
 import type { BaseContext } from '../runtime/context.js';
-import type { UnansweredPage } from '../store/index.js';
+import type { SignOutStore, UnansweredPage } from '../store/index.js';
 
 /**
  * The servers as the bot sees them: its guild cache under `npm start`, REST reads under
@@ -29,6 +29,8 @@ export interface DashboardDeps {
   readonly refresh: (guildId: string) => Promise<void>;
   /** The reviews no one has answered yet, oldest first. */
   readonly unanswered: (guildId: string, limit: number, offset: number) => Promise<UnansweredPage>;
+  /** Where ended sign-ins are kept (the store): a restart or another process refuses them too. */
+  readonly signOuts: SignOutStore;
   readonly logger: Logger;
   readonly now?: () => number;
 }

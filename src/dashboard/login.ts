@@ -112,7 +112,12 @@ export async function loginRoutes(app: FastifyInstance, deps: DashboardDeps, ses
   });
 
   app.post('/logout', async (request, reply) => {
-    sessions.end(request);
+    try {
+      await sessions.end(request);
+    } catch (error) {
+      // Signed out here and the cookie is gone; only a kept copy could open a page on another process.
+      deps.logger.warn({ err: error }, 'dashboard sign-out not stored; other processes refuse it from their next read');
+    }
     return problemPage(request, reply, 200, 'dashboard.loggedOut');
   });
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { BoundedMap } from '../core/bounded-map.js';
+import type { SignOutStore } from '../store/index.js';
 
 /** How long a sign-in lasts, however active the member is: then Discord is asked again. */
 export const SESSION_MS = 12 * 60 * 60 * 1000;
@@ -28,14 +29,28 @@ const fields = (request: FastifyRequest) =>
   request.session as unknown as { get(field: Field): unknown; set(field: Field, value: unknown): void };
 const read = <T>(request: FastifyRequest, field: Field): T | undefined => fields(request).get(field) as T | undefined;
 
+/** How often a process reads the sign-outs other dashboard processes recorded. */
+export const SIGN_OUTS_READ_MS = 30_000;
+
 /**
  * Sign-ins, sealed in the cookie (nothing per member is kept here) but for the ones ended by logout,
- * remembered until they would have expired anyway.
+ * kept in the store until they would have expired anyway (a restart or another process refuses
+ * them too) and read from it into memory, so a page costs no store read.
  */
 export class Sessions {
   readonly #ended = new BoundedMap<string, true>({ max: 100_000 });
 
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    private readonly store?: SignOutStore,
+  ) {}
+
+  /** Reads the sign-outs recorded so far, this process's and every other's. */
+  async readSignOuts(): Promise<void> {
+    if (!this.store) return;
+    const at = this.now();
+    for (const [sid, until] of await this.store.signOuts(at)) this.#ended.set(sid, true, until - at);
+  }
 
   member(request: FastifyRequest): Member | undefined {
     const member = read<Member>(request, 'member');
@@ -53,10 +68,14 @@ export class Sessions {
     return signedIn;
   }
 
-  end(request: FastifyRequest): void {
+  /** Ends the sign-in: the cookie goes, and any copy of it is refused here at once and in the store. */
+  async end(request: FastifyRequest): Promise<void> {
     const member = read<Member>(request, 'member');
-    if (member?.sid) this.#ended.set(member.sid, true, Math.max(0, member.expiresAt - this.now()));
     request.session.delete();
+    if (!member?.sid) return;
+    const at = this.now();
+    this.#ended.set(member.sid, true, Math.max(0, member.expiresAt - at));
+    await this.store?.endSignIn(member.sid, member.id, member.expiresAt, at);
   }
 
   /** The state sent to Discord's consent page, kept until the callback compares it. */

@@ -28,6 +28,7 @@ export async function startDashboard(parts: {
     view: parts.view,
     refresh: parts.refresh,
     unanswered: (guildId, limit, offset) => store.forServer(guildId).unansweredReviews(limit, offset),
+    signOuts: store,
     logger,
   });
   logger.info({ url: served.url, publicUrl: config.dashboard.publicUrl }, 'dashboard listening');

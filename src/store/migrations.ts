@@ -406,6 +406,20 @@ export const MIGRATIONS: readonly Migration[] = [
     name: "vote ends over every server by when they end, for a process's one expiry pass",
     statements: [`CREATE INDEX vote_expiries_when ON vote_expiries (ends_at)`],
   },
+  {
+    version: 16,
+    name: "the dashboard's ended sign-ins, kept until they would have expired",
+    // A member's sign-in, not a server's row: no guild_id. Kept so a copy of a signed-out cookie
+    // opens nothing after a restart or on another dashboard process either.
+    statements: [
+      `CREATE TABLE dashboard_sign_outs (
+        sid TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        until BIGINT NOT NULL
+      )`,
+      `CREATE INDEX dashboard_sign_outs_until ON dashboard_sign_outs (until)`,
+    ],
+  },
 ];
 
 /**

@@ -367,11 +367,20 @@ export interface SweepStore {
   workWaitingAll(): Promise<Map<string, WaitingWork>>;
 }
 
+/** The dashboard's ended sign-ins (sql-sign-outs.ts): a signed-out cookie stays refused until it expires. */
+export interface SignOutStore {
+  /** Records a sign-in ended; rows past their `until` go at the same time. */
+  endSignIn(sid: string, userId: string, until: number, now: number): Promise<void>;
+  /** The sign-ins ended that would still be open at `now`: sid → until. */
+  signOuts(now: number): Promise<Map<string, number>>;
+}
+
 /**
  * The store as a whole: the webhook inbox, the delivery log and the servers, for every server;
  * `forServer` gives one server's store, through which every other row is read and written.
  */
-export interface StoreRoot extends EventStore, DeliveryLogStore, ServerRecordStore, ListingStore, SweepStore {
+export interface StoreRoot
+  extends EventStore, DeliveryLogStore, ServerRecordStore, ListingStore, SweepStore, SignOutStore {
   readonly backend: 'sqlite' | 'postgres';
   readonly driver: 'node:sqlite' | 'better-sqlite3' | 'pg';
   /** Highest migration applied. */

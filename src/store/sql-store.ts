@@ -7,6 +7,7 @@ import { sqlListings } from './sql-listings.js';
 import { AllServers } from './sql-scoped.js';
 import { SqlServerStore } from './sql-server-store.js';
 import { sqlServers } from './sql-servers.js';
+import { sqlSignOuts } from './sql-sign-outs.js';
 import { sqlSweeps } from './sql-sweeps.js';
 import type { WorkCounts } from './types.js';
 
@@ -18,7 +19,7 @@ export async function sqlStore(db: Db): Promise<StoreRoot> {
 
 /** The store as a whole: each table's statements (a file each), and one server's store by `forServer`. */
 class SqlStoreRoot
-  extends sqlSweeps(sqlListings(sqlEvents(sqlDeliveryLog(sqlServers(AllServers)))))
+  extends sqlSignOuts(sqlSweeps(sqlListings(sqlEvents(sqlDeliveryLog(sqlServers(AllServers))))))
   implements StoreRoot
 {
   get backend() {

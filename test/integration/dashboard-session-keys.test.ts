@@ -1,20 +1,31 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FastifyInstance } from 'fastify';
 import { dashboardApp } from '../../src/dashboard/app.js';
 import type { DashboardDeps } from '../../src/dashboard/deps.js';
 import { createLogger } from '../../src/core/log.js';
 import type { BaseContext } from '../../src/runtime/context.js';
+import { openStore, type StoreRoot } from '../../src/store/index.js';
+import { storeBackends } from '../support/store-backends.js';
 
 const OLD = Buffer.alloc(32, 1);
 const NEW = Buffer.alloc(32, 2);
 const apps: FastifyInstance[] = [];
+const stores: StoreRoot[] = [];
+let store: StoreRoot;
 
+beforeAll(async () => {
+  store = await openStore({ kind: 'sqlite', file: ':memory:' });
+  stores.push(store);
+});
 afterEach(async () => {
   await Promise.all(apps.splice(0).map((app) => app.close()));
 });
+afterAll(async () => {
+  await Promise.all(stores.map((s) => s.close()));
+});
 
 /** The dashboard with these cookie keys (the first seals), listening on a free loopback port. */
-async function dashboard(keys: Buffer[]): Promise<{ app: FastifyInstance; url: string }> {
+async function dashboard(keys: Buffer[], signOuts = store): Promise<{ app: FastifyInstance; url: string }> {
   const deps: DashboardDeps = {
     settings: {
       port: 0,
@@ -32,6 +43,7 @@ async function dashboard(keys: Buffer[]): Promise<{ app: FastifyInstance; url: s
     view: { guild: async () => undefined, member: async () => undefined },
     refresh: async () => undefined,
     unanswered: async () => ({ reviews: [], total: 0 }),
+    signOuts,
     logger: createLogger('silent', []),
   };
   const app = await dashboardApp(deps);
@@ -42,9 +54,10 @@ async function dashboard(keys: Buffer[]): Promise<{ app: FastifyInstance; url: s
 }
 
 /** A signed-in member's cookie as `app` seals it. */
-function sealed(app: FastifyInstance, expiresAt = Date.now() + 60_000): string {
+function sealed(app: FastifyInstance, expiresAt = Date.now() + 60_000, sid = 'a-sign-in'): string {
   const session = app.createSecureSession({
-    member: { id: '330000000000000003', name: 'Owner', locale: 'en-US', guildIds: [], expiresAt, sid: 'a-sign-in' },
+    member: { id: '330000000000000003', name: 'Owner', locale: 'en-US', guildIds: [], expiresAt, sid },
+    csrf: 'form-token',
   });
   return `dashboard=${encodeURIComponent(app.encodeSecureSession(session))}`;
 }
@@ -65,5 +78,44 @@ describe("the dashboard's session cookie", () => {
   it('opens nothing once its sign-in has expired', async () => {
     const { app, url } = await dashboard([NEW]);
     expect((await home(url, sealed(app, Date.now() - 1))).status).toBe(302);
+  });
+});
+
+const logout = (url: string, cookie: string) =>
+  fetch(`${url}/logout`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    body: '_csrf=form-token',
+    redirect: 'manual',
+  });
+
+describe.each(storeBackends('sign-outs-'))('a sign-out, kept in the store ($name)', (backend) => {
+  it('refuses a kept copy of the cookie after a restart, and keeps it for the other processes to read', async () => {
+    const target = await backend.fresh();
+    const shared = await openStore(target);
+    stores.push(shared);
+    const first = await dashboard([NEW], shared);
+    const other = await dashboard([NEW], shared);
+    const cookie = sealed(first.app, Date.now() + 60_000, 'signed-out-here');
+    const untouched = sealed(first.app, Date.now() + 60_000, 'still-signed-in');
+    expect((await home(other.url, cookie)).status).toBe(200);
+
+    expect((await logout(first.url, cookie)).status).toBe(200);
+    expect((await home(first.url, cookie)).status).toBe(302);
+    // A restart: a new app on the same store reads the sign-out at start.
+    const restarted = await dashboard([NEW], await openStore(target).then((root) => (stores.push(root), root)));
+    expect((await home(restarted.url, cookie)).status).toBe(302);
+    expect((await home(restarted.url, untouched)).status).toBe(200);
+    // A process already running reads the store every 30 s (SIGN_OUTS_READ_MS); the row is there for it.
+    expect([...(await shared.signOuts(Date.now())).keys()]).toEqual(['signed-out-here']);
+  }, 60_000);
+
+  it('forgets sign-outs past their expiry when the next one is written', async () => {
+    const root = await openStore(await backend.fresh());
+    stores.push(root);
+    const now = Date.now();
+    await root.endSignIn('old', '1', now - 1, now - 10);
+    await root.endSignIn('new', '1', now + 60_000, now);
+    expect([...(await root.signOuts(now)).keys()]).toEqual(['new']);
   });
 });
