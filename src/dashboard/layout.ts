@@ -15,7 +15,11 @@ export interface PageOptions {
   readonly server?: { readonly id: string; readonly name: string; readonly current: ServerPageId };
 }
 
-/** Every page of the dashboard: language, a phone's viewport, the menu, the logout form; no inline script or style. */
+/**
+ * Every page of the dashboard: language, a phone's viewport, the menu, the logout form; no inline script or style.
+ * Its icon is empty (a data: URL, which img-src allows): browsers would otherwise ask for /favicon.ico, a 404 in
+ * their console on every visit.
+ */
 export function page({ i18n, title, body, member, server }: PageOptions): string {
   const { t } = i18n;
   const menu = server
@@ -46,6 +50,7 @@ export function page({ i18n, title, body, member, server }: PageOptions): string
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title} · ${t('dashboard.title')}</title>
         <link rel="stylesheet" href="${STATIC_CSS}" />
+        <link rel="icon" href="data:," />
         <script src="${STATIC_JS}" defer></script>
       </head>
       <body>
