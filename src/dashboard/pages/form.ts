@@ -35,8 +35,12 @@ export function postForm({ guildId, csrf }: FormTarget, page: PagePath, body: Ht
 /** A moment as a machine-readable `<time>` and a UTC text every language reads; `none` when it never happened. */
 export function moment(at: number | null, none: string): Html | string {
   if (at === null || !Number.isFinite(at)) return none;
-  const iso = new Date(at).toISOString();
-  return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
+  return html`<time datetime="${new Date(at).toISOString()}">${utcText(at)}</time>`;
+}
+
+/** `2026-11-26 10:41 UTC`: a moment every language reads the same. */
+export function utcText(at: number): string {
+  return `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 /** A `<select>` of choices, the current one selected; `empty` adds a first choice with no value (off). */

@@ -1,6 +1,7 @@
 import type { Translator } from '../../i18n/index.js';
 import type { StatusLine } from '../../views/setup-status.js';
 import { html, type Html } from '../html.js';
+import { utcText } from './form.js';
 
 /** Names for the mentions `/setup status` writes, so a page shows `#reviews` rather than `<#123…>`. */
 export interface MentionNames {
@@ -8,7 +9,10 @@ export interface MentionNames {
   role(id: string): string | undefined;
 }
 
-/** A status line's text as a page shows it: mentions named, Discord's `**` and backticks dropped. */
+/**
+ * A status line's text as a page shows it: mentions named, Discord's timestamps (`<t:…:R>`) as the
+ * UTC time they stand for, Discord's `**` and backticks dropped.
+ */
 export function plainText(text: string, names: MentionNames): string {
   return text
     .replace(/<#(\d{17,20})>/g, (whole, id: string) => {
@@ -19,6 +23,7 @@ export function plainText(text: string, names: MentionNames): string {
       const name = names.role(id);
       return name === undefined ? whole : `@${name}`;
     })
+    .replace(/<t:(\d{1,13})(?::[tTdDfFR])?>/g, (_whole, seconds: string) => utcText(Number(seconds) * 1000))
     .replace(/\*\*|`/g, '');
 }
 
