@@ -11,4 +11,8 @@ export const SERVER_PAGES = [
 
 export type ServerPageId = (typeof SERVER_PAGES)[number]['id'];
 
-export const serverPath = (guildId: string, path = ''): string => `/servers/${guildId}${path}`;
+/**
+ * The one rule for a server's addresses, `/servers/{guild id}{path}`: the id is a snowflake, encoded
+ * all the same so it can never leave its path segment.
+ */
+export const serverPath = (guildId: string, path = ''): string => `/servers/${encodeURIComponent(guildId)}${path}`;
