@@ -1,6 +1,5 @@
 import { csrfField } from '../csrf.js';
 import { html, type Html } from '../html.js';
-import { serverPath } from '../nav.js';
 
 /** The pages of one server, each under `/servers/{guild id}/`; every form posts to its own page. */
 export const PAGES = {
@@ -16,7 +15,13 @@ export const PAGES = {
 } as const;
 export type PagePath = (typeof PAGES)[keyof typeof PAGES];
 
-/** `/servers/{guild id}/{page}`, by the menu's one rule for a server's addresses. */
+/**
+ * The one rule for a server's addresses, `/servers/{guild id}{path}`: the id is a snowflake, encoded
+ * all the same so it can never leave its path segment.
+ */
+export const serverPath = (guildId: string, path = ''): string => `/servers/${encodeURIComponent(guildId)}${path}`;
+
+/** `/servers/{guild id}/{page}`, by that one rule. */
 export const pagePath = (guildId: string, page: PagePath): string => serverPath(guildId, `/${page}`);
 
 export interface FormTarget {
