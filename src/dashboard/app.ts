@@ -10,6 +10,7 @@ import { TokenBuckets } from './rate-limit.js';
 import { securityHeaders } from './security-headers.js';
 import { serverPages } from './server-pages.js';
 import { SESSION_MS, SIGN_OUTS_READ_MS, Sessions } from './session.js';
+import { settingsRoutes } from './settings-routes.js';
 import { staticFiles } from './static-files.js';
 
 /** Changes per member (or address): a burst of 20, then 20 a minute. */
@@ -66,6 +67,7 @@ export async function dashboardApp(deps: DashboardDeps): Promise<FastifyInstance
   staticFiles(app);
   await loginRoutes(app, deps, sessions);
   serverPages(app, deps, sessions);
+  settingsRoutes(app, deps, sessions);
 
   app.setNotFoundHandler((request, reply) => problemPage(request, reply, 404, 'dashboard.error.notFound'));
   app.setErrorHandler((error, request, reply) => {

@@ -3,6 +3,7 @@ import { csrfField } from './csrf.js';
 import { html, type Html } from './html.js';
 import { SERVER_PAGES, serverPath, type ServerPageId } from './nav.js';
 import type { Member } from './session.js';
+import { PAGES_CSS_PATH } from './pages/pages-css.js';
 import { STATIC_CSS, STATIC_JS } from './static-files.js';
 
 export interface PageOptions {
@@ -51,6 +52,7 @@ export function page({ i18n, title, body, member, server }: PageOptions): string
         <title>${title} · ${t('dashboard.title')}</title>
         <link rel="stylesheet" href="${STATIC_CSS}" />
         <link rel="icon" href="data:," />
+        <link rel="stylesheet" href="${PAGES_CSS_PATH}" />
         <script src="${STATIC_JS}" defer></script>
       </head>
       <body>

@@ -1,4 +1,5 @@
 import type { MessageKey } from '../i18n/index.js';
+import { PAGES } from './pages/form.js';
 
 /**
  * A server's pages, in the order the menu lists them: each a path under /servers/{guild id} and its
@@ -6,9 +7,13 @@ import type { MessageKey } from '../i18n/index.js';
  */
 export const SERVER_PAGES = [
   { id: 'overview', path: '', label: 'dashboard.nav.overview' },
+  { id: 'channels', path: `/${PAGES.channels}`, label: 'dashboard.pages.channels.title' },
+  { id: 'announcements', path: `/${PAGES.announcements}`, label: 'dashboard.pages.announce.title' },
+  { id: 'rewards', path: `/${PAGES.rewards}`, label: 'dashboard.pages.rewards.title' },
   { id: 'reviews', path: '/reviews', label: 'dashboard.nav.reviews' },
 ] as const satisfies ReadonlyArray<{ id: string; path: string; label: MessageKey }>;
 
 export type ServerPageId = (typeof SERVER_PAGES)[number]['id'];
 
-export const serverPath = (guildId: string, path = ''): string => `/servers/${guildId}${path}`;
+/** Kept here too for the menu's callers; the rule lives beside pagePath in pages/form.ts. */
+export { serverPath } from './pages/form.js';

@@ -1,4 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { PREVIEW_SCRIPT_PATH } from './pages/announcements.js';
+import { PAGES_CSS, PAGES_CSS_PATH } from './pages/pages-css.js';
+import { PREVIEW_SCRIPT } from './pages/preview-script.js';
 
 export const STATIC_CSS = '/static/dashboard.css';
 export const STATIC_JS = '/static/dashboard.js';
@@ -37,7 +40,7 @@ const JS = `document.querySelectorAll('time[datetime]').forEach(function (el) {
 });
 `;
 
-/** The two files every page loads; cached an hour (they change only with the bot). */
+/** The files every page loads, and the announcements page's live preview; cached an hour (they change only with the bot). */
 export function staticFiles(app: FastifyInstance): void {
   const serve = (path: string, type: string, body: string) =>
     app.get(path, async (_request, reply) =>
@@ -45,4 +48,6 @@ export function staticFiles(app: FastifyInstance): void {
     );
   serve(STATIC_CSS, 'text/css; charset=utf-8', CSS);
   serve(STATIC_JS, 'text/javascript; charset=utf-8', JS);
+  serve(PAGES_CSS_PATH, 'text/css; charset=utf-8', PAGES_CSS);
+  serve(PREVIEW_SCRIPT_PATH, 'text/javascript; charset=utf-8', PREVIEW_SCRIPT);
 }

@@ -13,10 +13,13 @@ import { changeAnswer, changed, changeResult, commandActor, commandTarget } from
 import type { Actor, ChangeResult, ChangeTarget } from './change.js';
 import { refuseEnvironmentSetting } from './manage-server.js';
 
-/** What an announcement change asks for: texts as typed (checked here), switches, or a clear. */
+/**
+ * What an announcement change asks for: texts as typed (checked here), switches, or a clear. A text
+ * of null puts that one back to the built-in line (the dashboard's emptied field); left out, it stays.
+ */
 export interface AnnounceInput {
-  template?: string;
-  firstVote?: string;
+  template?: string | null;
+  firstVote?: string | null;
   ping?: boolean;
   everyList?: boolean;
   clear?: boolean;
@@ -63,6 +66,34 @@ export async function setAnnounce(interaction: ChatInputCommandInteraction, ctx:
   return changeAnswer(await applyAnnounce(ctx, target, input, actor), i18n);
 }
 
+/**
+ * What announcements would say after the change, stored nothing: `/setup announce preview:true`'s
+ * text, and the dashboard's live preview. A template that would be refused is refused here too.
+ */
+export function announcePreview(
+  ctx: BaseContext,
+  target: ChangeTarget,
+  input: AnnounceInput,
+  actor: Actor,
+  i18n: Translator,
+): string {
+  return shownText(planAnnounce(ctx, target.guildId, input), voterOf(target, actor), i18n);
+}
+
+/** The server's announcements now, each setting or its default: what a change is made against. */
+export function currentAnnouncements(
+  ctx: BaseContext,
+  guildId: string,
+): AnnouncementTemplates & { everyList: boolean } {
+  const current = ctx.servers.settings(guildId);
+  return {
+    template: current?.announceTemplate,
+    firstVote: current?.firstVoteTemplate,
+    ping: current?.announcePing ?? false,
+    everyList: current?.announceEveryList ?? true,
+  };
+}
+
 export async function applyAnnounce(
   ctx: BaseContext,
   target: ChangeTarget,
@@ -107,16 +138,18 @@ function planAnnounce(ctx: BaseContext, guildId: string, raw: AnnounceInput): An
   const { ping, everyList } = raw;
   const clear = raw.clear ?? false;
   if (clear && (template !== undefined || firstVote !== undefined)) throw new UserFacingError('refusal.announceClear');
-  const current = ctx.servers.settings(guildId);
+  const current = currentAnnouncements(ctx, guildId);
+  const kept = (given: string | null | undefined, now: string | undefined) =>
+    clear || given === null ? undefined : (given ?? now);
   const next: AnnouncementTemplates = {
-    template: clear ? undefined : (template ?? current?.announceTemplate),
-    firstVote: clear ? undefined : (firstVote ?? current?.firstVoteTemplate),
-    ping: ping ?? current?.announcePing ?? false,
+    template: kept(template, current.template),
+    firstVote: kept(firstVote, current.firstVote),
+    ping: ping ?? current.ping,
   };
   return {
     input: { template, firstVote, ping, everyList, clear },
     next,
-    everyListOn: everyList ?? current?.announceEveryList ?? true,
+    everyListOn: everyList ?? current.everyList,
     // A server on Guilds alone sees the line about it only when it asks: it has no other list to vote on.
     showEveryList: everyList !== undefined || ctx.servers.listings.any(guildId),
     changes:
@@ -130,9 +163,9 @@ function shownText(plan: AnnouncePlan, voter: PreviewVoter, i18n: Translator): s
   return [previewText(plan.next, voter, i18n), ...(plan.showEveryList ? [i18n.t(everyList)] : [])].join('\n');
 }
 
-/** The template as typed, checked; undefined when the option was left out. */
-function checked(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
+/** The template as typed, checked; undefined when the option was left out, null when it goes back to built-in. */
+function checked(text: string | null | undefined): string | null | undefined {
+  if (text === undefined || text === null) return text;
   const check = checkTemplate(text);
   if (check.ok) return check.template;
   const { key, vars } = templateRefusal(check);

@@ -4,9 +4,14 @@ import { setByEnvironment, SETTING_VARIABLES, type SettingName } from '../server
 import type { Servers } from '../servers/servers.js';
 
 /** In single-server mode the environment's values stand: /setup may only fill what it leaves empty. */
-export function refuseEnvironmentSetting(servers: Servers, guildId: string, name: SettingName): void {
+export function settingFixed(servers: Servers, guildId: string, name: SettingName): boolean {
   const env = servers.environment?.guildId === guildId ? servers.environment.settings : undefined;
-  if (setByEnvironment(name, env))
+  return setByEnvironment(name, env);
+}
+
+/** Refuses a change to a setting the environment fixes, naming its variable. */
+export function refuseEnvironmentSetting(servers: Servers, guildId: string, name: SettingName): void {
+  if (settingFixed(servers, guildId, name))
     throw new UserFacingError('refusal.setByEnvironment', { variable: SETTING_VARIABLES[name] });
 }
 

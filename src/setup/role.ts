@@ -48,6 +48,12 @@ export async function applyRole(
   refuseEnvironmentSetting(ctx.servers, guildId, 'moderatorRoleIds');
   const current = ctx.servers.settings(guildId)?.moderatorRoleIds ?? [];
   if (given.moderators) {
+    // Discord offers only the server's roles; a forged command or a dashboard form may name another id.
+    if (guild && !guild.roles.cache.has(given.moderators))
+      throw new UserFacingError('refusal.roleUnusable', {
+        problems: translatorFor(actor.locale).t('role.problem.missing'),
+        role: roleMention(given.moderators),
+      });
     const roleIds = current.includes(given.moderators) ? current : [...current, given.moderators];
     await ctx.servers.setSettings(guildId, { moderatorRoleIds: [...roleIds] });
     return done('setup.role.added', given.moderators);

@@ -155,7 +155,10 @@ export interface DiscordStandIn {
   /** Holds each member role PUT/DELETE this long before it is handled (0: at once). */
   delayRoleChanges(ms: number): void;
   /** An admin creates a role (default: position 1, below the bot's role); a connected client gets GUILD_ROLE_CREATE. Returns its id. */
-  addRole(name: string, options?: { position?: number; managed?: boolean; guildId?: string }): string;
+  addRole(
+    name: string,
+    options?: { position?: number; managed?: boolean; guildId?: string; permissions?: bigint },
+  ): string;
   /** An admin deletes a role: gone from the guild and from every member; a connected client gets GUILD_ROLE_DELETE. */
   deleteRole(roleId: string, guildId?: string): void;
   /** Makes GET /gateway/bot answer with this status (401 → login() rejects); null restores normal. */
@@ -615,11 +618,16 @@ class StandIn implements DiscordStandIn {
     this.roleChangeLatencyMs = ms;
   }
 
-  addRole(name: string, options: { position?: number; managed?: boolean; guildId?: string } = {}): string {
+  addRole(
+    name: string,
+    options: { position?: number; managed?: boolean; guildId?: string; permissions?: bigint } = {},
+  ): string {
     const guildId = options.guildId ?? this.guildId;
     const guild = this.store.guild(guildId);
     if (!guild) throw new Error(`the bot is not in guild ${guildId}`);
-    const role = rolePayload(nextSnowflake(), name, options.position ?? 1, 0n, { managed: options.managed ?? false });
+    const role = rolePayload(nextSnowflake(), name, options.position ?? 1, options.permissions ?? 0n, {
+      managed: options.managed ?? false,
+    });
     guild.roles.push(role);
     this.gateway.dispatch('GUILD_ROLE_CREATE', { guild_id: guildId, role });
     return role.id;

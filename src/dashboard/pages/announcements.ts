@@ -1,6 +1,5 @@
-import { checkTemplate, PLACEHOLDERS, TEMPLATE_MAX } from '../../announce/template.js';
+import { PLACEHOLDERS, TEMPLATE_MAX } from '../../announce/template.js';
 import type { Translator } from '../../i18n/index.js';
-import { exampleAnnouncements, templateRefusal, type PreviewVoter } from '../../setup/announce-preview.js';
 import { html, type Html } from '../html.js';
 import { pagePath, PAGES, postForm, textarea, type FormTarget } from './form.js';
 
@@ -25,40 +24,10 @@ export interface AnnouncementDraft {
   ping: boolean;
 }
 
-/**
- * The preview of a draft as plain text, by the same template code the bot posts with and
- * `/setup announce preview:` shows: an example vote and first vote, and who is pinged; or, for a
- * template /setup would refuse, the refusal in the same words.
- */
-export function announcementPreview(draft: AnnouncementDraft, voter: PreviewVoter, i18n: Translator): string {
-  const { t } = i18n;
-  const templates = { template: draft.template, firstVote: draft.firstVote };
-  const checked: Record<keyof typeof templates, string | undefined> = { template: undefined, firstVote: undefined };
-  for (const field of ['template', 'firstVote'] as const) {
-    if (templates[field].trim() === '') continue;
-    const check = checkTemplate(templates[field]);
-    if (!check.ok) {
-      const { key, vars } = templateRefusal(check);
-      return `${t(`${key}.title`)}: ${t(`${key}.text`, vars)}`;
-    }
-    checked[field] = check.template;
-  }
-  const example = exampleAnnouncements({ ...checked, ping: draft.ping }, voter, i18n);
-  return [
-    ...(example.builtIn ? [t('setup.announce.builtIn')] : []),
-    t('setup.announce.voteLabel'),
-    example.vote,
-    t('setup.announce.firstLabel'),
-    example.first,
-    '',
-    t(example.pings ? 'setup.announce.pingsVoter' : 'setup.announce.pingsNobody'),
-  ].join('\n');
-}
-
 export interface AnnouncementsPageInput extends FormTarget {
   draft: AnnouncementDraft;
   everyList: boolean;
-  /** `announcementPreview` of the draft. */
+  /** What announcements would say with the draft: /setup's preview text (setup/announce.ts `announcePreview`). */
   preview: string;
   i18n: Translator;
 }
@@ -86,7 +55,6 @@ export function announcementsPage(input: AnnouncementsPageInput): Html {
       <button type="submit" formaction="${previewUrl}">${t('dashboard.pages.announce.preview')}</button>
     </div>`;
   return html`<section class="announcements">
-    <h1>${t('dashboard.pages.announce.title')}</h1>
     ${postForm(input, PAGES.announcements, body, 'form card announce-form')}
     <h2>${t('setup.announce.preview.title')}</h2>
     <pre id="${PREVIEW_ID}" class="preview" data-preview-url="${previewUrl}" aria-live="polite">${input.preview}</pre>

@@ -34,7 +34,6 @@ export interface ChannelsPageInput extends FormTarget {
 export function channelsPage(input: ChannelsPageInput): Html {
   const { t } = input.i18n;
   return html`<section class="channels">
-    <h1>${t('dashboard.pages.channels.title')}</h1>
     ${CHANNEL_KIND_NAMES.map((kind) => channelForm(input, kind))}
     <h2>${t('dashboard.pages.channels.moderators')}</h2>
     <p class="note">${t('dashboard.pages.channels.moderatorsNote')}</p>

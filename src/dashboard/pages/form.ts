@@ -1,7 +1,5 @@
+import { csrfField } from '../csrf.js';
 import { html, type Html } from '../html.js';
-
-/** The hidden field every form carries; a POST without it is refused (CSRF). */
-export const CSRF_FIELD = '_csrf';
 
 /** The pages of one server, each under `/servers/{guild id}/`; every form posts to its own page. */
 export const PAGES = {
@@ -17,18 +15,24 @@ export const PAGES = {
 } as const;
 export type PagePath = (typeof PAGES)[keyof typeof PAGES];
 
-/** `/servers/{guild id}/{page}`: the id is a snowflake, encoded all the same so it can never leave the path. */
-export const pagePath = (guildId: string, page: PagePath): string => `/servers/${encodeURIComponent(guildId)}/${page}`;
+/**
+ * The one rule for a server's addresses, `/servers/{guild id}{path}`: the id is a snowflake, encoded
+ * all the same so it can never leave its path segment.
+ */
+export const serverPath = (guildId: string, path = ''): string => `/servers/${encodeURIComponent(guildId)}${path}`;
+
+/** `/servers/{guild id}/{page}`, by that one rule. */
+export const pagePath = (guildId: string, page: PagePath): string => serverPath(guildId, `/${page}`);
 
 export interface FormTarget {
   guildId: string;
   csrf: string;
 }
 
-/** A POST form to one of the server's pages, with its CSRF field first. */
+/** A POST form to one of the server's pages, with the session's form token first (csrf.ts). */
 export function postForm({ guildId, csrf }: FormTarget, page: PagePath, body: Html, className = 'form'): Html {
   return html`<form method="post" action="${pagePath(guildId, page)}" class="${className}">
-    <input type="hidden" name="${CSRF_FIELD}" value="${csrf}" />${body}
+    ${csrfField(csrf)}${body}
   </form>`;
 }
 

@@ -17,6 +17,7 @@ button { font: inherit; padding: 0.45rem 0.9rem; min-height: 2.5rem; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; margin: 0.5rem 0; }
 dd { margin: 0; overflow-wrap: anywhere; }
 code, .preview { overflow-wrap: anywhere; }
+.notice.refused { border-left: 4px solid #c62828; padding: 0.25rem 0.75rem; }
 .preview { white-space: pre-wrap; background: #f4f5f7; border-radius: 6px; padding: 0.75rem; }
 .note { color: #5c6370; font-size: 0.9em; margin: 0.25rem 0; }
 .problems { color: #b00020; margin: 0.25rem 0; padding-left: 1.25rem; }

@@ -6,7 +6,8 @@ const DEBOUNCE_MS = 300;
 /**
  * The announcements page's live preview, served as a file: as the member types, it posts the form
  * (its CSRF field included) to the preview address and shows the text that comes back. Without
- * JavaScript the Preview button does the same with a page load. The server answers text/plain.
+ * JavaScript the Preview button does the same with a page load. The server answers text/plain (400
+ * with /setup's refusal for a template it would refuse, which is worth showing as the preview).
  */
 export const PREVIEW_SCRIPT = `'use strict';
 (function () {
@@ -22,10 +23,10 @@ export const PREVIEW_SCRIPT = `'use strict';
     fetch(url, {
       method: 'POST',
       credentials: 'same-origin',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/plain' },
       body: new URLSearchParams(new FormData(form)),
     })
-      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (response) { return response.ok || response.status === 400 ? response.text() : null; })
       .then(function (text) { if (text !== null && asked === latest) block.textContent = text; })
       .catch(function () { /* the Preview button still works */ });
   }

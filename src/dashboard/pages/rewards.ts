@@ -33,7 +33,6 @@ export interface RewardsPageInput extends ChannelsPageInput {
 export function rewardsPage(input: RewardsPageInput): Html {
   const { t } = input.i18n;
   return html`<section class="rewards">
-    <h1>${t('dashboard.pages.rewards.title')}</h1>
     <h2>${t('dashboard.pages.rewards.voterRole')}</h2>
     ${voterRole(input)}
     <h2>${t('setup.milestone.list.title')}</h2>

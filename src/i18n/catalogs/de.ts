@@ -638,6 +638,7 @@ export const de: Catalog = {
   // Issue 34: /stats stacks the votes by list.
   'stats.bySiteHeading': 'Nach Liste:',
   // Issue 36: the dashboard's pages (src/dashboard/pages).
+  'dashboard.saved': 'Gespeichert: /setup status sieht die Änderung jetzt.',
   'dashboard.pages.save': 'Speichern',
   'dashboard.pages.add': 'Hinzufügen',
   'dashboard.pages.remove': 'Entfernen',

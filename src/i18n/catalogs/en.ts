@@ -608,6 +608,7 @@ export const en = {
   // Issue 34: /stats stacks the votes by list.
   'stats.bySiteHeading': 'By list:',
   // Issue 36: the dashboard's pages (src/dashboard/pages).
+  'dashboard.saved': 'Saved: /setup status sees the change now.',
   'dashboard.pages.save': 'Save',
   'dashboard.pages.add': 'Add',
   'dashboard.pages.remove': 'Remove',

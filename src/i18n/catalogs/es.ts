@@ -629,6 +629,7 @@ export const es: Catalog = {
   // Issue 34: /stats stacks the votes by list.
   'stats.bySiteHeading': 'Por lista:',
   // Issue 36: the dashboard's pages (src/dashboard/pages).
+  'dashboard.saved': 'Guardado: /setup status ya ve el cambio.',
   'dashboard.pages.save': 'Guardar',
   'dashboard.pages.add': 'Añadir',
   'dashboard.pages.remove': 'Quitar',

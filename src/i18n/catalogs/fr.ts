@@ -629,6 +629,7 @@ export const fr: Catalog = {
   // Issue 34: /stats stacks the votes by list.
   'stats.bySiteHeading': 'Par liste :',
   // Issue 36: the dashboard's pages (src/dashboard/pages).
+  'dashboard.saved': 'Enregistré : /setup status voit le changement dès maintenant.',
   'dashboard.pages.save': 'Enregistrer',
   'dashboard.pages.add': 'Ajouter',
   'dashboard.pages.remove': 'Retirer',

@@ -621,6 +621,7 @@ export const ptBR: Catalog = {
   // Issue 34: /stats stacks the votes by list.
   'stats.bySiteHeading': 'Por lista:',
   // Issue 36: the dashboard's pages (src/dashboard/pages).
+  'dashboard.saved': 'Salvo: o /setup status já vê a mudança.',
   'dashboard.pages.save': 'Salvar',
   'dashboard.pages.add': 'Adicionar',
   'dashboard.pages.remove': 'Remover',
