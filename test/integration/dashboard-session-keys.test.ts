@@ -32,6 +32,8 @@ async function dashboard(keys: Buffer[]): Promise<{ app: FastifyInstance; url: s
     view: { guild: async () => undefined, member: async () => undefined },
     refresh: async () => undefined,
     unanswered: async () => ({ reviews: [], total: 0 }),
+    review: async () => undefined,
+    context: async () => undefined,
     logger: createLogger('silent', []),
   };
   const app = await dashboardApp(deps);
