@@ -7,6 +7,9 @@ import type { MessageKey } from '../i18n/index.js';
 export const SERVER_PAGES = [
   { id: 'overview', path: '', label: 'dashboard.nav.overview' },
   { id: 'reviews', path: '/reviews', label: 'dashboard.nav.reviews' },
+  { id: 'listings', path: '/listings', label: 'dashboard.nav.listings' },
+  { id: 'deliveries', path: '/deliveries', label: 'dashboard.nav.deliveries' },
+  { id: 'stats', path: '/stats', label: 'dashboard.nav.stats' },
 ] as const satisfies ReadonlyArray<{ id: string; path: string; label: MessageKey }>;
 
 export type ServerPageId = (typeof SERVER_PAGES)[number]['id'];
