@@ -6,11 +6,13 @@ import { translatorFor, type MessageKey, type Translator } from '../i18n/index.j
 import { postReviewReply } from '../interactions/review-reply-post.js';
 import { isAdaptedSiteId, listReviewOrigin, SITE_FACTS } from '../lists/index.js';
 import type { Actor, ChangeTarget } from '../setup/change.js';
+import { applyCredentials, credentialsShown } from '../setup/credentials.js';
 import { applyListingAdd, applyListingSecret, listingsFacts } from '../setup/listing.js';
 import { revealSecret } from '../setup/reveal.js';
 import { applyWebhook, webhookFacts } from '../setup/webhook.js';
 import { renderStats } from '../stats/render-stats.js';
 import { readStats, STATS_DEFAULT_DAYS } from '../stats/stats-data.js';
+import { CredentialsField } from '../views/credentials-modal.js';
 import { parseReviewId } from '../views/review.js';
 import type { ListingFacts, ShownSecret } from '../views/listing.js';
 import { memberOf, requireMember, serverFor } from './access.js';
@@ -32,6 +34,7 @@ type Form = Record<string, unknown>;
 const DONE = {
   replied: 'dashboard.pages.reviews.replied',
   saved: 'dashboard.pages.listings.saved',
+  credentials: 'setup.credentials.saved.title',
 } as const satisfies Record<string, MessageKey>;
 type Done = keyof typeof DONE;
 
@@ -120,12 +123,19 @@ export function recordsRoutes(app: FastifyInstance, deps: DashboardDeps, session
   ) => {
     const i18n = translatorFor(memberOf(request).locale);
     const facts = await listings(guild, i18n);
-    if (facts instanceof UserFacingError)
-      return show(request, reply, guild, 'listings', html``, { refused: facts }, status);
-    const shownFacts = facts.map((f) => (shown && f.site === shown.site ? { ...f, ...shown } : f));
+    // Receiving off (no WEBHOOK_PORT): no list to show, and the page says why; the credentials still are.
+    const off = facts instanceof UserFacingError;
+    const shownFacts = off ? [] : facts.map((f) => (shown && f.site === shown.site ? { ...f, ...shown } : f));
     // A page with a whole secret is kept by no cache and no history.
     if (shown) reply.header('cache-control', 'no-store');
-    const body = listingsPage({ guildId: guild.id, csrf: sessions.csrf(request), listings: shownFacts, i18n });
+    const body = listingsPage({
+      guildId: guild.id,
+      csrf: sessions.csrf(request),
+      listings: shownFacts,
+      credentials: credentialsShown(base, guild.id),
+      i18n,
+    });
+    notice ??= off ? { refused: facts } : undefined;
     return show(request, reply, guild, 'listings', body, notice, status);
   };
 
@@ -162,6 +172,14 @@ export function recordsRoutes(app: FastifyInstance, deps: DashboardDeps, session
             secret: { whole: secret },
           },
         );
+      }
+      if (action === LISTING_ACTIONS.credentials) {
+        const input = {
+          apiKey: field(request.body, CredentialsField.apiKey),
+          appId: field(request.body, CredentialsField.appId),
+        };
+        await applyCredentials(base, target, input, actor);
+        return backTo(reply, guild, PAGES.listings, 'credentials');
       }
       if (action !== LISTING_ACTIONS.rotate) throw new UserFacingError('refusal.listingUnknownSite');
       const made = { done: t('dashboard.pages.listings.made') };

@@ -189,6 +189,24 @@ describe('credentials and listings', () => {
     expect(page.text).not.toContain(secret);
   });
 
+  it('replaces the service credentials only after the service accepts them, audited by their ends', async () => {
+    const { browser, csrf } = await signedIn();
+    const { apiKey, appId } = world.sandbox;
+    expect((await browser.get(PAGE('listings'))).text).toContain(`••••${apiKey.slice(-4)}`);
+    const form = { action: 'credentials', _csrf: csrf };
+    const refused = await browser.post(PAGE('listings'), { ...form, api_key: 'wrong-key-0000', app_id: appId });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('Nothing changed.');
+    expect(refused.text).not.toContain('wrong-key-0000');
+    const saved = await browser.post(PAGE('listings'), { ...form, api_key: ` ${apiKey} `, app_id: appId });
+    expect(saved.status).toBe(303);
+    expect((await browser.get(saved.location!)).text).toContain('Credentials saved');
+    await world.discord.waitUntil(() =>
+      lines().some((line) => line.includes('Changed on the dashboard by') && line.includes('Credentials saved')),
+    );
+    expect(lines().join('\n')).not.toContain(apiKey);
+  });
+
   it('refuses a list it does not know with 400, saying what to fix, and changes nothing', async () => {
     const { browser, csrf } = await signedIn();
     const refused = await browser.post(PAGE('listings'), { site: 'nowhere', action: 'rotate', _csrf: csrf });

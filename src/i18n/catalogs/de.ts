@@ -688,6 +688,8 @@ export const de: Catalog = {
   'refusal.secretNone.title': 'Nichts anzuzeigen',
   'refusal.secretNone.text':
     'Für {site} ist noch kein Geheimnis gespeichert. Erneuere es (oder füge das der Seite ein) und zeige es dann an.',
+  'dashboard.pages.listings.credentialsNote':
+    'Vor dem Speichern beim Dienst geprüft: Lehnt er sie ab, bleiben die bisherigen in Gebrauch.',
   'dashboard.pages.listings.revealed':
     'Nur dieses eine Mal angezeigt und im Audit-Kanal vermerkt. Lade die Seite neu, um es zu verbergen.',
   'dashboard.pages.listings.made':

@@ -658,6 +658,8 @@ export const en = {
   'refusal.secretNone.title': 'Nothing to reveal',
   'refusal.secretNone.text':
     'No secret is kept for {site} yet. Rotate to make one (or paste the site’s), then reveal it.',
+  'dashboard.pages.listings.credentialsNote':
+    'Checked with the service before they are saved: if it refuses them, the ones in use stay.',
   'dashboard.pages.listings.revealed':
     'Shown this once, and recorded in the audit channel. Reload the page to hide it.',
   'dashboard.pages.listings.made':

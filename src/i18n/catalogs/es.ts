@@ -679,6 +679,8 @@ export const es: Catalog = {
   'refusal.secretNone.title': 'Nada que mostrar',
   'refusal.secretNone.text':
     'Aún no hay un secreto guardado para {site}. Renuévalo (o pega el del sitio) y luego muéstralo.',
+  'dashboard.pages.listings.credentialsNote':
+    'Se comprueban con el servicio antes de guardarlas: si las rechaza, siguen las que están en uso.',
   'dashboard.pages.listings.revealed':
     'Mostrado solo esta vez y registrado en el canal de auditoría. Recarga la página para ocultarlo.',
   'dashboard.pages.listings.made':

@@ -680,6 +680,8 @@ export const fr: Catalog = {
   'refusal.secretNone.title': 'Rien à afficher',
   'refusal.secretNone.text':
     'Aucun secret n’est encore gardé pour {site}. Renouvelez-le (ou collez celui du site), puis affichez-le.',
+  'dashboard.pages.listings.credentialsNote':
+    'Vérifiés auprès du service avant d’être enregistrés : s’il les refuse, ceux en place restent.',
   'dashboard.pages.listings.revealed':
     'Affiché cette seule fois et noté dans le salon d’audit. Rechargez la page pour le masquer.',
   'dashboard.pages.listings.made':

@@ -670,6 +670,8 @@ export const ptBR: Catalog = {
   'audit.dashboard.revealed': 'Segredo de {site} terminado em {last4} revelado no painel por {name}',
   'refusal.secretNone.title': 'Nada para revelar',
   'refusal.secretNone.text': 'Ainda não há segredo guardado para {site}. Renove-o (ou cole o do site) e depois revele.',
+  'dashboard.pages.listings.credentialsNote':
+    'Verificadas com o serviço antes de salvar: se ele recusar, as atuais continuam em uso.',
   'dashboard.pages.listings.revealed':
     'Mostrado só desta vez e registrado no canal de auditoria. Recarregue a página para ocultá-lo.',
   'dashboard.pages.listings.made':
