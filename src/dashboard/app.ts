@@ -7,6 +7,7 @@ import type { DashboardDeps } from './deps.js';
 import { problemPage } from './errors.js';
 import { loginRoutes } from './login.js';
 import { TokenBuckets } from './rate-limit.js';
+import { recordsRoutes } from './records-routes.js';
 import { securityHeaders } from './security-headers.js';
 import { serverPages } from './server-pages.js';
 import { SESSION_MS, SIGN_OUTS_READ_MS, Sessions } from './session.js';
@@ -68,6 +69,7 @@ export async function dashboardApp(deps: DashboardDeps): Promise<FastifyInstance
   await loginRoutes(app, deps, sessions);
   serverPages(app, deps, sessions);
   settingsRoutes(app, deps, sessions);
+  recordsRoutes(app, deps, sessions);
 
   app.setNotFoundHandler((request, reply) => problemPage(request, reply, 404, 'dashboard.error.notFound'));
   app.setErrorHandler((error, request, reply) => {

@@ -1,8 +1,8 @@
 import type { Guild, GuildMember } from 'discord.js';
 import type { DashboardSettings } from '../config/dashboard.js';
 import type { Logger } from '../core/log.js';
-import type { BaseContext } from '../runtime/context.js';
-import type { SignOutStore, UnansweredPage } from '../store/index.js';
+import type { BaseContext, BotContext } from '../runtime/context.js';
+import type { FeedReview, SignOutStore, UnansweredPage } from '../store/index.js';
 
 /**
  * The servers as the bot sees them: its guild cache under `npm start`, REST reads under
@@ -31,6 +31,10 @@ export interface DashboardDeps {
   readonly unanswered: (guildId: string, limit: number, offset: number) => Promise<UnansweredPage>;
   /** Where ended sign-ins are kept (the store): a restart or another process refuses them too. */
   readonly signOuts: SignOutStore;
+  /** One review the bot received, answered or not; undefined when it never came to this server. */
+  readonly review: (guildId: string, reviewId: string) => Promise<FeedReview | undefined>;
+  /** A set-up server's context, as its handlers get it (service client, stats, feed); undefined: not set up. */
+  readonly context: (guildId: string) => Promise<BotContext | undefined>;
   readonly logger: Logger;
   readonly now?: () => number;
 }

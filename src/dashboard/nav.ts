@@ -10,7 +10,10 @@ export const SERVER_PAGES = [
   { id: 'channels', path: `/${PAGES.channels}`, label: 'dashboard.pages.channels.title' },
   { id: 'announcements', path: `/${PAGES.announcements}`, label: 'dashboard.pages.announce.title' },
   { id: 'rewards', path: `/${PAGES.rewards}`, label: 'dashboard.pages.rewards.title' },
-  { id: 'reviews', path: '/reviews', label: 'dashboard.nav.reviews' },
+  { id: 'reviews', path: `/${PAGES.reviews}`, label: 'dashboard.nav.reviews' },
+  { id: 'listings', path: `/${PAGES.listings}`, label: 'dashboard.nav.listings' },
+  { id: 'deliveries', path: `/${PAGES.deliveries}`, label: 'dashboard.nav.deliveries' },
+  { id: 'stats', path: `/${PAGES.stats}`, label: 'dashboard.nav.stats' },
 ] as const satisfies ReadonlyArray<{ id: string; path: string; label: MessageKey }>;
 
 export type ServerPageId = (typeof SERVER_PAGES)[number]['id'];

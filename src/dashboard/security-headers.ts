@@ -12,7 +12,9 @@ export function securityHeaders(app: FastifyInstance): void {
     reply.header('referrer-policy', 'same-origin');
     reply.header('x-frame-options', 'DENY');
     // Pages show a member's servers: never kept by a shared cache or the back button of another user.
-    if (!request.url.startsWith('/static/')) reply.header('cache-control', 'no-store');
+    // A route that chose its own (the stats picture: `private`, for this browser only) keeps it.
+    if (!request.url.startsWith('/static/') && !reply.hasHeader('cache-control'))
+      reply.header('cache-control', 'no-store');
     return payload;
   });
 }

@@ -6,12 +6,11 @@ import type { DashboardDeps } from './deps.js';
 import type { Html } from './html.js';
 import { page } from './layout.js';
 import type { ServerPageId } from './nav.js';
-import { inboxBody, INBOX_PAGE_SIZE } from './pages/inbox.js';
 import { overviewBody } from './pages/overview.js';
 import { serversBody } from './pages/servers.js';
 import type { Sessions } from './session.js';
 
-/** The pages a signed-in member reads: their servers, a server's overview and its review inbox. */
+/** The pages a signed-in member reads first: their servers and a server's overview. */
 export function serverPages(app: FastifyInstance, deps: DashboardDeps, sessions: Sessions): void {
   const { view, base } = deps;
   const signedIn = { preHandler: requireMember(sessions) };
@@ -58,23 +57,4 @@ export function serverPages(app: FastifyInstance, deps: DashboardDeps, sessions:
       current: 'overview',
     });
   });
-
-  app.get<{ Params: { guildId: string }; Querystring: { page?: string } }>(
-    '/servers/:guildId/reviews',
-    signedIn,
-    async (request, reply) => {
-      const guild = await serverFor(request, reply, view, request.params.guildId);
-      if (!guild) return reply;
-      const i18n = translatorFor(memberOf(request).locale);
-      const asked = Number(request.query.page ?? '1');
-      const number = Number.isInteger(asked) && asked >= 1 && asked <= 10_000 ? asked : 1;
-      const found = await deps.unanswered(guild.id, INBOX_PAGE_SIZE, (number - 1) * INBOX_PAGE_SIZE);
-      const author = (userId: string) => base.names.get(userId) ?? userId;
-      return send(request, reply, i18n, i18n.t('dashboard.reviews.title'), inboxBody(found, number, author, i18n), {
-        id: guild.id,
-        name: guild.name,
-        current: 'reviews',
-      });
-    },
-  );
 }

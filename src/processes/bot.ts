@@ -217,6 +217,7 @@ async function main(): Promise<void> {
       view: (await import('../dashboard/bot-view.js')).gatewayView(client),
       logger,
       refresh: async () => undefined,
+      context: async (guildId) => realtime.runtimes.get(guildId)?.context,
     }));
 
   dropEarlyStop();

@@ -2,7 +2,7 @@ import type { Config } from '../config/bot.js';
 import type { Logger } from '../core/log.js';
 import type { BotView } from '../dashboard/deps.js';
 import { serveDashboard, type ServedDashboard } from '../dashboard/serve.js';
-import type { BaseContext } from '../runtime/context.js';
+import type { BaseContext, BotContext } from '../runtime/context.js';
 import type { StoreRoot } from '../store/index.js';
 
 /**
@@ -17,6 +17,8 @@ export async function startDashboard(parts: {
   logger: Logger;
   /** Reads a server's settings again before a page shows them (another process may have changed them). */
   refresh: (guildId: string) => Promise<void>;
+  /** A set-up server's handler context: the inbox's replies and the stats are made through it. */
+  context: (guildId: string) => Promise<BotContext | undefined>;
 }): Promise<ServedDashboard | undefined> {
   const { config, store, logger } = parts;
   if (!config.dashboard) return undefined;
@@ -29,6 +31,8 @@ export async function startDashboard(parts: {
     refresh: parts.refresh,
     unanswered: (guildId, limit, offset) => store.forServer(guildId).unansweredReviews(limit, offset),
     signOuts: store,
+    review: (guildId, reviewId) => store.forServer(guildId).feedPost(reviewId),
+    context: parts.context,
     logger,
   });
   logger.info({ url: served.url, publicUrl: config.dashboard.publicUrl }, 'dashboard listening');

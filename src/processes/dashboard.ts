@@ -19,6 +19,7 @@ import { Servers } from '../servers/servers.js';
 import { ServiceClients } from '../servers/service-clients.js';
 import { openStore } from '../store/index.js';
 import { startDashboard } from './dashboard-server.js';
+import { serverContexts } from './server-contexts.js';
 import { setupPorts } from './setup-ports.js';
 import { exitOnStartFailure } from './start-failure.js';
 
@@ -74,6 +75,8 @@ async function main(): Promise<void> {
     setup,
   };
   installProcessGuards(logger);
+  // Built and never started, as for `npm run interactions`: a reply is posted here, its feed post redrawn by the gateway.
+  const contexts = serverContexts({ config, servers, clients, client, root: store, base, logger, names: base.names });
   const dashboard = await startDashboard({
     config,
     base,
@@ -82,6 +85,10 @@ async function main(): Promise<void> {
     logger,
     // /setup may have changed the server in another process: its settings are read again for each page.
     refresh: (guildId) => servers.reload(guildId),
+    context: async (guildId) => {
+      await contexts.prepare(guildId);
+      return contexts.get(guildId);
+    },
   });
   phase = 'ok';
   logger.info({ servers: servers.known().length }, 'ready for the dashboard');

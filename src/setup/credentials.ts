@@ -10,6 +10,9 @@ import { changeAnswer, changed, changeResult, commandActor, commandTarget } from
 import type { Actor, ChangeResult, ChangeTarget } from './change.js';
 import { sealing } from './manage-server.js';
 
+/** The settings that hold one server's credentials when it is set up from .env. */
+const ENVIRONMENT_CREDENTIALS = 'SERVICE_API_KEY, SERVICE_APP_ID';
+
 /** `/setup credentials`: the form, unless the environment holds this server's credentials. */
 export async function openCredentials(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<void> {
   refuseEnvironmentCredentials(interaction.guildId!, ctx);
@@ -57,6 +60,18 @@ export async function applyCredentials(
   return changed(ctx, target, actor, changeResult('setup.credentials.saved', vars));
 }
 
+/** What the dashboard shows of the server's service credentials: their ends, the environment's name, or none yet. */
+export type CredentialsShown = { apiKey: string; appId: string } | { environment: string } | { none: true };
+
+export function credentialsShown(ctx: BaseContext, guildId: string): CredentialsShown {
+  const env = ctx.servers.environment;
+  if (env?.guildId === guildId && env.credentials) return { environment: ENVIRONMENT_CREDENTIALS };
+  const sealed = ctx.servers.record(guildId)?.sealed;
+  if (!sealed?.apiKey || !sealed.appId) return { none: true };
+  const { apiKey, appId } = ctx.servers.credentials(guildId);
+  return { apiKey: lastFour(apiKey), appId: lastFour(appId) };
+}
+
 function credentialsFrom(ctx: BaseContext, guildId: string, input: CredentialsInput): Credentials {
   refuseEnvironmentCredentials(guildId, ctx);
   const credentials = readCredentials(input);
@@ -80,7 +95,7 @@ async function checkWithService(credentials: Credentials, ctx: BaseContext): Pro
 function refuseEnvironmentCredentials(guildId: string, ctx: BaseContext): void {
   const env = ctx.servers.environment;
   if (env?.guildId === guildId && env.credentials)
-    throw new UserFacingError('refusal.setByEnvironment', { variable: 'SERVICE_API_KEY, SERVICE_APP_ID' });
+    throw new UserFacingError('refusal.setByEnvironment', { variable: ENVIRONMENT_CREDENTIALS });
 }
 
 /** A forged submit may leave a field out: read as missing, refused like an empty one. */

@@ -322,11 +322,20 @@ export async function applyListingRemove(
   return changed(ctx, target, actor, changeResult('setup.listing.removed', vars));
 }
 
+/** Every list set up for the server, as `/setup listing list` shows them (each secret by its end). */
+export function listingsFacts(ctx: BaseContext, guildId: string, i18n: Translator): ListingFacts[] {
+  webhookOn(ctx);
+  return ctx.servers.listings.of(guildId).map((listing) => factsOf(ctx, guildId, listing, i18n));
+}
+
+/** A list's whole secret, for the one member who asked to see it; undefined when none is kept. */
+export function listingSecret(ctx: BaseContext, guildId: string, site: string): string | undefined {
+  return ctx.servers.listings.checkFor(guildId, siteOf(site))?.secret;
+}
+
 /** `/setup listing list` */
 export async function listListings(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<MessageView> {
   const guildId = interaction.guildId!;
-  webhookOn(ctx);
   const i18n = translatorFor(interaction.locale);
-  const facts = ctx.servers.listings.of(guildId).map((listing) => factsOf(ctx, guildId, listing, i18n));
-  return listingsView(facts, i18n);
+  return listingsView(listingsFacts(ctx, guildId, i18n), i18n);
 }

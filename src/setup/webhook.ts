@@ -6,7 +6,9 @@ import { UserFacingError } from '../bot/user-error.js';
 import { translatorFor, type Translator } from '../i18n/index.js';
 import { lastFour } from '../secrets/secret-box.js';
 import { storeWithin, INTERACTION_STORE_MS } from '../store/within.js';
+import { SITE_FACTS } from '../lists/index.js';
 import { relativeTime } from '../views/format.js';
+import type { ListingFacts, ShownSecret } from '../views/listing.js';
 import { messageView, type MessageView } from '../views/message.js';
 import { ToneColour } from '../views/theme.js';
 import { changed, changeResult, commandActor, commandTarget, type Actor, type ChangeTarget } from './change.js';
@@ -56,6 +58,31 @@ export async function applyWebhook(
     path: `${webhook.path.replace(/\/+$/, '')}/${guildId}`,
     token: fresh ? { whole: fresh } : { end: lastFour(kept!) },
     lastDelivery: last === undefined ? undefined : new Date(last),
+  };
+}
+
+/**
+ * Guilds' webhook as the dashboard lists it beside the other lists: its address, its token by its end
+ * (never made here: reading makes nothing), its last delivery. Refused when the receiver is off.
+ */
+export async function webhookFacts(ctx: BaseContext, guildId: string, { t }: Translator): Promise<ListingFacts> {
+  const webhook = ctx.config.webhook;
+  if (!webhook) throw new UserFacingError('refusal.webhookOff');
+  const path = `${webhook.path.replace(/\/+$/, '')}/${guildId}`;
+  const sealed = ctx.servers.record(guildId)?.sealed.webhookToken;
+  const token = ctx.servers.webhookToken(guildId);
+  const secret: ShownSecret =
+    token === undefined ? { none: true } : sealed ? { end: lastFour(token) } : { environment: 'WEBHOOK_TOKEN' };
+  const last = await storeWithin(ctx.setup.lastDeliveryAt(guildId), INTERACTION_STORE_MS).catch(() => undefined);
+  return {
+    site: 'guilds',
+    name: SITE_FACTS.guilds.name,
+    secretFromSite: false,
+    address: webhook.publicUrl ? serverWebhookUrl(webhook.publicUrl, webhook.path, guildId) : path,
+    secret,
+    lastDeliveryAt: last ?? null,
+    lastTestAt: null,
+    voteLength: t('setup.listing.voteLengthFromSite'),
   };
 }
 

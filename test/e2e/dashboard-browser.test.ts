@@ -256,7 +256,7 @@ describe('the review inbox', () => {
       const address = pagePath(GUILD, PAGES.reviews);
       expect((await open(page, address)).status()).toBe(200);
       const card = page.locator('article.review', {
-        has: page.locator(`input[name="${REPLY_FIELDS.author}"][value="${CRITIC}"]`),
+        has: page.locator(`input[name="${REPLY_FIELDS.review}"][value="${CRITIC_REVIEW}"]`),
       });
       await card.waitFor();
       const text = `Thanks! The rules are pinned in #welcome now (${randomBytes(3).toString('hex')}).`;
@@ -270,7 +270,9 @@ describe('the review inbox', () => {
         expect.objectContaining({ content: text, pinned: true }),
       ]);
       expect(await card.count()).toBe(0);
-      await page.locator(`input[name="${REPLY_FIELDS.author}"][value="${VOTER}"]`).waitFor({ state: 'attached' });
+      await page
+        .locator(`input[name="${REPLY_FIELDS.review}"][value="${VOTER_REVIEW}"]`)
+        .waitFor({ state: 'attached' });
       await shot(page, 'reviews-answered-phone');
       expect(trouble.problems).toEqual([]);
       await page.close();

@@ -44,6 +44,8 @@ async function dashboard(keys: Buffer[], signOuts = store): Promise<{ app: Fasti
     refresh: async () => undefined,
     unanswered: async () => ({ reviews: [], total: 0 }),
     signOuts,
+    review: async () => undefined,
+    context: async () => undefined,
     logger: createLogger('silent', []),
   };
   const app = await dashboardApp(deps);

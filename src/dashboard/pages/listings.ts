@@ -1,16 +1,23 @@
 import type { Translator } from '../../i18n/index.js';
+import type { CredentialsShown } from '../../setup/credentials.js';
+import { CredentialsField } from '../../views/credentials-modal.js';
 import type { ListingFacts } from '../../views/listing.js';
 import { html, type Html } from '../html.js';
 import { moment, PAGES, postForm, type FormTarget } from './form.js';
 
 /** The fields of the listings page's forms: which list, what to do, and (for a list whose site makes it) the new secret. */
 export const LISTING_FIELDS = { site: 'site', action: 'action', secret: 'secret' } as const;
-/** `reveal` shows the whole secret once (audited); `rotate` makes a new one, or keeps the one pasted in `secret`. */
-export const LISTING_ACTIONS = { reveal: 'reveal', rotate: 'rotate' } as const;
+/**
+ * `reveal` shows the whole secret once (audited); `rotate` makes a new one, or keeps the one pasted in `secret`;
+ * `credentials` saves the service's API key and app id (the fields of /setup credentials' form).
+ */
+export const LISTING_ACTIONS = { reveal: 'reveal', rotate: 'rotate', credentials: 'credentials' } as const;
 
 export interface ListingsPageInput extends FormTarget {
   /** Guilds (the webhook and its token) first, then each list, as `/setup listing list` reads them. */
   listings: readonly ListingFacts[];
+  /** The service credentials, shown first; left out: no such card. */
+  credentials?: CredentialsShown;
   i18n: Translator;
 }
 
@@ -22,8 +29,39 @@ export function listingsPage(input: ListingsPageInput): Html {
     listings.length === 0 ? html`<p>${t('dashboard.pages.listings.none')}</p>` : listings.map((l) => listing(l, input));
   return html`<section class="listings">
     <h1>${t('dashboard.pages.listings.title')}</h1>
-    ${items}
+    ${input.credentials ? credentialsCard(input.credentials, input) : null} ${items}
   </section>`;
+}
+
+/** The service's API key and app id by their ends, and a form to replace both (checked with the service first). */
+function credentialsCard(shown: CredentialsShown, input: ListingsPageInput): Html {
+  const { t } = input.i18n;
+  if ('environment' in shown)
+    return html`<article class="card credentials">
+      <h2>${t('setup.credentials.modalTitle')}</h2>
+      <p>${t('setup.listing.fromEnvironment', { variable: shown.environment })}</p>
+    </article>`;
+  const field = (name: string, label: string) =>
+    html`<label>${label} <input type="password" name="${name}" required autocomplete="off" /></label>`;
+  const body = html`<input type="hidden" name="${LISTING_FIELDS.action}" value="${LISTING_ACTIONS.credentials}" />
+    ${field(CredentialsField.apiKey, t('setup.credentials.apiKey'))}
+    ${field(CredentialsField.appId, t('setup.credentials.appId'))}
+    <p class="note">${t('dashboard.pages.listings.credentialsNote')}</p>
+    <button type="submit">${t('dashboard.pages.save')}</button>`;
+  return html`<article class="card credentials">
+    <h2>${t('setup.credentials.modalTitle')}</h2>
+    ${
+      'none' in shown
+        ? null
+        : html`<dl>
+            <dt>${t('setup.credentials.apiKey')}</dt>
+            <dd><code>${shown.apiKey}</code></dd>
+            <dt>${t('setup.credentials.appId')}</dt>
+            <dd><code>${shown.appId}</code></dd>
+          </dl>`
+    }
+    ${postForm(input, PAGES.listings, body)}
+  </article>`;
 }
 
 function listing(facts: ListingFacts, input: ListingsPageInput): Html {

@@ -4,15 +4,20 @@ import { stars } from '../../views/format.js';
 import { html, type Html } from '../html.js';
 import { moment, PAGES, postForm, textarea, type FormTarget } from './form.js';
 
-/** The reply form's fields: whose review (`author`, the reviewer's user id), the text, and whether it is pinned. */
-export const REPLY_FIELDS = { author: 'author', reply: 'reply', pinned: 'pinned' } as const;
+/** The reply form's fields: which review (its id, as the Reply button carries it), the text, and whether it is pinned. */
+export const REPLY_FIELDS = { review: 'review', reply: 'reply', pinned: 'pinned' } as const;
+
+/** How many reviews one page of the inbox shows. */
+export const INBOX_PAGE_SIZE = 20;
 
 /** A review waiting for a reply, as the inbox reads it from the store. */
 export interface InboxReview {
+  reviewId: string;
   authorId: string;
   /** The reviewer's name as Discord or the list gave it; undefined: the id shows. */
   authorName: string | undefined;
-  rating: number;
+  /** 1 to 5; null for a list's review that came without one. */
+  rating: number | null;
   text: string;
   /** When it was written (ms). */
   at: number;
@@ -21,8 +26,11 @@ export interface InboxReview {
 }
 
 export interface ReviewsPageInput extends FormTarget {
-  /** Unanswered reviews, oldest first, as `/reviews pending` lists them. */
+  /** Unanswered reviews, oldest first, as `/reviews pending` lists them: one page of them. */
   reviews: readonly InboxReview[];
+  /** How many wait in all, and which page of INBOX_PAGE_SIZE this is (from 1); left out: one page. */
+  total?: number;
+  page?: number;
   i18n: Translator;
 }
 
@@ -32,22 +40,33 @@ export function reviewsPage(input: ReviewsPageInput): Html {
   const items =
     input.reviews.length === 0
       ? html`<p>${t('inbox.empty')}</p>`
-      : input.reviews.map((review) => reviewCard(review, input));
+      : html`<p>${t('dashboard.reviews.count', { count: input.total ?? input.reviews.length })}</p>
+          ${input.reviews.map((review) => reviewCard(review, input))}`;
   return html`<section class="reviews">
     <h1>${t('inbox.title')}</h1>
-    ${items}
+    ${items} ${pager(input)}
   </section>`;
+}
+
+function pager({ total, page = 1, i18n: { t } }: ReviewsPageInput): Html | null {
+  const pages = Math.max(1, Math.ceil((total ?? 0) / INBOX_PAGE_SIZE));
+  if (pages <= 1) return null;
+  return html`<p class="pager">
+    ${page > 1 ? html`<a href="?page=${page - 1}">${t('dashboard.reviews.previous')}</a>` : null}
+    ${t('dashboard.reviews.page', { page, pages })}
+    ${page < pages ? html`<a href="?page=${page + 1}">${t('dashboard.reviews.next')}</a>` : null}
+  </p>`;
 }
 
 function reviewCard(review: InboxReview, input: ReviewsPageInput): Html {
   const { t } = input.i18n;
-  const id = `reply-${review.authorId}`;
+  const id = `reply-${review.reviewId.replace(/[^\w-]/g, '_')}`;
   const reply =
     review.site === undefined
       ? postForm(
           input,
           PAGES.reviews,
-          html`<input type="hidden" name="${REPLY_FIELDS.author}" value="${review.authorId}" />
+          html`<input type="hidden" name="${REPLY_FIELDS.review}" value="${review.reviewId}" />
             <label for="${id}">${t('dashboard.pages.reviews.reply')}</label>
             ${textarea({ id, name: REPLY_FIELDS.reply, rows: 3, minlength: REPLY_MIN_LENGTH, maxlength: REPLY_MAX_LENGTH, required: true }, '')}
             <label class="check"
@@ -59,7 +78,7 @@ function reviewCard(review: InboxReview, input: ReviewsPageInput): Html {
       : html`<p class="note">${t('dashboard.pages.reviews.onSite', { site: review.site })}</p>`;
   return html`<article class="card review">
     <h2>${review.authorName ?? review.authorId}</h2>
-    <p class="stars">${stars(review.rating)}</p>
+    <p class="stars">${review.rating === null ? t('dashboard.reviews.noRating') : stars(review.rating)}</p>
     <p class="when">${moment(review.at, t('common.unknown'))}</p>
     <blockquote>${review.text}</blockquote>
     ${reply}

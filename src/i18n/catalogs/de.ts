@@ -684,6 +684,26 @@ export const de: Catalog = {
   'dashboard.pages.deliveries.event': 'Ereignis',
   'dashboard.pages.deliveries.outcome': 'Ergebnis',
   'dashboard.pages.stats.since': 'Gezählt seit',
+  // Issue 36: the dashboard's records pages (src/dashboard/records-routes.ts).
+  'audit.dashboard.revealed': 'Geheimnis von {site} mit Ende {last4} im Dashboard angezeigt von {name}',
+  'refusal.secretNone.title': 'Nichts anzuzeigen',
+  'refusal.secretNone.text':
+    'Für {site} ist noch kein Geheimnis gespeichert. Erneuere es (oder füge das der Seite ein) und zeige es dann an.',
+  'dashboard.pages.listings.credentialsNote':
+    'Vor dem Speichern beim Dienst geprüft: Lehnt er sie ab, bleiben die bisherigen in Gebrauch.',
+  'dashboard.pages.listings.revealed':
+    'Nur dieses eine Mal angezeigt und im Audit-Kanal vermerkt. Lade die Seite neu, um es zu verbergen.',
+  'dashboard.pages.listings.made':
+    'Neues Geheimnis erstellt und nur dieses eine Mal angezeigt: Füge es jetzt auf der Seite ein. Das alte gilt nicht mehr.',
+  'dashboard.pages.listings.saved': 'Geheimnis gespeichert: Zustellungen der Seite werden ab jetzt damit geprüft.',
+  'dashboard.pages.reviews.replied': 'Antwort gepostet und im Audit-Kanal vermerkt.',
+  'refusal.reviewGone.title': 'Antwort nicht gesendet',
+  'refusal.reviewGone.text':
+    'Diese Bewertung wartet hier nicht mehr auf eine Antwort (schon beantwortet oder nicht von diesem Server). Nichts wurde gesendet: Lade den Posteingang neu.',
+  'dashboard.pages.notSaved': 'Nichts wurde geändert.',
+  'dashboard.nav.listings': 'Zugangsdaten und Listen',
+  'dashboard.nav.deliveries': 'Zustellprotokoll',
+  'dashboard.nav.stats': 'Statistik',
   // Issue 36: the web dashboard (src/dashboard).
   'dashboard.title': 'Vote Review Bot',
   'dashboard.signIn': 'Mit Discord anmelden',

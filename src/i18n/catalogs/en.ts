@@ -654,6 +654,26 @@ export const en = {
   'dashboard.pages.deliveries.event': 'Event',
   'dashboard.pages.deliveries.outcome': 'Outcome',
   'dashboard.pages.stats.since': 'Counting since',
+  // Issue 36: the dashboard's records pages (src/dashboard/records-routes.ts).
+  'audit.dashboard.revealed': 'Secret of {site} ending in {last4} revealed on the dashboard by {name}',
+  'refusal.secretNone.title': 'Nothing to reveal',
+  'refusal.secretNone.text':
+    'No secret is kept for {site} yet. Rotate to make one (or paste the site’s), then reveal it.',
+  'dashboard.pages.listings.credentialsNote':
+    'Checked with the service before they are saved: if it refuses them, the ones in use stay.',
+  'dashboard.pages.listings.revealed':
+    'Shown this once, and recorded in the audit channel. Reload the page to hide it.',
+  'dashboard.pages.listings.made':
+    'New secret made, shown this once: paste it on the site now. The old one no longer works.',
+  'dashboard.pages.listings.saved': 'Secret saved: deliveries from the site are checked with it from now on.',
+  'dashboard.pages.reviews.replied': 'Reply posted, and recorded in the audit channel.',
+  'refusal.reviewGone.title': 'Reply not sent',
+  'refusal.reviewGone.text':
+    'This review no longer waits for a reply here (answered already, or not this server’s). Nothing was sent: reload the inbox.',
+  'dashboard.pages.notSaved': 'Nothing changed.',
+  'dashboard.nav.listings': 'Credentials and listings',
+  'dashboard.nav.deliveries': 'Delivery log',
+  'dashboard.nav.stats': 'Stats',
   // Issue 36: the web dashboard (src/dashboard).
   'dashboard.title': 'Vote Review Bot',
   'dashboard.signIn': 'Sign in with Discord',

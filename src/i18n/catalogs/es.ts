@@ -675,6 +675,26 @@ export const es: Catalog = {
   'dashboard.pages.deliveries.event': 'Evento',
   'dashboard.pages.deliveries.outcome': 'Resultado',
   'dashboard.pages.stats.since': 'Contando desde',
+  // Issue 36: the dashboard's records pages (src/dashboard/records-routes.ts).
+  'audit.dashboard.revealed': 'Secreto de {site} terminado en {last4} mostrado en el panel por {name}',
+  'refusal.secretNone.title': 'Nada que mostrar',
+  'refusal.secretNone.text':
+    'Aún no hay un secreto guardado para {site}. Renuévalo (o pega el del sitio) y luego muéstralo.',
+  'dashboard.pages.listings.credentialsNote':
+    'Se comprueban con el servicio antes de guardarlas: si las rechaza, siguen las que están en uso.',
+  'dashboard.pages.listings.revealed':
+    'Mostrado solo esta vez y registrado en el canal de auditoría. Recarga la página para ocultarlo.',
+  'dashboard.pages.listings.made':
+    'Nuevo secreto creado, mostrado solo esta vez: pégalo ahora en el sitio. El anterior ya no sirve.',
+  'dashboard.pages.listings.saved': 'Secreto guardado: las entregas del sitio se comprueban con él desde ahora.',
+  'dashboard.pages.reviews.replied': 'Respuesta publicada y registrada en el canal de auditoría.',
+  'refusal.reviewGone.title': 'Respuesta no enviada',
+  'refusal.reviewGone.text':
+    'Esta reseña ya no espera respuesta aquí (ya respondida, o no es de este servidor). No se envió nada: recarga la bandeja.',
+  'dashboard.pages.notSaved': 'No se cambió nada.',
+  'dashboard.nav.listings': 'Credenciales y listas',
+  'dashboard.nav.deliveries': 'Registro de entregas',
+  'dashboard.nav.stats': 'Estadísticas',
   // Issue 36: the web dashboard (src/dashboard).
   'dashboard.title': 'Vote Review Bot',
   'dashboard.signIn': 'Iniciar sesión con Discord',

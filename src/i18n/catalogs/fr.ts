@@ -676,6 +676,27 @@ export const fr: Catalog = {
   'dashboard.pages.deliveries.event': 'Événement',
   'dashboard.pages.deliveries.outcome': 'Résultat',
   'dashboard.pages.stats.since': 'Compté depuis',
+  // Issue 36: the dashboard's records pages (src/dashboard/records-routes.ts).
+  'audit.dashboard.revealed': 'Secret de {site} finissant par {last4} affiché sur le tableau de bord par {name}',
+  'refusal.secretNone.title': 'Rien à afficher',
+  'refusal.secretNone.text':
+    'Aucun secret n’est encore gardé pour {site}. Renouvelez-le (ou collez celui du site), puis affichez-le.',
+  'dashboard.pages.listings.credentialsNote':
+    'Vérifiés auprès du service avant d’être enregistrés : s’il les refuse, ceux en place restent.',
+  'dashboard.pages.listings.revealed':
+    'Affiché cette seule fois et noté dans le salon d’audit. Rechargez la page pour le masquer.',
+  'dashboard.pages.listings.made':
+    'Nouveau secret créé, affiché cette seule fois : collez-le sur le site maintenant. L’ancien ne marche plus.',
+  'dashboard.pages.listings.saved':
+    'Secret enregistré : les livraisons du site sont vérifiées avec lui dès maintenant.',
+  'dashboard.pages.reviews.replied': 'Réponse publiée et notée dans le salon d’audit.',
+  'refusal.reviewGone.title': 'Réponse non envoyée',
+  'refusal.reviewGone.text':
+    'Cet avis n’attend plus de réponse ici (déjà répondu, ou pas de ce serveur). Rien n’a été envoyé : rechargez la boîte.',
+  'dashboard.pages.notSaved': 'Rien n’a changé.',
+  'dashboard.nav.listings': 'Identifiants et listes',
+  'dashboard.nav.deliveries': 'Journal des livraisons',
+  'dashboard.nav.stats': 'Statistiques',
   // Issue 36: the web dashboard (src/dashboard).
   'dashboard.title': 'Vote Review Bot',
   'dashboard.signIn': 'Se connecter avec Discord',

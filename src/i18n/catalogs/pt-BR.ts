@@ -667,6 +667,25 @@ export const ptBR: Catalog = {
   'dashboard.pages.deliveries.event': 'Evento',
   'dashboard.pages.deliveries.outcome': 'Resultado',
   'dashboard.pages.stats.since': 'Contando desde',
+  // Issue 36: the dashboard's records pages (src/dashboard/records-routes.ts).
+  'audit.dashboard.revealed': 'Segredo de {site} terminado em {last4} revelado no painel por {name}',
+  'refusal.secretNone.title': 'Nada para revelar',
+  'refusal.secretNone.text': 'Ainda não há segredo guardado para {site}. Renove-o (ou cole o do site) e depois revele.',
+  'dashboard.pages.listings.credentialsNote':
+    'Verificadas com o serviço antes de salvar: se ele recusar, as atuais continuam em uso.',
+  'dashboard.pages.listings.revealed':
+    'Mostrado só desta vez e registrado no canal de auditoria. Recarregue a página para ocultá-lo.',
+  'dashboard.pages.listings.made':
+    'Novo segredo criado, mostrado só desta vez: cole-o no site agora. O antigo não funciona mais.',
+  'dashboard.pages.listings.saved': 'Segredo salvo: as entregas do site são verificadas com ele a partir de agora.',
+  'dashboard.pages.reviews.replied': 'Resposta publicada e registrada no canal de auditoria.',
+  'refusal.reviewGone.title': 'Resposta não enviada',
+  'refusal.reviewGone.text':
+    'Esta avaliação não espera mais resposta aqui (já respondida, ou não é deste servidor). Nada foi enviado: recarregue a caixa.',
+  'dashboard.pages.notSaved': 'Nada foi alterado.',
+  'dashboard.nav.listings': 'Credenciais e listas',
+  'dashboard.nav.deliveries': 'Registro de entregas',
+  'dashboard.nav.stats': 'Estatísticas',
   // Issue 36: the web dashboard (src/dashboard).
   'dashboard.title': 'Vote Review Bot',
   'dashboard.signIn': 'Entrar com o Discord',

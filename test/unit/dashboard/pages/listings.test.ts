@@ -77,6 +77,38 @@ describe('the credentials and listings page', () => {
     expect(expectEveryFormGuarded(revealed, GUILD, CSRF)).toBe(1);
   });
 
+  it('shows the service credentials by their ends, with a form for both, or names the settings that hold them', () => {
+    const shown = flat(
+      listingsPage({
+        guildId: GUILD,
+        csrf: CSRF,
+        listings: [],
+        credentials: { apiKey: lastFour('key_abcd1234'), appId: lastFour('app_9876') },
+        i18n,
+      }).text,
+    );
+    expect(shown).toContain('<code>••••1234</code>');
+    expect(shown).toContain('<code>••••9876</code>');
+    expect(shown).not.toContain('key_abcd');
+    const [form, ...others] = formsOf(shown);
+    expect(others).toHaveLength(0);
+    expect(form!.body).toContain(`name="${LISTING_FIELDS.action}" value="${LISTING_ACTIONS.credentials}"`);
+    expect(form!.body).toContain('type="password" name="api_key"');
+    expect(form!.body).toContain('type="password" name="app_id"');
+    expect(expectEveryFormGuarded(shown, GUILD, CSRF)).toBe(1);
+    const none = listingsPage({ guildId: GUILD, csrf: CSRF, listings: [], credentials: { none: true }, i18n }).text;
+    expect(formsOf(none)).toHaveLength(1);
+    const fixed = listingsPage({
+      guildId: GUILD,
+      csrf: CSRF,
+      listings: [],
+      credentials: { environment: 'SERVICE_API_KEY, SERVICE_APP_ID' },
+      i18n,
+    }).text;
+    expect(fixed).toContain('SERVICE_API_KEY, SERVICE_APP_ID');
+    expect(formsOf(fixed)).toHaveLength(0);
+  });
+
   it('speaks the member’s language', () => {
     const german = listingsPage({ guildId: GUILD, csrf: CSRF, listings: [guilds], i18n: translatorFor('de') }).text;
     expect(german).toContain('Zugangsdaten und Listen');

@@ -19,8 +19,23 @@ describe('the review inbox', () => {
       csrf: CSRF,
       i18n,
       reviews: [
-        { authorId: '301', authorName: `Eve ${HOSTILE}`, rating: 2, text: `Bad bot ${HOSTILE}`, at: AT },
-        { authorId: '302', authorName: undefined, rating: 5, text: 'Great', at: AT, site: 'Top.gg' },
+        {
+          reviewId: 'rev_1',
+          authorId: '301',
+          authorName: `Eve ${HOSTILE}`,
+          rating: 2,
+          text: `Bad bot ${HOSTILE}`,
+          at: AT,
+        },
+        {
+          reviewId: 'topgg:9',
+          authorId: '302',
+          authorName: undefined,
+          rating: 5,
+          text: 'Great',
+          at: AT,
+          site: 'Top.gg',
+        },
       ],
     }).text,
   );
@@ -37,9 +52,9 @@ describe('the review inbox', () => {
   it('offers a reply form with the reply and pinned fields for a Guilds review, and sends another list to its site', () => {
     const [form, ...others] = formsOf(page);
     expect(others).toHaveLength(0);
-    expect(form!.body).toContain(`name="${REPLY_FIELDS.author}" value="301"`);
+    expect(form!.body).toContain(`name="${REPLY_FIELDS.review}" value="rev_1"`);
     expect(form!.body).toMatch(
-      new RegExp(`<textarea id="reply-301" name="${REPLY_FIELDS.reply}"[^>]* required></textarea>`),
+      new RegExp(`<textarea id="reply-rev_1" name="${REPLY_FIELDS.reply}"[^>]* required></textarea>`),
     );
     expect(form!.body).toContain(`type="checkbox" name="${REPLY_FIELDS.pinned}" value="on"`);
     expect(page).toContain('From Top.gg: answer it on that site.');
@@ -48,6 +63,17 @@ describe('the review inbox', () => {
   it('puts the CSRF token in the reply form, posting to the inbox', () => {
     expect(expectEveryFormGuarded(page, GUILD, CSRF)).toBe(1);
     expect(formsOf(page)[0]!.tag).toContain(`action="/servers/${GUILD}/reviews"`);
+  });
+
+  it('counts the waiting reviews, pages past the first twenty, and shows a review without a rating as such', () => {
+    const one = { reviewId: 'rev_2', authorId: '303', authorName: 'Ann', rating: null, text: 'Hm', at: AT };
+    const second = flat(reviewsPage({ guildId: GUILD, csrf: CSRF, i18n, reviews: [one], total: 45, page: 2 }).text);
+    expect(second).toContain('45 reviews waiting for an answer, oldest first.');
+    expect(second).toContain('no rating');
+    expect(second).toContain('<a href="?page=1">Previous</a>');
+    expect(second).toContain('Page 2 of 3');
+    expect(second).toContain('<a href="?page=3">Next</a>');
+    expect(flat(reviewsPage({ guildId: GUILD, csrf: CSRF, i18n, reviews: [one] }).text)).not.toContain('Page 1');
   });
 
   it('says so when no review waits', () => {

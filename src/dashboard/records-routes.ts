@@ -1,0 +1,323 @@
+import type { Guild } from 'discord.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { discordPoster } from '../bot/poster.js';
+import { UserFacingError } from '../bot/user-error.js';
+import { translatorFor, type MessageKey, type Translator } from '../i18n/index.js';
+import { postReviewReply } from '../interactions/review-reply-post.js';
+import { isAdaptedSiteId, listReviewOrigin, SITE_FACTS } from '../lists/index.js';
+import type { Actor, ChangeTarget } from '../setup/change.js';
+import { applyCredentials, credentialsShown } from '../setup/credentials.js';
+import { applyListingAdd, applyListingSecret, listingsFacts } from '../setup/listing.js';
+import { revealSecret } from '../setup/reveal.js';
+import { applyWebhook, webhookFacts } from '../setup/webhook.js';
+import { renderStats } from '../stats/render-stats.js';
+import { readStats, STATS_DEFAULT_DAYS } from '../stats/stats-data.js';
+import { CredentialsField } from '../views/credentials-modal.js';
+import { parseReviewId } from '../views/review.js';
+import type { ListingFacts, ShownSecret } from '../views/listing.js';
+import { memberOf, requireMember, serverFor } from './access.js';
+import type { DashboardDeps } from './deps.js';
+import { html, type Html } from './html.js';
+import { page } from './layout.js';
+import { SERVER_PAGES, type ServerPageId } from './nav.js';
+import { deliveriesPage } from './pages/deliveries.js';
+import { pagePath, PAGES, type PagePath } from './pages/form.js';
+import { LISTING_ACTIONS, LISTING_FIELDS, listingsPage } from './pages/listings.js';
+import { INBOX_PAGE_SIZE, REPLY_FIELDS, reviewsPage, type InboxReview } from './pages/reviews.js';
+import { statsPage } from './pages/stats.js';
+import type { Sessions } from './session.js';
+
+type GuildParams = { Params: { guildId: string } };
+type Form = Record<string, unknown>;
+
+/** What a change redirects back with (`?done=`): the notice the page then shows once. */
+const DONE = {
+  replied: 'dashboard.pages.reviews.replied',
+  saved: 'dashboard.pages.listings.saved',
+  credentials: 'setup.credentials.saved.title',
+} as const satisfies Record<string, MessageKey>;
+type Done = keyof typeof DONE;
+
+const field = (body: unknown, name: string): unknown =>
+  body && typeof body === 'object' ? (body as Form)[name] : undefined;
+
+/** What a page says above its body: a change that went through, or one refused (what to fix; nothing changed). */
+type Notice = { done: string } | { refused: UserFacingError };
+
+function noticeHtml(notice: Notice | undefined, { t }: Translator): Html | null {
+  if (!notice) return null;
+  if ('done' in notice) return html`<p class="notice" role="status">✔ ${notice.done}</p>`;
+  const { key, vars } = notice.refused;
+  return html`<div class="warning" role="alert">
+    <p><strong>${t(`${key}.title` as MessageKey)}</strong> ${t('dashboard.pages.notSaved')}</p>
+    <p>${t(`${key}.text` as MessageKey, vars)}</p>
+  </div>`;
+}
+
+/**
+ * The records pages of a server: credentials and listings (reveal, rotate), the review inbox with its
+ * reply form, the delivery log and the stats with their picture. Reads come from the same functions
+ * /setup status, /setup listing and /stats read; changes go through the same apply functions and the
+ * one reply path as the commands and the Reply button, with the member as a dashboard actor.
+ */
+export function recordsRoutes(app: FastifyInstance, deps: DashboardDeps, sessions: Sessions): void {
+  const { view, base } = deps;
+  const signedIn = { preHandler: requireMember(sessions) };
+
+  const show = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    guild: Guild,
+    current: ServerPageId,
+    body: Html,
+    notice?: Notice,
+    status = 200,
+  ) => {
+    const member = memberOf(request);
+    const i18n = translatorFor(member.locale);
+    return reply
+      .code(status)
+      .type('text/html; charset=utf-8')
+      .send(
+        page({
+          i18n,
+          title: i18n.t(SERVER_PAGES.find((one) => one.id === current)!.label),
+          body: html`${noticeHtml(notice, i18n)}${body}`,
+          member: { member, csrf: sessions.csrf(request) },
+          server: { id: guild.id, name: guild.name, current },
+        }),
+      );
+  };
+  /** The notice a redirect after a change asked for, if it named one. */
+  const doneOf = (request: FastifyRequest, i18n: Translator): Notice | undefined => {
+    const done = (request.query as { done?: string } | undefined)?.done;
+    return done !== undefined && Object.hasOwn(DONE, done) ? { done: i18n.t(DONE[done as Done]) } : undefined;
+  };
+  const backTo = (reply: FastifyReply, guild: Guild, to: PagePath, done: Done) =>
+    reply.code(303).redirect(`${pagePath(guild.id, to)}?done=${done}`);
+  const actorOf = (request: FastifyRequest): Actor => {
+    const member = memberOf(request);
+    return { userId: member.id, name: member.name, via: 'dashboard', locale: member.locale };
+  };
+  const targetOf = (guild: Guild): ChangeTarget => ({ guildId: guild.id, guild });
+  /** The page's guild, or the 403/404 page sent (undefined). */
+  const guildOf = (request: FastifyRequest<GuildParams>, reply: FastifyReply) =>
+    serverFor(request, reply, view, request.params.guildId);
+
+  // Credentials and listings.
+  const listings = async (guild: Guild, i18n: Translator): Promise<ListingFacts[] | UserFacingError> => {
+    try {
+      return [await webhookFacts(base, guild.id, i18n), ...listingsFacts(base, guild.id, i18n)];
+    } catch (error) {
+      if (error instanceof UserFacingError) return error;
+      throw error;
+    }
+  };
+  const showListings = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    guild: Guild,
+    notice?: Notice,
+    shown?: { site: string; secret: ShownSecret; address?: string },
+    status = 200,
+  ) => {
+    const i18n = translatorFor(memberOf(request).locale);
+    const facts = await listings(guild, i18n);
+    // Receiving off (no WEBHOOK_PORT): no list to show, and the page says why; the credentials still are.
+    const off = facts instanceof UserFacingError;
+    const shownFacts = off ? [] : facts.map((f) => (shown && f.site === shown.site ? { ...f, ...shown } : f));
+    // A page with a whole secret is kept by no cache and no history.
+    if (shown) reply.header('cache-control', 'no-store');
+    const body = listingsPage({
+      guildId: guild.id,
+      csrf: sessions.csrf(request),
+      listings: shownFacts,
+      credentials: credentialsShown(base, guild.id),
+      i18n,
+    });
+    notice ??= off ? { refused: facts } : undefined;
+    return show(request, reply, guild, 'listings', body, notice, status);
+  };
+
+  app.get<GuildParams & { Querystring: { done?: string } }>(
+    '/servers/:guildId/listings',
+    signedIn,
+    async (request, reply) => {
+      const guild = await guildOf(request, reply);
+      if (!guild) return reply;
+      await deps.refresh(guild.id);
+      return showListings(request, reply, guild, doneOf(request, translatorFor(memberOf(request).locale)));
+    },
+  );
+
+  app.post<GuildParams>('/servers/:guildId/listings', async (request, reply) => {
+    const guild = await guildOf(request, reply);
+    if (!guild) return reply;
+    const i18n = translatorFor(memberOf(request).locale);
+    const { t } = i18n;
+    const site = String(field(request.body, LISTING_FIELDS.site) ?? '');
+    const action = field(request.body, LISTING_FIELDS.action);
+    const target = targetOf(guild);
+    const actor = actorOf(request);
+    try {
+      if (action === LISTING_ACTIONS.reveal) {
+        const secret = await revealSecret(base, target, { site }, actor);
+        return await showListings(
+          request,
+          reply,
+          guild,
+          { done: t('dashboard.pages.listings.revealed') },
+          {
+            site,
+            secret: { whole: secret },
+          },
+        );
+      }
+      if (action === LISTING_ACTIONS.credentials) {
+        const input = {
+          apiKey: field(request.body, CredentialsField.apiKey),
+          appId: field(request.body, CredentialsField.appId),
+        };
+        await applyCredentials(base, target, input, actor);
+        return backTo(reply, guild, PAGES.listings, 'credentials');
+      }
+      if (action !== LISTING_ACTIONS.rotate) throw new UserFacingError('refusal.listingUnknownSite');
+      const made = { done: t('dashboard.pages.listings.made') };
+      if (site === 'guilds') {
+        const { token } = await applyWebhook(base, target, { rotate: true }, actor);
+        return await showListings(request, reply, guild, made, { site, secret: token });
+      }
+      // A list whose site makes the secret (Top.gg) takes the one pasted; for the others the bot makes one.
+      if (isAdaptedSiteId(site) && SITE_FACTS[site].secretFrom === 'site') {
+        const pasted = field(request.body, LISTING_FIELDS.secret);
+        await applyListingSecret(base, target, { site, secret: pasted }, actor);
+        return backTo(reply, guild, PAGES.listings, 'saved');
+      }
+      const added = await applyListingAdd(base, target, { site, rotate: true }, actor);
+      // One server from .env: its lists' secrets are the host's to change, and this says where.
+      if ('environment' in added) {
+        const { key, vars } = added.environment;
+        return await showListings(request, reply, guild, { done: i18n.t(`${key}.text`, vars(i18n)) });
+      }
+      const { secret, address } = added.listing;
+      return await showListings(request, reply, guild, made, { site, secret, address });
+    } catch (error) {
+      if (!(error instanceof UserFacingError)) throw error;
+      return showListings(request, reply, guild, { refused: error }, undefined, 400);
+    }
+  });
+
+  // The review inbox.
+  const inbox = async (guild: Guild, number: number): Promise<{ reviews: InboxReview[]; total: number }> => {
+    const found = await deps.unanswered(guild.id, INBOX_PAGE_SIZE, (number - 1) * INBOX_PAGE_SIZE);
+    const reviews = found.reviews.map((review) => ({
+      reviewId: review.reviewId,
+      authorId: review.authorId,
+      authorName: base.names.get(review.authorId),
+      rating: review.rating,
+      text: review.content,
+      at: review.receivedAt,
+      site: listReviewOrigin(review.reviewId, guild.id)?.name,
+    }));
+    return { reviews, total: found.total };
+  };
+  const showInbox = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    guild: Guild,
+    number: number,
+    notice?: Notice,
+    status = 200,
+  ) => {
+    const i18n = translatorFor(memberOf(request).locale);
+    const found = await inbox(guild, number);
+    const body = reviewsPage({ guildId: guild.id, csrf: sessions.csrf(request), i18n, ...found, page: number });
+    return show(request, reply, guild, 'reviews', body, notice, status);
+  };
+
+  app.get<GuildParams & { Querystring: { page?: string; done?: string } }>(
+    '/servers/:guildId/reviews',
+    signedIn,
+    async (request, reply) => {
+      const guild = await guildOf(request, reply);
+      if (!guild) return reply;
+      const asked = Number(request.query.page ?? '1');
+      const number = Number.isInteger(asked) && asked >= 1 && asked <= 10_000 ? asked : 1;
+      return showInbox(request, reply, guild, number, doneOf(request, translatorFor(memberOf(request).locale)));
+    },
+  );
+
+  app.post<GuildParams>('/servers/:guildId/reviews', async (request, reply) => {
+    const guild = await guildOf(request, reply);
+    if (!guild) return reply;
+    try {
+      const reviewId = parseReviewId(String(field(request.body, REPLY_FIELDS.review) ?? ''));
+      const review = reviewId === null ? undefined : await deps.review(guild.id, reviewId);
+      // A list's review is answered on its site; the inbox offers no form for it, so this was forged or stale.
+      if (!review || review.answer !== null || listReviewOrigin(review.reviewId, guild.id))
+        throw new UserFacingError('refusal.reviewGone');
+      const ctx = await deps.context(guild.id);
+      if (!ctx) throw new UserFacingError('refusal.notSetUp');
+      const content = field(request.body, REPLY_FIELDS.reply);
+      await postReviewReply(
+        ctx,
+        {
+          reviewId: review.reviewId,
+          content: typeof content === 'string' ? content : '',
+          pinned: field(request.body, REPLY_FIELDS.pinned) === 'on',
+          authorId: review.authorId,
+        },
+        actorOf(request),
+        { poster: discordPoster(guild.client.rest), serverLocale: guild.preferredLocale },
+      );
+      return backTo(reply, guild, PAGES.reviews, 'replied');
+    } catch (error) {
+      if (!(error instanceof UserFacingError)) throw error;
+      return showInbox(request, reply, guild, 1, { refused: error }, 400);
+    }
+  });
+
+  // The delivery log.
+  app.get<GuildParams>('/servers/:guildId/deliveries', signedIn, async (request, reply) => {
+    const guild = await guildOf(request, reply);
+    if (!guild) return reply;
+    const i18n = translatorFor(memberOf(request).locale);
+    const lines = await base.setup.recentDeliveries(guild.id).catch((err: unknown) => {
+      deps.logger.warn({ err, guildId: guild.id }, 'could not read the delivery log for the dashboard');
+      return 'unreadable' as const;
+    });
+    const body = deliveriesPage({ lines, fixTokenWith: i18n.t('dashboard.nav.listings'), i18n });
+    return show(request, reply, guild, 'deliveries', body);
+  });
+
+  // The stats: the numbers /stats reads, as tables, and the same picture.
+  const statsOf = async (guild: Guild) => {
+    const ctx = await deps.context(guild.id);
+    if (!ctx) return undefined;
+    const [data, since] = await Promise.all([
+      readStats(ctx.stats, ctx.now(), STATS_DEFAULT_DAYS),
+      ctx.ledger.countingSince(),
+    ]);
+    return { data, countingSince: new Date(since) };
+  };
+
+  app.get<GuildParams>('/servers/:guildId/stats', signedIn, async (request, reply) => {
+    const guild = await guildOf(request, reply);
+    if (!guild) return reply;
+    const i18n = translatorFor(memberOf(request).locale);
+    const stats = await statsOf(guild);
+    if (!stats)
+      return show(request, reply, guild, 'stats', html``, { refused: new UserFacingError('refusal.notSetUp') });
+    return show(request, reply, guild, 'stats', statsPage({ guildId: guild.id, ...stats, i18n }));
+  });
+
+  app.get<GuildParams>('/servers/:guildId/stats.png', signedIn, async (request, reply) => {
+    const guild = await guildOf(request, reply);
+    if (!guild) return reply;
+    const stats = await statsOf(guild);
+    if (!stats) return reply.code(404).send();
+    // The picture is the server's, as /stats draws it: in the server's language.
+    const png = await renderStats(stats.data, translatorFor(guild.preferredLocale));
+    return reply.type('image/png').header('cache-control', 'private, max-age=60').send(png);
+  });
+}
