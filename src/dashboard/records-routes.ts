@@ -210,10 +210,20 @@ export function recordsRoutes(app: FastifyInstance, deps: DashboardDeps, session
   // The review inbox.
   const inbox = async (guild: Guild, number: number): Promise<{ reviews: InboxReview[]; total: number }> => {
     const found = await deps.unanswered(guild.id, INBOX_PAGE_SIZE, (number - 1) * INBOX_PAGE_SIZE);
-    const reviews = found.reviews.map((review) => ({
+    // A name the bot has not cached is asked of its view (a page is a handful of reviews); one that
+    // left the server shows as its id.
+    const names = await Promise.all(
+      found.reviews.map(async ({ authorId }) => {
+        const known = base.names.get(authorId);
+        if (known !== undefined) return known;
+        const member = await deps.view.member(guild, authorId).catch(() => undefined);
+        return member?.displayName;
+      }),
+    );
+    const reviews = found.reviews.map((review, index) => ({
       reviewId: review.reviewId,
       authorId: review.authorId,
-      authorName: base.names.get(review.authorId),
+      authorName: names[index],
       rating: review.rating,
       text: review.content,
       at: review.receivedAt,

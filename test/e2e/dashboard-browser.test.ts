@@ -8,7 +8,7 @@ import { pagePath, PAGES } from '../../src/dashboard/pages/form.js';
 import { REPLY_FIELDS } from '../../src/dashboard/pages/reviews.js';
 import { closedPort } from '../../tools/closed-port.js';
 import { textOf } from '../../tools/conversation.js';
-import { DEFAULTS, textChannelIdFor } from '../../tools/discord-standin/index.js';
+import { DEFAULTS, member, textChannelIdFor } from '../../tools/discord-standin/index.js';
 import { deliver, reviewEvent } from '../../tools/guilds-webhook.js';
 import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../../tools/receiver-env.js';
 import { CRITIC, CRITIC_REVIEW, VOTER, VOTER_REVIEW } from '../../tools/seed.js';
@@ -116,6 +116,8 @@ beforeAll(async () => {
     },
   });
   await world.bot.waitForLog((line) => line.msg === 'dashboard listening');
+  // The inbox names a review's author as the server knows them.
+  world.discord.addMembers([member({ id: CRITIC, username: 'critic', nick: 'Carla the Critic' })]);
   for (const review of REVIEWS)
     expect(await deliver(webhookUrl, WEBHOOK_TOKEN, reviewEvent(GUILD, { ...review, rating: 3 }))).toBe(200);
   // Stored before they are posted: once both feed posts are there, the inbox lists both.
@@ -259,6 +261,7 @@ describe('the review inbox', () => {
         has: page.locator(`input[name="${REPLY_FIELDS.review}"][value="${CRITIC_REVIEW}"]`),
       });
       await card.waitFor();
+      expect(await card.locator('h2').textContent()).toBe('Carla the Critic');
       const text = `Thanks! The rules are pinned in #welcome now (${randomBytes(3).toString('hex')}).`;
       await card.locator(`textarea[name="${REPLY_FIELDS.reply}"]`).pressSequentially(text, { delay: 2 });
       await card.locator(`input[name="${REPLY_FIELDS.pinned}"]`).check();

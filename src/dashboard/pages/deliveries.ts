@@ -19,7 +19,7 @@ export interface DeliveriesPageInput {
 /** The delivery log: the same lines `/setup status` shows (when, event, outcome), as a table. */
 export function deliveriesPage({ lines, fixTokenWith, i18n }: DeliveriesPageInput): Html {
   const { t } = i18n;
-  const title = html`<h1>${t('setup.deliveries.title')}</h1>`;
+  const title = html`<h2>${t('setup.deliveries.title')}</h2>`;
   if (lines === 'unreadable')
     return html`<section class="deliveries">
       ${title}

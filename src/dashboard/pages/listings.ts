@@ -28,7 +28,6 @@ export function listingsPage(input: ListingsPageInput): Html {
   const items =
     listings.length === 0 ? html`<p>${t('dashboard.pages.listings.none')}</p>` : listings.map((l) => listing(l, input));
   return html`<section class="listings">
-    <h1>${t('dashboard.pages.listings.title')}</h1>
     ${input.credentials ? credentialsCard(input.credentials, input) : null} ${items}
   </section>`;
 }

@@ -43,7 +43,6 @@ export function reviewsPage(input: ReviewsPageInput): Html {
       : html`<p>${t('dashboard.reviews.count', { count: input.total ?? input.reviews.length })}</p>
           ${input.reviews.map((review) => reviewCard(review, input))}`;
   return html`<section class="reviews">
-    <h1>${t('inbox.title')}</h1>
     ${items} ${pager(input)}
   </section>`;
 }

@@ -53,7 +53,7 @@ export function statsPage({ guildId, data, countingSince, i18n }: StatsPageInput
           </table>
           <p>${t('stats.ratingsSummary', { reviews: data.reviews, average: oneDecimal(data.averageRating) })}</p>`;
   return html`<section class="stats">
-    <h1>${t('stats.title', { days })}</h1>
+    <h2>${t('stats.title', { days })}</h2>
     <img class="chart" src="${pagePath(guildId, PAGES.statsPicture)}" alt="${alt}" />
     <h2>${t('stats.votesHeading')}</h2>
     <table>

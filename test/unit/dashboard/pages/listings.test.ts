@@ -111,6 +111,6 @@ describe('the credentials and listings page', () => {
 
   it('speaks the member’s language', () => {
     const german = listingsPage({ guildId: GUILD, csrf: CSRF, listings: [guilds], i18n: translatorFor('de') }).text;
-    expect(german).toContain('Zugangsdaten und Listen');
+    expect(german).toContain('>Anzeigen<');
   });
 });
