@@ -4,6 +4,7 @@ import { statusLines } from '../setup/status.js';
 import { memberOf, requireMember, serverFor } from './access.js';
 import type { DashboardDeps } from './deps.js';
 import type { Html } from './html.js';
+import { guildNames, plainText } from './discord-text.js';
 import { page } from './layout.js';
 import type { ServerPageId } from './nav.js';
 import { overviewBody } from './pages/overview.js';
@@ -46,11 +47,7 @@ export function serverPages(app: FastifyInstance, deps: DashboardDeps, sessions:
     await deps.refresh(guild.id);
     const i18n = translatorFor(memberOf(request).locale);
     const { lines } = await statusLines(guild, base, i18n);
-    const names = {
-      channel: (id: string) => guild.channels.cache.get(id)?.name,
-      role: (id: string) => guild.roles.cache.get(id)?.name,
-    };
-    const body = overviewBody(lines, names, i18n);
+    const body = overviewBody(lines, (text) => plainText(text, guildNames(guild)), i18n);
     return send(request, reply, i18n, i18n.t('dashboard.overview.title'), body, {
       id: guild.id,
       name: guild.name,

@@ -12,7 +12,7 @@ import { applyStreak } from '../setup/streak.js';
 import { DEFAULT_STREAK_GRACE_HOURS } from '../streaks/streak.js';
 import { memberOf, requireMember, serverFor } from './access.js';
 import type { DashboardDeps } from './deps.js';
-import { plainText } from './discord-text.js';
+import { guildNames, plainText, type MentionNames } from './discord-text.js';
 import { html, type Html } from './html.js';
 import { page } from './layout.js';
 import { ANNOUNCE_FIELDS, announcementsPage, type AnnouncementDraft } from './pages/announcements.js';
@@ -40,6 +40,9 @@ interface Visit {
   actor: Actor;
   target: ChangeTarget;
 }
+
+/** The preview shows the member making the change voting: named as they are signed in. */
+const voterNames = (v: Visit): MentionNames => guildNames(v.guild, { [v.actor.userId]: v.actor.name });
 
 /** A form's text fields; a field sent twice is not one this page's forms send, and counts as missing. */
 function formOf(request: FastifyRequest): Form {
@@ -121,7 +124,7 @@ export function settingsRoutes(app: FastifyInstance, deps: DashboardDeps, sessio
       );
 
   const refusal = (error: UserFacingError, { i18n, guild }: Visit) =>
-    refusedNotice(i18n.t(`${error.key}.title`), plainText(i18n.t(`${error.key}.text`, error.vars), guild));
+    refusedNotice(i18n.t(`${error.key}.title`), plainText(i18n.t(`${error.key}.text`, error.vars), guildNames(guild)));
 
   const channelsInput = (v: Visit): ChannelsPageInput => {
     const { guild, i18n } = v;
@@ -197,7 +200,7 @@ export function settingsRoutes(app: FastifyInstance, deps: DashboardDeps, sessio
     const draft = shown ?? {
       draft: { template: now.template ?? '', firstVote: now.firstVote ?? '', ping: now.ping },
       everyList: now.everyList,
-      preview: plainText(announcePreview(base, v.target, {}, v.actor, i18n), guild),
+      preview: plainText(announcePreview(base, v.target, {}, v.actor, i18n), voterNames(v)),
     };
     const body = announcementsPage({ guildId: guild.id, csrf: v.csrf, ...draft, i18n });
     return send(
@@ -237,6 +240,15 @@ export function settingsRoutes(app: FastifyInstance, deps: DashboardDeps, sessio
     return v ? channels(request, reply, v, saved(request, v)) : reply;
   });
 
+  /** A feature's channel form: on the channels page, and the reminders' on the rewards page. */
+  const channelChange = (form: Form, v: Visit) =>
+    applyChannel(
+      base,
+      v.target,
+      { kind: form[CHANNEL_FIELDS.kind] ?? '', channelId: chosen(form[CHANNEL_FIELDS.channel]) },
+      v.actor,
+    );
+
   app.post<Route>(`/servers/:guildId/${PAGES.channels}`, signedIn, async (request, reply) => {
     const v = await visit(request, reply);
     if (!v) return reply;
@@ -246,8 +258,7 @@ export function settingsRoutes(app: FastifyInstance, deps: DashboardDeps, sessio
         return applyRole(base, v.target, { moderators: chosen(form[CHANNEL_FIELDS.moderatorAdd]) }, v.actor);
       if (form[CHANNEL_FIELDS.moderatorRemove] !== undefined)
         return applyRole(base, v.target, { remove: chosen(form[CHANNEL_FIELDS.moderatorRemove]) }, v.actor);
-      const input = { kind: form[CHANNEL_FIELDS.kind] ?? '', channelId: chosen(form[CHANNEL_FIELDS.channel]) };
-      return applyChannel(base, v.target, input, v.actor);
+      return channelChange(form, v);
     };
     return save(request, reply, v, 'channels', change, (notice) => channels(request, reply, v, notice, 400));
   });
@@ -272,6 +283,7 @@ export function settingsRoutes(app: FastifyInstance, deps: DashboardDeps, sessio
         };
         return applyMilestone(base, v.target, input, v.actor);
       }
+      if (form[CHANNEL_FIELDS.kind] !== undefined) return channelChange(form, v);
       if (form[REWARD_FIELDS.graceHours] !== undefined)
         return applyStreak(base, v.target, { graceHours: whole(form[REWARD_FIELDS.graceHours]) }, v.actor);
       return applyRole(base, v.target, { voter: chosen(form[REWARD_FIELDS.voterRole]) }, v.actor);
@@ -318,7 +330,7 @@ export function settingsRoutes(app: FastifyInstance, deps: DashboardDeps, sessio
       preview,
     });
     try {
-      const preview = plainText(announcePreview(base, v.target, input, v.actor, v.i18n), v.guild);
+      const preview = plainText(announcePreview(base, v.target, input, v.actor, v.i18n), voterNames(v));
       if (wantsPage) return announcements(request, reply, v, null, shown(preview));
       return reply.type('text/plain; charset=utf-8').send(preview);
     } catch (error) {
@@ -326,7 +338,10 @@ export function settingsRoutes(app: FastifyInstance, deps: DashboardDeps, sessio
       if (wantsPage) return announcements(request, reply, v, refusal(error, v), shown(''), 400);
       const { t } = v.i18n;
       const text = `${t(`${error.key}.title`)}: ${t(`${error.key}.text`, error.vars)}`;
-      return reply.code(400).type('text/plain; charset=utf-8').send(plainText(text, v.guild));
+      return reply
+        .code(400)
+        .type('text/plain; charset=utf-8')
+        .send(plainText(text, guildNames(v.guild)));
     }
   });
 }

@@ -140,6 +140,9 @@ describe('a change saved on the dashboard', () => {
     expect((await browser.get(reminders.location!)).text).toContain('Saved');
     expect((await stored(A)).settings.reminderChannelId).toBe(CHANNEL(A));
     expect(await setup('status')).not.toEqual(statusBefore);
+    // The same form on the rewards page comes back to the rewards page.
+    const fromRewards = await browser.post(page(A, 'rewards'), { _csrf: csrf, kind: 'reminders', channel: CHANNEL(A) });
+    expect(fromRewards.location).toBe(`${publicUrl}${page(A, 'rewards')}?saved=1`);
 
     const template = 'Thanks {user} for vote {votes_total}!';
     const saved = await browser.post(page(A, 'announcements'), {

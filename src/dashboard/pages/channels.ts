@@ -2,7 +2,7 @@ import type { Translator } from '../../i18n/index.js';
 import { CHANNEL_KINDS, type ChannelKind } from '../../setup/channel.js';
 import { html, type Html } from '../html.js';
 import { channelPicker, roleName, rolePicker, type ChannelChoice, type RoleChoice } from './choices.js';
-import { PAGES, postForm, problemList, type FormTarget } from './form.js';
+import { PAGES, postForm, problemList, type FormTarget, type PagePath } from './form.js';
 
 /**
  * The fields of the channels-and-roles forms: `kind` (review, votes, audit, reminders) with its
@@ -42,7 +42,8 @@ export function channelsPage(input: ChannelsPageInput): Html {
 }
 
 /** One feature's channel picker; the reminders page shows the same form. */
-export function channelForm(input: ChannelsPageInput, kind: ChannelKind): Html {
+/** One feature's channel; `page` is where the form posts, so a save comes back to the page it was on. */
+export function channelForm(input: ChannelsPageInput, kind: ChannelKind, page: PagePath = PAGES.channels): Html {
   const { t } = input.i18n;
   const id = `channel-${kind}`;
   const fixed = input.fixed?.has(kind) ?? false;
@@ -51,7 +52,7 @@ export function channelForm(input: ChannelsPageInput, kind: ChannelKind): Html {
     ${channelPicker(CHANNEL_FIELDS.channel, input.channels, input.current[kind], t('dashboard.pages.off'), id)}
     ${fixed ? html`<p class="note">${t('dashboard.pages.fixed')}</p>` : html`<button type="submit">${t('dashboard.pages.save')}</button>`}
     ${problemList(input.channelProblems[kind] ?? [])}`;
-  return postForm(input, PAGES.channels, body, 'form card');
+  return postForm(input, page, body, 'form card');
 }
 
 function moderators(input: ChannelsPageInput): Html {

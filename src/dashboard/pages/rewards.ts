@@ -9,7 +9,7 @@ import { picker, PAGES, postForm, problemList } from './form.js';
 /**
  * The fields of the rewards page's forms, each form one change: a milestone (`milestoneRole`,
  * `votes`, `period`) or its removal (`milestoneRemove`), the streak window (`graceHours`), the
- * voter role (`voterRole`). The reminders' channel posts to the channels page (its `kind` form).
+ * voter role (`voterRole`). The reminders' channel is the channels page's form for `kind` reminders, posted here.
  */
 export const REWARD_FIELDS = {
   milestoneRole: 'milestoneRole',
@@ -40,7 +40,7 @@ export function rewardsPage(input: RewardsPageInput): Html {
     <h2>${t('dashboard.pages.rewards.streak')}</h2>
     ${streak(input)}
     <h2>${t('dashboard.pages.rewards.reminders')}</h2>
-    ${channelForm(input, 'reminders')}
+    ${channelForm(input, 'reminders', PAGES.rewards)}
   </section>`;
 }
 

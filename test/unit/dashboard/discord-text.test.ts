@@ -1,9 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { plainText } from '../../../src/dashboard/pages/overview.js';
+import { plainText } from '../../../src/dashboard/discord-text.js';
 
 const names = {
   channel: (id: string) => (id === '100000000000000001' ? 'reviews' : undefined),
   role: (id: string) => (id === '200000000000000002' ? 'Voter' : undefined),
+  member: (id: string) => (id === '300000000000000003' ? 'Ada' : undefined),
 };
 
 describe("a /setup status line's text on a page", () => {
@@ -17,5 +18,8 @@ describe("a /setup status line's text on a page", () => {
       'Feed: #reviews, role @Voter, x',
     );
     expect(plainText('<#100000000000000009>', names)).toBe('<#100000000000000009>');
+    expect(plainText('<@300000000000000003> voted, <@!300000000000000003> too; <@300000000000000009>', names)).toBe(
+      '@Ada voted, @Ada too; <@300000000000000009>',
+    );
   });
 });
