@@ -1,11 +1,7 @@
 import { disableValidators } from 'discord.js';
 import { readArgs } from '../core/cli-args.js';
-import { createDiscordClient } from '../bot/client.js';
 import { InFlight } from '../bot/in-flight.js';
 import { installProcessGuards } from '../bot/process-guards.js';
-import { loadCommands } from '../bot/load-commands.js';
-import { MemberNames } from '../bot/member-names.js';
-import { ReplyGuard } from '../bot/reply-guard.js';
 import { loadConfig, secretValues } from '../config/bot.js';
 import { ConfigError } from '../config/load.js';
 import { createLogger } from '../core/log.js';
@@ -13,14 +9,8 @@ import { restView } from '../dashboard/bot-view.js';
 import { drainOnSignal } from './drain-on-signal.js';
 import { serveHealthPort } from '../hosting/health-only.js';
 import type { Phase } from '../hosting/index.js';
-import { environmentServer } from '../servers/environment-server.js';
-import { refuseUnopenableSecrets } from '../servers/sealing-keys.js';
-import { Servers } from '../servers/servers.js';
-import { ServiceClients } from '../servers/service-clients.js';
-import { openStore } from '../store/index.js';
 import { startDashboard } from './dashboard-server.js';
-import { serverContexts } from './server-contexts.js';
-import { setupPorts } from './setup-ports.js';
+import { gatewaylessParts } from './gatewayless-parts.js';
 import { exitOnStartFailure } from './start-failure.js';
 
 const USAGE = `Usage: npm run dashboard
@@ -43,40 +33,11 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel, secretValues(config), undefined, config.logFormat);
   let phase: Phase = 'starting';
   const healthPort = await serveHealthPort(config.healthPort, () => phase);
-  const commands = await loadCommands(new URL('../../commands/', import.meta.url));
-  const store = await openStore(config.database, undefined, { poolSize: config.databasePoolSize });
-  logger.info({ backend: store.backend, driver: store.driver }, 'store open');
-  await refuseUnopenableSecrets(store, config.secrets);
-  const servers = new Servers(store, config.secrets, environmentServer(config));
-  await servers.load();
-  const { apiKey: _apiKey, appId: _appId, ...shared } = config.service;
-  const clients = new ServiceClients({
-    shared: { ...shared, onAttempt: (attempt) => logger.debug({ attempt }, 'service request') },
-    credentials: (guildId) => servers.credentials(guildId),
-  });
   // Never logged in: servers, channels, roles and members are read over REST, no gateway session opened.
-  const client = createDiscordClient(config, { count: 1, ids: [0] });
-  client.rest.setToken(config.discord.token);
+  const { store, servers, client, base, contexts } = await gatewaylessParts(config, logger);
   const view = await restView(client);
-  const setup = setupPorts({
-    store,
-    clients,
-    commands: commands.values(),
-    // The gateway process that owns the server checks milestones on its own schedule.
-    milestonesChanged: () => undefined,
-  });
-  const base = {
-    config,
-    logger,
-    replyGuard: new ReplyGuard(),
-    names: new MemberNames(),
-    now: () => new Date(),
-    servers,
-    setup,
-  };
   installProcessGuards(logger);
-  // Built and never started, as for `npm run interactions`: a reply is posted here, its feed post redrawn by the gateway.
-  const contexts = serverContexts({ config, servers, clients, client, root: store, base, logger, names: base.names });
+  // The contexts are never started: a reply is posted here, its feed post redrawn by the gateway.
   const dashboard = await startDashboard({
     config,
     base,

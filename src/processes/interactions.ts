@@ -1,13 +1,9 @@
 import { disableValidators, Events } from 'discord.js';
 import { readArgs } from '../core/cli-args.js';
-import { createDiscordClient } from '../bot/client.js';
 import { InFlight } from '../bot/in-flight.js';
 import { InlineCallbacks } from '../bot/inline-callbacks.js';
 import { installProcessGuards } from '../bot/process-guards.js';
 import { guardInteractionBuild } from '../bot/guard-interaction-build.js';
-import { loadCommands } from '../bot/load-commands.js';
-import { MemberNames } from '../bot/member-names.js';
-import { ReplyGuard } from '../bot/reply-guard.js';
 import { refuseWhileStopping } from '../bot/refuse-while-stopping.js';
 import { createRouter } from '../bot/router.js';
 import { loadConfig, secretValues } from '../config/bot.js';
@@ -17,14 +13,8 @@ import { drainOnSignal } from './drain-on-signal.js';
 import { serveHealthPort } from '../hosting/health-only.js';
 import type { Phase } from '../hosting/index.js';
 import { componentHandlers } from '../interactions/index.js';
-import { environmentServer } from '../servers/environment-server.js';
-import { refuseUnopenableSecrets } from '../servers/sealing-keys.js';
-import { Servers } from '../servers/servers.js';
-import { ServiceClients } from '../servers/service-clients.js';
-import { openStore } from '../store/index.js';
+import { gatewaylessParts } from './gatewayless-parts.js';
 import { ENDPOINT_CLOSE_MS, serveInteractions } from './interactions-endpoint.js';
-import { serverContexts } from './server-contexts.js';
-import { setupPorts } from './setup-ports.js';
 import { exitOnStartFailure } from './start-failure.js';
 
 const USAGE = `Usage: npm run interactions
@@ -52,31 +42,9 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel, secretValues(config), undefined, config.logFormat);
   let phase: Phase = 'starting';
   const healthPort = await serveHealthPort(config.healthPort, () => phase);
-  const commands = await loadCommands(new URL('../../commands/', import.meta.url));
-  const store = await openStore(config.database, undefined, { poolSize: config.databasePoolSize });
-  logger.info({ backend: store.backend, driver: store.driver }, 'store open');
-  await refuseUnopenableSecrets(store, config.secrets);
-  const servers = new Servers(store, config.secrets, environmentServer(config));
-  await servers.load();
-  const { apiKey: _apiKey, appId: _appId, ...shared } = config.service;
-  const clients = new ServiceClients({
-    shared: { ...shared, onAttempt: (attempt) => logger.debug({ attempt }, 'service request') },
-    credentials: (guildId) => servers.credentials(guildId),
-  });
   const inline = new InlineCallbacks();
   // Never logged in: its REST answers interactions and posts follow-ups; no gateway session is opened.
-  const client = createDiscordClient(config, { count: 1, ids: [0] }, inline);
-  client.rest.setToken(config.discord.token);
-  const names = new MemberNames();
-  const setup = setupPorts({
-    store,
-    clients,
-    commands: commands.values(),
-    // The gateway process that owns the server checks milestones on its own schedule (EXPIRY_CHECK_SECONDS).
-    milestonesChanged: () => undefined,
-  });
-  const base = { config, logger, replyGuard: new ReplyGuard(), names, now: () => new Date(), servers, setup };
-  const contexts = serverContexts({ config, servers, clients, client, root: store, base, logger, names });
+  const { commands, store, servers, client, names, base, contexts } = await gatewaylessParts(config, logger, inline);
   const route = createRouter({
     commands,
     components: componentHandlers,
