@@ -114,7 +114,7 @@ describe('the webhook receiver on a shared store (PostgreSQL)', () => {
     // The notification comes on the listener's own connection, milliseconds after the commit; a loaded
     // machine (the whole suite on two cores) has taken over a second.
     let status = 0;
-    for (const end = Date.now() + 10_000; Date.now() < end && status !== 200; ) {
+    for (const end = Date.now() + 10_000; Date.now() < end && status !== 200;) {
       status = await deliver(`${base}/${B}`, token, voteEvent(B, VOTER));
       if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 20));
     }
