@@ -4,7 +4,7 @@ import { statusLines } from '../setup/status.js';
 import { memberOf, requireMember, serverFor } from './access.js';
 import type { DashboardDeps } from './deps.js';
 import type { Html } from './html.js';
-import { guildNames, plainText } from './discord-text.js';
+import { guildNames, plainText } from './page-text.js';
 import { page } from './layout.js';
 import type { ServerPageId } from './nav.js';
 import { overviewBody } from './pages/overview.js';

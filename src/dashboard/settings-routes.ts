@@ -12,7 +12,7 @@ import { applyStreak } from '../setup/streak.js';
 import { DEFAULT_STREAK_GRACE_HOURS } from '../streaks/streak.js';
 import { memberOf, requireMember, serverFor } from './access.js';
 import type { DashboardDeps } from './deps.js';
-import { guildNames, plainText, type MentionNames } from './discord-text.js';
+import { guildNames, plainText, type MentionNames } from './page-text.js';
 import { html, type Html } from './html.js';
 import { page } from './layout.js';
 import { ANNOUNCE_FIELDS, announcementsPage, type AnnouncementDraft } from './pages/announcements.js';

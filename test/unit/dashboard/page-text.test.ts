@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { plainText } from '../../../src/dashboard/discord-text.js';
+import { plainText } from '../../../src/dashboard/page-text.js';
 
 const names = {
   channel: (id: string) => (id === '100000000000000001' ? 'reviews' : undefined),
