@@ -3,7 +3,7 @@ import type { StatusLine } from '../../views/setup-status.js';
 import { html, type Html } from '../html.js';
 
 /** `/setup status` on a page: each check ✔ or ✘, each ✘ with its fix. */
-/** `shown` turns a line's Discord text into a page's (discord-text.ts: plainText with the server's names). */
+/** `shown` turns a line's Discord text into a page's (page-text.ts: plainText with the server's names). */
 export function overviewBody(lines: readonly StatusLine[], shown: (text: string) => string, { t }: Translator): Html {
   const allOk = lines.every((line) => line.ok);
   return html`<p>${allOk ? t('dashboard.overview.allOk') : t('dashboard.overview.someToFix')}</p>
