@@ -2,7 +2,7 @@
 // needs the address members reach it at, the application's OAuth2 secret and a key for its cookies.
 import { isIP } from 'node:net';
 import { checked, httpUrl, optional, orDefault, port, trimmed, type Values } from './fields.js';
-import { secretKeyText } from './shared-fields.js';
+import { DISCORD_API, secretKeyText } from './shared-fields.js';
 import { secretKey } from '../secrets/secret-box.js';
 
 export const DEFAULT_AUTHORIZE_URL = 'https://discord.com/oauth2/authorize';
@@ -41,7 +41,7 @@ export const DASHBOARD_FIELDS = {
 export interface DashboardSettings {
   readonly port: number;
   readonly host: string;
-  /** Without a trailing slash; the OAuth2 redirect URI is `${publicUrl}/callback`. */
+  /** Without a trailing slash; the OAuth2 redirect URI is under it (redirectUri). */
   readonly publicUrl: string;
   readonly clientSecret: string;
   /** SESSION_KEY first (it seals), then SESSION_KEY_PREVIOUS while rotating (it still opens). */
@@ -49,6 +49,16 @@ export interface DashboardSettings {
   readonly authorizeUrl: string;
   /** Cookies are Secure: the public address is https. */
   readonly secure: boolean;
+}
+
+/** What Discord sends the browser back to after consent: register exactly this in the Developer Portal. */
+export function redirectUri(publicUrl: string): string {
+  return `${publicUrl}/callback`;
+}
+
+/** Where the application trades a code (or its own id and secret) for a token; `apiUrl` is DISCORD_API_URL. */
+export function oauthTokenUrl(apiUrl: string | undefined): string {
+  return `${apiUrl ?? DISCORD_API}/v10/oauth2/token`;
 }
 
 type Settings = Partial<Values<typeof DASHBOARD_FIELDS>>;

@@ -124,6 +124,9 @@ export const WEBHOOK_FIELDS = {
   ),
 };
 
+/** Discord's REST base without the version (discord.js's RouteBases.api has /v10 already): where DISCORD_API_URL is unset. */
+export const DISCORD_API = 'https://discord.com/api';
+
 export interface DiscordSettings {
   readonly token: string;
   readonly clientId: string;

@@ -1,5 +1,7 @@
 import oauth2, { type OAuth2Namespace } from '@fastify/oauth2';
 import type { FastifyInstance } from 'fastify';
+import { oauthTokenUrl, redirectUri } from '../config/dashboard.js';
+import { DISCORD_API } from '../config/shared-fields.js';
 import type { DashboardDeps } from './deps.js';
 import { DiscordUnavailable, readMember } from './discord-member.js';
 import { problemPage } from './errors.js';
@@ -21,8 +23,6 @@ const MAX_GUILDS_KEPT = 100;
  */
 export const SIGN_INS = { capacity: 60, perMinute: 30 };
 
-export const DISCORD_API = 'https://discord.com/api';
-
 /**
  * Signing in with Discord (OAuth2's authorization code flow through @fastify/oauth2): /login sends
  * the browser to the consent page with a state kept in the sealed session, /callback checks it,
@@ -31,7 +31,7 @@ export const DISCORD_API = 'https://discord.com/api';
 export async function loginRoutes(app: FastifyInstance, deps: DashboardDeps, sessions: Sessions): Promise<void> {
   const { settings, logger } = deps;
   const apiBase = deps.apiUrl ?? DISCORD_API;
-  const token = new URL(`${apiBase}/v10/oauth2/token`);
+  const token = new URL(oauthTokenUrl(deps.apiUrl));
   const authorize = new URL(settings.authorizeUrl);
   await app.register(oauth2, {
     name: 'discordOAuth2',
@@ -45,7 +45,7 @@ export async function loginRoutes(app: FastifyInstance, deps: DashboardDeps, ses
         tokenPath: token.pathname,
       },
     },
-    callbackUri: `${settings.publicUrl}/callback`,
+    callbackUri: redirectUri(settings.publicUrl),
     // The state lives in the sealed session, so it is this browser's and cannot be planted beside.
     generateStateFunction: (request) => sessions.newState(request),
     checkStateFunction: (request) => {

@@ -1,5 +1,6 @@
 import type { CheckEntry } from './run-checks.js';
 import { configCheck } from './config-check.js';
+import { dashboardCheck } from './dashboard-check.js';
 import { discordChannelChecks } from './discord-channels.js';
 import { discordCommandsCheck } from './discord-commands.js';
 import { discordGuildCheck } from './discord-guild.js';
@@ -31,6 +32,7 @@ export const ALL_CHECKS: readonly CheckEntry[] = [
   serviceRateLimitCheck,
   serviceRemainingUnitCheck,
   webhookCheck,
+  dashboardCheck,
 ];
 
 /** `--server <id>`: the same checks, with that server's stored settings laid over the configuration. */

@@ -1,5 +1,6 @@
-import { DiscordAPIError, REST, RouteBases } from 'discord.js';
+import { DiscordAPIError, REST } from 'discord.js';
 import type { Config } from '../config/bot.js';
+import { DISCORD_API } from '../config/shared-fields.js';
 
 export interface GuildInfo {
   id: string;
@@ -17,7 +18,8 @@ export interface BotMember {
  * unreachable Discord instead of waiting it out.
  */
 export function doctorRest(config: Config): REST {
-  return new REST({ api: config.discord.apiUrl ?? RouteBases.api, timeout: 10_000, retries: 1 }).setToken(
+  // The base without /v10: REST adds the version itself.
+  return new REST({ api: config.discord.apiUrl ?? DISCORD_API, timeout: 10_000, retries: 1 }).setToken(
     config.discord.token,
   );
 }

@@ -5,12 +5,12 @@ export interface PortHolder {
   pid: number;
   /** The program's short name (/proc/<pid>/comm), never its command line: that may hold secrets. */
   name: string;
-  /** Runs the bot or its webhook receiver (npm start, npm run receiver, the container's entry). */
+  /** Runs the bot, its webhook receiver or its dashboard (npm start, npm run receiver, npm run dashboard, the container's entry). */
   isBot: boolean;
 }
 
 const LISTEN = '0A';
-const BOT_SCRIPT = /processes\/(bot|receiver)\.js(\s|$)/;
+const BOT_SCRIPT = /processes\/(bot|receiver|dashboard)\.js(\s|$)/;
 
 /**
  * Linux only, best effort: the listening socket's inode from /proc/net/tcp{,6}, then the process with

@@ -30,8 +30,9 @@ interface CheckResult {
 
 /**
  * `npm run doctor`: checks a real setup end to end, one line per check. Reads only: it never posts
- * to the service, to Discord or to members. Exit 0 when no check failed (skips are not failures); 78 when the
- * configuration itself does not parse (as the bot would exit), 1 for any other failed check.
+ * to the service, to Discord's channels or to members (the dashboard's check asks for a token it drops).
+ * Exit 0 when no check failed (skips are not failures); 78 when the configuration itself does not parse
+ * (as the bot would exit), 1 for any other failed check.
  */
 async function doctor(json: boolean, server: string | undefined): Promise<void> {
   const state: DoctorState = {};

@@ -68,6 +68,7 @@ describe('npm run doctor', () => {
       'rate-limit headers',
       'vote time left unit',
       'webhook receiver (WEBHOOK_PORT)',
+      'dashboard (DASHBOARD_PORT)',
     ]);
     expect(run.stdout).toContain(`Discord token: the bot is Vote Review Bot (${discord.botUserId})`);
     expect(run.stdout).toMatch(/service credentials: accepted, sent as Service-Api-Key and Service-App-Id/);

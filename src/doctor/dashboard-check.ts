@@ -1,0 +1,54 @@
+import { isLoopbackHost } from '../api/base-url.js';
+import { oauthTokenUrl, redirectUri, type DashboardSettings } from '../config/dashboard.js';
+import { fail, pass, skip, type Check } from './check.js';
+import { askWithClientSecret } from './client-secret.js';
+import { UNREACHABLE_FIX } from './discord-api.js';
+import { portCheck } from './port-check.js';
+
+export const CLIENT_SECRET_FIX =
+  'Developer Portal → your application → OAuth2 → Client Secret → Reset Secret, then put the new secret in DISCORD_CLIENT_SECRET.';
+
+/**
+ * The web dashboard's settings: its port free or the running bot's, the redirect URI to register
+ * (the one the sign-in sends), whether its cookies can be Secure, and whether Discord accepts
+ * DISCORD_CLIENT_SECRET (without it no member can sign in, and nothing else would say so before one tries).
+ */
+export const dashboardCheck: Check = {
+  name: 'dashboard (DASHBOARD_PORT)',
+  async run({ config }) {
+    if (!config) return skip('the configuration does not parse.');
+    const dashboard = config.dashboard;
+    if (!dashboard) return pass('not set; the web dashboard is off.');
+    const port = await portCheck('DASHBOARD_PORT', dashboard.host, dashboard.port);
+    if (!port.ok) return port.outcome;
+    const found = `${port.listening}; members open ${dashboard.publicUrl}; the redirect URI to register (Developer Portal → OAuth2 → Redirects) is ${redirectUri(dashboard.publicUrl)}${cookieNote(dashboard)}`;
+    const tokenUrl = oauthTokenUrl(config.discord.apiUrl);
+    const answer = await askWithClientSecret(tokenUrl, config.discord.clientId, dashboard.clientSecret);
+    switch (answer.kind) {
+      case 'accepted':
+        return pass(`${found}; Discord accepts DISCORD_CLIENT_SECRET.`);
+      case 'refused':
+        return fail(
+          `${found}; Discord refused DISCORD_CLIENT_SECRET for application ${config.discord.clientId} (HTTP ${answer.status}${answer.error ? ` ${answer.error}` : ''}), so no member can sign in.`,
+          CLIENT_SECRET_FIX,
+        );
+      case 'unreachable':
+        return fail(
+          `${found}; Discord could not be reached at ${tokenUrl} (${answer.cause}), so DISCORD_CLIENT_SECRET is not checked.`,
+          UNREACHABLE_FIX,
+        );
+      case 'unexpected':
+        return fail(
+          `${found}; Discord answered HTTP ${answer.status}${answer.error ? ` ${answer.error}` : ''} at ${tokenUrl}, so DISCORD_CLIENT_SECRET is not checked.`,
+          'run the doctor again in a minute; if the answer stays, check DISCORD_API_URL (leave it empty for Discord itself).',
+        );
+    }
+  },
+};
+
+/** Plain http is fine on this machine; anywhere else the session cookie travels in clear and cannot be Secure. */
+function cookieNote(dashboard: DashboardSettings): string {
+  const url = new URL(dashboard.publicUrl);
+  if (dashboard.secure || isLoopbackHost(url.hostname)) return '';
+  return ` (note: plain http on ${url.hostname}, so its cookies are not Secure: put a reverse proxy with TLS in front and an https DASHBOARD_PUBLIC_URL, docs/dashboard.md)`;
+}
