@@ -1,4 +1,4 @@
-import { disableValidators, Events, RouteBases } from 'discord.js';
+import { disableValidators, Events } from 'discord.js';
 import { becomeActive } from './become-active.js';
 import { checkService } from '../bot/check-service.js';
 import { readArgs } from '../core/cli-args.js';
@@ -10,6 +10,7 @@ import { InFlight } from '../bot/in-flight.js';
 import { loadCommands } from '../bot/load-commands.js';
 import { createRouter } from '../bot/router.js';
 import { loadConfig, loadRole, secretValues } from '../config/bot.js';
+import { DISCORD_API } from '../config/shared-fields.js';
 import { EXIT_FAILURE } from '../core/exit-codes.js';
 import { onStopSignal } from '../core/stop-on-signal.js';
 import { drainOnSignal } from './drain-on-signal.js';
@@ -243,7 +244,7 @@ async function main(): Promise<void> {
     },
   });
 
-  await connect(client, config.discord.token, config.discord.apiUrl ?? RouteBases.api, logger);
+  await connect(client, config.discord.token, config.discord.apiUrl ?? DISCORD_API, logger);
 }
 
 if (readArgs(USAGE, {})) start().catch((error: unknown) => exitOnStartFailure(error, 'The bot'));

@@ -1,7 +1,8 @@
-import { DiscordAPIError, REST, RouteBases, Routes } from 'discord.js';
+import { DiscordAPIError, REST, Routes } from 'discord.js';
 import { loadCommands } from '../bot/load-commands.js';
 import { readArgs } from '../core/cli-args.js';
 import { ConfigError } from '../config/load.js';
+import { DISCORD_API } from '../config/shared-fields.js';
 import { loadDeployConfig } from '../config/tools.js';
 import { diffCommands, diffPhrases } from '../guild-rules/command-diff.js';
 import { EXIT_CONFIG, EXIT_FAILURE } from '../core/exit-codes.js';
@@ -25,7 +26,8 @@ async function deploy(dryRun: boolean): Promise<void> {
   const config = loadDeployConfig();
   const commands = await loadCommands(new URL('../../commands/', import.meta.url));
   const body = [...commands.values()].map((command) => command.data.toJSON() as unknown as Record<string, unknown>);
-  const rest = new REST({ api: config.apiUrl ?? RouteBases.api, timeout: 10_000, retries: 2 }).setToken(config.token);
+  // REST adds the version itself: its base is Discord's /api, not RouteBases.api (which ends in /v10).
+  const rest = new REST({ api: config.apiUrl ?? DISCORD_API, timeout: 10_000, retries: 2 }).setToken(config.token);
   // One server: its own commands, at once. Many servers: global commands, in every server that invites the bot.
   const route =
     config.guildId === undefined
