@@ -18,13 +18,13 @@ import type { ListingFacts, ShownSecret } from '../views/listing.js';
 import { memberOf, requireMember, serverFor } from './access.js';
 import type { DashboardDeps } from './deps.js';
 import { html, type Html } from './html.js';
-import { page } from './layout.js';
-import { SERVER_PAGES, type ServerPageId } from './nav.js';
+import type { ServerPageId } from './nav.js';
 import { deliveriesPage } from './pages/deliveries.js';
 import { pagePath, PAGES, type PagePath } from './pages/form.js';
 import { LISTING_ACTIONS, LISTING_FIELDS, listingsPage } from './pages/listings.js';
 import { INBOX_PAGE_SIZE, REPLY_FIELDS, reviewsPage, type InboxReview } from './pages/reviews.js';
 import { statsPage } from './pages/stats.js';
+import { sendPage } from './send-page.js';
 import type { Sessions } from './session.js';
 
 type GuildParams = { Params: { guildId: string } };
@@ -73,20 +73,9 @@ export function recordsRoutes(app: FastifyInstance, deps: DashboardDeps, session
     notice?: Notice,
     status = 200,
   ) => {
-    const member = memberOf(request);
-    const i18n = translatorFor(member.locale);
-    return reply
-      .code(status)
-      .type('text/html; charset=utf-8')
-      .send(
-        page({
-          i18n,
-          title: i18n.t(SERVER_PAGES.find((one) => one.id === current)!.label),
-          body: html`${noticeHtml(notice, i18n)}${body}`,
-          member: { member, csrf: sessions.csrf(request) },
-          server: { id: guild.id, name: guild.name, current },
-        }),
-      );
+    const i18n = translatorFor(memberOf(request).locale);
+    const server = { id: guild.id, name: guild.name, current };
+    return sendPage(request, reply, sessions, { i18n, body: html`${noticeHtml(notice, i18n)}${body}`, server, status });
   };
   /** The notice a redirect after a change asked for, if it named one. */
   const doneOf = (request: FastifyRequest, i18n: Translator): Notice | undefined => {

@@ -14,13 +14,13 @@ import { memberOf, requireMember, serverFor } from './access.js';
 import type { DashboardDeps } from './deps.js';
 import { guildNames, plainText, type MentionNames } from './page-text.js';
 import { html, type Html } from './html.js';
-import { page } from './layout.js';
 import { ANNOUNCE_FIELDS, announcementsPage, type AnnouncementDraft } from './pages/announcements.js';
 import { CHANNEL_FIELDS, CHANNEL_KIND_NAMES, channelsPage, type ChannelsPageInput } from './pages/channels.js';
 import type { ChannelChoice, RoleChoice } from './pages/choices.js';
 import { pagePath, PAGES } from './pages/form.js';
 import { refusedNotice, savedNotice } from './pages/notices.js';
 import { REWARD_FIELDS, rewardsPage } from './pages/rewards.js';
+import { sendPage } from './send-page.js';
 import type { Sessions } from './session.js';
 
 const HOUR_MS = 3_600_000;
@@ -104,24 +104,11 @@ export function settingsRoutes(app: FastifyInstance, deps: DashboardDeps, sessio
   const send = (
     request: FastifyRequest,
     reply: FastifyReply,
-    { guild, i18n, csrf }: Visit,
+    { guild, i18n }: Visit,
     current: SettingsPage,
-    title: string,
     body: Html,
     status = 200,
-  ) =>
-    reply
-      .code(status)
-      .type('text/html; charset=utf-8')
-      .send(
-        page({
-          i18n,
-          title,
-          body,
-          member: { member: memberOf(request), csrf },
-          server: { id: guild.id, name: guild.name, current },
-        }),
-      );
+  ) => sendPage(request, reply, sessions, { i18n, body, server: { id: guild.id, name: guild.name, current }, status });
 
   const refusal = (error: UserFacingError, { i18n, guild }: Visit) =>
     refusedNotice(i18n.t(`${error.key}.title`), plainText(i18n.t(`${error.key}.text`, error.vars), guildNames(guild)));
@@ -154,15 +141,7 @@ export function settingsRoutes(app: FastifyInstance, deps: DashboardDeps, sessio
   };
 
   const channels = (request: FastifyRequest<Route>, reply: FastifyReply, v: Visit, notice: Html | null, status = 200) =>
-    send(
-      request,
-      reply,
-      v,
-      'channels',
-      v.i18n.t('dashboard.pages.channels.title'),
-      html`${notice}${channelsPage(channelsInput(v))}`,
-      status,
-    );
+    send(request, reply, v, 'channels', html`${notice}${channelsPage(channelsInput(v))}`, status);
 
   const rewards = async (
     request: FastifyRequest<Route>,
@@ -184,7 +163,7 @@ export function settingsRoutes(app: FastifyInstance, deps: DashboardDeps, sessio
       voterRoleId,
       roleProblems,
     });
-    return send(request, reply, v, 'rewards', i18n.t('dashboard.pages.rewards.title'), html`${notice}${body}`, status);
+    return send(request, reply, v, 'rewards', html`${notice}${body}`, status);
   };
 
   const announcements = (
@@ -203,15 +182,7 @@ export function settingsRoutes(app: FastifyInstance, deps: DashboardDeps, sessio
       preview: plainText(announcePreview(base, v.target, {}, v.actor, i18n), voterNames(v)),
     };
     const body = announcementsPage({ guildId: guild.id, csrf: v.csrf, ...draft, i18n });
-    return send(
-      request,
-      reply,
-      v,
-      'announcements',
-      i18n.t('dashboard.pages.announce.title'),
-      html`${notice}${body}`,
-      status,
-    );
+    return send(request, reply, v, 'announcements', html`${notice}${body}`, status);
   };
 
   /** Runs a change; refused, the page again with why (400, nothing stored); made, back to the page (303) saying so. */
