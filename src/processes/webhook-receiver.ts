@@ -94,7 +94,7 @@ async function sharedTokens(
     channel: SERVERS_CHANNEL,
     applicationName: SERVERS_LISTENER_NAME,
     onNotified: heard,
-    onListening: (again) => known.listening(true, again),
+    onListening: () => known.listening(true),
     onDropped(err, retryInMs) {
       known.listening(false);
       logger.warn(

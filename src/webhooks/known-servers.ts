@@ -59,7 +59,9 @@ export class KnownServers {
 
   /** Whether a delivery for this server may be taken; false needs no store read while notifications are heard. */
   async mayTake(guildId: string): Promise<boolean> {
-    if (guildId === this.options.alwaysTakes) return true;
+    if (guildId === this.options.alwaysTakes || this.#ids.has(guildId)) return true;
+    // A read under way (the one a listener's start makes) may hold it: waited for, never a second one.
+    if (this.#reading) await this.#reading;
     if (this.#ids.has(guildId) || this.#listening) return this.#ids.has(guildId);
     if (this.#now() - this.#readAt >= (this.options.missRefreshMs ?? MISS_REFRESH_MS)) await this.#read();
     return this.#ids.has(guildId);
@@ -76,10 +78,14 @@ export class KnownServers {
     this.#ids.delete(guildId);
   }
 
-  /** Notifications are heard (again: read the set, for those missed meanwhile) or no longer heard. */
-  listening(heard: boolean, again = false): void {
+  /**
+   * Notifications are heard from now on, or no longer. When they start (at start too: a server saved
+   * between the first read and the listener's LISTEN sent its notification to nobody) the set is read
+   * again, and misses wait for that read.
+   */
+  listening(heard: boolean): void {
+    if (heard) this.#readInBackground();
     this.#listening = heard;
-    if (heard && again) this.#readInBackground();
   }
 
   /** A failed read keeps the set as it was; the next one (a miss, a reconnect, the timer) tries again. */

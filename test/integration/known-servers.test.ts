@@ -61,6 +61,19 @@ describe('the servers that take webhook deliveries, kept in memory', () => {
     expect(reads() - before).toBe(0);
   });
 
+  it('takes a server saved between its first read and the listener starting: its notification went to nobody', async () => {
+    const { root, reads } = await countedStore();
+    const known = new KnownServers({ store: root, logger });
+    await known.start();
+    cleanup.push(() => known.stop());
+    await setUp(root, A);
+    known.listening(true);
+    const before = reads();
+    expect(await known.mayTake(A)).toBe(true);
+    for (const id of madeUp(100)) expect(await known.mayTake(id)).toBe(false);
+    expect(reads() - before).toBe(0);
+  });
+
   it('while notifications cannot be heard, reads the set again on a miss at most once per interval', async () => {
     const { root, reads } = await countedStore();
     let now = 0;

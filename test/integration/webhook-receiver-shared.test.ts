@@ -99,7 +99,9 @@ describe('the webhook receiver on a shared store (PostgreSQL)', () => {
       const answers = await Promise.all(some.map((id) => deliver(`${base}/${id}`, 'a-guess', voteEvent(id, VOTER))));
       expect(new Set(answers)).toEqual(new Set([401]));
     }
-    expect(calls).toEqual([]);
+    // At most the one read the listener makes when it starts (what was saved before it listened), not one an id.
+    expect(calls.filter((call) => call !== 'webhookServerIds')).toEqual([]);
+    expect(calls.length).toBeLessThanOrEqual(1);
     expect(await deliver(`${base}/${A}`, token, voteEvent(A, VOTER))).toBe(200);
   });
 
