@@ -76,7 +76,7 @@ function reviewCard(review: InboxReview, input: ReviewsPageInput): Html {
         )
       : html`<p class="note">${t('dashboard.pages.reviews.onSite', { site: review.site })}</p>`;
   return html`<article class="card review">
-    <h2>${review.authorName ?? review.authorId}</h2>
+    <h2>${review.authorName ?? t('dashboard.reviews.notMember', { id: review.authorId })}</h2>
     <p class="stars">${review.rating === null ? t('dashboard.reviews.noRating') : stars(review.rating)}</p>
     <p class="when">${moment(review.at, t('common.unknown'))}</p>
     <blockquote>${review.text}</blockquote>

@@ -721,6 +721,7 @@ export const de: Catalog = {
   'dashboard.overview.someToFix': 'Einige Prüfungen sind fehlgeschlagen: jede sagt, wie du es behebst.',
   'dashboard.reviews.count': '{count} Bewertungen warten auf eine Antwort, die ältesten zuerst.',
   'dashboard.reviews.noRating': 'ohne Sterne',
+  'dashboard.reviews.notMember': 'nicht mehr auf dem Server (ID {id})',
   'dashboard.reviews.previous': 'Zurück',
   'dashboard.reviews.next': 'Weiter',
   'dashboard.reviews.page': 'Seite {page} von {pages}',

@@ -690,6 +690,7 @@ export const en = {
   'dashboard.overview.someToFix': 'Some checks failed: each says how to fix it.',
   'dashboard.reviews.count': '{count} reviews waiting for an answer, oldest first.',
   'dashboard.reviews.noRating': 'no rating',
+  'dashboard.reviews.notMember': 'not in the server now (id {id})',
   'dashboard.reviews.previous': 'Previous',
   'dashboard.reviews.next': 'Next',
   'dashboard.reviews.page': 'Page {page} of {pages}',

@@ -712,6 +712,7 @@ export const es: Catalog = {
   'dashboard.overview.someToFix': 'Algunas comprobaciones fallaron: cada una dice cómo arreglarlo.',
   'dashboard.reviews.count': '{count} reseñas esperan respuesta, las más antiguas primero.',
   'dashboard.reviews.noRating': 'sin estrellas',
+  'dashboard.reviews.notMember': 'ya no está en el servidor (ID {id})',
   'dashboard.reviews.previous': 'Anterior',
   'dashboard.reviews.next': 'Siguiente',
   'dashboard.reviews.page': 'Página {page} de {pages}',

@@ -714,6 +714,7 @@ export const fr: Catalog = {
   'dashboard.overview.someToFix': 'Certaines vérifications ont échoué : chacune indique comment corriger.',
   'dashboard.reviews.count': '{count} avis attendent une réponse, les plus anciens d’abord.',
   'dashboard.reviews.noRating': 'sans note',
+  'dashboard.reviews.notMember': "n'est plus sur le serveur (ID {id})",
   'dashboard.reviews.previous': 'Précédent',
   'dashboard.reviews.next': 'Suivant',
   'dashboard.reviews.page': 'Page {page} sur {pages}',

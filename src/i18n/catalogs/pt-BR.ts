@@ -702,6 +702,7 @@ export const ptBR: Catalog = {
   'dashboard.overview.someToFix': 'Algumas verificações falharam: cada uma diz como corrigir.',
   'dashboard.reviews.count': '{count} avaliações esperam resposta, as mais antigas primeiro.',
   'dashboard.reviews.noRating': 'sem estrelas',
+  'dashboard.reviews.notMember': 'não está mais no servidor (ID {id})',
   'dashboard.reviews.previous': 'Anterior',
   'dashboard.reviews.next': 'Próxima',
   'dashboard.reviews.page': 'Página {page} de {pages}',

@@ -45,7 +45,8 @@ describe('the review inbox', () => {
     expect(page).toContain(`<blockquote>Bad bot ${HOSTILE_ESCAPED}</blockquote>`);
     expect(page).toContain('★★☆☆☆ 2/5');
     expect(page).toContain('<time datetime="2026-11-24T18:05:00.000Z">');
-    expect(page).toContain('<h2>302</h2>');
+    // Not a member (left, or never was): said so, with the id to look them up by.
+    expect(page).toContain('<h2>not in the server now (id 302)</h2>');
     expect(page).not.toContain(HOSTILE);
   });
 
