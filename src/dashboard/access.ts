@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SNOWFLAKE } from '../api/index.js';
 import type { BotView } from './deps.js';
 import { problemPage } from './errors.js';
+import { isChange } from './form-body.js';
 import type { Member, Sessions } from './session.js';
 
 declare module 'fastify' {
@@ -26,8 +27,7 @@ export function requireMember(sessions: Sessions) {
       request.dashboardMember = member;
       return;
     }
-    if (request.method === 'GET' || request.method === 'HEAD')
-      return reply.redirect(`/login?next=${encodeURIComponent(request.url)}`);
+    if (!isChange(request)) return reply.redirect(`/login?next=${encodeURIComponent(request.url)}`);
     return problemPage(request, reply, 401, 'dashboard.error.signIn');
   };
 }
@@ -72,7 +72,7 @@ export async function serverFor(
  */
 export function guardChanges(sessions: Sessions, view: BotView, mayChange: ReturnType<typeof mayChangeWith>) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.method === 'GET' || request.method === 'HEAD') return;
+    if (!isChange(request)) return;
     const guildId = (request.params as { guildId?: string } | undefined)?.guildId;
     if (guildId === undefined) return;
     const member = sessions.member(request);

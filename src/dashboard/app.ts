@@ -5,6 +5,7 @@ import { guardChanges, mayChangeWith } from './access.js';
 import { checkCsrf } from './csrf.js';
 import type { DashboardDeps } from './deps.js';
 import { problemPage } from './errors.js';
+import { isChange } from './form-body.js';
 import { loginRoutes } from './login.js';
 import { TokenBuckets } from './rate-limit.js';
 import { recordsRoutes } from './records-routes.js';
@@ -16,7 +17,6 @@ import { staticFiles } from './static-files.js';
 
 /** Changes per member (or address): a burst of 20, then 20 a minute. */
 const CHANGES = { capacity: 20, perMinute: 20 };
-const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -52,7 +52,7 @@ export async function dashboardApp(deps: DashboardDeps): Promise<FastifyInstance
 
   const changes = new TokenBuckets(CHANGES, now);
   app.addHook('preHandler', async (request, reply) => {
-    if (!UNSAFE.has(request.method)) return;
+    if (!isChange(request)) return;
     const wait = changes.take(sessions.member(request)?.id ?? request.ip);
     if (wait === 0) return;
     reply.header('retry-after', String(wait));

@@ -1,12 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html, type Html } from './html.js';
+import { isChange } from './form-body.js';
 import type { Sessions } from './session.js';
 
 /** The form field every form carries, and the header a script may send instead. */
 export const CSRF_FIELD = '_csrf';
 export const CSRF_HEADER = 'x-csrf-token';
-const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The hidden field that goes into every form: the session's token. */
 export function csrfField(token: string): Html {
@@ -34,7 +34,7 @@ function sentToken(request: FastifyRequest): string | undefined {
  */
 export function checkCsrf(sessions: Sessions, refuse: (request: FastifyRequest, reply: FastifyReply) => unknown) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!UNSAFE.has(request.method)) return;
+    if (!isChange(request)) return;
     const expected = sessions.csrfKept(request);
     const sent = sentToken(request);
     if (expected === undefined || sent === undefined || !same(expected, sent)) return refuse(request, reply);

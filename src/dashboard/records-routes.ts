@@ -24,11 +24,11 @@ import { pagePath, PAGES, type PagePath } from './pages/form.js';
 import { LISTING_ACTIONS, LISTING_FIELDS, listingsPage } from './pages/listings.js';
 import { INBOX_PAGE_SIZE, REPLY_FIELDS, reviewsPage, type InboxReview } from './pages/reviews.js';
 import { statsPage } from './pages/stats.js';
+import { formOf } from './form-body.js';
 import { sendPage } from './send-page.js';
 import type { Sessions } from './session.js';
 
 type GuildParams = { Params: { guildId: string } };
-type Form = Record<string, unknown>;
 
 /** What a change redirects back with (`?done=`): the notice the page then shows once. */
 const DONE = {
@@ -37,9 +37,6 @@ const DONE = {
   credentials: 'setup.credentials.saved.title',
 } as const satisfies Record<string, MessageKey>;
 type Done = keyof typeof DONE;
-
-const field = (body: unknown, name: string): unknown =>
-  body && typeof body === 'object' ? (body as Form)[name] : undefined;
 
 /** What a page says above its body: a change that went through, or one refused (what to fix; nothing changed). */
 type Notice = { done: string } | { refused: UserFacingError };
@@ -144,8 +141,9 @@ export function recordsRoutes(app: FastifyInstance, deps: DashboardDeps, session
     if (!guild) return reply;
     const i18n = translatorFor(memberOf(request).locale);
     const { t } = i18n;
-    const site = String(field(request.body, LISTING_FIELDS.site) ?? '');
-    const action = field(request.body, LISTING_FIELDS.action);
+    const form = formOf(request);
+    const site = String(form[LISTING_FIELDS.site] ?? '');
+    const action = form[LISTING_FIELDS.action];
     const target = targetOf(guild);
     const actor = actorOf(request);
     try {
@@ -164,8 +162,8 @@ export function recordsRoutes(app: FastifyInstance, deps: DashboardDeps, session
       }
       if (action === LISTING_ACTIONS.credentials) {
         const input = {
-          apiKey: field(request.body, CredentialsField.apiKey),
-          appId: field(request.body, CredentialsField.appId),
+          apiKey: form[CredentialsField.apiKey],
+          appId: form[CredentialsField.appId],
         };
         await applyCredentials(base, target, input, actor);
         return backTo(reply, guild, PAGES.listings, 'credentials');
@@ -178,7 +176,7 @@ export function recordsRoutes(app: FastifyInstance, deps: DashboardDeps, session
       }
       // A list whose site makes the secret (Top.gg) takes the one pasted; for the others the bot makes one.
       if (isAdaptedSiteId(site) && SITE_FACTS[site].secretFrom === 'site') {
-        const pasted = field(request.body, LISTING_FIELDS.secret);
+        const pasted = form[LISTING_FIELDS.secret];
         await applyListingSecret(base, target, { site, secret: pasted }, actor);
         return backTo(reply, guild, PAGES.listings, 'saved');
       }
@@ -249,21 +247,22 @@ export function recordsRoutes(app: FastifyInstance, deps: DashboardDeps, session
   app.post<GuildParams>('/servers/:guildId/reviews', async (request, reply) => {
     const guild = await guildOf(request, reply);
     if (!guild) return reply;
+    const form = formOf(request);
     try {
-      const reviewId = parseReviewId(String(field(request.body, REPLY_FIELDS.review) ?? ''));
+      const reviewId = parseReviewId(String(form[REPLY_FIELDS.review] ?? ''));
       const review = reviewId === null ? undefined : await deps.review(guild.id, reviewId);
       // A list's review is answered on its site; the inbox offers no form for it, so this was forged or stale.
       if (!review || review.answer !== null || listReviewOrigin(review.reviewId, guild.id))
         throw new UserFacingError('refusal.reviewGone');
       const ctx = await deps.context(guild.id);
       if (!ctx) throw new UserFacingError('refusal.notSetUp');
-      const content = field(request.body, REPLY_FIELDS.reply);
+      const content = form[REPLY_FIELDS.reply];
       await postReviewReply(
         ctx,
         {
           reviewId: review.reviewId,
           content: typeof content === 'string' ? content : '',
-          pinned: field(request.body, REPLY_FIELDS.pinned) === 'on',
+          pinned: form[REPLY_FIELDS.pinned] === 'on',
           authorId: review.authorId,
         },
         actorOf(request),

@@ -20,13 +20,13 @@ import type { ChannelChoice, RoleChoice } from './pages/choices.js';
 import { pagePath, PAGES } from './pages/form.js';
 import { refusedNotice, savedNotice } from './pages/notices.js';
 import { REWARD_FIELDS, rewardsPage } from './pages/rewards.js';
+import { formOf, type Form } from './form-body.js';
 import { sendPage } from './send-page.js';
 import type { Sessions } from './session.js';
 
 const HOUR_MS = 3_600_000;
 
 type SettingsPage = 'channels' | 'announcements' | 'rewards';
-type Form = Record<string, string | undefined>;
 interface Route {
   Params: { guildId: string };
   Querystring: { saved?: string };
@@ -43,14 +43,6 @@ interface Visit {
 
 /** The preview shows the member making the change voting: named as they are signed in. */
 const voterNames = (v: Visit): MentionNames => guildNames(v.guild, { [v.actor.userId]: v.actor.name });
-
-/** A form's text fields; a field sent twice is not one this page's forms send, and counts as missing. */
-function formOf(request: FastifyRequest): Form {
-  const body = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {};
-  return Object.fromEntries(
-    Object.entries(body).map(([name, value]) => [name, typeof value === 'string' ? value : undefined]),
-  );
-}
 
 /** A whole number as typed; anything else is NaN, which the apply functions refuse with their own words. */
 const whole = (text: string | undefined): number =>
