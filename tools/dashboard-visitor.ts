@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { Agent } from 'undici';
+import { closedPort } from './closed-port.js';
 
 /** An answer as a visitor sees it: the status, the headers, the page, where a redirect points. */
 export interface Visit {
@@ -100,4 +102,17 @@ export class DashboardVisitor {
     if (gone) this.cookies.delete(name);
     else this.cookies.set(name, value);
   }
+}
+
+/** A dashboard on a free loopback port: the bot's settings for it, and the address members open. */
+export async function dashboardSettings(): Promise<{ publicUrl: string; env: Record<string, string> }> {
+  const port = await closedPort();
+  const publicUrl = `http://127.0.0.1:${port}`;
+  const env = {
+    DASHBOARD_PORT: String(port),
+    DASHBOARD_HOST: '127.0.0.1',
+    DASHBOARD_PUBLIC_URL: publicUrl,
+    SESSION_KEY: randomBytes(32).toString('base64'),
+  };
+  return { publicUrl, env };
 }

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
 import { closedPort } from '../../tools/closed-port.js';
-import { DashboardVisitor } from '../../tools/dashboard-visitor.js';
+import { dashboardSettings, DashboardVisitor } from '../../tools/dashboard-visitor.js';
 import { SIGN_INS } from '../../src/dashboard/login.js';
 import { startBot } from '../../tools/bot-process.js';
 import {
@@ -30,16 +29,13 @@ let dashboardEnv: Record<string, string>;
 const visitor = () => new DashboardVisitor(publicUrl);
 
 beforeAll(async () => {
-  const port = await closedPort();
-  publicUrl = `http://127.0.0.1:${port}`;
+  const dashboard = await dashboardSettings();
+  publicUrl = dashboard.publicUrl;
   const { url, ...receiver } = await receiverEnv({ REVIEW_CHANNEL_ID: textChannelIdFor(GUILD) });
   webhookUrl = url;
   dashboardEnv = {
     ...receiver,
-    DASHBOARD_PORT: String(port),
-    DASHBOARD_HOST: '127.0.0.1',
-    DASHBOARD_PUBLIC_URL: publicUrl,
-    SESSION_KEY: randomBytes(32).toString('base64'),
+    ...dashboard.env,
   };
   world = await startWorld({ env: dashboardEnv });
   await world.bot.waitForLog((line) => line.msg === 'dashboard listening');

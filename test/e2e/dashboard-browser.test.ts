@@ -6,7 +6,7 @@ import { SERVER_PAGES, serverPath } from '../../src/dashboard/nav.js';
 import { ANNOUNCE_FIELDS, PREVIEW_ID } from '../../src/dashboard/pages/announcements.js';
 import { pagePath, PAGES } from '../../src/dashboard/pages/form.js';
 import { REPLY_FIELDS } from '../../src/dashboard/pages/reviews.js';
-import { closedPort } from '../../tools/closed-port.js';
+import { dashboardSettings } from '../../tools/dashboard-visitor.js';
 import { textOf } from '../../tools/conversation.js';
 import { DEFAULTS, member, textChannelIdFor } from '../../tools/discord-standin/index.js';
 import { deliver, reviewEvent } from '../../tools/guilds-webhook.js';
@@ -103,16 +103,13 @@ async function savedNotice(page: Page): Promise<string> {
 }
 
 beforeAll(async () => {
-  const port = await closedPort();
-  publicUrl = `http://127.0.0.1:${port}`;
+  const dashboard = await dashboardSettings();
+  publicUrl = dashboard.publicUrl;
   const { url: webhookUrl, ...receiver } = await receiverEnv({ REVIEW_CHANNEL_ID: FEED });
   world = await startWorld({
     env: {
       ...receiver,
-      DASHBOARD_PORT: String(port),
-      DASHBOARD_HOST: '127.0.0.1',
-      DASHBOARD_PUBLIC_URL: publicUrl,
-      SESSION_KEY: randomBytes(32).toString('base64'),
+      ...dashboard.env,
     },
   });
   await world.bot.waitForLog((line) => line.msg === 'dashboard listening');

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { closedPort } from '../../tools/closed-port.js';
 import { textOf } from '../../tools/conversation.js';
-import { DashboardVisitor } from '../../tools/dashboard-visitor.js';
+import { dashboardSettings, DashboardVisitor } from '../../tools/dashboard-visitor.js';
 import {
   DEFAULTS,
   MEMBER_PERMISSIONS,
@@ -74,8 +73,8 @@ async function signedIn(): Promise<{ browser: DashboardVisitor; csrf: string }> 
 }
 
 beforeAll(async () => {
-  const port = await closedPort();
-  publicUrl = `http://127.0.0.1:${port}`;
+  const dashboard = await dashboardSettings();
+  publicUrl = dashboard.publicUrl;
   const { url, ...receiver } = await receiverEnv({ WEBHOOK_TOKEN: '', WEBHOOK_PUBLIC_URL: PUBLIC_URL });
   receiverUrl = url;
   world = await startWorld({
@@ -87,10 +86,7 @@ beforeAll(async () => {
       MODERATOR_ROLE_IDS: '',
       REVIEW_LOG_CHANNEL_ID: '',
       SECRETS_KEY: randomBytes(32).toString('base64'),
-      DASHBOARD_PORT: String(port),
-      DASHBOARD_HOST: '127.0.0.1',
-      DASHBOARD_PUBLIC_URL: publicUrl,
-      SESSION_KEY: randomBytes(32).toString('base64'),
+      ...dashboard.env,
     },
   });
   await world.bot.waitForLog((line) => line.msg === 'dashboard listening');

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { randomBytes } from 'node:crypto';
 import { Servers } from '../../src/servers/servers.js';
 import { openStore } from '../../src/store/index.js';
-import { closedPort } from '../../tools/closed-port.js';
 import { textOf } from '../../tools/conversation.js';
-import { DashboardVisitor } from '../../tools/dashboard-visitor.js';
+import { dashboardSettings, DashboardVisitor } from '../../tools/dashboard-visitor.js';
 import {
   DEFAULTS,
   member,
@@ -34,18 +32,15 @@ let publicUrl: string;
 let storeFile: string;
 
 beforeAll(async () => {
-  const port = await closedPort();
-  publicUrl = `http://127.0.0.1:${port}`;
+  const dashboard = await dashboardSettings();
+  publicUrl = dashboard.publicUrl;
   const { url: _url, ...receiver } = await receiverEnv();
   storeFile = receiver.DATABASE_URL!.slice('file:'.length);
   world = await startWorld({
     discord: { otherGuildIds: [B] },
     env: {
       ...receiver,
-      DASHBOARD_PORT: String(port),
-      DASHBOARD_HOST: '127.0.0.1',
-      DASHBOARD_PUBLIC_URL: publicUrl,
-      SESSION_KEY: randomBytes(32).toString('base64'),
+      ...dashboard.env,
     },
   });
   await world.bot.waitForLog((line) => line.msg === 'dashboard listening');
