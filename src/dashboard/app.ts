@@ -11,7 +11,7 @@ import { TokenBuckets } from './rate-limit.js';
 import { recordsRoutes } from './records-routes.js';
 import { securityHeaders } from './security-headers.js';
 import { serverPages } from './server-pages.js';
-import { SESSION_MS, SIGN_OUTS_READ_MS, Sessions } from './session.js';
+import { SESSION_MS, SIGN_OUTS_READ_MS, Sessions, signOutsReader } from './session.js';
 import { settingsRoutes } from './settings-routes.js';
 import { staticFiles } from './static-files.js';
 
@@ -35,9 +35,8 @@ export async function dashboardApp(deps: DashboardDeps): Promise<FastifyInstance
   const app = Fastify({ logger: false, trustProxy: settings.host === '127.0.0.1' || settings.host === '::1' });
   const sessions = new Sessions(now, deps.signOuts);
   await sessions.readSignOuts();
-  const reading = setInterval(() => {
-    sessions.readSignOuts().catch((error: unknown) => logger.warn({ err: error }, 'dashboard sign-outs not read'));
-  }, SIGN_OUTS_READ_MS);
+  const readSignOuts = signOutsReader(sessions, logger);
+  const reading = setInterval(() => void readSignOuts(), deps.signOutsReadMs ?? SIGN_OUTS_READ_MS);
   reading.unref();
   const mayChange = mayChangeWith(deps.view);
   app.decorate('mayChange', mayChange);

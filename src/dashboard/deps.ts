@@ -37,4 +37,6 @@ export interface DashboardDeps {
   readonly context: (guildId: string) => Promise<BotContext | undefined>;
   readonly logger: Logger;
   readonly now?: () => number;
+  /** How often sign-outs are read (and unwritten ones written again); SIGN_OUTS_READ_MS unless a test shortens it. */
+  readonly signOutsReadMs?: number;
 }

@@ -115,8 +115,9 @@ export async function loginRoutes(app: FastifyInstance, deps: DashboardDeps, ses
     try {
       await sessions.end(request);
     } catch (error) {
-      // Signed out here and the cookie is gone; only a kept copy could open a page on another process.
-      deps.logger.warn({ err: error }, 'dashboard sign-out not stored; other processes refuse it from their next read');
+      // Signed out here and the cookie is gone; only a kept copy could open a page on another process
+      // until the sign-out is written, which the next read of sign-outs tries again.
+      deps.logger.warn({ err: error }, 'dashboard sign-out not stored yet; written with the next read of sign-outs');
     }
     return problemPage(request, reply, 200, 'dashboard.loggedOut');
   });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { BoundedMap } from '../core/bounded-map.js';
+import type { Logger } from '../core/log.js';
 import type { SignOutStore } from '../store/index.js';
 
 /** How long a sign-in lasts, however active the member is: then Discord is asked again. */
@@ -33,23 +34,57 @@ const read = <T>(request: FastifyRequest, field: Field): T | undefined => fields
 export const SIGN_OUTS_READ_MS = 30_000;
 
 /**
+ * The periodic read of sign-outs (which also writes those a failed logout left): one warn line when
+ * the store starts failing it, one when it works again, none for each retry between.
+ */
+export function signOutsReader(sessions: Sessions, logger: Logger): () => Promise<void> {
+  let failing = false;
+  return async () => {
+    try {
+      await sessions.readSignOuts();
+      if (failing) logger.info('dashboard sign-outs are read and written again');
+      failing = false;
+    } catch (error) {
+      if (!failing)
+        logger.warn({ err: error, unstored: sessions.unstored }, 'dashboard sign-outs not read; trying again');
+      failing = true;
+    }
+  };
+}
+
+/**
  * Sign-ins, sealed in the cookie (nothing per member is kept here) but for the ones ended by logout,
  * kept in the store until they would have expired anyway (a restart or another process refuses
  * them too) and read from it into memory, so a page costs no store read.
  */
 export class Sessions {
   readonly #ended = new BoundedMap<string, true>({ max: 100_000 });
+  /** Sign-outs the store did not take yet, written again before every read until it does. */
+  readonly #unstored = new Map<string, { userId: string; until: number }>();
 
   constructor(
     private readonly now: () => number,
     private readonly store?: SignOutStore,
   ) {}
 
-  /** Reads the sign-outs recorded so far, this process's and every other's. */
+  /**
+   * Writes the sign-outs a failed write left here, then reads those recorded so far, this process's
+   * and every other's. Throws while the store fails; what is left unwritten waits for the next call.
+   */
   async readSignOuts(): Promise<void> {
     if (!this.store) return;
     const at = this.now();
+    for (const [sid, { userId, until }] of this.#unstored) {
+      // Past its expiry the cookie opens nothing anyway.
+      if (until > at) await this.store.endSignIn(sid, userId, until, at);
+      this.#unstored.delete(sid);
+    }
     for (const [sid, until] of await this.store.signOuts(at)) this.#ended.set(sid, true, until - at);
+  }
+
+  /** Sign-outs the store has not taken yet (the next read writes them). */
+  get unstored(): number {
+    return this.#unstored.size;
   }
 
   member(request: FastifyRequest): Member | undefined {
@@ -68,14 +103,23 @@ export class Sessions {
     return signedIn;
   }
 
-  /** Ends the sign-in: the cookie goes, and any copy of it is refused here at once and in the store. */
+  /**
+   * Ends the sign-in: the cookie goes, and any copy of it is refused here at once and in the store.
+   * A store that fails throws; the sign-out is kept and written by the next `readSignOuts`.
+   */
   async end(request: FastifyRequest): Promise<void> {
     const member = read<Member>(request, 'member');
     request.session.delete();
     if (!member?.sid) return;
     const at = this.now();
     this.#ended.set(member.sid, true, Math.max(0, member.expiresAt - at));
-    await this.store?.endSignIn(member.sid, member.id, member.expiresAt, at);
+    if (!this.store) return;
+    try {
+      await this.store.endSignIn(member.sid, member.id, member.expiresAt, at);
+    } catch (error) {
+      this.#unstored.set(member.sid, { userId: member.id, until: member.expiresAt });
+      throw error;
+    }
   }
 
   /** The state sent to Discord's consent page, kept until the callback compares it. */

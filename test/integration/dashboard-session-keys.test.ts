@@ -4,9 +4,12 @@ import { dashboardApp } from '../../src/dashboard/app.js';
 import type { DashboardDeps } from '../../src/dashboard/deps.js';
 import { createLogger } from '../../src/core/log.js';
 import type { BaseContext } from '../../src/runtime/context.js';
-import { openStore, type StoreRoot } from '../../src/store/index.js';
+import { openStore, type SignOutStore, type StoreRoot } from '../../src/store/index.js';
+import { capturedLog } from '../support/captured-log.js';
 import { storeBackends } from '../support/store-backends.js';
 
+/** How often the apps here read sign-outs (30 s in production). */
+const READ_MS = 100;
 const OLD = Buffer.alloc(32, 1);
 const NEW = Buffer.alloc(32, 2);
 const apps: FastifyInstance[] = [];
@@ -25,7 +28,11 @@ afterAll(async () => {
 });
 
 /** The dashboard with these cookie keys (the first seals), listening on a free loopback port. */
-async function dashboard(keys: Buffer[], signOuts = store): Promise<{ app: FastifyInstance; url: string }> {
+async function dashboard(
+  keys: Buffer[],
+  signOuts: SignOutStore = store,
+  logger = createLogger('silent', []),
+): Promise<{ app: FastifyInstance; url: string }> {
   const deps: DashboardDeps = {
     settings: {
       port: 0,
@@ -46,7 +53,8 @@ async function dashboard(keys: Buffer[], signOuts = store): Promise<{ app: Fasti
     signOuts,
     review: async () => undefined,
     context: async () => undefined,
-    logger: createLogger('silent', []),
+    logger,
+    signOutsReadMs: READ_MS,
   };
   const app = await dashboardApp(deps);
   apps.push(app);
@@ -110,6 +118,43 @@ describe.each(storeBackends('sign-outs-'))('a sign-out, kept in the store ($name
     expect((await home(restarted.url, untouched)).status).toBe(200);
     // A process already running reads the store every 30 s (SIGN_OUTS_READ_MS); the row is there for it.
     expect([...(await shared.signOuts(Date.now())).keys()]).toEqual(['signed-out-here']);
+  }, 60_000);
+
+  it('writes a sign-out the store refused at logout with a later read, once the store works again', async () => {
+    const target = await backend.fresh();
+    const root = await openStore(target);
+    stores.push(root);
+    // The real store, made to fail its writes as a stalled database would.
+    let failing = true;
+    const flaky: SignOutStore = {
+      endSignIn: async (...args) => {
+        if (failing) throw new Error('database is locked');
+        return root.endSignIn(...args);
+      },
+      signOuts: (now) => root.signOuts(now),
+    };
+    const { logger, lines } = capturedLog();
+    const first = await dashboard([NEW], flaky, logger);
+    const cookie = sealed(first.app, Date.now() + 60_000, 'refused-at-first');
+
+    expect((await logout(first.url, cookie)).status).toBe(200);
+    expect((await home(first.url, cookie)).status).toBe(302);
+    await new Promise((resolve) => setTimeout(resolve, READ_MS * 3));
+    expect((await root.signOuts(Date.now())).size).toBe(0);
+    // One warn line for the logout and one for the outage of the reads, not one a read.
+    expect(lines.filter((line) => line.level === 40).map((line) => line.msg)).toEqual([
+      'dashboard sign-out not stored yet; written with the next read of sign-outs',
+      'dashboard sign-outs not read; trying again',
+    ]);
+
+    failing = false;
+    const until = Date.now() + 5_000;
+    while (!(await root.signOuts(Date.now())).has('refused-at-first') && Date.now() < until)
+      await new Promise((resolve) => setTimeout(resolve, READ_MS));
+    expect([...(await root.signOuts(Date.now())).keys()]).toEqual(['refused-at-first']);
+    expect(lines.map((line) => line.msg)).toContain('dashboard sign-outs are read and written again');
+    const restarted = await dashboard([NEW], await openStore(target).then((other) => (stores.push(other), other)));
+    expect((await home(restarted.url, cookie)).status).toBe(302);
   }, 60_000);
 
   it('forgets sign-outs past their expiry when the next one is written', async () => {
