@@ -123,6 +123,7 @@ async function main(): Promise<void> {
     commands: commands.values(),
     // Called from an interaction, long after `realtime` below is made.
     milestonesChanged: (guildId) => realtime.runtimes.get(guildId)?.milestonesChanged(),
+    unwrittenDeliveries: (guildId) => realtime.deliveries.waiting(guildId),
   });
   const base = { config, logger, replyGuard: new ReplyGuard(), names, now: () => new Date(), servers, setup };
   const realtime = await startRealtime({

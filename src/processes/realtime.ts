@@ -17,6 +17,8 @@ const SHARED_INBOX_POLL_MS = 1_000;
 export interface Realtime {
   readonly runtimes: Runtimes;
   readonly receiver: Receiver | undefined;
+  /** The delivery log's writer: its lines wait in memory up to a second before they are stored. */
+  readonly deliveries: DeliveryLog;
   /** Discord is connected: handle what the store holds, announce, poll, for every set-up server. */
   begin(): Promise<void>;
   stop(): Promise<void>;
@@ -93,6 +95,7 @@ export async function startRealtime(
   return {
     runtimes,
     receiver,
+    deliveries,
     async begin() {
       if (begun) return;
       begun = true;

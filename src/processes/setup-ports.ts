@@ -1,6 +1,6 @@
 import type { ServiceClients } from '../servers/service-clients.js';
 import type { SetupPorts } from '../runtime/setup-ports.js';
-import type { StoreRoot } from '../store/index.js';
+import type { DeliveryRecord, StoreRoot } from '../store/index.js';
 import { storeWithDeadline } from '../store/within.js';
 import { DELIVERIES_KEPT } from '../webhooks/delivery-log.js';
 
@@ -11,6 +11,8 @@ export function setupPorts(deps: {
   commands: Iterable<{ data: { toJSON(): unknown } }>;
   /** Tells the process that runs the server's milestone roles; called long after this is made. */
   milestonesChanged: (guildId: string) => void;
+  /** The delivery log lines this process took and has not written yet, newest first (none: another process's). */
+  unwrittenDeliveries?: (guildId: string) => readonly DeliveryRecord[];
 }): SetupPorts {
   const { store, clients } = deps;
   return {
@@ -28,7 +30,11 @@ export function setupPorts(deps: {
       const polledAt = (await server.mirrorTotals())?.polledAt;
       return polledAt === undefined ? undefined : { at: polledAt, ok: true };
     },
-    recentDeliveries: (guildId) => store.forServer(guildId).recentDeliveries(DELIVERIES_KEPT),
+    // A delivery's ✔ shows at once (its event is stored first); its log line would wait for the log's next write.
+    recentDeliveries: async (guildId) => {
+      const stored = await store.forServer(guildId).recentDeliveries(DELIVERIES_KEPT);
+      return [...(deps.unwrittenDeliveries?.(guildId) ?? []), ...stored].slice(0, DELIVERIES_KEPT);
+    },
     commands: [...deps.commands].map((command) => command.data.toJSON() as unknown as Record<string, unknown>),
   };
 }

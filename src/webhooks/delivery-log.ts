@@ -25,6 +25,8 @@ export interface DeliveryLogOptions {
  */
 export class DeliveryLog {
   #waiting = new Map<string, DeliveryRecord[]>();
+  /** The lines of the write in flight, until it lands. */
+  #writing: Map<string, DeliveryRecord[]> | undefined;
   #timer: NodeJS.Timeout | undefined;
   readonly #loop: DrainLoop;
   readonly #keep: number;
@@ -54,6 +56,12 @@ export class DeliveryLog {
     this.#timer.unref();
   }
 
+  /** The server's lines not stored yet (waiting or being written), newest first: `/setup status` shows them. */
+  waiting(guildId: string): DeliveryRecord[] {
+    const lines = [...(this.#writing?.get(guildId) ?? []), ...(this.#waiting.get(guildId) ?? [])];
+    return lines.slice(-this.#keep).reverse();
+  }
+
   /** Writes what waits, then stops. */
   async stop(): Promise<void> {
     clearTimeout(this.#timer);
@@ -66,6 +74,7 @@ export class DeliveryLog {
     const batch = this.#waiting;
     if (batch.size === 0) return;
     this.#waiting = new Map();
+    this.#writing = batch;
     try {
       await this.options.store.recordDeliveries([...batch.values()].flat(), this.#keep);
     } catch (err) {
@@ -75,6 +84,8 @@ export class DeliveryLog {
         this.#waiting.set(guildId, merged);
       }
       throw err;
+    } finally {
+      this.#writing = undefined;
     }
   }
 }

@@ -19,15 +19,19 @@ describe('the delivery log writer', () => {
   let root: StoreRoot;
   let writes: number;
   let failNext: number;
+  /** While set, a write waits for it, as a write on its way to a slow store. */
+  let hold: Promise<void> | undefined;
   let log: DeliveryLog;
   beforeEach(async () => {
     root = await openStore({ kind: 'sqlite', file: ':memory:' });
     writes = 0;
     failNext = 0;
+    hold = undefined;
     // The real store, counted, and made to fail on demand as a stalled database would.
     const store = {
       recordDeliveries: async (entries: readonly DeliveryRecord[], keep: number) => {
         writes += 1;
+        await hold;
         if (failNext > 0) {
           failNext -= 1;
           throw new Error('database is locked');
@@ -65,6 +69,28 @@ describe('the delivery log writer', () => {
     await settle(800);
     const kept = await root.forServer(SERVER).recentDeliveries(100);
     expect(kept.map((entry) => entry.at)).toEqual([13, 12, 11, 10, 9, 8, 7, 6, 5, 4]);
+  });
+
+  it('shows the lines not stored yet, newest first, while they wait and while their write is on the way', async () => {
+    failNext = 1;
+    let release!: () => void;
+    hold = new Promise((resolve) => (release = resolve));
+    for (let i = 0; i < 12; i++) log.record(line(i));
+    log.record(line(1, 'stored', OTHER));
+    const newest = [11, 10, 9, 8, 7, 6, 5, 4, 3, 2];
+    expect(log.waiting(SERVER).map((entry) => entry.at)).toEqual(newest);
+    await settle();
+    expect(writes).toBe(1);
+    expect(log.waiting(SERVER).map((entry) => entry.at)).toEqual(newest);
+    expect(log.waiting(OTHER).map((entry) => entry.at)).toEqual([1]);
+    // That write fails: the lines are still shown, then written by the retry.
+    hold = undefined;
+    release();
+    await settle();
+    expect(log.waiting(SERVER).map((entry) => entry.at)).toEqual(newest);
+    await settle(800);
+    expect(log.waiting(SERVER)).toEqual([]);
+    expect((await root.forServer(SERVER).recentDeliveries(100)).map((entry) => entry.at)).toEqual(newest);
   });
 
   it('writes what waits when stopped', async () => {
