@@ -188,7 +188,7 @@ async function main(): Promise<void> {
   });
   client.on(Events.Error, (err) => logger.error({ err }, 'discord client error'));
   client.on(Events.Warn, (warning) => logger.warn({ warning }, 'discord client warning'));
-  watchGatewayConnection(client, logger);
+  const endGatewayWatch = watchGatewayConnection(client, logger);
   const rateLimits = watchRateLimits(client.rest, logger, metrics && ((kind) => metrics.discordRateLimited(kind)));
   installProcessGuards(logger);
   guardInteractionBuild(client, logger);
@@ -234,6 +234,7 @@ async function main(): Promise<void> {
       stopWatching();
       await settingsChanges?.stop();
       await realtime.stop();
+      endGatewayWatch();
       await client.destroy();
       // What was paced since the last summary line, so a stop loses none of it.
       rateLimits.close();

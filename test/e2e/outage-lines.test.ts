@@ -11,10 +11,12 @@ const POLL_FAILED = 'could not poll the active votes; the mirror keeps its last 
 const POLL_BACK = 'vote poll works again';
 
 let world: World | undefined;
+let stopped: World | undefined;
 let discord: DiscordStandIn | undefined;
 let sandbox: Sandbox | undefined;
 afterAll(async () => {
   await world?.bot.stop('SIGKILL');
+  await stopped?.close();
   await Promise.all([discord?.close(), sandbox?.close()]);
 });
 
@@ -52,4 +54,13 @@ describe('Discord and the service going away under a running bot', () => {
     expect(count(bot.logs, BACK)).toBe(1);
     expect(count(bot.logs, POLL_BACK)).toBe(1);
   }, 90_000);
+
+  it('log no lost line when the bot stops: its own stop is not an outage', async () => {
+    stopped = await startWorld();
+    const exit = await stopped.bot.stop('SIGTERM');
+    expect(exit.code).toBe(0);
+    expect(stopped.bot.logs.map((line) => line.msg)).toContain('stopped');
+    expect(count(stopped.bot.logs, LOST)).toBe(0);
+    expect(stopped.bot.logs.filter((line) => (line.level ?? 0) >= 40)).toEqual([]);
+  }, 30_000);
 });
