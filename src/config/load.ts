@@ -5,13 +5,19 @@ import { config as loadDotenv } from 'dotenv';
 import { EXIT_CONFIG } from '../core/exit-codes.js';
 import { type Fields, readFields, type Values } from './fields.js';
 
+/** Where to set what is missing when no settings file was read: one is made from the example. */
+const NO_SETTINGS_FILE = 'Set these in .env (copy .env.example to .env to start) or in the environment.';
+
+/** Where to set what is missing when this settings file was read: it is there already, it lacks them. */
+export const settingsFileClosing = (file: string): string => `Set these in ${file} or in the environment.`;
+
 export class ConfigError extends Error {
   /** A supervisor stops restarting on it: the same settings would fail again. */
   readonly exitCode = EXIT_CONFIG;
 
   constructor(
     readonly problems: readonly string[],
-    closing = 'Set these in .env (copy .env.example to .env to start) or in the environment.',
+    readonly closing = NO_SETTINGS_FILE,
   ) {
     super(
       [
@@ -43,7 +49,13 @@ export const fromDotenv =
     const named = path ?? (process.env.DOTENV_CONFIG_PATH || undefined);
     const { error } = loadDotenv({ path, quiet: true });
     if (named !== undefined && error) throw unreadableEnvFile(named, error);
-    return parse(process.env);
+    try {
+      return parse(process.env);
+    } catch (problem) {
+      // A file was read: telling the operator to make one from the example would send them astray.
+      if (error || !(problem instanceof ConfigError) || problem.closing !== NO_SETTINGS_FILE) throw problem;
+      throw new ConfigError(problem.problems, settingsFileClosing(named ?? '.env'));
+    }
   };
 
 function unreadableEnvFile(file: string, error: Error): ConfigError {

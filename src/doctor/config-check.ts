@@ -12,7 +12,7 @@ export const configCheck: Check = {
       if (!(error instanceof ConfigError)) throw error;
       return fail(
         `${error.problems.length} problem${error.problems.length === 1 ? '' : 's'}: ${error.problems.map((p) => p.replace(/\.$/, '')).join('; ')}.`,
-        'set these in .env (copy .env.example to .env to start) or in the environment.',
+        error.closing.charAt(0).toLowerCase() + error.closing.slice(1),
       );
     }
     return pass('.env and the environment parse, every required setting is there.');

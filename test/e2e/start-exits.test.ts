@@ -54,6 +54,18 @@ describe('a start that needs the operator', () => {
     expect(bot.logs).toEqual([]);
   });
 
+  it('names the settings file it read when settings are missing from it, not the example to copy', async () => {
+    const file = path.join(folder, '.env.partial');
+    writeFileSync(file, 'LOG_LEVEL=info\n');
+    const bot = startBot({}, { envFile: file });
+    started.push(bot);
+    expect(await bot.exited).toEqual({ code: 78, signal: null });
+    const lines = bot.stderr().trim().split('\n');
+    expect(lines[0]).toMatch(/^The bot's configuration has \d+ problems:$/);
+    expect(lines.some((line) => line.startsWith('  - DISCORD_TOKEN is missing'))).toBe(true);
+    expect(lines.at(-1)).toBe(`Set these in ${file} or in the environment.`);
+  });
+
   it('exits 78 when no SQLite driver loads (Node 20 without better-sqlite3), with what to install', async () => {
     // As on Node 20 where better-sqlite3 did not build: neither driver can be loaded.
     const preload = path.join(folder, 'no-sqlite.cjs');
