@@ -1,4 +1,5 @@
 import type { Logger } from '../core/log.js';
+import { RedrawSweep } from '../feeds/redraw-sweep.js';
 import { ListReminders } from '../reminders/list-reminders.js';
 import { MilestoneChecks } from '../roles/milestone-checks.js';
 import { ExpirySweep } from '../schedule/expiry-sweep.js';
@@ -23,6 +24,8 @@ export interface ServerPasses {
   readonly expiries: ExpirySweep;
   readonly reminders: ListReminders;
   readonly milestones: MilestoneChecks;
+  /** Feed posts another process (the HTTP endpoint, the dashboard) left to redraw, found for every server. */
+  readonly redraws: RedrawSweep;
   /** Every server's polls of the service, on one timer. */
   readonly polls: Timetable;
   /** What servers about to start need to know, read for all of them at once. */
@@ -47,10 +50,12 @@ export function serverPasses(options: {
   const reminders = new ListReminders({ store, logger, now, checkMs });
   const milestones = new MilestoneChecks(checkMs);
   const polls = new Timetable(now);
+  const redraws = new RedrawSweep({ store, logger });
   return {
     expiries,
     reminders,
     milestones,
+    redraws,
     polls,
     async facts() {
       const [waiting, withMilestones] = await Promise.all([store.workWaitingAll(), store.serversWithMilestones()]);
@@ -61,9 +66,11 @@ export function serverPasses(options: {
     },
     start() {
       reminders.start();
+      redraws.start();
     },
     async stop() {
       milestones.stop();
+      redraws.stop();
       polls.stop();
       await Promise.all([expiries.stop(), reminders.stop()]);
     },

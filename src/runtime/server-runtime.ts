@@ -217,6 +217,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
   });
   let context: BotContext | undefined;
   let started = false;
+  const wakeChannel = (channelId: string) => lanes.wakeChannel(channelId);
   return {
     guildId,
     settings,
@@ -232,10 +233,12 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
       mirror.start(now() + options.firstPollAfterMs);
       schedule.start();
       options.passes.reminders.join(guildId, reminder);
+      options.passes.redraws.join(guildId, wakeChannel);
       milestones.start(facts.noMilestones);
     },
     async stop() {
       options.passes.reminders.leave(guildId, reminder);
+      options.passes.redraws.leave(guildId, wakeChannel);
       await Promise.all([lanes.stop(), mirror.stop(), schedule.stop(), milestones.stop()]);
     },
   };

@@ -365,6 +365,8 @@ export interface SweepStore {
   serversWithMilestones(): Promise<Set<string>>;
   /** What each server with anything waiting has waiting for its channels; a server not in it has nothing. */
   workWaitingAll(): Promise<Map<string, WaitingWork>>;
+  /** The channels of every server with a feed post due a redraw (an answer recorded, the post not redrawn yet). */
+  dueRedrawsAll(): Promise<Array<{ guildId: string; channelId: string }>>;
 }
 
 /** The dashboard's ended sign-ins (sql-sign-outs.ts): a signed-out cookie stays refused until it expires. */

@@ -73,6 +73,14 @@ export function sqlSweeps<Base extends AllServersClass>(base: Base) {
       return new Set(rows.map((row) => String(row.guild_id)));
     }
 
+    async dueRedrawsAll(): Promise<Array<{ guildId: string; channelId: string }>> {
+      // Through feed_posts_edits, the partial index of what waits a redraw: empty most of the time.
+      const rows = await this.db.query(
+        'SELECT DISTINCT guild_id, channel_id FROM feed_posts WHERE edit_due > 0 AND message_id IS NOT NULL',
+      );
+      return rows.map((row) => ({ guildId: String(row.guild_id), channelId: String(row.channel_id) }));
+    }
+
     async workWaitingAll(): Promise<Map<string, WaitingWork>> {
       // Each part through a partial index of what waits (posts_lane, feed_posts_edits, votes_waiting,
       // feed_posts_waiting): a store where nothing waits answers from empty indexes.

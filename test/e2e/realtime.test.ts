@@ -1,10 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startBot } from '../../tools/bot-process.js';
+import { closedPort } from '../../tools/closed-port.js';
 import { asMember, buttonIds, moderator, textOf } from '../../tools/conversation.js';
-import { DEFAULTS, member, nextSnowflake, textChannelIdFor, type Message } from '../../tools/discord-standin/index.js';
+import {
+  buttonClick,
+  DEFAULTS,
+  member,
+  modalSubmit,
+  nextSnowflake,
+  slashCommand,
+  textChannelIdFor,
+  type Message,
+} from '../../tools/discord-standin/index.js';
 import { deliver, reviewEvent, voteEvent } from '../../tools/guilds-webhook.js';
 import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../../tools/receiver-env.js';
-import { CRITIC, CRITIC_REVIEW, NOBODY, VOTER } from '../../tools/seed.js';
+import { CRITIC, CRITIC_REVIEW, NOBODY, VOTER, VOTER_REVIEW } from '../../tools/seed.js';
 import { botEnvironment, startWorld, type World } from '../../tools/world.js';
 
 const GUILD = DEFAULTS.guildId;
@@ -28,9 +38,11 @@ const announcementsOf = (world: World, userId: string): Message[] =>
 describe('real time: review feed, vote announcements and the vote mirror', () => {
   let world: World;
   let url: string;
+  let databaseUrl: string;
   beforeAll(async () => {
     const { url: webhookUrl, ...env } = await realtimeEnv({ VOTE_POLL_SECONDS: '60' });
     url = webhookUrl;
+    databaseUrl = env.DATABASE_URL!;
     world = await startWorld({ env });
     await world.bot.waitForLog((line) => line.msg === 'vote mirror updated', 10_000, 'the first poll');
   });
@@ -143,6 +155,59 @@ describe('real time: review feed, vote announcements and the vote mirror', () =>
       'the post to show the answer',
     );
     expect(feedPosts(world, id)).toHaveLength(1);
+  });
+
+  it('marks a feed post answered when a moderator replied through npm run interactions, another process', async () => {
+    expect(await deliver(url, WEBHOOK_TOKEN, reviewEvent(GUILD, { id: VOTER_REVIEW, authorId: VOTER }))).toBe(200);
+    await world.discord.waitUntil(() => feedPosts(world, VOTER_REVIEW).length === 1, 10_000, 'the feed post');
+    const endpoint = startBot(
+      {
+        ...botEnvironment(world.discord, world.sandbox),
+        // The same settings as the gateway process, as one .env would give both.
+        REVIEW_CHANNEL_ID: CHANNEL,
+        VOTE_CHANNEL_ID: CHANNEL,
+        DATABASE_URL: databaseUrl,
+        INTERACTIONS_PORT: String(await closedPort()),
+        INTERACTIONS_HOST: '127.0.0.1',
+      },
+      { script: 'interactions' },
+    );
+    try {
+      const listening = await endpoint.waitForLog((line) => line.msg === 'interactions endpoint listening', 15_000);
+      const at = String(listening.url);
+      const mod = moderator();
+      // Replied from /review's answer, not from the feed post: only the gateway process redraws that.
+      const options = [{ name: 'member', type: 6, value: VOTER }];
+      const review = await world.discord
+        .sendInteractionHttp(at, slashCommand({ name: 'review', member: mod, options }))
+        .waitForMessage();
+      await world.discord
+        .sendInteractionHttp(
+          at,
+          buttonClick({ customId: `review-reply:${VOTER_REVIEW}`, message: review, member: mod }),
+        )
+        .waitForModal();
+      const submit = world.discord.sendInteractionHttp(
+        at,
+        modalSubmit({
+          customId: `review-reply-submit:${VOTER_REVIEW}`,
+          fields: { 'reply-content': 'Answered over HTTP' },
+          selects: { 'reply-pinned': ['no'] },
+          member: mod,
+          message: review,
+        }),
+      );
+      await submit.waitFor((handle) => handle.followUps().length === 1);
+      await world.discord.waitUntil(
+        () => feedPosts(world, VOTER_REVIEW)[0]?.embeds[0]?.title === 'New review · answered',
+        15_000,
+        'the feed post to show the answer',
+      );
+      expect(feedPosts(world, VOTER_REVIEW)).toHaveLength(1);
+      expect(textOf(feedPosts(world, VOTER_REVIEW)[0]!)).toContain(`by <@${mod.user.id}>`);
+    } finally {
+      await endpoint.stop('SIGKILL');
+    }
   });
 
   it('answers /vote of a voter the poll saw from the mirror, with no service request', async () => {
