@@ -1,7 +1,10 @@
 import type { Guild } from 'discord.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { InvalidInputError, ReplyRefusedError } from '../api/index.js';
+import { errorOutcome, type UserMessage } from '../bot/error-outcome.js';
 import { discordPoster } from '../bot/poster.js';
 import { UserFacingError } from '../bot/user-error.js';
+import { secretValues } from '../config/bot.js';
 import { translatorFor, type MessageKey, type Translator } from '../i18n/index.js';
 import { postReviewReply } from '../interactions/review-reply-post.js';
 import { isAdaptedSiteId, listReviewOrigin, SITE_FACTS } from '../lists/index.js';
@@ -22,7 +25,13 @@ import type { ServerPageId } from './nav.js';
 import { deliveriesPage } from './pages/deliveries.js';
 import { pagePath, PAGES, type PagePath } from './pages/form.js';
 import { LISTING_ACTIONS, LISTING_FIELDS, listingsPage } from './pages/listings.js';
-import { INBOX_PAGE_SIZE, REPLY_FIELDS, reviewsPage, type InboxReview } from './pages/reviews.js';
+import {
+  INBOX_PAGE_SIZE,
+  REPLY_FIELDS,
+  reviewsPage,
+  type InboxReview,
+  type ReviewsPageInput,
+} from './pages/reviews.js';
 import { statsPage } from './pages/stats.js';
 import { formOf } from './form-body.js';
 import { sendPage } from './send-page.js';
@@ -38,16 +47,27 @@ const DONE = {
 } as const satisfies Record<string, MessageKey>;
 type Done = keyof typeof DONE;
 
-/** What a page says above its body: a change that went through, or one refused (what to fix; nothing changed). */
-type Notice = { done: string } | { refused: UserFacingError };
+/**
+ * What a page says above its body: a change that went through, or one refused (what to fix; nothing
+ * changed), or one the service did not take (in the words a member reads in Discord).
+ */
+type Notice = { done: string } | { refused: UserFacingError } | { failed: UserMessage };
 
 function noticeHtml(notice: Notice | undefined, { t }: Translator): Html | null {
   if (!notice) return null;
   if ('done' in notice) return html`<p class="notice" role="status">✔ ${notice.done}</p>`;
-  const { key, vars } = notice.refused;
+  const { title, description } =
+    'failed' in notice
+      ? notice.failed
+      : {
+          title: t(`${notice.refused.key}.title` as MessageKey),
+          description: t(`${notice.refused.key}.text` as MessageKey, notice.refused.vars),
+        };
+  // Only a refusal is sure to have changed nothing: a failed post may have reached the service.
+  const nothingChanged = 'refused' in notice ? t('dashboard.pages.notSaved') : null;
   return html`<div class="warning" role="alert">
-    <p><strong>${t(`${key}.title` as MessageKey)}</strong> ${t('dashboard.pages.notSaved')}</p>
-    <p>${t(`${key}.text` as MessageKey, vars)}</p>
+    <p><strong>${title}</strong> ${nothingChanged}</p>
+    <p>${description}</p>
   </div>`;
 }
 
@@ -225,10 +245,12 @@ export function recordsRoutes(app: FastifyInstance, deps: DashboardDeps, session
     number: number,
     notice?: Notice,
     status = 200,
+    kept?: ReviewsPageInput['kept'],
   ) => {
     const i18n = translatorFor(memberOf(request).locale);
     const found = await inbox(guild, number);
-    const body = reviewsPage({ guildId: guild.id, csrf: sessions.csrf(request), i18n, ...found, page: number });
+    const csrf = sessions.csrf(request);
+    const body = reviewsPage({ guildId: guild.id, csrf, i18n, ...found, page: number, kept });
     return show(request, reply, guild, 'reviews', body, notice, status);
   };
 
@@ -238,8 +260,7 @@ export function recordsRoutes(app: FastifyInstance, deps: DashboardDeps, session
     async (request, reply) => {
       const guild = await guildOf(request, reply);
       if (!guild) return reply;
-      const asked = Number(request.query.page ?? '1');
-      const number = Number.isInteger(asked) && asked >= 1 && asked <= 10_000 ? asked : 1;
+      const number = inboxPage(request.query.page);
       return showInbox(request, reply, guild, number, doneOf(request, translatorFor(memberOf(request).locale)));
     },
   );
@@ -248,6 +269,9 @@ export function recordsRoutes(app: FastifyInstance, deps: DashboardDeps, session
     const guild = await guildOf(request, reply);
     if (!guild) return reply;
     const form = formOf(request);
+    const content = form[REPLY_FIELDS.reply];
+    const text = typeof content === 'string' ? content : '';
+    const pinned = form[REPLY_FIELDS.pinned] === 'on';
     try {
       const reviewId = parseReviewId(String(form[REPLY_FIELDS.review] ?? ''));
       const review = reviewId === null ? undefined : await deps.review(guild.id, reviewId);
@@ -256,22 +280,30 @@ export function recordsRoutes(app: FastifyInstance, deps: DashboardDeps, session
         throw new UserFacingError('refusal.reviewGone');
       const ctx = await deps.context(guild.id);
       if (!ctx) throw new UserFacingError('refusal.notSetUp');
-      const content = form[REPLY_FIELDS.reply];
       await postReviewReply(
         ctx,
-        {
-          reviewId: review.reviewId,
-          content: typeof content === 'string' ? content : '',
-          pinned: form[REPLY_FIELDS.pinned] === 'on',
-          authorId: review.authorId,
-        },
+        { reviewId: review.reviewId, content: text, pinned, authorId: review.authorId },
         actorOf(request),
         { poster: discordPoster(guild.client.rest), serverLocale: guild.preferredLocale },
       );
       return backTo(reply, guild, PAGES.reviews, 'replied');
     } catch (error) {
-      if (!(error instanceof UserFacingError)) throw error;
-      return showInbox(request, reply, guild, 1, { refused: error }, 400);
+      // The page the form was on, with what was typed back in it: a refusal must not cost the text.
+      const kept = { reviewId: String(form[REPLY_FIELDS.review] ?? ''), text, pinned };
+      const page = inboxPage(form[REPLY_FIELDS.page]);
+      if (error instanceof UserFacingError)
+        return showInbox(request, reply, guild, page, { refused: error }, 400, kept);
+      // The service down or refusing: said as the Reply button says it; the bot's own faults stay errors.
+      const i18n = translatorFor(memberOf(request).locale);
+      const outcome = errorOutcome(error, i18n, secretValues(base.config));
+      if (outcome.outcome === 'error') throw error;
+      deps.logger[outcome.logLevel](
+        { err: error, guildId: guild.id, reason: outcome.reason },
+        'dashboard reply not posted',
+      );
+      // 400 when the service refused what was written; 502 when it failed, or may have taken it.
+      const status = error instanceof ReplyRefusedError || error instanceof InvalidInputError ? 400 : 502;
+      return showInbox(request, reply, guild, page, { failed: outcome.message }, status, kept);
     }
   });
 
@@ -318,4 +350,10 @@ export function recordsRoutes(app: FastifyInstance, deps: DashboardDeps, session
     const png = await renderStats(stats.data, translatorFor(guild.preferredLocale));
     return reply.type('image/png').header('cache-control', 'private, max-age=60').send(png);
   });
+}
+
+/** An inbox page number from a query or a form: a whole number from 1 to 10,000, else the first page. */
+function inboxPage(value: unknown): number {
+  const asked = Number(typeof value === 'string' ? value : '1');
+  return Number.isInteger(asked) && asked >= 1 && asked <= 10_000 ? asked : 1;
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
+import { en } from '../../src/i18n/catalogs/en.js';
 import { textOf } from '../../tools/conversation.js';
 import { dashboardSettings, DashboardVisitor } from '../../tools/dashboard-visitor.js';
 import {
@@ -251,6 +252,30 @@ describe('the review inbox', () => {
     expect(refused.status).toBe(400);
     expect(refused.text).toContain('Your reply is empty');
     expect(world.sandbox.repliesTo(CRITIC_REVIEW)).toEqual([]);
+  });
+
+  it('shows a reply the service could not take again in its form, text and pin kept, on the page it was sent from', async () => {
+    const { browser, csrf } = await signedIn();
+    world.sandbox.setFault('postReply', { status: 503, times: 1 });
+    const text = 'A long answer <b>typed</b> with care & kept';
+    const refused = await browser.post(PAGE('reviews'), {
+      review: CRITIC_REVIEW,
+      reply: text,
+      pinned: 'on',
+      page: '1',
+      _csrf: csrf,
+    });
+    // A POST the service failed may have reached it: said as the Reply button says it, 502, and not
+    // "Nothing changed".
+    expect(refused.status).toBe(502);
+    expect(refused.text).toContain(en['error.replyUnknown.title']);
+    expect(refused.text).not.toContain(en['dashboard.pages.notSaved']);
+    expect(world.sandbox.repliesTo(CRITIC_REVIEW)).toEqual([]);
+    const form = refused.text.slice(refused.text.indexOf(`value="${CRITIC_REVIEW}"`));
+    expect(form.slice(0, form.indexOf('</form>'))).toContain(
+      '>A long answer &lt;b&gt;typed&lt;/b&gt; with care &amp; kept</textarea>',
+    );
+    expect(form.slice(0, form.indexOf('</form>'))).toMatch(/name="pinned" value="on" checked/);
   });
 
   it('posts a reply to the service, pinned as chosen, audits it with the member, and the review leaves the inbox', async () => {

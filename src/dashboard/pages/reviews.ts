@@ -4,8 +4,11 @@ import { stars } from '../../views/format.js';
 import { html, type Html } from '../html.js';
 import { moment, PAGES, postForm, textarea, type FormTarget } from './form.js';
 
-/** The reply form's fields: which review (its id, as the Reply button carries it), the text, and whether it is pinned. */
-export const REPLY_FIELDS = { review: 'review', reply: 'reply', pinned: 'pinned' } as const;
+/**
+ * The reply form's fields: which review (its id, as the Reply button carries it), the text, whether it
+ * is pinned, and the inbox page it was on (a refusal shows that page again, the text kept).
+ */
+export const REPLY_FIELDS = { review: 'review', reply: 'reply', pinned: 'pinned', page: 'page' } as const;
 
 /** How many reviews one page of the inbox shows. */
 export const INBOX_PAGE_SIZE = 20;
@@ -32,6 +35,8 @@ export interface ReviewsPageInput extends FormTarget {
   total?: number;
   page?: number;
   i18n: Translator;
+  /** A reply that was refused, back in its review's form so nothing typed is lost. */
+  kept?: { reviewId: string; text: string; pinned: boolean };
 }
 
 /** The review inbox: each unanswered review, every text of it escaped, with a reply form. */
@@ -60,16 +65,18 @@ function pager({ total, page = 1, i18n: { t } }: ReviewsPageInput): Html | null 
 function reviewCard(review: InboxReview, input: ReviewsPageInput): Html {
   const { t } = input.i18n;
   const id = `reply-${review.reviewId.replace(/[^\w-]/g, '_')}`;
+  const kept = input.kept?.reviewId === review.reviewId ? input.kept : undefined;
   const reply =
     review.site === undefined
       ? postForm(
           input,
           PAGES.reviews,
           html`<input type="hidden" name="${REPLY_FIELDS.review}" value="${review.reviewId}" />
+            <input type="hidden" name="${REPLY_FIELDS.page}" value="${input.page ?? 1}" />
             <label for="${id}">${t('dashboard.pages.reviews.reply')}</label>
-            ${textarea({ id, name: REPLY_FIELDS.reply, rows: 3, minlength: REPLY_MIN_LENGTH, maxlength: REPLY_MAX_LENGTH, required: true }, '')}
+            ${textarea({ id, name: REPLY_FIELDS.reply, rows: 3, minlength: REPLY_MIN_LENGTH, maxlength: REPLY_MAX_LENGTH, required: true }, kept?.text ?? '')}
             <label class="check"
-              ><input type="checkbox" name="${REPLY_FIELDS.pinned}" value="on" />
+              ><input type="checkbox" name="${REPLY_FIELDS.pinned}" value="on"${kept?.pinned ? html` checked` : null} />
               ${t('dashboard.pages.reviews.pinned')}</label
             >
             <button type="submit">${t('dashboard.pages.reviews.send')}</button>`,
