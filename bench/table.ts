@@ -211,6 +211,11 @@ function scaleRows(): Row[] {
     { id: 'scale.ready', label: `Scale (${at}): spawn → every server's work started`, unit: 'ms' },
     { id: 'scale.rssBot', label: 'Scale: RSS of the larger bot process, idle', unit: 'MB' },
     { id: 'scale.rssPerServer', label: 'Scale: bot RSS per server it runs', unit: 'KB' },
+    {
+      id: 'scale.rssPerServerPolled',
+      label: `Scale: the same once every server has polled (${pollSeconds} s later)`,
+      unit: 'KB',
+    },
     { id: 'scale.rssReceiver', label: 'Scale: RSS of the webhook receiver, idle', unit: 'MB' },
     {
       id: 'scale.ingestAloneRate',

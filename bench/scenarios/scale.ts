@@ -136,6 +136,12 @@ export const scaleScenario: Scenario = async (ctx) => {
     ctx.progress(
       `scale: service requests ${polls.mean.toFixed(0)}/s mean, busiest second ${polls.busiest} (${(polls.busiest / polls.mean).toFixed(2)}×); routes ${polls.routes}`,
     );
+    // The figure above is read while the first polls run; each server's voters are kept once it polled.
+    const polledRss = fleet.bots.map((b) => rssMb(b.process.child.pid!));
+    const polledPerServerKb = Math.max(...polledRss.map((mb, i) => (mb * 1024) / running[i]!));
+    ctx.progress(
+      `scale: RSS once every server has polled: bots ${polledRss.map((mb) => mb.toFixed(0)).join(' + ')} MB; ${polledPerServerKb.toFixed(1)} KB per server`,
+    );
 
     // Ingest once the first poll round is over: a process's start-up (every server's first poll) is
     // what webhook → post above was measured against; deliveries are measured beside steady polling.
@@ -204,6 +210,7 @@ export const scaleScenario: Scenario = async (ctx) => {
       'scale.rssBot': Math.max(...rss.bots),
       'scale.rssReceiver': rss.receiver,
       'scale.rssPerServer': perServerKb,
+      'scale.rssPerServerPolled': polledPerServerKb,
       'scale.ingestAloneRate': alone.rate,
       'scale.ingestAloneP99': alone.p99,
       'scale.ingestRate': ingest.rate,
