@@ -4,6 +4,9 @@ import type { AllServersClass } from './sql-scoped.js';
 import { REMINDED } from './sql-reminders.js';
 import type { DueExpiryOf, DueListReminderOf, SweepCursor, WaitingWork } from './types.js';
 
+/** The most channels one read of due redraws returns. */
+const REDRAWS_READ_MAX = 1_000;
+
 /**
  * The statements a process's passes run over every server at once (one due-expiry read, one
  * reminder read, one look for milestones and for lanes with work), instead of one per server:
@@ -75,8 +78,10 @@ export function sqlSweeps<Base extends AllServersClass>(base: Base) {
 
     async dueRedrawsAll(): Promise<Array<{ guildId: string; channelId: string }>> {
       // Through feed_posts_edits, the partial index of what waits a redraw: empty most of the time.
+      // Bounded all the same: a server no process runs any more keeps its due redraws.
       const rows = await this.db.query(
-        'SELECT DISTINCT guild_id, channel_id FROM feed_posts WHERE edit_due > 0 AND message_id IS NOT NULL',
+        `SELECT DISTINCT guild_id, channel_id FROM feed_posts WHERE edit_due > 0 AND message_id IS NOT NULL
+         LIMIT ${REDRAWS_READ_MAX}`,
       );
       return rows.map((row) => ({ guildId: String(row.guild_id), channelId: String(row.channel_id) }));
     }
