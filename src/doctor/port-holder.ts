@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { basename } from 'node:path';
 
 /** Who listens on a port, as far as this user can see: the process and whether it is this bot. */
 export interface PortHolder {
   pid: number;
-  /** The program's short name (/proc/<pid>/comm), never its command line: that may hold secrets. */
+  /** The program's name (its executable's file name), never its command line: that may hold secrets. */
   name: string;
   /** Runs the bot, its webhook receiver or its dashboard (npm start, npm run receiver, npm run dashboard, the container's entry). */
   isBot: boolean;
@@ -25,7 +26,7 @@ export function portHolder(port: number, proc = '/proc'): PortHolder | undefined
       if (!/^\d+$/.test(entry)) continue;
       if (!holdsOne(`${proc}/${entry}/fd`, inodes)) continue;
       const pid = Number(entry);
-      const name = readFileSync(`${proc}/${entry}/comm`, 'utf8').trim();
+      const name = programName(`${proc}/${entry}`);
       const command = readFileSync(`${proc}/${entry}/cmdline`, 'utf8').split('\0').join(' ');
       return { pid, name, isBot: BOT_SCRIPT.test(command) };
     }
@@ -33,6 +34,18 @@ export function portHolder(port: number, proc = '/proc'): PortHolder | undefined
     // No /proc, or parts of it unreadable: cannot tell.
   }
   return undefined;
+}
+
+/**
+ * The executable's file name (`node`, `nginx`), else the kernel's short name for the process: Node 24
+ * names its main thread, so /proc/<pid>/comm reads "MainThread" for every Node program.
+ */
+function programName(folder: string): string {
+  try {
+    return basename(readlinkSync(`${folder}/exe`).replace(/ \(deleted\)$/, ''));
+  } catch {
+    return readFileSync(`${folder}/comm`, 'utf8').trim();
+  }
 }
 
 function listeningInodes(port: number, proc: string): Set<string> {
