@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { BoundedMap } from '../core/bounded-map.js';
 import type { Logger } from '../core/log.js';
 import type { SignOutStore } from '../store/index.js';
+import { OutageLines } from '../work/outage-lines.js';
 
 /** How long a sign-in lasts, however active the member is: then Discord is asked again. */
 export const SESSION_MS = 12 * 60 * 60 * 1000;
@@ -38,16 +39,16 @@ export const SIGN_OUTS_READ_MS = 30_000;
  * the store starts failing it, one when it works again, none for each retry between.
  */
 export function signOutsReader(sessions: Sessions, logger: Logger): () => Promise<void> {
-  let failing = false;
+  const lines = new OutageLines(logger, {
+    down: 'dashboard sign-outs not read; trying again',
+    back: 'dashboard sign-outs are read and written again',
+  });
   return async () => {
     try {
       await sessions.readSignOuts();
-      if (failing) logger.info('dashboard sign-outs are read and written again');
-      failing = false;
+      lines.worked();
     } catch (error) {
-      if (!failing)
-        logger.warn({ err: error, unstored: sessions.unstored }, 'dashboard sign-outs not read; trying again');
-      failing = true;
+      lines.failed({ err: error, unstored: sessions.unstored });
     }
   };
 }

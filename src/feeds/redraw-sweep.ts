@@ -1,5 +1,7 @@
 import type { Logger } from '../core/log.js';
 import type { SweepStore } from '../store/index.js';
+import { DrainLoop } from '../work/drain-loop.js';
+import { OutageLines } from '../work/outage-lines.js';
 
 /** How often a gateway process looks for feed posts another process left to redraw. */
 export const REDRAW_SWEEP_MS = 5_000;
@@ -13,9 +15,9 @@ export const REDRAW_SWEEP_MS = 5_000;
  */
 export class RedrawSweep {
   readonly #lanes = new Map<string, (channelId: string) => void>();
-  #timer: NodeJS.Timeout | undefined;
-  #sweeping = false;
-  #failing = false;
+  // Its ticks start a pass unless one runs: a slow store never piles passes up.
+  readonly #loop = new DrainLoop(() => this.sweep());
+  readonly #lines: OutageLines;
 
   constructor(
     private readonly options: {
@@ -23,7 +25,12 @@ export class RedrawSweep {
       logger: Logger;
       everyMs?: number;
     },
-  ) {}
+  ) {
+    this.#lines = new OutageLines(options.logger, {
+      down: 'could not read the feed redraws due; trying again',
+      back: 'feed redraws are read again',
+    });
+  }
 
   /** The server's work started here: its lanes are woken for the redraws found. */
   join(guildId: string, wakeChannel: (channelId: string) => void): void {
@@ -35,29 +42,22 @@ export class RedrawSweep {
   }
 
   start(): void {
-    this.#timer ??= setInterval(() => void this.sweep(), this.options.everyMs ?? REDRAW_SWEEP_MS);
-    this.#timer.unref();
+    this.#loop.every(this.options.everyMs ?? REDRAW_SWEEP_MS);
   }
 
-  stop(): void {
-    clearInterval(this.#timer);
-    this.#timer = undefined;
+  stop(): Promise<void> {
+    return this.#loop.stop();
   }
 
   /** One pass; a store that fails is told once per outage, and the next pass tries again. */
   async sweep(): Promise<void> {
-    if (this.#sweeping || this.#lanes.size === 0) return;
-    this.#sweeping = true;
+    if (this.#lanes.size === 0) return;
     try {
       for (const { guildId, channelId } of await this.options.store.dueRedrawsAll())
         this.#lanes.get(guildId)?.(channelId);
-      if (this.#failing) this.options.logger.info('feed redraws are read again');
-      this.#failing = false;
+      this.#lines.worked();
     } catch (err) {
-      if (!this.#failing) this.options.logger.warn({ err }, 'could not read the feed redraws due; trying again');
-      this.#failing = true;
-    } finally {
-      this.#sweeping = false;
+      this.#lines.failed({ err });
     }
   }
 }

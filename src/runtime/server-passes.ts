@@ -70,9 +70,8 @@ export function serverPasses(options: {
     },
     async stop() {
       milestones.stop();
-      redraws.stop();
       polls.stop();
-      await Promise.all([expiries.stop(), reminders.stop()]);
+      await Promise.all([expiries.stop(), reminders.stop(), redraws.stop()]);
     },
   };
 }
