@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { blankedConfig, envFileFromExample, ROOT } from '../../tools/bot-process.js';
+import { closedPort } from '../../tools/closed-port.js';
 import { startDiscordStandIn } from '../../tools/discord-standin/index.js';
 import { execForm, finalEnv, readDockerfile } from '../support/dockerfile.js';
 import { startSandbox } from '../../src/sandbox/server.js';
@@ -13,14 +13,6 @@ const withThisNode = ([command, ...args]: string[]) => {
   return { command: process.execPath, args };
 };
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 describe('the bot started as the image starts it', () => {
   it('reports healthy through the image’s HEALTHCHECK, then exits 0 on SIGTERM', async () => {
     const dockerfile = readDockerfile();
@@ -30,8 +22,8 @@ describe('the bot started as the image starts it', () => {
       ...blankedConfig(),
       ...finalEnv(dockerfile),
       // The image's ports, moved to free ones so parallel test runs do not collide.
-      METRICS_PORT: String(await freePort()),
-      HEALTH_PORT: String(await freePort()),
+      METRICS_PORT: String(await closedPort()),
+      HEALTH_PORT: String(await closedPort()),
       ...botEnvironment(discord, sandbox),
     };
     const { command, args } = withThisNode(execForm(dockerfile, 'CMD'));
@@ -68,7 +60,7 @@ describe('the image run with `docker run --env-file .env`, .env copied from .env
     const image = finalEnv(dockerfile);
     // The image's health port, moved to a free one so parallel test runs do not collide.
     expect(image.HEALTH_PORT).toMatch(/^\d+$/);
-    const imageEnv = { ...image, HEALTH_PORT: String(await freePort()) };
+    const imageEnv = { ...image, HEALTH_PORT: String(await closedPort()) };
     // --env-file sets every line it has, empty ones included, over the image's ENV; the operator
     // filled in only the required settings (and, here, where Discord and the service are).
     const envFile = { ...envFileFromExample(), ...botEnvironment(discord, sandbox) };

@@ -1,33 +1,20 @@
-import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startSandbox } from '../../src/sandbox/server.js';
-import type { Sandbox } from '../../src/sandbox/types.js';
 import { startBot } from '../../tools/bot-process.js';
-import { startDiscordStandIn, type DiscordStandIn } from '../../tools/discord-standin/index.js';
-import { botEnvironment } from '../../tools/world.js';
+import { closedPort } from '../../tools/closed-port.js';
+import type { DiscordStandIn } from '../../tools/discord-standin/index.js';
+import { checkLine, startDoctorWorld, type DoctorWorld } from '../support/doctor-world.js';
 import { runScript, type ScriptRun } from '../support/run-script.js';
 
 const NAME = 'dashboard (DASHBOARD_PORT)';
 const FIX =
   'Fix: Developer Portal → your application → OAuth2 → Client Secret → Reset Secret, then put the new secret in DISCORD_CLIENT_SECRET.';
 
-/** A port nothing listens on: taken, then let go. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 const everything = (run: ScriptRun) => run.stdout + run.stderr;
 
 describe('npm run doctor on the web dashboard', () => {
+  let world: DoctorWorld;
   let discord: DiscordStandIn;
-  let sandbox: Sandbox;
   let env: Record<string, string>;
-  let other: Server;
   let otherPort: number;
   const dashboardOn = async (overrides: Record<string, string> = {}) => {
     const port = String(await closedPort());
@@ -40,8 +27,7 @@ describe('npm run doctor on the web dashboard', () => {
     };
   };
   const doctor = (overrides: Record<string, string>) => runScript('doctor', { ...env, ...overrides });
-  const lineOf = (run: ScriptRun) =>
-    run.stdout.split('\n').find((line) => line.slice(2).startsWith(`${NAME}:`)) ?? everything(run);
+  const lineOf = (run: ScriptRun) => checkLine(run, NAME);
   const clientCredentialsAsked = () =>
     discord.requests.filter(
       (request) =>
@@ -51,16 +37,12 @@ describe('npm run doctor on the web dashboard', () => {
     ).length;
 
   beforeAll(async () => {
-    [discord, sandbox] = await Promise.all([startDiscordStandIn(), startSandbox()]);
-    env = botEnvironment(discord, sandbox);
     // Another program on a port the dashboard is set to: this test process, not the bot.
-    other = createHttpServer((_req, res) => res.writeHead(404).end());
-    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
-    otherPort = (other.address() as AddressInfo).port;
+    world = await startDoctorWorld(404);
+    ({ discord, env, heldPort: otherPort } = world);
   });
   afterAll(async () => {
-    await new Promise((resolve) => other?.close(resolve));
-    await Promise.all([discord?.close(), sandbox?.close()]);
+    await world?.close();
   });
 
   it('passes with the dashboard off', async () => {

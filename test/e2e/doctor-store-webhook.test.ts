@@ -1,52 +1,31 @@
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startSandbox } from '../../src/sandbox/server.js';
-import type { Sandbox } from '../../src/sandbox/types.js';
 import { openStore } from '../../src/store/index.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
 import { startBot, temporaryDatabaseUrl } from '../../tools/bot-process.js';
-import { startDiscordStandIn, type DiscordStandIn } from '../../tools/discord-standin/index.js';
+import { closedPort } from '../../tools/closed-port.js';
+import { checkLine, startDoctorWorld, type DoctorWorld } from '../support/doctor-world.js';
 import { runScript } from '../support/run-script.js';
-import { botEnvironment } from '../../tools/world.js';
 
 const LATEST = Math.max(...MIGRATIONS.map((m) => m.version));
 const fileOf = (url: string) => url.slice('file:'.length);
 
-/** A port nothing listens on: taken, then let go. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 describe('npm run doctor on the store and the webhook receiver', () => {
-  let discord: DiscordStandIn;
-  let sandbox: Sandbox;
+  let world: DoctorWorld;
   let env: Record<string, string>;
-  let receiver: Server;
   let receiverPort: number;
-  const lineOf = async (name: string, overrides: Record<string, string>) => {
-    const run = await runScript('doctor', { ...env, ...overrides });
-    return run.stdout.split('\n').find((line) => line.slice(2).startsWith(`${name}:`)) ?? run.stdout + run.stderr;
-  };
+  const lineOf = async (name: string, overrides: Record<string, string>) =>
+    checkLine(await runScript('doctor', { ...env, ...overrides }), name);
 
   beforeAll(async () => {
-    [discord, sandbox] = await Promise.all([startDiscordStandIn(), startSandbox()]);
-    env = botEnvironment(discord, sandbox);
     // Stands in for a bot already listening on WEBHOOK_PORT, and for the proxy at WEBHOOK_PUBLIC_URL.
-    receiver = createHttpServer((_req, res) => res.writeHead(405).end());
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    receiverPort = (receiver.address() as AddressInfo).port;
+    world = await startDoctorWorld(405);
+    ({ env, heldPort: receiverPort } = world);
   });
   afterAll(async () => {
-    await new Promise((resolve) => receiver?.close(resolve));
-    await Promise.all([discord?.close(), sandbox?.close()]);
+    await world?.close();
   });
 
   it('passes a store that opens and takes writes, and names its schema', async () => {

@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ROOT } from '../../tools/bot-process.js';
+import { closedPort } from '../../tools/closed-port.js';
 import { asMember, moderator, textOf } from '../../tools/conversation.js';
 import {
   buttonClick,
@@ -26,7 +25,7 @@ describe('against one bot', () => {
   let world: World;
   let metricsUrl: string;
   beforeAll(async () => {
-    const port = await freePort();
+    const port = await closedPort();
     metricsUrl = `http://127.0.0.1:${port}/metrics`;
     world = await startWorld({ env: { METRICS_PORT: String(port), SERVICE_CACHE_TTL_SECONDS: '0' } });
   });
@@ -170,7 +169,7 @@ describe('start-up service check', () => {
   }, 30_000);
 
   it('says the base URL is wrong when the service answers 404', async () => {
-    const port = await freePort();
+    const port = await closedPort();
     // One /v1 too many: a path that ends in /v1, so start-up accepts it, but every route is a 404.
     const wrong = await startWorld({
       sandbox: { port },
@@ -206,11 +205,3 @@ describe('an uncaught exception', () => {
     expect(JSON.stringify(line.err)).toContain('broken state');
   }, 15_000);
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { startBot } from '../../tools/bot-process.js';
+import { closedPort } from '../../tools/closed-port.js';
 import { member, slashCommand, startDiscordStandIn } from '../../tools/discord-standin/index.js';
 import { startWorld, type World } from '../../tools/world.js';
 import { parsePrometheusText } from '../support/prometheus-text.js';
@@ -12,7 +13,7 @@ describe('with METRICS_PORT set', () => {
   let base: string;
   let port: number;
   beforeAll(async () => {
-    port = await freePort();
+    port = await closedPort();
     base = `http://127.0.0.1:${port}`;
     world = await startWorld({ env: { METRICS_PORT: String(port) } });
   });
@@ -105,13 +106,13 @@ describe('with METRICS_PORT set', () => {
 
 describe('health during start and shutdown', () => {
   it('answers 503 while Discord cannot be reached yet', async () => {
-    const port = await freePort();
+    const port = await closedPort();
     const discord = await startDiscordStandIn();
     const bot = startBot({
       DISCORD_TOKEN: discord.token,
       DISCORD_CLIENT_ID: discord.applicationId,
       DISCORD_GUILD_ID: discord.guildId,
-      DISCORD_API_URL: `http://127.0.0.1:${await freePort()}/api`,
+      DISCORD_API_URL: `http://127.0.0.1:${await closedPort()}/api`,
       SERVICE_BASE_URL: 'http://127.0.0.1:9/v1',
       SERVICE_API_KEY: 'k',
       SERVICE_APP_ID: 'a',
@@ -130,7 +131,7 @@ describe('health during start and shutdown', () => {
   });
 
   it('answers 503 while draining on SIGTERM, then closes the port', async () => {
-    const port = await freePort();
+    const port = await closedPort();
     const world = await startWorld({ env: { METRICS_PORT: String(port) } });
     try {
       world.sandbox.setFault('getVote', { latencyMs: 1_000 });
@@ -152,7 +153,7 @@ describe('health during start and shutdown', () => {
   });
 
   it('listens on the address METRICS_HOST names (0.0.0.0 in a container), reached here through loopback', async () => {
-    const port = await freePort();
+    const port = await closedPort();
     const world = await startWorld({ env: { METRICS_PORT: String(port), METRICS_HOST: '0.0.0.0' } });
     try {
       const line = world.bot.logs.find((l) => l.msg === 'health and metrics server listening');
@@ -184,7 +185,7 @@ describe('health during start and shutdown', () => {
 
 describe('without METRICS_PORT', () => {
   it('opens no port at all', async () => {
-    const port = await freePort();
+    const port = await closedPort();
     const world = await startWorld();
     try {
       expect(world.bot.logs.some((l) => l.msg === 'health and metrics server listening')).toBe(false);
@@ -219,14 +220,6 @@ function listeningPorts(pid: number): number[] {
       .filter((cols) => cols[3] === '0A' && inodes.has(cols[9] ?? ''))
       .map((cols) => parseInt(cols[1]!.split(':')[1]!, 16)),
   );
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 async function scrape(base: string): Promise<string> {

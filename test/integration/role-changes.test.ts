@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createServer } from 'node:net';
 import { REST } from 'discord.js';
 import { roleChanges, type RoleChanges } from '../../src/roles/role-changes.js';
+import { closedPort } from '../../tools/closed-port.js';
 import { member, startDiscordStandIn, type DiscordStandIn } from '../../tools/discord-standin/index.js';
 
 let discord: DiscordStandIn;
@@ -14,15 +14,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await discord?.close();
 });
-
-/** A port nothing listens on: every request to it fails before Discord answers. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('the one role-change port', () => {
   it('gives and takes a role, with the reason in the audit log', async () => {
