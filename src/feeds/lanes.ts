@@ -45,7 +45,8 @@ const SETTING = { votes: 'VOTE_CHANNEL_ID', reviews: 'REVIEW_CHANNEL_ID' } as co
  * `start`.
  */
 export class Lanes {
-  readonly #lanes = new Map<string, ChannelLane>();
+  /** Made at the first post: most of a process's servers post nothing for hours. */
+  #lanes: Map<string, ChannelLane> | undefined;
   /** Made at the first vote with no channel to announce it. */
   #unannouncedLoop: DrainLoop | undefined;
   #started = false;
@@ -88,11 +89,14 @@ export class Lanes {
 
   async stop(): Promise<void> {
     this.#started = false;
-    await Promise.all([this.#unannouncedLoop?.stop(), ...[...this.#lanes.values()].map((lane) => lane.stop())]);
+    await Promise.all([
+      this.#unannouncedLoop?.stop(),
+      ...[...(this.#lanes?.values() ?? [])].map((lane) => lane.stop()),
+    ]);
   }
 
   #lane(channelId: string): ChannelLane {
-    let lane = this.#lanes.get(channelId);
+    let lane = this.#lanes?.get(channelId);
     if (lane) return lane;
     const { store, poster, logger, now, i18n, names } = this.options;
     lane = new ChannelLane({
@@ -110,7 +114,7 @@ export class Lanes {
       spacingMs: this.options.lane?.spacingMs,
       probeMs: this.options.lane?.probeMs,
     });
-    this.#lanes.set(channelId, lane);
+    (this.#lanes ??= new Map()).set(channelId, lane);
     return lane;
   }
 

@@ -68,15 +68,16 @@ export class VoteMirror {
   /** Without polls: the votes a stop left unrefreshed, read once at start (a failed read is retried with backoff). */
   #unconfirmedLoop: DrainLoop | undefined;
   #polling: Promise<void> | undefined;
-  readonly #waiting = new Set<string>();
+  /** Members a webhook named and the refresh loop has not taken yet (made at the first). */
+  #waiting: Set<string> | undefined;
   #stopped = false;
   /** A regular poll (the first, or a tick of the loop's `every`) is due. */
   #pollDue = false;
   /** A failed poll is tried again then, well before the next regular one; Infinity: none waiting. */
   #retryAt = Infinity;
   #pollFailures = 0;
-  /** Without polls, members whose refresh failed, with how often it failed. */
-  readonly #refreshFailures = new Map<string, number>();
+  /** Without polls, members whose refresh failed, with how often it failed (made at the first failure). */
+  #refreshFailures: Map<string, number> | undefined;
   /** Without polls, the refreshes that failed, each tried again at its own time. */
   #refreshRetries: Array<{ readonly userId: string; readonly at: number }> = [];
   /**
@@ -203,7 +204,7 @@ export class VoteMirror {
   /** A webhook said the member voted: their entry is fetched again soon. */
   refreshSoon(userId: string): void {
     if (this.#stopped) return;
-    this.#waiting.add(userId);
+    (this.#waiting ??= new Set()).add(userId);
     this.#refreshes.wake();
   }
 
@@ -379,8 +380,9 @@ export class VoteMirror {
       this.#retryPoll();
       return;
     }
-    const attempt = (this.#refreshFailures.get(userId) ?? 0) + 1;
-    this.#refreshFailures.set(userId, attempt);
+    const failures = (this.#refreshFailures ??= new Map());
+    const attempt = (failures.get(userId) ?? 0) + 1;
+    failures.set(userId, attempt);
     const at = Date.now() + backoffMs(attempt, MIRROR_BACKOFF);
     this.#refreshRetries.push({ userId, at });
     this.#refreshes.wakeAt(at);
@@ -391,11 +393,11 @@ export class VoteMirror {
     // Members named in the same turn of the event loop are refreshed together.
     await new Promise<void>((resolve) => setImmediate(resolve));
     const at = Date.now();
-    for (const retry of this.#refreshRetries) if (retry.at <= at) this.#waiting.add(retry.userId);
+    const members = new Set(this.#waiting);
+    this.#waiting = undefined;
+    for (const retry of this.#refreshRetries) if (retry.at <= at) members.add(retry.userId);
     this.#refreshRetries = this.#refreshRetries.filter((retry) => retry.at > at);
-    const members = [...this.#waiting];
-    this.#waiting.clear();
-    if (members.length > REFRESH_BY_POLL_ABOVE && this.options.pollMs > 0) await this.poll();
+    if (members.size > REFRESH_BY_POLL_ABOVE && this.options.pollMs > 0) await this.poll();
     else
       for (const userId of members) {
         if (this.#stopped) return;
@@ -413,7 +415,7 @@ export class VoteMirror {
         await store.setMirrorEntry(userId, null);
         this.#writes += 1;
         this.#index?.delete(userId);
-        this.#refreshFailures.delete(userId);
+        this.#refreshFailures?.delete(userId);
         return;
       }
       // The index is the store's rows: whether the vote came through Discord is read there, not again.
@@ -426,7 +428,7 @@ export class VoteMirror {
       this.#ledgerTook?.delete(userId);
       await store.setPeriodEnd(userId, at, expiresAt);
       await this.options.votes.running(userId, expiresAt);
-      this.#refreshFailures.delete(userId);
+      this.#refreshFailures?.delete(userId);
     } catch (err) {
       logger.warn({ err, userId }, "could not refresh a member's vote; trying again later");
       this.#refreshFailed(userId);

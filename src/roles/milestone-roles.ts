@@ -63,10 +63,10 @@ export class MilestoneRoles {
   readonly #roles: RoleChanges;
   /** The next pass checks every holder against Discord, not only the members with no grant yet. */
   #fullDue = true;
-  /** Members the gateway did not know (left the server): not asked again before this time. */
-  readonly #absent = new Map<string, number>();
-  /** Roles refused in the pass running: one refused request per role and pass, not one per member. */
-  readonly #refusedInPass = new Set<string>();
+  /** Members the gateway did not know (left the server): not asked again before this time (made at the first). */
+  #absent: Map<string, number> | undefined;
+  /** Roles refused in the pass running: one refused request per role and pass, not one per member (made at the first). */
+  #refusedInPass: Set<string> | undefined;
   /** The server's milestones, as last read: every accepted vote wakes a pass, and most servers have none. */
   #milestones: Milestone[] | undefined;
   /** Checks asked for so far: a list read before the latest one is stale. */
@@ -138,8 +138,8 @@ export class MilestoneRoles {
     const { store, now } = this.options;
     const at = now();
     const month = monthKey(monthOf(new Date(at)));
-    if (full) this.#absent.clear();
-    this.#refusedInPass.clear();
+    if (full) this.#absent = undefined;
+    this.#refusedInPass = undefined;
     // Read again on each check (a /setup change, and every checkMs); a pass a vote wakes uses this list.
     let milestones = this.#milestones;
     if (milestones === undefined) {
@@ -173,7 +173,7 @@ export class MilestoneRoles {
         .map((counted) => counted.userId);
       const due = full
         ? reached
-        : reached.filter((id) => !held.has(`${milestone.roleId}:${id}`) && !((this.#absent.get(id) ?? 0) > at));
+        : reached.filter((id) => !held.has(`${milestone.roleId}:${id}`) && !((this.#absent?.get(id) ?? 0) > at));
       await this.#give(milestone, due, grantMonth(milestone, month), held);
     }
     return true;
@@ -188,7 +188,7 @@ export class MilestoneRoles {
       for (const userId of slice) {
         const has = roles.get(userId);
         if (has === undefined) {
-          this.#absent.set(userId, now() + checkMs);
+          (this.#absent ??= new Map()).set(userId, now() + checkMs);
           continue;
         }
         const granted = held.has(`${milestone.roleId}:${userId}`);
@@ -210,7 +210,7 @@ export class MilestoneRoles {
    * Manage Roles) parks it without a request; a parked role that looks fixed is tried on a full pass.
    */
   async #usable(milestone: Milestone, full: boolean): Promise<boolean> {
-    if (this.#refusedInPass.has(milestone.roleId)) return false;
+    if (this.#refusedInPass?.has(milestone.roleId)) return false;
     const guild = this.options.guild();
     if (!guild) throw new Error('the server is not available on the gateway');
     const problems = roleProblemKinds({ ...botInGuild(guild), roleId: milestone.roleId });
@@ -250,7 +250,7 @@ export class MilestoneRoles {
 
   /** Said once per refusal (the store remembers it across restarts), in the log and the audit channel, with the fix. */
   async #park(milestone: Milestone, reason: 'access' | 'unknown'): Promise<void> {
-    this.#refusedInPass.add(milestone.roleId);
+    (this.#refusedInPass ??= new Set()).add(milestone.roleId);
     if (milestone.parked !== null) return;
     milestone.parked = reason;
     const { store, logger, auditChannelId, poster, i18n } = this.options;

@@ -114,23 +114,22 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
   });
   warnBlankTemplates(settings, logger);
   const feed = new ReviewFeed({ store, lanes, channelId: settings.reviewChannelId, logger });
-  const consumers: ExpiryConsumer[] = [];
-  if (settings.voterRoleId !== undefined)
-    consumers.push(
-      new VoterRole({
-        rest: client.rest,
-        poster,
-        guildId,
-        roleId: settings.voterRoleId,
-        logger,
-        now,
-        auditChannelId: settings.auditChannelId,
-        i18n,
-        probeMs: config.expiryCheckMs,
-        memberRoles: (ids) => memberRoles(names.members, guild(), ids),
-        runningUntil: async (userId) => (await store.scheduledExpiry(userId))?.endsAt,
-      }),
-    );
+  const voterRole =
+    settings.voterRoleId === undefined
+      ? undefined
+      : new VoterRole({
+          rest: client.rest,
+          poster,
+          guildId,
+          roleId: settings.voterRoleId,
+          logger,
+          now,
+          auditChannelId: settings.auditChannelId,
+          i18n,
+          probeMs: config.expiryCheckMs,
+          memberRoles: (ids) => memberRoles(names.members, guild(), ids),
+          runningUntil: async (userId) => (await store.scheduledExpiry(userId))?.endsAt,
+        });
   const reminder = new VoteReminder({
     poster,
     store,
@@ -140,7 +139,8 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     channelId: settings.reminderChannelId,
     serverName: () => guild()?.name ?? '',
   });
-  consumers.push(reminder);
+  // Exactly as long as it is: an array grown by push kept room for 16.
+  const consumers: ExpiryConsumer[] = voterRole ? [voterRole, reminder] : [reminder];
   const milestones = new MilestoneRoles({
     rest: client.rest,
     poster,

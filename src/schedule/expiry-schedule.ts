@@ -79,8 +79,8 @@ export class ExpirySchedule {
    * never earlier than one here, so a stale entry only costs a write that keeps the store's end.
    */
   readonly #known = new Map<string, number>();
-  /** Ends offered and not written yet, and the write they wait for. */
-  readonly #gathered = new Map<string, number>();
+  /** Ends offered and not written yet, and the write they wait for (made at the first offer). */
+  #gathered: Map<string, number> | undefined;
   #gathering: Promise<void> | undefined;
   #writing: Promise<void> = Promise.resolve();
   /** The firing under way, waited for by stop(). */
@@ -114,7 +114,7 @@ export class ExpirySchedule {
   /** A vote became known (a delivery, a refresh): its end is scheduled or moved now. */
   voteKnown(userId: string, endsAt: number): Promise<void> {
     // Newer than whatever a `/vote` answer offered for the member and is still gathered.
-    this.#gathered.delete(userId);
+    this.#gathered?.delete(userId);
     return this.votesKnown([{ userId, endsAt }]);
   }
 
@@ -123,7 +123,7 @@ export class ExpirySchedule {
    * when it is the latest), so every consumer is offered the vote whatever the end was before.
    */
   listVoteRecorded(userId: string, endsAt: number): Promise<void> {
-    this.#gathered.delete(userId);
+    this.#gathered?.delete(userId);
     return this.votesKnown([{ userId, endsAt }], true);
   }
 
@@ -136,14 +136,14 @@ export class ExpirySchedule {
     if (this.#stopped || endsAt <= this.options.now()) return Promise.resolve();
     const known = this.#known.get(userId);
     if (known !== undefined && Math.abs(known - endsAt) < SAME_VOTE_END_MS) return Promise.resolve();
-    this.#gathered.set(userId, endsAt);
+    (this.#gathered ??= new Map()).set(userId, endsAt);
     if (!this.#gathering) {
       const previous = this.#writing;
       this.#gathering = new Promise((resolve) => setTimeout(resolve, GATHER_MS))
         .then(() => previous)
         .then(() => {
-          const votes = [...this.#gathered].map(([id, end]) => ({ userId: id, endsAt: end }));
-          this.#gathered.clear();
+          const votes = [...(this.#gathered ?? [])].map(([id, end]) => ({ userId: id, endsAt: end }));
+          this.#gathered = undefined;
           this.#gathering = undefined;
           this.#writing = this.votesKnown(votes);
           return this.#writing;

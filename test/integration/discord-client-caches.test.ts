@@ -48,6 +48,9 @@ describe("the Discord client's caches", () => {
       b!.stickers.cache,
       b!.voiceStates.cache,
       b!.bans.cache,
+      a!.commands.cache,
+      b!.commands.cache,
+      b!.soundboardSounds.cache,
     ];
     if (channel?.isTextBased()) empties.push(channel.messages.cache);
     expect(channel?.isTextBased()).toBe(true);
