@@ -32,6 +32,8 @@ export type {
   ServiceClientOptions,
   ServiceClient,
   ConnectionCheck,
+  CallOptions,
+  ReplyInput,
 } from './types.js';
 export type { RateLimitEvent } from './types.js';
 // The wire readers, for `npm run doctor`, which checks a live service's answers against them.

@@ -91,6 +91,9 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
   const i18n = () => translatorFor(guild()?.preferredLocale);
   // A post goes out with the names known by then; later answers serve the next post.
   const nameOf = (ids: readonly string[]) => names.resolve(guild(), ids, POST_NAMES_WAIT_MS);
+  // One of each for all the parts below: a process holds them for every server it runs.
+  const serverName = () => guild()?.name ?? '';
+  const rolesOf = (ids: readonly string[]) => memberRoles(names.members, guild(), ids);
   const lanes = new Lanes({
     store,
     poster,
@@ -107,7 +110,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
       firstVote: settings.firstVoteTemplate,
       ping: settings.announcePing,
     },
-    serverName: () => guild()?.name ?? '',
+    serverName,
     ...(settings.announceEveryList ? { serverSites: () => serverSites(options.base.servers, guildId) } : {}),
     // A refused channel is re-tried as often as the other things an admin must fix, at least each minute.
     lane: { probeMs: Math.min(config.expiryCheckMs, 60_000) },
@@ -127,7 +130,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
           auditChannelId: settings.auditChannelId,
           i18n,
           probeMs: config.expiryCheckMs,
-          memberRoles: (ids) => memberRoles(names.members, guild(), ids),
+          memberRoles: rolesOf,
           runningUntil: async (userId) => (await store.scheduledExpiry(userId))?.endsAt,
         });
   const reminder = new VoteReminder({
@@ -137,7 +140,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     now,
     voteUrl: settings.voteUrl,
     channelId: settings.reminderChannelId,
-    serverName: () => guild()?.name ?? '',
+    serverName,
   });
   // Exactly as long as it is: an array grown by push kept room for 16.
   const consumers: ExpiryConsumer[] = voterRole ? [voterRole, reminder] : [reminder];
@@ -151,7 +154,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     now,
     auditChannelId: settings.auditChannelId,
     i18n,
-    memberRoles: (ids) => memberRoles(names.members, guild(), ids),
+    memberRoles: rolesOf,
     checkMs: config.expiryCheckMs,
     checks: options.passes.milestones,
   });

@@ -1,5 +1,16 @@
 import { BoundedMap } from '../core/bounded-map.js';
-import { createServiceClient, type ServiceClient, type ServiceClientOptions } from '../api/index.js';
+import {
+  createServiceClient,
+  type CallOptions,
+  type ConnectionCheck,
+  type ReplyInput,
+  type Reply,
+  type Review,
+  type ServiceClient,
+  type ServiceClientOptions,
+  type VoteList,
+  type VoteStatus,
+} from '../api/index.js';
 
 export type SharedClientOptions = Omit<ServiceClientOptions, 'apiKey' | 'appId' | 'credentials'>;
 
@@ -74,17 +85,41 @@ export class ServiceClients {
 
 /**
  * A server's client as its parts hold it: each call asks the pool, so a client dropped while idle
- * is made again on the next call instead of being kept alive by whoever held it.
+ * is made again on the next call instead of being kept alive by whoever held it. A class, not an
+ * object of arrow functions: one per server a process runs, its methods shared.
  */
+class ServerClient implements ServiceClient {
+  constructor(
+    private readonly clients: ServiceClients,
+    private readonly guildId: string,
+  ) {}
+
+  getVote(userId: string, options?: CallOptions): Promise<VoteStatus> {
+    return this.clients.forServer(this.guildId).getVote(userId, options);
+  }
+
+  listVotes(options?: CallOptions): Promise<VoteList> {
+    return this.clients.forServer(this.guildId).listVotes(options);
+  }
+
+  getReview(userId: string, options?: CallOptions): Promise<Review | null> {
+    return this.clients.forServer(this.guildId).getReview(userId, options);
+  }
+
+  replyToReview(reviewId: string, input: ReplyInput, options?: CallOptions): Promise<Reply> {
+    return this.clients.forServer(this.guildId).replyToReview(reviewId, input, options);
+  }
+
+  checkConnection(options?: CallOptions): Promise<ConnectionCheck> {
+    return this.clients.forServer(this.guildId).checkConnection(options);
+  }
+
+  /** Nothing cached without a client: no client is made just to forget. */
+  forgetMember(userId: string): void {
+    this.clients.existing(this.guildId)?.forgetMember(userId);
+  }
+}
+
 export function serverClient(clients: ServiceClients, guildId: string): ServiceClient {
-  const client = () => clients.forServer(guildId);
-  return {
-    getVote: (userId, options) => client().getVote(userId, options),
-    listVotes: (options) => client().listVotes(options),
-    getReview: (userId, options) => client().getReview(userId, options),
-    replyToReview: (reviewId, input, options) => client().replyToReview(reviewId, input, options),
-    checkConnection: (options) => client().checkConnection(options),
-    // Nothing cached without a client: no client is made just to forget.
-    forgetMember: (userId) => clients.existing(guildId)?.forgetMember(userId),
-  };
+  return new ServerClient(clients, guildId);
 }
