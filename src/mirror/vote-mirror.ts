@@ -13,6 +13,7 @@ import { backoffMs, type BackoffPolicy } from '../work/backoff.js';
 import { DrainLoop } from '../work/drain-loop.js';
 import { Timetable } from '../work/timetable.js';
 import type { VoteSink } from './vote-sink.js';
+import { MirrorIndex } from './mirror-index.js';
 
 /**
  * How long a vote period is taken to last until the service says otherwise (Guilds' votes run
@@ -86,8 +87,8 @@ export class VoteMirror {
    * step with every write below (this object is the mirror's only writer), so a poll writes only
    * what changed. Undefined after a write whose outcome is unknown: the next poll writes it all.
    */
-  #index: Map<string, MirrorEntry> | undefined;
-  #loading: Promise<Map<string, MirrorEntry>> | undefined;
+  #index: MirrorIndex | undefined;
+  #loading: Promise<MirrorIndex> | undefined;
   /** Mirror writes so far: a load or a poll's write that overlapped another is not trusted as the index. */
   #writes = 0;
   /**
@@ -147,7 +148,7 @@ export class VoteMirror {
     try {
       // A member is waiting: past the deadline the service answers instead.
       const index = this.#index ?? (await storeWithin(this.#load(), INTERACTION_STORE_MS));
-      const expiresAt = index.get(userId)?.expiresAt;
+      const expiresAt = index.expiresAt(userId);
       if (expiresAt === undefined) return undefined;
       const left = expiresAt - this.options.now();
       if (left > 0) return { voted: true, remainingMs: left };
@@ -166,14 +167,14 @@ export class VoteMirror {
    * throws, so the event waits and is handled again.
    */
   async knownEnd(userId: string): Promise<number | undefined> {
-    return (this.#index ?? (await this.#load())).get(userId)?.expiresAt;
+    return (this.#index ?? (await this.#load())).expiresAt(userId);
   }
 
-  #load(): Promise<Map<string, MirrorEntry>> {
+  #load(): Promise<MirrorIndex> {
     this.#loading ??= (async () => {
       const writes = this.#writes;
       const entries = await this.options.store.mirrorEntries();
-      const index = new Map(entries.map((entry) => [entry.userId, entry]));
+      const index = MirrorIndex.of(entries);
       if (writes === this.#writes) this.#index = index;
       return index;
     })().finally(() => (this.#loading = undefined));
@@ -279,7 +280,7 @@ export class VoteMirror {
     const known = whole ? undefined : this.#index;
     const listed = new Set(entries.map((entry) => entry.userId));
     const changed = known ? entries.filter((entry) => !sameEntry(known.get(entry.userId), entry)) : entries;
-    const removed = known && [...known.keys()].filter((userId) => !listed.has(userId));
+    const removed = known && [...known.userIds()].filter((userId) => !listed.has(userId));
     const writes = ++this.#writes;
     let polledBefore: boolean;
     try {
@@ -299,9 +300,9 @@ export class VoteMirror {
       this.#index = undefined;
       return polledBefore;
     }
-    const index = new Map(known);
+    const index = known?.copy() ?? MirrorIndex.of([]);
     for (const userId of removed ?? []) index.delete(userId);
-    for (const entry of changed) index.set(entry.userId, entry);
+    for (const entry of changed) index.set(entry);
     this.#index = index;
     return polledBefore;
   }
@@ -424,7 +425,7 @@ export class VoteMirror {
       const entry = { userId, expiresAt, viaDiscord: known?.viaDiscord ?? true };
       await store.setMirrorEntry(userId, entry);
       this.#writes += 1;
-      this.#index?.set(userId, entry);
+      this.#index?.set(entry);
       this.#ledgerTook?.delete(userId);
       await store.setPeriodEnd(userId, at, expiresAt);
       await this.options.votes.running(userId, expiresAt);
