@@ -59,7 +59,9 @@ const grantMonth = (m: Milestone, month: string) => (m.period === 'month' ? mont
  * role again. Role changes go one at a time through discord.js's rate-limited queue.
  */
 export class MilestoneRoles {
-  readonly #loop: DrainLoop;
+  /** Made at the first pass: most servers have no milestones and never need one. */
+  #loopMade: DrainLoop | undefined;
+  #stopped = false;
   readonly #roles: RoleChanges;
   /** The next pass checks every holder against Discord, not only the members with no grant yet. */
   #fullDue = true;
@@ -74,9 +76,12 @@ export class MilestoneRoles {
 
   constructor(private readonly options: MilestoneRolesOptions) {
     this.#roles = roleChanges(options.rest, options.guildId);
-    this.#loop = new DrainLoop(() => this.#pass(), {
-      warn: { logger: options.logger, line: 'milestone roles: pass failed; trying again' },
-    });
+  }
+
+  get #loop(): DrainLoop {
+    return (this.#loopMade ??= new DrainLoop(() => this.#pass(), {
+      warn: { logger: this.options.logger, line: 'milestone roles: pass failed; trying again' },
+    }));
   }
 
   get guildId(): string {
@@ -98,13 +103,15 @@ export class MilestoneRoles {
     this.options.checks.join(this);
   }
 
-  stop(): Promise<void> {
+  async stop(): Promise<void> {
+    this.#stopped = true;
     this.options.checks.leave(this);
-    return this.#loop.stop();
+    await this.#loopMade?.stop();
   }
 
-  /** A vote was recorded: give what it made due. */
+  /** A vote was recorded: give what it made due (nothing, in a server known to have no milestones). */
   wake(): void {
+    if (this.#stopped || this.#milestones?.length === 0) return;
     this.#loop.wake();
   }
 
@@ -113,7 +120,7 @@ export class MilestoneRoles {
     this.#fullDue = true;
     this.#milestones = undefined;
     this.#checks += 1;
-    this.#loop.wake();
+    if (!this.#stopped) this.#loop.wake();
   }
 
   async #pass(): Promise<void> {

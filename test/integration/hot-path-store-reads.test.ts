@@ -249,7 +249,14 @@ describe('/vote reads no store on its hot path', () => {
     // /setup set one: the check reads them, and the periodic check includes the server again.
     roles.check();
     expect(roles.hasMilestones).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(calls.get('milestones')).toBe(1);
     await roles.stop();
+    // Stopped: neither a vote nor a check starts another pass.
+    roles.check();
+    roles.wake();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(calls.get('milestones')).toBe(1);
   });
 
   it('does not keep a milestone list read before a check: the pass the check woke reads the new one', async () => {
