@@ -218,33 +218,72 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     ]),
     feed,
   });
-  let context: BotContext | undefined;
-  let started = false;
-  const wakeChannel = (channelId: string) => lanes.wakeChannel(channelId);
-  return {
-    guildId,
-    settings,
-    get context() {
-      return (context ??= makeContext());
-    },
-    handle,
-    milestonesChanged: () => milestones.check(),
-    start(facts) {
-      if (started) return;
-      started = true;
-      lanes.start(facts.waiting);
-      mirror.start(now() + options.firstPollAfterMs);
-      schedule.start();
-      options.passes.reminders.join(guildId, reminder);
-      options.passes.redraws.join(guildId, wakeChannel);
-      milestones.start(facts.noMilestones);
-    },
-    async stop() {
-      options.passes.reminders.leave(guildId, reminder);
-      options.passes.redraws.leave(guildId, wakeChannel);
-      await Promise.all([lanes.stop(), mirror.stop(), schedule.stop(), milestones.stop()]);
-    },
-  };
+  return new RunningServer(settings, handle, makeContext, {
+    lanes,
+    mirror,
+    schedule,
+    milestones,
+    reminder,
+    passes: options.passes,
+    firstPollAt: () => now() + options.firstPollAfterMs,
+  });
+}
+
+interface RunningParts {
+  lanes: Lanes;
+  mirror: VoteMirror;
+  schedule: ExpirySchedule;
+  milestones: MilestoneRoles;
+  reminder: VoteReminder;
+  passes: ServerPasses;
+  firstPollAt: () => number;
+}
+
+/**
+ * A started server's runtime. A class, not an object literal: a literal with a getter was kept as a
+ * dictionary, about 450 B of property table for each server a process runs.
+ */
+class RunningServer implements ServerRuntime {
+  readonly guildId: string;
+  #context: BotContext | undefined;
+  #started = false;
+  readonly #wakeChannel = (channelId: string) => this.parts.lanes.wakeChannel(channelId);
+
+  constructor(
+    readonly settings: ServerSettings,
+    readonly handle: ServerRuntime['handle'],
+    private readonly makeContext: () => BotContext,
+    private readonly parts: RunningParts,
+  ) {
+    this.guildId = settings.guildId;
+  }
+
+  get context(): BotContext {
+    return (this.#context ??= this.makeContext());
+  }
+
+  milestonesChanged(): void {
+    this.parts.milestones.check();
+  }
+
+  start(facts: ServerStartFacts): void {
+    if (this.#started) return;
+    this.#started = true;
+    const { lanes, mirror, schedule, milestones, reminder, passes } = this.parts;
+    lanes.start(facts.waiting);
+    mirror.start(this.parts.firstPollAt());
+    schedule.start();
+    passes.reminders.join(this.guildId, reminder);
+    passes.redraws.join(this.guildId, this.#wakeChannel);
+    milestones.start(facts.noMilestones);
+  }
+
+  async stop(): Promise<void> {
+    const { lanes, mirror, schedule, milestones, reminder, passes } = this.parts;
+    passes.reminders.leave(this.guildId, reminder);
+    passes.redraws.leave(this.guildId, this.#wakeChannel);
+    await Promise.all([lanes.stop(), mirror.stop(), schedule.stop(), milestones.stop()]);
+  }
 }
 
 /** Where in the poll interval a server's polls fall: the same place every time, spread evenly over servers. */
