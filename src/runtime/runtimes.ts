@@ -3,7 +3,7 @@ import type { StoredEvent } from '../store/index.js';
 import type { DeliveryLog } from '../webhooks/delivery-log.js';
 import type { HandledOutcome } from './event-route.js';
 import type { StoredEventHandler } from './inbox-worker.js';
-import type { ServerRuntime } from './server-runtime.js';
+import type { ServerRuntime } from './running-server.js';
 import type { ServerPasses, ServerStartFacts } from './server-passes.js';
 import type { Servers } from '../servers/servers.js';
 

@@ -14,7 +14,7 @@ import { VoteMirror } from '../mirror/vote-mirror.js';
 import { VoteReminder } from '../reminders/vote-reminder.js';
 import { memberRoles } from '../roles/member-roles.js';
 import { MilestoneRoles } from '../roles/milestone-roles.js';
-import type { ServerPasses, ServerStartFacts } from './server-passes.js';
+import type { ServerPasses } from './server-passes.js';
 import { VoterRole } from '../roles/voter-role.js';
 import { ExpirySchedule, type ExpiryConsumer } from '../schedule/expiry-schedule.js';
 import type {
@@ -26,7 +26,6 @@ import type {
   ReviewFeedStore,
   SiteBreakdownStore,
   StatsStore,
-  StoredEvent,
   StreakStore,
   VoteLedger,
 } from '../store/index.js';
@@ -34,24 +33,10 @@ import { storeWithDeadline } from '../store/within.js';
 import { StreakIndex } from './streak-index.js';
 import { serverVotes } from './server-votes.js';
 import { serverSites } from './server-sites.js';
-import { inboxRoute, type HandledOutcome } from './event-route.js';
+import { inboxRoute } from './event-route.js';
 import type { ServerSettings } from '../servers/server-settings.js';
 import { checkTemplate } from '../announce/template.js';
-
-/** Everything one set-up server runs: its feed and lanes, mirror, schedule, role and reminders. */
-export interface ServerRuntime {
-  readonly guildId: string;
-  readonly settings: ServerSettings;
-  /** The context every handler of this server's interactions gets; made once. */
-  readonly context: BotContext;
-  /** A milestone was set or removed with /setup: every member is checked against it now. */
-  milestonesChanged(): void;
-  /** Does what one of this server's stored webhook events asks; says whether it was new. */
-  handle(event: StoredEvent): Promise<HandledOutcome>;
-  /** Discord is connected: post what waits, poll, join the process's passes. */
-  start(facts: ServerStartFacts): void;
-  stop(): Promise<void>;
-}
+import { RunningServer, type ServerRuntime } from './running-server.js';
 
 /** The ports this server's features and handlers take (its delivery history is /setup's, read apart). */
 type RuntimeStore = ReviewFeedStore &
@@ -227,63 +212,6 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     passes: options.passes,
     firstPollAt: () => now() + options.firstPollAfterMs,
   });
-}
-
-interface RunningParts {
-  lanes: Lanes;
-  mirror: VoteMirror;
-  schedule: ExpirySchedule;
-  milestones: MilestoneRoles;
-  reminder: VoteReminder;
-  passes: ServerPasses;
-  firstPollAt: () => number;
-}
-
-/**
- * A started server's runtime. A class, not an object literal: a literal with a getter was kept as a
- * dictionary, about 450 B of property table for each server a process runs.
- */
-class RunningServer implements ServerRuntime {
-  readonly guildId: string;
-  #context: BotContext | undefined;
-  #started = false;
-  readonly #wakeChannel = (channelId: string) => this.parts.lanes.wakeChannel(channelId);
-
-  constructor(
-    readonly settings: ServerSettings,
-    readonly handle: ServerRuntime['handle'],
-    private readonly makeContext: () => BotContext,
-    private readonly parts: RunningParts,
-  ) {
-    this.guildId = settings.guildId;
-  }
-
-  get context(): BotContext {
-    return (this.#context ??= this.makeContext());
-  }
-
-  milestonesChanged(): void {
-    this.parts.milestones.check();
-  }
-
-  start(facts: ServerStartFacts): void {
-    if (this.#started) return;
-    this.#started = true;
-    const { lanes, mirror, schedule, milestones, reminder, passes } = this.parts;
-    lanes.start(facts.waiting);
-    mirror.start(this.parts.firstPollAt());
-    schedule.start();
-    passes.reminders.join(this.guildId, reminder);
-    passes.redraws.join(this.guildId, this.#wakeChannel);
-    milestones.start(facts.noMilestones);
-  }
-
-  async stop(): Promise<void> {
-    const { lanes, mirror, schedule, milestones, reminder, passes } = this.parts;
-    passes.reminders.leave(this.guildId, reminder);
-    passes.redraws.leave(this.guildId, this.#wakeChannel);
-    await Promise.all([lanes.stop(), mirror.stop(), schedule.stop(), milestones.stop()]);
-  }
 }
 
 /** Where in the poll interval a server's polls fall: the same place every time, spread evenly over servers. */
