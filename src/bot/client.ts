@@ -94,16 +94,18 @@ const limitedCache = Options.cacheWithLimits(CACHE_LIMITS);
 const KEPT_EMPTY = new LimitedCollection({ maxSize: 0 });
 
 /**
- * Guild managers Options.cacheWithLimits has no setting for, whose collections the bot never reads:
- * each guild made an empty one of its own for each (about 0.4 KB a guild).
+ * The limits by manager name, with the guild managers Options.cacheWithLimits's type has no setting
+ * for, whose collections the bot never reads either: each guild made an empty one of its own for
+ * each (about 0.4 KB a guild).
  */
-const GUILD_MANAGERS_KEPT_EMPTY = new Set(['GuildApplicationCommandManager', 'GuildSoundboardSoundManager']);
+const LIMITS_BY_NAME: Record<string, unknown> = {
+  ...CACHE_LIMITS,
+  GuildApplicationCommandManager: 0,
+  GuildSoundboardSoundManager: 0,
+};
 
 /** Looks a manager's limit up as Options.cacheWithLimits does: by its own name, else its type's. */
 const makeCache: CacheFactory = (managerType, holds, manager) => {
-  const setting =
-    (CACHE_LIMITS as Record<string, unknown>)[manager.name] ??
-    (CACHE_LIMITS as Record<string, unknown>)[managerType.name] ??
-    (GUILD_MANAGERS_KEPT_EMPTY.has(manager.name) ? 0 : undefined);
+  const setting = LIMITS_BY_NAME[manager.name] ?? LIMITS_BY_NAME[managerType.name];
   return setting === 0 ? (KEPT_EMPTY as ReturnType<CacheFactory>) : limitedCache(managerType, holds, manager);
 };
