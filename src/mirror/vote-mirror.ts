@@ -394,7 +394,7 @@ export class VoteMirror {
     // Members named in the same turn of the event loop are refreshed together.
     await new Promise<void>((resolve) => setImmediate(resolve));
     const at = Date.now();
-    const members = new Set(this.#waiting);
+    const members = this.#waiting ?? new Set<string>();
     this.#waiting = undefined;
     for (const retry of this.#refreshRetries) if (retry.at <= at) members.add(retry.userId);
     this.#refreshRetries = this.#refreshRetries.filter((retry) => retry.at > at);
