@@ -54,6 +54,11 @@ export const SCALE = {
   drainWithinMs: 90_000,
 } as const;
 
+/** The goal's figure: the larger process's RSS (MB) over the servers it runs, in KB a server. */
+function largestPerServerKb(rssMbs: readonly number[], servers: readonly number[]): number {
+  return Math.max(...rssMbs.map((mb, i) => (mb * 1024) / servers[i]!));
+}
+
 /** How often a member tries /vote again in a killed shard's server until one try is answered. */
 const PROBE_MS = 1_000;
 const WEBHOOK_TOKEN = 'scale-bench-webhook-token-0123456789';
@@ -112,7 +117,7 @@ export const scaleScenario: Scenario = async (ctx) => {
       receiver: rssMb(fleet.receiver.child.pid!),
       proxy: rssMb(fleet.proxy.child.pid!),
     };
-    const perServerKb = Math.max(...rss.bots.map((mb, i) => (mb * 1024) / running[i]!));
+    const perServerKb = largestPerServerKb(rss.bots, running);
     ctx.progress(
       `scale: RSS bots ${rss.bots.map((mb) => mb.toFixed(0)).join(' + ')} MB, receiver ${rss.receiver.toFixed(0)} MB, proxy ${rss.proxy.toFixed(0)} MB; ${perServerKb.toFixed(1)} KB per server`,
     );
@@ -138,7 +143,7 @@ export const scaleScenario: Scenario = async (ctx) => {
     );
     // The figure above is read while the first polls run; each server's voters are kept once it polled.
     const polledRss = fleet.bots.map((b) => rssMb(b.process.child.pid!));
-    const polledPerServerKb = Math.max(...polledRss.map((mb, i) => (mb * 1024) / running[i]!));
+    const polledPerServerKb = largestPerServerKb(polledRss, running);
     ctx.progress(
       `scale: RSS once every server has polled: bots ${polledRss.map((mb) => mb.toFixed(0)).join(' + ')} MB; ${polledPerServerKb.toFixed(1)} KB per server`,
     );
