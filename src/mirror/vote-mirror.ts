@@ -92,11 +92,12 @@ export class VoteMirror {
   /** Mirror writes so far: a load or a poll's write that overlapped another is not trusted as the index. */
   #writes = 0;
   /**
-   * The listed members' Guilds period ends in the ledger as the last poll left them: a poll whose list
-   * shows the same ends has nothing to record (most polls), and skips the ledger's read. A refresh
-   * that moves a member's end takes the member out; undefined: the next poll reads the ledger.
+   * The ledger holds every listed member's Guilds period end as the index holds it: the last poll
+   * recorded its whole list, each vote taken, and nothing wrote an end since. A poll whose list is
+   * the index's again has nothing to record (most polls) and skips the ledger's read. A flag, not a
+   * map of the ends: the index has them already, and a process keeps the voters of every server.
    */
-  #ledgerTook: Map<string, number> | undefined;
+  #ledgerInStep = false;
   /** Polls since the last one that wrote the whole list and read the ledger. */
   #sinceWhole = 0;
 
@@ -242,11 +243,14 @@ export class VoteMirror {
       }
       // The very first poll only learns who has voted: those votes were cast before the bot was
       // listening, and announcing a day's worth of them at once would be noise (source 'seed').
-      const first = !(await this.#save(entries, list, at));
+      const saved = await this.#save(entries, list, at);
+      const first = !saved.polledBefore;
       logger.info({ active: entries.length, first }, 'vote mirror updated');
       const listed = entries.map((entry) => ({ userId: entry.userId, endsAt: entry.expiresAt }));
       await this.options.votes.polled(listed);
-      await this.#record(list.votes, at, first);
+      // A listed vote with no time left is not in the index: its assumed end is recorded each poll.
+      const inStep = saved.sameAsIndex && this.#ledgerInStep && entries.length === list.votes.length;
+      if (!inStep) await this.#record(list.votes, at, first);
       if (this.#pollFailures > 0) logger.info({ failedPolls: this.#pollFailures }, 'vote poll works again');
       this.#pollFailures = 0;
       this.#retryAt = Infinity;
@@ -269,13 +273,17 @@ export class VoteMirror {
    * Writes a poll's list with its totals and outcome, in one statement where the store allows: only
    * the entries that changed since the index (an end within SAME_VOTE_END_MS of the stored one is the
    * same: it moves only by rounding and latency), the whole list when there is no index. Returns
-   * whether an earlier poll's totals were stored.
+   * whether an earlier poll's totals were stored, and whether the list is the index's as it was.
    */
-  async #save(entries: readonly MirrorEntry[], list: VoteList, at: number): Promise<boolean> {
+  async #save(
+    entries: readonly MirrorEntry[],
+    list: VoteList,
+    at: number,
+  ): Promise<{ polledBefore: boolean; sameAsIndex: boolean }> {
     const whole = ++this.#sinceWhole >= WHOLE_POLL_EVERY;
     if (whole) {
       this.#sinceWhole = 0;
-      this.#ledgerTook = undefined;
+      this.#ledgerInStep = false;
     }
     const known = whole ? undefined : this.#index;
     const listed = new Set(entries.map((entry) => entry.userId));
@@ -298,57 +306,43 @@ export class VoteMirror {
     if (writes !== this.#writes) {
       // A refresh wrote while this poll did: which write came last is unknown.
       this.#index = undefined;
-      return polledBefore;
+      return { polledBefore, sameAsIndex: false };
     }
     const index = known?.copy() ?? MirrorIndex.of([]);
     for (const userId of removed ?? []) index.delete(userId);
     for (const entry of changed) index.set(entry);
     this.#index = index;
-    return polledBefore;
+    return { polledBefore, sameAsIndex: changed.length === 0 && removed?.length === 0 };
   }
 
   /**
    * Brings the ledger in line with a poll's list: a running vote's end moved where the service
-   * says otherwise, a listed vote no webhook reported recorded. Nothing to do (and nothing read)
-   * when every listed end is the one the last poll left running.
+   * says otherwise, a listed vote no webhook reported recorded. The caller skips it (nothing read)
+   * when the list is the one the last poll recorded.
    */
   async #record(votes: VoteList['votes'], at: number, first: boolean): Promise<void> {
     const { store, logger } = this.options;
-    const ends = votes.map((vote) => ({
-      userId: vote.userId,
-      periodEndsAt: vote.remainingMs ? at + vote.remainingMs : at + ASSUMED_VOTE_PERIOD_MS,
-    }));
-    const took = this.#ledgerTook;
-    const sameAsTaken = ({ userId, periodEndsAt }: { userId: string; periodEndsAt: number }) => {
-      const end = took?.get(userId);
-      return end !== undefined && end > at && Math.abs(end - periodEndsAt) < SAME_VOTE_END_MS;
-    };
-    if (took && ends.every(sameAsTaken)) return;
-    this.#ledgerTook = undefined;
+    this.#ledgerInStep = false;
     const writes = this.#writes;
     // One read for the whole list: most listed votes are running already and need no more work.
     // Guilds' own: another list's running vote neither hides a Guilds vote nor moves its end.
     const running = await store.runningVotes(at, GUILDS_SITE);
-    const taken = new Map<string, number>();
     const moved: Array<{ userId: string; periodEndsAt: number }> = [];
     const candidates: NewVote[] = [];
-    for (const { userId, periodEndsAt } of ends) {
+    for (const vote of votes) {
+      const { userId } = vote;
+      const periodEndsAt = vote.remainingMs ? at + vote.remainingMs : at + ASSUMED_VOTE_PERIOD_MS;
       const endsAt = running.get(userId);
       if (endsAt === undefined) {
         const source = first ? 'seed' : 'poll';
         candidates.push({ userId, at, double: false, source, periodEndsAt, streakGraceMs: this.options.streakGraceMs });
-      } else if (Math.abs(endsAt - periodEndsAt) >= SAME_VOTE_END_MS) {
-        moved.push({ userId, periodEndsAt });
-        taken.set(userId, periodEndsAt);
-      } else taken.set(userId, endsAt);
+      } else if (Math.abs(endsAt - periodEndsAt) >= SAME_VOTE_END_MS) moved.push({ userId, periodEndsAt });
     }
     if (moved.length > 0) await store.setPeriodEnds(moved, at);
     const fresh = await store.acceptVotes(candidates);
-    // A listed vote the ledger did not take (another writer recorded one first) is read again next poll.
-    const candidateEnds = new Map(candidates.map((vote) => [vote.userId, vote.periodEndsAt]));
-    for (const userId of fresh) taken.set(userId, candidateEnds.get(userId)!);
-    // A refresh that moved an end meanwhile may have come before or after this poll's reads.
-    if (writes === this.#writes) this.#ledgerTook = taken;
+    // A listed vote the ledger did not take (another writer recorded one first) is read again next
+    // poll, and so is the list after a refresh that moved an end meanwhile (before or after these reads).
+    if (writes === this.#writes && fresh.length === candidates.length) this.#ledgerInStep = true;
     const accepted = first ? 0 : fresh.length;
     if (accepted > 0) {
       logger.info({ voters: accepted }, 'poll found votes no webhook reported');
@@ -426,7 +420,7 @@ export class VoteMirror {
       await store.setMirrorEntry(userId, entry);
       this.#writes += 1;
       this.#index?.set(entry);
-      this.#ledgerTook?.delete(userId);
+      this.#ledgerInStep = false;
       await store.setPeriodEnd(userId, at, expiresAt);
       await this.options.votes.running(userId, expiresAt);
       this.#refreshFailures?.delete(userId);
