@@ -9,6 +9,7 @@ import {
 } from '../store/index.js';
 import { backoffMs } from '../work/backoff.js';
 import { eachAtOnce } from '../work/each-at-once.js';
+import { msSince } from '../work/whole-ms.js';
 
 export interface RunningVote {
   userId: string;
@@ -79,6 +80,8 @@ export class ExpirySchedule {
    * never earlier than one here, so a stale entry only costs a write that keeps the store's end.
    */
   readonly #known = new Map<string, number>();
+  /** The ends in #known are whole ms since then (small numbers, kept in place). */
+  readonly #origin = Date.now();
   /** Ends offered and not written yet, and the write they wait for (made at the first offer). */
   #gathered: Map<string, number> | undefined;
   #gathering: Promise<void> | undefined;
@@ -134,7 +137,7 @@ export class ExpirySchedule {
    */
   voteSeen(userId: string, endsAt: number): Promise<void> {
     if (this.#stopped || endsAt <= this.options.now()) return Promise.resolve();
-    const known = this.#known.get(userId);
+    const known = this.#knownEnd(userId);
     if (known !== undefined && Math.abs(known - endsAt) < SAME_VOTE_END_MS) return Promise.resolve();
     (this.#gathered ??= new Map()).set(userId, endsAt);
     if (!this.#gathering) {
@@ -160,7 +163,7 @@ export class ExpirySchedule {
     const { logger, now } = this.options;
     const at = now();
     const changed = votes.filter(({ userId, endsAt }) => {
-      const known = this.#known.get(userId);
+      const known = this.#knownEnd(userId);
       return endsAt > at && (offer || known === undefined || Math.abs(known - endsAt) >= SAME_VOTE_END_MS);
     });
     if (this.#stopped || changed.length === 0) return;
@@ -170,7 +173,7 @@ export class ExpirySchedule {
       // them (a grant queued when it was killed) is unknown, so they are checked as a start does.
       const unsure: RunningVote[] = [];
       for (const { userId, endsAt } of changed) {
-        const known = this.#known.get(userId);
+        const known = this.#knownEnd(userId);
         const firstSight = known === undefined;
         this.#remember(userId, endsAt);
         const before = scheduled.get(userId);
@@ -187,15 +190,20 @@ export class ExpirySchedule {
   }
 
   /**
-   * A plain Map, bounded by dropping the oldest written: one entry a running vote in every server a
-   * process runs, so no per-entry wrapper (a BoundedMap's slot and its two timestamps).
+   * A plain Map of small numbers (`msSince`), bounded by dropping the oldest written: one entry a running
+   * vote in every server a process runs, so no per-entry wrapper (a BoundedMap's slot and its two timestamps).
    */
   #remember(userId: string, endsAt: number): void {
     if (!this.#known.delete(userId) && this.#known.size >= KNOWN_MAX) {
       const oldest = this.#known.keys().next();
       if (!oldest.done) this.#known.delete(oldest.value);
     }
-    this.#known.set(userId, endsAt);
+    this.#known.set(userId, msSince(this.#origin, endsAt));
+  }
+
+  #knownEnd(userId: string): number | undefined {
+    const since = this.#known.get(userId);
+    return since === undefined ? undefined : this.#origin + since;
   }
 
   /** Writes the ends; returns the ones they replaced. One end (a delivery's) is a single statement. */

@@ -2,16 +2,17 @@ import { describe, expect, it } from '@jest/globals';
 import { MirrorIndex } from '../../../src/mirror/mirror-index.js';
 
 const END = Date.UTC(2026, 10, 26, 18, 0, 0);
+const DAY = 86_400_000;
 
 describe('MirrorIndex', () => {
   it('gives back each entry as set, whichever way the member voted', () => {
     const index = MirrorIndex.of([
       { userId: '111', expiresAt: END, viaDiscord: true },
-      { userId: '222', expiresAt: END + 1_500.5, viaDiscord: false },
+      { userId: '222', expiresAt: END + 1_501, viaDiscord: false },
     ]);
     expect(index.get('111')).toEqual({ userId: '111', expiresAt: END, viaDiscord: true });
-    expect(index.get('222')).toEqual({ userId: '222', expiresAt: END + 1_500.5, viaDiscord: false });
-    expect(index.expiresAt('222')).toBe(END + 1_500.5);
+    expect(index.get('222')).toEqual({ userId: '222', expiresAt: END + 1_501, viaDiscord: false });
+    expect(index.expiresAt('222')).toBe(END + 1_501);
     expect(index.get('333')).toBeUndefined();
     expect(index.expiresAt('333')).toBeUndefined();
     expect([...index.userIds()]).toEqual(['111', '222']);
@@ -26,5 +27,22 @@ describe('MirrorIndex', () => {
     expect(index.get('111')).toBeUndefined();
     expect(copy.get('111')).toEqual({ userId: '111', expiresAt: END + 60_000, viaDiscord: true });
     expect([...copy.userIds()]).toEqual(['111', '222']);
+  });
+
+  it('gives back ends long before and after now exactly, and a copy made later too', () => {
+    const ends = [0, 1, Date.now() - 40 * DAY, Date.now() - 1, Date.now() + 40 * DAY + 7, 4_102_444_800_001];
+    const entries = ends.flatMap((expiresAt, i) => [
+      { userId: `a${i}`, expiresAt, viaDiscord: true },
+      { userId: `b${i}`, expiresAt, viaDiscord: false },
+    ]);
+    const index = MirrorIndex.of(entries);
+    for (const entry of entries) expect(index.get(entry.userId)).toEqual(entry);
+    const copy = index.copy();
+    for (const entry of entries) expect(copy.expiresAt(entry.userId)).toBe(entry.expiresAt);
+  });
+
+  it('keeps ends in whole ms', () => {
+    const index = MirrorIndex.of([{ userId: '111', expiresAt: END + 0.6, viaDiscord: true }]);
+    expect(index.get('111')).toEqual({ userId: '111', expiresAt: END + 1, viaDiscord: true });
   });
 });
