@@ -3,6 +3,11 @@ import type { SweepStore } from '../store/index.js';
 import { DrainLoop } from '../work/drain-loop.js';
 import { OutageLines } from '../work/outage-lines.js';
 
+/** A server's lanes, as far as a redraw found for one of its channels needs them. */
+export interface RedrawTarget {
+  wakeChannel(channelId: string): void;
+}
+
 /** How often a gateway process looks for feed posts another process left to redraw. */
 export const REDRAW_SWEEP_MS = 5_000;
 
@@ -14,7 +19,7 @@ export const REDRAW_SWEEP_MS = 5_000;
  * this process runs; a lane waiting out a backoff or a parked channel keeps waiting.
  */
 export class RedrawSweep {
-  readonly #lanes = new Map<string, (channelId: string) => void>();
+  readonly #lanes = new Map<string, RedrawTarget>();
   // Its ticks start a pass unless one runs: a slow store never piles passes up.
   readonly #loop = new DrainLoop(() => this.sweep());
   readonly #lines: OutageLines;
@@ -33,12 +38,12 @@ export class RedrawSweep {
   }
 
   /** The server's work started here: its lanes are woken for the redraws found. */
-  join(guildId: string, wakeChannel: (channelId: string) => void): void {
-    this.#lanes.set(guildId, wakeChannel);
+  join(guildId: string, lanes: RedrawTarget): void {
+    this.#lanes.set(guildId, lanes);
   }
 
-  leave(guildId: string, wakeChannel: (channelId: string) => void): void {
-    if (this.#lanes.get(guildId) === wakeChannel) this.#lanes.delete(guildId);
+  leave(guildId: string, lanes: RedrawTarget): void {
+    if (this.#lanes.get(guildId) === lanes) this.#lanes.delete(guildId);
   }
 
   start(): void {
@@ -54,7 +59,7 @@ export class RedrawSweep {
     if (this.#lanes.size === 0) return;
     try {
       for (const { guildId, channelId } of await this.options.store.dueRedrawsAll())
-        this.#lanes.get(guildId)?.(channelId);
+        this.#lanes.get(guildId)?.wakeChannel(channelId);
       this.#lines.worked();
     } catch (err) {
       this.#lines.failed({ err });

@@ -8,17 +8,17 @@ import type { VoteSite } from '../store/index.js';
  */
 export interface VoteSink {
   /** Votes were accepted (a delivery or a poll): the vote channel announces them; milestones and streaks look again. */
-  readonly accepted: () => void;
+  accepted(): void;
   /**
    * A delivered vote was new and its period runs until `periodEndsAt`: streaks are read again, the
    * schedule acts on it. `site` is the list it was cast on (Guilds when not given): another list's
    * vote gives the voter role even while the member's end is already later.
    */
-  readonly newVote: (userId: string, periodEndsAt: number, site?: VoteSite) => Promise<void>;
+  newVote(userId: string, periodEndsAt: number, site?: VoteSite): Promise<void>;
   /** A running vote was seen by a poll or a refresh, with when it ends: the schedule acts on it. */
-  readonly running: (userId: string, endsAt: number) => Promise<void>;
+  running(userId: string, endsAt: number): Promise<void>;
   /** A running vote a `/vote` answer showed (nobody waits on it). */
-  readonly seen: (userId: string, endsAt: number) => Promise<void>;
+  seen(userId: string, endsAt: number): Promise<void>;
   /** The votes a poll listed as running, all at once. */
-  readonly polled: (running: ReadonlyArray<{ userId: string; endsAt: number }>) => Promise<void>;
+  polled(running: ReadonlyArray<{ userId: string; endsAt: number }>): Promise<void>;
 }

@@ -32,7 +32,9 @@ export interface RunningParts {
   milestones: MilestoneRoles;
   reminder: VoteReminder;
   passes: ServerPasses;
-  firstPollAt: () => number;
+  now: () => number;
+  /** Where in the poll interval this server's polls fall. */
+  firstPollAfterMs: number;
 }
 
 /**
@@ -43,7 +45,6 @@ export class RunningServer implements ServerRuntime {
   readonly guildId: string;
   #context: BotContext | undefined;
   #started = false;
-  readonly #wakeChannel = (channelId: string) => this.parts.lanes.wakeChannel(channelId);
 
   constructor(
     readonly settings: ServerSettings,
@@ -67,17 +68,17 @@ export class RunningServer implements ServerRuntime {
     this.#started = true;
     const { lanes, mirror, schedule, milestones, reminder, passes } = this.parts;
     lanes.start(facts.waiting);
-    mirror.start(this.parts.firstPollAt());
+    mirror.start(this.parts.now() + this.parts.firstPollAfterMs);
     schedule.start();
     passes.reminders.join(this.guildId, reminder);
-    passes.redraws.join(this.guildId, this.#wakeChannel);
+    passes.redraws.join(this.guildId, lanes);
     milestones.start(facts.noMilestones);
   }
 
   async stop(): Promise<void> {
     const { lanes, mirror, schedule, milestones, reminder, passes } = this.parts;
     passes.reminders.leave(this.guildId, reminder);
-    passes.redraws.leave(this.guildId, this.#wakeChannel);
+    passes.redraws.leave(this.guildId, lanes);
     await Promise.all([lanes.stop(), mirror.stop(), schedule.stop(), milestones.stop()]);
   }
 }

@@ -31,7 +31,7 @@ import type {
 } from '../store/index.js';
 import { storeWithDeadline } from '../store/within.js';
 import { StreakIndex } from './streak-index.js';
-import { serverVotes } from './server-votes.js';
+import { ServerVotes } from './server-votes.js';
 import { serverSites } from './server-sites.js';
 import { inboxRoute } from './event-route.js';
 import type { ServerSettings } from '../servers/server-settings.js';
@@ -68,10 +68,13 @@ export interface ServerRuntimeOptions {
   now?: () => number;
 }
 
+/** One clock for every server that is given none. */
+const systemNow = (): number => Date.now();
+
 export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime {
   const { settings, store, api, client, config, logger, names, poster } = options;
   const { guildId } = settings;
-  const now = options.now ?? (() => Date.now());
+  const now = options.now ?? systemNow;
   const guild = () => client.guilds.cache.get(guildId) ?? null;
   const i18n = () => translatorFor(guild()?.preferredLocale);
   // A post goes out with the names known by then; later answers serve the next post.
@@ -153,7 +156,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     reconcileMs: config.expiryCheckMs,
   });
   const streaks = new StreakIndex(storeWithDeadline(store, ['latestStreaks']), settings.streakGraceMs);
-  const votes = serverVotes({ lanes, milestones, streaks, schedule, reminders: options.passes.reminders });
+  const votes = new ServerVotes({ lanes, milestones, streaks, schedule, reminders: options.passes.reminders });
   const mirror = new VoteMirror({
     store,
     api,
@@ -210,7 +213,8 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     milestones,
     reminder,
     passes: options.passes,
-    firstPollAt: () => now() + options.firstPollAfterMs,
+    now,
+    firstPollAfterMs: options.firstPollAfterMs,
   });
 }
 

@@ -3,7 +3,7 @@ import type { VoteSink } from '../mirror/vote-sink.js';
 import type { ListReminders } from '../reminders/list-reminders.js';
 import type { MilestoneRoles } from '../roles/milestone-roles.js';
 import type { ExpirySchedule } from '../schedule/expiry-schedule.js';
-import { GUILDS_SITE } from '../store/index.js';
+import { GUILDS_SITE, type VoteSite } from '../store/index.js';
 import type { StreakIndex } from './streak-index.js';
 
 export interface ServerVotesTargets {
@@ -15,26 +15,41 @@ export interface ServerVotesTargets {
   reminders?: Pick<ListReminders, 'voteRecorded'>;
 }
 
-/** One server's VoteSink: the work a recorded vote wakes, written once for deliveries and polls alike. */
-export function serverVotes({ lanes, milestones, streaks, schedule, reminders }: ServerVotesTargets): VoteSink {
-  return {
-    // A recorded vote (a webhook's or one the poll found) may reach a milestone and change a streak.
-    accepted() {
-      streaks.changed();
-      lanes.wakeVotes();
-      milestones.wake();
-    },
-    // A recorded vote makes the streaks in memory be read again (periods a refresh moves: within a minute).
-    newVote(userId, periodEndsAt, site = GUILDS_SITE) {
-      streaks.changed();
-      reminders?.voteRecorded(periodEndsAt);
-      // The store moved the member's end as it recorded another list's vote: the schedule offers it anyway.
-      return site === GUILDS_SITE
-        ? schedule.voteKnown(userId, periodEndsAt)
-        : schedule.listVoteRecorded(userId, periodEndsAt);
-    },
-    running: (userId, endsAt) => schedule.voteKnown(userId, endsAt),
-    seen: (userId, endsAt) => schedule.voteSeen(userId, endsAt),
-    polled: (running) => schedule.votesKnown(running),
-  };
+/**
+ * One server's VoteSink: the work a recorded vote wakes, written once for deliveries and polls alike.
+ * A class, not an object of five arrow functions: a process holds one for every server it runs.
+ */
+export class ServerVotes implements VoteSink {
+  constructor(private readonly targets: ServerVotesTargets) {}
+
+  // A recorded vote (a webhook's or one the poll found) may reach a milestone and change a streak.
+  accepted(): void {
+    const { streaks, lanes, milestones } = this.targets;
+    streaks.changed();
+    lanes.wakeVotes();
+    milestones.wake();
+  }
+
+  // A recorded vote makes the streaks in memory be read again (periods a refresh moves: within a minute).
+  newVote(userId: string, periodEndsAt: number, site: VoteSite = GUILDS_SITE): Promise<void> {
+    const { streaks, reminders, schedule } = this.targets;
+    streaks.changed();
+    reminders?.voteRecorded(periodEndsAt);
+    // The store moved the member's end as it recorded another list's vote: the schedule offers it anyway.
+    return site === GUILDS_SITE
+      ? schedule.voteKnown(userId, periodEndsAt)
+      : schedule.listVoteRecorded(userId, periodEndsAt);
+  }
+
+  running(userId: string, endsAt: number): Promise<void> {
+    return this.targets.schedule.voteKnown(userId, endsAt);
+  }
+
+  seen(userId: string, endsAt: number): Promise<void> {
+    return this.targets.schedule.voteSeen(userId, endsAt);
+  }
+
+  polled(running: ReadonlyArray<{ userId: string; endsAt: number }>): Promise<void> {
+    return this.targets.schedule.votesKnown(running);
+  }
 }

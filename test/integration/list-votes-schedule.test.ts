@@ -4,7 +4,7 @@ import { discordPoster } from '../../src/bot/poster.js';
 import { english } from '../../src/i18n/index.js';
 import { VoteMirror } from '../../src/mirror/vote-mirror.js';
 import { VoterRole } from '../../src/roles/voter-role.js';
-import { serverVotes } from '../../src/runtime/server-votes.js';
+import { ServerVotes } from '../../src/runtime/server-votes.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { sweptSchedule } from '../support/swept-schedule.js';
@@ -175,7 +175,7 @@ describe('the expiry schedule', () => {
       consumers: [voterRole(store)],
       reconcileMs: 60_000,
     });
-    const votes = serverVotes({
+    const votes = new ServerVotes({
       lanes: { wakeVotes: () => undefined },
       milestones: { wake: () => undefined },
       streaks: { changed: () => undefined },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SAME_VOTE_END_MS, VoteMirror } from '../../src/mirror/vote-mirror.js';
 import { inboxRoute } from '../../src/runtime/event-route.js';
-import { serverVotes } from '../../src/runtime/server-votes.js';
+import { ServerVotes } from '../../src/runtime/server-votes.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { ExpirySchedule } from '../../src/schedule/expiry-schedule.js';
@@ -78,19 +78,18 @@ describe.each(storeBackends('bot-poll-statements-'))('round trips per poll and p
       consumers: [],
       reconcileMs: HOUR,
     });
-    const sink = serverVotes({
+    // The server's sink, telling when a refresh has acted on the vote it saw.
+    const votes = new (class extends ServerVotes {
+      override async running(userId: string, endsAt: number): Promise<void> {
+        await super.running(userId, endsAt);
+        refreshed();
+      }
+    })({
       lanes: { wakeVotes: () => undefined },
       milestones: { wake: () => undefined },
       streaks: { changed: () => undefined },
       schedule,
     });
-    const votes = {
-      ...sink,
-      running: async (userId: string, endsAt: number) => {
-        await sink.running(userId, endsAt);
-        refreshed();
-      },
-    };
     mirror = new VoteMirror({ store, api: fastClient(sandbox), logger, pollMs: 0, now: Date.now, votes });
   });
   afterAll(async () => {
@@ -137,7 +136,7 @@ describe.each(storeBackends('bot-poll-statements-'))('round trips per poll and p
       store,
       api: { forgetMember: () => undefined },
       feed: { onReview: async () => true, onAnswered: async () => undefined },
-      votes: serverVotes({
+      votes: new ServerVotes({
         lanes: { wakeVotes: () => undefined },
         milestones: { wake: () => undefined },
         streaks: { changed: () => undefined },

@@ -31,9 +31,9 @@ describe.each(storeBackends('redraw-sweep-'))('the sweep for feed redraws anothe
     await postedReview(root, SERVER, 'rev_here', '800000000000000001');
     await postedReview(root, OTHER, 'rev_elsewhere', '800000000000000002');
     const woken: string[] = [];
-    const wake = (channelId: string) => woken.push(`${SERVER}/${channelId}`);
+    const lanes = { wakeChannel: (channelId: string) => void woken.push(`${SERVER}/${channelId}`) };
     const sweep = new RedrawSweep({ store: root, logger: capturedLog().logger });
-    sweep.join(SERVER, wake);
+    sweep.join(SERVER, lanes);
 
     await sweep.sweep();
     expect(woken).toEqual([]);
@@ -47,7 +47,7 @@ describe.each(storeBackends('redraw-sweep-'))('the sweep for feed redraws anothe
     await sweep.sweep();
     expect(woken).toEqual([`${SERVER}/${CHANNEL}`]);
 
-    sweep.leave(SERVER, wake);
+    sweep.leave(SERVER, lanes);
     await sweep.sweep();
     expect(woken).toHaveLength(1);
   });
@@ -67,7 +67,7 @@ describe('the sweep for feed redraws, when the store fails', () => {
     };
     const { logger, lines } = capturedLog();
     const sweep = new RedrawSweep({ store, logger });
-    sweep.join(SERVER, () => undefined);
+    sweep.join(SERVER, { wakeChannel: () => undefined });
     for (let i = 0; i < 3; i++) await sweep.sweep();
     failing = false;
     await sweep.sweep();
