@@ -27,16 +27,29 @@ const DONE: RoleChangeOutcome = { kind: 'done' };
 const ABSENT: RoleChangeOutcome = { kind: 'absent' };
 
 export function roleChanges(rest: REST, guildId: string): RoleChanges {
-  const send = async (
-    change: RoleChange,
-    userId: string,
-    roleId: string,
-    reason: string,
-  ): Promise<RoleChangeOutcome> => {
-    const route = Routes.guildMemberRole(guildId, userId, roleId);
+  return new RestRoleChanges(rest, guildId);
+}
+
+/** A class, not two arrow functions over a third: the voter role and milestone roles of every server hold one. */
+class RestRoleChanges implements RoleChanges {
+  constructor(
+    private readonly rest: REST,
+    private readonly guildId: string,
+  ) {}
+
+  grant(userId: string, roleId: string, reason: string): Promise<RoleChangeOutcome> {
+    return this.#send('grant', userId, roleId, reason);
+  }
+
+  remove(userId: string, roleId: string, reason: string): Promise<RoleChangeOutcome> {
+    return this.#send('remove', userId, roleId, reason);
+  }
+
+  async #send(change: RoleChange, userId: string, roleId: string, reason: string): Promise<RoleChangeOutcome> {
+    const route = Routes.guildMemberRole(this.guildId, userId, roleId);
     try {
-      if (change === 'grant') await rest.put(route, { reason });
-      else await rest.delete(route, { reason });
+      if (change === 'grant') await this.rest.put(route, { reason });
+      else await this.rest.delete(route, { reason });
     } catch (err) {
       if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMember) return ABSENT;
       const failure = classifyFailure(err);
@@ -44,9 +57,5 @@ export function roleChanges(rest: REST, guildId: string): RoleChanges {
       return { kind: 'refused', refusal: failure, err };
     }
     return DONE;
-  };
-  return {
-    grant: (userId, roleId, reason) => send('grant', userId, roleId, reason),
-    remove: (userId, roleId, reason) => send('remove', userId, roleId, reason),
-  };
+  }
 }
