@@ -72,7 +72,8 @@ export interface ServerRuntimeOptions {
 const systemNow = (): number => Date.now();
 
 export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime {
-  const { settings, store, api, client, config, logger, names, poster } = options;
+  // Closures below take these, never `options`: it would keep the whole options object for each server.
+  const { settings, store, api, client, config, logger, names, poster, base, passes } = options;
   const { guildId } = settings;
   const now = options.now ?? systemNow;
   const guild = () => client.guilds.cache.get(guildId) ?? null;
@@ -99,7 +100,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
       ping: settings.announcePing,
     },
     serverName,
-    ...(settings.announceEveryList ? { serverSites: () => serverSites(options.base.servers, guildId) } : {}),
+    ...(settings.announceEveryList ? { serverSites: () => serverSites(base.servers, guildId) } : {}),
     // A refused channel is re-tried as often as the other things an admin must fix, at least each minute.
     lane: { probeMs: Math.min(config.expiryCheckMs, 60_000) },
   });
@@ -144,11 +145,11 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     i18n,
     memberRoles: rolesOf,
     checkMs: config.expiryCheckMs,
-    checks: options.passes.milestones,
+    checks: passes.milestones,
   });
   const schedule = new ExpirySchedule({
     guildId,
-    pass: options.passes.expiries,
+    pass: passes.expiries,
     store,
     logger,
     now,
@@ -156,13 +157,13 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     reconcileMs: config.expiryCheckMs,
   });
   const streaks = new StreakIndex(storeWithDeadline(store, ['latestStreaks']), settings.streakGraceMs);
-  const votes = new ServerVotes({ lanes, milestones, streaks, schedule, reminders: options.passes.reminders });
+  const votes = new ServerVotes({ lanes, milestones, streaks, schedule, reminders: passes.reminders });
   const mirror = new VoteMirror({
     store,
     api,
     logger,
     pollMs: config.votePollMs,
-    timetable: options.passes.polls,
+    timetable: passes.polls,
     key: guildId,
     now,
     votes,
@@ -177,12 +178,12 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     logger,
     rememberName: (userId, name) => names.remember(userId, name),
     streakGraceMs: settings.streakGraceMs,
-    listingDelivered: (site, at, test) => options.base.servers.listings.delivered(guildId, site, at, test),
+    listingDelivered: (site, at, test) => base.servers.listings.delivered(guildId, site, at, test),
   });
   // Made at the server's first interaction: most of 5,000 servers a process see none for hours, and
   // the store wrappers and the streak index were a few KB of heap each.
   const makeContext = (): BotContext => ({
-    ...options.base,
+    ...base,
     logger,
     settings,
     api,
@@ -212,7 +213,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     schedule,
     milestones,
     reminder,
-    passes: options.passes,
+    passes,
     now,
     firstPollAfterMs: options.firstPollAfterMs,
   });
