@@ -22,10 +22,14 @@ export class MirrorIndex {
     return index;
   }
 
-  /** A copy counts from now: an index copied at every poll never drifts out of the small numbers' range. */
+  /**
+   * A copy counts from now: an index copied at every poll never drifts out of the small numbers' range.
+   * Its numbers are these shifted by twice the origins' gap: whole, and an even shift keeps the low bit.
+   */
   copy(): MirrorIndex {
     const copy = new MirrorIndex(new Map(), Date.now());
-    for (const userId of this.#ends.keys()) copy.set(this.get(userId)!);
+    const shift = 2 * (this.#origin - copy.#origin);
+    for (const [userId, packed] of this.#ends) copy.#ends.set(userId, packed + shift);
     return copy;
   }
 
