@@ -1,25 +1,29 @@
 import type { MirrorEntry } from '../store/index.js';
+import { IdTable } from '../work/id-table.js';
 import { msSince } from '../work/whole-ms.js';
+
+/** Changes a poll applies one by one; more make the index again in one sort. */
+const FEW_CHANGES = 64;
 
 /**
  * The mirror's rows by member, one small number each: twice the vote's end in ms since the index was
  * made, plus one when it came through Discord. An entry object and its end cost about 64 B a voter, a
- * boxed end 16 B; a process keeps the voters of every server it polls.
+ * boxed end 16 B; a process keeps the voters of every server it polls, in an IdTable (no id strings).
  */
 export class MirrorIndex {
-  readonly #ends: Map<string, number>;
+  readonly #ends: IdTable;
   /** Epoch ms the ends count from: when this index (or the copy it was made from) was made. */
   readonly #origin: number;
 
-  private constructor(ends: Map<string, number>, origin: number) {
+  private constructor(ends: IdTable, origin: number) {
     this.#ends = ends;
     this.#origin = origin;
   }
 
   static of(entries: Iterable<MirrorEntry>): MirrorIndex {
-    const index = new MirrorIndex(new Map(), Date.now());
-    for (const entry of entries) index.set(entry);
-    return index;
+    const origin = Date.now();
+    const packed = (entry: MirrorEntry) => [entry.userId, pack(origin, entry)] as const;
+    return new MirrorIndex(IdTable.of([...entries].map(packed)), origin);
   }
 
   /**
@@ -27,10 +31,28 @@ export class MirrorIndex {
    * Its numbers are these shifted by twice the origins' gap: whole, and an even shift keeps the low bit.
    */
   copy(): MirrorIndex {
-    const copy = new MirrorIndex(new Map(), Date.now());
-    const shift = 2 * (this.#origin - copy.#origin);
-    for (const [userId, packed] of this.#ends) copy.#ends.set(userId, packed + shift);
-    return copy;
+    const origin = Date.now();
+    const shift = 2 * (this.#origin - origin);
+    return new MirrorIndex(
+      this.#ends.mapped((packed) => packed + shift),
+      origin,
+    );
+  }
+
+  /**
+   * This index with the removed members gone and the changed rows set, counting from now. Each change
+   * to the table moves the ids after it, so many changes (a whole list moved) make it again at once.
+   */
+  updated(removed: readonly string[], changed: readonly MirrorEntry[]): MirrorIndex {
+    if (removed.length + changed.length <= FEW_CHANGES) {
+      const copy = this.copy();
+      for (const userId of removed) copy.delete(userId);
+      for (const entry of changed) copy.set(entry);
+      return copy;
+    }
+    const gone = new Set([...removed, ...changed.map((entry) => entry.userId)]);
+    const kept = [...this.userIds()].filter((userId) => !gone.has(userId)).map((userId) => this.get(userId)!);
+    return MirrorIndex.of([...kept, ...changed]);
   }
 
   get(userId: string): MirrorEntry | undefined {
@@ -50,7 +72,7 @@ export class MirrorIndex {
   }
 
   set(entry: MirrorEntry): void {
-    this.#ends.set(entry.userId, 2 * msSince(this.#origin, entry.expiresAt) + (entry.viaDiscord ? 1 : 0));
+    this.#ends.set(entry.userId, pack(this.#origin, entry));
   }
 
   delete(userId: string): void {
@@ -58,6 +80,10 @@ export class MirrorIndex {
   }
 
   userIds(): IterableIterator<string> {
-    return this.#ends.keys();
+    return this.#ends.ids();
   }
+}
+
+function pack(origin: number, entry: MirrorEntry): number {
+  return 2 * msSince(origin, entry.expiresAt) + (entry.viaDiscord ? 1 : 0);
 }

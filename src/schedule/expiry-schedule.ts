@@ -9,6 +9,7 @@ import {
 } from '../store/index.js';
 import { backoffMs } from '../work/backoff.js';
 import { eachAtOnce } from '../work/each-at-once.js';
+import { IdTable } from '../work/id-table.js';
 import { msSince } from '../work/whole-ms.js';
 
 export interface RunningVote {
@@ -79,7 +80,7 @@ export class ExpirySchedule {
    * expiry. The store also moves an end later when it records another list's vote; such an end is
    * never earlier than one here, so a stale entry only costs a write that keeps the store's end.
    */
-  readonly #known = new Map<string, number>();
+  readonly #known = new IdTable();
   /** The ends in #known are whole ms since then (small numbers, kept in place). */
   readonly #origin = Date.now();
   /** Ends offered and not written yet, and the write they wait for (made at the first offer). */
@@ -190,13 +191,14 @@ export class ExpirySchedule {
   }
 
   /**
-   * A plain Map of small numbers (`msSince`), bounded by dropping the oldest written: one entry a running
-   * vote in every server a process runs, so no per-entry wrapper (a BoundedMap's slot and its two timestamps).
+   * Small numbers (`msSince`) in an IdTable, no id strings: one entry a running vote in every server a
+   * process runs. Bounded by dropping one entry when full, the lowest id: which one only decides whose
+   * next offer costs a read and a write.
    */
   #remember(userId: string, endsAt: number): void {
-    if (!this.#known.delete(userId) && this.#known.size >= KNOWN_MAX) {
-      const oldest = this.#known.keys().next();
-      if (!oldest.done) this.#known.delete(oldest.value);
+    if (this.#known.get(userId) === undefined && this.#known.size >= KNOWN_MAX) {
+      const dropped = this.#known.ids().next();
+      if (!dropped.done) this.#known.delete(dropped.value);
     }
     this.#known.set(userId, msSince(this.#origin, endsAt));
   }

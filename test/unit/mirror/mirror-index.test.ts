@@ -47,4 +47,30 @@ describe('MirrorIndex', () => {
     const index = MirrorIndex.of([{ userId: '111', expiresAt: END + 0.6, viaDiscord: true }]);
     expect(index.get('111')).toEqual({ userId: '111', expiresAt: END + 1, viaDiscord: true });
   });
+
+  it("applies a poll's few changes one by one and many at once, to the same entries", () => {
+    const id = (i: number) => String(300_000_000_000_000_000n + BigInt(i) * 7_919n);
+    const before = Array.from({ length: 200 }, (_, i) => ({
+      userId: id(i),
+      expiresAt: END + i,
+      viaDiscord: i % 2 === 0,
+    }));
+    const index = MirrorIndex.of([...before, { userId: 'named', expiresAt: END, viaDiscord: true }]);
+    for (const count of [3, 150]) {
+      const removed = [...before.slice(0, count).map((entry) => entry.userId), 'named'];
+      const changed = [
+        ...before.slice(count, 2 * count).map((entry) => ({ ...entry, expiresAt: entry.expiresAt + DAY })),
+        ...Array.from({ length: count }, (_, i) => ({ userId: id(1_000 + i), expiresAt: END - i, viaDiscord: true })),
+      ];
+      const updated = index.updated(removed, changed);
+      const expected = new Map(before.map((entry) => [entry.userId, entry]));
+      for (const userId of removed) expected.delete(userId);
+      for (const entry of changed) expected.set(entry.userId, entry);
+      expect(new Set(updated.userIds())).toEqual(new Set(expected.keys()));
+      for (const entry of expected.values()) expect(updated.get(entry.userId)).toEqual(entry);
+      // The original is as it was.
+      expect(index.get('named')).toEqual({ userId: 'named', expiresAt: END, viaDiscord: true });
+      expect(index.get(id(1_000))).toBeUndefined();
+    }
+  });
 });
