@@ -2,9 +2,6 @@ import type { MirrorEntry } from '../store/index.js';
 import { IdTable } from '../work/id-table.js';
 import { msSince } from '../work/whole-ms.js';
 
-/** Changes a poll applies one by one; more make the index again in one sort. */
-const FEW_CHANGES = 64;
-
 /**
  * The mirror's rows by member, one small number each: twice the vote's end in ms since the index was
  * made, plus one when it came through Discord. An entry object and its end cost about 64 B a voter, a
@@ -37,22 +34,6 @@ export class MirrorIndex {
       this.#ends.mapped((packed) => packed + shift),
       origin,
     );
-  }
-
-  /**
-   * This index with the removed members gone and the changed rows set, counting from now. Each change
-   * to the table moves the ids after it, so many changes (a whole list moved) make it again at once.
-   */
-  updated(removed: readonly string[], changed: readonly MirrorEntry[]): MirrorIndex {
-    if (removed.length + changed.length <= FEW_CHANGES) {
-      const copy = this.copy();
-      for (const userId of removed) copy.delete(userId);
-      for (const entry of changed) copy.set(entry);
-      return copy;
-    }
-    const gone = new Set([...removed, ...changed.map((entry) => entry.userId)]);
-    const kept = [...this.userIds()].filter((userId) => !gone.has(userId)).map((userId) => this.get(userId)!);
-    return MirrorIndex.of([...kept, ...changed]);
   }
 
   get(userId: string): MirrorEntry | undefined {

@@ -308,7 +308,10 @@ export class VoteMirror {
       this.#index = undefined;
       return { polledBefore, sameAsIndex: false };
     }
-    this.#index = known ? known.updated(removed ?? [], changed) : MirrorIndex.of(changed);
+    const index = known?.copy() ?? MirrorIndex.of([]);
+    for (const userId of removed ?? []) index.delete(userId);
+    for (const entry of changed) index.set(entry);
+    this.#index = index;
     return { polledBefore, sameAsIndex: changed.length === 0 && removed?.length === 0 };
   }
 

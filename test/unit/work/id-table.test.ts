@@ -64,28 +64,37 @@ describe('IdTable', () => {
     expect(table.get('u1')).toBe(5);
   });
 
-  it('agrees with a Map over many random sets and deletes', () => {
+  // A small table changes in place; one of thousands keeps deletes and new ids apart until it merges them.
+  it.each([
+    ['a small table', 300, 3_000],
+    ['a big one, through its merges', 6_000, 40_000],
+  ])('agrees with a Map over many random sets and deletes: %s', (_, poolSize, steps) => {
     let seed = 7;
     const random = (below: number) => {
       seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-      return seed % below;
+      // Its high bits: the low bits of this generator repeat within a few hundred steps.
+      return Math.floor((seed / 2_147_483_648) * below);
     };
-    const pool = Array.from({ length: 300 }, (_, i) =>
+    const pool = Array.from({ length: poolSize }, (_, i) =>
       i % 10 === 0 ? `name-${i}` : String(BigInt(random(2 ** 30)) * 2n ** 32n + BigInt(random(2 ** 30)) + 1n),
     );
     const table = new IdTable();
     const map = new Map<string, number>();
-    for (let step = 0; step < 3_000; step++) {
+    for (let step = 0; step < steps; step++) {
       const id = pool[random(pool.length)]!;
       if (random(3) === 0) expect(table.delete(id)).toBe(map.delete(id));
       else {
         table.set(id, step);
         map.set(id, step);
       }
+      if (step % 997 === 0) expect(table.size).toBe(map.size);
     }
     expect(table.size).toBe(map.size);
     for (const id of pool) expect(table.get(id)).toBe(map.get(id));
     expect(new Set(table.ids())).toEqual(new Set(map.keys()));
+    const mapped = table.mapped((value) => -value);
+    for (const id of pool) expect(mapped.get(id)).toBe(map.has(id) ? -map.get(id)! : undefined);
+    expect(mapped.size).toBe(map.size);
   });
 
   it('maps values into a table of its own, leaving the original as it was', () => {
