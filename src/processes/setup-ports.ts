@@ -30,7 +30,7 @@ export function setupPorts(deps: {
       const polledAt = (await server.mirrorTotals())?.polledAt;
       return polledAt === undefined ? undefined : { at: polledAt, ok: true };
     },
-    // A delivery's ✔ shows at once (its event is stored first); its log line would wait for the log's next write.
+    // A delivery's check mark shows at once (its event is stored first); its log line would wait for the log's next write.
     recentDeliveries: async (guildId) => {
       const stored = await store.forServer(guildId).recentDeliveries(DELIVERIES_KEPT);
       return [...(deps.unwrittenDeliveries?.(guildId) ?? []), ...stored].slice(0, DELIVERIES_KEPT);

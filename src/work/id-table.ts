@@ -123,7 +123,7 @@ export class IdTable {
     this.#values = kept.map((row) => row[2]);
   }
 
-  /** Where the id is, or −(where it would go) − 1. */
+  /** Where the id is, or -(where it would go) - 1. */
   #find(high: number, low: number): number {
     let from = 0;
     let to = this.#values.length;
