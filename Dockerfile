@@ -43,4 +43,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.HEALTH_PORT}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node itself is PID 1's command (no npm, no shell), so SIGTERM from `docker stop` reaches the bot,
 # which drains interactions in flight and exits 0. Must equal package.json's start script.
-CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=30", "--v8-pool-size=1", "dist/bundle/src/processes/bot.js"]
+CMD ["node", "--max-semi-space-size=4", "--heap-growing-percent=10", "--v8-pool-size=1", "dist/bundle/src/processes/bot.js"]
