@@ -1,6 +1,14 @@
 import { MESSAGE_CONTENT_MAX } from '../core/discord-limits.js';
 import { english, type Translator } from '../i18n/index.js';
-import { displayable, mention, neutraliseMentions, safeText, showsNothing, truncate } from '../core/discord-text.js';
+import {
+  displayable,
+  mention,
+  nameText,
+  neutraliseMentions,
+  safeText,
+  showsNothing,
+  truncate,
+} from '../core/discord-text.js';
 
 /** What a template may name, in the order the docs and the refusal list them. */
 export const PLACEHOLDERS = [
@@ -125,7 +133,7 @@ function fill(name: Placeholder, values: TemplateValues, i18n: Translator): stri
     case 'user':
       return VOTER;
     case 'name':
-      return values.name === undefined ? VOTER : safeText(values.name, NAME_SHOWN_MAX);
+      return values.name === undefined ? VOTER : nameText(values.name, NAME_SHOWN_MAX);
     case 'votes_month':
       return i18n.number(values.monthVotes);
     case 'votes_total':

@@ -36,12 +36,19 @@ function escapeInline(text: string): string {
  * and mention-like text is neutralised. (discord.js's escapeMarkdown leaves one `*` unescaped in
  * runs such as `****`, which can still turn text italic, so it is not used here.)
  */
-export function escapeUserText(text: string): string {
-  const escaped = escapeInline(text)
-    .replace(/^(\s*)(#{1,3}\s|-#\s|>|[-+]\s)/gm, '$1\\$2')
-    .replace(/^(\s*\d+)\.(\s)/gm, '$1\\.$2');
-  return neutraliseMentions(escaped);
+export function escapeUserText(text: string, links: Links = 'kept'): string {
+  const inline = links === 'kept' ? escapeInline(text) : text.replace(INLINE_MARKDOWN, '\\$&');
+  const escaped = inline.replace(/^(\s*)(#{1,3}\s|-#\s|>|[-+]\s)/gm, '$1\\$2').replace(/^(\s*\d+)\.(\s)/gm, '$1\\.$2');
+  const shown = neutraliseMentions(escaped);
+  // A zero-width space after the scheme's colon: Discord links only an unbroken `https://`.
+  return links === 'kept' ? shown : shown.replace(/:\/\//g, `:${ZWSP}//`);
 }
+
+/**
+ * What user text does with its links: 'kept' (a review, a reply: the member wrote them to be
+ * followed) or 'broken' (a name: a label, never a link, since a list's delivery can set it to anything).
+ */
+export type Links = 'kept' | 'broken';
 
 /** Cuts to at most `max` UTF-16 units, never between the halves of a surrogate pair. */
 export function cut(text: string, max: number): string {
@@ -90,19 +97,19 @@ export function showsNothing(text: string): boolean {
  * be shown is ever escaped: escaping never shortens text, so nothing past the first `max`
  * characters can appear, and a 50 MB review costs what its first few thousand characters cost.
  */
-export function safeText(text: string, max = Number.POSITIVE_INFINITY): string {
+export function safeText(text: string, max = Number.POSITIVE_INFINITY, links: Links = 'kept'): string {
   const prefix = Number.isFinite(max) ? cut(text, max + 1) : text;
   const shown = displayable(prefix);
-  const full = escapeUserText(shown);
+  const full = escapeUserText(shown, links);
   if (prefix.length === text.length && full.length <= max) return full;
   let lo = 0;
   let hi = Math.min(shown.length, max);
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (escapeUserText(cut(shown, mid)).length + ELLIPSIS.length <= max) lo = mid;
+    if (escapeUserText(cut(shown, mid), links).length + ELLIPSIS.length <= max) lo = mid;
     else hi = mid - 1;
   }
-  return `${escapeUserText(cut(shown, lo)).trimEnd()}${ELLIPSIS}`;
+  return `${escapeUserText(cut(shown, lo), links).trimEnd()}${ELLIPSIS}`;
 }
 
 /** Each line prefixed with `> `; pass text that is already escaped. */
@@ -123,5 +130,10 @@ export function mention(userId: string): string {
  * display name stands beside it, escaped like all user text. Without a name, the mention alone.
  */
 export function mentionWithName(userId: string, name: string | undefined): string {
-  return name === undefined ? mention(userId) : `${mention(userId)} (${safeText(name, DISPLAY_NAME_MAX)})`;
+  return name === undefined ? mention(userId) : `${mention(userId)} (${nameText(name, DISPLAY_NAME_MAX)})`;
+}
+
+/** A member's name as a label: escaped like all user text, and never a link, whoever set it. */
+export function nameText(name: string, max: number): string {
+  return safeText(name, max, 'broken');
 }

@@ -217,14 +217,15 @@ export function recordsRoutes(app: FastifyInstance, deps: DashboardDeps, session
   // The review inbox.
   const inbox = async (guild: Guild, number: number): Promise<{ reviews: InboxReview[]; total: number }> => {
     const found = await deps.unanswered(guild.id, INBOX_PAGE_SIZE, (number - 1) * INBOX_PAGE_SIZE);
-    // A name the bot has not cached is asked of its view (a page is a handful of reviews); one that
-    // left the server shows as its id.
+    // A name the bot has not cached is asked of its view (a page is a handful of reviews); a list's
+    // delivery's name only when Discord has none; one who left the server shows as their id.
+    const cached = (await deps.context(guild.id))?.names;
     const names = await Promise.all(
       found.reviews.map(async ({ authorId }) => {
-        const known = base.names.get(authorId);
+        const known = cached?.get(authorId, 'discord');
         if (known !== undefined) return known;
         const member = await deps.view.member(guild, authorId).catch(() => undefined);
-        return member?.displayName;
+        return member?.displayName ?? cached?.get(authorId, 'delivery');
       }),
     );
     const reviews = found.reviews.map((review, index) => ({

@@ -125,7 +125,7 @@ async function main(): Promise<void> {
     milestonesChanged: (guildId) => realtime.runtimes.get(guildId)?.milestonesChanged(),
     unwrittenDeliveries: (guildId) => realtime.deliveries.waiting(guildId),
   });
-  const base = { config, logger, replyGuard: new ReplyGuard(), names, now: () => new Date(), servers, setup };
+  const base = { config, logger, replyGuard: new ReplyGuard(), now: () => new Date(), servers, setup };
   const realtime = await startRealtime({
     config,
     servers,

@@ -41,7 +41,7 @@ export async function gatewaylessParts(config: Config, logger: Logger, inline?: 
     // The gateway process that owns the server checks milestones on its own schedule (EXPIRY_CHECK_SECONDS).
     milestonesChanged: () => undefined,
   });
-  const base = { config, logger, replyGuard: new ReplyGuard(), names, now: () => new Date(), servers, setup };
+  const base = { config, logger, replyGuard: new ReplyGuard(), now: () => new Date(), servers, setup };
   const contexts = serverContexts({ config, servers, clients, client, root: store, base, logger, names });
   return { commands, store, servers, client, names, base, contexts };
 }

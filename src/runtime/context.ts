@@ -2,7 +2,7 @@ import type { ServiceClient } from '../api/index.js';
 import type * as Handlers from '../bot/handlers.js';
 import type { Config } from '../config/bot.js';
 import type { ReviewFeed } from '../feeds/review-feed.js';
-import type { MemberNames } from '../bot/member-names.js';
+import type { ServerNames } from '../bot/member-names.js';
 import type { ReplyGuard } from '../bot/reply-guard.js';
 import type { Logger } from '../core/log.js';
 import type { VoteMirror } from '../mirror/vote-mirror.js';
@@ -25,8 +25,6 @@ export interface BaseContext {
   readonly logger: Logger;
   /** Replies being posted or just posted, so one form sent twice posts once. */
   readonly replyGuard: ReplyGuard;
-  /** Members' display names, shown beside mentions. */
-  readonly names: MemberNames;
   /** Clock in one place so views and tests agree on "now". */
   readonly now: () => Date;
   /** Every server's settings and sealed secrets: what /setup reads and changes. */
@@ -38,6 +36,8 @@ export interface BaseContext {
 /** A set-up server's part of the context: its settings and its own service client, mirror and store. */
 export interface BotContext extends BaseContext {
   readonly settings: ServerSettings;
+  /** Members' display names in this server, shown beside mentions. */
+  readonly names: ServerNames;
   /** This server's service client (its credentials, its rate limiter). */
   readonly api: ServiceClient;
   /** The server's active votes as last seen; `/vote` answers from it without a service call. */

@@ -79,7 +79,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
   const guild = () => client.guilds.cache.get(guildId) ?? null;
   const i18n = () => translatorFor(guild()?.preferredLocale);
   // A post goes out with the names known by then; later answers serve the next post.
-  const nameOf = (ids: readonly string[]) => names.resolve(guild(), ids, POST_NAMES_WAIT_MS);
+  const nameOf = (ids: readonly string[]) => names.resolve(guildId, guild(), ids, POST_NAMES_WAIT_MS);
   // One of each for all the parts below: a process holds them for every server it runs.
   const serverName = () => guild()?.name ?? '';
   const rolesOf = (ids: readonly string[]) => memberRoles(names.members, guild(), ids);
@@ -176,7 +176,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     votes,
     mirror,
     logger,
-    rememberName: (userId, name) => names.remember(userId, name),
+    rememberName: (userId, name) => names.remember(guildId, userId, name, 'delivery'),
     streakGraceMs: settings.streakGraceMs,
     listingDelivered: (site, at, test) => base.servers.listings.delivered(guildId, site, at, test),
   });
@@ -184,6 +184,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
   // the store wrappers and the streak index were a few KB of heap each.
   const makeContext = (): BotContext => ({
     ...base,
+    names: names.of(guildId),
     logger,
     settings,
     api,

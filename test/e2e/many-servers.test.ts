@@ -15,7 +15,7 @@ import {
   type MemberPayload,
   type Message,
 } from '../../tools/discord-standin/index.js';
-import { deliver, reviewEvent } from '../../tools/guilds-webhook.js';
+import { deliver, reviewEvent, voteEvent } from '../../tools/guilds-webhook.js';
 import { receiverEnv, removeStoreFiles } from '../../tools/receiver-env.js';
 import { VOTER } from '../../tools/seed.js';
 import { Permission, voterRoleIdFor } from '../../tools/discord-standin/index.js';
@@ -215,6 +215,30 @@ describe('one bot, many servers, each set up with /setup', () => {
     }
     await vote(A).waitForMessage();
     expect(world.sandbox.requests.slice(before).filter((r) => r.appId === KEY_A.appId).length).toBeGreaterThan(0);
+  });
+
+  it("shows a name B's delivery gave only in B, and never as a link, not beside the member in A", async () => {
+    const stranger = nextSnowflake();
+    const bait = { username: 'bait', global_name: 'nitro gift https://evil.example' };
+    // B's admin holds B's token and may send B's address anything: here a vote naming a member of A.
+    expect(await deliver(urlOf(B), tokens.get(B)!, voteEvent(B, stranger, false, true, bait))).toBe(200);
+    const inB = `B hears ${Math.random().toString(36).slice(2, 8)}`;
+    expect(
+      await deliver(urlOf(B), tokens.get(B)!, reviewEvent(B, { id: 'rev_b9', authorId: stranger, content: inB })),
+    ).toBe(200);
+    await reviewPosted(B, inB);
+    const postInB = textOf(posts(B).find((message) => textOf(message).includes(inB))!);
+    expect(postInB).toContain(`<@${stranger}> (nitro gift https:\u200b//evil.example)`);
+
+    const inA = `A hears ${Math.random().toString(36).slice(2, 8)}`;
+    expect(
+      await deliver(urlOf(A), tokens.get(A)!, reviewEvent(A, { id: 'rev_a9', authorId: stranger, content: inA })),
+    ).toBe(200);
+    await reviewPosted(A, inA);
+    const postInA = textOf(posts(A).find((message) => textOf(message).includes(inA))!);
+    expect(postInA).toContain(`<@${stranger}>`);
+    expect(postInA).not.toContain('nitro gift');
+    expect(postInA).not.toContain('evil.example');
   });
 
   it("stops C's work when the bot leaves C: its deliveries are refused and nothing more is posted there", async () => {

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Events, type Client, type Guild, type Interaction } from 'discord.js';
 import { execute } from '../../commands/setup.js';
 import { createDiscordClient } from '../../src/bot/client.js';
-import { MemberNames } from '../../src/bot/member-names.js';
 import { ReplyGuard } from '../../src/bot/reply-guard.js';
 import { parseConfig } from '../../src/config/bot.js';
 import { decodeCustomId, encodeCustomId, Prefix } from '../../src/core/custom-id.js';
@@ -73,7 +72,6 @@ async function contextOn(): Promise<BaseContext> {
     config,
     logger: capturedLog().logger,
     replyGuard: new ReplyGuard(),
-    names: new MemberNames(),
     now: () => new Date(),
     servers,
     setup: {

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Events, type Client, type Guild, type Interaction } from 'discord.js';
 import { execute } from '../../commands/setup.js';
 import { createDiscordClient } from '../../src/bot/client.js';
-import { MemberNames } from '../../src/bot/member-names.js';
 import { ReplyGuard } from '../../src/bot/reply-guard.js';
 import { UserFacingError } from '../../src/bot/user-error.js';
 import { parseConfig } from '../../src/config/bot.js';
@@ -60,7 +59,6 @@ async function contextOn(logger: BaseContext['logger']): Promise<BaseContext> {
     config,
     logger,
     replyGuard: new ReplyGuard(),
-    names: new MemberNames(),
     now: () => new Date(),
     servers,
     setup: {

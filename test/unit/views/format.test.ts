@@ -1,6 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { durationInWords, exactTime, relativeTime, stars, timeAfter } from '../../../src/views/format.js';
-import { escapeUserText, mention, neutraliseMentions, safeText, truncate } from '../../../src/core/discord-text.js';
+import {
+  escapeUserText,
+  mention,
+  mentionWithName,
+  nameText,
+  neutraliseMentions,
+  safeText,
+  truncate,
+} from '../../../src/core/discord-text.js';
 import { NOW, NOW_UNIX } from './view-json.js';
 import { english, translatorFor } from '../../../src/i18n/index.js';
 
@@ -147,6 +155,21 @@ describe('mention', () => {
   it('shows anything that is not a user id as escaped text', () => {
     expect(mention('everyone>')).not.toContain('<@');
     expect(mention('@everyone')).toBe('@\u200beveryone');
+  });
+
+  it('shows a name beside the mention as a label that no client turns into a link', () => {
+    expect(mentionWithName('123456789012345678', 'gift https://evil.example')).toBe(
+      '<@123456789012345678> (gift https:\u200b//evil.example)',
+    );
+    expect(nameText('https://evil.example/a_b_ [x](http://y.z)', 100)).toBe(
+      'https:\u200b//evil.example/a\\_b\\_ \\[x\\](http:\u200b//y.z)',
+    );
+  });
+
+  it('keeps a cut name within its bound with its links broken', () => {
+    const shown = nameText(`${'a'.repeat(20)} HTTPS://evil.example`, 30);
+    expect(shown.length).toBeLessThanOrEqual(30);
+    expect(shown).not.toMatch(/https?:\/\//i);
   });
 });
 
