@@ -9,7 +9,7 @@ import {
   REQUEST_TIMEOUT_MS,
 } from '../config/webhook-limits.js';
 import type { InlineAnswer } from '../bot/inline-callbacks.js';
-import { checkSignature, publicKeyFromHex, type SignatureProblem } from './signature.js';
+import { checkSignature, publicKeyFromHex, SIGNATURE_MAX_SKEW_MS, type SignatureProblem } from './signature.js';
 
 /** The path Discord posts to: the Interactions Endpoint URL ends with it. */
 export const INTERACTIONS_PATH = '/interactions';
@@ -18,6 +18,8 @@ export const INTERACTIONS_PATH = '/interactions';
 export const INTERACTIONS_MAX_BODY_BYTES = 1024 * 1024;
 
 const PING = 1;
+/** Application command, message component, autocomplete, modal submit: each carries `data`. */
+const INTERACTION_TYPES = new Set([2, 3, 4, 5]);
 
 export interface EndpointOptions {
   host: string | undefined;
@@ -27,6 +29,11 @@ export interface EndpointOptions {
   logger: Logger;
   /** Hands a verified interaction (not a PING) to the handlers; resolves with the HTTP answer. */
   deliver: (payload: Record<string, unknown>) => Promise<InlineAnswer>;
+  /**
+   * Whether the interaction is handled here for the first time (handled-once.ts); `until` is when
+   * its signature turns stale. A repeat is refused without running anything.
+   */
+  once?: (guildId: string, id: string, until: number) => Promise<boolean>;
   now?: () => number;
   refusalLogIntervalMs?: number;
 }
@@ -37,7 +44,7 @@ export interface InteractionsEndpoint {
   close(graceMs?: number): Promise<void>;
 }
 
-type Refusal = `signature_${SignatureProblem}` | 'method' | 'not_found' | 'too_large' | 'malformed';
+type Refusal = `signature_${SignatureProblem}` | 'method' | 'not_found' | 'too_large' | 'malformed' | 'replayed';
 
 class BodyTooLarge extends Error {}
 
@@ -95,13 +102,8 @@ export async function startInteractionsEndpoint(options: EndpointOptions): Promi
       }
       return; // the sender went away: no one to answer
     }
-    const check = checkSignature(
-      key,
-      header(req, 'x-signature-ed25519'),
-      header(req, 'x-signature-timestamp'),
-      body,
-      now(),
-    );
+    const timestamp = header(req, 'x-signature-timestamp');
+    const check = checkSignature(key, header(req, 'x-signature-ed25519'), timestamp, body, now());
     if (!check.ok) return refuse(res, 401, `signature_${check.problem}`, 'invalid request signature');
     let payload: unknown;
     try {
@@ -114,6 +116,13 @@ export async function startInteractionsEndpoint(options: EndpointOptions): Promi
     const interaction = payload as Record<string, unknown>;
     if (interaction.type === PING)
       return sendJson(res, { body: Buffer.from('{"type":1}'), contentType: 'application/json' });
+    // Signed but not an interaction the handlers can take: said at once, not deferred 2.5 s later.
+    if (!isInteraction(interaction))
+      return refuse(res, 400, 'malformed', 'not an interaction: id, token, a known type and data are required');
+    const until = Number(timestamp) * 1000 + SIGNATURE_MAX_SKEW_MS;
+    const guildId = typeof interaction.guild_id === 'string' ? interaction.guild_id : '';
+    if (options.once && !(await options.once(guildId, interaction.id, until)))
+      return refuse(res, 409, 'replayed', 'this interaction was already handled');
     sendJson(res, await options.deliver(interaction));
   }
 
@@ -138,6 +147,26 @@ export async function startInteractionsEndpoint(options: EndpointOptions): Promi
       refusals.close();
     },
   };
+}
+
+interface InteractionShape extends Record<string, unknown> {
+  id: string;
+}
+
+/** What every interaction but a PING carries; the rest is the handlers' to check, as over the gateway. */
+function isInteraction(payload: Record<string, unknown>): payload is InteractionShape {
+  const { id, token, type, data } = payload;
+  return (
+    typeof id === 'string' &&
+    /^\d{17,20}$/.test(id) &&
+    typeof token === 'string' &&
+    token.length > 0 &&
+    typeof type === 'number' &&
+    INTERACTION_TYPES.has(type) &&
+    typeof data === 'object' &&
+    data !== null &&
+    !Array.isArray(data)
+  );
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

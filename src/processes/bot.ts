@@ -207,7 +207,8 @@ async function main(): Promise<void> {
     logger.info({ url: hosting.url, paths: ['/healthz', '/metrics'] }, 'health and metrics server listening');
   }
 
-  const endpoint = inline && (await serveInteractions({ config, client, inline, logger, ready: servingBegins }));
+  const endpoint =
+    inline && (await serveInteractions({ config, client, inline, logger, ready: servingBegins, handled: store }));
   const dashboard =
     config.dashboard &&
     (await (

@@ -65,7 +65,14 @@ async function main(): Promise<void> {
   });
   installProcessGuards(logger);
   guardInteractionBuild(client, logger);
-  const endpoint = await serveInteractions({ config, client, inline, logger, ready: Promise.resolve() });
+  const endpoint = await serveInteractions({
+    config,
+    client,
+    inline,
+    logger,
+    ready: Promise.resolve(),
+    handled: store,
+  });
   phase = 'ok';
   logger.info({ commands: [...commands.keys()], servers: servers.known().length }, 'ready for interactions over HTTP');
 

@@ -420,6 +420,19 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX dashboard_sign_outs_until ON dashboard_sign_outs (until)`,
     ],
   },
+  {
+    version: 17,
+    name: 'interactions answered over HTTP, kept while a replay of them would still be accepted',
+    // Keyed by the interaction's id alone (Discord's ids are unique); guild_id says whose it was.
+    statements: [
+      `CREATE TABLE handled_interactions (
+        id TEXT PRIMARY KEY,
+        guild_id TEXT NOT NULL,
+        until BIGINT NOT NULL
+      )`,
+      `CREATE INDEX handled_interactions_until ON handled_interactions (until)`,
+    ],
+  },
 ];
 
 /**

@@ -377,12 +377,27 @@ export interface SignOutStore {
   signOuts(now: number): Promise<Map<string, number>>;
 }
 
+/** Interactions answered over HTTP (sql-handled-interactions.ts): a replayed request runs nothing. */
+export interface HandledInteractionStore {
+  /** True when `id` is claimed here for the first time; false when it was handled before. */
+  claimInteraction(guildId: string, id: string, until: number): Promise<boolean>;
+  /** Drops the rows whose `until` has passed; returns how many went. */
+  forgetHandledInteractions(now: number): Promise<number>;
+}
+
 /**
  * The store as a whole: the webhook inbox, the delivery log and the servers, for every server;
  * `forServer` gives one server's store, through which every other row is read and written.
  */
 export interface StoreRoot
-  extends EventStore, DeliveryLogStore, ServerRecordStore, ListingStore, SweepStore, SignOutStore {
+  extends
+    EventStore,
+    DeliveryLogStore,
+    ServerRecordStore,
+    ListingStore,
+    SweepStore,
+    SignOutStore,
+    HandledInteractionStore {
   readonly backend: 'sqlite' | 'postgres';
   readonly driver: 'node:sqlite' | 'better-sqlite3' | 'pg';
   /** Highest migration applied. */

@@ -3,6 +3,7 @@ import type { Store, StoreRoot } from './ports.js';
 import { num, type Db } from './sql.js';
 import { sqlDeliveryLog } from './sql-deliveries.js';
 import { sqlEvents } from './sql-events.js';
+import { sqlHandledInteractions } from './sql-handled-interactions.js';
 import { sqlListings } from './sql-listings.js';
 import { AllServers } from './sql-scoped.js';
 import { SqlServerStore } from './sql-server-store.js';
@@ -19,7 +20,7 @@ export async function sqlStore(db: Db): Promise<StoreRoot> {
 
 /** The store as a whole: each table's statements (a file each), and one server's store by `forServer`. */
 class SqlStoreRoot
-  extends sqlSignOuts(sqlSweeps(sqlListings(sqlEvents(sqlDeliveryLog(sqlServers(AllServers))))))
+  extends sqlHandledInteractions(sqlSignOuts(sqlSweeps(sqlListings(sqlEvents(sqlDeliveryLog(sqlServers(AllServers)))))))
   implements StoreRoot
 {
   get backend() {

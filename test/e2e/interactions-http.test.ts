@@ -10,7 +10,7 @@ import {
   type Message,
   type Signing,
 } from '../../tools/discord-standin/index.js';
-import { startBot, temporaryDatabaseUrl } from '../../tools/bot-process.js';
+import { startBot, temporaryDatabaseUrl, type LogLine } from '../../tools/bot-process.js';
 import { botEnvironment, startWorld, type World } from '../../tools/world.js';
 import { CRITIC, CRITIC_REVIEW, VOTER } from '../../tools/seed.js';
 
@@ -103,6 +103,39 @@ describe('npm start with INTERACTIONS_PORT', () => {
     await submit.waitFor((h) => h.followUps().length === 1);
   });
 
+  it('runs an interaction once: the same signed request sent again after its answer is refused 409, running nothing', async () => {
+    const vote = () =>
+      world.discord.sendInteractionHttp(url, slashCommand({ name: 'vote', member: member({ id: VOTER }) }));
+    const handledLine = (id: string) => (line: LogLine) =>
+      line.msg === 'interaction handled' && line.interactionId === id;
+    const handle = vote();
+    await world.bot.waitForLog(handledLine(handle.id));
+    const replayed = await world.discord.replaySigned(url);
+    expect(replayed.status).toBe(409);
+    expect(replayed.body.toString()).toBe('this interaction was already handled');
+    // A later interaction is handled and logged; the replayed one still only once.
+    const later = vote();
+    await world.bot.waitForLog(handledLine(later.id));
+    expect(world.bot.logs.filter(handledLine(handle.id))).toHaveLength(1);
+    expect(handle.rejectedCallbacks).toEqual([]);
+  });
+
+  it.each([
+    ['an unknown type', { type: 42, data: {} }],
+    ['no data', { type: 2 }],
+    ['no token', { type: 2, data: { name: 'vote' }, token: '' }],
+  ])('answers a signed payload with %s 400 at once, without deferring', async (_, spoilt) => {
+    const payload = { ...slashCommand({ name: 'vote', member: member({ id: VOTER }) }), ...spoilt } as Record<
+      string,
+      unknown
+    >;
+    if (!('data' in spoilt)) delete payload.data;
+    // A deferral (200, type 5) would have come 2.5 s later; the refusal is the answer itself.
+    const answer = await world.discord.postSigned(url, JSON.stringify(payload));
+    expect(answer.status).toBe(400);
+    expect(answer.body.toString()).toMatch(/not an interaction/);
+  });
+
   it('refuses a body larger than 1 MiB with 413 and a GET with 405', async () => {
     const big = await fetch(url, { method: 'POST', body: 'x'.repeat(1024 * 1024 + 1) });
     expect(big.status).toBe(413);
@@ -135,6 +168,9 @@ describe('npm run interactions', () => {
       );
       expect(textOf(await handle.waitForMessage())).toContain(`<@${VOTER}>`);
       expect(world.discord.identifies.length - identifiesBefore).toBe(0);
+      // The gateway bot shares the store: the same signed request sent to it runs nothing there.
+      expect((await world.discord.replaySigned(url)).status).toBe(409);
+      expect(world.bot.logs.filter((line) => line.interactionId === handle.id)).toEqual([]);
       expect((await alone.stop('SIGTERM')).code).toBe(0);
     } finally {
       await alone.stop('SIGKILL');

@@ -782,6 +782,26 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
     await store.releaseReminder(BOB, next);
     expect(await store.lastReminder(BOB)).toEqual({ userId: BOB, endsAt: next, at: next + 1, outcome: 'channel' });
   });
+
+  it('claims an interaction id once, for any process on the store, until its window closes', async () => {
+    const id = '1300000000000000777';
+    const claims = await Promise.all([
+      root.claimInteraction(SERVER, id, 10_000),
+      root.claimInteraction(OTHER_SERVER, id, 10_000),
+    ]);
+    expect(claims.sort()).toEqual([false, true]);
+    const again = await backend.open(target);
+    try {
+      expect(await again.claimInteraction(SERVER, id, 10_000)).toBe(false);
+      expect(await again.claimInteraction(SERVER, '1300000000000000778', 20_000)).toBe(true);
+    } finally {
+      await again.close();
+    }
+    expect(await root.forgetHandledInteractions(10_000)).toBe(1);
+    // Its window closed: the row is gone, the later one stays.
+    expect(await root.claimInteraction(SERVER, '1300000000000000778', 20_000)).toBe(false);
+    expect(await root.forgetHandledInteractions(10_000)).toBe(0);
+  });
 });
 
 describe('DATABASE_URL', () => {

@@ -19,6 +19,8 @@ export class InteractionSigner {
   readonly publicKeyHex: string;
   readonly #privateKey: KeyObject;
   readonly #otherKey: KeyObject;
+  /** The last request sent, byte for byte, as a man in the middle would have captured it. */
+  #last: { headers: Record<string, string>; body: string } | undefined;
 
   constructor() {
     const { privateKey, publicKey } = generateKeyPairSync('ed25519');
@@ -41,6 +43,17 @@ export class InteractionSigner {
     // One byte changed after signing, as a man in the middle would.
     const sent =
       signing === 'tampered' ? body.replace(/"type":(\d)/, (_, d: string) => `"type":${(Number(d) + 1) % 10}`) : body;
+    this.#last = { headers, body: sent };
+    return this.#send(url, headers, sent);
+  }
+
+  /** Sends the last request again exactly as it was (its signature and timestamp too), to `url`. */
+  replay(url: string): Promise<HttpAnswer> {
+    if (this.#last === undefined) throw new Error('nothing was sent to replay');
+    return this.#send(url, this.#last.headers, this.#last.body);
+  }
+
+  async #send(url: string, headers: Record<string, string>, sent: string): Promise<HttpAnswer> {
     // undici's request, not fetch: the bench sends thousands a second from the process that also
     // plays Discord, and fetch's WHATWG layer costs about four times the CPU per request.
     const response = await request(url, { method: 'POST', headers, body: sent });

@@ -135,6 +135,8 @@ export interface DiscordStandIn {
   sendInteractionHttp(url: string, payload: InteractionPayload, signing?: Signing): HttpInteractionHandle;
   /** POSTs any body to the endpoint, signed as `signing` says (a PING is `{"type":1}`): the 401 and PONG checks. */
   postSigned(url: string, body: string, signing?: Signing): Promise<HttpAnswer>;
+  /** Sends the last signed request again, byte for byte (signature and timestamp as they were), to `url`. */
+  replaySigned(url: string): Promise<HttpAnswer>;
   /** Closes a shard's socket (default shard 0): a code (e.g. 4000) sends a close frame; none (or 1006) just drops it. */
   dropGateway(closeCode?: number, shard?: number): void;
   /** Sends op 7 RECONNECT on a shard's live session (default shard 0). */
@@ -659,6 +661,10 @@ class StandIn implements DiscordStandIn {
 
   postSigned(url: string, body: string, signing: Signing = 'valid'): Promise<HttpAnswer> {
     return this.signer.post(url, body, signing);
+  }
+
+  replaySigned(url: string): Promise<HttpAnswer> {
+    return this.signer.replay(url);
   }
 
   sendInteractionHttp(url: string, payload: InteractionPayload, signing: Signing = 'valid'): HttpInteractionHandle {
