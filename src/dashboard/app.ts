@@ -17,11 +17,26 @@ import { staticFiles } from './static-files.js';
 
 /** Changes per member (or address): a burst of 20, then 20 a minute. */
 const CHANGES = { capacity: 20, perMinute: 20 };
+/**
+ * The live preview asks as the member types (once a pause, preview-script.ts): a budget of its own,
+ * so typing never spends the saves', and wide enough for a long template typed at any pace.
+ */
+const PREVIEWS = { capacity: 120, perMinute: 120 };
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Whether the bot sees the member with Manage Server in the server now: every change asks it. */
     mayChange(guildId: string, userId: string): Promise<boolean>;
+  }
+  interface FastifyContextConfig {
+    /** A preview: it changes nothing and is counted apart from changes. */
+    preview?: boolean;
+    /** A form that, refused for too many changes, shows itself again with what was typed (its route checks `changesWait`). */
+    keepsTyped?: boolean;
+  }
+  interface FastifyRequest {
+    /** Seconds until this member may change something again; 0: the change may go ahead. */
+    changesWait: number;
   }
 }
 
@@ -50,11 +65,18 @@ export async function dashboardApp(deps: DashboardDeps): Promise<FastifyInstance
   await app.register(formbody, { bodyLimit: 64 * 1024 });
 
   const changes = new TokenBuckets(CHANGES, now);
+  const previews = new TokenBuckets(PREVIEWS, now);
+  app.decorateRequest('changesWait', 0);
   app.addHook('preHandler', async (request, reply) => {
     if (!isChange(request)) return;
-    const wait = changes.take(sessions.member(request)?.id ?? request.ip);
+    const { preview, keepsTyped } = request.routeOptions.config;
+    const wait = (preview ? previews : changes).take(sessions.member(request)?.id ?? request.ip);
     if (wait === 0) return;
     reply.header('retry-after', String(wait));
+    if (keepsTyped) {
+      request.changesWait = wait;
+      return;
+    }
     return problemPage(request, reply, 429, 'dashboard.error.tooMany', { seconds: wait });
   });
   app.addHook(

@@ -77,6 +77,8 @@ const changesSomething = (input: AnnounceInput) => Object.values(input).some((va
 export function settingsRoutes(app: FastifyInstance, deps: DashboardDeps, sessions: Sessions): void {
   const { view, base } = deps;
   const signedIn = { preHandler: requireMember(sessions) };
+  const keepsTyped = { ...signedIn, config: { keepsTyped: true } };
+  const preview = { ...signedIn, config: { preview: true } };
 
   const visit = async (request: FastifyRequest<Route>, reply: FastifyReply): Promise<Visit | undefined> => {
     const guild = await serverFor(request, reply, view, request.params.guildId);
@@ -177,20 +179,25 @@ export function settingsRoutes(app: FastifyInstance, deps: DashboardDeps, sessio
     return send(request, reply, v, 'announcements', html`${notice}${body}`, status);
   };
 
-  /** Runs a change; refused, the page again with why (400, nothing stored); made, back to the page (303) saying so. */
+  /**
+   * Runs a change; refused, the page again with why and what was typed (400, or 429 past the change
+   * budget; nothing stored); made, back to the page (303) saying so.
+   */
   const save = async (
     request: FastifyRequest<Route>,
     reply: FastifyReply,
     v: Visit,
     back: SettingsPage,
     change: () => Promise<unknown>,
-    again: (notice: Html) => unknown,
+    again: (notice: Html, status: number) => unknown,
   ) => {
+    if (request.changesWait > 0)
+      return again(refusal(new UserFacingError('dashboard.error.tooMany', { seconds: request.changesWait }), v), 429);
     try {
       await change();
     } catch (error) {
       if (!(error instanceof UserFacingError)) throw error;
-      return again(refusal(error, v));
+      return again(refusal(error, v), 400);
     }
     return reply.redirect(`${pagePath(v.guild.id, PAGES[back])}?saved=1`, 303);
   };
@@ -212,7 +219,7 @@ export function settingsRoutes(app: FastifyInstance, deps: DashboardDeps, sessio
       v.actor,
     );
 
-  app.post<Route>(`/servers/:guildId/${PAGES.channels}`, signedIn, async (request, reply) => {
+  app.post<Route>(`/servers/:guildId/${PAGES.channels}`, keepsTyped, async (request, reply) => {
     const v = await visit(request, reply);
     if (!v) return reply;
     const form = formOf(request);
@@ -223,7 +230,7 @@ export function settingsRoutes(app: FastifyInstance, deps: DashboardDeps, sessio
         return applyRole(base, v.target, { remove: chosen(form[CHANNEL_FIELDS.moderatorRemove]) }, v.actor);
       return channelChange(form, v);
     };
-    return save(request, reply, v, 'channels', change, (notice) => channels(request, reply, v, notice, 400));
+    return save(request, reply, v, 'channels', change, (notice, status) => channels(request, reply, v, notice, status));
   });
 
   app.get<Route>(`/servers/:guildId/${PAGES.rewards}`, signedIn, async (request, reply) => {
@@ -231,7 +238,7 @@ export function settingsRoutes(app: FastifyInstance, deps: DashboardDeps, sessio
     return v ? rewards(request, reply, v, saved(request, v)) : reply;
   });
 
-  app.post<Route>(`/servers/:guildId/${PAGES.rewards}`, signedIn, async (request, reply) => {
+  app.post<Route>(`/servers/:guildId/${PAGES.rewards}`, keepsTyped, async (request, reply) => {
     const v = await visit(request, reply);
     if (!v) return reply;
     const form = formOf(request);
@@ -251,7 +258,7 @@ export function settingsRoutes(app: FastifyInstance, deps: DashboardDeps, sessio
         return applyStreak(base, v.target, { graceHours: whole(form[REWARD_FIELDS.graceHours]) }, v.actor);
       return applyRole(base, v.target, { voter: chosen(form[REWARD_FIELDS.voterRole]) }, v.actor);
     };
-    return save(request, reply, v, 'rewards', change, (notice) => rewards(request, reply, v, notice, 400));
+    return save(request, reply, v, 'rewards', change, (notice, status) => rewards(request, reply, v, notice, status));
   });
 
   app.get<Route>(`/servers/:guildId/${PAGES.announcements}`, signedIn, async (request, reply) => {
@@ -266,7 +273,7 @@ export function settingsRoutes(app: FastifyInstance, deps: DashboardDeps, sessio
     ping: form[ANNOUNCE_FIELDS.ping] === 'on',
   });
 
-  app.post<Route>(`/servers/:guildId/${PAGES.announcements}`, signedIn, async (request, reply) => {
+  app.post<Route>(`/servers/:guildId/${PAGES.announcements}`, keepsTyped, async (request, reply) => {
     const v = await visit(request, reply);
     if (!v) return reply;
     const form = formOf(request);
@@ -275,13 +282,13 @@ export function settingsRoutes(app: FastifyInstance, deps: DashboardDeps, sessio
     const change = async () => {
       if (changesSomething(input)) await applyAnnounce(base, v.target, input, v.actor);
     };
-    return save(request, reply, v, 'announcements', change, (notice) =>
-      announcements(request, reply, v, notice, { draft: typed(form), everyList, preview: '' }, 400),
+    return save(request, reply, v, 'announcements', change, (notice, status) =>
+      announcements(request, reply, v, notice, { draft: typed(form), everyList, preview: '' }, status),
     );
   });
 
   // The live preview asks for text (preview-script.ts); the Preview button without JavaScript, for the page.
-  app.post<Route>(`/servers/:guildId/${PAGES.announcementsPreview}`, signedIn, async (request, reply) => {
+  app.post<Route>(`/servers/:guildId/${PAGES.announcementsPreview}`, preview, async (request, reply) => {
     const v = await visit(request, reply);
     if (!v) return reply;
     const form = formOf(request);

@@ -328,9 +328,15 @@ export function listingsFacts(ctx: BaseContext, guildId: string, i18n: Translato
   return ctx.servers.listings.of(guildId).map((listing) => factsOf(ctx, guildId, listing, i18n));
 }
 
-/** A list's whole secret, for the one member who asked to see it; undefined when none is kept. */
+/**
+ * A list's whole secret, for the one member who asked to see it; undefined when none is kept. One the
+ * host set (LISTING_<SITE>_SECRET) is refused: it is the host's, like its WEBHOOK_TOKEN.
+ */
 export function listingSecret(ctx: BaseContext, guildId: string, site: string): string | undefined {
-  return ctx.servers.listings.checkFor(guildId, siteOf(site))?.secret;
+  const listed = siteOf(site);
+  if (state(ctx, guildId, listed)?.fromEnvironment)
+    throw new UserFacingError('refusal.setByEnvironment', { variable: listingVariable(listed) });
+  return ctx.servers.listings.checkFor(guildId, listed)?.secret;
 }
 
 /** `/setup listing list` */

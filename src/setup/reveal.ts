@@ -9,11 +9,17 @@ import { lastFour } from '../secrets/secret-box.js';
 import type { Actor, ChangeTarget } from './change.js';
 import { listingSecret } from './listing.js';
 
-/** Guilds' webhook token, or a list's secret, by the site id the listings page names it with. */
+/**
+ * Guilds' webhook token, or a list's secret, by the site id the listings page names it with. Only a
+ * secret this server keeps: one the host set in its environment is the host's, read there and never
+ * revealed here.
+ */
 function keptSecret(ctx: BaseContext, guildId: string, site: string): string | undefined {
   if (site !== 'guilds') return listingSecret(ctx, guildId, site);
-  // Only a token this server keeps: one from the host's environment is read there, not revealed here.
-  return ctx.servers.record(guildId)?.sealed.webhookToken ? ctx.servers.webhookToken(guildId) : undefined;
+  if (ctx.servers.record(guildId)?.sealed.webhookToken) return ctx.servers.webhookToken(guildId);
+  if (ctx.servers.webhookToken(guildId) !== undefined)
+    throw new UserFacingError('refusal.setByEnvironment', { variable: 'WEBHOOK_TOKEN' });
+  return undefined;
 }
 
 /**

@@ -15,7 +15,7 @@ import {
   voterRoleIdFor,
   type CommandOption,
 } from '../../tools/discord-standin/index.js';
-import { receiverEnv, removeStoreFiles } from '../../tools/receiver-env.js';
+import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../../tools/receiver-env.js';
 import { startWorld, type World } from '../../tools/world.js';
 
 // The settings pages over HTTP against the built bot: each form calls /setup's own function, so the
@@ -26,6 +26,9 @@ const CHANNEL = (guildId: string) => textChannelIdFor(guildId);
 const MANAGE_GUILD = 1n << 5n;
 const ALL = (1n << 53n) - 1n;
 const admin = member({ permissions: MODERATOR_PERMISSIONS, nick: 'Casey' });
+
+/** The host's own Top.gg secret, set in the environment: the dashboard never shows it. */
+const TOPGG_SECRET = 'whs_host-set-topgg-secret-0042';
 
 let world: World;
 let publicUrl: string;
@@ -41,6 +44,7 @@ beforeAll(async () => {
     env: {
       ...receiver,
       ...dashboard.env,
+      LISTING_TOPGG_SECRET: TOPGG_SECRET,
     },
   });
   await world.bot.waitForLog((line) => line.msg === 'dashboard listening');
@@ -257,5 +261,57 @@ describe('the dashboard and /setup', () => {
     const [viaCommand, viaDashboard] = [await stored(A), await stored(B)];
     expect(viaDashboard.milestones).toHaveLength(1);
     expect(sameShape(viaDashboard, B)).toEqual(sameShape(viaCommand, A));
+  });
+});
+
+describe("the host's secrets", () => {
+  it.each([
+    ['topgg', TOPGG_SECRET, 'LISTING_TOPGG_SECRET'],
+    ['guilds', WEBHOOK_TOKEN, 'WEBHOOK_TOKEN'],
+  ])('refuses a Reveal of %s set by the host, answering no part of it', async (site, secret, variable) => {
+    const { browser, csrf } = await owner();
+    const listings = await browser.get(page(A, 'listings'));
+    expect(listings.text).not.toContain(secret);
+    const revealed = await browser.post(page(A, 'listings'), { _csrf: csrf, site, action: 'reveal' });
+    expect(revealed.status).toBe(400);
+    expect(revealed.text).toContain(variable);
+    expect(revealed.text).not.toContain(secret);
+    expect(revealed.text).not.toContain(secret.slice(-4));
+  });
+});
+
+describe('the change budget', () => {
+  it('never spends saves on previews, and shows a save refused for too many changes again with what was typed', async () => {
+    // A member of their own: the budget is a member's, and the owner's serves the tests above.
+    const managers = world.discord.addRole('Typists', { permissions: MEMBER_PERMISSIONS | MANAGE_GUILD });
+    const typist = nextSnowflake();
+    world.discord.addMembers([member({ id: typist, roles: [managers], permissions: MODERATOR_PERMISSIONS })]);
+    world.discord.oauthAs(typist, { guilds: [{ id: A, permissions: MODERATOR_PERMISSIONS }] });
+    try {
+      const { browser, csrf } = await owner();
+      const words =
+        'Thanks {user} for voting again this month you are one of the best members we have and we are very grateful today';
+      // The live preview asks once a pause, a word at a time: more than the 20 changes a save may spend.
+      const typed = words.split(' ');
+      for (let count = 1; count <= typed.length; count += 1) {
+        const preview = await browser.post(page(A, 'announcements/preview'), {
+          _csrf: csrf,
+          template: typed.slice(0, count).join(' '),
+          firstVote: '',
+        });
+        expect(preview.status).toBe(200);
+      }
+      expect(typed.length).toBeGreaterThan(20);
+      const save = () => browser.post(page(A, 'announcements'), { _csrf: csrf, template: words, firstVote: '' });
+      expect((await save()).status).toBe(303);
+      let refused = await save();
+      for (let tries = 0; refused.status !== 429 && tries < 30; tries += 1) refused = await save();
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(refused.text).toContain('Too many requests');
+      expect(refused.text).toContain('you are one of the best members');
+    } finally {
+      signInAsOwner();
+    }
   });
 });
