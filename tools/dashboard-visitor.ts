@@ -32,10 +32,15 @@ export class DashboardVisitor {
       localAddress === undefined ? undefined : new Agent({ localAddress } as ConstructorParameters<typeof Agent>[0]);
   }
 
-  async request(method: string, path: string, form?: Record<string, string>): Promise<Visit> {
+  async request(
+    method: string,
+    path: string,
+    form?: Record<string, string>,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<Visit> {
     const url = new URL(path, this.base).toString();
     const ours = url.startsWith(this.base);
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...extraHeaders };
     if (ours && this.cookies.size > 0)
       headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -59,8 +64,9 @@ export class DashboardVisitor {
     };
   }
 
-  get(path: string): Promise<Visit> {
-    return this.request('GET', path);
+  /** `headers` such as X-Forwarded-For, as a reverse proxy (or a stranger pretending to be one) sends them. */
+  get(path: string, headers?: Record<string, string>): Promise<Visit> {
+    return this.request('GET', path, undefined, headers);
   }
 
   post(path: string, form: Record<string, string>): Promise<Visit> {

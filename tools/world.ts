@@ -16,6 +16,8 @@ export interface WorldOptions {
   discord?: DiscordStandInOptions;
   /** Wait for the bot's ready log line (default true). */
   ready?: boolean;
+  /** The bot's open-file limit (`ulimit -n`), as a small host would set it. */
+  openFiles?: number;
 }
 
 /** The settings that connect a bot to the stand-in's server and the sandbox (tests and the playground). */
@@ -54,7 +56,7 @@ export function botEnvironment(discord: DiscordStandIn, sandbox: Sandbox): Recor
 export async function startWorld(options: WorldOptions = {}): Promise<World> {
   const sandbox = await startSandbox(options.sandbox);
   const discord = await startDiscordStandIn(options.discord);
-  const bot = startBot({ ...botEnvironment(discord, sandbox), ...options.env });
+  const bot = startBot({ ...botEnvironment(discord, sandbox), ...options.env }, { openFiles: options.openFiles });
   const world = {
     sandbox,
     discord,

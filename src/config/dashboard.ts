@@ -1,11 +1,45 @@
 // The web dashboard's settings (docs/dashboard.md): off unless DASHBOARD_PORT is set, and then it
 // needs the address members reach it at, the application's OAuth2 secret and a key for its cookies.
 import { isIP } from 'node:net';
-import { checked, httpUrl, optional, orDefault, port, trimmed, type Values } from './fields.js';
+import {
+  type Check,
+  checked,
+  field,
+  httpUrl,
+  ok,
+  optional,
+  orDefault,
+  port,
+  trimmed,
+  type Values,
+  wholeNumber,
+} from './fields.js';
 import { DISCORD_API, secretKeyText } from './shared-fields.js';
 import { secretKey } from '../secrets/secret-box.js';
 
 export const DEFAULT_AUTHORIZE_URL = 'https://discord.com/oauth2/authorize';
+
+/** Loopback: a reverse proxy on this machine, as the docs set it up. */
+const LOOPBACK = ['127.0.0.0/8', '::1'];
+
+/** An address or a CIDR range (proxy-addr's forms); a /0 would let every visitor name its own address. */
+function proxyProblem(item: string): boolean {
+  const [address = '', prefix, extra] = item.split('/');
+  const kind = isIP(address);
+  if (kind === 0 || address.includes('%') || extra !== undefined) return true;
+  if (prefix === undefined) return false;
+  const bits = /^\d{1,3}$/.test(prefix) ? Number(prefix) : Number.NaN;
+  return !(bits >= 1 && bits <= (kind === 4 ? 32 : 128));
+}
+
+const PROXIES_HINT =
+  "must be the reverse proxy's addresses or ranges, separated by commas, such as 127.0.0.1 or 10.0.0.0/8 (not /0: every visitor could then name its own address)";
+
+const proxyList: Check<string[]> = (text) => {
+  const items = text.split(',').map((item) => item.trim());
+  const problems = items.flatMap((item, at) => (proxyProblem(item) ? [{ at, message: PROXIES_HINT }] : []));
+  return problems.length === 0 ? ok(items) : { ok: false, problems };
+};
 
 /** Where the dashboard is reached: no query or fragment, since the callback path is appended. */
 const publicUrl = httpUrl(
@@ -36,6 +70,10 @@ export const DASHBOARD_FIELDS = {
   DISCORD_OAUTH_AUTHORIZE_URL: optional(
     httpUrl("Discord's consent page; leave empty for https://discord.com/oauth2/authorize"),
   ),
+  // Empty: a quarter of the open-file limit, read at start (dashboardConnectionCap).
+  DASHBOARD_MAX_CONNECTIONS: optional(wholeNumber(1, 100_000)),
+  // Parsed per read, not shared: deepFreeze freezes what each config holds.
+  DASHBOARD_TRUSTED_PROXIES: field(proxyList, () => ok([...LOOPBACK])),
 };
 
 export interface DashboardSettings {
@@ -49,6 +87,13 @@ export interface DashboardSettings {
   readonly authorizeUrl: string;
   /** Cookies are Secure: the public address is https. */
   readonly secure: boolean;
+  /**
+   * The reverse proxy's addresses: a hop from one of these may say whom it forwards (X-Forwarded-For);
+   * the first hop from anywhere else is the visitor, whose address the rate limits count.
+   */
+  readonly trustedProxies: readonly string[];
+  /** DASHBOARD_MAX_CONNECTIONS; undefined: from the open-file limit at start (dashboardConnectionCap). */
+  readonly maxConnections: number | undefined;
 }
 
 /** What Discord sends the browser back to after consent: register exactly this in the Developer Portal. */
@@ -104,6 +149,8 @@ export function dashboardSettings(e: Values<typeof DASHBOARD_FIELDS>): Dashboard
     ],
     authorizeUrl: e.DISCORD_OAUTH_AUTHORIZE_URL ?? DEFAULT_AUTHORIZE_URL,
     secure: DASHBOARD_PUBLIC_URL.startsWith('https:'),
+    trustedProxies: e.DASHBOARD_TRUSTED_PROXIES,
+    maxConnections: e.DASHBOARD_MAX_CONNECTIONS,
   };
 }
 

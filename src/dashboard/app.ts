@@ -1,6 +1,12 @@
 import formbody from '@fastify/formbody';
 import secureSession from '@fastify/secure-session';
 import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  DASHBOARD_CONNECTIONS_CHECK_MS,
+  DASHBOARD_HEADERS_TIMEOUT_MS,
+  DASHBOARD_KEEP_ALIVE_MS,
+  DASHBOARD_REQUEST_TIMEOUT_MS,
+} from '../config/dashboard-limits.js';
 import { guardChanges, mayChangeWith } from './access.js';
 import { checkCsrf } from './csrf.js';
 import type { DashboardDeps } from './deps.js';
@@ -47,7 +53,18 @@ declare module 'fastify' {
 export async function dashboardApp(deps: DashboardDeps): Promise<FastifyInstance> {
   const now = deps.now ?? Date.now;
   const { settings, logger } = deps;
-  const app = Fastify({ logger: false, trustProxy: settings.host === '127.0.0.1' || settings.host === '::1' });
+  const app = Fastify({
+    logger: false,
+    // Only the configured hop may name the visitor: `true` let anyone choose the rate limits' key.
+    trustProxy: [...settings.trustedProxies],
+    // A request slower than these gets 408 and its socket closed (Fastify's defaults held one for ever).
+    requestTimeout: DASHBOARD_REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: DASHBOARD_KEEP_ALIVE_MS,
+    http: {
+      headersTimeout: DASHBOARD_HEADERS_TIMEOUT_MS,
+      connectionsCheckingInterval: DASHBOARD_CONNECTIONS_CHECK_MS,
+    },
+  });
   const sessions = new Sessions(now, deps.signOuts);
   await sessions.readSignOuts();
   const readSignOuts = signOutsReader(sessions, logger);

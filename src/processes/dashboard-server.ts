@@ -35,6 +35,14 @@ export async function startDashboard(parts: {
     context: parts.context,
     logger,
   });
-  logger.info({ url: served.url, publicUrl: config.dashboard.publicUrl }, 'dashboard listening');
+  logger.info(
+    {
+      url: served.url,
+      publicUrl: config.dashboard.publicUrl,
+      maxConnections: served.maxConnections,
+      openFiles: served.openFiles,
+    },
+    'dashboard listening',
+  );
   return served;
 }

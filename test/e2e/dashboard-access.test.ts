@@ -76,6 +76,15 @@ describe('the callback', () => {
     for (const elsewhere of ['//evil.example/x', '/\\evil.example', 'https://evil.example/'])
       expect((await visitor().signIn(elsewhere)).url).toBe(`${publicUrl}/`);
   });
+
+  it('sends a crafted next (/∕∕evil.example, U+2215) back to this site percent-encoded, signed in, never a 500', async () => {
+    const browser = visitor();
+    const visits = await browser.follow(`/login?next=${encodeURIComponent('/∕∕evil.example')}`);
+    const callback = visits.find((visit) => new URL(visit.url).pathname === '/callback');
+    expect(callback?.status).toBe(302);
+    expect(callback?.location).toBe(`${publicUrl}/%E2%88%95%E2%88%95evil.example`);
+    expect((await browser.get('/')).status).toBe(200);
+  });
 });
 
 describe("a server's page", () => {

@@ -42,6 +42,8 @@ async function dashboard(
       sessionKeys: keys,
       authorizeUrl: 'http://127.0.0.1:9/oauth2/authorize',
       secure: false,
+      trustedProxies: ['127.0.0.1'],
+      maxConnections: undefined,
     },
     clientId: '110000000000000001',
     apiUrl: 'http://127.0.0.1:9/api',

@@ -111,3 +111,121 @@ export function trickleBody(
     socket.on('close', finish);
   });
 }
+
+/** One trickling connection: when it opened and closed, and the status the server answered, if any. */
+export interface Trickler {
+  readonly openedAt: number;
+  closedAt?: number;
+  /** The status line's code; undefined while nothing came, or when it was closed without an answer. */
+  status?: number;
+}
+
+export interface TricklingFlood {
+  /** Every connection opened so far, replacements included. */
+  readonly tricklers: readonly Trickler[];
+  /** Resolves once the server has closed `count` of them, or rejects after `timeoutMs`. */
+  closed(count: number, timeoutMs: number): Promise<void>;
+  /** Opens no more replacements, then resolves once the server has closed every connection, or rejects after `timeoutMs`. */
+  allClosed(timeoutMs: number): Promise<void>;
+  destroy(): void;
+}
+
+/**
+ * A slowloris: `count` connections to the URL's host and port, each sending its request a little at
+ * a time and never finishing it (half trickle their headers, half a POST body shorter than its
+ * length). Each one the server answers and closes is replaced by a new one, so the server stays as
+ * full as it lets itself be until `allClosed` is called. Resolves once the first `count` have connected
+ * (or been closed at once).
+ */
+export async function trickleFlood(
+  url: string,
+  count: number,
+  { path = '/logout', everyMs = 250, batch = 250 } = {},
+): Promise<TricklingFlood> {
+  const { hostname, port } = new URL(url);
+  const tricklers: Trickler[] = [];
+  const sockets = new Map<Socket, string>();
+  const waiters = new Set<() => void>();
+  let refilling = true;
+  const ticker = setInterval(() => {
+    for (const [socket, next] of sockets) if (socket.writable) socket.write(next);
+  }, everyMs);
+
+  const open = (index: number): Promise<void> =>
+    new Promise<void>((connected) => {
+      const body = index % 2 === 1;
+      const socket = connect(Number(port), hostname);
+      const trickler: Trickler = { openedAt: performance.now() };
+      tricklers.push(trickler);
+      sockets.set(socket, body ? 'a' : 'X-Slow: 1\r\n');
+      let answer = '';
+      socket.on('connect', () => {
+        socket.write(
+          body
+            ? `POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 300\r\n\r\n`
+            : `GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\n`,
+        );
+        connected();
+      });
+      socket.on('data', (chunk: Buffer) => {
+        answer += chunk.toString('latin1');
+        const match = /^HTTP\/1\.1 (\d{3})/.exec(answer);
+        if (match) trickler.status = Number(match[1]);
+      });
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        trickler.closedAt = performance.now();
+        sockets.delete(socket);
+        connected();
+        // Only an answered one is replaced: one closed unanswered was refused at the door, and
+        // replacing it would only spin.
+        if (refilling && trickler.status !== undefined) void open(index);
+        for (const wake of waiters) wake();
+      });
+    });
+
+  /** Resolves when `done` holds, checked at each close; rejects after `timeoutMs` with what is still open. */
+  const until = (done: () => boolean, timeoutMs: number): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => done() && finish(resolve);
+      const timer = setTimeout(
+        () =>
+          finish(() =>
+            reject(
+              new Error(
+                `${sockets.size} of ${tricklers.length} trickling connections still open after ${timeoutMs} ms`,
+              ),
+            ),
+          ),
+        timeoutMs,
+      );
+      const finish = (settle: () => void) => {
+        clearTimeout(timer);
+        waiters.delete(check);
+        settle();
+      };
+      waiters.add(check);
+      check();
+    });
+
+  for (let start = 0; start < count; start += batch)
+    await Promise.all(Array.from({ length: Math.min(batch, count - start) }, (_, i) => open(start + i)));
+
+  return {
+    tricklers,
+    closed: (wanted, timeoutMs) => until(() => tricklers.length - sockets.size >= wanted, timeoutMs),
+    async allClosed(timeoutMs) {
+      refilling = false;
+      try {
+        await until(() => sockets.size === 0, timeoutMs);
+      } finally {
+        clearInterval(ticker);
+      }
+    },
+    destroy() {
+      refilling = false;
+      clearInterval(ticker);
+      for (const socket of sockets.keys()) socket.destroy();
+    },
+  };
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseConfig, secretValues } from '../../src/config/bot.js';
+import { dashboardConnectionCap } from '../../src/config/dashboard-limits.js';
 import { problemsOf, VALID_ENV } from '../support/config-env.js';
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
@@ -63,5 +64,47 @@ describe('the dashboard settings', () => {
   ])('refuse a wrong %s with a line naming it', (_name, change, line) => {
     const problems = problemsOf({ ...VALID_ENV, ...DASHBOARD, ...change });
     expect(problems).toEqual([expect.stringMatching(line)]);
+  });
+});
+
+describe('the proxy the dashboard trusts, DASHBOARD_TRUSTED_PROXIES', () => {
+  it('is this machine (loopback) when left out, so a proxy elsewhere cannot name the visitor', () => {
+    expect(parseConfig({ ...VALID_ENV, ...DASHBOARD }).dashboard?.trustedProxies).toEqual(['127.0.0.0/8', '::1']);
+  });
+
+  it('reads addresses and ranges separated by commas', () => {
+    const env = { ...VALID_ENV, ...DASHBOARD, DASHBOARD_TRUSTED_PROXIES: ' 10.0.0.5 , fd00::/8,192.168.1.0/24' };
+    expect(parseConfig(env).dashboard?.trustedProxies).toEqual(['10.0.0.5', 'fd00::/8', '192.168.1.0/24']);
+  });
+
+  it.each(['proxy.example', '10.0.0.0/0', '::/0', '10.0.0.0/33', '10.0.0.1/8/8', 'fe80::1%eth0'])(
+    'refuses %s, naming the item and saying what belongs there',
+    (item) => {
+      const problems = problemsOf({ ...VALID_ENV, ...DASHBOARD, DASHBOARD_TRUSTED_PROXIES: `127.0.0.1,${item}` });
+      expect(problems).toEqual([expect.stringMatching(/^DASHBOARD_TRUSTED_PROXIES\.1 must be the reverse proxy's/)]);
+    },
+  );
+});
+
+describe('the connections the dashboard keeps', () => {
+  it('are DASHBOARD_MAX_CONNECTIONS when set, and left to the start (undefined) when not', () => {
+    expect(parseConfig({ ...VALID_ENV, ...DASHBOARD }).dashboard?.maxConnections).toBeUndefined();
+    const set = { ...VALID_ENV, ...DASHBOARD, DASHBOARD_MAX_CONNECTIONS: '300' };
+    expect(parseConfig(set).dashboard?.maxConnections).toBe(300);
+    expect(problemsOf({ ...set, DASHBOARD_MAX_CONNECTIONS: '0' })).toEqual([
+      expect.stringMatching(/^DASHBOARD_MAX_CONNECTIONS must be at least 1/),
+    ]);
+  });
+
+  it.each([
+    [undefined, 1_024, { maxConnections: 256 }],
+    [undefined, undefined, { maxConnections: 256 }],
+    [undefined, 20_000, { maxConnections: 1_024 }],
+    [3_000, 20_000, { maxConnections: 3_000 }],
+    [100, 1_024, { maxConnections: 100 }],
+    [5_000, 1_024, { maxConnections: 256, loweredFrom: 5_000 }],
+    [undefined, 2, { maxConnections: 1 }],
+  ])('with the setting %p and an open-file limit of %p: %p', (setting, openFiles, cap) => {
+    expect(dashboardConnectionCap(setting, openFiles)).toEqual(cap);
   });
 });
