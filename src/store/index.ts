@@ -17,6 +17,7 @@ export type { HoldOptions, StandbyReason, StoreLock } from './store-lock.js';
 export type * from './ports.js';
 
 export { GUILDS_SITE, recordedWeight, VOTE_WEIGHTS } from './types.js';
+export { isRefusedOutcome, newestOfEachWindow } from './delivery-windows.js';
 
 export type {
   SealedKeyUse,
