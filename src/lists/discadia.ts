@@ -9,7 +9,7 @@
 // is used) and its end (the listing's setting, default 24 hours).
 import { verifyShared } from './delivery.js';
 import { readPlainVote } from './read-body.js';
-import { HOUR_MS, type ListSite } from './site.js';
+import { HOUR_MS, SINGLE_WEIGHT, type ListSite } from './site.js';
 
 const VOTE_LENGTH_MS = 24 * HOUR_MS;
 /** Discadia's repeats of one vote fall within this (ms). */
@@ -22,6 +22,8 @@ export const discadia: ListSite = {
   auth: 'url-path',
   voteLength: VOTE_LENGTH_MS,
   dedupeWindowMs: DISCADIA_DEDUPE_WINDOW_MS,
+  // The body has no weight (discadia.com/help/vote-webhooks): every vote counts once.
+  weights: SINGLE_WEIGHT,
   replyApi: false,
   sendsTests: false,
   verify: (delivery, secret) => verifyShared(delivery.pathSecret, secret),

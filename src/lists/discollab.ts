@@ -9,7 +9,7 @@
 import { boolean, count, nullish, objectReader, optional, string } from '../api/read-shape.js';
 import { header, verifyShared } from './delivery.js';
 import { isoTime, readWith, snowflake, untilFrom } from './read-body.js';
-import { HOUR_MS, type ListSite, type ReadContext } from './site.js';
+import { HOUR_MS, SINGLE_WEIGHT, type ListSite, type ReadContext } from './site.js';
 
 const VOTE_LENGTH_MS = 24 * HOUR_MS;
 const UNIX_TIME_ABOVE = 1e9;
@@ -29,6 +29,8 @@ export const discollab: ListSite = {
   auth: 'authorization-bearer',
   voteLength: 'payload',
   dedupeWindowMs: HOUR_MS,
+  // The body has no weight (docs.discollab.org/resources/webhooks): every vote counts once.
+  weights: SINGLE_WEIGHT,
   replyApi: false,
   sendsTests: true,
   verify: (delivery, secret) => verifyShared(bearerToken(header(delivery, 'authorization')), secret),

@@ -22,7 +22,7 @@ import {
 } from '../api/read-shape.js';
 import { header, verifyShared } from './delivery.js';
 import { readWith, snowflake, untilFrom } from './read-body.js';
-import { HOUR_MS, type ListEvent, type ListSite, type ReadContext } from './site.js';
+import { HOUR_MS, SINGLE_WEIGHT, type ListEvent, type ListSite, type ReadContext } from './site.js';
 
 const VOTE_LENGTH_MS = 24 * HOUR_MS;
 /** The server's page, where its reviews are read: the site has no address per review. */
@@ -97,6 +97,8 @@ export const discordlistspace: ListSite = {
   auth: 'authorization-equals',
   voteLength: VOTE_LENGTH_MS,
   dedupeWindowMs: HOUR_MS,
+  // The body has no weight (docs.discordlist.space/reference/webhooks): every vote counts once.
+  weights: SINGLE_WEIGHT,
   replyApi: false,
   sendsTests: false,
   reviewPage: serverPage,

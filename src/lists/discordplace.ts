@@ -8,7 +8,7 @@
 // Left open: the vote's time (the delivery's arrival is used) and its end (the listing's setting).
 import { header, verifyShared } from './delivery.js';
 import { readPlainVote } from './read-body.js';
-import { HOUR_MS, type ListSite } from './site.js';
+import { HOUR_MS, SINGLE_WEIGHT, type ListSite } from './site.js';
 
 const VOTE_LENGTH_MS = 24 * HOUR_MS;
 
@@ -19,6 +19,8 @@ export const discordplace: ListSite = {
   auth: 'authorization-equals',
   voteLength: VOTE_LENGTH_MS,
   dedupeWindowMs: HOUR_MS,
+  // The body has no weight (docs.discord.place/webhooks): every vote counts once.
+  weights: SINGLE_WEIGHT,
   replyApi: false,
   sendsTests: true,
   verify: (delivery, secret) => verifyShared(header(delivery, 'authorization'), secret),

@@ -10,6 +10,8 @@ export const guilds: SiteFacts = {
   auth: 'authorization-equals',
   voteLength: 'payload',
   dedupeWindowMs: HOUR_MS,
+  // A vote event is single or `double` (docs.guilds.me/v1/api/webhooks): it counts 1 or 2.
+  weights: { min: 1, max: 2 },
   replyApi: true,
   sendsTests: false,
 };

@@ -53,8 +53,10 @@ export interface ListEvent {
   at: number;
   /** When the member can vote on this list again (ms). */
   until: number;
-  /** How many votes this one counts as (Top.gg doubles some). */
+  /** How many votes this one counts as (Top.gg doubles some), inside the site's `weights`. */
   weight: number;
+  /** The weight the site sent, when it was outside the site's range and `weight` is the nearest end of it. */
+  weightSent?: number;
   /** The site's own id for this event; without one the ledger dedupes by site, member and window. */
   siteEventId?: string;
   review?: { id: string; content: string; rating?: number; url?: string };
@@ -73,6 +75,8 @@ export interface SiteFacts {
   voteLength: 'payload' | number;
   /** Repeats of one vote closer together than this are one vote (ms). */
   dedupeWindowMs: number;
+  /** What one vote can count as, as the site documents it (each site's file names the source). */
+  weights: WeightRange;
   /** Only Guilds lets the bot answer a review. */
   replyApi: boolean;
   /** Whether the site can send a test delivery from its dashboard. */
@@ -81,6 +85,21 @@ export interface SiteFacts {
   votePage?: (guildId: string) => string;
   /** Where a review from the site is read on the site (the server's page), for sites that send reviews. */
   reviewPage?: (guildId: string) => string;
+}
+
+/** The least and the most one vote counts as on a site. */
+export interface WeightRange {
+  min: number;
+  max: number;
+}
+
+/** A vote of one weight, for the sites that send none: each vote counts once. */
+export const SINGLE_WEIGHT: WeightRange = { min: 1, max: 1 };
+
+/** A weight moved into the site's range, and the one sent when that moved it. */
+export function clampWeight(sent: number, range: WeightRange): { weight: number; weightSent?: number } {
+  const weight = Math.min(range.max, Math.max(range.min, sent));
+  return weight === sent ? { weight } : { weight, weightSent: sent };
 }
 
 /** A site whose deliveries the bot verifies and reads itself. */

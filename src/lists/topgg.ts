@@ -15,11 +15,23 @@
 // The vote page, https://top.gg/discord/servers/<guild id>/vote: the form of the server vote links
 // Top.gg's pages give (top-gg/docs content/resources/voting.mdx names the bots' /bot/<id>/vote).
 // Left open: whether v0 ever doubles a server vote (the server schema has no isWeekend): weight 1.
+// A v1 weight outside 1-2 (events.mdx knows no other) is counted as the nearest of the two, not
+// refused: Top.gg never resends after a 4xx, so a refusal would lose a vote it did sign, and an
+// unbounded weight would let one vote outweigh a server's whole ledger (issue 47).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { objectReader, optional, string, Wrong, type Field, type Reader } from '../api/read-shape.js';
 import { ACCEPTED, header, refused, verifyShared } from './delivery.js';
 import { isoTime, readWith, snowflake, untilFrom } from './read-body.js';
-import { HOUR_MS, type Delivery, type ListEvent, type ListSite, type ReadContext, type Verdict } from './site.js';
+import {
+  clampWeight,
+  HOUR_MS,
+  type Delivery,
+  type ListEvent,
+  type ListSite,
+  type ReadContext,
+  type Verdict,
+  type WeightRange,
+} from './site.js';
 
 export const TOPGG_V1_PREFIX = 'whs_';
 export const TOPGG_SIGNATURE_HEADER = 'x-topgg-signature';
@@ -61,9 +73,11 @@ function verifySigned(delivery: Delivery, secret: string, now: number): Verdict 
 
 const NOT_A_SERVER = new Wrong('expected "server" (this listing is a server)');
 const serverProject: Field<string> = (value) => (value === 'server' ? value : NOT_A_SERVER);
-const NOT_A_WEIGHT = new Wrong('expected a whole number ≥ 1');
-const weight: Field<number> = (value) =>
-  typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 ? value : NOT_A_WEIGHT;
+/** v1's `weight`: 1, or 2 during the weekend multiplier (events.mdx). */
+const TOPGG_WEIGHTS: WeightRange = { min: 1, max: 2 };
+const NOT_A_WEIGHT = new Wrong('expected a whole number');
+const weight: Field<{ weight: number; weightSent?: number }> = (value) =>
+  typeof value === 'number' && Number.isInteger(value) ? clampWeight(value, TOPGG_WEIGHTS) : NOT_A_WEIGHT;
 const NOT_AN_EVENT = new Wrong('expected "vote.create" or "webhook.test"');
 const v1Type: Field<'vote.create' | 'webhook.test'> = (value) =>
   value === 'vote.create' || value === 'webhook.test' ? value : NOT_AN_EVENT;
@@ -95,7 +109,7 @@ function readV1(context: ReadContext): Reader<ListEvent> {
   const readTest = objectReader((at) => {
     const guildId = at.nested('project', readProject);
     const user = at.nested('user', readUser);
-    return at.done(() => event('test', guildId, user, context.now, context.now, 1, undefined));
+    return at.done(() => event('test', guildId, user, context.now, context.now, { weight: 1 }, undefined));
   });
   return objectReader((at) => {
     const type = at.field('type', v1Type);
@@ -110,10 +124,10 @@ function event(
   user: { memberId: string; name: string | undefined },
   at: number,
   until: number,
-  weight: number,
+  weight: { weight: number; weightSent?: number },
   siteEventId: string | undefined,
 ): ListEvent {
-  const read: ListEvent = { site: 'topgg', kind, guildId, memberId: user.memberId, at, until, weight };
+  const read: ListEvent = { site: 'topgg', kind, guildId, memberId: user.memberId, at, until, ...weight };
   if (user.name !== undefined) read.memberName = user.name;
   if (siteEventId !== undefined) read.siteEventId = siteEventId;
   return read;
@@ -127,7 +141,8 @@ function readV0(context: ReadContext): Reader<ListEvent> {
     return at.done(() => {
       const test = type === 'test';
       const until = test ? context.now : untilFrom(context.now, context, VOTE_LENGTH_MS);
-      return event(test ? 'test' : 'vote', guildId, { memberId, name: undefined }, context.now, until, 1, undefined);
+      const kind = test ? 'test' : 'vote';
+      return event(kind, guildId, { memberId, name: undefined }, context.now, until, { weight: 1 }, undefined);
     });
   });
 }
@@ -146,6 +161,7 @@ export const topgg: ListSite = {
   auth: 'hmac-signature',
   voteLength: 'payload',
   dedupeWindowMs: HOUR_MS,
+  weights: TOPGG_WEIGHTS,
   replyApi: false,
   sendsTests: true,
   votePage: (guildId) => `https://top.gg/discord/servers/${guildId}/vote`,

@@ -1,6 +1,6 @@
 import type { ServiceClients } from '../servers/service-clients.js';
 import type { SetupPorts } from '../runtime/setup-ports.js';
-import type { DeliveryRecord, StoreRoot } from '../store/index.js';
+import { newestOfEachWindow, type DeliveryRecord, type StoreRoot } from '../store/index.js';
 import { storeWithDeadline } from '../store/within.js';
 import { DELIVERIES_KEPT } from '../webhooks/delivery-log.js';
 
@@ -33,7 +33,7 @@ export function setupPorts(deps: {
     // A delivery's check mark shows at once (its event is stored first); its log line would wait for the log's next write.
     recentDeliveries: async (guildId) => {
       const stored = await store.forServer(guildId).recentDeliveries(DELIVERIES_KEPT);
-      return [...(deps.unwrittenDeliveries?.(guildId) ?? []), ...stored].slice(0, DELIVERIES_KEPT);
+      return newestOfEachWindow([...(deps.unwrittenDeliveries?.(guildId) ?? []), ...stored], DELIVERIES_KEPT);
     },
     commands: [...deps.commands].map((command) => command.data.toJSON() as unknown as Record<string, unknown>),
   };

@@ -33,6 +33,11 @@ export async function listRoute(
   }
   if (event.kind === 'review') return listReview(event, receivedAt, options);
   const userId = event.memberId;
+  if (event.weightSent !== undefined)
+    options.logger.warn(
+      { userId, site: event.site, weightSent: event.weightSent, weight: event.weight },
+      "a list sent a vote weight outside the range its docs give; counted as the range's nearest end",
+    );
   if (event.memberName) options.rememberName?.(userId, event.memberName);
   const fresh = await options.store.acceptVote({
     userId,

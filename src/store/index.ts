@@ -16,7 +16,8 @@ export type { HoldOptions, StandbyReason, StoreLock } from './store-lock.js';
 // Every port (ports.ts): a module takes the ones it uses.
 export type * from './ports.js';
 
-export { GUILDS_SITE } from './types.js';
+export { GUILDS_SITE, recordedWeight, VOTE_WEIGHTS } from './types.js';
+export { isRefusedOutcome, newestOfEachWindow } from './delivery-windows.js';
 
 export type {
   SealedKeyUse,

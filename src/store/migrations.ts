@@ -433,6 +433,13 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX handled_interactions_until ON handled_interactions (until)`,
     ],
   },
+  {
+    version: 18,
+    name: 'every recorded vote counts 1 or 2: weights past what any list documents are brought into it',
+    // A Top.gg weight was taken up to 2^53-1; about 1,025 such votes overflow SQLite's SUM and made
+    // the server's /leaderboard, /stats and announcements fail. Writes now keep to VOTE_WEIGHTS.
+    statements: [`UPDATE votes SET weight = 2 WHERE weight > 2`, `UPDATE votes SET weight = 1 WHERE weight < 1`],
+  },
 ];
 
 /**

@@ -185,7 +185,7 @@ export interface MirrorStore {
 export interface DeliveryHistoryStore {
   /** When the last webhook delivery for this server was accepted; undefined before the first. */
   lastDeliveryAt(): Promise<number | undefined>;
-  /** The server's newest delivery log lines, newest first. */
+  /** The server's newest `limit` delivery log lines of each window (delivery-windows.ts), newest first. */
   recentDeliveries(limit: number): Promise<DeliveryRecord[]>;
 }
 
@@ -306,7 +306,7 @@ export interface EventStore {
 
 /** The delivery log's writer, for every server at once. */
 export interface DeliveryLogStore {
-  /** Appends to the delivery log, then keeps only each touched server's newest `keep` lines. */
+  /** Appends to the delivery log, then keeps only each touched server's newest `keep` lines of each window. */
   recordDeliveries(entries: readonly DeliveryRecord[], keep: number): Promise<void>;
 }
 

@@ -1,7 +1,11 @@
+import { REFUSED_ROW } from './delivery-windows.js';
 import type { DeliveryHistoryStore, DeliveryLogStore } from './ports.js';
 import { IDS_PER_STATEMENT, num, placeholders, ROWS_PER_INSERT, slices, valueRows } from './sql.js';
 import type { AllServersClass, ServerScopedClass } from './sql-scoped.js';
 import type { DeliveryOutcome, DeliveryRecord } from './types.js';
+
+/** Numbers each server's lines newest first, refusals apart from the rest (delivery-windows.ts). */
+const NEWEST_OF_EACH_WINDOW = `PARTITION BY guild_id, ${REFUSED_ROW} ORDER BY at DESC, id DESC`;
 
 /** The delivery log (deliveries), written for every server at once. */
 export function sqlDeliveryLog<Base extends AllServersClass>(base: Base) {
@@ -22,7 +26,7 @@ export function sqlDeliveryLog<Base extends AllServersClass>(base: Base) {
           await tx.query(
             `DELETE FROM deliveries WHERE id IN (
                SELECT id FROM (
-                 SELECT id, ROW_NUMBER() OVER (PARTITION BY guild_id ORDER BY at DESC, id DESC) AS newest
+                 SELECT id, ROW_NUMBER() OVER (${NEWEST_OF_EACH_WINDOW}) AS newest
                  FROM deliveries WHERE guild_id IN (${list})
                ) AS ranked WHERE newest > $1)`,
             [keep, ...slice],
@@ -38,7 +42,10 @@ export function sqlServerDeliveries<Base extends ServerScopedClass>(base: Base) 
   return class SqlServerDeliveries extends base implements Pick<DeliveryHistoryStore, 'recentDeliveries'> {
     async recentDeliveries(limit: number): Promise<DeliveryRecord[]> {
       const rows = await this.query(
-        'SELECT at, event, outcome FROM deliveries WHERE guild_id = $1 ORDER BY at DESC, id DESC LIMIT $2',
+        `SELECT at, event, outcome FROM (
+           SELECT id, at, event, outcome, ROW_NUMBER() OVER (${NEWEST_OF_EACH_WINDOW}) AS newest
+           FROM deliveries WHERE guild_id = $1
+         ) AS ranked WHERE newest <= $2 ORDER BY at DESC, id DESC`,
         [limit],
       );
       return rows.map((row) => ({

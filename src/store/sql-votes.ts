@@ -12,7 +12,14 @@ import {
   type Db,
 } from './sql.js';
 import type { ServerScopedClass } from './sql-scoped.js';
-import { GUILDS_SITE, type MemberStreak, type NewVote, type RunningListVote, type VoteSite } from './types.js';
+import {
+  GUILDS_SITE,
+  recordedWeight,
+  type MemberStreak,
+  type NewVote,
+  type RunningListVote,
+  type VoteSite,
+} from './types.js';
 
 /** A lock key safe to write into a statement as it is (a quote or backslash never is). */
 const PLAIN_KEY = /^[0-9A-Za-z_ ]+$/;
@@ -118,7 +125,7 @@ export function sqlVotes<Base extends ServerScopedClass>(base: Base) {
                site, site_event_id, weight)
              VALUES ${valueRows(rows.length, 10, 2, '$1')}`,
             rows.flatMap((vote) => {
-              const weight = vote.weight ?? (vote.double ? 2 : 1);
+              const weight = recordedWeight(vote.weight ?? (vote.double ? 2 : 1));
               return [
                 vote.userId,
                 vote.at,

@@ -76,6 +76,17 @@ export type VoteSite = string;
 export const GUILDS_SITE: VoteSite = 'guilds';
 
 /**
+ * What one recorded vote can count as, on any list: no list documents more than 2 (a Guilds double,
+ * a Top.gg weekend vote). Every write is held to it, so no sum of a server's votes can overflow
+ * SQLite's 64-bit SUM however a weight came in (store migration 18 brought older rows into it).
+ */
+export const VOTE_WEIGHTS = { min: 1, max: 2 } as const;
+
+/** A vote's weight as the ledger records it: a whole number within VOTE_WEIGHTS. */
+export const recordedWeight = (weight: number): number =>
+  Number.isInteger(weight) ? Math.min(VOTE_WEIGHTS.max, Math.max(VOTE_WEIGHTS.min, weight)) : VOTE_WEIGHTS.min;
+
+/**
  * A vote the bot accepted as new: once per member, per list, per vote period. A list's test
  * delivery is never a vote: a `kind` other than 'vote' is never recorded.
  */

@@ -1,9 +1,13 @@
 import type { Logger } from '../core/log.js';
-import type { DeliveryLogStore, DeliveryRecord } from '../store/index.js';
+import { isRefusedOutcome, newestOfEachWindow, type DeliveryLogStore, type DeliveryRecord } from '../store/index.js';
 import { STORE_BACKOFF } from '../work/backoff.js';
 import { DrainLoop } from '../work/drain-loop.js';
 
-/** Lines of the delivery log kept (and shown by /setup status) per server. */
+/**
+ * Lines of the delivery log kept (and shown by /setup status) per server in each of its windows:
+ * refusals, and the rest (store/delivery-windows.ts), so a stranger's refusals never push out
+ * what was accepted.
+ */
 export const DELIVERIES_KEPT = 10;
 /** Lines wait this long in memory, so a flood of deliveries costs one store write per interval, not one each. */
 export const DELIVERY_FLUSH_MS = 1_000;
@@ -18,10 +22,11 @@ export interface DeliveryLogOptions {
 }
 
 /**
- * The delivery log's writer. `record` only appends to memory (the newest `keep` per server), so the
- * receiver never waits on it and a flood of bad deliveries can neither slow good ones nor grow
- * anything without bound; a timer writes what waits in one transaction, which also trims each server
- * to its newest lines. A failed write keeps its lines and is retried with the store's backoff.
+ * The delivery log's writer. `record` only appends to memory (the newest `keep` of each window per
+ * server), so the receiver never waits on it and a flood of bad deliveries can neither slow good
+ * ones nor grow anything without bound; a timer writes what waits in one transaction, which also
+ * trims each server to its newest lines. A failed write keeps its lines and is retried with the
+ * store's backoff.
  */
 export class DeliveryLog {
   #waiting = new Map<string, DeliveryRecord[]>();
@@ -48,7 +53,10 @@ export class DeliveryLog {
       this.#waiting.set(entry.guildId, lines);
     }
     lines.push(entry);
-    if (lines.length > this.#keep) lines.shift();
+    // The oldest line of the new one's window goes once that window is full; the other window's stay.
+    const refused = isRefusedOutcome(entry.outcome);
+    const same = lines.filter((line) => isRefusedOutcome(line.outcome) === refused);
+    if (same.length > this.#keep) lines.splice(lines.indexOf(same[0]!), 1);
     this.#timer ??= setTimeout(() => {
       this.#timer = undefined;
       this.#loop.wake();
@@ -59,7 +67,7 @@ export class DeliveryLog {
   /** The server's lines not stored yet (waiting or being written), newest first: `/setup status` shows them. */
   waiting(guildId: string): DeliveryRecord[] {
     const lines = [...(this.#writing?.get(guildId) ?? []), ...(this.#waiting.get(guildId) ?? [])];
-    return lines.slice(-this.#keep).reverse();
+    return newestOfEachWindow(lines.reverse(), this.#keep);
   }
 
   /** Writes what waits, then stops. */
@@ -78,10 +86,10 @@ export class DeliveryLog {
     try {
       await this.options.store.recordDeliveries([...batch.values()].flat(), this.#keep);
     } catch (err) {
-      // Kept for the retry, older lines before those that came meanwhile, still the newest `keep` per server.
+      // Kept for the retry, older lines before those that came meanwhile, still the newest `keep` of each window.
       for (const [guildId, lines] of batch) {
-        const merged = [...lines, ...(this.#waiting.get(guildId) ?? [])].slice(-this.#keep);
-        this.#waiting.set(guildId, merged);
+        const merged = [...lines, ...(this.#waiting.get(guildId) ?? [])].reverse();
+        this.#waiting.set(guildId, newestOfEachWindow(merged, this.#keep).reverse());
       }
       throw err;
     } finally {

@@ -19,6 +19,7 @@ import {
 import { readEvent } from '../api/webhook-payloads.js';
 import type { AdaptedSiteId } from '../lists/index.js';
 import { checkListDelivery, listEventKind, type ListingTarget } from './list-delivery.js';
+import { loggedPath } from './logged-path.js';
 import { RefusalLog, type RefusalReason } from './refusals.js';
 import { storeWithin } from '../store/within.js';
 import { tokenMatches } from './token.js';
@@ -131,7 +132,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
     if (listing) return handleListing(req, res, listing);
     const guildId = options.targets.serverFor(url.pathname);
     if (guildId === undefined) {
-      refusals.refuse('not_found', { path: url.pathname.slice(0, 100) });
+      refusals.refuse('not_found', { path: loggedPath(url.pathname, options.path) });
       return answer(res, 404, 'not found');
     }
     if (refusedAtTheDoor(req, res)) return;

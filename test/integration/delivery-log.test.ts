@@ -59,16 +59,40 @@ describe('the delivery log writer', () => {
     expect(await root.forServer(OTHER).recentDeliveries(100)).toHaveLength(1);
   });
 
-  it('keeps the lines of a failed write and writes them on its own retry, still the newest 10', async () => {
+  it('keeps the lines of a failed write and writes them on its own retry, still the newest 10 of each window', async () => {
     failNext = 1;
     for (let i = 0; i < 6; i++) log.record(line(i));
     await settle();
     expect(writes).toBe(1);
-    for (let i = 6; i < 14; i++) log.record(line(i, 'stored'));
+    for (let i = 6; i < 20; i++) log.record(line(i, 'stored'));
     // STORE_BACKOFF's first retry comes within 500 ms.
     await settle(800);
     const kept = await root.forServer(SERVER).recentDeliveries(100);
-    expect(kept.map((entry) => entry.at)).toEqual([13, 12, 11, 10, 9, 8, 7, 6, 5, 4]);
+    expect(kept.map((entry) => entry.at)).toEqual([19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 5, 4, 3, 2, 1, 0]);
+  });
+
+  it("never lets a stranger's refusals push accepted deliveries out: each window keeps its own newest 10", async () => {
+    for (let i = 0; i < 3; i++) log.record(line(i, 'stored'));
+    log.record(line(3, 'duplicate'));
+    // Wrong signatures, unreadable bodies and other servers' ids: all a stranger can make.
+    const outcomes = ['wrong_token', 'malformed', 'wrong_server'] as const;
+    for (let i = 10; i < 5_010; i++) log.record(line(i, outcomes[i % 3]));
+    const accepted = [3, 2, 1, 0];
+    const refused = Array.from({ length: 10 }, (_, i) => 5_009 - i);
+    expect(log.waiting(SERVER).map((entry) => entry.at)).toEqual([...refused, ...accepted]);
+    await log.stop();
+    expect((await root.forServer(SERVER).recentDeliveries(10)).map((entry) => entry.at)).toEqual([
+      ...refused,
+      ...accepted,
+    ]);
+    // And in the store, whose trim counts each window apart: a later flood in a write of its own.
+    await root.recordDeliveries(
+      Array.from({ length: 12 }, (_, i) => line(10_000 + i)),
+      10,
+    );
+    const newest = Array.from({ length: 10 }, (_, i) => 10_011 - i);
+    const kept = await root.forServer(SERVER).recentDeliveries(100);
+    expect(kept.map((entry) => entry.at)).toEqual([...newest, ...accepted]);
   });
 
   it('shows the lines not stored yet, newest first, while they wait and while their write is on the way', async () => {

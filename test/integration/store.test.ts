@@ -210,7 +210,7 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
     expect(await root.forServer(other).lastDeliveryAt()).toBe(9_000);
   });
 
-  it("keeps each server's newest delivery log lines, newest first, trimmed on every write", async () => {
+  it("keeps each server's newest delivery log lines of each window, newest first, trimmed on every write", async () => {
     const [own, other] = ['700000000000000011', '700000000000000012'];
     const lines = Array.from({ length: 14 }, (_, i) => ({
       guildId: own,
@@ -221,11 +221,12 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
     await root.recordDeliveries(lines.slice(0, 8), 10);
     await root.recordDeliveries([...lines.slice(8), { guildId: other, at: 1, event: '?', outcome: 'malformed' }], 10);
     const kept = await root.forServer(own).recentDeliveries(50);
+    // The 10 newest stored, and the refusal: a window of its own.
     expect(kept.map((line) => line.at)).toEqual(
       lines
         .map((line) => line.at)
         .reverse()
-        .slice(0, 10),
+        .slice(0, 11),
     );
     expect(kept[0]).toEqual({ guildId: own, at: 10_013, event: 'vote', outcome: 'wrong_token' });
     expect(await root.forServer(other).recentDeliveries(50)).toEqual([
@@ -233,7 +234,10 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
     ]);
     // Trimmed in the store, not only when read: the other server's line is untouched.
     await root.recordDeliveries([{ guildId: own, at: 20_000, event: 'reply', outcome: 'duplicate' }], 3);
-    expect((await root.forServer(own).recentDeliveries(50)).map((line) => line.at)).toEqual([20_000, 10_013, 10_012]);
+    expect((await root.forServer(own).recentDeliveries(50)).map((line) => line.at)).toEqual([
+      20_000, 10_013, 10_012, 10_011,
+    ]);
+    expect((await root.forServer(own).recentDeliveries(2)).map((line) => line.at)).toEqual([20_000, 10_013, 10_012]);
     expect(await root.forServer(other).recentDeliveries(50)).toHaveLength(1);
     // One write for many servers (more than one statement's worth) trims each of them to its own newest.
     const servers = Array.from({ length: 520 }, (_, i) => `7100000000000${String(i).padStart(5, '0')}`);
@@ -243,7 +247,9 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
     );
     for (const guildId of [servers[0]!, servers[519]!])
       expect((await root.forServer(guildId).recentDeliveries(50)).map((line) => line.at)).toEqual([3, 2]);
-    expect((await root.forServer(own).recentDeliveries(50)).map((line) => line.at)).toEqual([20_000, 10_013, 10_012]);
+    expect((await root.forServer(own).recentDeliveries(50)).map((line) => line.at)).toEqual([
+      20_000, 10_013, 10_012, 10_011,
+    ]);
   });
 
   it('remembers the last poll and how it went', async () => {

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BotMetrics } from '../../src/hosting/metrics.js';
 import { openStore, type StoreRoot } from '../../src/store/index.js';
+import { startReceiver } from '../../src/webhooks/receiver.js';
 import { RefusalLog } from '../../src/webhooks/refusals.js';
+import { webhookTargets } from '../../src/webhooks/targets.js';
 import { capturedLog } from '../support/captured-log.js';
 import { deliver, voteEvent } from '../../tools/guilds-webhook.js';
 import { parsePrometheusText } from '../support/prometheus-text.js';
@@ -99,6 +101,36 @@ describe('refusals in the log', () => {
     expect(Object.fromEntries(family!.samples.map((s) => [s.labels.reason, s.value]))).toEqual(
       Object.fromEntries(reasons.map((r) => [r, 3])),
     );
+  });
+});
+
+describe("a listing's secret in a refused path", () => {
+  const SERVER = '333333333333333333';
+  const SECRET = 'discadia-secret-the-bot-made-0123456789';
+  it('is never logged: a Discadia address with a trailing slash or a segment too many is logged up to the site id', async () => {
+    for (const tail of [`${SECRET}/`, `${SECRET}/extra`, `${SECRET}//votes`]) {
+      const { logger, lines } = capturedLog();
+      const receiver = await startReceiver({
+        host: '127.0.0.1',
+        port: 0,
+        path: '/webhook',
+        targets: webhookTargets({
+          path: '/webhook',
+          serverToken: () => undefined,
+          listing: (_guildId, site) => (site === 'discadia' ? { secret: SECRET } : undefined),
+        }),
+        store,
+        logger,
+        inbox: { wake: () => undefined },
+        refusalLogIntervalMs: NEVER_MS,
+      });
+      const address = `${receiver.url}/${SERVER}/discadia/${tail}`;
+      expect(await deliver(address, undefined, { user_id: VOTER, guild_id: SERVER })).toBe(404);
+      await receiver.close();
+      const refused = lines.find((l) => l.msg === 'webhook delivery refused');
+      expect(refused).toMatchObject({ reason: 'not_found', path: `/webhook/${SERVER}/discadia/...` });
+      expect(JSON.stringify(lines)).not.toContain(SECRET);
+    }
   });
 });
 

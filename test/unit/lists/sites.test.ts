@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { isAdaptedSiteId, isSiteId, LIST_SITES, SITE_FACTS, SITE_IDS } from '../../../src/lists/index.js';
+import { VOTE_WEIGHTS } from '../../../src/store/index.js';
 
 describe('the list registry', () => {
   it('describes every site id, each under its own id', () => {
@@ -18,6 +19,14 @@ describe('the list registry', () => {
         .filter((site) => site.replyApi)
         .map((site) => site.id),
     ).toEqual(['guilds']);
+  });
+
+  it("gives each site a weight range inside what the ledger records, so a vote's weight never outgrows a sum", () => {
+    for (const site of Object.values(SITE_FACTS)) {
+      expect(site.weights.min).toBeGreaterThanOrEqual(VOTE_WEIGHTS.min);
+      expect(site.weights.max).toBeLessThanOrEqual(VOTE_WEIGHTS.max);
+      expect(site.weights.min).toBeLessThanOrEqual(site.weights.max);
+    }
   });
 
   it('knows a site id from anything else', () => {

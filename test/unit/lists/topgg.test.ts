@@ -49,6 +49,28 @@ describe('Top.gg v1 deliveries', () => {
     expect(read.ok && read.event.weight).toBe(2);
   });
 
+  it('count a weight outside the documented 1 to 2 as the nearest of them, keeping what was sent for the log', () => {
+    const withWeight = (value: string) =>
+      topgg.read(Buffer.from(BODY.replace('"weight":1', `"weight":${value}`)), AT_NOW);
+    for (const [sent, counted] of [
+      [Number.MAX_SAFE_INTEGER, 2],
+      [3, 2],
+      [1e300, 2],
+      [0, 1],
+      [-5, 1],
+    ] as const) {
+      const read = withWeight(String(sent));
+      expect(read.ok && { weight: read.event.weight, weightSent: read.event.weightSent }).toEqual({
+        weight: counted,
+        weightSent: sent,
+      });
+    }
+    const weekend = withWeight('2');
+    expect(weekend.ok && weekend.event).not.toHaveProperty('weightSent');
+    for (const value of ['1.5', '"2"', 'null'])
+      expect(withWeight(value)).toEqual({ ok: false, problem: expect.stringContaining('weight') });
+  });
+
   it('refuse a signature made with another secret, or over another body', () => {
     expect(topgg.verify(signed(BODY, sign(T, BODY, 'whs_other')), SECRET, NOW)).toEqual({
       ok: false,
