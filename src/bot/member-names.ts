@@ -33,9 +33,9 @@ export interface ServerNames {
  * request per page.
  */
 export class MemberNames {
-  /** `guildId/userId` → a name Discord gave. */
+  /** By `guildId/userId`: a name Discord gave. */
   readonly #names: BoundedMap<string, string>;
-  /** `guildId/userId` → a name a delivery gave, shown only while Discord has given none. */
+  /** By `guildId/userId`: a name a delivery gave, shown only while Discord has given none. */
   readonly #heard: BoundedMap<string, string>;
 
   constructor(
