@@ -7,5 +7,10 @@ export default {
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   maxWorkers: 2,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
+  // The slowest files start first (test/support/slow-files.txt), so none is left running alone at the end.
+  testSequencer: '<rootDir>/test/support/sequencer.js',
+  // One PostgreSQL cluster for the run, started by the first test that needs one (tools/postgres.ts).
+  globalSetup: '<rootDir>/test/support/postgres-setup.js',
+  globalTeardown: '<rootDir>/test/support/postgres-teardown.js',
   testTimeout: 20000,
 };

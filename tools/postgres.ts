@@ -1,5 +1,17 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { accessSync, chownSync, constants, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  accessSync,
+  chownSync,
+  closeSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -21,14 +33,77 @@ export interface TestPostgres {
 }
 
 /**
- * A real PostgreSQL for the store's tests: the machine's initdb/postgres in a temp dir on a free
- * loopback port when they are installed, else PGlite through its socket server. Stopped by `stop`.
+ * Where the test run keeps its one shared cluster: test/support/postgres-setup.js sets it (under the
+ * same name) and its teardown stops the cluster; the first test that asks starts it.
  */
-export async function startPostgres(): Promise<TestPostgres> {
+export const SHARED_POSTGRES_ENV = 'TEST_POSTGRES_SHARED_DIR';
+
+export interface PostgresOptions {
+  /**
+   * A cluster of this test's own, not the run's shared one: for a test that stops, freezes or
+   * restarts the server (its `outage`, freezePostgres), which would hit every other test on it.
+   */
+  own?: boolean;
+}
+
+/**
+ * A real PostgreSQL for the store's tests: the machine's initdb/postgres in a temp dir on a free
+ * loopback port when they are installed, else PGlite through its socket server. Inside a test run,
+ * one cluster serves every test (each gets fresh databases) unless `own` asks for one of its own:
+ * an initdb and a server start cost about two seconds. Stopped by `stop` (the shared one: its
+ * databases dropped).
+ */
+export async function startPostgres(options: PostgresOptions = {}): Promise<TestPostgres> {
   const initdb = onPath('initdb');
   const postgres = onPath('postgres');
-  if (initdb && postgres) return startServer(initdb, postgres);
-  return startPglite();
+  if (!initdb || !postgres) return startPglite();
+  const shared = process.env[SHARED_POSTGRES_ENV];
+  if (shared && !options.own) return sharedServer(shared, initdb, postgres);
+  return startServer(initdb, postgres);
+}
+
+interface SharedCluster {
+  url: string;
+  /** The postmaster, which the run's teardown stops. */
+  pid: number;
+}
+
+/** The run's shared cluster: the first to take the folder's lock starts it, the others wait for its file. */
+async function sharedServer(dir: string, initdb: string, postgresBin: string): Promise<TestPostgres> {
+  const file = path.join(dir, 'cluster.json');
+  let taken = false;
+  try {
+    mkdirSync(path.join(dir, 'lock'));
+    taken = true;
+  } catch {
+    // Another test holds the lock: it is starting the cluster.
+  }
+  if (taken) {
+    const cluster = await initCluster(initdb, dir);
+    const { server } = await runServer(postgresBin, cluster, { detached: true });
+    if (server.pid === undefined) throw new Error('the shared PostgreSQL did not start');
+    writeFileSync(file, JSON.stringify({ url: cluster.url, pid: server.pid } satisfies SharedCluster));
+  }
+  // No event crosses processes here: the file is looked for every 20 ms until the starter writes it.
+  const deadline = Date.now() + 30_000;
+  while (!existsSync(file)) {
+    if (Date.now() > deadline) throw new Error(`the shared PostgreSQL in ${dir} did not start within 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const { url } = JSON.parse(readFileSync(file, 'utf8')) as SharedCluster;
+  const created: string[] = [];
+  return {
+    url,
+    kind: 'postgres',
+    async createDatabase() {
+      const made = await createDatabase(url);
+      created.push(new URL(made).pathname.slice(1));
+      return made;
+    },
+    async stop() {
+      await dropDatabases(url, created);
+    },
+  };
 }
 
 function onPath(name: string): string | undefined {
@@ -63,8 +138,15 @@ function statsArgs(): string[] {
   return process.env.BENCH_PG_STATEMENTS === '1' ? ['-c', 'shared_preload_libraries=pg_stat_statements'] : [];
 }
 
-async function startServer(initdb: string, postgresBin: string): Promise<TestPostgres> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'bot-pg-'));
+interface Cluster {
+  dir: string;
+  data: string;
+  port: number;
+  url: string;
+  user: { uid: number; gid: number } | undefined;
+}
+
+async function initCluster(initdb: string, dir: string): Promise<Cluster> {
   const user = serverUser();
   if (user) chownSync(dir, user.uid, user.gid);
   const data = path.join(dir, 'data');
@@ -74,32 +156,54 @@ async function startServer(initdb: string, postgresBin: string): Promise<TestPos
   });
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
   const port = await closedPort();
-  const url = `postgres://bot@127.0.0.1:${port}/postgres`;
-  const run = async () => {
-    const server: ChildProcess = spawn(
-      postgresBin,
-      [
-        '-D',
-        data,
-        '-p',
-        String(port),
-        '-k',
-        dir,
-        '-c',
-        'listen_addresses=127.0.0.1',
-        '-c',
-        'fsync=off',
-        ...statsArgs(),
-      ],
-      { ...user, stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    let log = '';
-    server.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
-    const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
-    await waitForConnection(url, () => (server.exitCode !== null ? `postgres exited: ${log}` : undefined));
-    return { server, exited };
-  };
-  let running: { server: ChildProcess; exited: Promise<void> } | undefined = await run();
+  return { dir, data, port, url: `postgres://bot@127.0.0.1:${port}/postgres`, user };
+}
+
+/**
+ * Starts the server of `cluster`. A detached one (the run's shared cluster) outlives the test worker
+ * that started it, so it writes its log to a file rather than to a pipe that worker holds.
+ */
+async function runServer(
+  postgresBin: string,
+  { dir, data, port, url, user }: Cluster,
+  { detached = false } = {},
+): Promise<{ server: ChildProcess; exited: Promise<void> }> {
+  const logFile = detached ? openSync(path.join(dir, 'postgres.log'), 'a') : undefined;
+  const server: ChildProcess = spawn(
+    postgresBin,
+    [
+      '-D',
+      data,
+      '-p',
+      String(port),
+      '-k',
+      dir,
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'fsync=off',
+      // Every test worker's bots and pools on one server: PostgreSQL's default of 100 is too few.
+      ...(detached ? ['-c', 'max_connections=1000'] : []),
+      ...statsArgs(),
+    ],
+    { ...user, detached, stdio: ['ignore', 'ignore', logFile ?? 'pipe'] },
+  );
+  if (logFile !== undefined) {
+    closeSync(logFile);
+    server.unref();
+  }
+  let log = '';
+  server.stderr?.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+  const why = () => (logFile === undefined ? log : readFileSync(path.join(dir, 'postgres.log'), 'utf8'));
+  await waitForConnection(url, () => (server.exitCode !== null ? `postgres exited: ${why()}` : undefined));
+  return { server, exited };
+}
+
+async function startServer(initdb: string, postgresBin: string): Promise<TestPostgres> {
+  const cluster = await initCluster(initdb, mkdtempSync(path.join(tmpdir(), 'bot-pg-')));
+  const { dir, url } = cluster;
+  let running: { server: ChildProcess; exited: Promise<void> } | undefined = await runServer(postgresBin, cluster);
   const halt = async (signal: NodeJS.Signals) => {
     running?.server.kill(signal);
     await running?.exited;
@@ -113,7 +217,7 @@ async function startServer(initdb: string, postgresBin: string): Promise<TestPos
       // SIGQUIT is PostgreSQL's "immediate shutdown": as close to a crash as it offers.
       kill: () => halt('SIGQUIT'),
       async restart() {
-        running ??= await run();
+        running ??= await runServer(postgresBin, cluster);
       },
     },
     async stop() {
@@ -178,4 +282,16 @@ async function createDatabase(url: string): Promise<string> {
   const target = new URL(url);
   target.pathname = `/${name}`;
   return target.toString();
+}
+
+/** Drops a test's databases from the shared cluster, ending any session still on them. */
+async function dropDatabases(url: string, names: readonly string[]): Promise<void> {
+  if (names.length === 0) return;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const name of names) await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
 }

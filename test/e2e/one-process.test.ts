@@ -179,9 +179,10 @@ describe('two bots on one PostgreSQL database', () => {
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     try {
-      await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [
-        LOCK_APPLICATION_NAME,
-      ]);
+      await client.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
+        [LOCK_APPLICATION_NAME],
+      );
     } finally {
       await client.end();
     }

@@ -185,7 +185,7 @@ describe(`${WRONG_TOKENS} wrong-token requests`, () => {
   let database: string;
   let world: DrillWorld;
   beforeAll(async () => {
-    postgres = await startPostgres();
+    postgres = await startPostgres({ own: true });
     database = await postgres.createDatabase();
     world = await startDrillWorld({ DATABASE_URL: database });
   });

@@ -32,7 +32,7 @@ let world: World;
 let url: string;
 
 beforeAll(async () => {
-  postgres = await startPostgres();
+  postgres = await startPostgres({ own: true });
 }, 60_000);
 afterAll(async () => {
   await world?.close();

@@ -89,9 +89,10 @@ describe('a stored webhook event wakes the process that handles it', () => {
     await until(() => listening.length === 1, 5_000, 'the listener');
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
-    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [
-      LISTENER_APPLICATION_NAME,
-    ]);
+    await admin.query(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
+      [LISTENER_APPLICATION_NAME],
+    );
     await admin.end();
     await until(() => drops.length >= 1, 5_000, 'the drop to be noticed');
     await until(() => listening.length === 2, 5_000, 'the listener to come back');

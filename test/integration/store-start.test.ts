@@ -239,7 +239,7 @@ async function terminateLockSessions(url: string, expected: number): Promise<voi
   await client.connect();
   try {
     const { rows } = await client.query(
-      'SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE application_name = $1 AND pid IN (SELECT pid FROM pg_locks WHERE locktype = $2 AND granted)',
+      'SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND pid IN (SELECT pid FROM pg_locks WHERE locktype = $2 AND granted)',
       [LOCK_APPLICATION_NAME, 'advisory'],
     );
     expect(rows).toHaveLength(expected);
@@ -254,7 +254,7 @@ async function lockWaiters(url: string): Promise<number> {
   await client.connect();
   try {
     const { rows } = await client.query(
-      'SELECT COUNT(*) AS n FROM pg_locks WHERE locktype = $1 AND NOT granted AND classid = $2 AND objid = $3',
+      'SELECT COUNT(*) AS n FROM pg_locks WHERE locktype = $1 AND NOT granted AND classid = $2 AND objid = $3 AND database = (SELECT oid FROM pg_database WHERE datname = current_database())',
       ['advisory', ...LOCK_KEY],
     );
     return Number(rows[0]?.n ?? 0);

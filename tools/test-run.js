@@ -1,0 +1,118 @@
+// `npm test`: the checks side by side (lint, layers, format, types, and the build the tests run),
+// then unit and integration tests, then the end-to-end tests. The first stage that fails stops the
+// run and shows its output. Plain JavaScript: it runs before anything is compiled.
+//
+//   npm test [-- <jest arguments>]   e.g. npm test -- -t 'names'   (the arguments go to both Jest runs)
+//
+// The e2e files spend most of their time waiting on the child processes they start, so they run
+// with more workers than the machine has cores (TEST_E2E_WORKERS); the unit stage computes, so it
+// runs one worker a core, plus one for the integration files that wait on their servers.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import path from 'node:path';
+import { fileURLToPath, URL } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const SCRIPTS = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts;
+const cores = availableParallelism();
+const UNIT_WORKERS = process.env.TEST_UNIT_WORKERS ?? String(cores + 1);
+const E2E_WORKERS = process.env.TEST_E2E_WORKERS ?? String(cores * 2 + 1);
+const JEST = ['--experimental-vm-modules', path.join(ROOT, 'node_modules/jest/bin/jest.js'), '--passWithNoTests'];
+const jestArgs = process.argv.slice(2);
+
+/** The checks: each a package.json script, run at once beside the others; the build skips type checking, which `typecheck` does. */
+const CHECKS = ['lint', 'lint:layers', 'format:check', 'typecheck', 'build:test'];
+
+const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+
+/** Runs `command` through the shell as npm would (node_modules/.bin first on PATH); resolves with its code and output. */
+function run(command, args, { quiet, env = {} }) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      shell: args.length === 0,
+      stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      env: {
+        ...process.env,
+        ...env,
+        PATH: `${path.join(ROOT, 'node_modules/.bin')}${path.delimiter}${process.env.PATH ?? ''}`,
+      },
+    });
+    let output = '';
+    child.stdout?.on('data', (chunk) => (output += chunk));
+    child.stderr?.on('data', (chunk) => (output += chunk));
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output, child }));
+  });
+}
+
+async function checks() {
+  const started = performance.now();
+  const running = CHECKS.map((name) => {
+    const at = performance.now();
+    return run(SCRIPTS[name], [], { quiet: true }).then((result) => ({ name, at, ...result }));
+  });
+  // Reported as each ends; the first failure is shown whole once every check has ended.
+  const results = await Promise.all(
+    running.map((done) =>
+      done.then((result) => {
+        process.stdout.write(`${result.code === 0 ? '✔' : '✘'} ${result.name} (${seconds(result.at)})\n`);
+        return result;
+      }),
+    ),
+  );
+  const failed = results.filter((result) => result.code !== 0);
+  for (const { name, output } of failed) process.stdout.write(`\n── ${name} failed ──\n${output}\n`);
+  return { ok: failed.length === 0, time: seconds(started) };
+}
+
+async function jest(name, dirs, workers, outputDir) {
+  const started = performance.now();
+  const outputFile = path.join(outputDir, `${name}.json`);
+  const { code } = await run(
+    process.execPath,
+    [...JEST, `--maxWorkers=${workers}`, '--json', `--outputFile=${outputFile}`, ...dirs, ...jestArgs],
+    { quiet: false, env: { TEST_RUN_STAGE: name } },
+  );
+  let results;
+  try {
+    results = JSON.parse(readFileSync(outputFile, 'utf8'));
+  } catch {
+    results = undefined;
+  }
+  return { ok: code === 0, time: seconds(started), results };
+}
+
+function closingLine(runs) {
+  const sum = (key) => runs.reduce((total, { results }) => total + (results?.[key] ?? 0), 0);
+  const skipped = sum('numPendingTests') + sum('numTodoTests');
+  return `Tests: ${sum('numPassedTests')} passed, ${sum('numFailedTests')} failed${skipped ? `, ${skipped} skipped` : ''}`;
+}
+
+const outputDir = mkdtempSync(path.join(tmpdir(), 'test-run-'));
+const times = [];
+const runs = [];
+let ok;
+try {
+  const checked = await checks();
+  times.push(`checks ${checked.time}`);
+  ok = checked.ok;
+  for (const [name, dirs, workers] of [
+    ['unit', ['test/unit', 'test/integration'], UNIT_WORKERS],
+    ['e2e', ['test/e2e'], E2E_WORKERS],
+  ]) {
+    if (!ok) break;
+    const stage = await jest(name, dirs, workers, outputDir);
+    times.push(`${name} ${stage.time}`);
+    runs.push(stage);
+    ok = stage.ok;
+  }
+} finally {
+  rmSync(outputDir, { recursive: true, force: true });
+}
+process.stderr.write(`Stages: ${times.join(', ')}\n`);
+if (!ok && runs.length === 0)
+  process.stderr.write('Stopped at the checks: fix what is shown above, then run npm test again.\n');
+process.stderr.write(`${closingLine(runs)}\n`);
+process.exitCode = ok ? 0 : 1;
