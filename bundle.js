@@ -52,7 +52,9 @@ const commands = readdirSync('dist/commands')
 
 rmSync(OUT_DIR, { recursive: true, force: true });
 await build({
-  entryPoints: ['dist/src/processes/bot.js', ...commands],
+  // bot.js reads its command line, then loads bot-run.js; each stays where it was (src/processes/),
+  // since bot-run.js finds the commands beside it (../../commands/).
+  entryPoints: ['dist/src/processes/bot.js', 'dist/src/processes/bot-run.js', ...commands],
   outbase: 'dist',
   outdir: OUT_DIR,
   bundle: true,

@@ -26,7 +26,7 @@ export default tseslint.config(
     // discord.js loads these as CommonJS; an `import` of them in the bot loads their ES builds beside
     // it, a second copy in memory. discord.js re-exports them; the plain EmbedBuilder has its module.
     files: ['src/**/*.ts', 'commands/**/*.ts'],
-    ignores: ['src/views/embed-builder.ts', 'src/rest-proxy/**', 'src/processes/rest-proxy.ts'],
+    ignores: ['src/views/embed-builder.ts', 'src/rest-proxy/**', 'src/processes/rest-proxy-run.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

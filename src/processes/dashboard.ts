@@ -1,17 +1,4 @@
-import { disableValidators } from 'discord.js';
 import { readArgs } from '../core/cli-args.js';
-import { InFlight } from '../bot/in-flight.js';
-import { installProcessGuards } from '../bot/process-guards.js';
-import { loadConfig, secretValues } from '../config/bot.js';
-import { ConfigError } from '../config/load.js';
-import { createLogger } from '../core/log.js';
-import { restView } from '../dashboard/bot-view.js';
-import { drainOnSignal } from './drain-on-signal.js';
-import { serveHealthPort } from '../hosting/health-only.js';
-import type { Phase } from '../hosting/index.js';
-import { startDashboard } from './dashboard-server.js';
-import { gatewaylessParts } from './gatewayless-parts.js';
-import { exitOnStartFailure } from './start-failure.js';
 
 const USAGE = `Usage: npm run dashboard
 
@@ -25,47 +12,5 @@ Options:
   -h, --help  show this text (reads no settings, connects to nothing)
 `;
 
-async function main(): Promise<void> {
-  disableValidators();
-  const config = loadConfig();
-  if (!config.dashboard)
-    throw new ConfigError(['DASHBOARD_PORT is missing: npm run dashboard serves only the web dashboard, on this port']);
-  const logger = createLogger(config.logLevel, secretValues(config), undefined, config.logFormat);
-  let phase: Phase = 'starting';
-  const healthPort = await serveHealthPort(config.healthPort, () => phase);
-  // Never logged in: servers, channels, roles and members are read over REST, no gateway session opened.
-  const { store, servers, client, base, contexts } = await gatewaylessParts(config, logger);
-  const view = await restView(client);
-  installProcessGuards(logger);
-  // The contexts are never started: a reply is posted here, its feed post redrawn by the gateway.
-  const dashboard = await startDashboard({
-    config,
-    base,
-    store,
-    view,
-    logger,
-    // /setup may have changed the server in another process: its settings are read again for each page.
-    refresh: (guildId) => servers.reload(guildId),
-    context: async (guildId) => {
-      await contexts.prepare(guildId);
-      return contexts.get(guildId);
-    },
-  });
-  phase = 'ok';
-  logger.info({ servers: servers.known().length }, 'ready for the dashboard');
-
-  drainOnSignal({
-    logger,
-    inFlight: new InFlight(),
-    graceMs: config.shutdownGraceMs,
-    stopping: () => (phase = 'stopping'),
-    async then() {
-      await dashboard?.close();
-      await client.destroy();
-      await store.close();
-      await healthPort?.close();
-    },
-  });
-}
-
-if (readArgs(USAGE, {})) main().catch((error: unknown) => exitOnStartFailure(error, 'The dashboard'));
+// Starting loads discord.js and the rest: only once the command line asks for it (--help answers at once).
+if (readArgs(USAGE, {})) (await import('./dashboard-run.js')).start();

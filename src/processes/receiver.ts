@@ -1,6 +1,4 @@
 import { readArgs } from '../core/cli-args.js';
-import { receiverRole } from './receiver-role.js';
-import { exitOnStartFailure } from './start-failure.js';
 
 const USAGE = `Usage: npm run receiver
 
@@ -14,4 +12,11 @@ Options:
   -h, --help  show this text (reads no settings, connects to nothing)
 `;
 
-if (readArgs(USAGE, {})) receiverRole().catch((error: unknown) => exitOnStartFailure(error, 'The webhook receiver'));
+// Starting loads the store and the receiver: only once the command line asks for it (--help answers at once).
+if (readArgs(USAGE, {})) {
+  const [{ receiverRole }, { exitOnStartFailure }] = await Promise.all([
+    import('./receiver-role.js'),
+    import('./start-failure.js'),
+  ]);
+  receiverRole().catch((error: unknown) => exitOnStartFailure(error, 'The webhook receiver'));
+}
