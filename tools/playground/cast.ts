@@ -1,4 +1,6 @@
-import { member, MEMBER_PERMISSIONS, MODERATOR_PERMISSIONS, type MemberPayload } from '../discord-standin/index.js';
+import { MEMBER_PERMISSIONS, MODERATOR_PERMISSIONS } from '../discord-standin/fixtures.js';
+import { member } from '../discord-standin/payloads.js';
+import type { MemberPayload } from '../discord-standin/types.js';
 
 /* The made-up members of the demo and the playground. Alice, Bob and Carol are the service
  * sandbox's seed users (src/sandbox/seed.json), so what the bot finds for them is known. */
