@@ -35,6 +35,7 @@ describe('DrainLoop', () => {
   it('starts nothing after stop, and stop waits for the pass in flight', async () => {
     let finished = false;
     const loop = new DrainLoop(async () => {
+      // A pass that takes 20 ms, on jest's clock.
       await new Promise((resolve) => setTimeout(resolve, 20));
       finished = true;
     });
