@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { afterEach, describe, expect, it } from '@jest/globals';
 import { Client, Events, GatewayIntentBits, type Interaction } from 'discord.js';
 import {
   guildIdOnShard,
@@ -9,6 +9,7 @@ import {
   type DiscordStandIn,
   type DiscordStandInOptions,
 } from '../../tools/discord-standin/index.js';
+import { holdClock } from '../support/held-clock.js';
 
 let standIn: DiscordStandIn | undefined;
 const clients: Client[] = [];
@@ -39,24 +40,6 @@ async function shardClient(
   await ready;
   return { client, received };
 }
-
-/** Jest's fake timers with only Date faked. */
-const EVERYTHING_BUT_DATE = [
-  'hrtime',
-  'nextTick',
-  'performance',
-  'queueMicrotask',
-  'requestAnimationFrame',
-  'cancelAnimationFrame',
-  'requestIdleCallback',
-  'cancelIdleCallback',
-  'setImmediate',
-  'clearImmediate',
-  'setInterval',
-  'clearInterval',
-  'setTimeout',
-  'clearTimeout',
-] as const;
 
 const onShards = (count: number, perShard: number): string[] =>
   Array.from({ length: count * perShard }, (_, i) => guildIdOnShard(i % count, count));
@@ -151,12 +134,12 @@ describe("the stand-in's global REST limit", () => {
     const stand = await start({});
     // The stand-in counts in whole seconds of Date.now: the clock held at the start of one, so all
     // 60 fall in one window (timers and I/O stay real).
-    jest.useFakeTimers({ now: Math.ceil(Date.now() / 1000) * 1000, doNotFake: EVERYTHING_BUT_DATE });
+    const clock = holdClock(['Date'], Math.ceil(Date.now() / 1000) * 1000);
     let responses: Response[];
     try {
       responses = await Promise.all(Array.from({ length: 60 }, () => get(stand, '/gateway/bot', stand.token)));
     } finally {
-      jest.useRealTimers();
+      clock.release();
     }
     const refused = responses.filter((response) => response.status === 429);
     expect(refused).toHaveLength(10);

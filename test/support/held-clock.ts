@@ -1,7 +1,24 @@
 import { jest } from '@jest/globals';
 
 type Clock = 'Date' | 'performance';
-type Fakeable = NonNullable<NonNullable<Parameters<typeof jest.useFakeTimers>[0]>['doNotFake']>[number];
+/** What jest's fake timers can fake (FakeableAPI in @jest/types). */
+type Fakeable =
+  | 'Date'
+  | 'hrtime'
+  | 'nextTick'
+  | 'performance'
+  | 'queueMicrotask'
+  | 'requestAnimationFrame'
+  | 'cancelAnimationFrame'
+  | 'requestIdleCallback'
+  | 'cancelIdleCallback'
+  | 'setImmediate'
+  | 'clearImmediate'
+  | 'setInterval'
+  | 'clearInterval'
+  | 'setTimeout'
+  | 'clearTimeout'
+  | 'Temporal';
 
 const FAKEABLE: readonly Fakeable[] = [
   'Date',

@@ -2,8 +2,12 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import { DrainLoop } from '../../../src/work/drain-loop.js';
 
 /** The loop's timers (retries, wakeAt, every, sleep) run on jest's clock; setImmediate stays real to let passes settle. */
-beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] }));
-afterEach(() => jest.useRealTimers());
+beforeEach(() => {
+  jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] });
+});
+afterEach(() => {
+  jest.useRealTimers();
+});
 const advance = (ms: number) => jest.advanceTimersByTimeAsync(ms);
 
 describe('DrainLoop', () => {

@@ -2,8 +2,12 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import { settleWithin } from '../../../src/work/settle-within.js';
 
 /** The deadline and the work's own timers run on jest's clock, moved by the test. */
-beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] }));
-afterEach(() => jest.useRealTimers());
+beforeEach(() => {
+  jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] });
+});
+afterEach(() => {
+  jest.useRealTimers();
+});
 const advance = (ms: number) => jest.advanceTimersByTimeAsync(ms);
 
 const after = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeout(resolve, ms, value));

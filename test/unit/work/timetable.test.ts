@@ -2,8 +2,12 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import { Timetable } from '../../../src/work/timetable.js';
 
 /** The timetable's one timer and its clock (Date.now) run on jest's clock, moved by the test. */
-beforeEach(() => jest.useFakeTimers());
-afterEach(() => jest.useRealTimers());
+beforeEach(() => {
+  jest.useFakeTimers();
+});
+afterEach(() => {
+  jest.useRealTimers();
+});
 const advance = (ms: number) => jest.advanceTimersByTime(ms);
 
 describe('a timetable: one timer for many keyed jobs', () => {
