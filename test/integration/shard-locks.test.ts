@@ -106,7 +106,10 @@ describe('per-shard locks on PostgreSQL', () => {
     const zero = holder(url, on(1, 0));
     await standingBy(zero);
     expect(zero.lock).toBeUndefined();
+    // Stopped, and done stopping (its probe may be out), before the holder lets go.
     zero.stop();
+    await zero.waiting;
+    expect(zero.lock).toBeUndefined();
     await whole.release();
   });
 });
