@@ -69,6 +69,9 @@ export async function holdPostgresLock(
       for (;;) {
         if (dropped !== undefined) throw dropped;
         const taken = await takeShards(client, options.shards ?? EVERYTHING);
+        // Stopped while this probe was out: what it took goes with its session (ended below), never to
+        // a caller that stopped waiting.
+        signal?.throwIfAborted();
         if (taken === 'held') return watch(client, url, options, timing);
         // Another count seen once may be a waiting process's brief probe; seen twice running, a
         // process acts with it. Only then is it this one's setting to fix rather than a turn to wait.

@@ -45,6 +45,11 @@ export interface ReceiverOptions {
   onRefused?: (reason: RefusalReason) => void;
   /** How long a delivery waits for the store before it is answered 503. */
   storeDeadlineMs?: number;
+  /**
+   * The bounds on what a stranger holds (webhook-limits.ts) in place of their defaults: a test of the
+   * mechanism runs them in fractions of a second.
+   */
+  timeouts?: { headersMs?: number; requestMs?: number; checkMs?: number };
   refusalLogIntervalMs?: number;
   now?: () => number;
 }
@@ -93,9 +98,9 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
 
   const server: Server = createServer(
     {
-      headersTimeout: HEADERS_TIMEOUT_MS,
-      requestTimeout: REQUEST_TIMEOUT_MS,
-      connectionsCheckingInterval: CONNECTIONS_CHECK_MS,
+      headersTimeout: options.timeouts?.headersMs ?? HEADERS_TIMEOUT_MS,
+      requestTimeout: options.timeouts?.requestMs ?? REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: options.timeouts?.checkMs ?? CONNECTIONS_CHECK_MS,
     },
     (req, res) => {
       void handle(req, res).catch((err: unknown) => {

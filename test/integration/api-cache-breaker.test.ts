@@ -1,9 +1,10 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it } from '@jest/globals';
 import { ServiceUnavailableError, UnauthorizedError } from '../../src/api/index.js';
 import type { ServiceClient, ServiceClientOptions } from '../../src/api/index.js';
 import { TtlCache } from '../../src/api/cache.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { useSandbox } from '../support/sandbox-per-file.js';
+import { holdClock, type HeldClock } from '../support/held-clock.js';
 import { failure, fastClient } from '../support/service.js';
 import { CRITIC, CRITIC_REVIEW, NOBODY, VOTER } from '../../tools/seed.js';
 
@@ -12,7 +13,16 @@ let sandbox: Sandbox;
 const clientFor = (overrides: Partial<ServiceClientOptions> = {}): ServiceClient =>
   fastClient(sandbox, { retries: 0, ...overrides });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * The client's cache and breaker read performance.now: held still, and moved by the test past a TTL
+ * or a cool-down, while requests and their timers run for real.
+ */
+let clock: HeldClock | undefined;
+const heldClock = (): HeldClock => (clock = holdClock(['performance']));
+afterEach(() => {
+  clock?.release();
+  clock = undefined;
+});
 
 useSandbox((started) => (sandbox = started));
 
@@ -87,10 +97,11 @@ describe('cache', () => {
   });
 
   it('counts a cached vote’s remaining time down instead of repeating the stale figure', async () => {
+    const clock = heldClock();
     const client = clientFor({ cacheTtlMs: 10_000 });
     const first = await client.getVote(VOTER);
     const firstList = await client.listVotes();
-    await sleep(120);
+    clock.advance(120);
     const second = await client.getVote(VOTER);
     const secondList = await client.listVotes();
     expect(sandbox.requestCount()).toBe(2);
@@ -100,15 +111,19 @@ describe('cache', () => {
   });
 
   it('asks again once the TTL has passed', async () => {
+    const clock = heldClock();
     const client = clientFor({ cacheTtlMs: 80 });
     await client.listVotes();
+    clock.advance(79);
     await client.listVotes();
-    await sleep(120);
+    expect(sandbox.requestCount('listVotes')).toBe(1);
+    clock.advance(2);
     await client.listVotes();
     expect(sandbox.requestCount('listVotes')).toBe(2);
   });
 
   it('keeps not voted only for the short TTL, while a vote stays cached', async () => {
+    const clock = heldClock();
     const client = clientFor({ cacheTtlMs: 10_000, notVotedTtlMs: 80 });
     expect((await client.getVote(NOBODY)).voted).toBe(false);
     await client.getVote(VOTER);
@@ -116,18 +131,19 @@ describe('cache', () => {
     expect(sandbox.requestCount('getVote')).toBe(2);
     // The member votes right after checking: the next check past the short TTL sees it.
     sandbox.setVote(NOBODY, 12 * 3_600_000);
-    await sleep(120);
+    clock.advance(120);
     expect((await client.getVote(NOBODY)).voted).toBe(true);
     await client.getVote(VOTER);
     expect(sandbox.requestCount('getVote')).toBe(3);
   });
 
   it('keeps a missing review only for the short TTL', async () => {
+    const clock = heldClock();
     const client = clientFor({ cacheTtlMs: 10_000, notVotedTtlMs: 80 });
     expect(await client.getReview(NOBODY)).toBeNull();
     expect(await client.getReview(NOBODY)).toBeNull();
     expect(sandbox.requestCount('getReview')).toBe(1);
-    await sleep(120);
+    clock.advance(120);
     await client.getReview(NOBODY);
     expect(sandbox.requestCount('getReview')).toBe(2);
   });
@@ -189,15 +205,17 @@ describe('cache', () => {
 describe('circuit breaker', () => {
   it('opens after 3 failed calls, fails fast with no request, and closes after the cool-down', async () => {
     sandbox.setFault('getVote', { status: 500 });
+    const clock = heldClock();
     const client = clientFor({ breakerThreshold: 3, breakerCooldownMs: 200 });
     for (let i = 0; i < 3; i += 1) {
       expect(((await failure(client.getVote(VOTER))) as ServiceUnavailableError).reason).toBe('retries_exhausted');
     }
     expect(sandbox.requestCount()).toBe(3);
 
-    const started = performance.now();
+    // Measured on the real clock (performance.now is held).
+    const started = process.hrtime.bigint();
     const fast = await failure(client.listVotes());
-    expect(performance.now() - started).toBeLessThan(50);
+    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(50);
     expect(fast).toBeInstanceOf(ServiceUnavailableError);
     expect((fast as ServiceUnavailableError).reason).toBe('circuit_open');
     expect(
@@ -207,7 +225,10 @@ describe('circuit breaker', () => {
     expect(sandbox.requestCount()).toBe(3);
 
     sandbox.clearFaults();
-    await sleep(250);
+    clock.advance(199);
+    expect(((await failure(client.getVote(VOTER))) as ServiceUnavailableError).reason).toBe('circuit_open');
+    expect(sandbox.requestCount()).toBe(3);
+    clock.advance(1);
     expect((await client.getVote(VOTER)).voted).toBe(true);
     expect(sandbox.requestCount()).toBe(4);
     // Closed again: calls go through.
@@ -217,10 +238,11 @@ describe('circuit breaker', () => {
 
   it('lets a single trial call through after the cool-down, and reopens when it fails', async () => {
     sandbox.setFault('*', { status: 503 });
+    const clock = heldClock();
     const client = clientFor({ breakerThreshold: 2, breakerCooldownMs: 150 });
     await failure(client.getVote(VOTER));
     await failure(client.getVote(VOTER));
-    await sleep(200);
+    clock.advance(150);
     sandbox.setFault('*', { status: 503, latencyMs: 50 });
     // The first call after the cool-down is the trial; one started while it runs fails fast.
     const [trial, other] = await Promise.all([failure(client.getVote(VOTER)), failure(client.listVotes())]);

@@ -3,6 +3,8 @@ import { RateLimitedError, ServiceUnavailableError, type RateLimitEvent } from '
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { useSandbox } from '../support/sandbox-per-file.js';
 import { CRITIC_REVIEW, VOTER } from '../../tools/seed.js';
+import { holdClock } from '../support/held-clock.js';
+import { pollUntil } from '../support/poll-until.js';
 import { failure, fastClient } from '../support/service.js';
 
 let sandbox: Sandbox;
@@ -79,7 +81,8 @@ describe('rate-limit compliance', () => {
     sandbox.setFault('getVote', { status: 429, retryAfter: '1', times: 1 });
     const client = fastClient(sandbox, { retries: 3, totalBudgetMs: 5_000 });
     const first = client.getVote(VOTER);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The 429 is answered: a call started now is held by it (or, until its answer is read, by the unknown window).
+    await pollUntil(() => sandbox.requests.length > 0, 'the request answered 429');
     const second = client.getVote(memberId(7));
     await Promise.all([first, second]);
     const [refused, ...after] = sandbox.requests;
@@ -89,13 +92,20 @@ describe('rate-limit compliance', () => {
   });
 
   it('lets calls through again once a 429 without rate-limit headers has been waited out', async () => {
-    const client = fastClient(sandbox, { retries: 0, totalBudgetMs: 3_000 });
-    await client.getVote(VOTER);
-    sandbox.setFault('getVote', { status: 429, retryAfter: '1', times: 1 });
-    await failure(client.getVote(memberId(1)));
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
-    expect((await client.getVote(memberId(2))).voted).toBe(false);
-    expect((await client.getVote(memberId(3))).voted).toBe(false);
+    // The limiter reads performance.now: held, and moved past the second Retry-After asks for.
+    const clock = holdClock(['performance']);
+    try {
+      const client = fastClient(sandbox, { retries: 0, totalBudgetMs: 3_000 });
+      await client.getVote(VOTER);
+      sandbox.setFault('getVote', { status: 429, retryAfter: '1', times: 1 });
+      await failure(client.getVote(memberId(1)));
+      clock.advance(1_000);
+      expect((await client.getVote(memberId(2))).voted).toBe(false);
+      expect((await client.getVote(memberId(3))).voted).toBe(false);
+      expect(sandbox.requestCount('getVote')).toBe(4);
+    } finally {
+      clock.release();
+    }
   });
 
   it('does not slow down a service that sends no rate-limit headers: calls run side by side', async () => {

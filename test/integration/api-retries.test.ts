@@ -5,6 +5,7 @@ import type { AttemptInfo, ServiceClient, ServiceClientOptions } from '../../src
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { useSandbox } from '../support/sandbox-per-file.js';
+import { pollUntil } from '../support/poll-until.js';
 import { failure, fastClient } from '../support/service.js';
 import { closedPort } from '../../tools/closed-port.js';
 import { CRITIC_REVIEW, VOTER } from '../../tools/seed.js';
@@ -184,7 +185,10 @@ describe('timeouts and budgets', () => {
   it('ends a call when its signal aborts, with reason aborted', async () => {
     sandbox.setFault('getVote', { latencyMs: 1000 });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
+    // Aborted while the request is at the service, not before it left.
+    void pollUntil(() => sandbox.requestCount('getVote') > 0, 'the request at the service').then(() =>
+      controller.abort(),
+    );
     const started = performance.now();
     const error = await failure(clientFor(sandbox.baseUrl).getVote(VOTER, { signal: controller.signal }));
     expect(performance.now() - started).toBeLessThan(400);
@@ -228,8 +232,9 @@ describe('POST is not idempotent', () => {
     expect(error).toBeInstanceOf(ReplyOutcomeUnknownError);
     expect(sandbox.requestCount('postReply')).toBe(1);
     // This is why it is not sent again: the service went on and posted it.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await pollUntil(() => sandbox.repliesTo(CRITIC_REVIEW).length > 0, 'the late reply posted');
     expect(sandbox.repliesTo(CRITIC_REVIEW)).toHaveLength(1);
+    expect(sandbox.requestCount('postReply')).toBe(1);
   });
 
   it('reports an unknown outcome after 1 request when the connection is reset', async () => {
@@ -255,8 +260,9 @@ describe('POST is not idempotent', () => {
     );
     expect(error).toBeInstanceOf(ReplyOutcomeUnknownError);
     expect(sandbox.requestCount('postReply')).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await pollUntil(() => sandbox.repliesTo(CRITIC_REVIEW).length > 0, 'the late reply posted');
     expect(sandbox.repliesTo(CRITIC_REVIEW)).toHaveLength(1);
+    expect(sandbox.requestCount('postReply')).toBe(1);
   });
 
   it('retries a POST answered 429 and returns the reply, after 2 requests', async () => {

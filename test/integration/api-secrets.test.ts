@@ -11,6 +11,7 @@ import {
 } from '../../src/api/index.js';
 import type { AttemptInfo, ServiceClient, ServiceClientOptions } from '../../src/api/index.js';
 import { startSandbox } from '../../src/sandbox/server.js';
+import { pollUntil } from '../support/poll-until.js';
 import { fastClient } from '../support/service.js';
 import { closedPort } from '../../tools/closed-port.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
@@ -200,8 +201,8 @@ describe('secrets', () => {
     expect(attempts.length).toBeGreaterThan(10);
     const reported = JSON.stringify(attempts);
     for (const secret of SECRETS) expect(reported).not.toContain(secret);
-    // Let the sandbox finish the requests the client stopped waiting for.
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    // Let the sandbox finish the requests the client stopped waiting for: the last, a slow reply, is stored.
+    await pollUntil(() => sandbox.repliesTo(VOTER_REVIEW).length > 0, 'the slow reply stored');
   });
 
   it('keeps the credentials out of the client object when it is logged or serialised', () => {

@@ -6,6 +6,7 @@ import { createLogger } from '../../src/core/log.js';
 import type { BaseContext } from '../../src/runtime/context.js';
 import { openStore, type SignOutStore, type StoreRoot } from '../../src/store/index.js';
 import { capturedLog } from '../support/captured-log.js';
+import { pollUntil } from '../support/poll-until.js';
 import { storeBackends } from '../support/store-backends.js';
 
 /** How often the apps here read sign-outs (30 s in production). */
@@ -128,8 +129,10 @@ describe.each(storeBackends('sign-outs-'))('a sign-out, kept in the store ($name
     stores.push(root);
     // The real store, made to fail its writes as a stalled database would.
     let failing = true;
+    let writes = 0;
     const flaky: SignOutStore = {
       endSignIn: async (...args) => {
+        writes += 1;
         if (failing) throw new Error('database is locked');
         return root.endSignIn(...args);
       },
@@ -141,7 +144,9 @@ describe.each(storeBackends('sign-outs-'))('a sign-out, kept in the store ($name
 
     expect((await logout(first.url, cookie)).status).toBe(200);
     expect((await home(first.url, cookie)).status).toBe(302);
-    await new Promise((resolve) => setTimeout(resolve, READ_MS * 3));
+    // The logout's write and three reads' after it, all refused: the first two reads had their say
+    // in the log by the time the third began, 100 ms later.
+    await pollUntil(() => writes >= 4, 'three reads that wrote again after the logout', { everyMs: 10 });
     expect((await root.signOuts(Date.now())).size).toBe(0);
     // One warn line for the logout and one for the outage of the reads, not one a read.
     expect(lines.filter((line) => line.level === 40).map((line) => line.msg)).toEqual([
@@ -150,9 +155,11 @@ describe.each(storeBackends('sign-outs-'))('a sign-out, kept in the store ($name
     ]);
 
     failing = false;
-    const until = Date.now() + 5_000;
-    while (!(await root.signOuts(Date.now())).has('refused-at-first') && Date.now() < until)
-      await new Promise((resolve) => setTimeout(resolve, READ_MS));
+    await pollUntil(
+      async () => (await root.signOuts(Date.now())).has('refused-at-first'),
+      'the sign-out written by a later read',
+      { everyMs: 20 },
+    );
     expect([...(await root.signOuts(Date.now())).keys()]).toEqual(['refused-at-first']);
     expect(lines.map((line) => line.msg)).toContain('dashboard sign-outs are read and written again');
     const restarted = await dashboard([NEW], await openStore(target).then((other) => (stores.push(other), other)));

@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { openStore, type DeliveryRecord, type StoreRoot } from '../../src/store/index.js';
+import { STORE_BACKOFF } from '../../src/work/backoff.js';
 import { DeliveryLog } from '../../src/webhooks/delivery-log.js';
 import { capturedLog } from '../support/captured-log.js';
 
@@ -13,7 +14,11 @@ const line = (at: number, outcome: DeliveryRecord['outcome'] = 'wrong_token', gu
   event: '?',
   outcome,
 });
-const settle = (ms = FLUSH_MS * 4) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * The flush timer and the retry backoff run on jest's clock, moved by the test; the store is SQLite
+ * in memory, answered synchronously, so nothing here waits on a real timer.
+ */
+const settle = (ms = FLUSH_MS) => jest.advanceTimersByTimeAsync(ms);
 
 describe('the delivery log writer', () => {
   let root: StoreRoot;
@@ -24,6 +29,7 @@ describe('the delivery log writer', () => {
   let log: DeliveryLog;
   beforeEach(async () => {
     root = await openStore({ kind: 'sqlite', file: ':memory:' });
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
     writes = 0;
     failNext = 0;
     hold = undefined;
@@ -43,6 +49,7 @@ describe('the delivery log writer', () => {
   });
   afterEach(async () => {
     await log.stop();
+    jest.useRealTimers();
     await root.close();
   });
 
@@ -50,7 +57,9 @@ describe('the delivery log writer', () => {
     for (let i = 0; i < 5_000; i++) log.record(line(i));
     log.record(line(1, 'stored', OTHER));
     expect(writes).toBe(0);
-    await settle();
+    await settle(FLUSH_MS - 1);
+    expect(writes).toBe(0);
+    await settle(1);
     expect(writes).toBe(1);
     const kept = await root.forServer(SERVER).recentDeliveries(100);
     expect(kept.map((entry) => entry.at)).toEqual([
@@ -65,8 +74,9 @@ describe('the delivery log writer', () => {
     await settle();
     expect(writes).toBe(1);
     for (let i = 6; i < 20; i++) log.record(line(i, 'stored'));
-    // STORE_BACKOFF's first retry comes within 500 ms.
-    await settle(800);
+    // STORE_BACKOFF's first retry comes within its base, 500 ms.
+    await settle(STORE_BACKOFF.baseMs);
+    expect(writes).toBe(2);
     const kept = await root.forServer(SERVER).recentDeliveries(100);
     expect(kept.map((entry) => entry.at)).toEqual([19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 5, 4, 3, 2, 1, 0]);
   });
@@ -112,7 +122,7 @@ describe('the delivery log writer', () => {
     release();
     await settle();
     expect(log.waiting(SERVER).map((entry) => entry.at)).toEqual(newest);
-    await settle(800);
+    await settle(STORE_BACKOFF.baseMs);
     expect(log.waiting(SERVER)).toEqual([]);
     expect((await root.forServer(SERVER).recentDeliveries(100)).map((entry) => entry.at)).toEqual(newest);
   });

@@ -9,6 +9,7 @@ import {
   type DiscordStandIn,
   type DiscordStandInOptions,
 } from '../../tools/discord-standin/index.js';
+import { holdClock } from '../support/held-clock.js';
 
 let standIn: DiscordStandIn | undefined;
 const clients: Client[] = [];
@@ -83,8 +84,10 @@ describe('the Discord stand-in with shards', () => {
     const stand = await start({ guildId: onZero, otherGuildIds: [onOne], maxConcurrency: 2 });
     const zero = await shardClient(stand, [0], 2);
     stand.sendInteraction(slashCommand({ name: 'vote', guildId: onOne, member: member() }));
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(zero.received).toHaveLength(0);
+    // A later interaction on shard 0's own socket: had the first gone there, it would have come first.
+    stand.sendInteraction(slashCommand({ name: 'vote', guildId: onZero, member: member() }));
+    await stand.waitUntil(() => zero.received.length > 0, 5_000, "shard 0's own interaction");
+    expect(zero.received.map((i) => i.guildId)).toEqual([onZero]);
     const one = await shardClient(stand, [1], 2);
     await stand.waitUntil(() => one.received.length === 1, 5_000, 'the held interaction');
     expect(one.received[0]?.guildId).toBe(onOne);
@@ -99,6 +102,8 @@ describe('the Discord stand-in with shards', () => {
   });
 
   it('sees one discord.js process with two shards wait out the identify window in one bucket', async () => {
+    // discord.js's own wait (5 s, fixed in @discordjs/ws's SimpleIdentifyThrottler, on timers/promises
+    // that no fake clock reaches) is the subject: this case takes those 5 s.
     const stand = await start({ maxConcurrency: 1 });
     await shardClient(stand, [0, 1], 2);
     const [first, second] = stand.identifies;
@@ -127,9 +132,15 @@ describe("the stand-in's global REST limit", () => {
 
   it('answers 429 global past 50 bot requests in a second and counts them', async () => {
     const stand = await start({});
-    // Aligned to the start of a second, so all 60 fall in one window.
-    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000)));
-    const responses = await Promise.all(Array.from({ length: 60 }, () => get(stand, '/gateway/bot', stand.token)));
+    // The stand-in counts in whole seconds of Date.now: the clock held at the start of one, so all
+    // 60 fall in one window (timers and I/O stay real).
+    const clock = holdClock(['Date'], Math.ceil(Date.now() / 1000) * 1000);
+    let responses: Response[];
+    try {
+      responses = await Promise.all(Array.from({ length: 60 }, () => get(stand, '/gateway/bot', stand.token)));
+    } finally {
+      clock.release();
+    }
     const refused = responses.filter((response) => response.status === 429);
     expect(refused).toHaveLength(10);
     expect(refused[0]!.headers.get('x-ratelimit-global')).toBe('true');

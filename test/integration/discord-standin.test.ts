@@ -31,6 +31,7 @@ import {
   type DiscordStandIn,
   type DiscordStandInOptions,
 } from '../../tools/discord-standin/index.js';
+import { holdClock } from '../support/held-clock.js';
 
 let standIn: DiscordStandIn | undefined;
 let client: Client | undefined;
@@ -112,15 +113,21 @@ describe('the Discord stand-in', () => {
   });
 
   it('records deferReply and editReply, and waitForResponse returns the edited message', async () => {
+    let release!: () => void;
+    const working = new Promise<void>((resolve) => (release = resolve));
     const { stand } = await connected(async (interaction) => {
       if (!interaction.isChatInputCommand()) return;
       await interaction.deferReply();
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await working;
       await interaction.editReply({ content: 'three votes', components: [reviewButtonRow()] });
     });
     const handle = stand.sendInteraction(slashCommand({ name: 'votes' }));
 
-    const answer = await handle.waitForMessage();
+    // The deferral is in and the edit not yet sent: the wait must go past the deferral to the edit.
+    const answering = handle.waitForMessage();
+    await handle.waitFor((h) => h.callbacks.length === 1);
+    release();
+    const answer = await answering;
     expect(handle.callbacks.map((c) => c.type)).toEqual([5]);
     expect(handle.webhookCalls.map((c) => `${c.method} ${c.path.endsWith('/messages/@original')} ${c.status}`)).toEqual(
       ['PATCH true 200'],
@@ -351,20 +358,23 @@ describe('the Discord stand-in', () => {
 
   it('refuses a first callback that comes after the interaction deadline with 10062', async () => {
     let failure: unknown;
-    const { stand } = await connected(
-      async (interaction) => {
-        if (!interaction.isChatInputCommand()) return;
-        await new Promise((resolve) => setTimeout(resolve, 80));
-        await interaction.reply('too late').catch((error: unknown) => (failure = error));
-      },
-      { interactionDeadlineMs: 40 },
-    );
-    const handle = stand.sendInteraction(slashCommand({ name: 'votes' }));
-
-    await handle.waitFor((h) => h.rejectedCallbacks.length === 1);
-    await stand.waitUntil(() => failure !== undefined);
-    expect((failure as DiscordAPIError).code).toBe(10062);
-    expect(handle.callbacks).toHaveLength(0);
+    const { stand } = await connected(async (interaction) => {
+      if (!interaction.isChatInputCommand()) return;
+      // The handler's work takes just past Discord's 3 s, on the stand-in's clock.
+      clock.advance(3_001);
+      await interaction.reply('too late').catch((error: unknown) => (failure = error));
+    });
+    // The stand-in times the deadline by performance.now: held from the dispatch on, moved by the handler.
+    const clock = holdClock(['performance']);
+    try {
+      const handle = stand.sendInteraction(slashCommand({ name: 'votes' }));
+      await handle.waitFor((h) => h.rejectedCallbacks.length === 1);
+      await stand.waitUntil(() => failure !== undefined);
+      expect((failure as DiscordAPIError).code).toBe(10062);
+      expect(handle.callbacks).toHaveLength(0);
+    } finally {
+      clock.release();
+    }
   });
 
   it('refuses a reply longer than 2,000 characters with Invalid Form Body', async () => {

@@ -4,6 +4,7 @@ import { ExpirySweep } from '../../src/schedule/expiry-sweep.js';
 import { openStore, type StoreRoot, type SweepStore } from '../../src/store/index.js';
 import { nextSnowflake } from '../../tools/discord-standin/index.js';
 import { capturedLog } from '../support/captured-log.js';
+import { pollUntil } from '../support/poll-until.js';
 
 const SERVERS = 200;
 let root: StoreRoot;
@@ -31,14 +32,6 @@ function counted(store: StoreRoot): { store: SweepStore; calls: Map<string, numb
   });
   return { store: proxy, calls };
 }
-
-const until = async (done: () => boolean, ms: number, what: string) => {
-  const end = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
 
 describe("a process's one expiry pass over its servers", () => {
   it('fires every joined server’s due ends with a few reads in all, and leaves another process’s alone', async () => {
@@ -76,7 +69,8 @@ describe("a process's one expiry pass over its servers", () => {
     );
     for (const schedule of schedules) schedule.start();
     try {
-      await until(() => expired.length === SERVERS, 20_000, 'every due end');
+      // The consumer's record is the state; it sends no event of its own.
+      await pollUntil(() => expired.length === SERVERS, 'every due end', { everyMs: 20 });
       expect(new Set(expired)).toEqual(new Set(voters.values()));
       for (const guildId of guildIds)
         expect(await root.forServer(guildId).scheduledExpiry(voters.get(guildId)!)).toBeUndefined();
@@ -90,5 +84,5 @@ describe("a process's one expiry pass over its servers", () => {
       await sweep.stop();
     }
     expect(sweep.size).toBe(0);
-  }, 30_000);
+  }, 15_000);
 });

@@ -19,6 +19,7 @@ import { ASSUMED_VOTE_PERIOD_MS } from '../../src/mirror/vote-mirror.js';
 import { openStore, type Store, type StoreRoot } from '../../src/store/index.js';
 import type { Logger } from '../../src/core/log.js';
 import { capturedLog } from '../support/captured-log.js';
+import { pollUntil } from '../support/poll-until.js';
 import { NOBODY, VOTER } from '../../tools/seed.js';
 import { quietVotes } from '../support/quiet-votes.js';
 import { fastClient } from '../support/service.js';
@@ -109,8 +110,7 @@ describe('/vote reads no store on its hot path', () => {
     sandbox.setVote(VOTER, null);
     mirror.refreshSoon(VOTER);
     const stored = async () => (await store.mirrorEntries()).map((entry) => entry.userId);
-    for (let waited = 0; (await stored()).includes(VOTER) && waited < 2_000; waited += 10)
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    await pollUntil(async () => !(await stored()).includes(VOTER), 'the refresh written', { everyMs: 10 });
     expect(await stored()).not.toContain(VOTER);
     expect(await mirror.activeVote(VOTER)).toBeUndefined();
     await mirror.stop();
@@ -219,20 +219,17 @@ describe('/vote reads no store on its hot path', () => {
     const { store, calls } = countedStore();
     const { logger } = capturedLog();
     const roles = idleMilestoneRoles(store, logger);
-    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     const read = () => calls.get('milestones') ?? 0;
     roles.start();
-    for (let i = 0; i < 100 && read() === 0; i++) await sleep(10);
+    await pollUntil(() => !roles.hasMilestones, 'the first pass to find none');
     expect(read()).toBe(1);
     // Each accepted vote wakes a pass; a server without milestones then does nothing at all.
-    for (let i = 0; i < 5; i++) {
-      roles.wake();
-      await sleep(20);
-    }
+    for (let i = 0; i < 5; i++) roles.wake();
     expect(read()).toBe(1);
-    // /setup changed them (or the periodic check, EXPIRY_CHECK_SECONDS): read again.
+    // /setup changed them (or the periodic check, EXPIRY_CHECK_SECONDS): read again. Its pass runs
+    // after any the wakes started, so once it has found none again every read is counted.
     roles.check();
-    for (let i = 0; i < 100 && read() === 1; i++) await sleep(10);
+    await pollUntil(() => read() > 1 && !roles.hasMilestones, "the check's pass");
     expect(read()).toBe(2);
     await roles.stop();
   });
@@ -243,33 +240,37 @@ describe('/vote reads no store on its hot path', () => {
     const roles = idleMilestoneRoles(store, logger);
     roles.start(true);
     for (let i = 0; i < 5; i++) roles.wake();
-    await new Promise((resolve) => setTimeout(resolve, 100));
     expect(calls.get('milestones')).toBeUndefined();
     expect(roles.hasMilestones).toBe(false);
-    // /setup set one: the check reads them, and the periodic check includes the server again.
+    // /setup set one: the check reads them, and the periodic check includes the server again. Its
+    // pass runs after any the wakes started, so once it is done every read is counted.
     roles.check();
     expect(roles.hasMilestones).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await pollUntil(() => !roles.hasMilestones, "the check's pass to find none");
     expect(calls.get('milestones')).toBe(1);
     await roles.stop();
-    // Stopped: neither a vote nor a check starts another pass.
+    // Stopped: neither a vote nor a check starts another pass (a pass reads at its first step).
     roles.check();
     roles.wake();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // One turn for anything either queued; no event can say that nothing ran.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(calls.get('milestones')).toBe(1);
   });
 
   it('does not keep a milestone list read before a check: the pass the check woke reads the new one', async () => {
     const { store, calls } = countedStore();
     const { logger } = capturedLog();
-    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    // Each read of the list takes a while, so /setup's change and its check land while one is out.
+    // The first read of the list is held out until the test lets it go, so /setup's change and its
+    // check land while it is out.
+    let letGo!: () => void;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    let answered = 0;
     const slow = new Proxy(store, {
       get: (target, key, receiver) =>
         key === 'milestones'
           ? async () => {
               const read = target.milestones();
-              await sleep(100);
+              if (answered++ === 0) await held;
               return read;
             }
           : (Reflect.get(target, key, receiver) as unknown),
@@ -277,11 +278,12 @@ describe('/vote reads no store on its hot path', () => {
     const roles = idleMilestoneRoles(slow, logger);
     const read = () => calls.get('milestones') ?? 0;
     roles.start();
-    for (let i = 0; i < 100 && read() === 0; i++) await sleep(5);
+    await pollUntil(() => read() > 0, 'the first read out');
     await store.setMilestone({ roleId: '900000000000000777', votes: 3, period: 'all', createdAt: Date.now() });
     roles.check();
+    letGo();
     // The first read (no milestones yet) must not stand in for the list the check asked for.
-    for (let i = 0; i < 100 && read() < 2; i++) await sleep(10);
+    await pollUntil(() => read() >= 2, 'the read the check asked for');
     expect(read()).toBeGreaterThanOrEqual(2);
     await roles.stop();
   });

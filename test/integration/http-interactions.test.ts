@@ -70,22 +70,27 @@ describe('interactions over HTTP', () => {
   });
 
   it('defers a command whose handler has not answered by the deadline, and turns its late reply into an edit', async () => {
+    let deferral!: Promise<unknown>;
     handler = async (interaction) => {
       if (!interaction.isChatInputCommand()) return;
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Late for certain: the handler answers once the endpoint's own answer has gone.
+      await deferral;
       await interaction.reply({ content: 'late but shown' });
     };
     const handle = discord.sendInteractionHttp(endpoint.url, aged(slashCommand({ name: 'vote', member: member() })));
+    deferral = handle.answered;
     expect(await typeOf(handle)).toBe(InteractionResponseType.DeferredChannelMessageWithSource);
     await handle.waitFor((h) => h.message()?.content === 'late but shown');
     expect(handle.rejectedCallbacks).toEqual([]);
   });
 
   it("defers a button's update the same way, leaving its message until the late update edits it", async () => {
+    let deferral!: Promise<unknown>;
     handler = async (interaction) => {
       if (interaction.isChatInputCommand()) return void (await interaction.reply({ content: 'page 1' }));
       if (!interaction.isButton()) return;
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Late for certain: the handler answers once the endpoint's own answer has gone.
+      await deferral;
       await interaction.update({ content: 'page 2' });
     };
     const message = await discord
@@ -95,6 +100,7 @@ describe('interactions over HTTP', () => {
       endpoint.url,
       aged(buttonClick({ customId: 'votes-page:2', member: member(), message })),
     );
+    deferral = click.answered;
     expect(await typeOf(click)).toBe(InteractionResponseType.DeferredMessageUpdate);
     await click.waitFor((h) => h.message()?.content === 'page 2');
     expect(click.rejectedCallbacks).toEqual([]);
@@ -102,18 +108,24 @@ describe('interactions over HTTP', () => {
 
   it('runs the handler once when the same interaction is sent again while it is being answered', async () => {
     let runs = 0;
+    let running!: () => void;
+    const started = new Promise<void>((resolve) => (running = resolve));
+    let letGo!: () => void;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
     handler = async (interaction) => {
       if (!interaction.isChatInputCommand()) return;
       runs += 1;
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      running();
+      // Still being answered until the copy has had its answer.
+      await held;
       await interaction.reply({ content: 'once' });
     };
     const body = JSON.stringify(slashCommand({ name: 'vote', member: member() }));
-    const [first, again] = await Promise.all([
-      discord.postSigned(endpoint.url, body),
-      new Promise((resolve) => setTimeout(resolve, 50)).then(() => discord.postSigned(endpoint.url, body)),
-    ]);
-    expect(first.status).toBe(200);
+    const first = discord.postSigned(endpoint.url, body);
+    await started;
+    const again = await discord.postSigned(endpoint.url, body);
+    letGo();
+    expect((await first).status).toBe(200);
     expect(again.status).toBe(409);
     expect(runs).toBe(1);
   });

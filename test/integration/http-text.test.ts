@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { BodyTooLarge, CONNECTIONS_PER_ORIGIN, RequestTimedOut, requestText } from '../../src/core/http-text.js';
+import { pollUntil } from '../support/poll-until.js';
 
 type Route = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -38,9 +39,15 @@ const routes: Record<string, Route> = {
 
 let server: Server;
 let base: string;
+/** Resolved by the next request the server receives. */
+const arrivals: Array<() => void> = [];
+const nextArrival = () => new Promise<void>((resolve) => arrivals.push(resolve));
 
 beforeAll(async () => {
-  server = createServer((req, res) => (routes[(req.url ?? '').split('?')[0]!] ?? routes['/never']!)(req, res));
+  server = createServer((req, res) => {
+    for (const arrived of arrivals.splice(0)) arrived();
+    (routes[(req.url ?? '').split('?')[0]!] ?? routes['/never']!)(req, res);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -73,8 +80,10 @@ describe('requestText', () => {
     before.abort(new Error('gone before'));
     await expect(requestText(`${base}/echo`, { ...plain, signal: before.signal })).rejects.toThrow('gone before');
     const during = new AbortController();
+    const out = nextArrival();
     const pending = requestText(`${base}/never`, { ...plain, signal: during.signal });
-    setTimeout(() => during.abort(new Error('gone while waiting')), 50);
+    await out;
+    during.abort(new Error('gone while waiting'));
     await expect(pending).rejects.toThrow('gone while waiting');
   });
 
@@ -93,8 +102,10 @@ describe('requestText', () => {
     }
     // A caller's abort still wins over the bound, with its own reason.
     const caller = new AbortController();
+    const out = nextArrival();
     const pending = requestText(`${base}/never`, { ...plain, signal: caller.signal, timeoutMs: 5_000 });
-    setTimeout(() => caller.abort(new Error('caller left')), 50);
+    await out;
+    caller.abort(new Error('caller left'));
     await expect(pending).rejects.toThrow('caller left');
   });
 
@@ -121,14 +132,15 @@ describe('requestText', () => {
     try {
       const total = CONNECTIONS_PER_ORIGIN + 44;
       const answers = Array.from({ length: total }, (_, i) => requestText(`${origin}/slow/${i}`, plain));
-      while (held.length < CONNECTIONS_PER_ORIGIN) await new Promise((resolve) => setTimeout(resolve, 10));
-      // Every connection is busy: the rest wait for one instead of opening their own.
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await pollUntil(() => held.length >= CONNECTIONS_PER_ORIGIN, 'every connection busy', { everyMs: 10 });
+      // Every connection is busy: the rest wait for one instead of opening their own. (Had they opened
+      // their own, `connections` below, counted once every request is answered, would say so.)
       expect(held).toHaveLength(CONNECTIONS_PER_ORIGIN);
-      // One that waits for a connection still ends when its signal is aborted, and is never sent.
+      // One that waits for a connection still ends when its signal is aborted, and is never sent
+      // (requestText queues it on the pool before it returns).
       const deadline = new AbortController();
       const queued = requestText(`${origin}/queued`, { ...plain, signal: deadline.signal });
-      setTimeout(() => deadline.abort(new Error('deadline while queued')), 20);
+      deadline.abort(new Error('deadline while queued'));
       await expect(queued).rejects.toThrow('deadline while queued');
       holding = false;
       for (const res of held) res.end('ok');

@@ -5,6 +5,7 @@ import { LISTENER_APPLICATION_NAME, listenForEvents, type InboxListener } from '
 import { openStore, type StoreRoot } from '../../src/store/index.js';
 import { InboxWorker } from '../../src/runtime/inbox-worker.js';
 import { capturedLog } from '../support/captured-log.js';
+import { pollUntil } from '../support/poll-until.js';
 import { startPostgres, type TestPostgres } from '../../tools/postgres.js';
 
 const A = '111111111111111111';
@@ -19,17 +20,9 @@ afterAll(async () => {
   await server?.stop();
 });
 
-function until(check: () => boolean, ms: number, what: string): Promise<void> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const tick = () => {
-      if (check()) return resolve();
-      if (Date.now() - started > ms) return reject(new Error(`timed out waiting for ${what}`));
-      setTimeout(tick, 10);
-    };
-    tick();
-  });
-}
+/** The state these wait on (a callback's record, a store's mark) sends no event of its own. */
+const until = (check: () => boolean, ms: number, what: string) =>
+  pollUntil(check, what, { timeoutMs: ms, everyMs: 10 });
 
 describe('a stored webhook event wakes the process that handles it', () => {
   const real = () => server.kind === 'postgres';
@@ -108,15 +101,29 @@ describe('the inbox poll, the safety net behind the wake-up', () => {
     const url = server.kind === 'postgres' ? await server.createDatabase() : undefined;
     const root = await openStore(url ? { kind: 'postgres', url } : { kind: 'sqlite', file: ':memory:' });
     const handled: number[] = [];
+    // The real store, counting the reads of pending events that came back.
+    let reads = 0;
+    const store: ConstructorParameters<typeof InboxWorker>[0]['store'] = {
+      pendingEvents: async (...args) => {
+        const pending = await root.pendingEvents(...args);
+        reads += 1;
+        return pending;
+      },
+      deferEvent: (...args) => root.deferEvent(...args),
+      nextEventDue: (...args) => root.nextEventDue(...args),
+      dropHandledEvents: (...args) => root.dropHandledEvents(...args),
+      markEventsHandled: (...args) => root.markEventsHandled(...args),
+    };
     const worker = new InboxWorker({
-      store: root,
+      store,
       logger: capturedLog().logger,
       handler: { handle: async (event) => void handled.push(event.id) },
       pollMs: 300,
     });
     try {
       worker.wake();
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // The wake's own drain has read and found nothing: only the poll can find what comes next.
+      await until(() => reads > 0, 2_000, "the wake's drain");
       const id = await root.addEvent(A, 'vote', { event: 'vote', guildId: A }, Date.now());
       const stored = Date.now();
       await until(() => handled.includes(id), 2_000, 'the poll to find the event');

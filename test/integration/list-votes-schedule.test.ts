@@ -10,6 +10,7 @@ import type { Sandbox } from '../../src/sandbox/types.js';
 import { sweptSchedule } from '../support/swept-schedule.js';
 import { openStore, type ScheduledExpiry, type Store, type StoreRoot } from '../../src/store/index.js';
 import { capturedLog } from '../support/captured-log.js';
+import { pollUntil } from '../support/poll-until.js';
 import { quietVotes } from '../support/quiet-votes.js';
 import { fastClient } from '../support/service.js';
 import { member, nextSnowflake, startDiscordStandIn, type DiscordStandIn } from '../../tools/discord-standin/index.js';
@@ -36,13 +37,30 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-const until = async (done: () => boolean | Promise<boolean>, ms: number, what: string) => {
-  const deadline = Date.now() + ms;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-};
+/** The state these wait on (a role on the stand-in, a count of passes) sends no event of its own. */
+const until = (done: () => boolean | Promise<boolean>, ms: number, what: string) =>
+  pollUntil(done, what, { timeoutMs: ms, everyMs: 10 });
+
+/**
+ * The process's expiry pass over `root`, counting the firings that have finished (each ends with
+ * its read of the next end): one that finished after another began after it, on the clock as it was.
+ */
+function countedFirings(): { root: StoreRoot; fired: () => number } {
+  let fired = 0;
+  const counting = new Proxy(root, {
+    get(target, key, receiver) {
+      if (key === 'nextExpiryAfter')
+        return async (at: number) => {
+          const next = await target.nextExpiryAfter(at);
+          fired += 1;
+          return next;
+        };
+      const value: unknown = Reflect.get(target, key, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { root: counting, fired: () => fired };
+}
 
 const topggVote = (userId: string, at: number, periodEndsAt: number) => ({
   userId,
@@ -54,7 +72,7 @@ const topggVote = (userId: string, at: number, periodEndsAt: number) => ({
   weight: 1,
 });
 
-function voterRole(store: Store): VoterRole {
+function voterRole(store: Store, now: () => number = Date.now): VoterRole {
   const rest = new REST({ api: discord.apiUrl }).setToken(discord.token);
   return new VoterRole({
     rest,
@@ -62,7 +80,7 @@ function voterRole(store: Store): VoterRole {
     guildId: discord.guildId,
     roleId: discord.voterRoleId,
     logger: capturedLog([discord.token]).logger,
-    now: Date.now,
+    now,
     auditChannelId: undefined,
     i18n: () => english,
     probeMs: 60_000,
@@ -119,18 +137,27 @@ describe('the expiry schedule', () => {
       },
     });
     let passes = 0;
+    // Every pass after the first (a full one) asks its consumers to heal.
+    let heals = 0;
     const schedule = sweptSchedule(root, {
       guildId: store.guildId,
       store: counting,
       logger: capturedLog().logger,
       now: Date.now,
-      consumers: [{ name: 'passes', onActive: async () => void passes++, onExpired: async () => undefined }],
+      consumers: [
+        {
+          name: 'passes',
+          onActive: async () => void passes++,
+          onExpired: async () => undefined,
+          heal: async () => void heals++,
+        },
+      ],
       reconcileMs: 50,
     });
     schedule.start();
     try {
       await until(() => passes >= 1, 5_000, 'the first pass');
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await until(() => heals >= 5, 5_000, 'five passes after it');
     } finally {
       await schedule.stop();
     }
@@ -142,19 +169,23 @@ describe('the expiry schedule', () => {
     const store = root.forServer(discord.guildId);
     const voter = member();
     discord.addMembers([voter]);
-    const now = Date.now();
-    await store.acceptVote(topggVote(voter.user.id, now, now + 1_500));
+    // The schedule and the role read this clock, moved by the test past the vote's end; each pass
+    // (every 50 ms of real time) fires what is due on it.
+    let clock = Date.now();
+    const now = () => clock;
+    await store.acceptVote(topggVote(voter.user.id, clock, clock + 1_500));
     const schedule = sweptSchedule(root, {
       guildId: store.guildId,
       store,
       logger: capturedLog().logger,
-      now: Date.now,
-      consumers: [voterRole(store)],
-      reconcileMs: 60_000,
+      now,
+      consumers: [voterRole(store, now)],
+      reconcileMs: 50,
     });
     schedule.start();
     try {
       await until(() => holdsRole(voter.user.id), 5_000, 'the grant');
+      clock += 1_500;
       await until(() => !holdsRole(voter.user.id), 5_000, 'the removal');
     } finally {
       await schedule.stop();
@@ -167,13 +198,18 @@ describe('the expiry schedule', () => {
 
   it('keeps the role while a Top.gg vote runs after the Guilds one ended, and gives it for a Top.gg vote at once', async () => {
     const store = root.forServer(discord.guildId);
-    const schedule = sweptSchedule(root, {
+    // The schedule and the role read this clock, moved by the test; each pass (every 50 ms of real
+    // time) fires what is due on it.
+    let clock = Date.now();
+    const now = () => clock;
+    const firings = countedFirings();
+    const schedule = sweptSchedule(firings.root, {
       guildId: store.guildId,
       store,
       logger: capturedLog().logger,
-      now: Date.now,
-      consumers: [voterRole(store)],
-      reconcileMs: 60_000,
+      now,
+      consumers: [voterRole(store, now)],
+      reconcileMs: 50,
     });
     const votes = new ServerVotes({
       lanes: { wakeVotes: () => undefined },
@@ -186,19 +222,23 @@ describe('the expiry schedule', () => {
     discord.addMembers([voter]);
     const userId = voter.user.id;
     try {
-      const now = Date.now();
+      const start = clock;
       // Guilds first (ends in 0.5 s), then Top.gg (ends in 2 s).
-      await store.acceptVote({ userId, at: now, double: false, source: 'webhook', periodEndsAt: now + 500 });
-      await votes.newVote(userId, now + 500);
+      await store.acceptVote({ userId, at: start, double: false, source: 'webhook', periodEndsAt: start + 500 });
+      await votes.newVote(userId, start + 500);
       await until(() => holdsRole(userId), 5_000, 'the grant');
-      await store.acceptVote(topggVote(userId, now + 1, now + 2_000));
-      await votes.newVote(userId, now + 2_000, 'topgg');
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await store.acceptVote(topggVote(userId, start + 1, start + 2_000));
+      await votes.newVote(userId, start + 2_000, 'topgg');
+      // Past the Guilds end: two firings that began after the move find nothing to take.
+      clock = start + 1_000;
+      const before = firings.fired();
+      await until(() => firings.fired() >= before + 2, 5_000, 'two firings past the Guilds end');
       expect(holdsRole(userId)).toBe(true);
+      clock = start + 2_000;
       await until(() => !holdsRole(userId), 5_000, 'the removal');
 
       // A Top.gg vote alone, recorded while the schedule runs: the role at once.
-      const again = Date.now();
+      const again = clock;
       await store.acceptVote(topggVote(userId, again, again + HOUR));
       await votes.newVote(userId, again + HOUR, 'topgg');
       await until(() => holdsRole(userId), 5_000, 'the grant for the Top.gg vote');

@@ -1,9 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { VoteMirror } from '../../src/mirror/vote-mirror.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { openStore, type StoreRoot } from '../../src/store/index.js';
 import { capturedLog } from '../support/captured-log.js';
+import { pollUntil } from '../support/poll-until.js';
 import { nextSnowflake } from '../../tools/discord-standin/index.js';
 import { quietVotes } from '../support/quiet-votes.js';
 import { fastClient } from '../support/service.js';
@@ -25,26 +26,33 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-const until = async (done: () => boolean, ms: number, what: string) => {
-  const deadline = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-};
+/** A log line or a request the sandbox saw: state with no event of its own. */
+const until = (done: () => boolean, ms: number, what: string) => pollUntil(done, what, { timeoutMs: ms, everyMs: 10 });
 const polls = () => sandbox.requests.filter((request) => request.route === 'listVotes');
 
-function mirror(pollMs: number, totalBudgetMs = 5_000) {
+function mirror(pollMs: number, totalBudgetMs = 5_000, retries?: number) {
   const log = capturedLog();
+  const api = fastClient(sandbox, {
+    attemptTimeoutMs: 3_000,
+    totalBudgetMs,
+    ...(retries === undefined ? {} : { retries }),
+  });
+  // A poll starts with a call of the client's, made at once: counted at the call, before any I/O.
+  let polled = 0;
+  const listVotes = api.listVotes.bind(api);
+  api.listVotes = (...args) => {
+    polled += 1;
+    return listVotes(...args);
+  };
   const votes = new VoteMirror({
     store: root.forServer(nextSnowflake()),
-    api: fastClient(sandbox, { attemptTimeoutMs: 3_000, totalBudgetMs }),
+    api,
     logger: log.logger,
     pollMs,
     now: Date.now,
     votes: quietVotes(),
   });
-  return { votes, lines: log.lines };
+  return { votes, lines: log.lines, polled: () => polled };
 }
 
 describe('the vote mirror polls', () => {
@@ -80,13 +88,23 @@ describe('the vote mirror polls', () => {
   });
 
   it('end at stop(): no poll starts after it, not even a retry that was waiting', async () => {
-    sandbox.setFault('listVotes', { status: 400 });
-    const { votes, lines } = mirror(200, 300);
-    votes.start();
-    await until(() => lines.some((line) => line.msg.startsWith('could not poll')), 5_000, 'the failed poll');
-    await votes.stop();
-    const seen = polls().length;
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
-    expect(polls().length).toBe(seen);
+    // The mirror's timers (the regular polls, the retry) run on jest's clock, moved past them all
+    // after the stop; the sandbox answers at once, over real sockets. The client tries once, so the
+    // failed poll waits on no timer of the client's.
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'performance'] });
+    try {
+      sandbox.setFault('listVotes', { status: 400 });
+      const { votes, lines, polled } = mirror(200, 300, 0);
+      votes.start();
+      await jest.advanceTimersByTimeAsync(0);
+      await until(() => lines.some((line) => line.msg.startsWith('could not poll')), 5_000, 'the failed poll');
+      await votes.stop();
+      const seen = polled();
+      await jest.advanceTimersByTimeAsync(10_000);
+      expect(polled()).toBe(seen);
+      expect(polls()).toHaveLength(seen);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

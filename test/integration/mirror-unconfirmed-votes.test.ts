@@ -7,6 +7,7 @@ import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { openStore, type StoreRoot } from '../../src/store/index.js';
 import { capturedLog } from '../support/captured-log.js';
+import { pollUntil } from '../support/poll-until.js';
 import { nextSnowflake } from '../../tools/discord-standin/index.js';
 import { quietVotes } from '../support/quiet-votes.js';
 import { fastClient } from '../support/service.js';
@@ -59,12 +60,16 @@ describe('votes a stop left unrefreshed', () => {
       votes: quietVotes({ running: async (userId, expiresAt) => void running.push([userId, expiresAt]) }),
     });
     mirror.start();
-    for (let waited = 0; running.length === 0 && waited < 3_000; waited += 20)
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await pollUntil(() => running.length > 0, 'the first refresh', { everyMs: 20 });
+    // Refreshes run one after another, and a member asked for now comes after every one already
+    // asked for: once the sentinel's is in, a refresh of the confirmed voter would be too.
+    const sentinel = nextSnowflake();
+    sandbox.setVote(sentinel, 30_000);
+    mirror.refreshSoon(sentinel);
+    await pollUntil(() => running.some(([userId]) => userId === sentinel), "the sentinel's refresh", { everyMs: 20 });
     await mirror.stop();
 
-    expect(running.map(([userId]) => userId)).toEqual([unconfirmed]);
+    expect(running.map(([userId]) => userId)).toEqual([unconfirmed, sentinel]);
     expect(running[0]![1] - at).toBeGreaterThan(55_000);
     expect(running[0]![1] - at).toBeLessThan(65_000);
     expect((await store.mirrorEntry(unconfirmed))?.expiresAt).toBe(running[0]![1]);

@@ -1,9 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { request } from 'node:http';
 import { bundledSeed } from '../../src/sandbox/seed.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { CRITIC, NOBODY, VOTER } from '../../tools/seed.js';
+import { holdClock } from '../support/held-clock.js';
+import { pollUntil } from '../support/poll-until.js';
 
 const HOUR = 3_600_000;
 const SNOWFLAKE = /^\d{17,20}$/;
@@ -28,8 +30,6 @@ async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number
   const result = await work();
   return { result, ms: performance.now() - started };
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
   sandbox = await startSandbox();
@@ -81,9 +81,16 @@ describe('GET /votes/{user_id}', () => {
   });
 
   it('no longer counts a vote once it has expired', async () => {
-    sandbox.setVote(NOBODY, 20);
-    await sleep(40);
-    expect(await (await call(`/votes/${NOBODY}`)).json()).toEqual({ voted: false, remaining: null });
+    // The sandbox reads Date.now: held, and moved past the vote's end.
+    const clock = holdClock(['Date']);
+    try {
+      sandbox.setVote(NOBODY, 20);
+      expect(await (await call(`/votes/${NOBODY}`)).json()).toEqual({ voted: true, remaining: 20 });
+      clock.advance(20);
+      expect(await (await call(`/votes/${NOBODY}`)).json()).toEqual({ voted: false, remaining: null });
+    } finally {
+      clock.release();
+    }
   });
 
   it('decodes a URL-encoded user id', async () => {
@@ -395,11 +402,19 @@ describe('request log', () => {
   });
 
   it('records a request before answering it', async () => {
-    sandbox.setFault('getVote', { latencyMs: 300 });
-    const pending = call(`/votes/${VOTER}`);
-    await sleep(100);
-    expect(sandbox.requestCount('getVote')).toBe(1);
-    await pending;
+    // The latency runs on jest's clock: the answer cannot come before the test moves it.
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'performance'] });
+    try {
+      sandbox.setFault('getVote', { latencyMs: 300 });
+      let answered = false;
+      const pending = call(`/votes/${VOTER}`).then((response) => ((answered = true), response));
+      await pollUntil(() => sandbox.requestCount('getVote') === 1, 'the request recorded');
+      expect(answered).toBe(false);
+      await jest.advanceTimersByTimeAsync(300);
+      expect((await pending).status).toBe(200);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('keeps at most maxLog requests, yet counts them all', async () => {

@@ -60,11 +60,14 @@ describe('servers read by a receiver in another process, on one PostgreSQL', () 
     // The reload's read answers only after the change below is saved: it carries the older record.
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    let readDone!: () => void;
+    const read = new Promise<void>((resolve) => (readDone = resolve));
     const slowRead = new Proxy(root, {
       get(target, name) {
         if (name === 'server')
           return async (guildId: string) => {
             const record = await target.server(guildId);
+            readDone();
             await held;
             return record;
           };
@@ -76,7 +79,8 @@ describe('servers read by a receiver in another process, on one PostgreSQL', () 
     await bot.load();
     await bot.setCredentials(A, { apiKey: 'api-key-of-server-a-0123', appId: 'app-id-of-server-a-4567' });
     const reading = bot.reload(A);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The reload has read the older record before the change below is made.
+    await read;
     const token = await bot.newWebhookToken(A);
     release();
     await reading;

@@ -6,6 +6,7 @@ import { secretKey } from '../../src/secrets/secret-box.js';
 import { Servers } from '../../src/servers/servers.js';
 import { openStore, type StoreRoot } from '../../src/store/index.js';
 import { startPostgres, type TestPostgres } from '../../tools/postgres.js';
+import { pollUntil } from '../support/poll-until.js';
 
 const MINE = '111111111111111111';
 const keys = { current: secretKey(randomBytes(32).toString('base64'), 'SECRETS_KEY') };
@@ -45,11 +46,17 @@ describe("a server's settings changed by another process", () => {
     });
     try {
       const elsewhere = await process();
-      // The listener connects in the background: the change is made again until it is heard.
-      for (let attempt = 0; attempt < 20 && !gateway.isConfigured(MINE); attempt += 1) {
-        await elsewhere.setCredentials(MINE, { apiKey: 'api-key-of-the-server-0123', appId: 'app-id-of-the-server' });
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
+      // The listener connects in the background and tells no one when it listens: the change is
+      // made again, every 50 ms, until it is heard.
+      await pollUntil(
+        async () => {
+          if (gateway.isConfigured(MINE)) return true;
+          await elsewhere.setCredentials(MINE, { apiKey: 'api-key-of-the-server-0123', appId: 'app-id-of-the-server' });
+          return false;
+        },
+        'the change heard',
+        { everyMs: 50 },
+      );
       expect(gateway.isConfigured(MINE)).toBe(true);
       expect(restarted[0]).toBe(MINE);
       expect(new Set(restarted)).toEqual(new Set([MINE]));

@@ -3,13 +3,19 @@ import { openStore, type StandbyReason, type StoreLock, type StoreRoot } from '.
 import { holdPostgresLock } from '../../src/store/postgres-lock.js';
 import type { ShardSet } from '../../src/shards/ownership.js';
 import { startPostgres, type TestPostgres } from '../../tools/postgres.js';
+import { countLockProbes } from '../support/lock-probes.js';
+import { pollUntil } from '../support/poll-until.js';
 
 const timing = { pollMs: 50, regainMs: 100, heartbeatMs: 200, reconnect: { baseMs: 50, capMs: 200 } };
 let server: TestPostgres;
+const probes = countLockProbes();
 beforeAll(async () => {
   server = await startPostgres();
 }, 60_000);
-afterAll(() => server?.stop(), 30_000);
+afterAll(() => {
+  probes.restore();
+  return server?.stop();
+}, 30_000);
 
 /** A holder of `shards`, or undefined while it stands by; its standby reasons are kept. */
 function holder(url: string, shards: ShardSet) {
@@ -30,7 +36,15 @@ function holder(url: string, shards: ShardSet) {
   return Object.assign(state, { waiting });
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 6 * timing.pollMs));
+/**
+ * A standby has said why it waits, and two more of its probes (every pollMs) were refused: a third
+ * began after them. The reason and the probes are state with no event of their own.
+ */
+async function standingBy(standby: { reasons: StandbyReason[] }): Promise<void> {
+  await pollUntil(() => standby.reasons.length > 0, 'the standby reason', { everyMs: 10 });
+  const from = probes.count();
+  await pollUntil(() => probes.count() >= from + 3, 'two more refused probes', { everyMs: 10 });
+}
 const on = (count: number, ...ids: number[]): ShardSet => ({ count, ids });
 
 describe('per-shard locks on PostgreSQL', () => {
@@ -52,7 +66,7 @@ describe('per-shard locks on PostgreSQL', () => {
     const first = holder(url, on(4, 0, 1));
     await first.waiting;
     const overlapping = holder(url, on(4, 1, 2));
-    await settle();
+    await standingBy(overlapping);
     expect(overlapping.lock).toBeUndefined();
     expect(overlapping.reasons[0]).toEqual({
       kind: 'held',
@@ -75,7 +89,7 @@ describe('per-shard locks on PostgreSQL', () => {
     const first = holder(url, on(2, 0));
     await first.waiting;
     const other = holder(url, on(4, 3));
-    await settle();
+    await standingBy(other);
     expect(other.lock).toBeUndefined();
     expect(other.reasons[0]).toMatchObject({ kind: 'count' });
     expect(other.reasons[0]?.detail).toMatch(/SHARD_COUNT 2, this one with 4.*set one SHARD_COUNT everywhere/);
@@ -90,9 +104,12 @@ describe('per-shard locks on PostgreSQL', () => {
     const url = await server.createDatabase();
     const whole = await holdPostgresLock(url, { onStandby: () => undefined, onLost: () => undefined }, timing);
     const zero = holder(url, on(1, 0));
-    await settle();
+    await standingBy(zero);
     expect(zero.lock).toBeUndefined();
+    // Stopped, and done stopping (its probe may be out), before the holder lets go.
     zero.stop();
+    await zero.waiting;
+    expect(zero.lock).toBeUndefined();
     await whole.release();
   });
 });

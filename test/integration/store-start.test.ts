@@ -13,6 +13,8 @@ import { problemsOf, VALID_ENV } from '../support/config-env.js';
 import { startPostgres, type TestPostgres } from '../../tools/postgres.js';
 import { closedPort } from '../../tools/closed-port.js';
 import { damagePages } from '../support/sqlite-damage.js';
+import { countLockProbes } from '../support/lock-probes.js';
+import { pollUntil } from '../support/poll-until.js';
 
 const dirs: string[] = [];
 function freshFile(): string {
@@ -129,11 +131,20 @@ describe('the PostgreSQL store lock', () => {
   let server: TestPostgres;
   let url: string;
   const timing = { pollMs: 100, regainMs: 300, heartbeatMs: 200, reconnect: { baseMs: 50, capMs: 200 } };
+  const probes = countLockProbes();
+  /** Two more probes of a standby (every pollMs) were refused: a third began after them. */
+  const refusedTwiceMore = async () => {
+    const from = probes.count();
+    await until(() => probes.count() >= from + 3);
+  };
   beforeAll(async () => {
     server = await startPostgres();
     url = await server.createDatabase();
   }, 60_000);
-  afterAll(() => server?.stop(), 30_000);
+  afterAll(() => {
+    probes.restore();
+    return server?.stop();
+  }, 30_000);
 
   // PGlite serves every connection from one session, so one holder cannot keep another out there.
   const realServer = () => server.kind === 'postgres';
@@ -147,7 +158,7 @@ describe('the PostgreSQL store lock', () => {
       (lock) => (second = lock),
     );
     await until(() => reasons.length > 0);
-    await new Promise((resolve) => setTimeout(resolve, 5 * timing.pollMs));
+    await refusedTwiceMore();
     expect(second).toBeUndefined();
     expect(reasons).toEqual([{ kind: 'held', detail: expect.stringMatching(/another process holds the store/) }]);
     await first.release();
@@ -172,8 +183,14 @@ describe('the PostgreSQL store lock', () => {
     // Held again: a second holder waits.
     let second: StoreLock | undefined;
     const stop = new AbortController();
-    const waiting = holdPostgresLock(url, { ...noStandby, signal: stop.signal }, timing).then((l) => (second = l));
-    await new Promise((resolve) => setTimeout(resolve, 5 * timing.pollMs));
+    const reasons: StandbyReason[] = [];
+    const waiting = holdPostgresLock(
+      url,
+      { ...noStandby, onStandby: (r) => reasons.push(r), signal: stop.signal },
+      timing,
+    ).then((l) => (second = l));
+    await until(() => reasons.length > 0);
+    await refusedTwiceMore();
     expect(second).toBeUndefined();
     stop.abort(new Error('test over'));
     await expect(waiting).rejects.toThrow('test over');
@@ -263,21 +280,11 @@ async function lockWaiters(url: string): Promise<number> {
   }
 }
 
-async function untilAsync(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for a condition');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for a condition');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** Lock holders' callbacks and PostgreSQL's lock table are state with no event of their own. */
+const untilAsync = (condition: () => Promise<boolean>, timeoutMs = 10_000) =>
+  pollUntil(condition, 'a condition', { timeoutMs, everyMs: 20 });
+const until = (condition: () => boolean, timeoutMs = 10_000) =>
+  pollUntil(condition, 'a condition', { timeoutMs, everyMs: 20 });
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

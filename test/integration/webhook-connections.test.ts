@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { CONNECTIONS_CHECK_MS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '../../src/config/webhook-limits.js';
 import { openStore, type StoreRoot } from '../../src/store/index.js';
 import type { RefusalReason } from '../../src/webhooks/refusals.js';
 import type { Receiver } from '../../src/webhooks/receiver.js';
@@ -14,6 +15,11 @@ const GUILD = '111111111111111111';
 const TOKEN = 'a-webhook-token-of-some-length';
 const VOTER = '284102390141648897';
 const CAP = 20;
+/**
+ * The receiver's bounds scaled down (2 s headers, 3 s request, a sweep each 0.5 s in production):
+ * the mechanism is the same, each case takes a fraction of a second. One case keeps the real ones.
+ */
+const TIMEOUTS = { headersMs: 500, requestMs: 750, checkMs: 50 };
 
 let dir: string;
 let store: StoreRoot;
@@ -28,6 +34,7 @@ beforeAll(async () => {
     store,
     maxConnections: CAP,
     onRefused: (reason) => refused.push(reason),
+    timeouts: TIMEOUTS,
   });
 });
 afterEach(() => {
@@ -47,7 +54,7 @@ const pendingIds = async () => (await store.pendingEvents(10_000)).map((e) => (e
 describe('what a stranger can hold on the receiver', () => {
   it('closes connections past the cap at once, and the ones it keeps once they stay silent', async () => {
     idle = await holdIdleConnections(receiver.url, CAP + 30);
-    await idle.allClosed(2 * GUILDS_ANSWER_TIMEOUT_MS);
+    await idle.allClosed(GUILDS_ANSWER_TIMEOUT_MS);
     // Each closed connection is counted once, by why it was closed.
     expect(count('connection_cap')).toBe(30);
     expect(count('timeout')).toBe(CAP);
@@ -55,17 +62,27 @@ describe('what a stranger can hold on the receiver', () => {
   });
 
   it('cuts a connection that sends nothing within seconds, not at a 30 s sweep', async () => {
-    idle = await holdIdleConnections(receiver.url, 5);
-    await idle.allClosed(GUILDS_ANSWER_TIMEOUT_MS);
-    expect(Math.max(...idle.closedAfterMs())).toBeLessThan(GUILDS_ANSWER_TIMEOUT_MS);
-    expect(count('timeout')).toBe(5);
+    // The production bounds, the subject here: a receiver of its own without TIMEOUTS.
+    const real = await singleServerReceiver(GUILD, TOKEN, { store, onRefused: (reason) => refused.push(reason) });
+    try {
+      idle = await holdIdleConnections(real.url, 5);
+      await idle.allClosed(GUILDS_ANSWER_TIMEOUT_MS);
+      expect(Math.max(...idle.closedAfterMs())).toBeLessThan(GUILDS_ANSWER_TIMEOUT_MS);
+      expect(Math.min(...idle.closedAfterMs())).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS - 50);
+      expect(count('timeout')).toBe(5);
+    } finally {
+      await real.close();
+    }
   });
 
   it('answers 408 to a body slower than its declared length within seconds, storing nothing', async () => {
     const before = (await pendingIds()).length;
-    const outcome = await trickleBody(receiver.url, TOKEN, { declaredBytes: 200, everyMs: 200, giveUpMs: 40_000 });
+    const outcome = await trickleBody(receiver.url, TOKEN, { declaredBytes: 200, everyMs: 50, giveUpMs: 40_000 });
     expect(outcome.status).toBe(408);
+    expect(outcome.ms).toBeGreaterThanOrEqual(TIMEOUTS.requestMs - 50);
     expect(outcome.ms).toBeLessThan(GUILDS_ANSWER_TIMEOUT_MS);
+    // The production bound and its sweep answer inside Guilds' 5 s too.
+    expect(REQUEST_TIMEOUT_MS + CONNECTIONS_CHECK_MS).toBeLessThan(GUILDS_ANSWER_TIMEOUT_MS);
     expect(count('timeout')).toBe(1);
     expect(await pendingIds()).toHaveLength(before);
   });
@@ -74,14 +91,20 @@ describe('what a stranger can hold on the receiver', () => {
     const ids = ['rev_keep_1', 'rev_keep_2', 'rev_keep_3'];
     const statuses: number[] = [];
     for (const [i, id] of ids.entries()) {
-      // Longer than the header timeout: an idle kept-alive connection waits on the keep-alive timeout only.
-      if (i > 0) await new Promise((resolve) => setTimeout(resolve, 2_500));
+      if (i > 0) {
+        // A pause longer than the header timeout: a connection opened as it starts, sending nothing,
+        // is cut by the sweep once the timeout has passed. The kept-alive one, idle as long, must
+        // wait on the keep-alive timeout only.
+        const sentinel = await holdIdleConnections(receiver.url, 1);
+        await sentinel.allClosed(GUILDS_ANSWER_TIMEOUT_MS);
+      }
       statuses.push(await deliver(receiver.url, TOKEN, reviewEvent(GUILD, { id, authorId: VOTER })));
     }
     statuses.push(await postClosing(receiver.url, reviewEvent(GUILD, { id: 'rev_close', authorId: VOTER })));
     expect(statuses).toEqual([200, 200, 200, 200]);
     expect(await pendingIds()).toEqual(expect.arrayContaining([...ids, 'rev_close']));
-    expect(refused).toEqual([]);
+    // The two silent connections only, never a delivery's.
+    expect(refused).toEqual(['timeout', 'timeout']);
   });
 });
 

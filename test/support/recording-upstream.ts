@@ -43,6 +43,7 @@ export async function startRecordingUpstream(
     res.once('close', () => (reached.cancelled = !res.writableFinished));
     req.once('end', () => {
       const { status = 200, headers = {}, body = {}, delayMs = 0 } = answer(req);
+      // A slow answer (delayMs) is what a test asks for when slowness is its subject: nothing to await.
       setTimeout(() => {
         if (res.destroyed) return;
         res.writeHead(status, { 'content-type': 'application/json', ...headers });

@@ -21,6 +21,8 @@ export interface IdleConnections {
 export async function holdIdleConnections(url: string, count: number, batch = 250): Promise<IdleConnections> {
   const { hostname, port } = new URL(url);
   const sockets: Array<{ socket: Socket; openedAt: number; closedAt?: number }> = [];
+  /** Checked at each close. */
+  const waiters = new Set<() => void>();
   let opened = 0;
   for (let start = 0; start < count; start += batch) {
     const size = Math.min(batch, count - start);
@@ -44,6 +46,7 @@ export async function holdIdleConnections(url: string, count: number, batch = 25
             entry.socket.on('close', () => {
               entry.closedAt = performance.now();
               resolve();
+              for (const check of [...waiters]) check();
             });
           }),
       ),
@@ -54,14 +57,25 @@ export async function holdIdleConnections(url: string, count: number, batch = 25
     opened,
     stillOpen,
     closedAfterMs: () => sockets.flatMap((s) => (s.closedAt === undefined ? [] : [s.closedAt - s.openedAt])),
-    async allClosed(timeoutMs) {
-      const deadline = performance.now() + timeoutMs;
-      while (stillOpen() > 0) {
-        if (performance.now() > deadline)
-          throw new Error(`${stillOpen()} of ${sockets.length} idle connections still open after ${timeoutMs} ms`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
+    allClosed: (timeoutMs) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (stillOpen() > 0) return;
+          settle();
+          resolve();
+        };
+        // A deadline, not a wait: it only turns "never closed" into a failure that says so.
+        const timer = setTimeout(() => {
+          settle();
+          reject(new Error(`${stillOpen()} of ${sockets.length} idle connections still open after ${timeoutMs} ms`));
+        }, timeoutMs);
+        const settle = () => {
+          clearTimeout(timer);
+          waiters.delete(check);
+        };
+        waiters.add(check);
+        check();
+      }),
     destroy: () => sockets.forEach((s) => s.socket.destroy()),
   };
 }
@@ -87,6 +101,7 @@ export function trickleBody(
     const socket = connect(Number(port), hostname);
     let started = performance.now();
     let answer = '';
+    // The slowness is the subject: a byte every everyMs, whatever the server does.
     const ticker = setInterval(() => socket.writable && socket.write('{'), everyMs);
     const finish = () => {
       clearInterval(ticker);
@@ -95,6 +110,7 @@ export function trickleBody(
       const match = /^HTTP\/1\.1 (\d{3})/.exec(answer);
       resolve({ status: match ? Number(match[1]) : undefined, ms: performance.now() - started });
     };
+    // A deadline, not a wait: a server that never answers nor closes ends the attempt here.
     const stop = setTimeout(finish, giveUpMs);
     socket.on('connect', () => {
       started = performance.now();
@@ -147,6 +163,7 @@ export async function trickleFlood(
   const sockets = new Map<Socket, string>();
   const waiters = new Set<() => void>();
   let refilling = true;
+  // The slowness is the subject: a piece every everyMs, whatever the server does.
   const ticker = setInterval(() => {
     for (const [socket, next] of sockets) if (socket.writable) socket.write(next);
   }, everyMs);
@@ -188,6 +205,7 @@ export async function trickleFlood(
   const until = (done: () => boolean, timeoutMs: number): Promise<void> =>
     new Promise<void>((resolve, reject) => {
       const check = () => done() && finish(resolve);
+      // A deadline, not a wait: it only turns "never closed" into a failure that says so.
       const timer = setTimeout(
         () =>
           finish(() =>

@@ -31,6 +31,7 @@ describe('the logger on stdout', () => {
       "createLogger('info').info('first'); process.stdin.resume(); process.stdin.on('end', () => process.exit(0));",
     );
     const seen = await new Promise<boolean>((resolve) => {
+      // A deadline, not a wait: a line that never comes while the child runs fails the case here.
       const timer = setTimeout(() => resolve(false), 10_000);
       run.child.stdout.on('data', () => {
         if (run.output().includes('"first"')) {

@@ -59,6 +59,11 @@ export interface DiscordStandInOptions {
   interactionDeadlineMs?: number;
   /** Discord's per-channel message limits (5 per 5 s) and member role limits (10 per s per guild), with bucket headers and 429s. Default on. */
   channelRateLimits?: boolean;
+  /**
+   * The member role bucket (per guild) instead of 10 per 1,000 ms: a test of the pacing scales the
+   * window down (e.g. 10 per 100 ms) so hundreds of changes take seconds, not minutes.
+   */
+  memberRoleLimit?: { limit: number; windowMs: number };
   /** The shard count GET /gateway/bot recommends (`shards`). Default 1. */
   recommendedShards?: number;
   /** `session_start_limit.max_concurrency` from GET /gateway/bot. Default 1. */
@@ -834,7 +839,8 @@ export async function startDiscordStandIn(options: DiscordStandInOptions = {}): 
   });
   port = (server.address() as AddressInfo).port;
   const rateLimits = options.channelRateLimits === false ? undefined : new RouteRateLimits();
-  const roleRateLimits = options.channelRateLimits === false ? undefined : new RouteRateLimits(MEMBER_ROLE_LIMIT);
+  const roleRateLimits =
+    options.channelRateLimits === false ? undefined : new RouteRateLimits(options.memberRoleLimit ?? MEMBER_ROLE_LIMIT);
   const globalPerSecond = options.globalRequestsPerSecond ?? GLOBAL_REQUESTS_PER_SECOND;
   const globalLimit = globalPerSecond > 0 ? new GlobalRateLimit(globalPerSecond) : undefined;
   standIn = new StandIn(server, store, gateway, port, moderatorRoleId, rateLimits, roleRateLimits, globalLimit, {

@@ -35,6 +35,7 @@ say('ready');`,
   );
   const saw = (text: string) =>
     new Promise<void>((resolve, reject) => {
+      // A deadline, not a wait: it turns a line never said into a failure that shows stderr.
       const timer = setTimeout(() => reject(new Error(`never said ${text}; stderr: ${err}`)), 10_000);
       const check = () => {
         if (!err.split('\n').includes(text)) return;
@@ -55,6 +56,7 @@ say('ready');`,
 
 describe('stopOnSignal', () => {
   it('says it is shutting down with the signal and its details, runs the stop, then exits 0', async () => {
+    // The child's stop takes a moment (50 ms of its own): the exit must wait for it to say 'closed'.
     const run = stoppingProcess(`stopOnSignal({
   logger,
   details: () => ({ inFlight: 2 }),
@@ -89,17 +91,21 @@ describe('stopOnSignal', () => {
   withinMs: 10_000,
   lateExitCode: 1,
   stop: () => { say('stopping'); return new Promise(() => undefined); },
-});`);
+});
+process.on('SIGUSR2', () => say('sentinel'));`);
     await run.saw('ready');
     run.child.kill('SIGTERM');
     await run.saw('stopping');
     run.child.kill('SIGINT');
+    // A sentinel signal after it: Linux delivers pending signals lowest number first (SIGINT 2, SIGUSR2
+    // 12) and Node handles them in that order, so once the child answers it, SIGINT was handled.
+    run.child.kill('SIGUSR2');
+    await run.saw('sentinel');
     // Still stopping, once: a SIGINT that was not ignored would have said so, or ended the process.
-    await new Promise((resolve) => setTimeout(resolve, 200));
     expect(run.child.exitCode).toBeNull();
     run.child.kill('SIGTERM');
     expect(await run.exited).toEqual({ code: null, signal: 'SIGTERM' });
-    expect(run.said()).toEqual(['ready', 'stopping']);
+    expect(run.said()).toEqual(['ready', 'stopping', 'sentinel']);
     expect(run.lines().filter((line) => line.msg === 'shutting down')).toHaveLength(1);
   });
 });

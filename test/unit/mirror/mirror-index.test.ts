@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { MirrorIndex } from '../../../src/mirror/mirror-index.js';
+import { holdClock } from '../../support/held-clock.js';
 
 const END = Date.UTC(2026, 10, 26, 18, 0, 0);
 const DAY = 86_400_000;
@@ -29,18 +30,23 @@ describe('MirrorIndex', () => {
     expect([...copy.userIds()]).toEqual(['111', '222']);
   });
 
-  it('gives back ends long before and after now exactly, and a copy made later too', async () => {
-    const ends = [0, 1, Date.now() - 40 * DAY, Date.now() - 1, Date.now() + 40 * DAY + 7, 4_102_444_800_001];
-    const entries = ends.flatMap((expiresAt, i) => [
-      { userId: `a${i}`, expiresAt, viaDiscord: true },
-      { userId: `b${i}`, expiresAt, viaDiscord: false },
-    ]);
-    const index = MirrorIndex.of(entries);
-    for (const entry of entries) expect(index.get(entry.userId)).toEqual(entry);
-    // Later by a few ms, so the copy counts from another origin.
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    const copy = index.copy();
-    for (const entry of entries) expect(copy.get(entry.userId)).toEqual(entry);
+  it('gives back ends long before and after now exactly, and a copy made later too', () => {
+    // The index counts from Date.now when made: held, and moved so the copy counts from another origin.
+    const clock = holdClock(['Date']);
+    try {
+      const ends = [0, 1, Date.now() - 40 * DAY, Date.now() - 1, Date.now() + 40 * DAY + 7, 4_102_444_800_001];
+      const entries = ends.flatMap((expiresAt, i) => [
+        { userId: `a${i}`, expiresAt, viaDiscord: true },
+        { userId: `b${i}`, expiresAt, viaDiscord: false },
+      ]);
+      const index = MirrorIndex.of(entries);
+      for (const entry of entries) expect(index.get(entry.userId)).toEqual(entry);
+      clock.advance(5);
+      const copy = index.copy();
+      for (const entry of entries) expect(copy.get(entry.userId)).toEqual(entry);
+    } finally {
+      clock.release();
+    }
   });
 
   it('keeps ends in whole ms', () => {

@@ -1,5 +1,14 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { DrainLoop } from '../../../src/work/drain-loop.js';
+
+/** The loop's timers (retries, wakeAt, every, sleep) run on jest's clock; setImmediate stays real to let passes settle. */
+beforeEach(() => {
+  jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] });
+});
+afterEach(() => {
+  jest.useRealTimers();
+});
+const advance = (ms: number) => jest.advanceTimersByTimeAsync(ms);
 
 describe('DrainLoop', () => {
   it('runs one pass at a time, and once more when woken during a pass', async () => {
@@ -30,16 +39,21 @@ describe('DrainLoop', () => {
   it('starts nothing after stop, and stop waits for the pass in flight', async () => {
     let finished = false;
     const loop = new DrainLoop(async () => {
+      // A pass that takes 20 ms, on jest's clock.
       await new Promise((resolve) => setTimeout(resolve, 20));
       finished = true;
     });
     loop.wake();
-    await loop.stop();
+    const stopping = loop.stop();
+    await advance(19);
+    expect(finished).toBe(false);
+    await advance(1);
+    await stopping;
     expect(finished).toBe(true);
     expect(loop.stopped).toBe(true);
     finished = false;
     loop.wake();
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await advance(30);
     expect(finished).toBe(false);
   });
 
@@ -54,8 +68,13 @@ describe('DrainLoop', () => {
       { backoff: { baseMs: 5, capMs: 10 }, onError: (_err, attempt) => failures.push(attempt) },
     );
     loop.wake();
-    const deadline = Date.now() + 2_000;
-    while (passes < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(passes).toBe(1);
+    // By the loop's own timer: the first retry within 5 ms (half fixed, half jitter), the next within 10 after it.
+    await advance(5);
+    expect(passes).toBe(2);
+    await advance(10);
+    expect(passes).toBe(3);
+    await advance(100);
     expect(passes).toBe(3);
     expect(failures).toEqual([1, 2]);
     await loop.stop();
@@ -74,7 +93,7 @@ describe('DrainLoop', () => {
       { backoff: { baseMs: 1, capMs: 1 }, warn: { logger, line: 'pass failed', fields: { channelId: '42' } } },
     );
     loop.wake();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await advance(50);
     await loop.stop();
     expect(passes).toBe(3);
     expect(lines).toEqual([
@@ -94,8 +113,9 @@ describe('DrainLoop', () => {
     const now = Date.now();
     loop.wakeAt(now + 60_000, now);
     loop.wakeAt(now + 10, now);
-    const deadline = Date.now() + 2_000;
-    while (passes < 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    await advance(9);
+    expect(passes).toBe(0);
+    await advance(1);
     expect(passes).toBe(1);
     await loop.stop();
     expect(slept).toBe(true);
@@ -116,17 +136,17 @@ describe('DrainLoop', () => {
     loop.wake();
     loop.every(200);
     // Ticks at 200 and 400 ms find the first pass running: neither starts a pass nor queues one.
-    await new Promise((resolve) => setTimeout(resolve, 450));
+    await advance(450);
     expect(passes).toBe(1);
     release();
     await new Promise((resolve) => setImmediate(resolve));
     expect(passes).toBe(1);
-    const deadline = Date.now() + 2_000;
-    while (passes < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    // The tick at 600 ms starts the next.
+    await advance(150);
     expect(passes).toBe(2);
     expect(most).toBe(1);
     await loop.stop();
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await advance(1_000);
     expect(passes).toBe(2);
   });
 
@@ -135,13 +155,11 @@ describe('DrainLoop', () => {
     let passes = 0;
     const loop = new DrainLoop(async () => void (passes += 1));
     loop.every(10, () => (ticks += 1));
-    const deadline = Date.now() + 2_000;
-    while (ticks < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(ticks).toBeGreaterThanOrEqual(2);
+    await advance(20);
+    expect(ticks).toBe(2);
     expect(passes).toBe(0);
     await loop.stop();
-    const stoppedAt = ticks;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(ticks).toBe(stoppedAt);
+    await advance(50);
+    expect(ticks).toBe(2);
   });
 });
