@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const STATIC_IMPORT = /^(?:import|export)(?!\s+type\b)[^'"]*?from\s+['"]([^'"]+)['"]|^import\s+['"]([^'"]+)['"]/gm;
 
-/** The packages the bot's start loads before any code runs: every static, non-type import from processes/bot.ts on. */
+/** The packages the bot's start loads: every static, non-type import from processes/bot-run.ts on (bot.ts only reads the command line first). */
 function packagesLoadedAtStart(): Set<string> {
   const seen = new Set<string>();
   const packages = new Set<string>();
@@ -25,7 +25,7 @@ function packagesLoadedAtStart(): Set<string> {
         );
     }
   };
-  walk(path.join(ROOT, 'src/processes/bot.ts'));
+  walk(path.join(ROOT, 'src/processes/bot-run.ts'));
   return packages;
 }
 
