@@ -152,6 +152,8 @@ export interface DiscordStandIn {
   delayMemberRequests(ms: number): void;
   /** The number of user ids in each op 8 so far. */
   readonly memberRequestSizes: readonly number[];
+  /** Op 8s answered so far: a delayed answer (delayMemberRequests) counts once its chunk is sent. */
+  readonly memberRequestsAnswered: number;
   /** Gateway sends past Discord's 120 per 60 s on a connection (each closed it with 4008). */
   readonly gatewaySendsOverLimit: number;
   /** Holds each member role PUT/DELETE this long before it is handled (0: at once). */
@@ -610,6 +612,10 @@ class StandIn implements DiscordStandIn {
 
   get memberRequestSizes(): readonly number[] {
     return this.gateway.memberRequestSizes;
+  }
+
+  get memberRequestsAnswered(): number {
+    return this.gateway.memberRequestsAnswered;
   }
 
   get gatewaySendsOverLimit(): number {
