@@ -132,28 +132,27 @@ describe('against one bot', () => {
     const handlers = new Set([...after].map((l) => /handler="([^"]*)"/.exec(l)?.[1]));
     expect(handlers.size).toBeLessThanOrEqual(6);
   }, 30_000);
-});
 
-describe('when Discord refuses the bot’s callbacks', () => {
-  let world: World;
-  beforeAll(async () => {
-    // Every first callback arrives past this deadline and is refused with 10062.
-    world = await startWorld({ discord: { interactionDeadlineMs: 1 } });
-  });
-  afterAll(async () => {
-    await world?.close();
-  });
+  describe('when Discord refuses the bot’s callbacks', () => {
+    beforeAll(() => {
+      // Every first callback arrives past this deadline and is refused with 10062.
+      world.discord.setInteractionDeadline(1);
+    });
+    afterAll(() => {
+      world.discord.setInteractionDeadline(3_000);
+    });
 
-  it('logs the failure without the interaction token and without the request body', async () => {
-    const handle = asMember(world.discord).command('votes');
-    await world.bot.waitForLog((l) => l.msg === 'interaction handled' && l.interactionId === handle.id);
-    const failures = world.bot.logs.filter((l) => l.interactionId === handle.id && (l.level as number) >= 40);
-    expect(failures.length).toBeGreaterThan(0);
-    const text = JSON.stringify(world.bot.logs);
-    expect(text).toContain(`/interactions/${handle.id}/[redacted]/callback`);
-    expect(text).not.toContain(handle.token);
-    expect(text).not.toContain('requestBody');
-    expect(text).not.toContain('Active voters');
+    it('logs the failure without the interaction token and without the request body', async () => {
+      const handle = asMember(world.discord).command('votes');
+      await world.bot.waitForLog((l) => l.msg === 'interaction handled' && l.interactionId === handle.id);
+      const failures = world.bot.logs.filter((l) => l.interactionId === handle.id && (l.level as number) >= 40);
+      expect(failures.length).toBeGreaterThan(0);
+      const text = JSON.stringify(world.bot.logs);
+      expect(text).toContain(`/interactions/${handle.id}/[redacted]/callback`);
+      expect(text).not.toContain(handle.token);
+      expect(text).not.toContain('requestBody');
+      expect(text).not.toContain('Active voters');
+    });
   });
 });
 

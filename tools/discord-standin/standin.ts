@@ -197,6 +197,8 @@ export interface DiscordStandIn {
   failChannelMessages(status: number | null, channelId?: string): void;
   /** The next `times` interaction callbacks are answered with `status` (a 429 asks to wait 50 ms) and not taken. */
   failCallbacks(status: number, times?: number): void;
+  /** Changes the interactionDeadlineMs option from now on (0 turns it off), as if the stand-in had been started with it. */
+  setInteractionDeadline(ms: number): void;
   /** The next `times` interaction callbacks are taken, but the connection drops halfway through the answer. */
   breakCallbackAnswers(times?: number): void;
   /** Channel message creates waiting on the hold now. */
@@ -550,6 +552,10 @@ class StandIn implements DiscordStandIn {
       this.hold.waiting.add(release);
       req.socket.once('close', gone);
     });
+  }
+
+  setInteractionDeadline(ms: number): void {
+    this.store.config.interactionDeadlineMs = ms === 0 ? Number.POSITIVE_INFINITY : ms;
   }
 
   failCallbacks(status: number, times = 1): void {
