@@ -4,16 +4,22 @@ import { asMember, buttonIds, moderator, textOf } from '../../tools/conversation
 import { member } from '../../tools/discord-standin/index.js';
 import { startWorld, type World } from '../../tools/world.js';
 import { CRITIC, NOBODY, VOTER } from '../../tools/seed.js';
+import { clockSteps } from '../support/clock-steps.js';
 
 const VOTE_URL = 'https://listing.example/servers/123/vote';
 
 let world: World;
+/** The bot's monotonic clock, which its cache reads: moved past an entry's life instead of waiting it out. */
+const clock = clockSteps();
 beforeAll(async () => {
-  // A short cache so tests that change the sandbox's data see it after a brief wait.
-  world = await startWorld({ env: { VOTE_URL, SERVICE_CACHE_TTL_SECONDS: '1', SERVICE_NOT_VOTED_TTL_SECONDS: '1' } });
+  // A short cache (1 s), so a test that changes the sandbox's data sees it once the clock moves on.
+  world = await startWorld({
+    env: { VOTE_URL, SERVICE_CACHE_TTL_SECONDS: '1', SERVICE_NOT_VOTED_TTL_SECONDS: '1', ...clock.env },
+  });
 });
 afterAll(async () => {
   await world?.close();
+  clock.remove();
 });
 beforeEach(() => {
   world.sandbox.reset();
@@ -86,8 +92,11 @@ describe('/votes', () => {
 
   it('says so kindly when nobody has an active vote', async () => {
     for (const voter of await listVoters()) world.sandbox.setVote(voter, null);
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    // The list an earlier test cached has run out: the bot asks the service again.
+    await clock.forward(world.bot, 1_100);
+    const asked = world.sandbox.requestCount('listVotes');
     const message = await asMember(world.discord).command('votes').waitForMessage();
+    expect(world.sandbox.requestCount('listVotes')).toBe(asked + 1);
     expect(textOf(message)).toMatch(/No active votes/);
     expect(buttonIds(message)).toEqual([]);
   });

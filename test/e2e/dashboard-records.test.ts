@@ -20,6 +20,7 @@ import { deliver, reviewEvent, voteEvent } from '../../tools/guilds-webhook.js';
 import { receiverEnv, removeStoreFiles } from '../../tools/receiver-env.js';
 import { CRITIC, CRITIC_REVIEW, VOTER, VOTER_REVIEW } from '../../tools/seed.js';
 import { startWorld, type World } from '../../tools/world.js';
+import { readUntil } from '../support/poll-until.js';
 
 // Issue 36's records pages over HTTP, on the built bot in many-server mode (so secrets are the
 // server's own, kept sealed): the server is set up with /setup through the stand-in, then read and
@@ -55,17 +56,13 @@ const fieldOf = (message: Message, name: string) =>
   ((message.embeds[0]?.fields ?? []) as Array<{ name: string; value: string }>).find((f) => f.name === name)?.value;
 const lines = () => world.discord.channelMessages(CHANNEL).map((message) => textOf(message));
 const toGuilds = (event: object, with_ = token) => deliver(`${receiverUrl}/${GUILD}`, with_, event);
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Reads the page until `ready` holds (the receiver stores a delivery a moment after answering it). */
-async function until(browser: DashboardVisitor, path: string, ready: (text: string) => boolean) {
-  let visit = await browser.get(path);
-  for (let tries = 0; !ready(visit.text) && tries < 40; tries += 1) {
-    await pause(150);
-    visit = await browser.get(path);
-  }
-  return visit;
-}
+/** Reads the page until `ready` holds: the inbox handles a delivery a moment after the receiver answered it, and says so to no one. */
+const until = (browser: DashboardVisitor, path: string, ready: (text: string) => boolean) =>
+  readUntil(
+    () => browser.get(path),
+    (visit) => ready(visit.text),
+    { what: `${path} to show it` },
+  );
 
 async function signedIn(): Promise<{ browser: DashboardVisitor; csrf: string }> {
   const browser = visitor();

@@ -58,7 +58,8 @@ describe('answering within Discord deadline', () => {
   it('responds inside 3 s and then gives a final answer while the service fails for 5 s', async () => {
     world.sandbox.setFault('getVote', { status: 503 });
     const handle = asMember(world.discord).command('vote', { member: freshMember() });
-    // Cleared when the test ends too: a test that finishes early must not clear the next one's faults.
+    // Not a wait: the fault's five seconds are the scenario, ended by this timer while the test waits
+    // on the answer. Cleared when the test ends too: a test that finishes early must not clear the next one's faults.
     const recovery = setTimeout(() => world.sandbox.clearFaults(), 5_000);
     try {
       const first = await handle.firstCallback(3_000);

@@ -13,6 +13,7 @@ import {
 import { buttonIds, textOf } from '../../tools/conversation.js';
 import { startWorld, type World } from '../../tools/world.js';
 import { CRITIC, CRITIC_REVIEW, NOBODY, VOTER, VOTER_REVIEW } from '../../tools/seed.js';
+import { clockSteps } from '../support/clock-steps.js';
 
 /*
  * Fault drills: the built bot against the sandbox with a fault injected, driven through the
@@ -101,17 +102,26 @@ class Drill {
     return [answer, ...submit.followUps()].map(textOf).join('\n');
   }
 
-  /** After the fault: a /vote answered normally (the circuit may need its cool-down first). */
-  async recovered(maxTries = 1): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      const text = await this.answer(this.vote(VOTER));
-      if (!ANY_FAILURE.test(text)) {
-        expect(text).toContain(`<@${VOTER}>`);
-        return;
-      }
-      if (attempt >= maxTries) throw new Error(`still failing after the fault ended: ${text}`);
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-    }
+  /** After the fault (and the circuit's cool-down, if it opened): a /vote answered normally. */
+  async recovered(): Promise<void> {
+    const text = await this.answer(this.vote(VOTER));
+    expect(text).not.toMatch(ANY_FAILURE);
+    expect(text).toContain(`<@${VOTER}>`);
+  }
+
+  /**
+   * When the open circuit lets a trial call through again, at the latest, in wall-clock time: read
+   * from the bot's log of its answer to `handle` ("paused for another N s", N rounded up).
+   */
+  async circuitClosesBy(handle: InteractionHandle): Promise<number> {
+    const line = await this.world.bot.waitForLog(
+      (l) => l.interactionId === handle.id && l.reason === 'circuit_open',
+      ANSWER_WAIT_MS,
+      'the circuit refusing a call',
+    );
+    const seconds = /paused for another (\d+) s/.exec(JSON.stringify(line.err))?.[1];
+    expect(seconds).toBeDefined();
+    return Date.parse(String(line.time)) + Number(seconds) * 1000;
   }
 
   /**
@@ -143,15 +153,25 @@ class Drill {
   }
 }
 
-describe('fault drill: the service answers 500 for ten seconds', () => {
-  let world: World;
-  beforeAll(async () => {
-    world = await startWorld({ env: DRILL_ENV });
-  });
-  afterAll(async () => {
-    await world?.close();
-  });
+// One bot for every drill: each ends with the service back and a call that succeeds, so no drill's
+// failures are counted towards the circuit in the next; the sandbox is reset between them. Its
+// monotonic clock is the test's to move: the breaker's cool-down passes without being waited out.
+let world: World;
+const clock = clockSteps();
+/** The bot's clocks (monotonic, wall) may differ by a little over seconds; log times are whole ms. */
+const CLOCK_MARGIN_MS = 100;
+beforeAll(async () => {
+  world = await startWorld({ env: { ...DRILL_ENV, ...clock.env } });
+});
+afterEach(() => {
+  world.sandbox.reset();
+});
+afterAll(async () => {
+  await world?.close();
+  clock.remove();
+});
 
+describe('fault drill: the service answers 500 for ten seconds', () => {
   it('tells members the service is not answering, opens the circuit, and answers normally after recovery; the reply is never doubled', async () => {
     const drill = new Drill(world);
     const reviewId = REVIEWS[CRITIC]!;
@@ -179,15 +199,18 @@ describe('fault drill: the service answers 500 for ten seconds', () => {
 
     // Seven failed calls in a row open the circuit: the next ones fail fast without a request.
     const requestsWhileOpen = world.sandbox.requestCount();
-    for (const handle of [drill.vote(VOTER), drill.review(CRITIC)])
-      expect(await drill.answer(handle)).toMatch(NOT_ANSWERING);
+    const whileOpen = [drill.vote(VOTER), drill.review(CRITIC)];
+    for (const handle of whileOpen) expect(await drill.answer(handle)).toMatch(NOT_ANSWERING);
     expect(world.sandbox.requestCount()).toBe(requestsWhileOpen);
+    const closesBy = await drill.circuitClosesBy(whileOpen[0]!);
 
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, 10_000 - (Date.now() - faultStarted))));
+    // The rest of the ten seconds passes on the bot's clock, and the fault ends.
+    const outageLeft = Math.max(0, 10_000 - (Date.now() - faultStarted));
+    await clock.forward(world.bot, outageLeft);
     world.sandbox.clearFaults();
-
-    // After the breaker's cool-down (15 s by default, no setting for it) a trial call closes it.
-    await drill.recovered(25);
+    // So does the rest of the breaker's cool-down (15 s by default, no setting for it); then a trial call closes it.
+    await clock.forward(world.bot, closesBy - Date.now() - outageLeft + CLOCK_MARGIN_MS);
+    await drill.recovered();
     expect(await drill.answer(drill.review(NOBODY))).not.toMatch(ANY_FAILURE);
 
     // The reply was never posted twice; sent again by the moderator once the service is back, it posts once.
@@ -198,21 +221,10 @@ describe('fault drill: the service answers 500 for ten seconds', () => {
     expect(world.sandbox.repliesTo(reviewId).length - repliesBefore).toBe(1);
 
     await drill.settle();
-  }, 60_000);
+  }, 30_000);
 });
 
 describe('fault drills against one bot', () => {
-  let world: World;
-  beforeAll(async () => {
-    world = await startWorld({ env: DRILL_ENV });
-  });
-  afterEach(() => {
-    world.sandbox.reset();
-  });
-  afterAll(async () => {
-    await world?.close();
-  });
-
   // Each drill fails fewer than five calls in a row (the breaker's threshold) and ends with a
   // success, so one drill's failures never open the circuit for the next.
 
@@ -236,7 +248,7 @@ describe('fault drills against one bot', () => {
     );
     expect(world.sandbox.repliesTo(reviewId).length).toBe(1);
     await drill.settle();
-  }, 40_000);
+  }, 30_000);
 
   it('a 429 storm with Retry-After: 1: members are told to try again, the service is not hammered, a rate-limited reply posts once', async () => {
     const drill = new Drill(world);
@@ -269,7 +281,7 @@ describe('fault drills against one bot', () => {
     world.sandbox.clearFaults();
     await drill.recovered();
     await drill.settle();
-  }, 40_000);
+  }, 30_000);
 
   it('malformed JSON: the member gets an answer with a reference that is in the log, and a reply is reported as maybe posted', async () => {
     const drill = new Drill(world);
@@ -289,7 +301,7 @@ describe('fault drills against one bot', () => {
     world.sandbox.clearFaults();
     await drill.recovered();
     await drill.settle();
-  }, 40_000);
+  }, 30_000);
 
   it('401: members and moderators are told the credentials were rejected', async () => {
     const drill = new Drill(world);
@@ -305,7 +317,7 @@ describe('fault drills against one bot', () => {
     world.sandbox.clearFaults();
     await drill.recovered();
     await drill.settle();
-  }, 40_000);
+  }, 30_000);
 
   it('responses that trickle: slow but in time is a normal answer; too slow is "not answering", and a reply stored before the timeout is not sent again', async () => {
     const drill = new Drill(world);
@@ -327,7 +339,7 @@ describe('fault drills against one bot', () => {
     world.sandbox.clearFaults();
     await drill.recovered();
     await drill.settle();
-  }, 40_000);
+  }, 30_000);
 
   it('the gateway drops mid-traffic: interactions in flight finish, those sent while it is down are answered after the resume', async () => {
     const drill = new Drill(world);
@@ -346,5 +358,5 @@ describe('fault drills against one bot', () => {
     world.sandbox.clearFaults();
     await drill.recovered();
     await drill.settle();
-  }, 40_000);
+  }, 30_000);
 });

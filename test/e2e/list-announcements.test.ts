@@ -40,7 +40,11 @@ afterAll(async () => {
   removeStoreFiles();
 });
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Resolves once the wall clock has passed the millisecond it reads now (the receiver stamps deliveries in ms). */
+async function nextMillisecond(): Promise<void> {
+  const now = Date.now();
+  while (Date.now() <= now) await new Promise((resolve) => setImmediate(resolve));
+}
 const text = (name: string, value: string): CommandOption => ({ name, type: OptionType.String, value });
 const flag = (name: string, value: boolean): CommandOption => ({ name, type: OptionType.Boolean, value });
 const announce = (options: CommandOption[]) =>
@@ -70,8 +74,9 @@ async function voteEverywhere(userId: string, lists: ReadonlyArray<'guilds' | 't
       const secret = list === 'topgg' ? TOPGG_SECRET : DISCOLLAB_SECRET;
       expect((await sendAs(list, { url: `${url}/${list}`, secret, vote })).status).toBe(200);
     }
-    // Each vote a few ms after the last, so "the lists voted on up to this vote" is the ones before it.
-    await pause(20);
+    // Each vote stamped after the last (the one before was stamped before its 200 came back), so
+    // "the lists voted on up to this vote" is the ones before it.
+    await nextMillisecond();
   }
 }
 

@@ -25,7 +25,6 @@ afterAll(async () => {
   removeStoreFiles();
 });
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const titles = (who: MemberPayload) => world.discord.directMessages(who.user.id).map((dm) => dm.embeds[0]?.title);
 
 async function optedIn(): Promise<MemberPayload> {
@@ -46,25 +45,32 @@ describe('reminders per list', () => {
   it('DMs once when a Top.gg vote runs out, naming Top.gg, with no Guilds vote button', async () => {
     const voter = await optedIn();
     const bystander = member();
+    // Opted in too, with a vote that ends a second after the others: reminders go out in the order
+    // votes end, so once this one's has come, any second one for the voter would have come first.
+    const later = await optedIn();
     const started = Date.now();
     expect((await topgg(voter, 2_000)).status).toBe(200);
     expect((await topgg(bystander, 2_000)).status).toBe(200);
+    expect((await topgg(later, 3_000)).status).toBe(200);
     await world.discord.waitUntil(() => titles(voter).length === 1, 15_000, 'the reminder');
     expect(Date.now() - started).toBeGreaterThanOrEqual(2_000);
     const [dm] = world.discord.directMessages(voter.user.id);
     expect(dm!.embeds[0].title).toBe('You can vote on Top.gg again');
     expect(dm!.embeds[0].description).toContain('Your vote on Top.gg for **');
     expect(dm!.components).toEqual([]);
-    await pause(1_500);
+    await world.discord.waitUntil(() => titles(later).length === 1, 15_000, 'the reminder of a vote that ended later');
     expect(titles(voter)).toHaveLength(1);
     expect(world.discord.directMessages(bystander.user.id)).toEqual([]);
-  }, 30_000);
+  }, 20_000);
 
   it('reminds of a Guilds vote when it runs out while the Top.gg vote runs on, then of Top.gg: one each', async () => {
     const voter = await optedIn();
+    // As above: reminded a second after the voter's last, so any repeat of the voter's comes before.
+    const later = await optedIn();
     world.sandbox.setVote(voter.user.id, 2_000);
     expect(await deliver(url, WEBHOOK_TOKEN, voteEvent(GUILD, voter.user.id))).toBe(200);
     expect((await topgg(voter, 5_000)).status).toBe(200);
+    expect((await topgg(later, 6_000)).status).toBe(200);
     await world.discord.waitUntil(() => titles(voter).length === 1, 15_000, 'the Guilds reminder');
     expect(titles(voter)).toEqual(['You can vote again']);
     expect(world.discord.directMessages(voter.user.id)[0]!.components[0].components[0]).toMatchObject({
@@ -72,7 +78,7 @@ describe('reminders per list', () => {
     });
     await world.discord.waitUntil(() => titles(voter).length === 2, 15_000, 'the Top.gg reminder');
     expect(titles(voter)).toEqual(['You can vote again', 'You can vote on Top.gg again']);
-    await pause(1_500);
+    await world.discord.waitUntil(() => titles(later).length === 1, 15_000, 'the reminder of a vote that ended later');
     expect(titles(voter)).toHaveLength(2);
-  }, 30_000);
+  }, 20_000);
 });

@@ -23,6 +23,7 @@ const GUILD = DEFAULTS.guildId;
 const HOUR = 3_600_000;
 const admin = member({ permissions: MODERATOR_PERMISSIONS });
 const thisMonth = () => new Date().toISOString().slice(0, 7);
+/** A fixed wait; its one caller says why no event can be awaited instead. */
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let world: World;
@@ -158,7 +159,9 @@ describe('milestone roles over every list', () => {
     const given = () => world.discord.roleChanges.filter((c) => c.userId === userId && c.roleId === regular);
 
     await listVote(userId, 'topgg', 2);
-    // A check runs every second: time for a wrong grant to show.
+    // A check runs every second: time for a wrong grant to show. No event can be awaited: a check that
+    // finds nothing to do says so nowhere, and a member who reached a milestone as a sentinel would
+    // add votes that /stats below counts.
     await pause(2_500);
     expect(given()).toEqual([]);
     await guildsVote(userId);

@@ -23,19 +23,25 @@ export function startPlayground(cli: string, args: readonly string[]): Playgroun
     output: () => output,
     waitForOutput(pattern, timeoutMs = 10_000) {
       return new Promise((resolve, reject) => {
+        // Re-checked on whatever either stream prints: a line on stderr counts as one on stdout does.
+        const streams = [child.stdout!, child.stderr!];
+        const stop = () => {
+          clearTimeout(timer);
+          for (const stream of streams) stream.off('data', check);
+        };
         const check = () => {
           const match = pattern.exec(output);
           if (!match) return false;
-          clearTimeout(timer);
-          child.stdout!.off('data', check);
+          stop();
           resolve(match);
           return true;
         };
+        // A deadline, not a wait: it only ends a wait for output that never came.
         const timer = setTimeout(() => {
-          child.stdout!.off('data', check);
+          stop();
           reject(new Error(`the playground did not print ${pattern} within ${timeoutMs} ms:\n${output}`));
         }, timeoutMs);
-        if (!check()) child.stdout!.on('data', check);
+        if (!check()) for (const stream of streams) stream.on('data', check);
       });
     },
   };

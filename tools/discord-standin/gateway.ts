@@ -66,6 +66,8 @@ export class Gateway {
   memberRequestsPaused = false;
   /** How long an op 8 waits before its answer, as on a busy gateway. */
   memberRequestDelayMs = 0;
+  /** Op 8s answered with their GUILD_MEMBERS_CHUNK so far (a delayed answer counts once it is sent). */
+  memberRequestsAnswered = 0;
   /** The number of user ids in each op 8, oldest first. */
   readonly memberRequestSizes: number[] = [];
   /** Sends past Discord's 120 per 60 s on one connection; each closes it with 4008, as Discord does. */
@@ -256,6 +258,8 @@ export class Gateway {
         ...(d?.nonce === undefined ? {} : { nonce: d.nonce }),
       },
     });
+    this.memberRequestsAnswered += 1;
+    this.changed.notify();
   }
 
   private send(socket: WebSocket, payload: unknown): void {

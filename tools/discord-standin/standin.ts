@@ -157,6 +157,8 @@ export interface DiscordStandIn {
   delayMemberRequests(ms: number): void;
   /** The number of user ids in each op 8 so far. */
   readonly memberRequestSizes: readonly number[];
+  /** Op 8s answered so far: a delayed answer (delayMemberRequests) counts once its chunk is sent. */
+  readonly memberRequestsAnswered: number;
   /** Gateway sends past Discord's 120 per 60 s on a connection (each closed it with 4008). */
   readonly gatewaySendsOverLimit: number;
   /** Holds each member role PUT/DELETE this long before it is handled (0: at once). */
@@ -200,6 +202,8 @@ export interface DiscordStandIn {
   failChannelMessages(status: number | null, channelId?: string): void;
   /** The next `times` interaction callbacks are answered with `status` (a 429 asks to wait 50 ms) and not taken. */
   failCallbacks(status: number, times?: number): void;
+  /** Changes the interactionDeadlineMs option from now on (0 turns it off), as if the stand-in had been started with it. */
+  setInteractionDeadline(ms: number): void;
   /** The next `times` interaction callbacks are taken, but the connection drops halfway through the answer. */
   breakCallbackAnswers(times?: number): void;
   /** Channel message creates waiting on the hold now. */
@@ -555,6 +559,10 @@ class StandIn implements DiscordStandIn {
     });
   }
 
+  setInteractionDeadline(ms: number): void {
+    this.store.config.interactionDeadlineMs = ms === 0 ? Number.POSITIVE_INFINITY : ms;
+  }
+
   failCallbacks(status: number, times = 1): void {
     this.callbackFailures = { status, left: times };
   }
@@ -615,6 +623,10 @@ class StandIn implements DiscordStandIn {
 
   get memberRequestSizes(): readonly number[] {
     return this.gateway.memberRequestSizes;
+  }
+
+  get memberRequestsAnswered(): number {
+    return this.gateway.memberRequestsAnswered;
   }
 
   get gatewaySendsOverLimit(): number {
