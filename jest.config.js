@@ -12,5 +12,7 @@ export default {
   // One PostgreSQL cluster for the run, started by the first test that needs one (tools/postgres.ts).
   globalSetup: '<rootDir>/test/support/postgres-setup.js',
   globalTeardown: '<rootDir>/test/support/postgres-teardown.js',
-  testTimeout: 20000,
+  // Generous: an e2e case starts processes and waits on them, and on a busy 2-core machine that takes a while; a
+  // test that hangs still fails, only later.
+  testTimeout: 60000,
 };
