@@ -116,6 +116,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       log.clear();
     },
     setVote: (userId, remainingMs) => store.setVote(userId, remainingMs),
+    setVoteFromFirstRead: (userId, runsForMs) => store.setVoteFromFirstRead(userId, runsForMs),
     setReview: (review) => store.setReview(review),
     deleteReview: (authorId) => store.deleteReview(authorId),
     getReviewById(reviewId) {

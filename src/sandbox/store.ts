@@ -12,7 +12,8 @@ const DISCORD_EPOCH = 1_420_070_400_000n;
 export class SandboxStore {
   totalVotes = 0;
   monthlyVotes = 0;
-  private readonly votes = new Map<string, { expiresAt: number; discord: boolean }>();
+  /** `runsFor`: a vote whose end is fixed by the first answer that tells of it (setVoteFromFirstRead). */
+  private readonly votes = new Map<string, { expiresAt: number; discord: boolean; runsFor?: number }>();
   private readonly reviewsByAuthor = new Map<string, WireReview>();
   private readonly reviewsById = new Map<string, WireReview>();
   private readonly replies = new Map<string, StoredReply[]>();
@@ -34,12 +35,14 @@ export class SandboxStore {
   /** Milliseconds left on the user's vote, or null when it is absent or has expired. */
   remainingMs(userId: string, now = Date.now()): number | null {
     const vote = this.votes.get(userId);
+    if (vote) startClock(vote, now);
     return vote && vote.expiresAt > now ? vote.expiresAt - now : null;
   }
 
   activeVotes(now = Date.now()): WireVoteEntry[] {
     const entries: WireVoteEntry[] = [];
     for (const [userId, vote] of this.votes) {
+      startClock(vote, now);
       if (vote.expiresAt <= now) continue;
       entries.push({ userId, remaining: vote.expiresAt - now, discord: vote.discord });
     }
@@ -58,6 +61,16 @@ export class SandboxStore {
     }
     const discord = this.votes.get(userId)?.discord ?? true;
     this.votes.set(userId, { expiresAt: now + remainingMs, discord });
+  }
+
+  /**
+   * A vote that runs for `runsForMs` from the first answer that shows it (a vote check or the list),
+   * not from now: a test can make a vote end a known time after a bot learns of it, however long
+   * the bot took to get there. Counted as a new vote as setVote counts one.
+   */
+  setVoteFromFirstRead(userId: string, runsForMs: number, now = Date.now()): void {
+    this.setVote(userId, runsForMs, now);
+    this.votes.get(userId)!.runsFor = runsForMs;
   }
 
   reviewBy(authorId: string): WireReview | undefined {
@@ -103,4 +116,11 @@ export class SandboxStore {
     this.lastReplyId = fromClock > this.lastReplyId ? fromClock : this.lastReplyId + 1n;
     return this.lastReplyId.toString();
   }
+}
+
+/** Fixes the end of a vote that runs from its first read, at that read. */
+function startClock(vote: { expiresAt: number; runsFor?: number }, now: number): void {
+  if (vote.runsFor === undefined) return;
+  vote.expiresAt = now + vote.runsFor;
+  delete vote.runsFor;
 }

@@ -104,6 +104,8 @@ export interface Sandbox {
   /** Data back to the seed, log and faults cleared, rate-limit mode as at start with a fresh window. */
   reset(): void;
   setVote(userId: string, remainingMs: number | null): void;
+  /** A vote that runs for `runsForMs` from the first answer that shows it, not from now. */
+  setVoteFromFirstRead(userId: string, runsForMs: number): void;
   setReview(review: WireReview): void;
   deleteReview(authorId: string): void;
   getReviewById(reviewId: string): WireReview | undefined;

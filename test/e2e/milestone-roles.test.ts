@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ROOT } from '../../tools/bot-process.js';
+import { ROOT, startBot, type BotProcess } from '../../tools/bot-process.js';
 import { textOf } from '../../tools/conversation.js';
 import {
   DEFAULTS,
@@ -16,7 +16,8 @@ import {
 } from '../../tools/discord-standin/index.js';
 import { deliver, voteEvent } from '../../tools/guilds-webhook.js';
 import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../../tools/receiver-env.js';
-import { startWorld, type World } from '../../tools/world.js';
+import { botEnvironment, startWorld, type World } from '../../tools/world.js';
+import { periodsEnded } from '../support/store-reads.js';
 
 const GUILD = DEFAULTS.guildId;
 const AUDIT_CHANNEL = textChannelIdFor(GUILD);
@@ -28,7 +29,6 @@ const role = (value: string): CommandOption => ({ name: 'role', type: OptionType
 const votes = (value: number): CommandOption => ({ name: 'votes', type: OptionType.Integer, value });
 const period = (value: 'month' | 'all'): CommandOption => ({ name: 'period', type: OptionType.String, value });
 const remove = (value: string): CommandOption => ({ name: 'remove', type: OptionType.Role, value });
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `/setup milestone …` as an admin; the answer's text. */
 async function milestone(world: World, options: CommandOption[] = []): Promise<string> {
@@ -46,27 +46,47 @@ const changesOf = (world: World, userId: string, roleId?: string): RoleChange[] 
   world.discord.roleChanges.filter((c) => c.userId === userId && (roleId === undefined || c.roleId === roleId));
 
 /**
- * One more recorded vote for the member: a vote the service shows for `ms`, delivered again until the
- * bot counts it (a delivery inside the member's running period is the same vote).
+ * One more recorded vote for the member: once the member's running vote period ended (as the store
+ * has it), a vote the service shows for `ms` is delivered and the bot's log says it was counted.
  */
-async function votesOnce(world: World, url: string, who: MemberPayload, ms: number): Promise<void> {
-  const accepted = () => world.bot.logs.filter((l) => l.msg === 'vote accepted' && l.userId === who.user.id).length;
-  const before = accepted();
+async function votesOnce(
+  world: World,
+  to: { url: string; databaseUrl: string },
+  who: MemberPayload,
+  ms: number,
+  bot = world.bot,
+): Promise<void> {
+  await periodsEnded(to.databaseUrl, who.user.id);
   world.sandbox.setVote(who.user.id, ms);
-  const until = Date.now() + 15_000;
-  while (accepted() === before) {
-    if (Date.now() > until) throw new Error(`the vote of ${who.user.id} was never counted`);
-    expect(await deliver(url, WEBHOOK_TOKEN, voteEvent(GUILD, who.user.id))).toBe(200);
-    await pause(500);
-  }
+  const from = bot.logs.length;
+  expect(await deliver(to.url, WEBHOOK_TOKEN, voteEvent(GUILD, who.user.id))).toBe(200);
+  const outcome = await bot.waitForLog(
+    (l) => VOTE_OUTCOMES.has(String(l.msg)) && l.userId === who.user.id && bot.logs.indexOf(l) >= from,
+    10_000,
+    `the outcome of ${who.user.id}'s vote delivery`,
+  );
+  expect(outcome.msg).toBe('vote accepted');
+}
+
+/** The bot's lines about a delivery of the member's vote: counted, or a repeat inside its running period. */
+const VOTE_OUTCOMES = new Set(['vote accepted', 'vote already counted this period; delivery ignored']);
+
+/**
+ * Waits until two more full checks have asked Discord for the roles of the milestones' members (each
+ * check asks once, and the next begins only when one is done): a whole check ran after this call.
+ */
+async function aFullCheckLater(world: World): Promise<void> {
+  const asked = world.discord.memberRequests;
+  await world.discord.waitUntil(() => world.discord.memberRequests >= asked + 2, 10_000, 'two more full checks');
 }
 
 describe('/setup milestone and the roles it gives', () => {
   let world: World;
-  let url: string;
+  /** Where votes are delivered, and the store that counts them. */
+  let to: { url: string; databaseUrl: string };
   beforeAll(async () => {
-    let env: Record<string, string>;
-    ({ url, ...env } = await receiverEnv({ EXPIRY_CHECK_SECONDS: '1' }));
+    const { url, ...env } = await receiverEnv({ EXPIRY_CHECK_SECONDS: '1' });
+    to = { url, databaseUrl: env.DATABASE_URL! };
     world = await startWorld({ env });
   });
   afterAll(async () => {
@@ -94,13 +114,15 @@ describe('/setup milestone and the roles it gives', () => {
     const voter = member();
     world.discord.addMembers([voter]);
 
-    await votesOnce(world, url, voter, 1_500);
-    // A full check runs every second: time for a wrong grant to show.
-    await pause(2_000);
-    expect(changesOf(world, voter.user.id)).toEqual([]);
-
-    await votesOnce(world, url, voter, 60_000);
+    await votesOnce(world, to, voter, 1_500);
+    // The second vote counts only once the first one's 1.5 s period ended, a full check running every
+    // second meanwhile: the role is given after the second vote and not before it.
+    await votesOnce(world, to, voter, 60_000);
     await world.discord.waitUntil(() => changesOf(world, voter.user.id).length === 1, 10_000, 'the milestone role');
+    const lineOf = (msg: string, nth: number) =>
+      world.bot.logs.indexOf(world.bot.logs.filter((l) => l.msg === msg && l.userId === voter.user.id)[nth]!);
+    await world.bot.waitForLog((l) => l.msg === 'milestone role given' && l.userId === voter.user.id);
+    expect(lineOf('milestone role given', 0)).toBeGreaterThan(lineOf('vote accepted', 1));
     expect(changesOf(world, voter.user.id)[0]).toMatchObject({
       change: 'add',
       roleId: regular,
@@ -112,7 +134,7 @@ describe('/setup milestone and the roles it gives', () => {
     world.discord.setMemberRoles(voter.user.id, []);
     await world.discord.waitUntil(() => changesOf(world, voter.user.id).length === 2, 5_000, 'the role given back');
     expect(changesOf(world, voter.user.id)[1]).toMatchObject({ change: 'add', roleId: regular });
-    await pause(2_500);
+    await aFullCheckLater(world);
     expect(changesOf(world, voter.user.id)).toHaveLength(2);
 
     expect(await milestone(world, [remove(regular)])).toMatch(/is no longer given for votes/);
@@ -128,12 +150,13 @@ describe('/setup milestone and the roles it gives', () => {
     world.discord.addMembers([voter]);
     world.discord.refuseRoleChanges(true);
     try {
-      await votesOnce(world, url, voter, 60_000);
+      await votesOnce(world, to, voter, 60_000);
       const refused = () =>
         world.bot.logs.filter((l) => String(l.msg).startsWith('Discord refused to change a milestone'));
       await world.discord.waitUntil(() => refused().length === 1, 10_000, 'the refusal log line');
-      // A few checks (one a second) go by: each tries one change, none says it again.
-      await pause(2_500);
+      // Two more checks (one a second) go by: each tries one change, none says it again.
+      const tried = () => world.discord.requests.filter((r) => r.path.endsWith(`/roles/${star}`)).length;
+      await world.discord.waitUntil(() => tried() >= 3, 10_000, 'two more checks trying the change');
       expect(refused()).toHaveLength(1);
       expect(refused()[0]!.level).toBe(50);
       const audit = world.discord.channelMessages(AUDIT_CHANNEL).slice(auditBefore);
@@ -153,11 +176,19 @@ describe('/setup milestone and the roles it gives', () => {
 
   it('pauses a milestone whose role was deleted, tells the audit channel once, and lists it as paused', async () => {
     const fan = world.discord.addRole('Fan');
+    // A second milestone the member also holds: its checks ask Discord for the member each second.
+    const supporter = world.discord.addRole('Supporter');
     expect(await milestone(world, [role(fan), votes(1), period('all')])).toMatch(/1 recorded votes in all/);
+    expect(await milestone(world, [role(supporter), votes(1), period('all')])).toMatch(/Milestone set/);
     const voter = member();
     world.discord.addMembers([voter]);
-    await votesOnce(world, url, voter, 60_000);
-    await world.discord.waitUntil(() => changesOf(world, voter.user.id, fan).length === 1, 10_000, 'the role');
+    await votesOnce(world, to, voter, 60_000);
+    await world.discord.waitUntil(
+      () =>
+        changesOf(world, voter.user.id, fan).length === 1 && changesOf(world, voter.user.id, supporter).length === 1,
+      10_000,
+      'the roles',
+    );
 
     const auditBefore = world.discord.channelMessages(AUDIT_CHANNEL).length;
     world.discord.deleteRole(fan);
@@ -168,12 +199,13 @@ describe('/setup milestone and the roles it gives', () => {
         .filter((m) => m.content.includes(`<@&${fan}>`));
     await world.discord.waitUntil(() => told().length === 1, 10_000, 'the audit message');
     expect(told()[0]!.content).toMatch(/no longer exists/);
-    // Several checks later: still said once, and nothing asked of Discord for the role.
-    await pause(2_500);
+    // A whole check later: still said once, and nothing asked of Discord for the role.
+    await aFullCheckLater(world);
     expect(told()).toHaveLength(1);
     expect(world.bot.logs.filter((l) => String(l.msg).startsWith('Milestone role no longer exists'))).toHaveLength(1);
     expect(changesOf(world, voter.user.id, fan)).toHaveLength(1);
     expect(await milestone(world)).toMatch(/paused: the role no longer exists/);
+    expect(changesOf(world, voter.user.id, supporter)).toHaveLength(1);
   });
 });
 
@@ -181,13 +213,18 @@ describe('monthly milestone roles at the turn of the month (UTC)', () => {
   it("are taken back when the month turns, paced under Discord's role limit, with a reason; all-time ones stay", async () => {
     const now = new Date();
     const turn = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
-    const { url, ...env } = await receiverEnv({
-      // The bot's clock starts 25 s before the month ends; the check interval stays long, so only the
-      // month's own timer can take the roles back.
+    /** The bot's clock from its start on (test/support/shifted-clock.js); its timers are real. */
+    const clockAt = (start: number) => ({
       NODE_OPTIONS: `--import=${pathToFileURL(path.join(ROOT, 'test/support/shifted-clock.js')).href}`,
-      SHIFTED_CLOCK_START: new Date(turn - 25_000).toISOString(),
+      SHIFTED_CLOCK_START: new Date(start).toISOString(),
     });
-    const world = await startWorld({ env });
+    // The roles are given by a bot whose clock is an hour before the month ends; then the bot starts
+    // again on the same store with its clock 8 s before the turn. The check interval stays long, so
+    // only the month's own timer can take the roles back.
+    const { url, ...env } = await receiverEnv();
+    const to = { url, databaseUrl: env.DATABASE_URL! };
+    const world = await startWorld({ env: { ...env, ...clockAt(turn - 3_600_000) } });
+    let bot: BotProcess = world.bot;
     try {
       const monthly = world.discord.addRole('Voter of the month');
       const loyal = world.discord.addRole('Loyal');
@@ -196,7 +233,7 @@ describe('monthly milestone roles at the turn of the month (UTC)', () => {
       // More members than Discord's 10 role changes a second (the stand-in answers 429 past them).
       const voters = Array.from({ length: 12 }, () => member());
       world.discord.addMembers(voters);
-      await Promise.all(voters.map((voter) => votesOnce(world, url, voter, 10 * 60_000)));
+      await Promise.all(voters.map((voter) => votesOnce(world, to, voter, 10 * 60_000)));
       const changes = (roleId: string, change: RoleChange['change']) =>
         world.discord.roleChanges.filter((c) => c.roleId === roleId && c.change === change);
       await world.discord.waitUntil(
@@ -206,8 +243,10 @@ describe('monthly milestone roles at the turn of the month (UTC)', () => {
       );
       const given = world.bot.logs.filter((l) => l.msg === 'milestone role given');
       expect(given.every((l) => Date.parse(String(l.time)) < turn)).toBe(true);
-      const limitedBefore = world.discord.rateLimitedRequests;
 
+      await world.bot.stop('SIGKILL');
+      const limitedBefore = world.discord.rateLimitedRequests;
+      bot = startBot({ ...botEnvironment(world.discord, world.sandbox), ...env, ...clockAt(turn - 8_000) });
       await world.discord.waitUntil(
         () => changes(monthly, 'remove').length === 12,
         30_000,
@@ -219,16 +258,30 @@ describe('monthly milestone roles at the turn of the month (UTC)', () => {
       // Twelve changes under a limit of ten a second: spread over the next window, none refused.
       expect(taken.at(-1)!.at - taken[0]!.at).toBeGreaterThan(500);
       expect(world.discord.rateLimitedRequests).toBe(limitedBefore);
-      const first = await world.bot.waitForLog((l) => l.msg === 'milestone role taken back', 5_000, 'the log line');
+      const first = await bot.waitForLog((l) => l.msg === 'milestone role taken back', 5_000, 'the log line');
       // By the bot's own clock, the roles went after the turn, not at a check that happened to come by.
       expect(Date.parse(String(first.time))).toBeGreaterThanOrEqual(turn);
       for (const voter of voters) expect(world.discord.memberRoles(voter.user.id)).toEqual([loyal]);
       // The new month has no votes of theirs yet: the role is not given again; the all-time one stays.
-      await pause(1_500);
-      expect(changes(monthly, 'add')).toHaveLength(12);
+      // A member voting now wakes a pass after the one that took the roles back, and gets both roles
+      // from it: by then a grant to the others would have been made too.
+      const newcomer = member();
+      world.discord.addMembers([newcomer]);
+      await votesOnce(world, to, newcomer, 10 * 60_000, bot);
+      await world.discord.waitUntil(
+        () => changesOf(world, newcomer.user.id).length === 2,
+        10_000,
+        "the newcomer's two roles",
+      );
+      expect(
+        changes(monthly, 'add')
+          .map((c) => c.userId)
+          .sort(),
+      ).toEqual([...voters.map((v) => v.user.id), newcomer.user.id].sort());
       expect(changes(loyal, 'remove')).toEqual([]);
     } finally {
+      if (bot !== world.bot) await bot.stop('SIGKILL');
       await world.close();
     }
-  }, 90_000);
+  }, 60_000);
 });

@@ -22,6 +22,7 @@ import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../../tools/receiv
 import { closedPort } from '../../tools/closed-port.js';
 import { drillFigure, drillSize } from '../../tools/drill-figure.js';
 import { botEnvironment } from '../../tools/world.js';
+import { storeQuiet } from '../support/store-reads.js';
 
 /*
  * Two bots on one PostgreSQL, as during a rolling update: the second waits as a standby while the
@@ -143,8 +144,8 @@ describe('two bots on one PostgreSQL database', () => {
       60_000,
       'every review posted and every voter announced',
     );
-    // Longer than the announcer gathers a batch: a second post of anything would be out by now.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // Nothing is left in the store to post: a second post of anything cannot come any more.
+    await storeQuiet(databaseUrl);
     expect(reviewIds.filter((id) => feedPostsOf(id).length !== 1)).toEqual([]);
     expect(voters.filter((id) => mentionsOf(id) !== 1)).toEqual([]);
     const once =
@@ -156,26 +157,34 @@ describe('two bots on one PostgreSQL database', () => {
       "two bots on one PostgreSQL: standby answered /vote after the first's SIGTERM (ms)",
       Math.round(takeoverMs),
     );
-  }, 120_000);
+  }, 60_000);
+
+  /** One active bot on a database of its own, started by the first test that needs it and shared by the next. */
+  let alone: { bot: BotProcess; databaseUrl: string } | undefined;
+  const activeAlone = async () => {
+    if (alone === undefined || alone.bot.child.exitCode !== null) {
+      const databaseUrl = await postgres.createDatabase();
+      const { bot } = await startOn(databaseUrl);
+      await ready(bot);
+      alone = { bot, databaseUrl };
+    }
+    return alone;
+  };
 
   it('lets a standby stop at once on SIGTERM (exit 0): it has nothing to drain', async () => {
     if (!onRealPostgres()) return;
-    const databaseUrl = await postgres.createDatabase();
-    const active = await startOn(databaseUrl);
-    await ready(active.bot);
+    const { databaseUrl } = await activeAlone();
     const standby = await startOn(databaseUrl);
     await standby.bot.waitForLog((line) => String(line.msg).startsWith('standby:'), 15_000, 'the standby line');
     const exit = await standby.bot.stop('SIGTERM');
     expect(exit).toMatchObject({ code: 0, signal: null });
     expect(standby.bot.logs.find((line) => line.msg === 'stopped before acting')).toBeDefined();
-    await active.bot.stop('SIGTERM');
   });
 
   it('keeps acting when its lock session is cut and no other process takes the store: it takes the lock back', async () => {
     if (!onRealPostgres()) return;
-    const databaseUrl = await postgres.createDatabase();
-    const { bot } = await startOn(databaseUrl);
-    await ready(bot);
+    // The active bot of the test before, alone again now that its standby stopped.
+    const { bot, databaseUrl } = await activeAlone();
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     try {

@@ -4,6 +4,7 @@ import type { Sandbox } from '../../src/sandbox/types.js';
 import { startDiscordStandIn, type DiscordStandIn } from '../../tools/discord-standin/index.js';
 import type { LogLine } from '../../tools/bot-process.js';
 import { startWorld, type World } from '../../tools/world.js';
+import { countConnections } from '../support/connection-counter.js';
 
 const LOST = 'Discord connection lost; reconnecting';
 const BACK = 'Discord connection back';
@@ -35,8 +36,17 @@ describe('Discord and the service going away under a running bot', () => {
 
     await bot.waitForLog((line) => line.msg === LOST, 15_000, 'the lost line');
     await bot.waitForLog((line) => line.msg === POLL_FAILED, 15_000, 'the failed poll');
-    // Long enough for several reconnect attempts and polls (a poll a second, retried sooner).
-    await new Promise((resolve) => setTimeout(resolve, 8_000));
+    // Several more reconnect attempts and polls fail (each connection is closed unanswered), and
+    // each is counted as it comes.
+    const attempts = await Promise.all([countConnections(discordPort), countConnections(sandboxPort)]);
+    try {
+      await Promise.all([
+        attempts[0].waitFor(3, 30_000, 'three more attempts to reach Discord'),
+        attempts[1].waitFor(3, 15_000, 'three more polls'),
+      ]);
+    } finally {
+      await Promise.all(attempts.map((counter) => counter.close()));
+    }
     expect(count(bot.logs, LOST)).toBe(1);
     expect(count(bot.logs, POLL_FAILED, 40)).toBe(1);
     const warnings = bot.logs.filter((line) => (line.level ?? 0) >= 40);
@@ -53,7 +63,7 @@ describe('Discord and the service going away under a running bot', () => {
     await bot.waitForLog((line) => line.msg === POLL_BACK, 15_000, 'the poll working again');
     expect(count(bot.logs, BACK)).toBe(1);
     expect(count(bot.logs, POLL_BACK)).toBe(1);
-  }, 90_000);
+  }, 60_000);
 
   it('log no lost line when the bot stops: its own stop is not an outage', async () => {
     stopped = await startWorld();

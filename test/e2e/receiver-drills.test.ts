@@ -97,18 +97,19 @@ function probeHealthz(base: string): Promise<number | string> {
 
 const openFilesOf = (pid: number): number => readdirSync(`/proc/${pid}/fd`).length;
 
-describe(`${IDLE.connections} idle connections against a bot limited to ${IDLE.openFiles} open files`, () => {
-  let world: DrillWorld;
-  let healthBase: string;
-  beforeAll(async () => {
-    const port = await closedPort();
-    healthBase = `http://127.0.0.1:${port}`;
-    world = await startDrillWorld({ METRICS_PORT: String(port) }, IDLE.openFiles);
-  });
-  afterAll(async () => {
-    await world?.close();
-  });
+// One bot for the strangers' drills: the wrong tokens come last, as that drill ends by stopping it.
+let world: DrillWorld;
+let healthBase: string;
+beforeAll(async () => {
+  const port = await closedPort();
+  healthBase = `http://127.0.0.1:${port}`;
+  world = await startDrillWorld({ METRICS_PORT: String(port) }, IDLE.openFiles);
+});
+afterAll(async () => {
+  await world?.close();
+});
 
+describe(`${IDLE.connections} idle connections against a bot limited to ${IDLE.openFiles} open files`, () => {
   it('keeps /healthz answering and takes a delivery on a Guilds-like retry; the posted review shows it', async () => {
     const id = `rev_${nextSnowflake()}`;
     const idle = await holdIdleConnections(world.webhookUrl, IDLE.connections);
@@ -125,6 +126,7 @@ describe(`${IDLE.connections} idle connections against a bot limited to ${IDLE.o
       for (let i = 0; i < 15; i++) {
         probes.push(await probeHealthz(healthBase));
         mostFiles = Math.max(mostFiles, openFilesOf(world.bot.child.pid!));
+        // Samples spread over 1.5 s of the held flood: the span is the drill, no event ends it.
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       const attempts = await delivering;
@@ -150,14 +152,6 @@ describe(`${IDLE.connections} idle connections against a bot limited to ${IDLE.o
 });
 
 describe(`${WRONG_TOKENS} wrong-token requests`, () => {
-  let world: DrillWorld;
-  beforeAll(async () => {
-    world = await startDrillWorld({});
-  });
-  afterAll(async () => {
-    await world?.close();
-  });
-
   it('write under 100 log lines in all, the count of them included', async () => {
     const from = world.bot.logs.length;
     const width = 50;
@@ -213,6 +207,7 @@ describe(`${WRONG_TOKENS} wrong-token requests`, () => {
             },
           ),
         );
+        // Guilds delivers at its own pace for as long as the store is frozen: the outage's length is the drill.
         await new Promise((resolve) => setTimeout(resolve, FREEZE.everyMs));
       }
       await Promise.all(sending);

@@ -6,6 +6,8 @@ import { DEFAULTS, member, textChannelIdFor, type MemberPayload } from '../../to
 import { deliver, voteEvent } from '../../tools/guilds-webhook.js';
 import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../../tools/receiver-env.js';
 import { botEnvironment, startWorld, type World } from '../../tools/world.js';
+import { pollUntil } from '../support/poll-until.js';
+import { endsHandled, scheduledEnd } from '../support/store-reads.js';
 
 const GUILD = DEFAULTS.guildId;
 const REMINDER_CHANNEL = textChannelIdFor(GUILD);
@@ -27,7 +29,6 @@ afterAll(async () => {
   removeStoreFiles();
 });
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const mentionsOf = (userId: string) =>
   world.discord.channelMessages(REMINDER_CHANNEL).filter((m) => m.content.includes(`<@${userId}>`));
 
@@ -39,12 +40,31 @@ async function optIn(who: MemberPayload, locale?: string) {
   return answer;
 }
 
-/** A vote the service will show as running for `ms`, reported by a webhook delivery. */
-async function votes(who: MemberPayload, ms: number): Promise<void> {
+/**
+ * A vote the service will show as running for `ms`, reported by a webhook delivery; returns when the
+ * store's schedule has its end as the service tells it (at first the bot assumes 12 hours).
+ */
+async function votes(who: MemberPayload, ms: number): Promise<number> {
   world.sandbox.setVote(who.user.id, ms);
+  const askedAt = Date.now();
   expect(await deliver(url, WEBHOOK_TOKEN, voteEvent(GUILD, who.user.id))).toBe(200);
   await bot.waitForLog((l) => l.msg === 'vote accepted' && l.userId === who.user.id, 10_000, 'the vote');
+  let endsAt: number | undefined;
+  await pollUntil(
+    async () =>
+      (endsAt = await scheduledEnd(env.DATABASE_URL!, who.user.id)) !== undefined && endsAt <= askedAt + ms + 1_000,
+    `the end of ${who.user.id}'s vote in the schedule`,
+    { timeoutMs: 10_000, everyMs: 25 },
+  );
+  return endsAt!;
 }
+
+/** Waits until the store has acted on these members' vote ends and cleared them: no reminder for them can come any more. */
+const endsDone = (...who: MemberPayload[]) =>
+  endsHandled(
+    env.DATABASE_URL!,
+    who.map((m) => m.user.id),
+  );
 
 describe('vote reminders (/remind)', () => {
   it('DMs an opted-in member once when the vote runs out, with the vote link; others get nothing', async () => {
@@ -63,7 +83,7 @@ describe('vote reminders (/remind)', () => {
     const [dm] = world.discord.directMessages(voter.user.id);
     expect(dm!.embeds[0].title).toBe('You can vote again');
     expect(dm!.components[0].components[0]).toMatchObject({ style: 5, url: VOTE_URL, label: 'Vote now' });
-    await pause(1_500);
+    await endsDone(voter, bystander);
     expect(world.discord.directMessages(voter.user.id)).toHaveLength(1);
     expect(world.discord.directMessages(bystander.user.id)).toEqual([]);
     const after = await asMember(world.discord, voter).subcommand('remind', 'status').waitForMessage();
@@ -76,7 +96,7 @@ describe('vote reminders (/remind)', () => {
     await optIn(voter);
     await votes(voter, 2_000);
     await world.discord.waitUntil(() => mentionsOf(voter.user.id).length === 1, 10_000, 'the mention');
-    await pause(1_500);
+    await endsDone(voter);
     expect(mentionsOf(voter.user.id)).toHaveLength(1);
     expect(textOf(mentionsOf(voter.user.id)[0]!)).toContain('You can vote again');
     expect(world.discord.directMessages(voter.user.id)).toEqual([]);
@@ -85,10 +105,10 @@ describe('vote reminders (/remind)', () => {
   it('sends exactly one when the bot restarts around the expiry: down when it ran out, and again just after', async () => {
     const voter = member();
     await optIn(voter);
-    await votes(voter, 3_000);
-    await pause(500);
+    const endsAt = await votes(voter, 3_000);
     await bot.stop('SIGKILL');
-    await pause(3_000);
+    // Down when the vote runs out: the end is a time in the store, and nothing else happens at it.
+    await world.discord.waitUntil(() => Date.now() > endsAt, 10_000, 'the end of the vote');
     expect(world.discord.directMessages(voter.user.id)).toEqual([]);
     bot = startBot({ ...botEnvironment(world.discord, world.sandbox), ...env });
     await world.discord.waitUntil(
@@ -100,7 +120,7 @@ describe('vote reminders (/remind)', () => {
     await bot.stop('SIGKILL');
     bot = startBot({ ...botEnvironment(world.discord, world.sandbox), ...env });
     await bot.waitForLog((l) => l.msg === 'ready', 15_000, 'the ready log line');
-    await pause(1_500);
+    await endsDone(voter);
     expect(world.discord.directMessages(voter.user.id)).toHaveLength(1);
   });
 
@@ -113,7 +133,7 @@ describe('vote reminders (/remind)', () => {
     const again = await asMember(world.discord, voter).subcommand('remind', 'off').waitForMessage();
     expect(textOf(again)).toContain('Reminders were not on; nothing changed.');
     await votes(voter, 1_500);
-    await pause(3_000);
+    await endsDone(voter);
     expect(world.discord.directMessages(voter.user.id)).toEqual([]);
   });
 });

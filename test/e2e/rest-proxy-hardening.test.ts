@@ -115,6 +115,7 @@ const until = async (check: () => boolean, ms: number, what: string) => {
   const end = Date.now() + ms;
   while (!check()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    // Polling: the recording upstream keeps a list and tells no one when it grows; 20 ms reads.
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 };
@@ -226,10 +227,16 @@ describe('callers that hang up', () => {
 
     const answers = await Promise.all(kept.map((c) => c.answer));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
-    // Long enough for two more to go out, had the hung-up ones stayed in the queue.
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    // One more POST to the channel queues behind whatever is left there: had the hung-up ones stayed
+    // in the queue, they would reach Discord before it does.
+    const last = await fetch(`http://127.0.0.1:${port}${path}`, {
+      method: 'POST',
+      headers: { authorization: TOKEN, 'content-type': 'application/json' },
+      body: JSON.stringify({ content: 'the last post' }),
+    });
+    expect(last.status).toBe(200);
     const reached = upstream.requests.map((r) => (JSON.parse(r.body) as { content: string }).content);
-    expect(reached.sort()).toEqual([inFlight, ...kept].map((c) => c.content).sort());
+    expect(reached.sort()).toEqual([...[inFlight, ...kept].map((c) => c.content), 'the last post'].sort());
     // The one on the wire was left to finish: Discord had it already.
     expect(upstream.requests.every((r) => r.answered && !r.cancelled)).toBe(true);
     // Counted in one info line, no error for a caller that went away.

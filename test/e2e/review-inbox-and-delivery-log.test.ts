@@ -14,27 +14,15 @@ import { deliver, reviewEvent } from '../../tools/guilds-webhook.js';
 import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../../tools/receiver-env.js';
 import { CRITIC, CRITIC_REVIEW, VOTER, VOTER_REVIEW } from '../../tools/seed.js';
 import { startWorld, type World } from '../../tools/world.js';
+import { temporaryDatabaseUrl } from '../../tools/bot-process.js';
+import { pollUntil } from '../support/poll-until.js';
+import { deliveriesHandled, storeCount } from '../support/store-reads.js';
 
 const GUILD = DEFAULTS.guildId;
 const CHANNEL = textChannelIdFor(GUILD);
 const WRONG_TOKEN = 'not-the-webhook-token-0123456789';
 
 afterAll(removeStoreFiles);
-
-/** Asks again every 300 ms until the answer passes, for what the bot does a moment after a delivery. */
-async function eventually(
-  ask: () => Promise<Message>,
-  ok: (message: Message) => boolean,
-  what: string,
-): Promise<Message> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const message = await ask();
-    if (ok(message)) return message;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last answer:\n${textOf(message)}`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-}
 
 /** The review ids an inbox message lists, in order. */
 const listed = (message: Message): string[] =>
@@ -45,9 +33,11 @@ const listed = (message: Message): string[] =>
 describe('the review inbox and the delivery log, through the stand-in', () => {
   let world: World;
   let url: string;
+  let databaseUrl: string;
   beforeAll(async () => {
     const { url: webhookUrl, ...env } = await receiverEnv({ REVIEW_CHANNEL_ID: CHANNEL });
     url = webhookUrl;
+    databaseUrl = env.DATABASE_URL!;
     world = await startWorld({ env });
   });
   afterAll(async () => {
@@ -60,7 +50,8 @@ describe('the review inbox and the delivery log, through the stand-in', () => {
     const authors = [VOTER, CRITIC, ...others.map(() => nextSnowflake())];
     for (const [i, id] of ids.entries()) {
       expect(await deliver(url, WEBHOOK_TOKEN, reviewEvent(GUILD, { id, authorId: authors[i]! }))).toBe(200);
-      // Received one after another, so "oldest first" has one answer.
+      // Received one after another, so "oldest first" has one answer: the receipt time is in whole
+      // ms, and a 200 can come within the same ms as the next delivery's; nothing else to wait for.
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     await world.discord.waitUntil(
@@ -110,11 +101,9 @@ describe('the review inbox and the delivery log, through the stand-in', () => {
       expect(await deliver(url, WEBHOOK_TOKEN, { event: 'reply', guildId: GUILD, authorId: null, reviewId: id })).toBe(
         200,
       );
-    const last = await eventually(
-      () => mod.subcommand('reviews', 'pending').waitForMessage(),
-      (message) => textOf(message).includes('No review waits for a reply.'),
-      'the inbox to be empty',
-    );
+    await deliveriesHandled(databaseUrl);
+    const last = await mod.subcommand('reviews', 'pending').waitForMessage();
+    expect(textOf(last)).toContain('No review waits for a reply.');
     expect(listed(last)).toEqual([]);
   });
 
@@ -148,9 +137,12 @@ describe('the review inbox and the delivery log, through the stand-in', () => {
 
 describe('the last poll in /setup status', () => {
   let world: World;
+  const databaseUrl = temporaryDatabaseUrl();
   beforeAll(async () => {
     // Credentials the service refuses: every poll fails, and the status must say why.
-    world = await startWorld({ env: { VOTE_POLL_SECONDS: '60', SERVICE_API_KEY: 'a-key-the-service-refuses' } });
+    world = await startWorld({
+      env: { VOTE_POLL_SECONDS: '60', SERVICE_API_KEY: 'a-key-the-service-refuses', DATABASE_URL: databaseUrl },
+    });
   });
   afterAll(async () => {
     await world?.close();
@@ -167,11 +159,17 @@ describe('the last poll in /setup status', () => {
           slashCommand({ name: 'setup', member: admin, options: [{ name: 'status', type: OptionType.Subcommand }] }),
         )
         .waitForMessage(10_000);
-    const seen = await eventually(
-      status,
-      (m) => textOf(m).includes('**Last vote poll**: failed'),
-      'the failed poll line',
+    // The poll's outcome is written to the store right after that line.
+    await pollUntil(
+      async () =>
+        (await storeCount(
+          databaseUrl,
+          `SELECT count(*) AS n FROM server_state WHERE key = 'last_poll' AND value LIKE '%"ok":false%'`,
+        )) === 1,
+      'the failed poll in the store',
+      { timeoutMs: 10_000, everyMs: 25 },
     );
+    const seen = await status();
     expect(textOf(seen)).toMatch(/✘ \*\*Last vote poll\*\*: failed <t:\d+:R>: the service refused the credentials/);
     expect(textOf(seen)).not.toContain('a-key-the-service-refuses');
   });

@@ -3,12 +3,14 @@ import { startBot, type BotProcess } from '../../tools/bot-process.js';
 import { DEFAULTS, member, voterRoleIdFor } from '../../tools/discord-standin/index.js';
 import { receiverEnv, removeStoreFiles } from '../../tools/receiver-env.js';
 import { botEnvironment, startWorld, type World } from '../../tools/world.js';
+import { endsHandled } from '../support/store-reads.js';
 
 // Issue 16's role drills, scaled to the suite (bench/drills/roles.ts runs them at full size).
 const GUILD = DEFAULTS.guildId;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 afterAll(removeStoreFiles);
+
+const polls = (bot: BotProcess) => bot.logs.filter((l) => l.msg === 'vote mirror updated').length;
 
 async function roleWorld(settings: Record<string, string>): Promise<{ world: World; env: Record<string, string> }> {
   const { url: _url, ...env } = await receiverEnv({ VOTER_ROLE_ID: voterRoleIdFor(GUILD), ...settings });
@@ -57,9 +59,10 @@ describe('restarts with running voters', () => {
           20_000,
           'the start-up comparison with Discord',
         );
-        // The first poll comes within a second and may add what the store did not know.
+        // The first poll comes within a second and may add what the store did not know: a poll's
+        // offers are acted on before the next poll begins, so by the second poll's line they are done.
         await world.discord.waitUntil(() => holders(world, ids).length === ids.size, 10_000, 'every voter holding it');
-        await sleep(1_500);
+        await world.discord.waitUntil(() => polls(bot) >= 2, 10_000, 'the second poll');
         const made = world.discord.roleChanges.slice(before);
         perRestart.push(made.length);
         regranted.push(made.filter((c) => c.change === 'add').map((c) => c.userId));
@@ -74,7 +77,7 @@ describe('restarts with running voters', () => {
       await bot.stop('SIGKILL');
       await world.close();
     }
-  }, 120_000);
+  }, 90_000);
 });
 
 describe('slow member lookups and role changes around expiring votes', () => {
@@ -87,24 +90,21 @@ describe('slow member lookups and role changes around expiring votes', () => {
       // Ends spread over 12–22 s from now, after the voters got the role and the bot restarted.
       for (const [i, voter] of voters.entries()) world.sandbox.setVote(voter.user.id, 12_000 + i * 250);
       const ids = new Set(voters.map((v) => v.user.id));
-      const endsBy = Date.now() + 12_000 + 40 * 250;
       await world.discord.waitUntil(() => holders(world, ids).length === 40, 10_000, 'every voter holding the role');
 
       world.discord.delayMemberRequests(3_000);
       world.discord.delayRoleChanges(250);
       await bot.stop('SIGKILL');
       bot = startBot({ ...botEnvironment(world.discord, world.sandbox), ...env });
-      await sleep(Math.max(0, endsBy - Date.now()));
-      // Lookups and grants started before the last end have had time to land (3 s and the queue).
-      await world.discord
-        .waitUntil(() => holders(world, ids).length === 0, 20_000, 'no voter holding the role')
-        .catch(() => undefined);
-      await sleep(5_000);
+      // Every end acted on and cleared from the store: each member's changes go one at a time in the
+      // order asked, so a grant asked before the removal landed before it, and one asked after finds
+      // the vote ended (the store's end, read at send time). Nothing can give the role back now.
+      await endsHandled(env.DATABASE_URL!, [...ids], 30_000);
       expect(holders(world, ids)).toEqual([]);
       expect(world.discord.gatewaySendsOverLimit).toBe(0);
     } finally {
       await bot.stop('SIGKILL');
       await world.close();
     }
-  }, 120_000);
+  }, 90_000);
 });

@@ -12,6 +12,8 @@ import {
 import { deliver, voteEvent } from '../../tools/guilds-webhook.js';
 import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../../tools/receiver-env.js';
 import { botEnvironment, startWorld, type World } from '../../tools/world.js';
+import { pollUntil } from '../support/poll-until.js';
+import { scheduledEnd } from '../support/store-reads.js';
 
 const GUILD = DEFAULTS.guildId;
 const AUDIT_CHANNEL = textChannelIdFor(GUILD);
@@ -24,39 +26,52 @@ const changesOf = (world: World, userId: string): RoleChange[] =>
   world.discord.roleChanges.filter((c) => c.userId === userId);
 const roleRequests = (world: World) => world.discord.requests.filter((r) => /\/members\/\d+\/roles\/\d+$/.test(r.path));
 
-describe('the voter role with polling on', () => {
-  it('is given to voters a poll finds and removed when their votes run out', async () => {
-    const { url: _url, ...env } = await roleEnv(voterRoleIdFor(GUILD));
-    const polled = await startWorld({ env: { ...env, VOTE_POLL_SECONDS: '1' }, ready: false });
-    try {
-      const voter = member();
-      polled.discord.addMembers([voter]);
-      polled.sandbox.setVote(voter.user.id, 3_000);
-      await polled.bot.waitForLog((l) => l.msg === 'ready', 15_000, 'the ready log line');
-      const changes = () => polled.discord.roleChanges.filter((c) => c.userId === voter.user.id);
-      await polled.discord.waitUntil(() => changes().length === 1, 10_000, 'the role PUT');
-      await polled.discord.waitUntil(() => changes().length === 2, 10_000, 'the role DELETE');
+const polls = (bot: BotProcess) => bot.logs.filter((l) => l.msg === 'vote mirror updated').length;
+/** Waits for two more polls: the first of them began after this call, and the second only once it was done. */
+const aPollLater = async (world: World, bot: BotProcess) => {
+  const seen = polls(bot);
+  await world.discord.waitUntil(() => polls(bot) >= seen + 2, 10_000, 'two more polls');
+};
+
+describe('one bot polling every second', () => {
+  let world: World;
+  let env: Record<string, string>;
+  /** The bot running now: the world's, or the one started after a restart. */
+  let bot: BotProcess;
+  const strangers = Array.from({ length: 5 }, () => member().user.id);
+  const voter = member();
+  const polled = member();
+  beforeAll(async () => {
+    const { url: _url, ...settings } = await roleEnv(voterRoleIdFor(GUILD));
+    env = settings;
+    world = await startWorld({ env: { ...env, VOTE_POLL_SECONDS: '1' }, ready: false });
+    bot = world.bot;
+    // Before the bot's first poll: members who vote, and voters who are not in the server.
+    world.discord.addMembers([voter, polled]);
+    world.sandbox.setVote(voter.user.id, 10 * 60_000);
+    world.sandbox.setVote(polled.user.id, 3_000);
+    for (const id of strangers) world.sandbox.setVote(id, 10 * 60_000);
+    await bot.waitForLog((l) => l.msg === 'ready', 15_000, 'the ready log line');
+  });
+  afterAll(async () => {
+    if (bot && bot !== world?.bot) await bot.stop('SIGKILL');
+    await world?.close();
+  });
+
+  describe('the voter role with polling on', () => {
+    it('is given to voters a poll finds and removed when their votes run out', async () => {
+      const changes = () => world.discord.roleChanges.filter((c) => c.userId === polled.user.id);
+      await world.discord.waitUntil(() => changes().length === 1, 10_000, 'the role PUT');
+      await world.discord.waitUntil(() => changes().length === 2, 10_000, 'the role DELETE');
       expect(changes().map((c) => c.change)).toEqual(['add', 'remove']);
       // Later polls no longer list the vote: the role is not given again.
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await aPollLater(world, bot);
       expect(changes()).toHaveLength(2);
-    } finally {
-      await polled.close();
-    }
+    });
   });
-});
 
-describe('listed voters who are not in the server', () => {
-  it('are one summary line at start, not a line each, on the first poll and after a restart', async () => {
-    const { url: _url, ...env } = await roleEnv(voterRoleIdFor(GUILD));
-    const world = await startWorld({ env: { ...env, VOTE_POLL_SECONDS: '1' }, ready: false });
-    let bot: BotProcess = world.bot;
-    try {
-      const voter = member();
-      world.discord.addMembers([voter]);
-      world.sandbox.setVote(voter.user.id, 10 * 60_000);
-      const strangers = Array.from({ length: 5 }, () => member().user.id);
-      for (const id of strangers) world.sandbox.setVote(id, 10 * 60_000);
+  describe('listed voters who are not in the server', () => {
+    it('are one summary line at start, not a line each, on the first poll and after a restart', async () => {
       const summaryOf = (b: BotProcess) =>
         b.waitForLog((l) => /listed voters? (is|are) not in the server$/.test(String(l.msg)), 15_000, 'the summary');
       // The sandbox lists a few voters of its own who are not members either.
@@ -75,15 +90,23 @@ describe('listed voters who are not in the server', () => {
       // Every running vote the store holds is offered at once: one line, however many.
       expect(Number(again.absent)).toBeGreaterThanOrEqual(strangers.length);
       expect(again.msg).toBe(`${String(again.absent)} listed voters are not in the server`);
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // One more stranger votes: a later poll finds only that one, in a line of its own, and any
+      // other finding since the start would be in that line or a line before it.
+      const latecomer = member().user.id;
+      world.sandbox.setVote(latecomer, 10 * 60_000);
+      const late = await bot.waitForLog(
+        (l) =>
+          String(l.msg).endsWith('not in the server') &&
+          (l.sample as string[] | undefined)?.includes(latecomer) === true,
+        10_000,
+        "the latecomer's line",
+      );
+      expect(late).toMatchObject({ msg: '1 listed voter is not in the server', absent: 1, sample: [latecomer] });
       const perVoter = bot.logs.filter((l) => strangers.includes(String(l.userId)));
       expect(perVoter).toEqual([]);
-      expect(bot.logs.filter((l) => String(l.msg).endsWith('not in the server'))).toHaveLength(1);
-    } finally {
-      await bot.stop('SIGKILL');
-      await world.close();
-    }
-  }, 60_000);
+      expect(bot.logs.filter((l) => String(l.msg).endsWith('not in the server'))).toEqual([again, late]);
+    }, 30_000);
+  });
 });
 
 describe('the voter role (VOTER_ROLE_ID)', () => {
@@ -126,15 +149,22 @@ describe('the voter role (VOTER_ROLE_ID)', () => {
     world.sandbox.setVote(voter.user.id, 2_000);
     expect(await deliver(url, WEBHOOK_TOKEN, voteEvent(GUILD, voter.user.id))).toBe(200);
     await world.discord.waitUntil(() => changesOf(world, voter.user.id).length === 1, 10_000, 'the role PUT');
-    // The refresh has moved the end to the service's expiry once the mirror shows it.
     await bot.waitForLog(
       (l) => l.msg === 'voter role given' && l.userId === voter.user.id,
       5_000,
       'the grant log line',
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The refresh has moved the end to the service's expiry (from the 12 hours assumed at the delivery).
+    let endsAt: number | undefined;
+    await pollUntil(
+      async () =>
+        (endsAt = await scheduledEnd(env.DATABASE_URL!, voter.user.id)) !== undefined && endsAt < Date.now() + 60_000,
+      "the service's end in the schedule",
+      { timeoutMs: 5_000, everyMs: 25 },
+    );
     await bot.stop('SIGKILL');
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    // Down when the vote runs out: the end is a time in the store, and nothing else happens at it.
+    await world.discord.waitUntil(() => Date.now() > endsAt!, 5_000, 'the end of the vote');
     expect(changesOf(world, voter.user.id)).toHaveLength(1);
     bot = startBot({ ...botEnvironment(world.discord, world.sandbox), ...env });
     await world.discord.waitUntil(
@@ -192,7 +222,7 @@ describe('the voter role (VOTER_ROLE_ID)', () => {
         10_000,
         'the audit message',
       );
-      // Time for a storm to show, had there been one.
+      // A storm is requests over time, so no event can say there is none: a request per vote would be out within 1.5 s.
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       expect(refused()).toHaveLength(1);
       expect(refused()[0]!.msg).toContain('Manage Roles');
@@ -209,6 +239,15 @@ describe('the voter role (VOTER_ROLE_ID)', () => {
   });
 });
 
+/**
+ * Waits until two more checks have asked Discord for the running voters' roles (each check asks once,
+ * and the next begins only when one is done): a whole check ran after this call.
+ */
+async function aCheckLater(world: World): Promise<void> {
+  const asked = world.discord.memberRequests;
+  await world.discord.waitUntil(() => world.discord.memberRequests >= asked + 2, 10_000, 'two more checks');
+}
+
 describe('the voter role taken from a voter by hand', () => {
   it('is given back at the next check while the vote runs, once', async () => {
     const { url: deliveries, ...settings } = await roleEnv(voterRoleIdFor(GUILD));
@@ -219,8 +258,8 @@ describe('the voter role taken from a voter by hand', () => {
       checked.sandbox.setVote(voter.user.id, 60_000);
       expect(await deliver(deliveries, WEBHOOK_TOKEN, voteEvent(GUILD, voter.user.id))).toBe(200);
       await checked.discord.waitUntil(() => changesOf(checked, voter.user.id).length === 1, 10_000, 'the role PUT');
-      // Two checks pass with the role held: nothing to mend.
-      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      // A whole check (one a second, asking Discord for the member's roles) passes with the role held: nothing to mend.
+      await aCheckLater(checked);
       expect(changesOf(checked, voter.user.id)).toHaveLength(1);
 
       checked.discord.setMemberRoles(voter.user.id, []);
@@ -234,7 +273,7 @@ describe('the voter role taken from a voter by hand', () => {
         reason: expect.stringMatching(/vote/i),
       });
       expect(checked.discord.memberRoles(voter.user.id)).toEqual([checked.discord.voterRoleId]);
-      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      await aCheckLater(checked);
       expect(changesOf(checked, voter.user.id)).toHaveLength(2);
     } finally {
       await checked.close();
