@@ -115,7 +115,9 @@ export function startBot(env: Record<string, string>, options: StartBotOptions =
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
     stderr += chunk;
   });
-  const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  // 'close', not 'exit': 'exit' can come while the last log lines are still in the pipe, and a test
+  // that reads the logs after it would miss them.
+  const exited = new Promise<Exit>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
   void exited.then(() => {
     for (const wake of waiters) wake();
   });

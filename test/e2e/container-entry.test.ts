@@ -29,7 +29,7 @@ describe('the bot started as the image starts it', () => {
     const { command, args } = withThisNode(execForm(dockerfile, 'CMD'));
     const bot = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      bot.once('exit', (code, signal) => resolve({ code, signal })),
+      bot.once('close', (code, signal) => resolve({ code, signal })),
     );
     try {
       let output = '';

@@ -200,7 +200,7 @@ describe('an uncaught exception', () => {
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+    const code = await new Promise<number | null>((resolve) => child.once('close', (c) => resolve(c)));
     expect(code).toBe(1);
     const line = JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
     expect(line).toMatchObject({ msg: 'uncaught exception; exiting', level: 60 });

@@ -14,7 +14,7 @@ function loggingProcess(script: string) {
   );
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   return { child, output: () => out, exited };
 }
 
