@@ -1,5 +1,4 @@
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import { request } from 'undici';
 
 /**
  * How a request to an Interactions Endpoint URL is signed: as Discord does (`valid`), or in one of
@@ -56,6 +55,8 @@ export class InteractionSigner {
   async #send(url: string, headers: Record<string, string>, sent: string): Promise<HttpAnswer> {
     // undici's request, not fetch: the bench sends thousands a second from the process that also
     // plays Discord, and fetch's WHATWG layer costs about four times the CPU per request.
+    // Loaded on the first send: most files that start a stand-in never sign a request.
+    const { request } = await import('undici');
     const response = await request(url, { method: 'POST', headers, body: sent });
     const contentType = response.headers['content-type'];
     return {
