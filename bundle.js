@@ -6,7 +6,7 @@
 // and no module is loaded twice. Packages stay in node_modules.
 import { readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { build } from 'esbuild-wasm';
+import { build } from 'esbuild';
 
 const OUT_DIR = 'dist/bundle';
 // CommonJS packages the bot loads at start, required rather than imported: for an `import`, Node's

@@ -1,6 +1,7 @@
 // `npm test`: the checks side by side (lint, layers, format, types, and the build the tests run),
-// then unit and integration tests, then the end-to-end tests. The first stage that fails stops the
-// run and shows its output. Plain JavaScript: it runs before anything is compiled.
+// with the unit and integration tests started beside them once the build is there, then the
+// end-to-end tests. The first stage that fails stops the run and shows its output. Plain JavaScript:
+// it runs before anything is compiled.
 //
 //   npm test [-- <jest arguments>]   e.g. npm test -- -t 'names'   (the arguments go to both Jest runs)
 //
@@ -24,13 +25,19 @@ const jestArgs = process.argv.slice(2);
 
 /** The checks: each a package.json script, run at once beside the others; the build skips type checking, which `typecheck` does. */
 const CHECKS = ['lint', 'lint:layers', 'format:check', 'typecheck', 'build:test'];
+const BUILD = 'build:test';
 
 const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 
-/** Runs `command` through the shell as npm would (node_modules/.bin first on PATH); resolves with its code and output. */
+/**
+ * Runs `command` through the shell as npm would (node_modules/.bin first on PATH); resolves with its
+ * code and output. Not detached: in a session of its own it would be scheduled as its own group
+ * (Linux's autogroup), where the checks' `nice` would not yield to the tests.
+ */
 function run(command, args, { quiet, env = {} }) {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, {
+  let child;
+  const ended = new Promise((resolve) => {
+    child = spawn(command, args, {
       cwd: ROOT,
       shell: args.length === 0,
       stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
@@ -43,45 +50,54 @@ function run(command, args, { quiet, env = {} }) {
     let output = '';
     child.stdout?.on('data', (chunk) => (output += chunk));
     child.stderr?.on('data', (chunk) => (output += chunk));
-    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output, child }));
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
   });
+  // Ctrl+C reaches every command: they share the terminal's process group. Jest's workers end with it.
+  return { ended, stop: () => child.kill('SIGTERM') };
 }
 
-async function checks() {
+/**
+ * Starts every check at once. The build the tests run goes first (the unit stage waits on it); the
+ * others run niced, so the unit tests that start beside them get the cores first and the checks take
+ * what is left. `onFailure` hears of the first check that fails.
+ */
+function startChecks(onFailure) {
   const started = performance.now();
-  const running = CHECKS.map((name) => {
+  const ended = CHECKS.map((name) => {
     const at = performance.now();
-    return run(SCRIPTS[name], [], { quiet: true }).then((result) => ({ name, at, ...result }));
+    const command = name === BUILD ? SCRIPTS[name] : `nice -n 10 ${SCRIPTS[name]}`;
+    return run(command, [], { quiet: true }).ended.then((result) => {
+      process.stdout.write(`${result.code === 0 ? '✔' : '✘'} ${name} (${seconds(at)})\n`);
+      if (result.code !== 0) onFailure();
+      return { name, ...result };
+    });
   });
-  // Reported as each ends; the first failure is shown whole once every check has ended.
-  const results = await Promise.all(
-    running.map((done) =>
-      done.then((result) => {
-        process.stdout.write(`${result.code === 0 ? '✔' : '✘'} ${result.name} (${seconds(result.at)})\n`);
-        return result;
-      }),
-    ),
-  );
-  const failed = results.filter((result) => result.code !== 0);
-  for (const { name, output } of failed) process.stdout.write(`\n── ${name} failed ──\n${output}\n`);
-  return { ok: failed.length === 0, time: seconds(started) };
+  const all = Promise.all(ended).then((results) => {
+    const failed = results.filter((result) => result.code !== 0);
+    for (const { name, output } of failed) process.stdout.write(`\n── ${name} failed ──\n${output}\n`);
+    return { ok: failed.length === 0, time: seconds(started) };
+  });
+  return { build: ended[CHECKS.indexOf(BUILD)], all };
 }
 
-async function jest(name, dirs, workers, outputDir) {
+function jest(name, dirs, workers, outputDir) {
   const started = performance.now();
   const outputFile = path.join(outputDir, `${name}.json`);
-  const { code } = await run(
+  const stage = run(
     process.execPath,
     [...JEST, `--maxWorkers=${workers}`, '--json', `--outputFile=${outputFile}`, ...dirs, ...jestArgs],
     { quiet: false, env: { TEST_RUN_STAGE: name } },
   );
-  let results;
-  try {
-    results = JSON.parse(readFileSync(outputFile, 'utf8'));
-  } catch {
-    results = undefined;
-  }
-  return { ok: code === 0, time: seconds(started), results };
+  const ended = stage.ended.then(({ code }) => {
+    let results;
+    try {
+      results = JSON.parse(readFileSync(outputFile, 'utf8'));
+    } catch {
+      results = undefined;
+    }
+    return { ok: code === 0, time: seconds(started), results };
+  });
+  return { ended, stop: stage.stop };
 }
 
 function closingLine(runs) {
@@ -94,17 +110,33 @@ const outputDir = mkdtempSync(path.join(tmpdir(), 'test-run-'));
 const times = [];
 const runs = [];
 let ok;
+let checksOk;
 try {
-  const checked = await checks();
+  // The unit stage needs only the build: it starts as soon as that ends, beside the other checks,
+  // and a check that fails ends it, since the run stops after the checks anyway.
+  let unit;
+  let checkFailed = false;
+  const checks = startChecks(() => {
+    checkFailed = true;
+    unit?.stop();
+  });
+  const built = await checks.build;
+  if (built.code === 0 && !checkFailed) unit = jest('unit', ['test/unit', 'test/integration'], UNIT_WORKERS, outputDir);
+  const checked = await checks.all;
   times.push(`checks ${checked.time}`);
+  checksOk = checked.ok;
   ok = checked.ok;
-  for (const [name, dirs, workers] of [
-    ['unit', ['test/unit', 'test/integration'], UNIT_WORKERS],
-    ['e2e', ['test/e2e'], E2E_WORKERS],
-  ]) {
-    if (!ok) break;
-    const stage = await jest(name, dirs, workers, outputDir);
-    times.push(`${name} ${stage.time}`);
+  if (unit !== undefined) {
+    const stage = await unit.ended;
+    if (ok) {
+      times.push(`unit ${stage.time}`);
+      runs.push(stage);
+      ok = stage.ok;
+    }
+  }
+  if (ok) {
+    const stage = await jest('e2e', ['test/e2e'], E2E_WORKERS, outputDir).ended;
+    times.push(`e2e ${stage.time}`);
     runs.push(stage);
     ok = stage.ok;
   }
@@ -112,7 +144,7 @@ try {
   rmSync(outputDir, { recursive: true, force: true });
 }
 process.stderr.write(`Stages: ${times.join(', ')}\n`);
-if (!ok && runs.length === 0)
+if (checksOk === false)
   process.stderr.write('Stopped at the checks: fix what is shown above, then run npm test again.\n');
 process.stderr.write(`${closingLine(runs)}\n`);
 process.exitCode = ok ? 0 : 1;
