@@ -14,6 +14,8 @@ export type Outcome =
  * could not get skips, so one root cause is reported once, with its fix.
  */
 export interface DoctorState {
+  /** The settings to check (a test's); the process's own, with .env, when absent. */
+  env?: NodeJS.ProcessEnv;
   config?: Config;
   discord?: REST;
   bot?: { id: string; name: string };

@@ -1,5 +1,5 @@
 import { ConfigError } from '../config/load.js';
-import { loadConfig } from '../config/bot.js';
+import { loadConfig, parseConfig } from '../config/bot.js';
 import { fail, pass, type Check } from './check.js';
 
 /** The same parsing the bot does at start, so the doctor and the bot can never disagree. */
@@ -7,7 +7,7 @@ export const configCheck: Check = {
   name: 'configuration',
   async run(state) {
     try {
-      state.config = loadConfig();
+      state.config = state.env === undefined ? loadConfig() : parseConfig(state.env);
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       return fail(

@@ -12,41 +12,55 @@ interface CheckResult {
   fix: string | null;
 }
 
+/** What a doctor run checks and where its report goes. */
+export interface DoctorRun {
+  json: boolean;
+  /** `--server`: one of many servers, from its stored settings. */
+  server?: string | undefined;
+  /** The settings to check; the process's own (and .env) when absent. */
+  env?: NodeJS.ProcessEnv;
+  write(text: string): void;
+}
+
 /**
  * `npm run doctor`: checks a real setup end to end, one line per check. Reads only: it never posts
  * to the service, to Discord's channels or to members (the dashboard's check asks for a token it drops).
- * Exit 0 when no check failed (skips are not failures); 78 when the configuration itself does not parse
- * (as the bot would exit), 1 for any other failed check.
+ * Resolves with the exit code: 0 when no check failed (skips are not failures); 78 when the configuration
+ * itself does not parse (as the bot would exit), 1 for any other failed check.
  */
-async function doctor(json: boolean, server: string | undefined): Promise<void> {
-  const state: DoctorState = {};
+export async function doctorReport({ json, server, env, write }: DoctorRun): Promise<number> {
+  const state: DoctorState = env === undefined ? {} : { env };
   const results: CheckResult[] = [];
   const ok = await runChecks(
     server === undefined ? ALL_CHECKS : checksForServer(server),
     (line, name, outcome) => {
-      if (!json) process.stdout.write(`${line}\n`);
+      if (!json) write(`${line}\n`);
       const fix = outcome.status === 'fail' ? outcome.fix : null;
       results.push({ ok: outcome.status === 'pass', name, status: outcome.status, detail: outcome.detail, fix });
     },
     state,
   );
-  const code = ok ? 0 : state.config === undefined ? EXIT_CONFIG : EXIT_FAILURE;
   const skipped = results.filter((result) => result.status === 'skip').length;
-  const closing = json
-    ? `${JSON.stringify(results, null, 2)}\n`
-    : !ok
-      ? 'Fix the ✘ lines above, then run npm run doctor again.\n'
-      : skipped === 0
-        ? 'All checks passed.\n'
-        : `No check failed; the ${skipped} skipped (–) had nothing to check here.\n`;
-  // Discord's REST client keeps sockets open; exit once the last line is written (a pipe may lag).
-  process.stdout.write(closing, () => process.exit(code));
+  write(
+    json
+      ? `${JSON.stringify(results, null, 2)}\n`
+      : !ok
+        ? 'Fix the ✘ lines above, then run npm run doctor again.\n'
+        : skipped === 0
+          ? 'All checks passed.\n'
+          : `No check failed; the ${skipped} skipped (–) had nothing to check here.\n`,
+  );
+  return ok ? 0 : state.config === undefined ? EXIT_CONFIG : EXIT_FAILURE;
 }
 
 /** Runs the checks and exits with their outcome. */
 export function runDoctor(json: boolean, server: string | undefined): void {
-  doctor(json, server).catch((error: unknown) => {
-    process.stderr.write(`doctor failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  });
+  doctorReport({ json, server, write: (text) => process.stdout.write(text) }).then(
+    // Discord's REST client keeps sockets open; exit once the last line is written (a pipe may lag).
+    (code) => process.stdout.write('', () => process.exit(code)),
+    (error: unknown) => {
+      process.stderr.write(`doctor failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    },
+  );
 }

@@ -3,6 +3,7 @@ import { startBot } from '../../tools/bot-process.js';
 import { closedPort } from '../../tools/closed-port.js';
 import type { DiscordStandIn } from '../../tools/discord-standin/index.js';
 import { checkLine, startDoctorWorld, type DoctorWorld } from '../support/doctor-world.js';
+import { doctorInProcess } from '../support/doctor-in-process.js';
 import { runScript, type ScriptRun } from '../support/run-script.js';
 
 const NAME = 'dashboard (DASHBOARD_PORT)';
@@ -26,7 +27,8 @@ describe('npm run doctor on the web dashboard', () => {
       ...overrides,
     };
   };
-  const doctor = (overrides: Record<string, string>) => runScript('doctor', { ...env, ...overrides });
+  // The checks run in this process; the bot's own dashboard below is asked by `npm run doctor`.
+  const doctor = (overrides: Record<string, string>) => doctorInProcess({ ...env, ...overrides });
   const lineOf = (run: ScriptRun) => checkLine(run, NAME);
   const clientCredentialsAsked = () =>
     discord.requests.filter(

@@ -7,7 +7,7 @@ import { MIGRATIONS } from '../../src/store/migrations.js';
 import { startBot, temporaryDatabaseUrl } from '../../tools/bot-process.js';
 import { closedPort } from '../../tools/closed-port.js';
 import { checkLine, startDoctorWorld, type DoctorWorld } from '../support/doctor-world.js';
-import { runScript } from '../support/run-script.js';
+import { doctorInProcess } from '../support/doctor-in-process.js';
 
 const LATEST = Math.max(...MIGRATIONS.map((m) => m.version));
 const fileOf = (url: string) => url.slice('file:'.length);
@@ -16,8 +16,9 @@ describe('npm run doctor on the store and the webhook receiver', () => {
   let world: DoctorWorld;
   let env: Record<string, string>;
   let receiverPort: number;
+  // The checks run in this process (the same report, without a Node start each).
   const lineOf = async (name: string, overrides: Record<string, string>) =>
-    checkLine(await runScript('doctor', { ...env, ...overrides }), name);
+    checkLine(await doctorInProcess({ ...env, ...overrides }), name);
 
   beforeAll(async () => {
     // Stands in for a bot already listening on WEBHOOK_PORT, and for the proxy at WEBHOOK_PUBLIC_URL.

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { Permission, startDiscordStandIn, type DiscordStandIn } from '../../tools/discord-standin/index.js';
+import { doctorInProcess } from '../support/doctor-in-process.js';
 import { runScript, type ScriptRun } from '../support/run-script.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +20,10 @@ describe('npm run doctor', () => {
   let discord: DiscordStandIn;
   let sandbox: Sandbox;
   let env: Record<string, string>;
+  // Most cases run the checks in this process; the first and the exit codes go through `npm run doctor`.
   const doctor = (overrides: Record<string, string> = {}, args: string[] = []) =>
+    doctorInProcess({ ...env, ...overrides }, args);
+  const doctorProcess = (overrides: Record<string, string> = {}, args: string[] = []) =>
     runScript('doctor', { ...env, ...overrides }, args);
 
   beforeAll(async () => {
@@ -42,7 +46,7 @@ describe('npm run doctor', () => {
 
   it('passes every check of a healthy setup, reading only, and exits 0', async () => {
     const requestsBefore = discord.requests.length;
-    const run = await doctor();
+    const run = await doctorProcess();
     expect(failing(run)).toEqual([]);
     expect(run.code).toBe(0);
     const all = lines(run);
@@ -168,7 +172,7 @@ describe('npm run doctor', () => {
   });
 
   it('--json prints the same checks as a JSON array for scripts, with the same exit codes', async () => {
-    const healthy = await doctor({}, ['--json']);
+    const healthy = await doctorProcess({}, ['--json']);
     expect(healthy.code).toBe(0);
     const checks = JSON.parse(healthy.stdout) as Array<Record<string, unknown>>;
     expect(checks.length).toBeGreaterThan(10);
@@ -200,7 +204,7 @@ describe('npm run doctor', () => {
       },
     ]);
 
-    const unparsed = await doctor({ DISCORD_TOKEN: '' }, ['--json']);
+    const unparsed = await doctorProcess({ DISCORD_TOKEN: '' }, ['--json']);
     expect(unparsed.code).toBe(78);
     const first = (JSON.parse(unparsed.stdout) as Array<Record<string, unknown>>)[0];
     expect(first).toMatchObject({ ok: false, name: 'configuration', status: 'fail' });
