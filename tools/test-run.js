@@ -1,7 +1,7 @@
-// `npm test`: the checks side by side (lint, layers, format, types, and the build the tests run),
-// with the unit and integration tests started beside them once the build is there, then the
-// end-to-end tests. The first stage that fails stops the run and shows its output. Plain JavaScript:
-// it runs before anything is compiled.
+// `npm test`: the checks side by side (lint, layers, format, types, and the build the tests run);
+// the unit and integration tests once the build is there, then the end-to-end tests once those
+// passed, while the checks that remain run niced beside them. A failed check or stage stops the run
+// and shows its output. Plain JavaScript: it runs before anything is compiled.
 //
 //   npm test [-- <jest arguments>]   e.g. npm test -- -t 'names'   (the arguments go to both Jest runs)
 //
@@ -107,44 +107,45 @@ function closingLine(runs) {
 }
 
 const outputDir = mkdtempSync(path.join(tmpdir(), 'test-run-'));
+const started = performance.now();
 const times = [];
 const runs = [];
-let ok;
-let checksOk;
+let checked;
+let failedStage;
 try {
-  // The unit stage needs only the build: it starts as soon as that ends, beside the other checks,
-  // and a check that fails ends it, since the run stops after the checks anyway.
-  let unit;
+  // Each Jest stage needs only the build and the stage before it: the unit stage starts once the
+  // build is there, the e2e stage once the unit stage passed, whatever checks still run (niced)
+  // beside them. A check that fails ends the running stage: the run stops at the checks.
+  let stage;
   let checkFailed = false;
   const checks = startChecks(() => {
     checkFailed = true;
-    unit?.stop();
+    stage?.stop();
   });
   const built = await checks.build;
-  if (built.code === 0 && !checkFailed) unit = jest('unit', ['test/unit', 'test/integration'], UNIT_WORKERS, outputDir);
-  const checked = await checks.all;
-  times.push(`checks ${checked.time}`);
-  checksOk = checked.ok;
-  ok = checked.ok;
-  if (unit !== undefined) {
-    const stage = await unit.ended;
-    if (ok) {
-      times.push(`unit ${stage.time}`);
-      runs.push(stage);
-      ok = stage.ok;
+  const checksEnded = checks.all.then((result) => (checked = result));
+  for (const [name, dirs, workers] of [
+    ['unit', ['test/unit', 'test/integration'], UNIT_WORKERS],
+    ['e2e', ['test/e2e'], E2E_WORKERS],
+  ]) {
+    if (built.code !== 0 || checkFailed) break;
+    stage = jest(name, dirs, workers, outputDir);
+    const result = await stage.ended;
+    if (checkFailed) break;
+    times.push(`${name} ${result.time}`);
+    runs.push(result);
+    if (!result.ok) {
+      failedStage = name;
+      break;
     }
   }
-  if (ok) {
-    const stage = await jest('e2e', ['test/e2e'], E2E_WORKERS, outputDir).ended;
-    times.push(`e2e ${stage.time}`);
-    runs.push(stage);
-    ok = stage.ok;
-  }
+  await checksEnded;
+  times.unshift(`checks ${checked.time}`);
 } finally {
   rmSync(outputDir, { recursive: true, force: true });
 }
-process.stderr.write(`Stages: ${times.join(', ')}\n`);
-if (checksOk === false)
-  process.stderr.write('Stopped at the checks: fix what is shown above, then run npm test again.\n');
-process.stderr.write(`${closingLine(runs)}\n`);
+const ok = checked.ok && failedStage === undefined && runs.length === 2;
+process.stderr.write(`Stages: ${times.join(', ')} (side by side); ${seconds(started)} in all\n`);
+if (!checked.ok) process.stderr.write('Stopped at the checks: fix what is shown above, then run npm test again.\n');
+process.stderr.write(`${closingLine(checked.ok ? runs : [])}\n`);
 process.exitCode = ok ? 0 : 1;
