@@ -45,6 +45,21 @@ export function createLogger(
   return pino(options, destination ?? pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100 }));
 }
 
+/**
+ * Writes what the logger holds before it returns, for a line the process may not outlive: a second
+ * stop signal ends it at once, and pino's own flush only starts an asynchronous write, which a busy
+ * machine may not have done by then.
+ */
+export function flushLogNow(logger: Logger): void {
+  const stream = (logger as unknown as Record<symbol, { flushSync?: () => void } | undefined>)[pino.symbols.streamSym];
+  try {
+    if (typeof stream?.flushSync === 'function') return stream.flushSync();
+  } catch {
+    // Not ready or already closed: the asynchronous flush below is the best left.
+  }
+  logger.flush();
+}
+
 /** A line with the secrets and URL tokens in it replaced; copied only when it holds one (most hold none). */
 function scrubbed(line: string, forms: readonly string[]): string {
   let out = line;

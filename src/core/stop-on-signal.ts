@@ -1,4 +1,4 @@
-import type { Logger } from './log.js';
+import { flushLogNow, type Logger } from './log.js';
 
 const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
 
@@ -47,8 +47,9 @@ export interface GracefulStop {
 export function stopOnSignal({ logger, details, stop, withinMs, lateExitCode }: GracefulStop): () => void {
   return onStopSignal((signal) => {
     logger.info({ signal, ...details?.() }, 'shutting down');
-    // The log is written in batches: a second signal ends the process at once, and the line with it.
-    logger.flush();
+    // The log is written in batches: a second signal ends the process at once, and the line with it
+    // unless it is already written.
+    flushLogNow(logger);
     setTimeout(() => process.exit(lateExitCode), withinMs).unref();
     void stop().then(() => process.exit(0));
   });

@@ -54,4 +54,13 @@ describe('the logger on stdout', () => {
     expect(lines).toHaveLength(500);
     expect(lines.at(-1)).toBe('line 499');
   });
+
+  it('has a line flushed now written before the process can be killed', async () => {
+    // A second stop signal ends the process at once (stopOnSignal); pino's own flush would still be writing.
+    const run = loggingProcess(
+      `const { flushLogNow } = await import(${JSON.stringify(LOG_MODULE)}); const log = createLogger('info'); log.info('last words'); flushLogNow(log); process.kill(process.pid, 'SIGKILL');`,
+    );
+    expect(await run.exited).toBeNull();
+    expect(messages(run.output())).toEqual(['last words']);
+  });
 });
