@@ -9,6 +9,7 @@ import {
   mkdtempSync,
   openSync,
   readFileSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -82,7 +83,9 @@ async function sharedServer(dir: string, initdb: string, postgresBin: string): P
     const cluster = await initCluster(initdb, dir);
     const { server } = await runServer(postgresBin, cluster, { detached: true });
     if (server.pid === undefined) throw new Error('the shared PostgreSQL did not start');
-    writeFileSync(file, JSON.stringify({ url: cluster.url, pid: server.pid } satisfies SharedCluster));
+    // Written whole, then renamed: a waiting test that saw the file half written read no JSON.
+    writeFileSync(`${file}.part`, JSON.stringify({ url: cluster.url, pid: server.pid } satisfies SharedCluster));
+    renameSync(`${file}.part`, file);
   }
   // No event crosses processes here: the file is looked for every 20 ms until the starter writes it.
   const deadline = Date.now() + 30_000;
