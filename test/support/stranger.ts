@@ -165,7 +165,8 @@ export async function trickleFlood(
   let refilling = true;
   // The slowness is the subject: a piece every everyMs, whatever the server does.
   const ticker = setInterval(() => {
-    for (const [socket, next] of sockets) if (socket.writable) socket.write(next);
+    // Not before its request line: a piece queued while it still connects would go first (a 400, not a 408).
+    for (const [socket, next] of sockets) if (socket.writable && !socket.connecting) socket.write(next);
   }, everyMs);
 
   const open = (index: number): Promise<void> =>
