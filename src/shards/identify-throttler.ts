@@ -5,6 +5,12 @@ import type pg from 'pg';
 const IDENTIFY_LOCK_CLASS = 0x6964656e;
 /** Discord lets one identify per bucket through every 5 s. */
 const IDENTIFY_WINDOW_MS = 5_000;
+/**
+ * Held this much past the window: discord.js sends the identify some time after the turn is given,
+ * and Discord counts from when it arrives. On a loaded host the send came ~300 ms late, so the next
+ * process's identify, on time, arrived 4.7 s after it (the stand-in counted a pacing violation).
+ */
+const SEND_MARGIN_MS = 1_000;
 const POLL_MS = 250;
 const APPLICATION_NAME = 'vote-review-bot identify pacing';
 
@@ -12,8 +18,9 @@ const APPLICATION_NAME = 'vote-review-bot identify pacing';
  * Paces gateway identifies for every process on one PostgreSQL database, as Discord counts them per
  * bot: `max_concurrency` buckets (`shard id % max_concurrency`), one identify per bucket per 5 s.
  * discord.js paces the shards of one process; this makes processes started together wait for each
- * other too. A bucket's advisory lock is taken before an identify and let go 5 s later. Within the
- * process a queue per bucket does the same (a session's advisory locks do not exclude itself).
+ * other too. A bucket's advisory lock is taken before an identify and let go 6 s later (the window and
+ * a margin). Within the process a queue per bucket does the same (a session's advisory locks do not
+ * exclude itself).
  * Should the database not answer, it falls back to pacing this process alone.
  */
 export class SharedIdentifyThrottler implements IIdentifyThrottler {
@@ -37,7 +44,7 @@ export class SharedIdentifyThrottler implements IIdentifyThrottler {
         const unlock = await this.#take(bucket, signal);
         setTimeout(() => {
           void unlock().finally(done);
-        }, this.windowMs).unref();
+        }, this.windowMs + SEND_MARGIN_MS).unref();
       } catch (error) {
         done();
         throw error;
