@@ -112,7 +112,6 @@ const started = performance.now();
 const times = [];
 const runs = [];
 let checked;
-let failedStage;
 try {
   // Each Jest stage needs only the build and the stage before it: the unit stage starts once the
   // build is there, the e2e stage once the unit stage passed, whatever checks still run (niced)
@@ -124,7 +123,6 @@ try {
     stage?.stop();
   });
   const built = await checks.build;
-  const checksEnded = checks.all.then((result) => (checked = result));
   for (const [name, dirs, workers] of [
     ['unit', ['test/unit', 'test/integration'], UNIT_WORKERS],
     ['e2e', ['test/e2e'], E2E_WORKERS],
@@ -135,17 +133,14 @@ try {
     if (checkFailed) break;
     times.push(`${name} ${result.time}`);
     runs.push(result);
-    if (!result.ok) {
-      failedStage = name;
-      break;
-    }
+    if (!result.ok) break;
   }
-  await checksEnded;
+  checked = await checks.all;
   times.unshift(`checks ${checked.time}`);
 } finally {
   rmSync(outputDir, { recursive: true, force: true });
 }
-const ok = checked.ok && failedStage === undefined && runs.length === 2;
+const ok = checked.ok && runs.length === 2 && runs.every((stage) => stage.ok);
 process.stderr.write(`Stages: ${times.join(', ')} (side by side); ${seconds(started)} in all\n`);
 if (!checked.ok) process.stderr.write('Stopped at the checks: fix what is shown above, then run npm test again.\n');
 process.stderr.write(`${closingLine(checked.ok ? runs : [])}\n`);
