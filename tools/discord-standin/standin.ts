@@ -26,6 +26,7 @@ import {
 import { IDENTIFY_WINDOW_MS, type IdentifyRecord } from './shards.js';
 import { handleRest, type RestContext, type RestRequest, type RestResult } from './rest.js';
 import { nextSnowflake } from './snowflake.js';
+import { LoopClock } from './loop-clock.js';
 import { InteractionSigner, type HttpAnswer, type Signing } from './signed-http.js';
 import { Store } from './store.js';
 import { OAuth2, type OAuthAnswer, type OAuthIdentity } from './oauth2.js';
@@ -312,6 +313,7 @@ class StandIn implements DiscordStandIn {
     private readonly roleRateLimits: RouteRateLimits | undefined,
     private readonly globalLimit: GlobalRateLimit | undefined,
     private readonly gatewayBot: { shards: number; maxConcurrency: number },
+    private readonly loopClock: LoopClock | undefined,
   ) {
     this.apiUrl = `http://127.0.0.1:${port}/api`;
     this.gatewayUrl = `ws://127.0.0.1:${port}`;
@@ -428,6 +430,8 @@ class StandIn implements DiscordStandIn {
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const at = now();
+    // Read before any await: how long before this read the request may have arrived.
+    const stalledMs = this.loopClock?.stalledFor() ?? 0;
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const method = req.method ?? 'GET';
     let body: unknown;
@@ -482,7 +486,8 @@ class StandIn implements DiscordStandIn {
     const roleBucket = match ? memberRoleBucket(method, segments) : undefined;
     if (roleBucket && this.roleChangeLatencyMs > 0)
       await new Promise((resolve) => setTimeout(resolve, this.roleChangeLatencyMs));
-    const global = match && countsGlobally(authorization, segments) ? this.globalLimit?.take(Date.now()) : undefined;
+    const global =
+      match && countsGlobally(authorization, segments) ? this.globalLimit?.take(Date.now(), stalledMs) : undefined;
     const limit =
       global && !global.allowed
         ? global
@@ -799,6 +804,7 @@ class StandIn implements DiscordStandIn {
     for (const record of this.store.interactionsById.values()) record.cancel('The Discord stand-in closed');
     this.store.changed.cancelAll('The Discord stand-in closed');
     await this.gateway.close();
+    this.loopClock?.stop();
     await new Promise<void>((resolve) => {
       this.server.close(() => resolve());
       this.server.closeAllConnections();
@@ -855,9 +861,17 @@ export async function startDiscordStandIn(options: DiscordStandInOptions = {}): 
     options.channelRateLimits === false ? undefined : new RouteRateLimits(options.memberRoleLimit ?? MEMBER_ROLE_LIMIT);
   const globalPerSecond = options.globalRequestsPerSecond ?? GLOBAL_REQUESTS_PER_SECOND;
   const globalLimit = globalPerSecond > 0 ? new GlobalRateLimit(globalPerSecond) : undefined;
-  standIn = new StandIn(server, store, gateway, port, moderatorRoleId, rateLimits, roleRateLimits, globalLimit, {
-    shards: Math.max(1, options.recommendedShards ?? 1),
-    maxConcurrency,
-  });
+  standIn = new StandIn(
+    server,
+    store,
+    gateway,
+    port,
+    moderatorRoleId,
+    rateLimits,
+    roleRateLimits,
+    globalLimit,
+    { shards: Math.max(1, options.recommendedShards ?? 1), maxConcurrency },
+    globalLimit ? new LoopClock() : undefined,
+  );
   return standIn;
 }
