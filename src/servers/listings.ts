@@ -42,7 +42,7 @@ type KeysOrThrow = () => SecretKeys;
  */
 export class Listings {
   readonly #records = new Map<string, Map<AdaptedSiteId, ListingRecord>>();
-  /** When this process last saw a delivery or test of an environment listing (they have no row). */
+  /** The last delivery and test of the environment's listings (they have no row), read from the store. */
   readonly #environmentSeen = new Map<AdaptedSiteId, { lastDeliveryAt: number | null; lastTestAt: number | null }>();
 
   constructor(
@@ -57,6 +57,7 @@ export class Listings {
     const records = await this.root.listings();
     this.#records.clear();
     for (const record of records) this.#keep(record);
+    await this.#loadEnvironmentSeen();
   }
 
   /** Reads one server's listings again: another process may have changed them. */
@@ -64,6 +65,7 @@ export class Listings {
     const records = await this.root.listings(guildId);
     this.#records.delete(guildId);
     for (const record of records) this.#keep(record);
+    if (this.environment?.guildId === guildId) await this.#loadEnvironmentSeen();
   }
 
   /** The server's rows were deleted (/setup reset, or 30 days after leaving). */
@@ -160,18 +162,14 @@ export class Listings {
 
   /** A delivery from the list was handled: /setup status shows when, and when its last test came. */
   async delivered(guildId: string, site: AdaptedSiteId, at: number, test: boolean): Promise<void> {
-    if (this.#environmentOf(guildId)?.[site] !== undefined) {
-      const seen = this.#environmentSeen.get(site) ?? { lastDeliveryAt: null, lastTestAt: null };
-      seen.lastDeliveryAt = Math.max(seen.lastDeliveryAt ?? at, at);
-      if (test) seen.lastTestAt = Math.max(seen.lastTestAt ?? at, at);
-      this.#environmentSeen.set(site, seen);
-      return;
-    }
     await this.root.listingDelivered(guildId, site, at, test);
-    const record = this.#records.get(guildId)?.get(site);
-    if (!record) return;
-    record.lastDeliveryAt = Math.max(record.lastDeliveryAt ?? at, at);
-    if (test) record.lastTestAt = Math.max(record.lastTestAt ?? at, at);
+    const seen =
+      this.#environmentOf(guildId)?.[site] !== undefined
+        ? this.#environmentSeenOf(site)
+        : this.#records.get(guildId)?.get(site);
+    if (!seen) return;
+    seen.lastDeliveryAt = Math.max(seen.lastDeliveryAt ?? at, at);
+    if (test) seen.lastTestAt = Math.max(seen.lastTestAt ?? at, at);
   }
 
   /** Re-seals every listing's secret under SECRETS_KEY; returns how many. */
@@ -197,6 +195,19 @@ export class Listings {
 
   #all(): ListingRecord[] {
     return [...this.#records.values()].flatMap((sites) => [...sites.values()]);
+  }
+
+  async #loadEnvironmentSeen(): Promise<void> {
+    if (!this.environment) return;
+    this.#environmentSeen.clear();
+    for (const { site, lastDeliveryAt, lastTestAt } of await this.root.listingActivity(this.environment.guildId))
+      if (isAdaptedSiteId(site)) this.#environmentSeen.set(site, { lastDeliveryAt, lastTestAt });
+  }
+
+  #environmentSeenOf(site: AdaptedSiteId): { lastDeliveryAt: number | null; lastTestAt: number | null } {
+    let seen = this.#environmentSeen.get(site);
+    if (!seen) this.#environmentSeen.set(site, (seen = { lastDeliveryAt: null, lastTestAt: null }));
+    return seen;
   }
 
   #environmentLength(site: AdaptedSiteId): number | undefined {

@@ -440,6 +440,25 @@ export const MIGRATIONS: readonly Migration[] = [
     // the server's /leaderboard, /stats and announcements fail. Writes now keep to VOTE_WEIGHTS.
     statements: [`UPDATE votes SET weight = 2 WHERE weight > 2`, `UPDATE votes SET weight = 1 WHERE weight < 1`],
   },
+  {
+    version: 19,
+    name: "each list's last delivery and last test, whether /setup listing or LISTING_<SITE>_SECRET set it",
+    // Lists set in the environment have no listings row, so their times were kept in memory and
+    // a restart showed them ✘. listings.last_delivery_at and last_test_at are no longer written;
+    // they stay so the version before can run beside this one during a rolling restart.
+    statements: [
+      `CREATE TABLE listing_activity (
+        guild_id TEXT NOT NULL,
+        site TEXT NOT NULL,
+        last_delivery_at BIGINT,
+        last_test_at BIGINT,
+        PRIMARY KEY (guild_id, site)
+      )`,
+      `INSERT INTO listing_activity (guild_id, site, last_delivery_at, last_test_at)
+        SELECT guild_id, site, last_delivery_at, last_test_at FROM listings
+        WHERE last_delivery_at IS NOT NULL OR last_test_at IS NOT NULL`,
+    ],
+  },
 ];
 
 /**
@@ -472,6 +491,7 @@ export const SERVER_TABLES = [
   'milestone_grants',
   'deliveries',
   'listings',
+  'listing_activity',
 ] as const;
 
 const ID_COLUMN = {

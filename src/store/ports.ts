@@ -9,6 +9,7 @@ import type {
   FeedEdit,
   FeedPost,
   FeedReview,
+  ListingActivity,
   ListingRecord,
   MemberStreak,
   MemberVotesBySite,
@@ -330,12 +331,20 @@ export interface ServerRecordStore {
 export interface ListingStore {
   /** Every server's listings, or one server's. */
   listings(guildId?: string): Promise<ListingRecord[]>;
-  /** Adds the listing, or replaces it whole (a new secret starts its deliveries afresh). */
+  /**
+   * Adds the listing, or replaces its secret and settings. Its last delivery and test are written
+   * by listingDelivered alone; a record with neither (a new secret) starts them afresh.
+   */
   saveListing(record: ListingRecord): Promise<void>;
   /** Whether there was one to remove. */
   removeListing(guildId: string, site: string): Promise<boolean>;
-  /** A delivery from the list was handled at `at`; a test one is also its last test. */
+  /**
+   * A delivery from the list was handled at `at`; a test one is also its last test. Kept for a
+   * list with no row too: single-server mode's, set by LISTING_<SITE>_SECRET.
+   */
   listingDelivered(guildId: string, site: string, at: number, test: boolean): Promise<void>;
+  /** The server's last delivery and test per site, rows or not. */
+  listingActivity(guildId: string): Promise<ListingActivity[]>;
   /** Sealed secrets replaced in place (rotate-secrets), keeping everything else. */
   resealListings(records: readonly Pick<ListingRecord, 'guildId' | 'site' | 'secret'>[]): Promise<void>;
 }

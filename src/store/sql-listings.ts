@@ -2,7 +2,7 @@ import type { ListingStore } from './ports.js';
 import { SERVERS_CHANNEL } from './servers-channel.js';
 import { num, optionalNum, type Row } from './sql.js';
 import type { AllServersClass } from './sql-scoped.js';
-import type { ListingRecord } from './types.js';
+import type { ListingActivity, ListingRecord } from './types.js';
 
 /** The lists besides Guilds each server takes votes from (listings), for every server at once. */
 export function sqlListings<Base extends AllServersClass>(base: Base) {
@@ -10,29 +10,38 @@ export function sqlListings<Base extends AllServersClass>(base: Base) {
     async listings(guildId?: string): Promise<ListingRecord[]> {
       const rows =
         guildId === undefined
-          ? await this.db.query('SELECT * FROM listings ORDER BY guild_id, site')
-          : await this.db.query('SELECT * FROM listings WHERE guild_id = $1 ORDER BY site', [guildId]);
+          ? await this.db.query(`${WITH_ACTIVITY} ORDER BY l.guild_id, l.site`)
+          : await this.db.query(`${WITH_ACTIVITY} WHERE l.guild_id = $1 ORDER BY l.site`, [guildId]);
       return rows.map(toListing);
+    }
+
+    async listingActivity(guildId: string): Promise<ListingActivity[]> {
+      const rows = await this.db.query(
+        'SELECT site, last_delivery_at, last_test_at FROM listing_activity WHERE guild_id = $1 ORDER BY site',
+        [guildId],
+      );
+      return rows.map((row) => ({
+        site: String(row.site),
+        lastDeliveryAt: optionalNum(row.last_delivery_at) ?? null,
+        lastTestAt: optionalNum(row.last_test_at) ?? null,
+      }));
     }
 
     saveListing(record: ListingRecord): Promise<void> {
       return this.db.transaction(async (tx) => {
         await tx.query(
-          `INSERT INTO listings (guild_id, site, secret, vote_length_ms, created_at, last_delivery_at, last_test_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7)
+          `INSERT INTO listings (guild_id, site, secret, vote_length_ms, created_at)
+           VALUES ($1, $2, $3, $4, $5)
            ON CONFLICT (guild_id, site) DO UPDATE SET secret = excluded.secret,
-             vote_length_ms = excluded.vote_length_ms, created_at = excluded.created_at,
-             last_delivery_at = excluded.last_delivery_at, last_test_at = excluded.last_test_at`,
-          [
+             vote_length_ms = excluded.vote_length_ms, created_at = excluded.created_at`,
+          [record.guildId, record.site, record.secret, record.voteLengthMs, record.createdAt],
+        );
+        // Written by deliveries alone: a record's copy may be older than the store's.
+        if (record.lastDeliveryAt === null && record.lastTestAt === null)
+          await tx.query('DELETE FROM listing_activity WHERE guild_id = $1 AND site = $2', [
             record.guildId,
             record.site,
-            record.secret,
-            record.voteLengthMs,
-            record.createdAt,
-            record.lastDeliveryAt,
-            record.lastTestAt,
-          ],
-        );
+          ]);
         // Receivers in other processes read the server's listings again when this commits.
         if (tx.dialect === 'postgres') await tx.query(`SELECT pg_notify('${SERVERS_CHANNEL}', $1)`, [record.guildId]);
       });
@@ -44,6 +53,7 @@ export function sqlListings<Base extends AllServersClass>(base: Base) {
           guildId,
           site,
         ]);
+        await tx.query('DELETE FROM listing_activity WHERE guild_id = $1 AND site = $2', [guildId, site]);
         if (tx.dialect === 'postgres') await tx.query(`SELECT pg_notify('${SERVERS_CHANNEL}', $1)`, [guildId]);
         return gone.length > 0;
       });
@@ -52,12 +62,16 @@ export function sqlListings<Base extends AllServersClass>(base: Base) {
     async listingDelivered(guildId: string, site: string, at: number, test: boolean): Promise<void> {
       // Handling may come late or twice (at least once): a time only ever moves forward.
       await this.db.query(
-        `UPDATE listings SET last_delivery_at = CASE WHEN last_delivery_at IS NULL OR last_delivery_at < $3
-             THEN $3 ELSE last_delivery_at END,
-           last_test_at = CASE WHEN $4 = 1 AND (last_test_at IS NULL OR last_test_at < $3)
-             THEN $3 ELSE last_test_at END
-         WHERE guild_id = $1 AND site = $2`,
-        [guildId, site, at, test ? 1 : 0],
+        `INSERT INTO listing_activity (guild_id, site, last_delivery_at, last_test_at)
+         VALUES ($1, $2, $3, $4)
+         ON CONFLICT (guild_id, site) DO UPDATE SET
+           last_delivery_at = CASE WHEN listing_activity.last_delivery_at IS NULL
+               OR listing_activity.last_delivery_at < excluded.last_delivery_at
+             THEN excluded.last_delivery_at ELSE listing_activity.last_delivery_at END,
+           last_test_at = CASE WHEN excluded.last_test_at IS NOT NULL AND (listing_activity.last_test_at IS NULL
+               OR listing_activity.last_test_at < excluded.last_test_at)
+             THEN excluded.last_test_at ELSE listing_activity.last_test_at END`,
+        [guildId, site, at, test ? at : null],
       );
     }
 
@@ -73,6 +87,9 @@ export function sqlListings<Base extends AllServersClass>(base: Base) {
     }
   };
 }
+
+const WITH_ACTIVITY = `SELECT l.guild_id, l.site, l.secret, l.vote_length_ms, l.created_at, a.last_delivery_at, a.last_test_at
+  FROM listings l LEFT JOIN listing_activity a ON a.guild_id = l.guild_id AND a.site = l.site`;
 
 function toListing(row: Row): ListingRecord {
   return {

@@ -345,6 +345,9 @@ export interface ListingRecord {
   lastTestAt: number | null;
 }
 
+/** When a list last delivered to a server, and last sent a test. */
+export type ListingActivity = Pick<ListingRecord, 'site' | 'lastDeliveryAt' | 'lastTestAt'>;
+
 export interface ServerRecord {
   guildId: string;
   settings: ServerSettingsRecord;

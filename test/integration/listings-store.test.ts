@@ -3,7 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { secretKey } from '../../src/secrets/secret-box.js';
+import { sealSecret, secretKey } from '../../src/secrets/secret-box.js';
+import { migrate, MIGRATIONS } from '../../src/store/migrations.js';
+import { openPostgres } from '../../src/store/postgres.js';
+import { openSqlite } from '../../src/store/sqlite.js';
 import { Servers } from '../../src/servers/servers.js';
 import { openStore, type DatabaseTarget } from '../../src/store/index.js';
 import { startPostgres, type TestPostgres } from '../../tools/postgres.js';
@@ -88,6 +91,17 @@ describe.each(backends)('listings on $name', (backend) => {
       voteLengthMs: null,
     });
 
+    // A new vote length keeps the times; a new secret starts them afresh.
+    await servers.listings.setVoteLength(A, 'topgg', 6 * HOUR);
+    await other.reload(A);
+    expect(other.listings.of(A).find((l) => l.site === 'topgg')).toMatchObject({ lastDeliveryAt: 7_000 });
+    await servers.listings.add(A, 'topgg', WHS);
+    await other.reload(A);
+    expect(other.listings.of(A).find((l) => l.site === 'topgg')).toMatchObject({
+      lastDeliveryAt: null,
+      lastTestAt: null,
+    });
+
     expect(await servers.listings.remove(A, 'topgg')).toBe(true);
     expect(await servers.listings.remove(A, 'topgg')).toBe(false);
     await servers.reset(B);
@@ -119,6 +133,32 @@ describe.each(backends)('listings on $name', (backend) => {
     const rotated = await servers.listings.add(A, 'discordplace');
     await other.reload(A);
     expect(other.listings.checkFor(A, 'discordplace')).toEqual({ secret: rotated, voteLengthMs: 6 * HOUR });
+    await root.close();
+  }, 60_000);
+
+  it("keeps the times a store of version 18 held in the listing's row", async () => {
+    const target = await backend.fresh();
+    const db = target.kind === 'postgres' ? await openPostgres(target.url) : await openSqlite(target.file);
+    await migrate(
+      db,
+      MIGRATIONS.filter((m) => m.version <= 18),
+    );
+    const key = newKey();
+    await db.query(
+      `INSERT INTO listings (guild_id, site, secret, vote_length_ms, created_at, last_delivery_at, last_test_at)
+       VALUES ($1, 'topgg', $2, NULL, 1000, 7000, 6000), ($1, 'discadia', $3, NULL, 1000, NULL, NULL)`,
+      [A, sealSecret({ current: key }, A, WHS), sealSecret({ current: key }, A, 'discadia-secret-0123')],
+    );
+    await db.close();
+    const root = await openStore(target);
+    const servers = new Servers(root, { current: key }, undefined);
+    await servers.load();
+    expect(
+      servers.listings.of(A).map(({ site, lastDeliveryAt, lastTestAt }) => [site, lastDeliveryAt, lastTestAt]),
+    ).toEqual([
+      ['topgg', 7_000, 6_000],
+      ['discadia', null, null],
+    ]);
     await root.close();
   }, 60_000);
 
@@ -160,10 +200,32 @@ describe('listings in single-server mode', () => {
     expect(servers.listings.sites(A)).toEqual(['topgg', 'discordplace']);
     expect(servers.listings.checkFor(A, 'discordplace')).toEqual({ secret: 'dp-secret-0123456789' });
     await servers.listings.delivered(A, 'discordplace', 9_000, true);
+    await servers.listings.delivered(A, 'discordplace', 8_000, false); // late: never moves back
     expect(servers.listings.of(A)[1]).toMatchObject({ lastTestAt: 9_000, fromEnvironment: true });
     expect(await root.listings()).toEqual([]);
     await root.close();
     if (target.kind === 'sqlite') expect(readFileSync(target.file).toString('latin1')).not.toContain(WHS);
+
+    // After a restart the list is not ✘ "none yet": its last delivery and test come from the store.
+    const reopened = await openStore(target);
+    const restarted = new Servers(reopened, undefined, {
+      guildId: A,
+      settings: {},
+      credentials: { apiKey: 'k', appId: 'a' },
+      webhookToken: 'token',
+      listingSecrets: { topgg: WHS, discordplace: 'dp-secret-0123456789' },
+    });
+    await restarted.load();
+    expect(restarted.listings.of(A)).toEqual([
+      expect.objectContaining({ site: 'topgg', lastDeliveryAt: null, lastTestAt: null, fromEnvironment: true }),
+      expect.objectContaining({
+        site: 'discordplace',
+        lastDeliveryAt: 9_000,
+        lastTestAt: 9_000,
+        fromEnvironment: true,
+      }),
+    ]);
+    await reopened.close();
   });
 
   it('take their vote length from LISTING_<SITE>_VOTE_HOURS', async () => {

@@ -225,7 +225,8 @@ export interface DiscordStandIn {
   /** Codes traded at POST /oauth2/token so far, refused ones included. */
   readonly oauthTrades: ReadonlyArray<{ code: string; ok: boolean }>;
   /** Waits until a condition holds: re-checked on every change the stand-in sees and every 5 ms. */
-  waitUntil(condition: () => boolean, timeoutMs?: number, what?: string): Promise<void>;
+  /** `what` names the state in the timeout's error; a function is read at the timeout, to say what is missing. */
+  waitUntil(condition: () => boolean, timeoutMs?: number, what?: string | (() => string)): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -606,8 +607,17 @@ class StandIn implements DiscordStandIn {
     );
   }
 
-  waitUntil(condition: () => boolean, timeoutMs = DEFAULT_WAIT_MS, what = 'condition'): Promise<void> {
-    return this.store.changed.wait(condition, timeoutMs, () => `waiting for ${what}`, 5);
+  waitUntil(
+    condition: () => boolean,
+    timeoutMs = DEFAULT_WAIT_MS,
+    what: string | (() => string) = 'condition',
+  ): Promise<void> {
+    return this.store.changed.wait(
+      condition,
+      timeoutMs,
+      () => `waiting for ${typeof what === 'string' ? what : what()}`,
+      5,
+    );
   }
 
   addMembers(members: readonly MemberPayload[], guildId = this.guildId): void {
