@@ -7,6 +7,8 @@ import type { BotMember, GuildInfo } from './discord-api.js';
 export type Outcome =
   | { status: 'pass'; detail: string }
   | { status: 'fail'; detail: string; fix: string }
+  /** Works, but likely not as meant: not a failure, shown with the fix. */
+  | { status: 'warn'; detail: string; fix: string }
   | { status: 'skip'; detail: string };
 
 /**
@@ -35,3 +37,4 @@ export interface Check {
 export const pass = (detail: string): Outcome => ({ status: 'pass', detail });
 export const fail = (detail: string, fix: string): Outcome => ({ status: 'fail', detail, fix });
 export const skip = (detail: string): Outcome => ({ status: 'skip', detail });
+export const warn = (detail: string, fix: string): Outcome => ({ status: 'warn', detail, fix });

@@ -15,10 +15,12 @@ import { serviceSchemaChecks } from './service-schemas.js';
 import { storeCheck } from './store-check.js';
 import { webhookCheck } from './webhook-check.js';
 import { serverCheck } from './server-check.js';
+import { settingNamesCheck } from './setting-names.js';
 
 /** Every check, in the order an admin fixes things: each may skip when an earlier one failed. */
 export const ALL_CHECKS: readonly CheckEntry[] = [
   configCheck,
+  settingNamesCheck,
   storeCheck,
   discordTokenCheck,
   discordGuildCheck,
@@ -37,6 +39,6 @@ export const ALL_CHECKS: readonly CheckEntry[] = [
 
 /** `--server <id>`: the same checks, with that server's stored settings laid over the configuration. */
 export function checksForServer(guildId: string): CheckEntry[] {
-  const [config, store, ...rest] = ALL_CHECKS;
-  return [config!, store!, serverCheck(guildId), ...rest];
+  const [config, names, store, ...rest] = ALL_CHECKS;
+  return [config!, names!, store!, serverCheck(guildId), ...rest];
 }

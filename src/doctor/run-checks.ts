@@ -1,14 +1,14 @@
 import type { Check, DoctorState, Outcome } from './check.js';
 
-const MARK = { pass: '✔', fail: '✘', skip: '–' } as const;
+const MARK = { pass: '✔', fail: '✘', warn: '⚠', skip: '–' } as const;
 
 /** A check, or a list of checks known only once earlier checks ran (one per configured channel). */
 export type CheckEntry = Check | ((state: DoctorState) => Check[]);
 
-/** One line per check: ✔ or ✘ (with the fix), or – when an earlier failure left nothing to check. */
+/** One line per check: ✔, ✘ or ⚠ (with the fix), or – when an earlier failure left nothing to check. */
 export function formatLine(name: string, outcome: Outcome): string {
   const line = `${MARK[outcome.status]} ${name}: ${outcome.status === 'skip' ? 'skipped, ' : ''}${outcome.detail}`;
-  return outcome.status === 'fail' ? `${line} Fix: ${outcome.fix}` : line;
+  return outcome.status === 'fail' || outcome.status === 'warn' ? `${line} Fix: ${outcome.fix}` : line;
 }
 
 /**

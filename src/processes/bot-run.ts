@@ -21,6 +21,7 @@ import { MemberNames } from '../bot/member-names.js';
 import { ReplyGuard } from '../bot/reply-guard.js';
 import { refuseWhileStopping } from '../bot/refuse-while-stopping.js';
 import { createLogger } from '../core/log.js';
+import { warnUnknownSettings } from './unknown-settings-log.js';
 import { watchRateLimits } from '../core/discord-rate-limits.js';
 import { startRealtime } from './realtime.js';
 import { environmentServer } from '../servers/environment-server.js';
@@ -45,6 +46,7 @@ async function main(): Promise<void> {
   disableValidators();
   const config = loadConfig();
   const logger = createLogger(config.logLevel, secretValues(config), undefined, config.logFormat);
+  warnUnknownSettings(logger);
   // Metrics are kept only when a host will read them (METRICS_PORT).
   // prom-client is loaded only when metrics are served.
   const metrics: BotMetrics | undefined =

@@ -4,6 +4,7 @@ import { installProcessGuards } from '../bot/process-guards.js';
 import { loadConfig, secretValues } from '../config/bot.js';
 import { ConfigError } from '../config/load.js';
 import { createLogger } from '../core/log.js';
+import { warnUnknownSettings } from './unknown-settings-log.js';
 import { restView } from '../dashboard/bot-view.js';
 import { drainOnSignal } from './drain-on-signal.js';
 import { serveHealthPort } from '../hosting/health-only.js';
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
   if (!config.dashboard)
     throw new ConfigError(['DASHBOARD_PORT is missing: npm run dashboard serves only the web dashboard, on this port']);
   const logger = createLogger(config.logLevel, secretValues(config), undefined, config.logFormat);
+  warnUnknownSettings(logger);
   let phase: Phase = 'starting';
   const healthPort = await serveHealthPort(config.healthPort, () => phase);
   // Never logged in: servers, channels, roles and members are read over REST, no gateway session opened.

@@ -3,11 +3,14 @@ import type { DoctorState } from '../doctor/check.js';
 import { ALL_CHECKS, checksForServer } from '../doctor/checks.js';
 import { runChecks } from '../doctor/run-checks.js';
 
-/** One check in `--json` output; `status` tells a skipped check (not ok, nothing to fix here) from a failed one. */
+/**
+ * One check in `--json` output; `status` tells a skipped check (not ok, nothing to fix here) from a
+ * failed one, and a warning (ok, with a fix) from a pass.
+ */
 interface CheckResult {
   ok: boolean;
   name: string;
-  status: 'pass' | 'fail' | 'skip';
+  status: 'pass' | 'fail' | 'warn' | 'skip';
   detail: string;
   fix: string | null;
 }
@@ -35,20 +38,24 @@ export async function doctorReport({ json, server, env, write }: DoctorRun): Pro
     server === undefined ? ALL_CHECKS : checksForServer(server),
     (line, name, outcome) => {
       if (!json) write(`${line}\n`);
-      const fix = outcome.status === 'fail' ? outcome.fix : null;
-      results.push({ ok: outcome.status === 'pass', name, status: outcome.status, detail: outcome.detail, fix });
+      const fix = outcome.status === 'fail' || outcome.status === 'warn' ? outcome.fix : null;
+      const ok = outcome.status === 'pass' || outcome.status === 'warn';
+      results.push({ ok, name, status: outcome.status, detail: outcome.detail, fix });
     },
     state,
   );
   const skipped = results.filter((result) => result.status === 'skip').length;
+  const warned = results.filter((result) => result.status === 'warn').length;
   write(
     json
       ? `${JSON.stringify(results, null, 2)}\n`
       : !ok
         ? 'Fix the ✘ lines above, then run npm run doctor again.\n'
-        : skipped === 0
-          ? 'All checks passed.\n'
-          : `No check failed; the ${skipped} skipped (–) had nothing to check here.\n`,
+        : warned > 0
+          ? `No check failed; ${warned === 1 ? 'the ⚠ line above is' : `the ${warned} ⚠ lines above are`} likely not what you meant.\n`
+          : skipped === 0
+            ? 'All checks passed.\n'
+            : `No check failed; the ${skipped} skipped (–) had nothing to check here.\n`,
   );
   return ok ? 0 : state.config === undefined ? EXIT_CONFIG : EXIT_FAILURE;
 }

@@ -8,6 +8,7 @@ import { createRouter } from '../bot/router.js';
 import { loadConfig, secretValues } from '../config/bot.js';
 import { ConfigError } from '../config/load.js';
 import { createLogger } from '../core/log.js';
+import { warnUnknownSettings } from './unknown-settings-log.js';
 import { drainOnSignal } from './drain-on-signal.js';
 import { serveHealthPort } from '../hosting/health-only.js';
 import type { Phase } from '../hosting/index.js';
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
       'INTERACTIONS_PORT is missing: npm run interactions serves only the Interactions Endpoint URL, on this port',
     ]);
   const logger = createLogger(config.logLevel, secretValues(config), undefined, config.logFormat);
+  warnUnknownSettings(logger);
   let phase: Phase = 'starting';
   const healthPort = await serveHealthPort(config.healthPort, () => phase);
   const inline = new InlineCallbacks();

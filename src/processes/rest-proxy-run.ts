@@ -7,6 +7,7 @@ import { listen } from '../core/listen.js';
 import { stopOnSignal } from '../core/stop-on-signal.js';
 import { loadRestProxyConfig } from '../config/rest-proxy.js';
 import { createLogger } from '../core/log.js';
+import { warnUnknownSettings } from './unknown-settings-log.js';
 import { exitOnStartFailure } from './start-failure.js';
 import { forwardRequests, type GoneKind } from '../rest-proxy/forward.js';
 import type { RefusalReason } from '../rest-proxy/admission.js';
@@ -19,6 +20,7 @@ const WHAT = 'The REST proxy';
 async function main(): Promise<void> {
   const config = loadRestProxyConfig();
   const logger = createLogger(config.logLevel, [], undefined, config.logFormat);
+  warnUnknownSettings(logger);
   installProcessGuards(logger);
   // Retries are the calling bot's to decide (its policy knows which requests are safe to repeat);
   // a request that meets a closed window waits here, in the one queue, rather than bouncing back.

@@ -5,7 +5,7 @@ import type { Sandbox } from '../../src/sandbox/types.js';
 import { Permission, startDiscordStandIn, type DiscordStandIn } from '../../tools/discord-standin/index.js';
 import { doctorInProcess } from '../support/doctor-in-process.js';
 import { runScript, type ScriptRun } from '../support/run-script.js';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { secretKey } from '../../src/secrets/secret-box.js';
@@ -13,7 +13,7 @@ import { Servers } from '../../src/servers/servers.js';
 import { openStore } from '../../src/store/index.js';
 import { botEnvironment } from '../../tools/world.js';
 
-const lines = (run: ScriptRun) => run.stdout.split('\n').filter((line) => /^[✔✘–] /.test(line));
+const lines = (run: ScriptRun) => run.stdout.split('\n').filter((line) => /^[✔✘⚠–] /.test(line));
 const failing = (run: ScriptRun) => lines(run).filter((line) => line.startsWith('✘'));
 
 describe('npm run doctor', () => {
@@ -54,6 +54,7 @@ describe('npm run doctor', () => {
     expect(run.stdout.trim().split('\n').at(-1)).toBe('All checks passed.');
     expect(all.map((line) => line.slice(2, line.indexOf(':')))).toEqual([
       'configuration',
+      'setting names',
       'store (DATABASE_URL)',
       'Discord token',
       'server',
@@ -98,6 +99,28 @@ describe('npm run doctor', () => {
     expect(voter).toMatch(/^\d{17,20}$/);
     expect(run.stdout).not.toContain(voter);
     expect(run.stdout).toMatch(/GET \/votes\/\{user_id\}: matches the schema \(the first listed voter: voted\)/);
+  });
+
+  it('warns of a name in .env that is no setting, with the setting it likely meant, and still exits 0', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'bot-doctor-env-'));
+    const file = path.join(dir, '.env');
+    writeFileSync(file, `VOTE_CHANEL_ID=${discord.channelId}\nTZ=UTC\nWEBHOOK_SECRETT=x\n`);
+    const run = await doctorProcess({ DOTENV_CONFIG_PATH: file });
+    expect(failing(run)).toEqual([]);
+    expect(run.code).toBe(0);
+    expect(lines(run).filter((line) => line.startsWith('⚠'))).toEqual([
+      "⚠ setting names: VOTE_CHANEL_ID is no setting of the bot's and is ignored: did you mean VOTE_CHANNEL_ID?; " +
+        "WEBHOOK_SECRETT is no setting of the bot's and is ignored (docs/configuration.md lists them). " +
+        'Fix: rename each to the setting it meant (or remove it), then start the bot again.',
+    ]);
+    expect(run.stdout.trim().split('\n').at(-1)).toBe(
+      'No check failed; the ⚠ line above is likely not what you meant.',
+    );
+    // The settings given to the doctor itself (a test's, in place of .env) are checked by name the same way.
+    const inProcess = await doctor({ VOTE_CHANEL_ID: discord.channelId });
+    expect(inProcess.stdout).toContain('did you mean VOTE_CHANNEL_ID?');
+    expect(inProcess.code).toBe(0);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it("exits 0 with many servers when nothing failed: the servers' own checks are skipped, not failed", async () => {

@@ -89,3 +89,24 @@ if (builtin) process.getBuiltinModule = (id) => (id === 'node:sqlite' || id === 
     expect(world.bot.stderr()).toMatch(/^No SQLite driver: .*better-sqlite3 package must be installed/);
   });
 });
+
+describe('a start with a misnamed setting', () => {
+  it('warns once of each name in the settings file that is no setting, with the one it likely meant, and starts', async () => {
+    const file = path.join(folder, '.env.typo');
+    writeFileSync(file, 'VOTE_CHANEL_ID=123456789012345678\nREVIEW_CHANEL=1\n');
+    const world = await startWorld({ env: { DOTENV_CONFIG_PATH: file } });
+    started.push(world);
+    const warnings = world.bot.logs.filter((line) => line.level === 40 && line.setting !== undefined);
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        setting: 'VOTE_CHANEL_ID',
+        nearest: 'VOTE_CHANNEL_ID',
+        msg: "VOTE_CHANEL_ID is no setting of the bot's and is ignored: did you mean VOTE_CHANNEL_ID?",
+      }),
+      expect.objectContaining({ setting: 'REVIEW_CHANEL' }),
+    ]);
+    // Before the store opens: the first thing an operator reads.
+    const at = (msg: string) => world.bot.logs.findIndex((line) => line.msg === msg);
+    expect(world.bot.logs.indexOf(warnings[0]!)).toBeLessThan(at('store open'));
+  });
+});

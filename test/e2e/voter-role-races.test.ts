@@ -87,9 +87,11 @@ describe('slow member lookups and role changes around expiring votes', () => {
     try {
       const voters = Array.from({ length: 40 }, () => member());
       world.discord.addMembers(voters);
-      // Ends spread over 12–22 s from now, after the voters got the role and the bot restarted.
-      for (const [i, voter] of voters.entries()) world.sandbox.setVote(voter.user.id, 12_000 + i * 250);
+      // Ends spread over 12–22 s from the poll that first lists them (however long the bot took to
+      // start), after the voters got the role and the bot restarted.
+      for (const [i, voter] of voters.entries()) world.sandbox.setVoteFromFirstRead(voter.user.id, 12_000 + i * 250);
       const ids = new Set(voters.map((v) => v.user.id));
+      await bot.waitForLog((l) => l.msg === 'ready', 15_000, 'the ready line');
       await world.discord.waitUntil(() => holders(world, ids).length === 40, 10_000, 'every voter holding the role');
 
       world.discord.delayMemberRequests(3_000);
