@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import {
   type Check,
   checked,
+  fail,
   field,
   httpUrl,
   ok,
@@ -62,6 +63,13 @@ export const DASHBOARD_FIELDS = {
     const url = new URL(read.value);
     if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '')
       return publicUrl('not a url');
+    // The dashboard answers at / and Discord returns members to /callback: under a path every link
+    // and the sign-in's return would miss it (members ended on "Page not found").
+    const path = url.pathname.replace(/\/+$/, '');
+    if (path !== '')
+      return fail(
+        `has the path ${path}, but the dashboard answers at / of its own address: use ${url.origin} (a host or subdomain of its own, such as https://dashboard.example.com)`,
+      );
     return { ok: true, value: read.value.replace(/\/+$/, '') };
   }),
   DISCORD_CLIENT_SECRET: optional(trimmed),

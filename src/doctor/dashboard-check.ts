@@ -1,6 +1,6 @@
-import { isLoopbackHost } from '../api/base-url.js';
-import { oauthTokenUrl, redirectUri, type DashboardSettings } from '../config/dashboard.js';
+import { oauthTokenUrl, redirectUri } from '../config/dashboard.js';
 import { fail, pass, skip, type Check } from './check.js';
+import { PLAIN_HTTP_FIX, plainHttpElsewhere } from './plain-http.js';
 import { askWithClientSecret } from './client-secret.js';
 import { UNREACHABLE_FIX } from './discord-api.js';
 import { portCheck } from './port-check.js';
@@ -21,7 +21,13 @@ export const dashboardCheck: Check = {
     if (!dashboard) return pass('not set; the web dashboard is off.');
     const port = await portCheck('DASHBOARD_PORT', dashboard.host, dashboard.port);
     if (!port.ok) return port.outcome;
-    const found = `${port.listening}; members open ${dashboard.publicUrl}; the redirect URI to register (Developer Portal → OAuth2 → Redirects) is ${redirectUri(dashboard.publicUrl)}${cookieNote(dashboard)}`;
+    const found = `${port.listening}; members open ${dashboard.publicUrl}; the redirect URI to register (Developer Portal → OAuth2 → Redirects) is ${redirectUri(dashboard.publicUrl)}`;
+    const clear = plainHttpElsewhere(dashboard.publicUrl);
+    if (clear !== undefined)
+      return fail(
+        `${found}; but that address is plain http on ${clear}, so a member's session cookie travels in clear and cannot be Secure.`,
+        PLAIN_HTTP_FIX('DASHBOARD_PUBLIC_URL', 'docs/dashboard.md'),
+      );
     const tokenUrl = oauthTokenUrl(config.discord.apiUrl);
     const answer = await askWithClientSecret(tokenUrl, config.discord.clientId, dashboard.clientSecret);
     switch (answer.kind) {
@@ -45,10 +51,3 @@ export const dashboardCheck: Check = {
     }
   },
 };
-
-/** Plain http is fine on this machine; anywhere else the session cookie travels in clear and cannot be Secure. */
-function cookieNote(dashboard: DashboardSettings): string {
-  const url = new URL(dashboard.publicUrl);
-  if (dashboard.secure || isLoopbackHost(url.hostname)) return '';
-  return ` (note: plain http on ${url.hostname}, so its cookies are not Secure: put a reverse proxy with TLS in front and an https DASHBOARD_PUBLIC_URL, docs/dashboard.md)`;
-}

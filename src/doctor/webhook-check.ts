@@ -1,4 +1,5 @@
 import { fail, pass, skip, type Check } from './check.js';
+import { PLAIN_HTTP_FIX, plainHttpElsewhere } from './plain-http.js';
 import { portCheck } from './port-check.js';
 
 /**
@@ -20,6 +21,12 @@ export const webhookCheck: Check = {
         : `WEBHOOK_TOKEN is ${webhook.token.length} characters`;
     if (webhook.publicUrl === undefined) return pass(`${listening}; ${token}; WEBHOOK_PUBLIC_URL not set.`);
     const url = new URL(webhook.path, webhook.publicUrl).toString();
+    const clear = plainHttpElsewhere(webhook.publicUrl);
+    if (clear !== undefined)
+      return fail(
+        `${listening}; ${token}; WEBHOOK_PUBLIC_URL is plain http on ${clear}, so every list's secret (and the vote) crosses the network in clear.`,
+        PLAIN_HTTP_FIX('WEBHOOK_PUBLIC_URL', 'docs/webhooks.md'),
+      );
     const reached = await reach(url);
     if (!reached.ok)
       return fail(

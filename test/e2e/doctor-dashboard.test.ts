@@ -64,15 +64,18 @@ describe('npm run doctor on the web dashboard', () => {
     expect(everything(run)).not.toContain(discord.clientSecret);
   });
 
-  it('notes plain http on a host other than this machine (cookies not Secure), and not under https', async () => {
+  it('fails plain http on a host other than this machine (cookies in clear, never Secure), and not under https', async () => {
     const plain = lineOf(await doctor(await dashboardOn({ DASHBOARD_PUBLIC_URL: 'http://bot.example.com' })));
-    expect(plain).toMatch(/^✔ /);
-    expect(plain).toContain(
-      'the redirect URI to register (Developer Portal → OAuth2 → Redirects) is http://bot.example.com/callback (note: plain http on bot.example.com, so its cookies are not Secure: put a reverse proxy with TLS in front',
+    expect(plain).toBe(
+      `✘ ${NAME}: port ${plain.match(/port (\d+) is free/)?.[1]} is free; members open http://bot.example.com; ` +
+        'the redirect URI to register (Developer Portal → OAuth2 → Redirects) is http://bot.example.com/callback; ' +
+        "but that address is plain http on bot.example.com, so a member's session cookie travels in clear and cannot be Secure. " +
+        'Fix: put a reverse proxy with TLS in front (docs/dashboard.md) and set DASHBOARD_PUBLIC_URL to its https address.',
     );
     const tls = lineOf(await doctor(await dashboardOn({ DASHBOARD_PUBLIC_URL: 'https://bot.example.com' })));
-    expect(tls).toMatch(/is https:\/\/bot\.example\.com\/callback; Discord accepts DISCORD_CLIENT_SECRET\.$/);
-    expect(tls).not.toContain('not Secure');
+    expect(tls).toMatch(/^✔ .*is https:\/\/bot\.example\.com\/callback; Discord accepts DISCORD_CLIENT_SECRET\.$/);
+    const local = lineOf(await doctor(await dashboardOn({ DASHBOARD_PUBLIC_URL: 'http://127.0.0.1:8090' })));
+    expect(local).toMatch(/^✔ /);
   });
 
   it('fails a secret Discord refuses, with the fix, never printing it', async () => {

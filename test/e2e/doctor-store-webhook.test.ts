@@ -130,5 +130,13 @@ describe('npm run doctor on the store and the webhook receiver', () => {
         `^✘ .*WEBHOOK_PUBLIC_URL http://127\\.0\\.0\\.1:${gone}/webhook is not reachable from here \\(ECONNREFUSED\\)\\. Fix: `,
       ),
     );
+    // Plain http to another host is ✘ before any request: the lists' secrets would cross the network in clear.
+    const clear = await lineOf('webhook receiver (WEBHOOK_PORT)', {
+      ...base,
+      WEBHOOK_PUBLIC_URL: 'http://bot.example.com',
+    });
+    expect(clear).toMatch(
+      /^✘ .*WEBHOOK_PUBLIC_URL is plain http on bot\.example\.com, so every list's secret \(and the vote\) crosses the network in clear\. Fix: put a reverse proxy with TLS in front \(docs\/webhooks\.md\) and set WEBHOOK_PUBLIC_URL to its https address\.$/,
+    );
   });
 });

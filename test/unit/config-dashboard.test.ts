@@ -53,6 +53,11 @@ describe('the dashboard settings', () => {
       /^DASHBOARD_PUBLIC_URL must be an http\(s\) URL/,
     ],
     ['DASHBOARD_PUBLIC_URL', { DASHBOARD_PUBLIC_URL: 'https://bot.example.com/?a=1' }, /^DASHBOARD_PUBLIC_URL must be/],
+    [
+      'DASHBOARD_PUBLIC_URL',
+      { DASHBOARD_PUBLIC_URL: 'https://example.com/dashboard/' },
+      /^DASHBOARD_PUBLIC_URL has the path \/dashboard, but the dashboard answers at \/ of its own address: use https:\/\/example\.com /,
+    ],
     ['DASHBOARD_HOST', { DASHBOARD_HOST: 'everywhere' }, /^DASHBOARD_HOST must be an IP address/],
     ['DASHBOARD_PORT', { DASHBOARD_PORT: '70000' }, /^DASHBOARD_PORT must be a port/],
     ['DASHBOARD_PORT', { METRICS_PORT: '8090' }, /^DASHBOARD_PORT must differ from METRICS_PORT/],
