@@ -47,6 +47,10 @@ const publicUrl = httpUrl(
   'the address members open the dashboard at, such as https://bot.example.com (no path, query or #)',
 );
 
+/** What to do when Discord refuses DISCORD_CLIENT_SECRET: the doctor's fix and the sign-in's log line. */
+export const CLIENT_SECRET_FIX =
+  'Developer Portal → your application → OAuth2 → Client Secret → Reset Secret, then put the new secret in DISCORD_CLIENT_SECRET.';
+
 export const DASHBOARD_FIELDS = {
   DASHBOARD_PORT: optional(port),
   DASHBOARD_HOST: orDefault(

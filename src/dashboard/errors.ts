@@ -13,6 +13,8 @@ export type Problem =
   | 'dashboard.error.csrf'
   | 'dashboard.error.tooMany'
   | 'dashboard.error.discord'
+  | 'dashboard.error.clientSecret'
+  | 'dashboard.error.code'
   | 'dashboard.error.denied'
   | 'dashboard.error.internal'
   | 'dashboard.loggedOut';

@@ -1,6 +1,6 @@
 import oauth2, { type OAuth2Namespace } from '@fastify/oauth2';
 import type { FastifyInstance } from 'fastify';
-import { oauthTokenUrl, redirectUri } from '../config/dashboard.js';
+import { CLIENT_SECRET_FIX, oauthTokenUrl, redirectUri } from '../config/dashboard.js';
 import { DISCORD_API } from '../config/shared-fields.js';
 import type { DashboardDeps } from './deps.js';
 import { DiscordUnavailable, readMember } from './discord-member.js';
@@ -89,8 +89,20 @@ export async function loginRoutes(app: FastifyInstance, deps: DashboardDeps, ses
         logger.info({ ip: request.ip }, 'dashboard sign-in refused: the state did not match');
         return problemPage(request, reply, 403, 'dashboard.error.state');
       }
-      // The code was refused (used twice, too old) or Discord failed: never the secret in the line.
-      logger.warn({ err: { message } }, 'dashboard sign-in: the code could not be traded');
+      // Never the secret in the line: Discord's status and OAuth2 error code say which it was.
+      const refusal = tradeRefusal(error);
+      if (refusal.error === 'invalid_client' || refusal.status === 401) {
+        logger.error(
+          { status: refusal.status, error: refusal.error },
+          `dashboard sign-in: Discord refused DISCORD_CLIENT_SECRET, so nobody can sign in; ${CLIENT_SECRET_FIX}`,
+        );
+        return problemPage(request, reply, 500, 'dashboard.error.clientSecret');
+      }
+      if (refusal.error === 'invalid_grant') {
+        logger.info({ status: refusal.status }, 'dashboard sign-in: the code was used already or too old');
+        return problemPage(request, reply, 400, 'dashboard.error.code');
+      }
+      logger.warn({ err: { message }, ...refusal }, 'dashboard sign-in: the code could not be traded');
       return problemPage(request, reply, 502, 'dashboard.error.discord');
     }
     try {
@@ -121,4 +133,13 @@ export async function loginRoutes(app: FastifyInstance, deps: DashboardDeps, ses
     }
     return problemPage(request, reply, 200, 'dashboard.loggedOut');
   });
+}
+
+/** Discord's answer to a refused code trade (simple-oauth2's error carries its status and body). */
+function tradeRefusal(error: unknown): { status?: number; error?: string } {
+  const boom = error as { output?: { statusCode?: unknown }; data?: { payload?: unknown } };
+  const status = typeof boom.output?.statusCode === 'number' ? boom.output.statusCode : undefined;
+  const payload = boom.data?.payload as { error?: unknown } | undefined;
+  const code = typeof payload?.error === 'string' ? payload.error : undefined;
+  return { ...(status === undefined ? {} : { status }), ...(code === undefined ? {} : { error: code }) };
 }

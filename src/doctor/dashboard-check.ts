@@ -1,12 +1,9 @@
-import { oauthTokenUrl, redirectUri } from '../config/dashboard.js';
+import { CLIENT_SECRET_FIX, oauthTokenUrl, redirectUri } from '../config/dashboard.js';
 import { fail, pass, skip, type Check } from './check.js';
 import { PLAIN_HTTP_FIX, plainHttpElsewhere } from './plain-http.js';
 import { askWithClientSecret } from './client-secret.js';
 import { UNREACHABLE_FIX } from './discord-api.js';
 import { portCheck } from './port-check.js';
-
-export const CLIENT_SECRET_FIX =
-  'Developer Portal → your application → OAuth2 → Client Secret → Reset Secret, then put the new secret in DISCORD_CLIENT_SECRET.';
 
 /**
  * The web dashboard's settings: its port free or the running bot's, the redirect URI to register

@@ -312,3 +312,49 @@ describe('npm run dashboard', () => {
     }
   });
 });
+
+describe('a sign-in Discord refuses', () => {
+  it('says a wrong DISCORD_CLIENT_SECRET is the operator’s to fix, on the page and in the log, never printing it', async () => {
+    const port = await closedPort();
+    const alonePublicUrl = `http://127.0.0.1:${port}`;
+    const wrong = 'a-wrong-client-secret-0123456789';
+    const alone = startBot(
+      {
+        ...botEnvironment(world.discord, world.sandbox),
+        ...dashboardEnv,
+        DASHBOARD_PORT: String(port),
+        DASHBOARD_PUBLIC_URL: alonePublicUrl,
+        DISCORD_CLIENT_SECRET: wrong,
+        WEBHOOK_PORT: '',
+      },
+      { script: 'dashboard' },
+    );
+    try {
+      await alone.waitForLog((line) => line.msg === 'ready for the dashboard', 15_000, 'the ready line');
+      const page = await new DashboardVisitor(alonePublicUrl).signIn();
+      expect(page.status).toBe(500);
+      expect(page.text).toContain('Sign-in is not set up right');
+      expect(page.text).toContain('DISCORD_CLIENT_SECRET');
+      expect(page.text).not.toContain('did not answer');
+      const line = await alone.waitForLog((l) => l.level === 50, 5_000, 'the error line');
+      expect(line).toMatchObject({
+        status: 401,
+        error: 'invalid_client',
+        msg: expect.stringMatching(/Discord refused DISCORD_CLIENT_SECRET, so nobody can sign in; Developer Portal/),
+      });
+      expect(page.text + JSON.stringify(alone.logs)).not.toContain(wrong);
+    } finally {
+      expect((await alone.stop()).code).toBe(0);
+    }
+  });
+
+  it('asks the member to sign in again when Discord refuses the code (used already, or too old)', async () => {
+    const browser = visitor();
+    const consent = new URL((await browser.get('/login')).location!);
+    const state = consent.searchParams.get('state')!;
+    const page = await browser.get(`/callback?code=not-a-code-discord-gave&state=${encodeURIComponent(state)}`);
+    expect(page.status).toBe(400);
+    expect(page.text).toContain('Sign-in expired');
+    expect(page.text).not.toContain('did not answer');
+  });
+});

@@ -745,6 +745,12 @@ export const de: Catalog = {
   'dashboard.error.discord.title': 'Discord hat nicht geantwortet',
   'dashboard.error.discord.text':
     'Die Anmeldung braucht Discord, das nicht rechtzeitig geantwortet hat. Niemand wurde angemeldet: versuche es in einer Minute erneut.',
+  'dashboard.error.clientSecret.title': 'Die Anmeldung ist nicht richtig eingerichtet',
+  'dashboard.error.clientSecret.text':
+    'Discord hat das Client-Secret dieses Dashboards abgelehnt, daher kann sich niemand anmelden. Der Betreiber des Bots muss es zurücksetzen (Developer Portal → OAuth2 → Client Secret → Reset Secret), in DISCORD_CLIENT_SECRET eintragen und das Dashboard neu starten.',
+  'dashboard.error.code.title': 'Anmeldung abgelaufen',
+  'dashboard.error.code.text':
+    'Diese Anmeldung wurde schon benutzt oder hat zu lange gedauert. Niemand wurde angemeldet: melde dich erneut an.',
   'dashboard.error.denied.title': 'Anmeldung abgebrochen',
   'dashboard.error.denied.text':
     'Discord hat dich nicht angemeldet: die Anfrage wurde abgebrochen. Melde dich erneut an, um das Dashboard zu öffnen.',

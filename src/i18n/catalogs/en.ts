@@ -712,6 +712,11 @@ export const en = {
   'dashboard.error.discord.title': 'Discord did not answer',
   'dashboard.error.discord.text':
     'Signing in needs Discord, which did not answer in time. Nobody was signed in: try again in a minute.',
+  'dashboard.error.clientSecret.title': 'Sign-in is not set up right',
+  'dashboard.error.clientSecret.text':
+    "Discord refused this dashboard's client secret, so nobody can sign in. The bot's operator must reset it (Developer Portal → OAuth2 → Client Secret → Reset Secret), put it in DISCORD_CLIENT_SECRET and restart the dashboard.",
+  'dashboard.error.code.title': 'Sign-in expired',
+  'dashboard.error.code.text': 'That sign-in was already used or took too long. Nobody was signed in: sign in again.',
   'dashboard.error.denied.title': 'Sign-in cancelled',
   'dashboard.error.denied.text':
     'Discord did not sign you in: the request was cancelled. Sign in again to open the dashboard.',

@@ -735,6 +735,12 @@ export const es: Catalog = {
   'dashboard.error.discord.title': 'Discord no respondió',
   'dashboard.error.discord.text':
     'Iniciar sesión necesita a Discord, que no respondió a tiempo. No se inició ninguna sesión: vuelve a intentarlo en un minuto.',
+  'dashboard.error.clientSecret.title': 'El inicio de sesión no está bien configurado',
+  'dashboard.error.clientSecret.text':
+    'Discord rechazó el secreto de cliente de este panel, así que nadie puede iniciar sesión. Quien opera el bot debe restablecerlo (Developer Portal → OAuth2 → Client Secret → Reset Secret), ponerlo en DISCORD_CLIENT_SECRET y reiniciar el panel.',
+  'dashboard.error.code.title': 'Inicio de sesión caducado',
+  'dashboard.error.code.text':
+    'Ese inicio de sesión ya se usó o tardó demasiado. No se inició ninguna sesión: vuelve a iniciar sesión.',
   'dashboard.error.denied.title': 'Inicio de sesión cancelado',
   'dashboard.error.denied.text':
     'Discord no inició tu sesión: la solicitud se canceló. Vuelve a iniciar sesión para abrir el panel.',

@@ -737,6 +737,12 @@ export const fr: Catalog = {
   'dashboard.error.discord.title': 'Discord n’a pas répondu',
   'dashboard.error.discord.text':
     'La connexion passe par Discord, qui n’a pas répondu à temps. Personne n’a été connecté : réessayez dans une minute.',
+  'dashboard.error.clientSecret.title': 'La connexion est mal configurée',
+  'dashboard.error.clientSecret.text':
+    'Discord a refusé le secret client de ce tableau de bord : personne ne peut se connecter. L’opérateur du bot doit le réinitialiser (Developer Portal → OAuth2 → Client Secret → Reset Secret), le mettre dans DISCORD_CLIENT_SECRET et redémarrer le tableau de bord.',
+  'dashboard.error.code.title': 'Connexion expirée',
+  'dashboard.error.code.text':
+    'Cette connexion a déjà servi ou a pris trop de temps. Personne n’a été connecté : reconnectez-vous.',
   'dashboard.error.denied.title': 'Connexion annulée',
   'dashboard.error.denied.text':
     'Discord ne vous a pas connecté : la demande a été annulée. Connectez-vous à nouveau pour ouvrir le tableau de bord.',

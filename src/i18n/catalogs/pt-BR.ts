@@ -724,6 +724,11 @@ export const ptBR: Catalog = {
   'dashboard.error.discord.title': 'O Discord não respondeu',
   'dashboard.error.discord.text':
     'Entrar precisa do Discord, que não respondeu a tempo. Ninguém entrou: tente de novo em um minuto.',
+  'dashboard.error.clientSecret.title': 'O login não está configurado direito',
+  'dashboard.error.clientSecret.text':
+    'O Discord recusou o segredo de cliente deste painel, então ninguém consegue entrar. Quem opera o bot precisa redefini-lo (Developer Portal → OAuth2 → Client Secret → Reset Secret), colocá-lo em DISCORD_CLIENT_SECRET e reiniciar o painel.',
+  'dashboard.error.code.title': 'Login expirado',
+  'dashboard.error.code.text': 'Esse login já foi usado ou demorou demais. Ninguém entrou: entre de novo.',
   'dashboard.error.denied.title': 'Login cancelado',
   'dashboard.error.denied.text':
     'O Discord não fez seu login: o pedido foi cancelado. Entre de novo para abrir o painel.',
