@@ -53,7 +53,16 @@ type Done = keyof typeof DONE;
  */
 type Notice = { done: string } | { refused: UserFacingError } | { failed: UserMessage };
 
-function noticeHtml(notice: Notice | undefined, { t }: Translator): Html | null {
+/** Not set up: where it is set up from here, in the member's language (the bot's refusal names the command only). */
+const notSetUp = (request: FastifyRequest) => {
+  const { t } = translatorFor(memberOf(request).locale);
+  return new UserFacingError('refusal.notSetUp', {
+    setup: t('dashboard.pages.setUpWhere', { page: t('dashboard.nav.listings') }),
+  });
+};
+
+/** `changing`: the page answers a change asked for (a POST); a page only read changed nothing to begin with. */
+function noticeHtml(notice: Notice | undefined, { t }: Translator, changing: boolean): Html | null {
   if (!notice) return null;
   if ('done' in notice) return html`<p class="notice" role="status">✔ ${notice.done}</p>`;
   const { title, description } =
@@ -64,7 +73,7 @@ function noticeHtml(notice: Notice | undefined, { t }: Translator): Html | null 
           description: t(`${notice.refused.key}.text` as MessageKey, notice.refused.vars),
         };
   // Only a refusal is sure to have changed nothing: a failed post may have reached the service.
-  const nothingChanged = 'refused' in notice ? t('dashboard.pages.notSaved') : null;
+  const nothingChanged = changing && 'refused' in notice ? t('dashboard.pages.notSaved') : null;
   return html`<div class="warning" role="alert">
     <p><strong>${title}</strong> ${nothingChanged}</p>
     <p>${description}</p>
@@ -92,7 +101,8 @@ export function recordsRoutes(app: FastifyInstance, deps: DashboardDeps, session
   ) => {
     const i18n = translatorFor(memberOf(request).locale);
     const server = { id: guild.id, name: guild.name, current };
-    return sendPage(request, reply, sessions, { i18n, body: html`${noticeHtml(notice, i18n)}${body}`, server, status });
+    const noticed = noticeHtml(notice, i18n, request.method !== 'GET');
+    return sendPage(request, reply, sessions, { i18n, body: html`${noticed}${body}`, server, status });
   };
   /** The notice a redirect after a change asked for, if it named one. */
   const doneOf = (request: FastifyRequest, i18n: Translator): Notice | undefined => {
@@ -280,7 +290,7 @@ export function recordsRoutes(app: FastifyInstance, deps: DashboardDeps, session
       if (!review || review.answer !== null || listReviewOrigin(review.reviewId, guild.id))
         throw new UserFacingError('refusal.reviewGone');
       const ctx = await deps.context(guild.id);
-      if (!ctx) throw new UserFacingError('refusal.notSetUp');
+      if (!ctx) throw notSetUp(request);
       await postReviewReply(
         ctx,
         { reviewId: review.reviewId, content: text, pinned, authorId: review.authorId },
@@ -337,8 +347,7 @@ export function recordsRoutes(app: FastifyInstance, deps: DashboardDeps, session
     if (!guild) return reply;
     const i18n = translatorFor(memberOf(request).locale);
     const stats = await statsOf(guild);
-    if (!stats)
-      return show(request, reply, guild, 'stats', html``, { refused: new UserFacingError('refusal.notSetUp') });
+    if (!stats) return show(request, reply, guild, 'stats', html``, { refused: notSetUp(request) });
     return show(request, reply, guild, 'stats', statsPage({ guildId: guild.id, ...stats, i18n }));
   });
 

@@ -26,6 +26,8 @@ import { readUntil } from '../support/poll-until.js';
 // server's own, kept sealed): the server is set up with /setup through the stand-in, then read and
 // changed on the dashboard as its owner signs in.
 const GUILD = DEFAULTS.guildId;
+/** A second server the admin manages, never set up. */
+const UNSET = nextSnowflake();
 const CHANNEL = textChannelIdFor(GUILD);
 const PAGE = (path: string) => `/servers/${GUILD}/${path}`;
 const CSP =
@@ -76,6 +78,7 @@ beforeAll(async () => {
   const { url, ...receiver } = await receiverEnv({ WEBHOOK_TOKEN: '', WEBHOOK_PUBLIC_URL: PUBLIC_URL });
   receiverUrl = url;
   world = await startWorld({
+    discord: { otherGuildIds: [UNSET] },
     env: {
       ...receiver,
       DISCORD_GUILD_ID: '',
@@ -320,6 +323,30 @@ describe('the delivery log', () => {
     const log = await until(browser, PAGE('deliveries'), (text) => text.includes('<code>vote</code>'));
     expect(log.text).toMatch(/<tr class="good">[\s\S]*?<code>vote<\/code>/);
     expect(log.text).toContain('<code>review</code>');
+  });
+});
+
+describe('a server not set up yet', () => {
+  it('says on its pages where it is set up, with no placeholder left, and not that a visit changed nothing', async () => {
+    const owner = { id: GUILD, owner: true };
+    world.discord.oauthAs(DEFAULTS.ownerId, {
+      username: 'Stand-in Owner',
+      guilds: [owner, { id: UNSET, owner: true }],
+    });
+    let page;
+    try {
+      page = await (await signedIn()).browser.get(`/servers/${UNSET}/stats`);
+    } finally {
+      world.discord.oauthAs(DEFAULTS.ownerId, {
+        username: 'Stand-in Owner',
+        guilds: [{ ...owner, permissions: (1n << 53n) - 1n }],
+      });
+    }
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Not set up yet');
+    expect(page.text).toContain('/setup credentials (or saves them on the Credentials and listings page here)');
+    expect(page.text).not.toMatch(/\{[a-z]+\}/);
+    expect(page.text).not.toContain('Nothing changed');
   });
 });
 

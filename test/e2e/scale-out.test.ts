@@ -20,7 +20,7 @@ import { deliver, reviewEvent, voteEvent } from '../../tools/guilds-webhook.js';
 import { handledIn, multiServerBotEnv, reviewPosts, seedServers, voteMentions } from '../support/multi-server.js';
 import { startPostgres, type TestPostgres } from '../../tools/postgres.js';
 import { closedPort } from '../../tools/closed-port.js';
-import { endsHandled, storeQuiet } from '../support/store-reads.js';
+import { endsHandled, storeQuiet, unconfirmedVoters } from '../support/store-reads.js';
 
 /*
  * Issue 19, "Done when", first item: three processes on one PostgreSQL (two bots splitting four
@@ -41,8 +41,8 @@ const SECRETS_KEY = randomBytes(32).toString('base64');
 const INBOX_POLL_SECONDS = 60;
 /**
  * How long each of the burst's votes runs from the moment the service first tells a bot of it: the
- * killed bot's servers' votes are read by its successor (or, read before the kill, run out while it
- * is down), so their expiries are the successor's, however long the restart takes.
+ * killed bot's servers' votes are read by its successor (or, read and stored before the kill, run
+ * out while it is down), so their expiries are the successor's, however long the restart takes.
  */
 const BURST_VOTE_MS = 8_000;
 
@@ -236,10 +236,18 @@ describe(`${SERVER_COUNT} servers on two bot processes and one receiver, one Pos
     await Promise.all(Array.from({ length: 8 }, sender));
     expect(acknowledged).toBe(total);
     expect(await killed).toMatchObject({ signal: 'SIGKILL' });
-
-    // The survivor answers /vote in each of its servers during the outage, and posts their burst.
     const survivors = GUILDS.filter((g) => ownerOf(g) === 0);
     const orphans = GUILDS.filter((g) => ownerOf(g) === 1);
+    // A vote the killed bot had read from the service but whose end it had not stored yet is known to
+    // no one: that end, fixed by the read, can pass before the successor asks, and then the service
+    // says "no vote" while the store keeps the assumed 12 hours (a vote on Guilds ends 12 h after it
+    // is cast, so the assumption is off only by the delivery's delay; the sandbox's end-from-first-read
+    // is not). Those votes run from the successor's first read, wherever the kill fell.
+    const orphanVoters = orphans.flatMap((g) => voters.get(g)!.map((who) => who.user.id));
+    for (const userId of await unconfirmedVoters(databaseUrl, orphanVoters))
+      sandbox.setVoteFromFirstRead(userId, BURST_VOTE_MS);
+
+    // The survivor answers /vote in each of its servers during the outage, and posts their burst.
     const answerMs: number[] = [];
     await Promise.all(
       survivors.map(async (guildId) => {
@@ -277,12 +285,15 @@ describe(`${SERVER_COUNT} servers on two bot processes and one receiver, one Pos
     const everyone = [...voters].flatMap(([g, members]) => members.map((who) => [g, who.user.id] as const));
     const roleChanges = (g: string, userId: string, change: 'add' | 'remove') =>
       discord.roleChanges.filter((c) => c.guildId === g && c.userId === userId && c.change === change).length;
+    const roleKept = () => everyone.filter(([g, userId]) => WITH_ROLE.has(g) && roleChanges(g, userId, 'remove') === 0);
+    const unreminded = () => GUILDS.filter((g) => discord.directMessages(voters.get(g)![0]!.user.id).length === 0);
     await discord.waitUntil(
-      () =>
-        everyone.every(([g, userId]) => !WITH_ROLE.has(g) || roleChanges(g, userId, 'remove') > 0) &&
-        GUILDS.every((g) => discord.directMessages(voters.get(g)![0]!.user.id).length > 0),
+      () => roleKept().length === 0 && unreminded().length === 0,
       BURST_VOTE_MS + 20_000,
-      'every voter role taken back and every reminder sent',
+      () =>
+        `every voter role taken back and every reminder sent; missing: roles ${JSON.stringify(
+          roleKept().map(([g, userId]) => [g, userId, `bot ${ownerOf(g)}`, roleChanges(g, userId, 'add')]),
+        )}, reminders ${JSON.stringify(unreminded().map((g) => [g, `bot ${ownerOf(g)}`]))}`,
     );
     // Nothing left to fire twice: each vote's end is gone from the store once every consumer (role,
     // reminder) acted on it, and the store holds nothing left to post.

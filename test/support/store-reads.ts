@@ -1,6 +1,8 @@
 import pg from 'pg';
 import { activeSqliteDriver } from '../../src/store/sqlite-driver.js';
 import { pollUntil } from './poll-until.js';
+import { ASSUMED_VOTE_PERIOD_MS } from '../../src/mirror/vote-mirror.js';
+import { GUILDS_SITE } from '../../src/store/types.js';
 
 /** How often a state in the store is read again while waited for: each read opens a connection. */
 const STORE_READ_MS = 25;
@@ -11,10 +13,15 @@ const STORE_READ_MS = 25;
  * a row rather than for a while.
  */
 export async function storeCount(databaseUrl: string, sql: string): Promise<number> {
+  return Number((await storeRows(databaseUrl, sql))[0]?.n);
+}
+
+/** The rows a query (no parameters) reads from a running bot's store, as storeCount reads one number. */
+async function storeRows(databaseUrl: string, sql: string): Promise<Array<Record<string, unknown>>> {
   if (databaseUrl.startsWith('file:')) {
     const db = activeSqliteDriver().open(databaseUrl.slice('file:'.length));
     try {
-      return Number(db.run(sql, [])[0]?.n);
+      return db.run(sql, []) as Array<Record<string, unknown>>;
     } finally {
       db.close();
     }
@@ -22,7 +29,7 @@ export async function storeCount(databaseUrl: string, sql: string): Promise<numb
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    return Number((await client.query<{ n: string }>(sql)).rows[0]?.n);
+    return (await client.query<Record<string, unknown>>(sql)).rows;
   } finally {
     await client.end();
   }
@@ -32,6 +39,19 @@ const idList = (userIds: readonly string[]) => {
   if (!userIds.every((id) => /^\d+$/.test(id))) throw new Error('user ids are snowflakes');
   return userIds.map((id) => `'${id}'`).join(', ');
 };
+
+/**
+ * Which of these members' delivered Guilds votes the store still holds on the assumed 12 hours: a
+ * bot took the delivery but did not store when the service says the vote ends (it stopped first).
+ */
+export async function unconfirmedVoters(databaseUrl: string, userIds: readonly string[]): Promise<string[]> {
+  const rows = await storeRows(
+    databaseUrl,
+    `SELECT DISTINCT user_id FROM votes WHERE site = '${GUILDS_SITE}' AND source = 'webhook'
+       AND period_ends_at - voted_at = ${ASSUMED_VOTE_PERIOD_MS} AND user_id IN (${idList(userIds)})`,
+  );
+  return rows.map((row) => String(row.user_id));
+}
 
 /** How many of these members' vote ends the store's schedule holds: an end is cleared once every consumer (voter role, reminder) acted on it. */
 export const scheduledEnds = (databaseUrl: string, userIds: readonly string[]): Promise<number> =>

@@ -699,6 +699,7 @@ export const de: Catalog = {
   'refusal.reviewGone.title': 'Antwort nicht gesendet',
   'refusal.reviewGone.text':
     'Diese Bewertung wartet hier nicht mehr auf eine Antwort (schon beantwortet oder nicht von diesem Server). Nichts wurde gesendet: Lade den Posteingang neu.',
+  'dashboard.pages.setUpWhere': '/setup credentials (oder speichert sie hier auf der Seite {page})',
   'dashboard.pages.notSaved': 'Nichts wurde geändert.',
   'dashboard.nav.listings': 'Zugangsdaten und Listen',
   'dashboard.nav.deliveries': 'Zustellprotokoll',

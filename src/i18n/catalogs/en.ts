@@ -669,6 +669,7 @@ export const en = {
   'refusal.reviewGone.title': 'Reply not sent',
   'refusal.reviewGone.text':
     'This review no longer waits for a reply here (answered already, or not this server’s). Nothing was sent: reload the inbox.',
+  'dashboard.pages.setUpWhere': '/setup credentials (or saves them on the {page} page here)',
   'dashboard.pages.notSaved': 'Nothing changed.',
   'dashboard.nav.listings': 'Credentials and listings',
   'dashboard.nav.deliveries': 'Delivery log',

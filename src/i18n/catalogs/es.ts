@@ -690,6 +690,7 @@ export const es: Catalog = {
   'refusal.reviewGone.title': 'Respuesta no enviada',
   'refusal.reviewGone.text':
     'Esta reseña ya no espera respuesta aquí (ya respondida, o no es de este servidor). No se envió nada: recarga la bandeja.',
+  'dashboard.pages.setUpWhere': '/setup credentials (o las guarda aquí en la página {page})',
   'dashboard.pages.notSaved': 'No se cambió nada.',
   'dashboard.nav.listings': 'Credenciales y listas',
   'dashboard.nav.deliveries': 'Registro de entregas',

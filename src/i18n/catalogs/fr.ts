@@ -692,6 +692,7 @@ export const fr: Catalog = {
   'refusal.reviewGone.title': 'Réponse non envoyée',
   'refusal.reviewGone.text':
     'Cet avis n’attend plus de réponse ici (déjà répondu, ou pas de ce serveur). Rien n’a été envoyé : rechargez la boîte.',
+  'dashboard.pages.setUpWhere': '/setup credentials (ou les enregistre ici, page {page})',
   'dashboard.pages.notSaved': 'Rien n’a changé.',
   'dashboard.nav.listings': 'Identifiants et listes',
   'dashboard.nav.deliveries': 'Journal des livraisons',

@@ -681,6 +681,7 @@ export const ptBR: Catalog = {
   'refusal.reviewGone.title': 'Resposta não enviada',
   'refusal.reviewGone.text':
     'Esta avaliação não espera mais resposta aqui (já respondida, ou não é deste servidor). Nada foi enviado: recarregue a caixa.',
+  'dashboard.pages.setUpWhere': '/setup credentials (ou as salva aqui na página {page})',
   'dashboard.pages.notSaved': 'Nada foi alterado.',
   'dashboard.nav.listings': 'Credenciais e listas',
   'dashboard.nav.deliveries': 'Registro de entregas',
