@@ -19,6 +19,13 @@ export interface Translator {
 }
 
 const PLACEHOLDER = /\{(\w+)\}/g;
+/**
+ * `{count, plural, one {# review} other {# reviews}}`: the form Intl.PluralRules picks for the
+ * number in the language (French says "0 avis" with `one`; Spanish and French have `many` for
+ * millions), `#` the number formatted; `other` when the language's form is not written.
+ */
+const PLURAL = /\{(\w+), plural,((?:\s*(?:zero|one|two|few|many|other)\s*\{[^{}]*\})+)\s*\}/g;
+const PLURAL_FORM = /(zero|one|two|few|many|other)\s*\{([^{}]*)\}/g;
 const translators = new Map<string, Translator>();
 
 /** The translator for a Discord locale (`interaction.locale`); English for any locale without a catalog. */
@@ -43,6 +50,7 @@ function createTranslator(language: string): Translator {
   const numbers = once(() => new Intl.NumberFormat(tag));
   const months = once(() => new Intl.DateTimeFormat(tag, { month: 'long', year: 'numeric', timeZone: 'UTC' }));
   const days = once(() => new Intl.DateTimeFormat(tag, { month: 'short', day: 'numeric', timeZone: 'UTC' }));
+  const plurals = once(() => new Intl.PluralRules(tag));
   // Whole numbers under 1,000 read the same in every catalog's language (no grouping, Latin digits);
   // durations and page numbers on every /vote are such, and Intl's format was 1.4% of its CPU.
   const number = (value: number) =>
@@ -55,7 +63,17 @@ function createTranslator(language: string): Translator {
     t(key, vars) {
       const text = catalog[key] ?? en[key];
       if (!vars) return text;
-      return text.replace(PLACEHOLDER, (whole, name: string) => {
+      const counted = text.replace(PLURAL, (whole, name: string, options: string) => {
+        const value = vars[name];
+        if (value === undefined) return whole;
+        // A number given as text (already formatted) picks its form by its value, shown as given.
+        const count = typeof value === 'number' ? value : Number(value);
+        const forms = new Map([...options.matchAll(PLURAL_FORM)].map((m) => [m[1]!, m[2]!]));
+        const form =
+          (Number.isFinite(count) ? forms.get(plurals().select(count)) : undefined) ?? forms.get('other') ?? '';
+        return form.replaceAll('#', typeof value === 'number' ? number(value) : value);
+      });
+      return counted.replace(PLACEHOLDER, (whole, name: string) => {
         const value = vars[name];
         if (value === undefined) return whole;
         return typeof value === 'number' ? number(value) : value;

@@ -49,7 +49,7 @@ export function parseLeaderboardPage(arg: string): LeaderboardPage | null {
 function line({ rank, userId, votes }: Ranked, { t }: Translator, name?: string): string {
   const who = mentionWithName(userId, name);
   // The dot is escaped so Discord does not turn the lines into its own renumbered list.
-  return `${rank}\\. ${who} · ${t(votes === 1 ? 'leaderboard.vote' : 'leaderboard.votes', { count: votes })}`;
+  return `${rank}\\. ${who} · ${t('leaderboard.votes', { count: votes })}`;
 }
 
 /** A month's ranking, 10 a page, with since when the bot has been counting. */

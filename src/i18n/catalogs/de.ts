@@ -117,7 +117,7 @@ export const de: Catalog = {
     'Die Antwort wurde vielleicht veröffentlicht, vielleicht nicht; sieh in der Bewertung nach, bevor du sie erneut sendest.',
   'error.slowDown.title': 'Bitte langsamer',
   'error.slowDown.text':
-    'Der Dienst hat den Bot gebeten, langsamer zu machen; versuche es in etwa {seconds} Sekunden erneut.',
+    'Der Dienst hat den Bot gebeten, langsamer zu machen; versuche es in etwa {seconds, plural, one {# Sekunde} other {# Sekunden}} erneut.',
   'error.slowDownSecond.title': 'Bitte langsamer',
   'error.slowDownSecond.text':
     'Der Dienst hat den Bot gebeten, langsamer zu machen; versuche es in einer Sekunde erneut.',
@@ -176,8 +176,7 @@ export const de: Catalog = {
   'option.leaderboard.public.description': 'Die Rangliste allen im Kanal zeigen',
   'leaderboard.title': 'Rangliste · {month}',
   'leaderboard.heading': 'Vom Bot gezählte Stimmen, eine doppelte Stimme zählt zweifach:',
-  'leaderboard.vote': '{count} Stimme',
-  'leaderboard.votes': '{count} Stimmen',
+  'leaderboard.votes': '{count, plural, one {# Stimme} other {# Stimmen}}',
   'leaderboard.empty': 'Im {month} wurden keine Stimmen gezählt.',
   'leaderboard.since': 'Gezählt wird seit {date}.',
   'leaderboard.notYet': 'Der Bot hat noch keine Stimme gezählt.',
@@ -477,7 +476,8 @@ export const de: Catalog = {
   'setup.milestone.period.month': 'in einem Kalendermonat (UTC), am Monatsende wieder entzogen',
   'setup.milestone.period.all': 'insgesamt',
   'setup.milestone.set.title': 'Meilenstein gesetzt',
-  'setup.milestone.set.text': 'Mitglieder bekommen {role} bei {votes} erfassten Stimmen {period}.',
+  'setup.milestone.set.text':
+    'Mitglieder bekommen {role} bei {votes, plural, one {# erfassten Stimme} other {# erfassten Stimmen}} {period}.',
   'setup.milestone.removed.title': 'Meilenstein entfernt',
   'setup.milestone.removed.text':
     '{role} wird nicht mehr für Stimmen vergeben. Wer die Rolle hat, behält sie; entziehe sie bei Bedarf in den Servereinstellungen.',
@@ -486,7 +486,7 @@ export const de: Catalog = {
   'setup.milestone.none.title': 'Keine Meilensteine',
   'setup.milestone.none.text': 'Noch keine Stimmen-Meilensteine. Füge einen mit {command} rolle: stimmen: hinzu.',
   'setup.milestone.list.title': 'Stimmen-Meilensteine',
-  'setup.milestone.list.line': '{role}: {votes} Stimmen {period}',
+  'setup.milestone.list.line': '{role}: {votes, plural, one {# Stimme} other {# Stimmen}} {period}',
   'setup.milestone.list.parked.access':
     '(pausiert: dem Bot fehlt „Rollen verwalten“ oder die Rolle steht über der Rolle des Bots)',
   'setup.milestone.list.parked.unknown': '(pausiert: die Rolle gibt es nicht mehr; entferne diesen Meilenstein)',
@@ -609,9 +609,11 @@ export const de: Catalog = {
   'stats.title': 'Stimmen und Bewertungen · letzte {days} Tage',
   'stats.votesHeading': 'Stimmen pro Tag (UTC), eine doppelte Stimme zählt zweifach:',
   'stats.line': '{label}: {count}',
-  'stats.votesSummary': '{total} Stimmen in {days} Tagen, im Schnitt {average} pro Tag.',
+  'stats.votesSummary':
+    '{total, plural, one {# Stimme} other {# Stimmen}} in {days} Tagen, im Schnitt {average} pro Tag.',
   'stats.ratingsHeading': 'Sterne der Bewertungen, die der Bot gesehen hat',
-  'stats.ratingsSummary': '{reviews} Bewertungen, im Schnitt {average} Sterne.',
+  'stats.ratingsSummary':
+    '{reviews, plural, one {# Bewertung} other {# Bewertungen}}, im Schnitt {average, plural, one {# Stern} other {# Sterne}}.',
   'stats.noReviews': 'Noch keine Bewertung gesehen.',
   'stats.chart.votesTitle': 'Stimmen pro Tag',
   'stats.chart.votesAxis': 'Stimmen',
@@ -620,7 +622,7 @@ export const de: Catalog = {
   'stats.chart.ratingsAxis': 'Bewertungen',
   'stats.chart.stars': '{stars} ★',
   'stats.imageAlt':
-    'Balkendiagramme: {total} Stimmen in den letzten {days} Tagen und {reviews} Bewertungen nach Sternen. Die Zahlen stehen in der Nachricht.',
+    'Balkendiagramme: {total, plural, one {# Stimme} other {# Stimmen}} in den letzten {days} Tagen und {reviews, plural, one {# Bewertung} other {# Bewertungen}} nach Sternen. Die Zahlen stehen in der Nachricht.',
   'stats.drawFailed':
     'Das Bild konnte diesmal nicht gezeichnet werden; die Zahlen unten sind vollständig. Versuche es in ein paar Minuten erneut.',
   'refusal.statsModeratorsOnly.title': 'Nur für Moderatoren',
@@ -720,7 +722,8 @@ export const de: Catalog = {
   'dashboard.overview.title': 'Einrichtungsstatus',
   'dashboard.overview.allOk': 'Alle Prüfungen bestanden.',
   'dashboard.overview.someToFix': 'Einige Prüfungen sind fehlgeschlagen: jede sagt, wie du es behebst.',
-  'dashboard.reviews.count': '{count} Bewertungen warten auf eine Antwort, die ältesten zuerst.',
+  'dashboard.reviews.count':
+    '{count, plural, one {# Bewertung wartet} other {# Bewertungen warten}} auf eine Antwort, die ältesten zuerst.',
   'dashboard.reviews.noRating': 'ohne Sterne',
   'dashboard.reviews.notMember': 'nicht mehr auf dem Server (ID {id})',
   'dashboard.reviews.previous': 'Zurück',
@@ -742,7 +745,8 @@ export const de: Catalog = {
   'dashboard.error.csrf.text':
     'Das Formular kam nicht von dieser Seite deiner Sitzung, daher wurde nichts geändert. Lade die Seite neu und sende es erneut.',
   'dashboard.error.tooMany.title': 'Zu viele Anfragen',
-  'dashboard.error.tooMany.text': 'Nichts wurde geändert: warte {seconds} Sekunden und versuche es dann erneut.',
+  'dashboard.error.tooMany.text':
+    'Nichts wurde geändert: warte {seconds, plural, one {# Sekunde} other {# Sekunden}} und versuche es dann erneut.',
   'dashboard.error.discord.title': 'Discord hat nicht geantwortet',
   'dashboard.error.discord.text':
     'Die Anmeldung braucht Discord, das nicht rechtzeitig geantwortet hat. Niemand wurde angemeldet: versuche es in einer Minute erneut.',

@@ -114,7 +114,8 @@ export const en = {
   'error.replyUnknown.title': 'Reply outcome unknown',
   'error.replyUnknown.text': 'The reply may or may not have been posted; check the review before sending it again.',
   'error.slowDown.title': 'Slow down',
-  'error.slowDown.text': 'The service asked the bot to slow down; try again in about {seconds} seconds.',
+  'error.slowDown.text':
+    'The service asked the bot to slow down; try again in about {seconds, plural, one {# second} other {# seconds}}.',
   'error.slowDownSecond.title': 'Slow down',
   'error.slowDownSecond.text': 'The service asked the bot to slow down; try again in a second.',
   'error.replyRefused.title': 'Reply refused',
@@ -170,8 +171,7 @@ export const en = {
   'option.leaderboard.public.description': 'Show the leaderboard to everyone in the channel',
   'leaderboard.title': 'Leaderboard · {month}',
   'leaderboard.heading': 'Votes the bot recorded, a double vote counting as two:',
-  'leaderboard.vote': '{count} vote',
-  'leaderboard.votes': '{count} votes',
+  'leaderboard.votes': '{count, plural, one {# vote} other {# votes}}',
   'leaderboard.empty': 'No votes recorded in {month}.',
   'leaderboard.since': 'Counting since {date}.',
   'leaderboard.notYet': 'The bot has not recorded any vote yet.',
@@ -454,7 +454,8 @@ export const en = {
   'setup.milestone.period.month': 'in one calendar month (UTC), taken back when the month ends',
   'setup.milestone.period.all': 'in all',
   'setup.milestone.set.title': 'Milestone set',
-  'setup.milestone.set.text': 'Members get {role} at {votes} recorded votes {period}.',
+  'setup.milestone.set.text':
+    'Members get {role} at {votes, plural, one {# recorded vote} other {# recorded votes}} {period}.',
   'setup.milestone.removed.title': 'Milestone removed',
   'setup.milestone.removed.text':
     '{role} is no longer given for votes. Members who have it keep it; take it away in Server Settings if you want.',
@@ -463,7 +464,7 @@ export const en = {
   'setup.milestone.none.title': 'No milestones',
   'setup.milestone.none.text': 'No vote milestones yet. Add one with {command} role: votes:.',
   'setup.milestone.list.title': 'Vote milestones',
-  'setup.milestone.list.line': '{role}: {votes} votes {period}',
+  'setup.milestone.list.line': '{role}: {votes, plural, one {# vote} other {# votes}} {period}',
   'setup.milestone.list.parked.access': "(paused: the bot lacks Manage Roles or the role sits above the bot's role)",
   'setup.milestone.list.parked.unknown': '(paused: the role no longer exists; remove this milestone)',
   'refusal.milestoneChoice.title': 'Nothing changed',
@@ -579,9 +580,10 @@ export const en = {
   'stats.title': 'Votes and reviews · last {days} days',
   'stats.votesHeading': 'Votes per day (UTC), a double vote counting as two:',
   'stats.line': '{label}: {count}',
-  'stats.votesSummary': '{total} votes in {days} days, {average} a day on average.',
+  'stats.votesSummary': '{total, plural, one {# vote} other {# votes}} in {days} days, {average} a day on average.',
   'stats.ratingsHeading': 'Ratings of the reviews the bot has seen',
-  'stats.ratingsSummary': '{reviews} reviews, {average} stars on average.',
+  'stats.ratingsSummary':
+    '{reviews, plural, one {# review} other {# reviews}}, {average, plural, one {# star} other {# stars}} on average.',
   'stats.noReviews': 'No review seen yet.',
   'stats.chart.votesTitle': 'Votes per day',
   'stats.chart.votesAxis': 'Votes',
@@ -590,7 +592,7 @@ export const en = {
   'stats.chart.ratingsAxis': 'Reviews',
   'stats.chart.stars': '{stars} ★',
   'stats.imageAlt':
-    'Bar charts: {total} votes over the last {days} days, and {reviews} reviews by rating. The numbers are in the message.',
+    'Bar charts: {total, plural, one {# vote} other {# votes}} over the last {days} days, and {reviews, plural, one {# review} other {# reviews}} by rating. The numbers are in the message.',
   'stats.drawFailed':
     'The picture could not be drawn this time; the numbers below are complete. Try again in a few minutes.',
   'refusal.statsModeratorsOnly.title': 'Moderators only',
@@ -689,7 +691,8 @@ export const en = {
   'dashboard.overview.title': 'Setup status',
   'dashboard.overview.allOk': 'Every check passed.',
   'dashboard.overview.someToFix': 'Some checks failed: each says how to fix it.',
-  'dashboard.reviews.count': '{count} reviews waiting for an answer, oldest first.',
+  'dashboard.reviews.count':
+    '{count, plural, one {# review waiting} other {# reviews waiting}} for an answer, oldest first.',
   'dashboard.reviews.noRating': 'no rating',
   'dashboard.reviews.notMember': 'not in the server now (id {id})',
   'dashboard.reviews.previous': 'Previous',
@@ -709,7 +712,8 @@ export const en = {
   'dashboard.error.csrf.text':
     'The form did not come from this page of your session, so nothing changed. Reload the page and send it again.',
   'dashboard.error.tooMany.title': 'Too many requests',
-  'dashboard.error.tooMany.text': 'Nothing changed: wait {seconds} seconds, then try again.',
+  'dashboard.error.tooMany.text':
+    'Nothing changed: wait {seconds, plural, one {# second} other {# seconds}}, then try again.',
   'dashboard.error.discord.title': 'Discord did not answer',
   'dashboard.error.discord.text':
     'Signing in needs Discord, which did not answer in time. Nobody was signed in: try again in a minute.',

@@ -117,7 +117,7 @@ export const es: Catalog = {
     'Puede que la respuesta se haya publicado o no; revisa la reseña antes de enviarla de nuevo.',
   'error.slowDown.title': 'Más despacio',
   'error.slowDown.text':
-    'El servicio pidió al bot que fuera más despacio; inténtalo de nuevo en unos {seconds} segundos.',
+    'El servicio pidió al bot que fuera más despacio; inténtalo de nuevo en unos {seconds, plural, one {# segundo} other {# segundos}}.',
   'error.slowDownSecond.title': 'Más despacio',
   'error.slowDownSecond.text': 'El servicio pidió al bot que fuera más despacio; inténtalo de nuevo en un segundo.',
   'error.replyRefused.title': 'Respuesta rechazada',
@@ -174,8 +174,7 @@ export const es: Catalog = {
   'option.leaderboard.public.description': 'Mostrar la clasificación a todo el canal',
   'leaderboard.title': 'Clasificación · {month}',
   'leaderboard.heading': 'Votos que registró el bot; un voto doble cuenta como dos:',
-  'leaderboard.vote': '{count} voto',
-  'leaderboard.votes': '{count} votos',
+  'leaderboard.votes': '{count, plural, one {# voto} other {# votos}}',
   'leaderboard.empty': 'No se registraron votos en {month}.',
   'leaderboard.since': 'Contando desde el {date}.',
   'leaderboard.notYet': 'El bot aún no ha registrado ningún voto.',
@@ -470,7 +469,8 @@ export const es: Catalog = {
   'setup.milestone.period.month': 'en un mes natural (UTC); se retira cuando termina el mes',
   'setup.milestone.period.all': 'en total',
   'setup.milestone.set.title': 'Hito configurado',
-  'setup.milestone.set.text': 'Los miembros reciben {role} al llegar a {votes} votos registrados {period}.',
+  'setup.milestone.set.text':
+    'Los miembros reciben {role} al llegar a {votes, plural, one {# voto registrado} other {# votos registrados}} {period}.',
   'setup.milestone.removed.title': 'Hito eliminado',
   'setup.milestone.removed.text':
     '{role} ya no se da por votos. Quien lo tiene lo conserva; quítalo en los ajustes del servidor si quieres.',
@@ -479,7 +479,7 @@ export const es: Catalog = {
   'setup.milestone.none.title': 'Sin hitos',
   'setup.milestone.none.text': 'Todavía no hay hitos de votos. Añade uno con {command} rol: votos:.',
   'setup.milestone.list.title': 'Hitos de votos',
-  'setup.milestone.list.line': '{role}: {votes} votos {period}',
+  'setup.milestone.list.line': '{role}: {votes, plural, one {# voto} other {# votos}} {period}',
   'setup.milestone.list.parked.access':
     '(en pausa: al bot le falta Gestionar roles o el rol está por encima del rol del bot)',
   'setup.milestone.list.parked.unknown': '(en pausa: el rol ya no existe; elimina este hito)',
@@ -600,9 +600,10 @@ export const es: Catalog = {
   'stats.title': 'Votos y reseñas · últimos {days} días',
   'stats.votesHeading': 'Votos por día (UTC), un voto doble cuenta como dos:',
   'stats.line': '{label}: {count}',
-  'stats.votesSummary': '{total} votos en {days} días, {average} al día de media.',
+  'stats.votesSummary': '{total, plural, one {# voto} other {# votos}} en {days} días, {average} al día de media.',
   'stats.ratingsHeading': 'Puntuaciones de las reseñas que el bot ha visto',
-  'stats.ratingsSummary': '{reviews} reseñas, {average} estrellas de media.',
+  'stats.ratingsSummary':
+    '{reviews, plural, one {# reseña} other {# reseñas}}, {average, plural, one {# estrella} other {# estrellas}} de media.',
   'stats.noReviews': 'Todavía no se ha visto ninguna reseña.',
   'stats.chart.votesTitle': 'Votos por día',
   'stats.chart.votesAxis': 'Votos',
@@ -611,7 +612,7 @@ export const es: Catalog = {
   'stats.chart.ratingsAxis': 'Reseñas',
   'stats.chart.stars': '{stars} ★',
   'stats.imageAlt':
-    'Gráficos de barras: {total} votos en los últimos {days} días y {reviews} reseñas por puntuación. Los números están en el mensaje.',
+    'Gráficos de barras: {total, plural, one {# voto} other {# votos}} en los últimos {days} días y {reviews, plural, one {# reseña} other {# reseñas}} por puntuación. Los números están en el mensaje.',
   'stats.drawFailed':
     'Esta vez no se pudo dibujar la imagen; los números de abajo están completos. Vuelve a intentarlo en unos minutos.',
   'refusal.statsModeratorsOnly.title': 'Solo moderadores',
@@ -711,7 +712,8 @@ export const es: Catalog = {
   'dashboard.overview.title': 'Estado de la configuración',
   'dashboard.overview.allOk': 'Todas las comprobaciones pasaron.',
   'dashboard.overview.someToFix': 'Algunas comprobaciones fallaron: cada una dice cómo arreglarlo.',
-  'dashboard.reviews.count': '{count} reseñas esperan respuesta, las más antiguas primero.',
+  'dashboard.reviews.count':
+    '{count, plural, one {# reseña espera} other {# reseñas esperan}} respuesta, las más antiguas primero.',
   'dashboard.reviews.noRating': 'sin estrellas',
   'dashboard.reviews.notMember': 'ya no está en el servidor (ID {id})',
   'dashboard.reviews.previous': 'Anterior',
@@ -732,7 +734,8 @@ export const es: Catalog = {
   'dashboard.error.csrf.text':
     'El formulario no venía de esta página de tu sesión, así que no cambió nada. Recarga la página y vuelve a enviarlo.',
   'dashboard.error.tooMany.title': 'Demasiadas solicitudes',
-  'dashboard.error.tooMany.text': 'No cambió nada: espera {seconds} segundos y vuelve a intentarlo.',
+  'dashboard.error.tooMany.text':
+    'No cambió nada: espera {seconds, plural, one {# segundo} other {# segundos}} y vuelve a intentarlo.',
   'dashboard.error.discord.title': 'Discord no respondió',
   'dashboard.error.discord.text':
     'Iniciar sesión necesita a Discord, que no respondió a tiempo. No se inició ninguna sesión: vuelve a intentarlo en un minuto.',

@@ -115,7 +115,8 @@ export const fr: Catalog = {
   'error.replyUnknown.text':
     'La réponse a peut-être été publiée, peut-être pas ; vérifiez l’avis avant de la renvoyer.',
   'error.slowDown.title': 'Ralentissez',
-  'error.slowDown.text': 'Le service a demandé au bot de ralentir ; réessayez dans environ {seconds} secondes.',
+  'error.slowDown.text':
+    'Le service a demandé au bot de ralentir ; réessayez dans environ {seconds, plural, one {# seconde} other {# secondes}}.',
   'error.slowDownSecond.title': 'Ralentissez',
   'error.slowDownSecond.text': 'Le service a demandé au bot de ralentir ; réessayez dans une seconde.',
   'error.replyRefused.title': 'Réponse refusée',
@@ -172,8 +173,7 @@ export const fr: Catalog = {
   'option.leaderboard.public.description': 'Montrer le classement à tout le salon',
   'leaderboard.title': 'Classement · {month}',
   'leaderboard.heading': 'Votes comptés par le bot, un vote double comptant pour deux :',
-  'leaderboard.vote': '{count} vote',
-  'leaderboard.votes': '{count} votes',
+  'leaderboard.votes': '{count, plural, one {# vote} other {# votes}}',
   'leaderboard.empty': 'Aucun vote compté en {month}.',
   'leaderboard.since': 'Décompte depuis le {date}.',
   'leaderboard.notYet': 'Le bot n’a encore compté aucun vote.',
@@ -470,7 +470,8 @@ export const fr: Catalog = {
   'setup.milestone.period.month': 'en un mois civil (UTC), repris à la fin du mois',
   'setup.milestone.period.all': 'au total',
   'setup.milestone.set.title': 'Palier défini',
-  'setup.milestone.set.text': 'Les membres reçoivent {role} à {votes} votes enregistrés {period}.',
+  'setup.milestone.set.text':
+    'Les membres reçoivent {role} à {votes, plural, one {# vote enregistré} other {# votes enregistrés}} {period}.',
   'setup.milestone.removed.title': 'Palier retiré',
   'setup.milestone.removed.text':
     '{role} n’est plus donné pour les votes. Les membres qui l’ont le gardent ; retirez-le dans les paramètres du serveur si vous le souhaitez.',
@@ -479,7 +480,7 @@ export const fr: Catalog = {
   'setup.milestone.none.title': 'Aucun palier',
   'setup.milestone.none.text': 'Aucun palier de votes pour l’instant. Ajoutez-en un avec {command} rôle: votes:.',
   'setup.milestone.list.title': 'Paliers de votes',
-  'setup.milestone.list.line': '{role} : {votes} votes {period}',
+  'setup.milestone.list.line': '{role} : {votes, plural, one {# vote} other {# votes}} {period}',
   'setup.milestone.list.parked.access':
     '(en pause : il manque au bot Gérer les rôles, ou le rôle est au-dessus du rôle du bot)',
   'setup.milestone.list.parked.unknown': '(en pause : le rôle n’existe plus ; retirez ce palier)',
@@ -600,9 +601,10 @@ export const fr: Catalog = {
   'stats.title': 'Votes et avis · {days} derniers jours',
   'stats.votesHeading': 'Votes par jour (UTC), un vote double comptant pour deux :',
   'stats.line': '{label} : {count}',
-  'stats.votesSummary': '{total} votes en {days} jours, {average} par jour en moyenne.',
+  'stats.votesSummary': '{total, plural, one {# vote} other {# votes}} en {days} jours, {average} par jour en moyenne.',
   'stats.ratingsHeading': 'Notes des avis que le bot a vus',
-  'stats.ratingsSummary': '{reviews} avis, {average} étoiles en moyenne.',
+  'stats.ratingsSummary':
+    '{reviews, plural, one {# avis} other {# avis}}, {average, plural, one {# étoile} other {# étoiles}} en moyenne.',
   'stats.noReviews': 'Aucun avis vu pour l’instant.',
   'stats.chart.votesTitle': 'Votes par jour',
   'stats.chart.votesAxis': 'Votes',
@@ -611,7 +613,7 @@ export const fr: Catalog = {
   'stats.chart.ratingsAxis': 'Avis',
   'stats.chart.stars': '{stars} ★',
   'stats.imageAlt':
-    'Diagrammes en barres : {total} votes sur les {days} derniers jours, et {reviews} avis par note. Les chiffres sont dans le message.',
+    'Diagrammes en barres : {total, plural, one {# vote} other {# votes}} sur les {days} derniers jours, et {reviews, plural, one {# avis} other {# avis}} par note. Les chiffres sont dans le message.',
   'stats.drawFailed':
     'L’image n’a pas pu être dessinée cette fois ; les chiffres ci-dessous sont complets. Réessayez dans quelques minutes.',
   'refusal.statsModeratorsOnly.title': 'Réservé aux modérateurs',
@@ -713,7 +715,8 @@ export const fr: Catalog = {
   'dashboard.overview.title': 'État de la configuration',
   'dashboard.overview.allOk': 'Toutes les vérifications sont passées.',
   'dashboard.overview.someToFix': 'Certaines vérifications ont échoué : chacune indique comment corriger.',
-  'dashboard.reviews.count': '{count} avis attendent une réponse, les plus anciens d’abord.',
+  'dashboard.reviews.count':
+    '{count, plural, one {# avis attend} other {# avis attendent}} une réponse, les plus anciens d’abord.',
   'dashboard.reviews.noRating': 'sans note',
   'dashboard.reviews.notMember': "n'est plus sur le serveur (ID {id})",
   'dashboard.reviews.previous': 'Précédent',
@@ -734,7 +737,8 @@ export const fr: Catalog = {
   'dashboard.error.csrf.text':
     'Le formulaire ne venait pas de cette page de votre session, rien n’a donc changé. Rechargez la page et renvoyez-le.',
   'dashboard.error.tooMany.title': 'Trop de requêtes',
-  'dashboard.error.tooMany.text': 'Rien n’a changé : attendez {seconds} secondes, puis réessayez.',
+  'dashboard.error.tooMany.text':
+    'Rien n’a changé : attendez {seconds, plural, one {# seconde} other {# secondes}}, puis réessayez.',
   'dashboard.error.discord.title': 'Discord n’a pas répondu',
   'dashboard.error.discord.text':
     'La connexion passe par Discord, qui n’a pas répondu à temps. Personne n’a été connecté : réessayez dans une minute.',

@@ -115,7 +115,8 @@ export const ptBR: Catalog = {
   'error.replyUnknown.text':
     'A resposta pode ou não ter sido publicada; confira a avaliação antes de enviá-la de novo.',
   'error.slowDown.title': 'Mais devagar',
-  'error.slowDown.text': 'O serviço pediu ao bot para desacelerar; tente novamente em cerca de {seconds} segundos.',
+  'error.slowDown.text':
+    'O serviço pediu ao bot para desacelerar; tente novamente em cerca de {seconds, plural, one {# segundo} other {# segundos}}.',
   'error.slowDownSecond.title': 'Mais devagar',
   'error.slowDownSecond.text': 'O serviço pediu ao bot para desacelerar; tente novamente em um segundo.',
   'error.replyRefused.title': 'Resposta recusada',
@@ -172,8 +173,7 @@ export const ptBR: Catalog = {
   'option.leaderboard.public.description': 'Mostrar o ranking para todos no canal',
   'leaderboard.title': 'Ranking · {month}',
   'leaderboard.heading': 'Votos registrados pelo bot; um voto duplo conta como dois:',
-  'leaderboard.vote': '{count} voto',
-  'leaderboard.votes': '{count} votos',
+  'leaderboard.votes': '{count, plural, one {# voto} other {# votos}}',
   'leaderboard.empty': 'Nenhum voto registrado em {month}.',
   'leaderboard.since': 'Contando desde {date}.',
   'leaderboard.notYet': 'O bot ainda não registrou nenhum voto.',
@@ -465,7 +465,8 @@ export const ptBR: Catalog = {
   'setup.milestone.period.month': 'em um mês do calendário (UTC), retirado quando o mês termina',
   'setup.milestone.period.all': 'no total',
   'setup.milestone.set.title': 'Marco definido',
-  'setup.milestone.set.text': 'Os membros recebem {role} ao chegar a {votes} votos registrados {period}.',
+  'setup.milestone.set.text':
+    'Os membros recebem {role} ao chegar a {votes, plural, one {# voto registrado} other {# votos registrados}} {period}.',
   'setup.milestone.removed.title': 'Marco removido',
   'setup.milestone.removed.text':
     '{role} não é mais dado por votos. Quem o tem continua com ele; retire-o nas configurações do servidor se quiser.',
@@ -474,7 +475,7 @@ export const ptBR: Catalog = {
   'setup.milestone.none.title': 'Nenhum marco',
   'setup.milestone.none.text': 'Ainda não há marcos de votos. Adicione um com {command} cargo: votos:.',
   'setup.milestone.list.title': 'Marcos de votos',
-  'setup.milestone.list.line': '{role}: {votes} votos {period}',
+  'setup.milestone.list.line': '{role}: {votes, plural, one {# voto} other {# votos}} {period}',
   'setup.milestone.list.parked.access':
     '(pausado: falta ao bot Gerenciar cargos ou o cargo está acima do cargo do bot)',
   'setup.milestone.list.parked.unknown': '(pausado: o cargo não existe mais; remova este marco)',
@@ -592,9 +593,10 @@ export const ptBR: Catalog = {
   'stats.title': 'Votos e avaliações · últimos {days} dias',
   'stats.votesHeading': 'Votos por dia (UTC), um voto duplo contando como dois:',
   'stats.line': '{label}: {count}',
-  'stats.votesSummary': '{total} votos em {days} dias, {average} por dia em média.',
+  'stats.votesSummary': '{total, plural, one {# voto} other {# votos}} em {days} dias, {average} por dia em média.',
   'stats.ratingsHeading': 'Notas das avaliações que o bot viu',
-  'stats.ratingsSummary': '{reviews} avaliações, {average} estrelas em média.',
+  'stats.ratingsSummary':
+    '{reviews, plural, one {# avaliação} other {# avaliações}}, {average, plural, one {# estrela} other {# estrelas}} em média.',
   'stats.noReviews': 'Nenhuma avaliação vista ainda.',
   'stats.chart.votesTitle': 'Votos por dia',
   'stats.chart.votesAxis': 'Votos',
@@ -603,7 +605,7 @@ export const ptBR: Catalog = {
   'stats.chart.ratingsAxis': 'Avaliações',
   'stats.chart.stars': '{stars} ★',
   'stats.imageAlt':
-    'Gráficos de barras: {total} votos nos últimos {days} dias e {reviews} avaliações por nota. Os números estão na mensagem.',
+    'Gráficos de barras: {total, plural, one {# voto} other {# votos}} nos últimos {days} dias e {reviews, plural, one {# avaliação} other {# avaliações}} por nota. Os números estão na mensagem.',
   'stats.drawFailed':
     'Desta vez não foi possível desenhar a imagem; os números abaixo estão completos. Tente de novo em alguns minutos.',
   'refusal.statsModeratorsOnly.title': 'Somente moderadores',
@@ -701,7 +703,8 @@ export const ptBR: Catalog = {
   'dashboard.overview.title': 'Status da configuração',
   'dashboard.overview.allOk': 'Todas as verificações passaram.',
   'dashboard.overview.someToFix': 'Algumas verificações falharam: cada uma diz como corrigir.',
-  'dashboard.reviews.count': '{count} avaliações esperam resposta, as mais antigas primeiro.',
+  'dashboard.reviews.count':
+    '{count, plural, one {# avaliação espera} other {# avaliações esperam}} resposta, as mais antigas primeiro.',
   'dashboard.reviews.noRating': 'sem estrelas',
   'dashboard.reviews.notMember': 'não está mais no servidor (ID {id})',
   'dashboard.reviews.previous': 'Anterior',
@@ -721,7 +724,8 @@ export const ptBR: Catalog = {
   'dashboard.error.csrf.text':
     'O formulário não veio desta página da sua sessão, então nada mudou. Recarregue a página e envie de novo.',
   'dashboard.error.tooMany.title': 'Pedidos demais',
-  'dashboard.error.tooMany.text': 'Nada mudou: espere {seconds} segundos e tente de novo.',
+  'dashboard.error.tooMany.text':
+    'Nada mudou: espere {seconds, plural, one {# segundo} other {# segundos}} e tente de novo.',
   'dashboard.error.discord.title': 'O Discord não respondeu',
   'dashboard.error.discord.text':
     'Entrar precisa do Discord, que não respondeu a tempo. Ninguém entrou: tente de novo em um minuto.',

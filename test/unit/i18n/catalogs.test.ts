@@ -8,7 +8,8 @@ import { localizations, translatorFor } from '../../../src/i18n/index.js';
 
 /** What is wrong with a catalog next to English: missing or extra keys, placeholders that differ. */
 function catalogProblems(catalog: Readonly<Record<string, string>>): string[] {
-  const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+  // A plural's number counts as its placeholder: `{count, plural, one {# vote} other {# votes}}`.
+  const placeholders = (text: string) => [...text.matchAll(/\{(\w+)(?:\}|, plural,)/g)].map((m) => m[1]).sort();
   const problems: string[] = [];
   for (const key of Object.keys(en)) {
     const text = catalog[key];
@@ -62,6 +63,41 @@ describe('the catalogs', () => {
     expect(translatorFor(undefined).t('vote.button')).toBe('Vote now');
     expect(translatorFor('en-GB').language).toBe('en');
     expect(translatorFor('es-419').t('vote.button')).toBe('Votar ahora');
+  });
+
+  it("says 1 review, not 1 reviews, in every language, by the language's plural rules", () => {
+    const reviews = (locale: string, count: number) =>
+      translatorFor(locale).t('dashboard.reviews.count', { count }).split(/[,.]/)[0];
+    expect([1, 2].map((n) => reviews('en-US', n))).toEqual([
+      '1 review waiting for an answer',
+      '2 reviews waiting for an answer',
+    ]);
+    expect([1, 2].map((n) => reviews('de', n))).toEqual([
+      '1 Bewertung wartet auf eine Antwort',
+      '2 Bewertungen warten auf eine Antwort',
+    ]);
+    expect([1, 2].map((n) => reviews('es-ES', n))).toEqual([
+      '1 reseña espera respuesta',
+      '2 reseñas esperan respuesta',
+    ]);
+    // French counts 0 with the singular, and Portuguese (Brazil) too.
+    expect([0, 1, 2].map((n) => reviews('fr', n))).toEqual([
+      '0 avis attend une réponse',
+      '1 avis attend une réponse',
+      '2 avis attendent une réponse',
+    ]);
+    expect([1, 2].map((n) => reviews('pt-BR', n))).toEqual([
+      '1 avaliação espera resposta',
+      '2 avaliações esperam resposta',
+    ]);
+    // Numbers past 999 are formatted for the language inside the plural, and a decimal takes the plural form.
+    expect(translatorFor('de').t('leaderboard.votes', { count: 1200 })).toBe('1.200 Stimmen');
+    expect(translatorFor('en-US').t('stats.ratingsSummary', { reviews: 1, average: 4.5 })).toBe(
+      '1 review, 4.5 stars on average.',
+    );
+    expect(translatorFor('en-US').t('stats.ratingsSummary', { reviews: 3, average: 1 })).toBe(
+      '3 reviews, 1 star on average.',
+    );
   });
 
   it('fills placeholders and formats numbers for the language', () => {
