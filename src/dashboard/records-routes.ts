@@ -10,7 +10,7 @@ import { postReviewReply } from '../interactions/review-reply-post.js';
 import { isAdaptedSiteId, listReviewOrigin, SITE_FACTS } from '../lists/index.js';
 import type { Actor, ChangeTarget } from '../setup/change.js';
 import { applyCredentials, credentialsShown } from '../setup/credentials.js';
-import { applyListingAdd, applyListingSecret, listingsFacts } from '../setup/listing.js';
+import { applyListingAdd, applyListingSecret, environmentSites, listingsFacts } from '../setup/listing.js';
 import { revealSecret } from '../setup/reveal.js';
 import { applyWebhook, webhookFacts } from '../setup/webhook.js';
 import { renderStats } from '../stats/render-stats.js';
@@ -327,7 +327,8 @@ export function recordsRoutes(app: FastifyInstance, deps: DashboardDeps, session
       deps.logger.warn({ err, guildId: guild.id }, 'could not read the delivery log for the dashboard');
       return 'unreadable' as const;
     });
-    const body = deliveriesPage({ lines, fixTokenWith: i18n.t('dashboard.nav.listings'), i18n });
+    const fixTokenWith = i18n.t('dashboard.nav.listings');
+    const body = deliveriesPage({ lines, fixTokenWith, environmentSites: environmentSites(base, guild.id), i18n });
     return show(request, reply, guild, 'deliveries', body);
   });
 

@@ -23,3 +23,6 @@ export const isSiteId = (value: unknown): value is SiteId =>
   typeof value === 'string' && (SITE_IDS as readonly string[]).includes(value);
 
 export const isAdaptedSiteId = (value: unknown): value is AdaptedSiteId => isSiteId(value) && value !== 'guilds';
+
+/** Single-server mode's setting for a list's secret: LISTING_TOPGG_SECRET. */
+export const listingSecretVariable = (site: AdaptedSiteId): string => `LISTING_${site.toUpperCase()}_SECRET`;

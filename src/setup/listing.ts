@@ -8,7 +8,7 @@ import type { BaseContext } from '../runtime/context.js';
 import { setupName } from '../bot/command-options.js';
 import { UserFacingError } from '../bot/user-error.js';
 import { translatorFor, type Translator } from '../i18n/index.js';
-import { isAdaptedSiteId, SITE_FACTS, type AdaptedSiteId } from '../lists/index.js';
+import { isAdaptedSiteId, listingSecretVariable, SITE_FACTS, type AdaptedSiteId } from '../lists/index.js';
 import { lastFour } from '../secrets/secret-box.js';
 import type { ListingState } from '../servers/listings.js';
 import { listingSecretModal, LISTING_SECRET_FIELD, readListingSecret } from '../views/listing-secret-modal.js';
@@ -23,7 +23,6 @@ export const LISTING_VOTE_HOURS_MAX = 168;
 const HOUR_MS = 3_600_000;
 
 /** The single-server setting that holds a list's secret: LISTING_TOPGG_SECRET, … */
-export const listingVariable = (site: AdaptedSiteId) => `LISTING_${site.toUpperCase()}_SECRET`;
 
 /**
  * Where `site` sends this server's votes: `<WEBHOOK_PUBLIC_URL><WEBHOOK_PATH>/<server id>/<site id>`
@@ -87,7 +86,11 @@ function voteHoursOf(hours: number | undefined, site: AdaptedSiteId): number | u
 
 /** Nothing is stored from Discord in single-server mode: the host sets LISTING_<SITE>_SECRET. */
 function environmentResult(ctx: BaseContext, guildId: string, site: AdaptedSiteId): ChangeResult {
-  const vars = { site: SITE_FACTS[site].name, variable: listingVariable(site), address: addressOf(ctx, guildId, site) };
+  const vars = {
+    site: SITE_FACTS[site].name,
+    variable: listingSecretVariable(site),
+    address: addressOf(ctx, guildId, site),
+  };
   return changeResult('setup.listing.environment', () => vars, 'info');
 }
 
@@ -101,7 +104,7 @@ const state = (ctx: BaseContext, guildId: string, site: AdaptedSiteId): ListingS
 
 /** What a kept listing's secret shows: its end, opened for this answer only. */
 function keptSecret(ctx: BaseContext, guildId: string, listing: ListingState): ShownSecret {
-  if (listing.fromEnvironment) return { environment: listingVariable(listing.site) };
+  if (listing.fromEnvironment) return { environment: listingSecretVariable(listing.site) };
   const secret = ctx.servers.listings.checkFor(guildId, listing.site)?.secret;
   return secret === undefined ? { none: true } : { end: lastFour(secret) };
 }
@@ -233,7 +236,7 @@ export async function openListingSecret(
   ctx: BaseContext,
 ): Promise<void> {
   webhookOn(ctx);
-  if (single(ctx)) throw new UserFacingError('refusal.setByEnvironment', { variable: listingVariable(site) });
+  if (single(ctx)) throw new UserFacingError('refusal.setByEnvironment', { variable: listingSecretVariable(site) });
   if (!ctx.config.secrets) throw new UserFacingError('refusal.secretsKeyMissing');
   await interaction.showModal(
     listingSecretModal({ id: site, name: SITE_FACTS[site].name }, translatorFor(interaction.locale)),
@@ -287,7 +290,7 @@ export async function applyListingSecret(
 function secretFrom(ctx: BaseContext, input: ListingSecretInput): { site: AdaptedSiteId; secret: string } {
   const site = siteOf(input.site);
   webhookOn(ctx);
-  if (single(ctx)) throw new UserFacingError('refusal.setByEnvironment', { variable: listingVariable(site) });
+  if (single(ctx)) throw new UserFacingError('refusal.setByEnvironment', { variable: listingSecretVariable(site) });
   const secret = readListingSecret(input.secret);
   if (!secret) throw new UserFacingError('refusal.listingSecretBad', { site: SITE_FACTS[site].name });
   return { site, secret };
@@ -323,6 +326,16 @@ export async function applyListingRemove(
 }
 
 /** Every list set up for the server, as `/setup listing list` shows them (each secret by its end). */
+/** The server's lists set by LISTING_<SITE>_SECRET (single-server mode): their fixes name the setting. */
+export function environmentSites(ctx: BaseContext, guildId: string): Set<string> {
+  return new Set(
+    ctx.servers.listings
+      .of(guildId)
+      .filter((l) => l.fromEnvironment)
+      .map((l) => l.site),
+  );
+}
+
 export function listingsFacts(ctx: BaseContext, guildId: string, i18n: Translator): ListingFacts[] {
   webhookOn(ctx);
   return ctx.servers.listings.of(guildId).map((listing) => factsOf(ctx, guildId, listing, i18n));
@@ -335,7 +348,7 @@ export function listingsFacts(ctx: BaseContext, guildId: string, i18n: Translato
 export function listingSecret(ctx: BaseContext, guildId: string, site: string): string | undefined {
   const listed = siteOf(site);
   if (state(ctx, guildId, listed)?.fromEnvironment)
-    throw new UserFacingError('refusal.setByEnvironment', { variable: listingVariable(listed) });
+    throw new UserFacingError('refusal.setByEnvironment', { variable: listingSecretVariable(listed) });
   return ctx.servers.listings.checkFor(guildId, listed)?.secret;
 }
 

@@ -18,7 +18,7 @@ import { INTERACTION_STORE_MS, storeWithin } from '../store/within.js';
 import { deliveryLogEmbed } from '../views/delivery-log.js';
 import { relativeTime } from '../views/format.js';
 import { lastDeliveryText, lastTestText } from '../views/listing.js';
-import { voteLengthText } from './listing.js';
+import { environmentSites, voteLengthText } from './listing.js';
 import { SITE_FACTS } from '../lists/index.js';
 import type { MessageView } from '../views/message.js';
 import { setupStatusView, type StatusLine } from '../views/setup-status.js';
@@ -39,7 +39,8 @@ export async function setupStatus(interaction: ChatInputCommandInteraction, ctx:
   const i18n = translatorFor(interaction.locale);
   const { lines, deliveries } = await statusLines(guild, ctx, i18n);
   const view = setupStatusView(lines, i18n);
-  if (ctx.config.webhook) view.embeds.push(deliveryLogEmbed(deliveries, i18n, command('webhook')));
+  if (ctx.config.webhook)
+    view.embeds.push(deliveryLogEmbed(deliveries, i18n, command('webhook'), environmentSites(ctx, guild.id)));
   return view;
 }
 

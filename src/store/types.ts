@@ -20,7 +20,17 @@ export type NewEvent = Pick<StoredEvent, 'guildId' | 'kind' | 'payload' | 'recei
  * which Guilds retries).
  */
 export type DeliveryOutcome =
-  'stored' | 'duplicate' | 'wrong_token' | 'malformed' | 'wrong_server' | 'ignored' | 'unavailable';
+  | 'stored'
+  | 'duplicate'
+  | 'wrong_token'
+  /** A list's delivery whose signature or secret does not match the list's secret. */
+  | 'wrong_secret'
+  /** A signed list delivery more than 5 minutes from this machine's clock. */
+  | 'stale_signature'
+  | 'malformed'
+  | 'wrong_server'
+  | 'ignored'
+  | 'unavailable';
 
 /** One line of a server's delivery log: never a token or a body, only the event kind. */
 export interface DeliveryRecord {

@@ -48,7 +48,7 @@ export function checkListDelivery(
       ok: false,
       status: 401,
       refusal: REFUSALS[verdict.refusal],
-      outcome: 'wrong_token',
+      outcome: verdict.refusal === 'stale-timestamp' ? 'stale_signature' : 'wrong_secret',
       message: 'unauthorized',
     };
   const context = check.voteLengthMs === undefined ? { now } : { now, voteLengthMs: check.voteLengthMs };

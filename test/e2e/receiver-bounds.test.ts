@@ -183,7 +183,18 @@ describe("what a sender from outside can do to a server's receiver", () => {
     const log = status.embeds.find((e: { title?: string }) => e.title === 'Last webhook deliveries')!;
     const lines = (log.description as string).split('\n').filter((line) => /^[✔✘]/.test(line));
     // Newest first: the refusals came last, 10 of the 12 kept in a window of their own.
-    expect(lines.slice(0, 10).every((line) => line.endsWith('· `topgg ?` · refused: wrong token'))).toBe(true);
+    expect(
+      lines
+        .slice(0, 10)
+        .every((line) =>
+          line.endsWith("· `topgg ?` · refused: the signature or secret does not match the list's secret"),
+        ),
+    ).toBe(true);
+    // The fix names the list and the command that sets its secret, not Guilds' token.
+    expect(log.description).toContain(
+      "Top.gg's deliveries do not match its secret: copy the secret from Top.gg's webhook page again with /setup listing add site:topgg",
+    );
+    expect(log.description).not.toContain('wrong token');
     expect(lines.filter((line) => line.includes('refused'))).toHaveLength(10);
     // Below them the accepted ones, the three just sent included (the flood above may fill the window).
     expect(lines.slice(10).length).toBeGreaterThanOrEqual(voters.length);

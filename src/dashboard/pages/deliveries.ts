@@ -2,6 +2,7 @@ import type { Translator } from '../../i18n/index.js';
 import type { DeliveryRecord } from '../../store/index.js';
 import { html, type Html } from '../html.js';
 import { moment } from './form.js';
+import { deliveryFixes } from '../../views/delivery-log.js';
 
 /** The receiver's mark for a body that named no event kind it knows (src/views/delivery-log.ts reads it the same). */
 const UNREAD_EVENT = '?';
@@ -13,11 +14,13 @@ export interface DeliveriesPageInput {
   lines: readonly DeliveryRecord[] | 'unreadable';
   /** Where a wrong token is fixed: the credentials page, named in the member's words. */
   fixTokenWith: string;
+  /** Lists set by LISTING_<SITE>_SECRET: a mismatch there is fixed in the setting. */
+  environmentSites: ReadonlySet<string>;
   i18n: Translator;
 }
 
 /** The delivery log: the same lines `/setup status` shows (when, event, outcome), as a table. */
-export function deliveriesPage({ lines, fixTokenWith, i18n }: DeliveriesPageInput): Html {
+export function deliveriesPage({ lines, fixTokenWith, environmentSites, i18n }: DeliveriesPageInput): Html {
   const { t } = i18n;
   const title = html`<h2>${t('setup.deliveries.title')}</h2>`;
   if (lines === 'unreadable')
@@ -39,7 +42,7 @@ export function deliveriesPage({ lines, fixTokenWith, i18n }: DeliveriesPageInpu
         <td>${t(`setup.delivery.${line.outcome}`)}</td>
       </tr>`,
   );
-  const wrongToken = lines.some((line) => line.outcome === 'wrong_token');
+  const fixes = deliveryFixes(lines, i18n, fixTokenWith, environmentSites);
   return html`<section class="deliveries">
     ${title}
     <table>
@@ -55,6 +58,6 @@ export function deliveriesPage({ lines, fixTokenWith, i18n }: DeliveriesPageInpu
         ${rows}
       </tbody>
     </table>
-    ${wrongToken ? html`<p class="warning">${t('setup.delivery.fixToken', { command: fixTokenWith })}</p>` : null}
+    ${fixes.map((fix) => html`<p class="warning">${fix}</p>`)}
   </section>`;
 }

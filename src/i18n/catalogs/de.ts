@@ -523,6 +523,14 @@ export const de: Catalog = {
   'setup.delivery.stored': 'gespeichert',
   'setup.delivery.duplicate': 'Duplikat: schon erhalten, nichts doppelt getan',
   'setup.delivery.wrong_token': 'abgelehnt: falsches Token',
+  'setup.delivery.wrong_secret': 'abgelehnt: Signatur oder Secret passen nicht zum Secret der Liste',
+  'setup.delivery.stale_signature': 'abgelehnt: mehr als 5 Minuten neben der Uhr dieses Rechners signiert',
+  'setup.delivery.fixSecret':
+    'Die Zustellungen von {site} passen nicht zu seinem Secret: kopiere das Secret von der Webhook-Seite von {site} erneut mit {command}',
+  'setup.delivery.fixSecretEnvironment':
+    'Die Zustellungen von {site} passen nicht zu {setting}: setze es auf das Secret der Webhook-Seite von {site} und starte neu, oder füge die Liste mit {command} hinzu (ohne Neustart, und das Dashboard kann sie zeigen)',
+  'setup.delivery.fixClock':
+    'Signierte Zustellungen wirken mehr als 5 Minuten alt oder voraus: stelle die Uhr dieses Rechners richtig (NTP)',
   'setup.delivery.malformed': 'abgelehnt: fehlerhafter Inhalt',
   'setup.delivery.wrong_server': 'abgelehnt: nennt einen anderen Server',
   'setup.delivery.ignored': 'ignoriert: ein Ereignis, auf das der Bot nicht reagiert',

@@ -498,6 +498,14 @@ export const en = {
   'setup.delivery.stored': 'stored',
   'setup.delivery.duplicate': 'duplicate: received before, nothing done twice',
   'setup.delivery.wrong_token': 'refused: wrong token',
+  'setup.delivery.wrong_secret': "refused: the signature or secret does not match the list's secret",
+  'setup.delivery.stale_signature': "refused: signed more than 5 minutes from this machine's clock",
+  'setup.delivery.fixSecret':
+    "{site}'s deliveries do not match its secret: copy the secret from {site}'s webhook page again with {command}",
+  'setup.delivery.fixSecretEnvironment':
+    "{site}'s deliveries do not match {setting}: set it to the secret on {site}'s webhook page and restart, or add the list with {command} (no restart, and the dashboard can show it)",
+  'setup.delivery.fixClock':
+    "signed deliveries look more than 5 minutes old or ahead: set this machine's clock right (NTP)",
   'setup.delivery.malformed': 'refused: malformed body',
   'setup.delivery.wrong_server': 'refused: names another server',
   'setup.delivery.ignored': 'ignored: an event the bot does not act on',

@@ -516,6 +516,14 @@ export const es: Catalog = {
   'setup.delivery.stored': 'guardada',
   'setup.delivery.duplicate': 'duplicada: ya recibida, nada se hizo dos veces',
   'setup.delivery.wrong_token': 'rechazada: token incorrecto',
+  'setup.delivery.wrong_secret': 'rechazada: la firma o el secreto no coinciden con el secreto de la lista',
+  'setup.delivery.stale_signature': 'rechazada: firmada a más de 5 minutos del reloj de esta máquina',
+  'setup.delivery.fixSecret':
+    'Las entregas de {site} no coinciden con su secreto: copia otra vez el secreto de la página de webhook de {site} con {command}',
+  'setup.delivery.fixSecretEnvironment':
+    'Las entregas de {site} no coinciden con {setting}: ponle el secreto de la página de webhook de {site} y reinicia, o añade la lista con {command} (sin reiniciar, y el panel puede mostrarla)',
+  'setup.delivery.fixClock':
+    'Las entregas firmadas parecen de hace más de 5 minutos o adelantadas: ajusta el reloj de esta máquina (NTP)',
   'setup.delivery.malformed': 'rechazada: cuerpo mal formado',
   'setup.delivery.wrong_server': 'rechazada: nombra otro servidor',
   'setup.delivery.ignored': 'ignorada: un evento que el bot no usa',

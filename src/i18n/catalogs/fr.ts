@@ -517,6 +517,14 @@ export const fr: Catalog = {
   'setup.delivery.stored': 'enregistrée',
   'setup.delivery.duplicate': 'doublon : déjà reçue, rien n’est fait deux fois',
   'setup.delivery.wrong_token': 'refusée : mauvais jeton',
+  'setup.delivery.wrong_secret': 'refusée : la signature ou le secret ne correspond pas au secret de la liste',
+  'setup.delivery.stale_signature': 'refusée : signée à plus de 5 minutes de l’horloge de cette machine',
+  'setup.delivery.fixSecret':
+    'Les envois de {site} ne correspondent pas à son secret : recopiez le secret de la page webhook de {site} avec {command}',
+  'setup.delivery.fixSecretEnvironment':
+    'Les envois de {site} ne correspondent pas à {setting} : mettez-y le secret de la page webhook de {site} et redémarrez, ou ajoutez la liste avec {command} (sans redémarrage, et le tableau de bord peut l’afficher)',
+  'setup.delivery.fixClock':
+    'Des envois signés semblent vieux de plus de 5 minutes ou en avance : réglez l’horloge de cette machine (NTP)',
   'setup.delivery.malformed': 'refusée : contenu mal formé',
   'setup.delivery.wrong_server': 'refusée : nomme un autre serveur',
   'setup.delivery.ignored': 'ignorée : un événement que le bot ne traite pas',

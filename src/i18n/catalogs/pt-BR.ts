@@ -511,6 +511,14 @@ export const ptBR: Catalog = {
   'setup.delivery.stored': 'armazenada',
   'setup.delivery.duplicate': 'duplicada: já recebida, nada feito duas vezes',
   'setup.delivery.wrong_token': 'recusada: token errado',
+  'setup.delivery.wrong_secret': 'recusada: a assinatura ou o segredo não batem com o segredo da lista',
+  'setup.delivery.stale_signature': 'recusada: assinada a mais de 5 minutos do relógio desta máquina',
+  'setup.delivery.fixSecret':
+    'As entregas de {site} não batem com o segredo: copie de novo o segredo da página de webhook de {site} com {command}',
+  'setup.delivery.fixSecretEnvironment':
+    'As entregas de {site} não batem com {setting}: coloque nele o segredo da página de webhook de {site} e reinicie, ou adicione a lista com {command} (sem reiniciar, e o painel pode mostrá-la)',
+  'setup.delivery.fixClock':
+    'Entregas assinadas parecem ter mais de 5 minutos ou estar adiantadas: acerte o relógio desta máquina (NTP)',
   'setup.delivery.malformed': 'recusada: corpo malformado',
   'setup.delivery.wrong_server': 'recusada: cita outro servidor',
   'setup.delivery.ignored': 'ignorada: um evento que o bot não usa',

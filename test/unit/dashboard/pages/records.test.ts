@@ -90,7 +90,8 @@ describe('the delivery log', () => {
     { guildId: GUILD, at: AT - 60_000, event: '?', outcome: 'malformed' },
     { guildId: GUILD, at: AT - 120_000, event: HOSTILE, outcome: 'wrong_token' },
   ];
-  const page = flat(deliveriesPage({ lines, fixTokenWith: 'the Credentials page', i18n }).text);
+  const none = new Set<string>();
+  const page = flat(deliveriesPage({ lines, fixTokenWith: 'the Credentials page', environmentSites: none, i18n }).text);
 
   it('shows the lines /setup status shows, as table rows with their mark, time, event and outcome', () => {
     expect(page.match(/<tr class="(good|bad)">/g)).toEqual([
@@ -110,8 +111,32 @@ describe('the delivery log', () => {
   });
 
   it('says when the log is empty or cannot be read', () => {
-    expect(deliveriesPage({ lines: [], fixTokenWith: '', i18n }).text).toContain('none recorded yet');
-    expect(deliveriesPage({ lines: 'unreadable', fixTokenWith: '', i18n }).text).toContain('could not be read now');
+    expect(deliveriesPage({ lines: [], fixTokenWith: '', environmentSites: none, i18n }).text).toContain(
+      'none recorded yet',
+    );
+    expect(deliveriesPage({ lines: 'unreadable', fixTokenWith: '', environmentSites: none, i18n }).text).toContain(
+      'could not be read now',
+    );
+  });
+
+  it("calls a list's signature that does not match its secret so, not a wrong token, with the fix where the secret is set", () => {
+    const refused: DeliveryRecord[] = [
+      { guildId: GUILD, at: AT, event: 'topgg ?', outcome: 'wrong_secret' },
+      { guildId: GUILD, at: AT - 1_000, event: 'discordplace ?', outcome: 'wrong_secret' },
+      { guildId: GUILD, at: AT - 2_000, event: 'topgg ?', outcome: 'stale_signature' },
+    ];
+    const shown = flat(
+      deliveriesPage({ lines: refused, fixTokenWith: '', environmentSites: new Set(['topgg']), i18n }).text,
+    );
+    expect(shown).not.toContain('wrong token');
+    expect(shown).toContain('refused: the signature or secret does not match the list&#39;s secret');
+    expect(shown).toContain(
+      'Top.gg&#39;s deliveries do not match LISTING_TOPGG_SECRET: set it to the secret on Top.gg&#39;s webhook page and restart, or add the list with /setup listing add site:topgg',
+    );
+    expect(shown).toContain(
+      'discord.place&#39;s deliveries do not match its secret: copy the secret from discord.place&#39;s webhook page again with /setup listing add site:discordplace',
+    );
+    expect(shown).toContain('set this machine&#39;s clock right (NTP)');
   });
 });
 
