@@ -11,6 +11,7 @@ import { isAdaptedSiteId, listReviewOrigin, SITE_FACTS } from '../lists/index.js
 import type { Actor, ChangeTarget } from '../setup/change.js';
 import { applyCredentials, credentialsShown } from '../setup/credentials.js';
 import { applyListingAdd, applyListingSecret, environmentSites, listingsFacts } from '../setup/listing.js';
+import { deliveryFixes } from '../setup/delivery-fixes.js';
 import { revealSecret } from '../setup/reveal.js';
 import { applyWebhook, webhookFacts } from '../setup/webhook.js';
 import { renderStats } from '../stats/render-stats.js';
@@ -327,8 +328,9 @@ export function recordsRoutes(app: FastifyInstance, deps: DashboardDeps, session
       deps.logger.warn({ err, guildId: guild.id }, 'could not read the delivery log for the dashboard');
       return 'unreadable' as const;
     });
-    const fixTokenWith = i18n.t('dashboard.nav.listings');
-    const body = deliveriesPage({ lines, fixTokenWith, environmentSites: environmentSites(base, guild.id), i18n });
+    // A wrong token is fixed on the credentials page here, named in the member's words.
+    const fixes = deliveryFixes(lines, i18n, i18n.t('dashboard.nav.listings'), environmentSites(base, guild.id));
+    const body = deliveriesPage({ lines, fixes, i18n });
     return show(request, reply, guild, 'deliveries', body);
   });
 

@@ -19,6 +19,7 @@ import { deliveryLogEmbed } from '../views/delivery-log.js';
 import { relativeTime } from '../views/format.js';
 import { lastDeliveryText, lastTestText } from '../views/listing.js';
 import { environmentSites, voteLengthText } from './listing.js';
+import { deliveryFixes } from './delivery-fixes.js';
 import { SITE_FACTS } from '../lists/index.js';
 import type { MessageView } from '../views/message.js';
 import { setupStatusView, type StatusLine } from '../views/setup-status.js';
@@ -40,7 +41,13 @@ export async function setupStatus(interaction: ChatInputCommandInteraction, ctx:
   const { lines, deliveries } = await statusLines(guild, ctx, i18n);
   const view = setupStatusView(lines, i18n);
   if (ctx.config.webhook)
-    view.embeds.push(deliveryLogEmbed(deliveries, i18n, command('webhook'), environmentSites(ctx, guild.id)));
+    view.embeds.push(
+      deliveryLogEmbed(
+        deliveries,
+        i18n,
+        deliveryFixes(deliveries, i18n, command('webhook'), environmentSites(ctx, guild.id)),
+      ),
+    );
   return view;
 }
 

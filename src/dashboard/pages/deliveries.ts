@@ -2,7 +2,6 @@ import type { Translator } from '../../i18n/index.js';
 import type { DeliveryRecord } from '../../store/index.js';
 import { html, type Html } from '../html.js';
 import { moment } from './form.js';
-import { deliveryFixes } from '../../views/delivery-log.js';
 
 /** The receiver's mark for a body that named no event kind it knows (src/views/delivery-log.ts reads it the same). */
 const UNREAD_EVENT = '?';
@@ -12,15 +11,13 @@ const good = (line: DeliveryRecord) => line.outcome === 'stored' || line.outcome
 export interface DeliveriesPageInput {
   /** Newest first, as `/setup status` reads them; 'unreadable' when the log could not be read. */
   lines: readonly DeliveryRecord[] | 'unreadable';
-  /** Where a wrong token is fixed: the credentials page, named in the member's words. */
-  fixTokenWith: string;
-  /** Lists set by LISTING_<SITE>_SECRET: a mismatch there is fixed in the setting. */
-  environmentSites: ReadonlySet<string>;
+  /** How to mend what the log shows refused (setup/delivery-fixes.ts), one line each. */
+  fixes: readonly string[];
   i18n: Translator;
 }
 
 /** The delivery log: the same lines `/setup status` shows (when, event, outcome), as a table. */
-export function deliveriesPage({ lines, fixTokenWith, environmentSites, i18n }: DeliveriesPageInput): Html {
+export function deliveriesPage({ lines, fixes, i18n }: DeliveriesPageInput): Html {
   const { t } = i18n;
   const title = html`<h2>${t('setup.deliveries.title')}</h2>`;
   if (lines === 'unreadable')
@@ -42,7 +39,6 @@ export function deliveriesPage({ lines, fixTokenWith, environmentSites, i18n }: 
         <td>${t(`setup.delivery.${line.outcome}`)}</td>
       </tr>`,
   );
-  const fixes = deliveryFixes(lines, i18n, fixTokenWith, environmentSites);
   return html`<section class="deliveries">
     ${title}
     <table>

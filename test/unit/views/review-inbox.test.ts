@@ -1,3 +1,5 @@
+import { deliveryFixes } from '../../../src/setup/delivery-fixes.js';
+import type { DeliveryRecord } from '../../../src/store/index.js';
 import { describe, expect, it } from '@jest/globals';
 import { english } from '../../../src/i18n/index.js';
 import { EMBED_TOTAL_MAX } from '../../../src/core/discord-limits.js';
@@ -88,14 +90,15 @@ describe('the review inbox', () => {
 describe('the delivery log in /setup status', () => {
   const at = NOW.getTime();
   it('lists each delivery with when, its kind and outcome, and says how to fix a wrong token', () => {
+    const lines: DeliveryRecord[] = [
+      { guildId: MEMBER, at, event: '?', outcome: 'wrong_token' },
+      { guildId: MEMBER, at, event: 'vote', outcome: 'duplicate' },
+      { guildId: MEMBER, at, event: 'review', outcome: 'stored' },
+    ];
     const embed = deliveryLogEmbed(
-      [
-        { guildId: MEMBER, at, event: '?', outcome: 'wrong_token' },
-        { guildId: MEMBER, at, event: 'vote', outcome: 'duplicate' },
-        { guildId: MEMBER, at, event: 'review', outcome: 'stored' },
-      ],
+      lines,
       english,
-      '`/setup webhook`',
+      deliveryFixes(lines, english, '`/setup webhook`', new Set()),
     ).toJSON();
     expect(embed.title).toBe('Last webhook deliveries');
     expect(embed.description?.split('\n')).toEqual([
@@ -108,7 +111,7 @@ describe('the delivery log in /setup status', () => {
   });
 
   it('says when there is nothing yet, or when the log could not be read', () => {
-    expect(deliveryLogEmbed([], english, '').toJSON().description).toBe('none recorded yet');
-    expect(deliveryLogEmbed('unreadable', english, '').toJSON().description).toContain('could not be read');
+    expect(deliveryLogEmbed([], english, []).toJSON().description).toBe('none recorded yet');
+    expect(deliveryLogEmbed('unreadable', english, []).toJSON().description).toContain('could not be read');
   });
 });

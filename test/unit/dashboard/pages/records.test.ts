@@ -1,3 +1,4 @@
+import { deliveryFixes } from '../../../../src/setup/delivery-fixes.js';
 import { describe, expect, it } from '@jest/globals';
 import { deliveriesPage } from '../../../../src/dashboard/pages/deliveries.js';
 import { REPLY_FIELDS, reviewsPage } from '../../../../src/dashboard/pages/reviews.js';
@@ -90,8 +91,9 @@ describe('the delivery log', () => {
     { guildId: GUILD, at: AT - 60_000, event: '?', outcome: 'malformed' },
     { guildId: GUILD, at: AT - 120_000, event: HOSTILE, outcome: 'wrong_token' },
   ];
-  const none = new Set<string>();
-  const page = flat(deliveriesPage({ lines, fixTokenWith: 'the Credentials page', environmentSites: none, i18n }).text);
+  const fixesOf = (shown: readonly DeliveryRecord[], environmentSites = new Set<string>()) =>
+    deliveryFixes(shown, i18n, 'the Credentials page', environmentSites);
+  const page = flat(deliveriesPage({ lines, fixes: fixesOf(lines), i18n }).text);
 
   it('shows the lines /setup status shows, as table rows with their mark, time, event and outcome', () => {
     expect(page.match(/<tr class="(good|bad)">/g)).toEqual([
@@ -111,12 +113,8 @@ describe('the delivery log', () => {
   });
 
   it('says when the log is empty or cannot be read', () => {
-    expect(deliveriesPage({ lines: [], fixTokenWith: '', environmentSites: none, i18n }).text).toContain(
-      'none recorded yet',
-    );
-    expect(deliveriesPage({ lines: 'unreadable', fixTokenWith: '', environmentSites: none, i18n }).text).toContain(
-      'could not be read now',
-    );
+    expect(deliveriesPage({ lines: [], fixes: [], i18n }).text).toContain('none recorded yet');
+    expect(deliveriesPage({ lines: 'unreadable', fixes: [], i18n }).text).toContain('could not be read now');
   });
 
   it("calls a list's signature that does not match its secret so, not a wrong token, with the fix where the secret is set", () => {
@@ -125,9 +123,7 @@ describe('the delivery log', () => {
       { guildId: GUILD, at: AT - 1_000, event: 'discordplace ?', outcome: 'wrong_secret' },
       { guildId: GUILD, at: AT - 2_000, event: 'topgg ?', outcome: 'stale_signature' },
     ];
-    const shown = flat(
-      deliveriesPage({ lines: refused, fixTokenWith: '', environmentSites: new Set(['topgg']), i18n }).text,
-    );
+    const shown = flat(deliveriesPage({ lines: refused, fixes: fixesOf(refused, new Set(['topgg'])), i18n }).text);
     expect(shown).not.toContain('wrong token');
     expect(shown).toContain('refused: the signature or secret does not match the list&#39;s secret');
     expect(shown).toContain(
