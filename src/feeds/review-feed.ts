@@ -4,7 +4,7 @@ import type { ReviewEvent } from '../api/webhook-payloads.js';
 import type { Lanes } from './lanes.js';
 
 export interface ReviewFeedOptions {
-  store: Pick<ReviewFeedStore, 'queueReview' | 'recordAnswer'>;
+  store: Pick<ReviewFeedStore, 'queueReview' | 'recordAnswer' | 'reviewGone'>;
   lanes: Pick<Lanes, 'wakeReviews' | 'wakeChannel'>;
   /** REVIEW_CHANNEL_ID; without it reviews are not posted. */
   channelId: string | undefined;
@@ -44,6 +44,12 @@ export class ReviewFeed {
   }
 
   /** A reply was posted (by the bot's form or reported by Guilds): the feed post shows it. */
+  /** A reply found the review gone from the service: it leaves the inbox, as nothing can answer it now. */
+  async onGone(reviewId: string, at: number): Promise<void> {
+    if (await this.options.store.reviewGone(reviewId, at))
+      this.options.logger.info({ reviewId }, 'review gone from the service; taken out of the inbox');
+  }
+
   async onAnswered(reviewId: string, answer: FeedAnswer): Promise<void> {
     const { store, lanes, channelId, logger } = this.options;
     if (channelId === undefined) return;

@@ -1,5 +1,5 @@
 import { inlineCode } from 'discord.js';
-import type { Reply, Review } from '../api/index.js';
+import { ReviewNotFoundError, type Reply, type Review } from '../api/index.js';
 import type { BotContext } from '../runtime/context.js';
 import { messageBody, type Poster } from '../bot/poster.js';
 import { tellAuditChannel } from '../bot/tell-audit-channel.js';
@@ -82,8 +82,9 @@ function postOnce(form: ReplyRequest, ctx: ReplyContext): Promise<PostedReply> {
       ctx.replyGuard.posted(reviewId, content, reply.id);
       return { reply, fresh: authorId ? await freshReview(authorId, ctx) : undefined };
     },
-    (error: unknown) => {
+    async (error: unknown) => {
       ctx.replyGuard.release(reviewId, content);
+      if (error instanceof ReviewNotFoundError) await markReviewGone(reviewId, ctx);
       throw error;
     },
   );
@@ -131,6 +132,15 @@ async function audit(
 }
 
 /** The review's feed post (if it has one) shows it was answered; a failure there is only logged. */
+/** Best effort: the member's answer (the review is gone) does not wait on the store. */
+async function markReviewGone(reviewId: string, ctx: ReplyContext): Promise<void> {
+  try {
+    await ctx.feed?.onGone(reviewId, ctx.now().getTime());
+  } catch (err) {
+    ctx.logger.warn({ err, reviewId }, 'could not take a gone review out of the inbox');
+  }
+}
+
 export async function markFeedAnswered(reviewId: string, reply: Reply, moderatorId: string, ctx: ReplyContext) {
   try {
     await ctx.feed?.onAnswered(reviewId, { replyId: reply.id, moderatorId, at: ctx.now().getTime() });

@@ -55,7 +55,7 @@ export interface BotContext extends BaseContext {
   /** The reviews the bot has seen with no reply yet (/reviews pending). */
   readonly inbox: Pick<ReviewFeedStore, 'unansweredReviews'>;
   /** Posts of reviews in the review channel, marked when a reply is posted. */
-  readonly feed?: Pick<ReviewFeed, 'onAnswered'>;
+  readonly feed?: Pick<ReviewFeed, 'onAnswered' | 'onGone'>;
 }
 
 /** The handlers of commands/ and src/interactions/, as the router runs them with this context. */

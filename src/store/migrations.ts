@@ -459,6 +459,13 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE last_delivery_at IS NOT NULL OR last_test_at IS NOT NULL`,
     ],
   },
+  {
+    version: 20,
+    name: 'reviews the service no longer has, out of the review inbox',
+    // A reply to a review the service answers 404 for could never be posted: kept, the review stayed
+    // in the inbox for ever.
+    statements: [`ALTER TABLE feed_posts ADD COLUMN gone_at BIGINT`],
+  },
 ];
 
 /**

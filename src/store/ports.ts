@@ -58,6 +58,8 @@ export interface ReviewFeedStore {
    * review is not known yet: the answer waits for it.
    */
   recordAnswer(reviewId: string, answer: FeedAnswer): Promise<string | null | 'kept'>;
+  /** The service no longer has the review (404 to a reply): out of the inbox; false when it was not waiting there. */
+  reviewGone(reviewId: string, at: number): Promise<boolean>;
   /** Reviews in no post yet, oldest first. */
   waitingReviews(limit: number): Promise<FeedReview[]>;
   /**

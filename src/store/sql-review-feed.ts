@@ -64,6 +64,15 @@ export function sqlReviewFeed<Base extends ServerScopedClass>(base: Base) {
       });
     }
 
+    async reviewGone(reviewId: string, at: number): Promise<boolean> {
+      const rows = await this.query(
+        `UPDATE feed_posts SET gone_at = $3 WHERE guild_id = $1 AND review_id = $2 AND answered_at IS NULL AND gone_at IS NULL
+         RETURNING review_id`,
+        [reviewId, at],
+      );
+      return rows.length > 0;
+    }
+
     async waitingReviews(limit: number): Promise<FeedReview[]> {
       const rows = await this.query(
         `SELECT * FROM feed_posts WHERE guild_id = $1 AND post_id IS NULL AND message_id IS NULL
@@ -83,12 +92,12 @@ export function sqlReviewFeed<Base extends ServerScopedClass>(base: Base) {
       const page = agedParams.length + 2;
       const [rows, [count]] = await Promise.all([
         this.query(
-          `SELECT * FROM feed_posts WHERE guild_id = $1 AND answered_at IS NULL${kept}
+          `SELECT * FROM feed_posts WHERE guild_id = $1 AND answered_at IS NULL AND gone_at IS NULL${kept}
            ORDER BY received_at, review_id LIMIT $${page} OFFSET $${page + 1}`,
           [...agedParams, limit, offset],
         ),
         this.query(
-          `SELECT COUNT(*) AS total FROM feed_posts WHERE guild_id = $1 AND answered_at IS NULL${kept}`,
+          `SELECT COUNT(*) AS total FROM feed_posts WHERE guild_id = $1 AND answered_at IS NULL AND gone_at IS NULL${kept}`,
           agedParams,
         ),
       ]);

@@ -178,7 +178,7 @@ describe('/setup milestone and the roles it gives', () => {
     const fan = world.discord.addRole('Fan');
     // A second milestone the member also holds: its checks ask Discord for the member each second.
     const supporter = world.discord.addRole('Supporter');
-    expect(await milestone(world, [role(fan), votes(1), period('all')])).toMatch(/1 recorded votes in all/);
+    expect(await milestone(world, [role(fan), votes(1), period('all')])).toMatch(/at 1 recorded vote in all\./);
     expect(await milestone(world, [role(supporter), votes(1), period('all')])).toMatch(/Milestone set/);
     const voter = member();
     world.discord.addMembers([voter]);

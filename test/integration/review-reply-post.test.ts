@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { REST } from 'discord.js';
+import { ReviewNotFoundError } from '../../src/api/index.js';
 import { discordPoster } from '../../src/bot/poster.js';
 import { ReplyGuard } from '../../src/bot/reply-guard.js';
 import { postReviewReply, type ReplyContext } from '../../src/interactions/review-reply-post.js';
@@ -17,6 +18,7 @@ useSandbox((started) => (sandbox = started));
 let discord: DiscordStandIn;
 let rest: REST;
 let answered: Array<{ reviewId: string; moderatorId: string | null; replyId: string | null }>;
+let gone: string[];
 
 beforeAll(async () => {
   discord = await startDiscordStandIn();
@@ -27,13 +29,16 @@ afterAll(async () => {
 });
 beforeEach(() => {
   answered = [];
+  gone = [];
 });
 
 const dana: Actor = { userId: '330000000000000003', name: 'Dana <@everyone>', via: 'dashboard', locale: 'en-US' };
 
 function serverContext(): ReplyContext {
   return {
-    api: fastClient(sandbox),
+    // A POST is never sent again once it may have reached the service: a first one slower than
+    // fastClient's 300 ms (a cold worker) would be "outcome unknown", which this file does not test.
+    api: fastClient(sandbox, { attemptTimeoutMs: 5_000, totalBudgetMs: 10_000 }),
     replyGuard: new ReplyGuard(),
     settings: effectiveSettings(discord.guildId, { auditChannelId: discord.channelId }),
     logger: capturedLog().logger,
@@ -41,6 +46,9 @@ function serverContext(): ReplyContext {
     feed: {
       onAnswered: async (reviewId, { replyId, moderatorId }) => {
         answered.push({ reviewId, replyId, moderatorId });
+      },
+      onGone: async (reviewId) => {
+        gone.push(reviewId);
       },
     },
   };
@@ -100,5 +108,15 @@ describe('a reply posted from the dashboard', () => {
     const [audit] = audits().slice(before);
     expect(audit?.embeds[0]?.footer).toBeUndefined();
     expect(answered.map((a) => a.moderatorId)).toEqual([moderator.userId]);
+  });
+
+  it('takes a review the service no longer has out of the inbox, and says so', async () => {
+    const ctx = serverContext();
+    const missing = 'rev_GoneGone1';
+    await expect(
+      postReviewReply(ctx, { reviewId: missing, authorId: null, content: 'Thanks!', pinned: false }, dana, way()),
+    ).rejects.toBeInstanceOf(ReviewNotFoundError);
+    expect(gone).toEqual([missing]);
+    expect(answered).toEqual([]);
   });
 });

@@ -276,6 +276,13 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
     const after = await own.unansweredReviews(5, 0);
     expect(after.total).toBe(5);
     expect(after.reviews.map((r) => r.receivedAt)).toEqual([2_000, 3_000, 4_000, 5_000, 6_000]);
+    // A review the service no longer has leaves the inbox once; an answered one is not "gone".
+    expect(await own.reviewGone('rev_inbox_2', 8_000)).toBe(true);
+    expect(await own.reviewGone('rev_inbox_2', 9_000)).toBe(false);
+    expect(await own.reviewGone('rev_inbox_1', 9_000)).toBe(false);
+    const gone = await own.unansweredReviews(5, 0);
+    expect(gone.total).toBe(4);
+    expect(gone.reviews.map((r) => r.reviewId)).not.toContain('rev_inbox_2');
   });
 
   it('keeps accepted events until they are handled, oldest first, across a reopen', async () => {
