@@ -2,6 +2,7 @@ import type { REST } from 'discord.js';
 import type { Config } from '../config/bot.js';
 import type { ServiceProbe } from './service-probe.js';
 import type { BotMember, GuildInfo } from './discord-api.js';
+import type { ListingState } from '../servers/listings.js';
 
 /** What one check found: a pass, a fault with the fix, or not run because an earlier check failed. */
 export type Outcome =
@@ -26,6 +27,8 @@ export interface DoctorState {
   service?: ServiceProbe;
   /** `--server`: the configuration is one server's of many; the commands are still the global ones. */
   oneOfMany?: boolean;
+  /** The server's lists besides Guilds, with their last delivery and test (listing-checks.ts). */
+  listings?: ListingState[];
 }
 
 export interface Check {

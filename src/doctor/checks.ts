@@ -14,6 +14,7 @@ import { serviceRemainingUnitCheck } from './service-remaining-unit.js';
 import { serviceSchemaChecks } from './service-schemas.js';
 import { storeCheck } from './store-check.js';
 import { webhookCheck } from './webhook-check.js';
+import { listingChecks, listingLines } from './listing-checks.js';
 import { serverCheck } from './server-check.js';
 import { settingNamesCheck } from './setting-names.js';
 
@@ -34,6 +35,8 @@ export const ALL_CHECKS: readonly CheckEntry[] = [
   serviceRateLimitCheck,
   serviceRemainingUnitCheck,
   webhookCheck,
+  listingChecks,
+  listingLines,
   dashboardCheck,
 ];
 

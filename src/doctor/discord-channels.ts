@@ -11,7 +11,9 @@ import { discordReason, discordStatus } from './discord-api.js';
 
 /** One check per channel in channelsToCheck, so each channel gets its own line. */
 export function discordChannelChecks(state: DoctorState): Check[] {
-  if (!state.config) return [];
+  // With many servers the .env's channel and role settings are no server's: each server's own are
+  // checked with --server <id> (which sets the server) or its /setup status.
+  if (!state.config || state.config.discord.guildId === undefined) return [];
   return channelsToCheck(state.config).map((channel) => ({
     name: `${channel.label} (${channel.setting})`,
     run: (s) => checkChannel(s, channel),

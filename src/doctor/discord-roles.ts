@@ -4,7 +4,9 @@ import { rolesToCheck, type RoleToCheck } from '../guild-rules/roles.js';
 
 /** One check per role in rolesToCheck. */
 export function discordRoleChecks(state: DoctorState): Check[] {
-  if (!state.config) return [];
+  // With many servers the .env's channel and role settings are no server's: each server's own are
+  // checked with --server <id> (which sets the server) or its /setup status.
+  if (!state.config || state.config.discord.guildId === undefined) return [];
   return rolesToCheck(state.config).map((role) => ({
     name: `${role.label} (${role.setting})`,
     run: async (s) => checkRole(s, role),

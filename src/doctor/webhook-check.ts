@@ -37,8 +37,8 @@ export const webhookCheck: Check = {
   },
 };
 
-/** Any HTTP answer means the address reaches a server; only a failed connection or a timeout does not. */
-async function reach(url: string): Promise<{ ok: true; status: number } | { ok: false; cause: string }> {
+/** Any HTTP answer means the address reaches a server; only a failed connection or a timeout does not (the list checks use it too). */
+export async function reach(url: string): Promise<{ ok: true; status: number } | { ok: false; cause: string }> {
   try {
     const response = await fetch(url, { method: 'GET', signal: AbortSignal.timeout(5_000), redirect: 'manual' });
     await response.body?.cancel();

@@ -26,3 +26,16 @@ export const isAdaptedSiteId = (value: unknown): value is AdaptedSiteId => isSit
 
 /** Single-server mode's setting for a list's secret: LISTING_TOPGG_SECRET. */
 export const listingSecretVariable = (site: AdaptedSiteId): string => `LISTING_${site.toUpperCase()}_SECRET`;
+
+/**
+ * Where `site` sends this server's votes: `<WEBHOOK_PUBLIC_URL><WEBHOOK_PATH>/<server id>/<site id>`
+ * (one server from .env: no server id); only the path when WEBHOOK_PUBLIC_URL is not set.
+ */
+export function listingAddress(
+  webhook: { publicUrl: string | undefined; path: string },
+  guildId: string | undefined,
+  site: AdaptedSiteId,
+): string {
+  const root = `${(webhook.publicUrl ?? '').replace(/\/+$/, '')}${webhook.path.replace(/\/+$/, '')}`;
+  return guildId === undefined ? `${root}/${site}` : `${root}/${guildId}/${site}`;
+}

@@ -8,7 +8,13 @@ import type { BaseContext } from '../runtime/context.js';
 import { setupName } from '../bot/command-options.js';
 import { UserFacingError } from '../bot/user-error.js';
 import { translatorFor, type Translator } from '../i18n/index.js';
-import { isAdaptedSiteId, listingSecretVariable, SITE_FACTS, type AdaptedSiteId } from '../lists/index.js';
+import {
+  isAdaptedSiteId,
+  listingAddress,
+  listingSecretVariable,
+  SITE_FACTS,
+  type AdaptedSiteId,
+} from '../lists/index.js';
 import { lastFour } from '../secrets/secret-box.js';
 import type { ListingState } from '../servers/listings.js';
 import { listingSecretModal, LISTING_SECRET_FIELD, readListingSecret } from '../views/listing-secret-modal.js';
@@ -23,19 +29,6 @@ export const LISTING_VOTE_HOURS_MAX = 168;
 const HOUR_MS = 3_600_000;
 
 /** The single-server setting that holds a list's secret: LISTING_TOPGG_SECRET, … */
-
-/**
- * Where `site` sends this server's votes: `<WEBHOOK_PUBLIC_URL><WEBHOOK_PATH>/<server id>/<site id>`
- * (one server from .env: no server id); only the path when WEBHOOK_PUBLIC_URL is not set.
- */
-export function listingAddress(
-  webhook: { publicUrl: string | undefined; path: string },
-  guildId: string | undefined,
-  site: AdaptedSiteId,
-): string {
-  const root = `${(webhook.publicUrl ?? '').replace(/\/+$/, '')}${webhook.path.replace(/\/+$/, '')}`;
-  return guildId === undefined ? `${root}/${site}` : `${root}/${guildId}/${site}`;
-}
 
 /** Discadia reads no header: its secret is the address's last segment. */
 const withSecret = (address: string, site: AdaptedSiteId, secret: string) =>

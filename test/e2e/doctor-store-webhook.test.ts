@@ -140,3 +140,49 @@ describe('npm run doctor on the store and the webhook receiver', () => {
     );
   });
 });
+
+describe('npm run doctor on the lists besides Guilds', () => {
+  let world: DoctorWorld;
+  let env: Record<string, string>;
+  let receiverPort: number;
+  const doctor = (overrides: Record<string, string>) => doctorInProcess({ ...env, ...overrides });
+
+  beforeAll(async () => {
+    world = await startDoctorWorld(405);
+    ({ env, heldPort: receiverPort } = world);
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it('gives each list a line: who set it, its last delivery and test from the store, and its address answering', async () => {
+    const url = temporaryDatabaseUrl();
+    const store = await openStore({ kind: 'sqlite', file: fileOf(url) });
+    const guildId = env.DISCORD_GUILD_ID!;
+    await store.listingDelivered(guildId, 'topgg', Date.UTC(2026, 10, 28, 10, 43), true);
+    await store.close();
+    const settings = {
+      DATABASE_URL: url,
+      WEBHOOK_HOST: '127.0.0.1',
+      WEBHOOK_PORT: String(await closedPort()),
+      WEBHOOK_TOKEN: 'x'.repeat(32),
+      LISTING_TOPGG_SECRET: 'whs_0123456789abcdefghijklmnopqrstuv',
+      LISTING_DISCORDPLACE_SECRET: 'dp-secret-0123456789',
+    };
+    const run = await doctor({ ...settings, WEBHOOK_PUBLIC_URL: `http://127.0.0.1:${receiverPort}` });
+    expect(checkLine(run, 'lists besides Guilds')).toBe('✔ lists besides Guilds: Top.gg, discord.place.');
+    expect(checkLine(run, 'list Top.gg')).toBe(
+      `✔ list Top.gg: set by LISTING_TOPGG_SECRET; last delivery 2026-11-28 10:43 UTC, last test 2026-11-28 10:43 UTC; http://127.0.0.1:${receiverPort}/webhook/topgg answers (HTTP 405).`,
+    );
+    expect(checkLine(run, 'list discord.place')).toMatch(
+      /^✔ list discord\.place: .*last delivery none yet, last test none yet;/,
+    );
+    expect(JSON.stringify(run)).not.toContain(settings.LISTING_TOPGG_SECRET);
+
+    // Without WEBHOOK_PUBLIC_URL the address cannot be checked, nor pasted whole: a ✘ saying to set it.
+    const unset = await doctor(settings);
+    expect(checkLine(unset, 'list Top.gg')).toMatch(
+      /^✘ list Top\.gg: .*WEBHOOK_PUBLIC_URL is not set, so the address to paste on Top\.gg \(…\/webhook\/topgg\) cannot be checked\. Fix: set WEBHOOK_PUBLIC_URL/,
+    );
+  });
+});

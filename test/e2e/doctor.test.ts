@@ -143,6 +143,10 @@ describe('npm run doctor', () => {
         '– server: skipped, many servers: each server checks itself with /setup status.',
       ]),
     );
+    // The .env's channel and role lines are no server's here: left out, not shown as "not set".
+    expect(
+      lines(run).filter((line) => /\((REVIEW_LOG|REVIEW|VOTE|REMINDER)_CHANNEL_ID|VOTER_ROLE_ID\)/.test(line)),
+    ).toEqual([]);
     expect(run.stdout.trim().split('\n').at(-1)).toMatch(
       /^No check failed; the \d+ skipped \(–\) had nothing to check here\.$/,
     );

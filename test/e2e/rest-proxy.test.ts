@@ -152,14 +152,23 @@ describe('two bot processes and the global REST limit', () => {
   it(`go past ${GLOBAL_LIMIT} requests a second, and get Discord's global 429s, when each sends straight to Discord`, async () => {
     const refusedBefore = discord.globalRateLimited;
     const bots = await startBots(discord.apiUrl);
-    const requests = await burst(bots);
+    // Each process keeps its own budget of 50 a second: together they have 100 posts on their way at
+    // once. The posts are held until 80 wait, then all reach Discord together, as they would on a
+    // machine fast enough to send them at once (on a loaded one the two bots may send slower than 50
+    // a second, and the stand-in's bucket would take them all).
+    discord.holdChannelMessages(true);
+    const bursting = burst(bots);
+    try {
+      await discord.waitUntil(() => discord.heldRequests >= 80, 30_000, '80 posts of the two bots waiting at once');
+    } finally {
+      discord.holdChannelMessages(false);
+    }
+    const requests = await bursting;
     // Every review is posted once in the end: the refused requests were retried.
     expect(posted(requests)).toBe(GUILDS.length);
     straight = { rate: ratePerSecond(requests), peak: busiestSlidingSecond(requests) };
-    // Each process keeps its own budget, so together they ask for more than the bot's one global limit,
-    // and the stand-in answers the excess as Discord does (how much depends on the machine's load).
-    expect(straight.peak).toBeGreaterThan(GLOBAL_LIMIT);
-    expect(discord.globalRateLimited - refusedBefore).toBeGreaterThan(0);
+    // The stand-in answers what is past its burst of 50 as Discord does: at least 30 of the 80.
+    expect(discord.globalRateLimited - refusedBefore).toBeGreaterThanOrEqual(30);
     await stopAll();
   }, 90_000);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { english } from '../../../src/i18n/index.js';
-import { listingAddress, voteLengthText } from '../../../src/setup/listing.js';
-import { listingSecretVariable as listingVariable } from '../../../src/lists/index.js';
+import { voteLengthText } from '../../../src/setup/listing.js';
+import { listingAddress, listingSecretVariable as listingVariable } from '../../../src/lists/index.js';
 import { readListingSecret } from '../../../src/views/listing-secret-modal.js';
 import { lastTestText, listingsView, listingView } from '../../../src/views/listing.js';
 import { buttonsOf, customIdOf, embedOf, embedText, NOW, NOW_UNIX } from './view-json.js';
