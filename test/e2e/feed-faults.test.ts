@@ -338,8 +338,10 @@ describe('crashes while posting', () => {
       world.discord.holdChannelMessages('after-create');
       await deliverSome(5, false);
       const first = voters.slice(-5);
+      // The announcement made holds the votes that had come when it was drawn: all five when they came
+      // together, fewer when the machine was slow between them (the rest wait behind the held post).
       await world.discord.waitUntil(
-        () => first.every((v) => announcedTimes(v) === 1),
+        () => first.some((v) => announcedTimes(v) === 1) && world.discord.heldRequests > 0,
         10_000,
         `an announcement made in round ${round + 1}, its answer held`,
       );
