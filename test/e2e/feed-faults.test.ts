@@ -126,9 +126,11 @@ describe('a gateway slow to answer member lookups', () => {
       await review(id, author.user.id);
       await world.discord.waitUntil(() => reviewEmbeds(id).length === 1, 10_000, 'the review posted');
     }
-    // Each went out well before a 3 s lookup (or a 1 s wait for one) could end.
+    // Each went out before its author's lookup could be answered: the stand-in answers a lookup 3 s
+    // after it is asked, and it is asked after the delivery. (A bound on what happened first, not on
+    // speed: 900 ms here failed once on a busy machine for a post that waited on nothing.)
     const postedAt = ids.map((id) => channelPosts().find((r) => JSON.stringify(r.body).includes(id))!.at);
-    for (const [i, at] of postedAt.entries()) expect(at - delivered[i]!).toBeLessThan(900);
+    for (const [i, at] of postedAt.entries()) expect(at - delivered[i]!).toBeLessThan(3_000);
     expect(JSON.stringify(reviewEmbeds(ids[0]!)[0]!.embed)).not.toContain('author0');
 
     // The lookups answer in the meantime: the first (author0's) has come back, and a command sent
