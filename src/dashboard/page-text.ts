@@ -1,5 +1,5 @@
 import type { Guild } from 'discord.js';
-import { utcText } from './pages/form.js';
+import { utcText } from '../views/format.js';
 
 /** Names for the mentions Discord text holds; one not known stays as Discord writes it. */
 export interface MentionNames {

@@ -7,6 +7,7 @@ import { openStore } from '../store/index.js';
 import { inspectStore } from '../store/inspect.js';
 import { fail, pass, skip, type Check, type DoctorState } from './check.js';
 import { reach } from './webhook-check.js';
+import { utcText } from '../views/format.js';
 
 /**
  * The lists the server takes votes from besides Guilds (LISTING_<SITE>_SECRET and /setup listing),
@@ -82,5 +83,4 @@ async function checkListing(state: DoctorState, listing: ListingState) {
 const addressServer = (config: Config, state: DoctorState) => (state.oneOfMany ? config.discord.guildId : undefined);
 
 /** `2026-11-28 10:43 UTC`, or none yet. */
-const when = (at: number | null) =>
-  at === null ? 'none yet' : `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+const when = (at: number | null) => (at === null ? 'none yet' : utcText(at));

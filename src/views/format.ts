@@ -89,3 +89,8 @@ export function isIdLike(id: string): boolean {
 export function yesNo(value: boolean, { t }: Translator): string {
   return value ? t('common.yes') : t('common.no');
 }
+
+/** `2026-11-26 10:41 UTC`: a moment every language reads the same (the dashboard's pages, the doctor). */
+export function utcText(at: number): string {
+  return `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}

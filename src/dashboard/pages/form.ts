@@ -1,5 +1,6 @@
 import { csrfField } from '../csrf.js';
 import { html, type Html } from '../html.js';
+import { utcText } from '../../views/format.js';
 
 /** The pages of one server, each under `/servers/{guild id}/`; every form posts to its own page. */
 export const PAGES = {
@@ -42,10 +43,6 @@ export function moment(at: number | null, none: string): Html | string {
   return html`<time datetime="${new Date(at).toISOString()}">${utcText(at)}</time>`;
 }
 
-/** `2026-11-26 10:41 UTC`: a moment every language reads the same. */
-export function utcText(at: number): string {
-  return `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
 
 /** A `<select>` of choices, the current one selected; `empty` adds a first choice with no value (off). */
 export function picker(
