@@ -43,7 +43,6 @@ export function moment(at: number | null, none: string): Html | string {
   return html`<time datetime="${new Date(at).toISOString()}">${utcText(at)}</time>`;
 }
 
-
 /** A `<select>` of choices, the current one selected; `empty` adds a first choice with no value (off). */
 export function picker(
   name: string,
