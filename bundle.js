@@ -12,7 +12,7 @@ const OUT_DIR = 'dist/bundle';
 // CommonJS packages the bot loads at start, required rather than imported: for an `import`, Node's
 // ES module loader first lexes a package's source for its export names, and discord.js's re-exported
 // packages with it: ~3 MB of start-up garbage and 79 optimizing compiles (docs/performance.md, "Start-up").
-const REQUIRED = ['discord.js', 'pino', 'undici', 'dotenv'];
+const REQUIRED = ['discord.js', 'discord-api-types/v10', 'pino', 'undici', 'dotenv'];
 const require = createRequire(import.meta.url);
 
 function isBindingName(name) {

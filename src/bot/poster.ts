@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Routes, type REST } from 'discord.js';
+import type { REST } from 'discord.js';
+import { Routes } from 'discord-api-types/v10';
 import { MESSAGE_NONCE_MAX } from '../core/discord-limits.js';
 import type { MessageView } from '../views/message.js';
 

@@ -1,4 +1,5 @@
-import { PermissionFlagsBits, type Guild } from 'discord.js';
+import type { Guild } from 'discord.js';
+import { PermissionFlagsBits } from 'discord-api-types/v10';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SNOWFLAKE } from '../api/index.js';
 import type { BotView } from './deps.js';

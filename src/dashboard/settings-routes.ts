@@ -1,4 +1,5 @@
-import { ChannelType, type Guild } from 'discord.js';
+import type { Guild } from 'discord.js';
+import { ChannelType } from 'discord-api-types/v10';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { UserFacingError } from '../bot/user-error.js';
 import { translatorFor, type Translator } from '../i18n/index.js';

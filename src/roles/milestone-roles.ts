@@ -1,4 +1,5 @@
-import { roleMention, type Guild, type REST } from 'discord.js';
+import type { Guild, REST } from 'discord.js';
+import { roleMention } from '../core/discord-text.js';
 import { IDS_PER_REQUEST } from '../bot/gateway-members.js';
 import { textBody, type Poster } from '../bot/poster.js';
 import { tellAuditChannel } from '../bot/tell-audit-channel.js';

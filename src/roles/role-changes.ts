@@ -1,4 +1,6 @@
-import { DiscordAPIError, RESTJSONErrorCodes, Routes, type REST } from 'discord.js';
+import type { REST } from 'discord.js';
+import { RESTJSONErrorCodes, Routes } from 'discord-api-types/v10';
+import { DiscordAPIError } from '../work/discord-api-error.js';
 import { classifyFailure, type Failure } from '../work/failure.js';
 
 export type RoleChange = 'grant' | 'remove';

@@ -1,4 +1,6 @@
-import { channelMention, ChannelType, type ChatInputCommandInteraction, type Guild } from 'discord.js';
+import type { ChatInputCommandInteraction, Guild } from 'discord.js';
+import { ChannelType } from 'discord-api-types/v10';
+import { channelMention } from '../core/discord-text.js';
 import type { BaseContext } from '../runtime/context.js';
 import { setupName } from '../bot/command-options.js';
 import { UserFacingError } from '../bot/user-error.js';

@@ -1,4 +1,5 @@
-import { MessageFlags, type ChatInputCommandInteraction, type ModalSubmitInteraction } from 'discord.js';
+import type { ChatInputCommandInteraction, ModalSubmitInteraction } from 'discord.js';
+import { MessageFlags } from 'discord-api-types/v10';
 import { createServiceClient } from '../api/index.js';
 import type { BaseContext } from '../runtime/context.js';
 import { UserFacingError } from '../bot/user-error.js';

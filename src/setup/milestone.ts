@@ -1,4 +1,5 @@
-import { roleMention, type ChatInputCommandInteraction } from 'discord.js';
+import type { ChatInputCommandInteraction } from 'discord.js';
+import { roleMention } from '../core/discord-text.js';
 import type { BaseContext } from '../runtime/context.js';
 import { setupName } from '../bot/command-options.js';
 import { UserFacingError } from '../bot/user-error.js';

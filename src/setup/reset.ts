@@ -1,4 +1,5 @@
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
+import { ButtonStyle } from 'discord-api-types/v10';
+import { ActionRowBuilder, ButtonBuilder } from '../views/components.js';
 import { EmbedBuilder } from '../views/embed-builder.js';
 import type { BaseContext } from '../runtime/context.js';
 import { encodeCustomId, Prefix } from '../core/custom-id.js';

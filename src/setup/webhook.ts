@@ -1,4 +1,5 @@
-import { inlineCode, type ChatInputCommandInteraction } from 'discord.js';
+import type { ChatInputCommandInteraction } from 'discord.js';
+import { inlineCode } from '../core/discord-text.js';
 import { EmbedBuilder } from '../views/embed-builder.js';
 import type { BaseContext } from '../runtime/context.js';
 import { setupName } from '../bot/command-options.js';

@@ -1,9 +1,8 @@
-import { TimestampStyles, time } from 'discord.js';
 import { EmbedBuilder } from '../views/embed-builder.js';
 import { ATTACHMENT_DESCRIPTION_MAX, EMBED_DESCRIPTION_MAX, EMBED_FIELD_VALUE_MAX } from '../core/discord-limits.js';
 import type { Translator } from '../i18n/index.js';
 import { shownStars, type StatsData } from './stats-data.js';
-import { truncate } from '../core/discord-text.js';
+import { discordTime, truncate } from '../core/discord-text.js';
 import { messageView, type MessageView } from '../views/message.js';
 import { ToneColour } from '../views/theme.js';
 
@@ -33,7 +32,7 @@ export function statsView({ data, png, countingSince, i18n }: StatsViewInput): S
     '',
     t('stats.votesSummary', { total, days, average: oneDecimal(total / days) }),
     ...bySiteLines(data, i18n),
-    t('leaderboard.since', { date: time(countingSince, TimestampStyles.LongDate) }),
+    t('leaderboard.since', { date: discordTime(countingSince, 'D') }),
   ].join('\n');
   const ratings =
     data.averageRating === null

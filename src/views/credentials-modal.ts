@@ -1,4 +1,5 @@
-import { LabelBuilder, ModalBuilder, TextInputBuilder, TextInputStyle } from 'discord.js';
+import { TextInputStyle } from 'discord-api-types/v10';
+import { LabelBuilder, ModalBuilder, TextInputBuilder } from './components.js';
 import { encodeCustomId, Prefix } from '../core/custom-id.js';
 import type { Translator } from '../i18n/index.js';
 

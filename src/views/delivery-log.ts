@@ -1,4 +1,4 @@
-import { inlineCode } from 'discord.js';
+import { inlineCode } from '../core/discord-text.js';
 import { EmbedBuilder } from './embed-builder.js';
 import type { Translator } from '../i18n/index.js';
 import type { DeliveryRecord } from '../store/index.js';

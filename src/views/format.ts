@@ -1,5 +1,4 @@
-import { TimestampStyles, inlineCode, time } from 'discord.js';
-import { cut, safeText } from '../core/discord-text.js';
+import { cut, discordTime, inlineCode, safeText } from '../core/discord-text.js';
 import type { Translator } from '../i18n/index.js';
 
 const MINUTE = 60_000;
@@ -24,12 +23,12 @@ const clampRating = (rating: number) => (Number.isFinite(rating) ? Math.min(5, M
 
 /** `<t:UNIX:R>`, shown by each client as "in 3 hours" in its own language. */
 export function relativeTime(at: Date): string {
-  return Number.isNaN(at.getTime()) ? 'unknown' : time(at, TimestampStyles.RelativeTime);
+  return Number.isNaN(at.getTime()) ? 'unknown' : discordTime(at, 'R');
 }
 
 /** `<t:UNIX:f>`, shown by each client as a date and time in its own time zone. */
 export function exactTime(at: Date): string {
-  return Number.isNaN(at.getTime()) ? 'unknown' : time(at, TimestampStyles.ShortDateTime);
+  return Number.isNaN(at.getTime()) ? 'unknown' : discordTime(at, 'f');
 }
 
 /** The moment `ms` after `now`: turns a service's "time left" into a point in time. */

@@ -1,10 +1,9 @@
-import { TimestampStyles, time } from 'discord.js';
 import { EmbedBuilder } from './embed-builder.js';
 import { Prefix, encodeCustomId } from '../core/custom-id.js';
 import type { Translator } from '../i18n/index.js';
 import { monthKey, parseMonth, type Month } from '../leaderboard/month.js';
 import type { Ranked } from '../leaderboard/rank.js';
-import { mentionWithName } from '../core/discord-text.js';
+import { discordTime, mentionWithName } from '../core/discord-text.js';
 import { messageView, type MessageView } from './message.js';
 import { pageButtons, pageOf, parsePage } from './paging.js';
 import { ToneColour } from './theme.js';
@@ -65,7 +64,7 @@ export function leaderboardView({
   const { t } = i18n;
   const monthName = i18n.monthName(month.year, month.month);
   const since = countingSince
-    ? t('leaderboard.since', { date: time(countingSince, TimestampStyles.LongDate) })
+    ? t('leaderboard.since', { date: discordTime(countingSince, 'D') })
     : t('leaderboard.notYet');
   const embed = new EmbedBuilder().setColor(ToneColour.info).setTitle(t('leaderboard.title', { month: monthName }));
   if (ranked.length === 0) {

@@ -1,4 +1,6 @@
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle, inlineCode } from 'discord.js';
+import { ButtonStyle } from 'discord-api-types/v10';
+import { ActionRowBuilder, ButtonBuilder } from './components.js';
+import { inlineCode } from '../core/discord-text.js';
 import { encodeCustomId, Prefix } from '../core/custom-id.js';
 import type { Translator } from '../i18n/index.js';
 import { EmbedBuilder } from './embed-builder.js';

@@ -1,4 +1,5 @@
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
+import { ButtonStyle } from 'discord-api-types/v10';
+import { ActionRowBuilder, ButtonBuilder } from './components.js';
 import type { Translator } from '../i18n/index.js';
 
 // Lists shown 10 a page with Previous and Next (/votes, /leaderboard). Pages are 1-based

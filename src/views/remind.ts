@@ -1,4 +1,4 @@
-import { channelMention } from 'discord.js';
+import { channelMention } from '../core/discord-text.js';
 import { EmbedBuilder } from './embed-builder.js';
 import type { Translator } from '../i18n/index.js';
 import type { ReminderRecord } from '../store/index.js';

@@ -1,4 +1,5 @@
-import { LabelBuilder, ModalBuilder, StringSelectMenuBuilder, TextInputBuilder, TextInputStyle } from 'discord.js';
+import { TextInputStyle } from 'discord-api-types/v10';
+import { LabelBuilder, ModalBuilder, StringSelectMenuBuilder, TextInputBuilder } from './components.js';
 import { REPLY_MAX_LENGTH, REPLY_MIN_LENGTH } from '../api/index.js';
 
 /** The limits as the texts show them: named once (validate-input.ts), never typed into a catalog. */

@@ -1,5 +1,6 @@
 import type { Translator } from '../i18n/index.js';
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
+import { ButtonStyle } from 'discord-api-types/v10';
+import { ActionRowBuilder, ButtonBuilder } from './components.js';
 import { Prefix, encodeCustomId } from '../core/custom-id.js';
 import { BUTTONS_PER_ROW_MAX, EMBED_TOTAL_MAX, EMBEDS_PER_MESSAGE_MAX } from '../core/discord-limits.js';
 import type { FeedReview } from '../store/index.js';

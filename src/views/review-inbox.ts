@@ -1,4 +1,5 @@
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
+import { ButtonStyle } from 'discord-api-types/v10';
+import { ActionRowBuilder, ButtonBuilder } from './components.js';
 import { EmbedBuilder } from './embed-builder.js';
 import { encodeCustomId, Prefix } from '../core/custom-id.js';
 import { EMBED_TOTAL_MAX } from '../core/discord-limits.js';

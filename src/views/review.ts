@@ -1,4 +1,5 @@
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
+import { ButtonStyle } from 'discord-api-types/v10';
+import { ActionRowBuilder, ButtonBuilder } from './components.js';
 import { EmbedBuilder } from './embed-builder.js';
 import { reviewIdProblem, type Review } from '../api/index.js';
 import { EMBED_FOOTER_MAX } from '../core/discord-limits.js';

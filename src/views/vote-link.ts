@@ -1,4 +1,5 @@
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
+import { ButtonStyle } from 'discord-api-types/v10';
+import { ActionRowBuilder, ButtonBuilder } from './components.js';
 import { BUTTON_URL_MAX } from '../core/discord-limits.js';
 import type { Translator } from '../i18n/index.js';
 

@@ -1,8 +1,7 @@
-import { inlineCode } from 'discord.js';
 import { GUILD_NAME_MAX } from '../core/discord-limits.js';
 import { EmbedBuilder } from './embed-builder.js';
 import type { Translator } from '../i18n/index.js';
-import { mention, safeText } from '../core/discord-text.js';
+import { inlineCode, mention, safeText } from '../core/discord-text.js';
 import { messageView, type MessageView } from './message.js';
 import { ToneColour } from './theme.js';
 import { voteLinkRows } from './vote-link.js';

@@ -1,4 +1,4 @@
-import { DiscordAPIError } from 'discord.js';
+import { DiscordAPIError } from './discord-api-error.js';
 
 /**
  * What a failed Discord call means for the work that made it. `transient`: try again later (5xx,

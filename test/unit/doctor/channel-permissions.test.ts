@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { PermissionFlagsBits as P } from 'discord.js';
+import { PermissionFlagsBits as P } from 'discord-api-types/v10';
 import {
   channelPermissions,
   missingPermissions,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { PermissionFlagsBits as P } from 'discord.js';
+import { PermissionFlagsBits as P } from 'discord-api-types/v10';
 import type { DoctorState } from '../../../src/doctor/check.js';
 import { checkRole } from '../../../src/doctor/discord-roles.js';
 import { roleProblems, type RoleInputs } from '../../../src/guild-rules/role-permissions.js';

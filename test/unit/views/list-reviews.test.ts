@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ButtonStyle } from 'discord.js';
+import { ButtonStyle } from 'discord-api-types/v10';
 import { english } from '../../../src/i18n/index.js';
 import { listReviewId, listReviewOrigin } from '../../../src/lists/index.js';
 import type { FeedReview } from '../../../src/store/index.js';

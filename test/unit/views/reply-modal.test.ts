@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ComponentType, TextInputStyle } from 'discord.js';
+import { ComponentType, TextInputStyle } from 'discord-api-types/v10';
 import { CUSTOM_ID_MAX } from '../../../src/core/discord-limits.js';
 import { ReplyModalField, readReplyModal, replyModal } from '../../../src/views/reply-modal.js';
 import { english } from '../../../src/i18n/index.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ButtonStyle } from 'discord.js';
+import { ButtonStyle } from 'discord-api-types/v10';
 import type { Review } from '../../../src/api/types.js';
 import { CUSTOM_ID_MAX } from '../../../src/core/discord-limits.js';
 import { parseReviewId, reviewView } from '../../../src/views/review.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ButtonStyle } from 'discord.js';
+import { ButtonStyle } from 'discord-api-types/v10';
 import { voteView } from '../../../src/views/vote.js';
 import { MEMBER, NOW, NOW_UNIX, buttonsOf, embedOf, embedText } from './view-json.js';
 import { english } from '../../../src/i18n/index.js';

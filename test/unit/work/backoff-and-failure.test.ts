@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { DiscordAPIError } from 'discord.js';
+import { DiscordAPIError } from '../../../src/work/discord-api-error.js';
 import { backoffMs } from '../../../src/work/backoff.js';
 import { classifyFailure } from '../../../src/work/failure.js';
 

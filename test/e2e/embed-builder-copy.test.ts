@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { ROOT } from '../../../tools/bot-process.js';
+import { ROOT } from '../../tools/bot-process.js';
 
 // In a plain Node process (Jest keeps its own module registry): the built module, then discord.js.
 const script = `

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { ROOT } from '../../../tools/bot-process.js';
+import { ROOT } from '../../tools/bot-process.js';
 
 const MODULE = path.join(ROOT, 'dist/src/core/stop-on-signal.js');
 const LOG_MODULE = path.join(ROOT, 'dist/src/core/log.js');
