@@ -1,4 +1,4 @@
-// `npm test`: the checks side by side (lint, layers, format, types, and the build the tests run),
+// `npm test`: the checks side by side (types and lint, layers, format, and the build the tests run),
 // the unit and integration tests beside them from the start, then the end-to-end tests once those
 // passed and the build is there, while the checks that remain run niced beside them. A failed check or stage stops the run
 // and shows its output. Plain JavaScript: it runs before anything is compiled.
@@ -24,8 +24,11 @@ const E2E_WORKERS = process.env.TEST_E2E_WORKERS ?? String(cores * 2 + 1);
 const JEST = ['--experimental-vm-modules', path.join(ROOT, 'node_modules/jest/bin/jest.js'), '--passWithNoTests'];
 const jestArgs = process.argv.slice(2);
 
-/** The checks: each a package.json script, run at once beside the others; the build skips type checking, which `typecheck` does. */
-const CHECKS = ['lint', 'lint:layers', 'format:check', 'typecheck', 'build:test'];
+/**
+ * The checks: each a package.json script, run at once beside the others. `check:code` is `typecheck`
+ * and `lint` over one program; the build skips type checking, which `check:code` does.
+ */
+const CHECKS = ['check:code', 'lint:layers', 'format:check', 'build:test'];
 const BUILD = 'build:test';
 
 const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
