@@ -15,10 +15,12 @@ export interface ForwardLog {
 }
 
 /**
- * What a refused caller may still send, thrown away, before the connection is cut: closing at once,
- * with its body unread, would reset the connection and could lose the answer before it is read.
+ * How a refused caller's unread body ends. Closing at once, with its body unread, resets the
+ * connection, and a caller whose machine is busy loses the answer it had not read yet (seen: a 413
+ * read as no answer at all). So up to LINGER_BYTES are read and thrown away, then reading stops (TCP
+ * holds the caller back), and the connection is cut only after LINGER_MS, time to read the answer.
  */
-const LINGER_MS = 1_000;
+const LINGER_MS = 3_000;
 const LINGER_BYTES = 1024 * 1024;
 
 /**
@@ -83,7 +85,7 @@ export function forwardRequests(rest: REST, wire: WireWatch, log: ForwardLog) {
   };
 }
 
-/** Answers with the refusal and closes the connection, reading no more of the body than LINGER_BYTES. */
+/** Answers with the refusal and closes the connection after LINGER_MS, reading no more of the body than LINGER_BYTES. */
 function refuse(req: IncomingMessage, res: ServerResponse, refusal: Refusal, example: string, log: ForwardLog): void {
   log.refused(refusal.reason, example);
   res.setHeader('connection', 'close');
@@ -93,7 +95,7 @@ function refuse(req: IncomingMessage, res: ServerResponse, refusal: Refusal, exa
     let drained = 0;
     req.on('data', (chunk: Buffer) => {
       drained += chunk.length;
-      if (drained > LINGER_BYTES) req.socket.destroy();
+      if (drained > LINGER_BYTES) req.socket.pause();
     });
     setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
   });
