@@ -2,12 +2,12 @@ import type { Translator } from '../i18n/index.js';
 import { isSiteId, SITE_FACTS } from '../lists/index.js';
 import {
   GUILDS_SITE,
-  type MirrorStore,
   type OutboxStore,
   type PendingAnnouncement,
   type ReviewFeedStore,
   type VoteLedger,
 } from '../store/index.js';
+import { voteCounts, type CountsStore } from '../store/vote-counts.js';
 import { REVIEWS_PER_POST, reviewFeedBatchView, type OriginOf } from '../views/review-feed.js';
 import {
   packTemplatedAnnouncement,
@@ -31,13 +31,12 @@ export interface PostSource {
 }
 
 /** What an announcement's totals are read from: the votes recorded since the last poll's. */
-type TotalsStore = Pick<VoteLedger, 'votesBetween'> & Pick<MirrorStore, 'mirrorTotals'>;
 
 export interface SourceOptions {
   store: Pick<OutboxStore, 'createPost'> &
     Pick<VoteLedger, 'waitingVotes'> &
     Pick<ReviewFeedStore, 'waitingReviews'> &
-    TotalsStore;
+    CountsStore;
   now: () => number;
   /** The server's language: a feed post answers no member in particular. */
   i18n: () => Translator;
@@ -123,13 +122,8 @@ export function reviewSource(options: SourceOptions & { originOf?: OriginOf }): 
   };
 }
 
-/** The totals an announcement shows: the last poll's total plus what was recorded since, and this month's. */
-async function voteTotals(store: TotalsStore, at: number): Promise<VoteTotals> {
-  const sum = (rows: Array<{ votes: number }>) => rows.reduce((total, row) => total + row.votes, 0);
-  const month = new Date(at);
-  const monthStart = Date.UTC(month.getUTCFullYear(), month.getUTCMonth(), 1);
-  const thisMonth = sum(await store.votesBetween(monthStart, at + 1));
-  const polled = await store.mirrorTotals();
-  const total = polled && polled.totalVotes + sum(await store.votesBetween(polled.polledAt + 1, at + 1));
-  return { total, thisMonth };
+/** The totals an announcement shows: the server's counts, all lists together (store/vote-counts.ts). */
+async function voteTotals(store: CountsStore, at: number): Promise<VoteTotals> {
+  const counts = await voteCounts(store, at);
+  return { total: counts.allTime, thisMonth: counts.thisMonth };
 }

@@ -7,6 +7,7 @@ import { translatorFor } from '../i18n/index.js';
 import { monthOf, monthRange } from '../leaderboard/month.js';
 import { isSiteId, SITE_FACTS, type SiteId } from '../lists/index.js';
 import { GUILDS_SITE } from '../store/index.js';
+import { voteCounts, type VoteCounts } from '../store/vote-counts.js';
 import type { MessageView } from '../views/message.js';
 import {
   parseVotesTarget,
@@ -16,8 +17,6 @@ import {
   type VotesPage,
 } from '../views/votes.js';
 import { pageButton } from './page-button.js';
-
-const DAY_MS = 86_400_000;
 
 /** A page button's target, its list (if any) one the bot knows. */
 function parseTarget(arg: string): VotesPage | null {
@@ -34,9 +33,10 @@ export const votesPage = pageButton({
 
 /**
  * A page of /votes with the names of its members beside their mentions (/votes and its buttons):
- * Guilds' active votes and totals from the service's cached list, with a line for each other list
- * that brought votes this month; or, for one list other than Guilds, its running votes and totals
- * from the ledger.
+ * Guilds' active votes from the service's cached list, its counts and a line for each other list
+ * that brought votes this month, all by the one counting rule (store/vote-counts.ts), and the
+ * server's counts when there are other lists; or, for one list other than Guilds, its running votes
+ * and counts from the ledger.
  */
 export async function votesPageWithNames(
   interaction: Interaction,
@@ -45,35 +45,52 @@ export async function votesPageWithNames(
   site?: SiteId,
 ): Promise<MessageView> {
   const now = ctx.now();
-  const [list, otherLists] =
-    site === undefined || site === GUILDS_SITE
-      ? await Promise.all([ctx.api.listVotes(), site === undefined ? otherListsThisMonth(ctx, now) : []])
-      : [await ledgerList(ctx, site, now.getTime()), []];
-  const ids = pageOf(list, page).items.map((vote) => vote.userId);
-  const names = await ctx.names.resolve(interaction.guild, ids);
-  const shown = site === undefined ? undefined : { id: site, name: SITE_FACTS[site].name };
   const i18n = translatorFor(interaction.locale);
-  return votesView({ list, page, now, i18n, names, site: shown, otherLists });
+  const shown = site === undefined ? undefined : { id: site, name: SITE_FACTS[site].name };
+  if (site !== undefined && site !== GUILDS_SITE) {
+    const list = await ledgerList(ctx, site, now.getTime());
+    const names = await ctx.names.resolve(
+      interaction.guild,
+      pageOf(list, page).items.map((vote) => vote.userId),
+    );
+    return votesView({ list, page, now, i18n, names, site: shown });
+  }
+  const read = await ctx.api.listVotes();
+  const counts = await countsOrNone(ctx, now.getTime(), read);
+  const guilds = counts?.lists[0];
+  const list: VoteList = guilds
+    ? { ...read, totalVotes: guilds.allTime ?? read.totalVotes, monthlyVotes: guilds.thisMonth }
+    : read;
+  const others = site === undefined ? otherListsOf(counts) : [];
+  const names = await ctx.names.resolve(
+    interaction.guild,
+    pageOf(list, page).items.map((vote) => vote.userId),
+  );
+  const allLists =
+    others.length > 0 && counts?.allTime !== undefined
+      ? { allTime: counts.allTime, thisMonth: counts.thisMonth }
+      : undefined;
+  return votesView({ list, page, now, i18n, names, site: shown, otherLists: others, allLists });
 }
 
-/**
- * The lists other than Guilds with votes this month (UTC), by the ledger: one read of per-day counts.
- * A store that does not answer costs only these lines: Guilds' list comes from the service.
- */
-async function otherListsThisMonth(ctx: BotContext, now: Date): Promise<OtherListMonth[]> {
-  const { from, to } = monthRange(monthOf(now));
-  let perSite: Record<string, number[]>;
+/** The counts, or none when the store does not answer: then Guilds' figures as the service gave them, and no other lists. */
+async function countsOrNone(ctx: BotContext, at: number, read: VoteList): Promise<VoteCounts | undefined> {
   try {
-    perSite = await ctx.ledger.votesPerDayBySite(from, Math.round((to - from) / DAY_MS));
+    return await voteCounts(ctx.ledger, at, read);
   } catch (err) {
-    ctx.logger.debug({ err }, "could not count this month's votes on the other lists; /votes shows Guilds' alone");
-    return [];
+    ctx.logger.debug(
+      { err },
+      "could not count the server's votes; /votes shows Guilds' figures as the service gave them",
+    );
+    return undefined;
   }
-  return Object.entries(perSite)
-    .filter(([site]) => site !== GUILDS_SITE && isSiteId(site))
-    .map(([site, days]) => ({ name: SITE_FACTS[site as SiteId].name, votes: days.reduce((sum, n) => sum + n, 0) }))
-    .filter((other) => other.votes > 0);
 }
+
+/** The lists other than Guilds with votes this month, for a line each. */
+const otherListsOf = (counts: VoteCounts | undefined): OtherListMonth[] =>
+  (counts?.lists ?? [])
+    .filter((list) => list.site !== GUILDS_SITE && isSiteId(list.site) && list.thisMonth > 0)
+    .map((list) => ({ name: SITE_FACTS[list.site as SiteId].name, votes: list.thisMonth }));
 
 /** One list's running votes and its totals, as the ledger has them, in the shape of Guilds' list. */
 async function ledgerList(ctx: BotContext, site: SiteId, at: number): Promise<VoteList> {

@@ -11,6 +11,7 @@ import type { Servers } from '../servers/servers.js';
 import type { SetupPorts } from './setup-ports.js';
 import type {
   ExpiryStore,
+  MirrorStore,
   ReminderStore,
   ReviewFeedStore,
   SiteBreakdownStore,
@@ -44,7 +45,8 @@ export interface BotContext extends BaseContext {
   readonly votes?: Pick<VoteMirror, 'activeVote' | 'learned'>;
   /** The votes the bot recorded, for the leaderboard, members' streaks and /vote's line per list. */
   readonly ledger: Pick<VoteLedger, 'votesBetween' | 'countingSince' | 'runningVotes' | 'runningVotesOf'> &
-    Pick<SiteBreakdownStore, 'votesPerDayBySite'>;
+    Pick<SiteBreakdownStore, 'votesPerDayBySite' | 'votesBySite'> &
+    Pick<MirrorStore, 'mirrorTotals' | 'countMark' | 'setCountMark'>;
   /** Members' streaks alive now, from memory. */
   readonly streaks: Pick<StreakIndex, 'streakOf' | 'alive'>;
   /** Votes per day and reviews per rating, for /stats. */

@@ -16,6 +16,7 @@ import type {
   Milestone,
   MilestoneGrant,
   MirrorEntry,
+  CountMark,
   MirrorTotals,
   PolledMirror,
   NewEvent,
@@ -149,6 +150,8 @@ export interface SiteBreakdownStore {
   votesBetweenBySite(from: number, to: number): Promise<MemberVotesBySite[]>;
   /** votesPerDay for each list with votes in the range, for /stats to stack them. */
   votesPerDayBySite(from: number, days: number): Promise<Record<VoteSite, number[]>>;
+  /** Votes recorded in [from, to) by weight, for each list with any: the counts' sums (vote-counts.ts). */
+  votesBySite(from: number, to: number): Promise<Record<VoteSite, number>>;
 }
 
 /** The streak each recorded vote made. */
@@ -180,6 +183,9 @@ export interface MirrorStore {
   /** All mirrored votes, for the reconcile pass. */
   mirrorEntries(): Promise<MirrorEntry[]>;
   mirrorTotals(): Promise<MirrorTotals | undefined>;
+  /** The highest Guilds counts shown (store/vote-counts.ts), and raising them. */
+  countMark(): Promise<CountMark | undefined>;
+  setCountMark(mark: CountMark): Promise<void>;
   recordPoll(poll: PollRecord): Promise<void>;
   lastPoll(): Promise<PollRecord | undefined>;
 }

@@ -11,11 +11,12 @@ import {
   type SqlValue,
 } from './sql.js';
 import type { ServerScopedClass } from './sql-scoped.js';
-import type { MirrorEntry, MirrorTotals, PolledMirror, PollRecord } from './types.js';
+import type { CountMark, MirrorEntry, MirrorTotals, PolledMirror, PollRecord } from './types.js';
 
 /** The keys of server_state, a value each per server: the mirror's totals and the last poll. */
 const MIRROR_TOTALS = 'mirror_totals';
 const LAST_POLL = 'last_poll';
+const COUNT_MARK = 'count_mark';
 
 const UPSERT_MIRROR = `ON CONFLICT (guild_id, user_id) DO UPDATE SET expires_at = excluded.expires_at,
   via_discord = excluded.via_discord`;
@@ -124,6 +125,14 @@ export function sqlMirror<Base extends ServerScopedClass>(base: Base) {
 
     mirrorTotals(): Promise<MirrorTotals | undefined> {
       return this.#state<MirrorTotals>(MIRROR_TOTALS);
+    }
+
+    countMark(): Promise<CountMark | undefined> {
+      return this.#state<CountMark>(COUNT_MARK);
+    }
+
+    setCountMark(mark: CountMark): Promise<void> {
+      return this.#setState(COUNT_MARK, mark);
     }
 
     recordPoll(poll: PollRecord): Promise<void> {

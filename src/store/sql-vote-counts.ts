@@ -43,6 +43,16 @@ export function sqlVoteCounts<Base extends ServerScopedClass>(base: Base) {
       return [...members.values()].sort((a, b) => b.votes - a.votes || (a.userId < b.userId ? -1 : 1));
     }
 
+    async votesBySite(from: number, to: number): Promise<Record<VoteSite, number>> {
+      const rows = await this.query(
+        `SELECT site, SUM(weight) AS votes FROM votes
+         WHERE guild_id = $1 AND voted_at >= $2 AND voted_at < $3 AND source <> 'seed'
+         GROUP BY site`,
+        [from, to],
+      );
+      return Object.fromEntries(rows.map((row) => [String(row.site), num(row.votes)]));
+    }
+
     async votesPerDay(from: number, days: number): Promise<number[]> {
       const rows = await this.query(
         // SQLite binds a JS number as REAL, so the division is cut to whole days explicitly.

@@ -250,6 +250,13 @@ export interface MirrorTotals {
   polledAt: number;
 }
 
+/** The highest Guilds counts shown so far, this month's for `month` (`YYYY-MM`, UTC): no count shown goes lower. */
+export interface CountMark {
+  allTime: number;
+  thisMonth: number;
+  month: string;
+}
+
 /** `month`: votes recorded in the calendar month (UTC), the role taken back when it ends; `all`: ever. */
 export type MilestonePeriod = 'month' | 'all';
 

@@ -26,9 +26,9 @@ export interface AnnouncedVote {
 }
 
 export interface VoteTotals {
-  /** The service's total at the last poll plus the votes recorded since; undefined without a poll. */
+  /** The server's votes over all its lists (store/vote-counts.ts); undefined before Guilds' first poll. */
   total: number | undefined;
-  /** Votes recorded this calendar month (UTC), a double vote counting as two. */
+  /** The same, this calendar month (UTC). */
   thisMonth: number;
 }
 

@@ -48,6 +48,8 @@ export interface VotesViewInput {
   site?: { id: string; name: string };
   /** Other lists with votes this month: a line each (none for a server only on Guilds). */
   otherLists?: readonly OtherListMonth[];
+  /** The server's counts over every list, under the other lists' lines: the figures announcements show. */
+  allLists?: { allTime: number; thisMonth: number };
 }
 
 export { orderByTimeLeft };
@@ -81,10 +83,13 @@ export function votesView({
   names,
   site,
   otherLists = [],
+  allLists,
 }: VotesViewInput): MessageView {
   const { t } = i18n;
   const shown = votesPage(list, page, pageSize);
   const others = otherLists.map((other) => t('votes.otherList', { site: other.name, count: i18n.number(other.votes) }));
+  if (allLists)
+    others.push(t('votes.allLists', { total: i18n.number(allLists.allTime), month: i18n.number(allLists.thisMonth) }));
 
   const embed = new EmbedBuilder()
     .setColor(ToneColour.info)

@@ -109,12 +109,20 @@ describe('/votes over every list', () => {
     const asker = asMember(world.discord);
     const guildsOnly = nextSnowflake();
     world.sandbox.setVote(guildsOnly, HOUR);
-    const first = textOf(await asker.command('votes').waitForMessage());
+    const message = await asker.command('votes').waitForMessage();
+    const first = textOf(message);
     expect(first).toContain(`<@${guildsOnly}>`);
     // The first test's Top.gg and discord.place votes, this month.
     expect(first).toContain('Top.gg: 2 this month');
     expect(first).toContain('discord.place: 11 this month');
     expect(first).not.toContain('Discadia');
+    // The server's counts, by the rule announcements use: Guilds' figures and every other list's votes.
+    const [allTime, month] = (message.embeds[0]?.fields ?? []).map((f: { value: string }) =>
+      Number(f.value.replace(/,/g, '')),
+    );
+    expect(first).toContain(
+      `All lists: ${(allTime! + 2 + 11).toLocaleString('en-US')} in all, ${(month! + 2 + 11).toLocaleString('en-US')} this month`,
+    );
 
     const guilds = await asker.command('votes', { site: 'guilds' }).waitForMessage();
     expect(guilds.embeds[0]?.title).toBe('Votes · Guilds');

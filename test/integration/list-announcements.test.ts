@@ -71,8 +71,10 @@ async function posted(
 const bind = (store: Store) => ({
   waitingVotes: store.waitingVotes.bind(store),
   waitingReviews: store.waitingReviews.bind(store),
-  votesBetween: store.votesBetween.bind(store),
+  votesBySite: store.votesBySite.bind(store),
   mirrorTotals: store.mirrorTotals.bind(store),
+  countMark: store.countMark.bind(store),
+  setCountMark: store.setCountMark.bind(store),
 });
 
 const description = (body: OutgoingPost['body']) =>

@@ -645,6 +645,7 @@ export const de: Catalog = {
   'leaderboard.siteOnly': 'Nur die Stimmen auf {site}.',
   'votes.titleSite': 'Stimmen · {site}',
   'votes.otherList': '{site}: {count} diesen Monat',
+  'votes.allLists': 'Alle Listen: {total} insgesamt, {month} diesen Monat',
   // Issue 34: /stats stacks the votes by list.
   'stats.bySiteHeading': 'Nach Liste:',
   // Issue 36: the dashboard's pages (src/dashboard/pages).

@@ -615,6 +615,7 @@ export const en = {
   'leaderboard.siteOnly': 'Only the votes on {site}.',
   'votes.titleSite': 'Votes · {site}',
   'votes.otherList': '{site}: {count} this month',
+  'votes.allLists': 'All lists: {total} in all, {month} this month',
   // Issue 34: /stats stacks the votes by list.
   'stats.bySiteHeading': 'By list:',
   // Issue 36: the dashboard's pages (src/dashboard/pages).

@@ -635,6 +635,7 @@ export const es: Catalog = {
   'leaderboard.siteOnly': 'Solo los votos en {site}.',
   'votes.titleSite': 'Votos · {site}',
   'votes.otherList': '{site}: {count} este mes',
+  'votes.allLists': 'Todas las listas: {total} en total, {month} este mes',
   // Issue 34: /stats stacks the votes by list.
   'stats.bySiteHeading': 'Por lista:',
   // Issue 36: the dashboard's pages (src/dashboard/pages).

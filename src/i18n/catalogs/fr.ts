@@ -636,6 +636,7 @@ export const fr: Catalog = {
   'leaderboard.siteOnly': 'Seulement les votes sur {site}.',
   'votes.titleSite': 'Votes · {site}',
   'votes.otherList': '{site} : {count} ce mois-ci',
+  'votes.allLists': 'Toutes les listes : {total} au total, {month} ce mois-ci',
   // Issue 34: /stats stacks the votes by list.
   'stats.bySiteHeading': 'Par liste :',
   // Issue 36: the dashboard's pages (src/dashboard/pages).

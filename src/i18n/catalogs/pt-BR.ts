@@ -628,6 +628,7 @@ export const ptBR: Catalog = {
   'leaderboard.siteOnly': 'Só os votos em {site}.',
   'votes.titleSite': 'Votos · {site}',
   'votes.otherList': '{site}: {count} este mês',
+  'votes.allLists': 'Todas as listas: {total} no total, {month} este mês',
   // Issue 34: /stats stacks the votes by list.
   'stats.bySiteHeading': 'Por lista:',
   // Issue 36: the dashboard's pages (src/dashboard/pages).
