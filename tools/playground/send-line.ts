@@ -13,7 +13,16 @@ export interface CommandDefinition {
   name: string;
   /** Set on commands only members with these permissions see (/setup: Manage Server). */
   default_member_permissions?: string | null;
-  options?: Array<{ name: string; type: number; required?: boolean; options?: CommandDefinition['options'] }>;
+  options?: CommandDefinitionOption[];
+}
+
+/** An option, subcommand or subcommand group of a command's definition; `choices`: the only values it takes. */
+export interface CommandDefinitionOption {
+  name: string;
+  type: number;
+  required?: boolean;
+  choices?: Array<{ name: string; value: string | number }>;
+  options?: CommandDefinitionOption[];
 }
 
 export type SendRequest =
@@ -146,14 +155,27 @@ function readCommand(words: string[], commands: readonly CommandDefinition[], se
   const targets: string[] = [];
   const roles: RolePayload[] = [];
   const fields = new Map<string, string>();
-  const subcommands = definitions.filter((o) => o.type === OptionType.Subcommand);
+  const groups = definitions.filter((o) => o.type === OptionType.SubcommandGroup);
+  let subcommands = definitions.filter((o) => o.type === OptionType.Subcommand);
+  let group: string | undefined;
+  // What the next bare word may be: a group or a subcommand of the command, or a subcommand of the group.
+  const choices = () => (group === undefined ? [...groups, ...subcommands] : subcommands).map((o) => o.name);
+  const typed = () => [name, group, subcommand].filter(Boolean).join(' ');
   for (const part of pairs(words.slice(1))) {
     if ('word' in part) {
-      const sub = subcommands.find((o) => o.name === part.word.toLowerCase());
+      const word = part.word.toLowerCase();
+      const inGroup = group === undefined && subcommand === undefined && groups.find((o) => o.name === word);
+      if (inGroup) {
+        group = inGroup.name;
+        subcommands = (inGroup.options ?? []).filter((o) => o.type === OptionType.Subcommand);
+        definitions = [];
+        continue;
+      }
+      const sub = subcommands.find((o) => o.name === word);
       if (!sub || subcommand !== undefined)
         throw new SendLineError(
-          subcommands.length > 0 && subcommand === undefined
-            ? `/${name} ${part.word}: choose one of ${subcommands.map((o) => o.name).join(', ')}.`
+          choices().length > 0 && subcommand === undefined
+            ? `/${typed()} ${part.word}: choose one of ${choices().join(', ')}.`
             : `"${part.word}" is not an option: type options as name:value.`,
         );
       subcommand = sub.name;
@@ -164,31 +186,36 @@ function readCommand(words: string[], commands: readonly CommandDefinition[], se
       as = personNamed(part.value, 'as');
       continue;
     }
-    const definition = definitions.find((o) => o.name === part.key && o.type !== OptionType.Subcommand);
-    const known = definitions.filter((o) => o.type !== OptionType.Subcommand).map((o) => `${o.name}:`);
+    const isValue = (o: CommandDefinitionOption) =>
+      o.type !== OptionType.Subcommand && o.type !== OptionType.SubcommandGroup;
+    const definition = definitions.find((o) => o.name === part.key && isValue(o));
+    const known = definitions.filter(isValue).map((o) => `${o.name}:`);
     // A command that takes no options may answer with a form: what else is typed fills it.
-    if (!definition && known.length === 0 && (subcommands.length === 0 || subcommand !== undefined)) {
+    if (!definition && known.length === 0 && (subcommand !== undefined || choices().length === 0)) {
       fields.set(part.key, part.value);
       continue;
     }
     if (!definition)
       throw new SendLineError(
-        `/${name}${subcommand ? ` ${subcommand}` : ''} has no option ${part.key}:` +
+        `/${typed()} has no option ${part.key}:` +
           (known.length > 0 ? `; it takes ${known.join(', ')}` : '; it takes none') +
           ' (and as: for who sends it).',
+      );
+    if (definition.choices && !definition.choices.some((choice) => String(choice.value) === part.value))
+      throw new SendLineError(
+        `${part.key}: one of ${definition.choices.map((choice) => choice.value).join(', ')}, not "${part.value}".`,
       );
     const { value, target, role } = optionValue(definition.type, part.key, part.value, server);
     given.push({ name: definition.name, type: definition.type, value });
     if (target) targets.push(target);
     if (role) roles.push(role);
   }
-  if (subcommands.length > 0 && subcommand === undefined)
-    throw new SendLineError(
-      `/${name} needs one of ${subcommands.map((o) => o.name).join(', ')}, e.g. /${name} ${subcommands[0]!.name}.`,
-    );
+  if (choices().length > 0 && subcommand === undefined)
+    throw new SendLineError(`/${typed()} needs one of ${choices().join(', ')}, e.g. /${typed()} ${choices()[0]}.`);
   const missing = definitions.filter((o) => o.required && !given.some((g) => g.name === o.name));
-  if (missing.length > 0) throw new SendLineError(`/${name} needs ${missing.map((o) => `${o.name}:`).join(', ')}.`);
-  const options = subcommand ? [{ name: subcommand, type: OptionType.Subcommand, options: given }] : given;
+  if (missing.length > 0) throw new SendLineError(`/${typed()} needs ${missing.map((o) => `${o.name}:`).join(', ')}.`);
+  const leaf = subcommand ? [{ name: subcommand, type: OptionType.Subcommand, options: given }] : given;
+  const options = group ? [{ name: group, type: OptionType.SubcommandGroup, options: leaf }] : leaf;
   // What a form is filled with is as secret as the form makes it (an API key): never echoed.
   const key = (word: string) => word.split(':')[0]!;
   const shown = words.map((word) => (fields.has(key(word).toLowerCase()) ? `${key(word)}:…` : word)).join(' ');

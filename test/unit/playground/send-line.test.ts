@@ -57,6 +57,31 @@ describe('what a playground send line asks for', () => {
     });
   });
 
+  it('sends a subcommand of a group as Discord does: the group, carrying the subcommand, carrying its options', () => {
+    expect(read('/setup listing add site:topgg')).toMatchObject({
+      name: 'setup',
+      as: maya,
+      options: [
+        {
+          name: 'listing',
+          type: OptionType.SubcommandGroup,
+          options: [{ name: 'add', type: OptionType.Subcommand, options: [{ name: 'site', value: 'topgg' }] }],
+        },
+      ],
+    });
+    expect(refusal('/setup nothing')).toMatch(/^\/setup nothing: choose one of .*\blisting\b/);
+    expect(refusal('/setup listing')).toMatch(/^\/setup listing needs one of add, /);
+    const siteOption = commands
+      .find((c) => c.name === 'setup')
+      ?.options?.find((o) => o.name === 'listing')
+      ?.options?.find((o) => o.name === 'add')
+      ?.options?.find((o) => o.name === 'site');
+    expect(siteOption?.choices?.map((choice) => choice.value)).toContain('topgg');
+    expect(refusal('/setup listing add site:myspace')).toBe(
+      `site: one of ${siteOption!.choices!.map((choice) => choice.value).join(', ')}, not "myspace".`,
+    );
+  });
+
   it('reads deliveries, with a review defaulting to 5 stars and a friendly text', () => {
     expect(read('webhook vote member:bob double:yes')).toMatchObject({ kind: 'vote', member: bob, double: true });
     expect(read('webhook review member:maya rating:2 content:"Slow but fair"')).toMatchObject({
