@@ -30,8 +30,6 @@ export interface PostSource {
   claim(channelId: string): Promise<Claim>;
 }
 
-/** What an announcement's totals are read from: the votes recorded since the last poll's. */
-
 export interface SourceOptions {
   store: Pick<OutboxStore, 'createPost'> &
     Pick<VoteLedger, 'waitingVotes'> &

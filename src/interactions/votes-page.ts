@@ -47,30 +47,31 @@ export async function votesPageWithNames(
   const now = ctx.now();
   const i18n = translatorFor(interaction.locale);
   const shown = site === undefined ? undefined : { id: site, name: SITE_FACTS[site].name };
-  if (site !== undefined && site !== GUILDS_SITE) {
-    const list = await ledgerList(ctx, site, now.getTime());
-    const names = await ctx.names.resolve(
-      interaction.guild,
-      pageOf(list, page).items.map((vote) => vote.userId),
-    );
-    return votesView({ list, page, now, i18n, names, site: shown });
-  }
-  const read = await ctx.api.listVotes();
-  const counts = await countsOrNone(ctx, now.getTime(), read);
-  const guilds = counts?.lists[0];
-  const list: VoteList = guilds
-    ? { ...read, totalVotes: guilds.allTime ?? read.totalVotes, monthlyVotes: guilds.thisMonth }
-    : read;
-  const others = site === undefined ? otherListsOf(counts) : [];
+  const { list, otherLists, allLists } =
+    site !== undefined && site !== GUILDS_SITE
+      ? { list: await ledgerList(ctx, site, now.getTime()), otherLists: [], allLists: undefined }
+      : await guildsPage(ctx, now.getTime(), site === undefined);
   const names = await ctx.names.resolve(
     interaction.guild,
     pageOf(list, page).items.map((vote) => vote.userId),
   );
+  return votesView({ list, page, now, i18n, names, site: shown, otherLists, allLists });
+}
+
+/** Guilds' list with its counts by the rule; with `everyList`, a line per other list and the server's counts. */
+async function guildsPage(ctx: BotContext, at: number, everyList: boolean) {
+  const read = await ctx.api.listVotes();
+  const counts = await countsOrNone(ctx, at, read);
+  const guilds = counts?.lists[0];
+  const list: VoteList = guilds
+    ? { ...read, totalVotes: guilds.allTime ?? read.totalVotes, monthlyVotes: guilds.thisMonth }
+    : read;
+  const otherLists = everyList ? otherListsOf(counts) : [];
   const allLists =
-    others.length > 0 && counts?.allTime !== undefined
+    otherLists.length > 0 && counts?.allTime !== undefined
       ? { allTime: counts.allTime, thisMonth: counts.thisMonth }
       : undefined;
-  return votesView({ list, page, now, i18n, names, site: shown, otherLists: others, allLists });
+  return { list, otherLists, allLists };
 }
 
 /** The counts, or none when the store does not answer: then Guilds' figures as the service gave them, and no other lists. */

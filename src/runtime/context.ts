@@ -45,7 +45,7 @@ export interface BotContext extends BaseContext {
   readonly votes?: Pick<VoteMirror, 'activeVote' | 'learned'>;
   /** The votes the bot recorded, for the leaderboard, members' streaks and /vote's line per list. */
   readonly ledger: Pick<VoteLedger, 'votesBetween' | 'countingSince' | 'runningVotes' | 'runningVotesOf'> &
-    Pick<SiteBreakdownStore, 'votesPerDayBySite' | 'votesBySite'> &
+    Pick<SiteBreakdownStore, 'votesBySite'> &
     Pick<MirrorStore, 'mirrorTotals' | 'countMark' | 'setCountMark'>;
   /** Members' streaks alive now, from memory. */
   readonly streaks: Pick<StreakIndex, 'streakOf' | 'alive'>;

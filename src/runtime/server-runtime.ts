@@ -194,7 +194,6 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
       'countingSince',
       'runningVotes',
       'runningVotesOf',
-      'votesPerDayBySite',
       'votesBySite',
       'mirrorTotals',
       'countMark',

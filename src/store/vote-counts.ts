@@ -3,7 +3,7 @@ import type { MirrorStore, SiteBreakdownStore } from './ports.js';
 import { GUILDS_SITE, type CountMark, type VoteSite } from './types.js';
 
 // The one rule for a server's vote counts, wherever one is shown (announcements, /votes, and what
-// reads them); docs/votes.md, "How votes are counted", says it for admins.
+// reads them); docs/lists.md, "How votes are counted", says it for admins.
 // - Guilds: the service's own figure as last polled, plus the Guilds votes the bot recorded after
 //   that poll; a figure read from the service just now counts when it is higher.
 // - Every other list: the votes the bot recorded from it (a weekend double counting as two).
@@ -42,7 +42,7 @@ const monthAt = (at: number) => monthKey(monthOf(new Date(at)));
 /** The counts at `at` by the rule above; `read`: Guilds' figures just read from the service. */
 export async function voteCounts(store: CountsStore, at: number, read?: ServiceFigures): Promise<VoteCounts> {
   const { from: monthStart } = monthRange(monthOf(new Date(at)));
-  const polled = await store.mirrorTotals();
+  const [polled, mark] = await Promise.all([store.mirrorTotals(), store.countMark()]);
   const [ever, month, sincePoll] = await Promise.all([
     store.votesBySite(0, at + 1),
     store.votesBySite(monthStart, at + 1),
@@ -52,7 +52,7 @@ export async function voteCounts(store: CountsStore, at: number, read?: ServiceF
   const recorded = sincePoll?.[GUILDS_SITE] ?? 0;
   const guildsMonth =
     polled && monthAt(polled.polledAt) === monthAt(at) ? polled.monthlyVotes + recorded : (month[GUILDS_SITE] ?? 0);
-  const guilds = await notBelowShown(store, at, {
+  const guilds = await notBelowShown(store, at, mark, {
     site: GUILDS_SITE,
     allTime: highest(read?.totalVotes, polled && polled.totalVotes + recorded),
     thisMonth: highest(read?.monthlyVotes, guildsMonth) ?? 0,
@@ -70,9 +70,13 @@ export async function voteCounts(store: CountsStore, at: number, read?: ServiceF
 }
 
 /** Guilds' counts raised to the highest shown before (this month's in the same month), and the mark raised to them. */
-async function notBelowShown(store: CountsStore, at: number, counted: ListCount): Promise<ListCount> {
+async function notBelowShown(
+  store: CountsStore,
+  at: number,
+  mark: CountMark | undefined,
+  counted: ListCount,
+): Promise<ListCount> {
   const thisMonth = monthAt(at);
-  const mark = await store.countMark();
   const sameMark = mark?.month === thisMonth;
   const shown: ListCount = {
     site: counted.site,
