@@ -150,6 +150,17 @@ describe('the REST proxy forwards only what a bot sends Discord', () => {
     expect(upstream.requests).toEqual([]);
   }, 30_000);
 
+  it('gives every one of several callers refused at once its 413, none a reset in its place', async () => {
+    // Closed with their bodies unread, one in 25 of these read a reset before the answer, on a busy machine.
+    const statuses: number[] = [];
+    for (let round = 0; round < 6; round++) {
+      const sent = await Promise.all([0, 1, 2, 3].map(() => sendChunked('/api/v10/channels/1/messages', 128 * MiB)));
+      statuses.push(...sent.map((one) => one.status));
+    }
+    expect(statuses).toEqual(Array.from({ length: 24 }, () => 413));
+    expect(upstream.requests).toEqual([]);
+  }, 60_000);
+
   it.each([
     ['an OAuth2 path', 'GET', '/oauth2/authorize?client_id=1', TOKEN, 404],
     ['API v9', 'GET', '/api/v9/gateway/bot', TOKEN, 404],
