@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { hostInUrl, listen } from '../core/listen.js';
+import { closeAfterAnswer, readBody } from '../core/request-body.js';
 import type { Logger } from '../core/log.js';
 import { TallyLog } from '../core/tally-log.js';
 import {
@@ -46,8 +47,6 @@ export interface InteractionsEndpoint {
 
 type Refusal = `signature_${SignatureProblem}` | 'method' | 'not_found' | 'too_large' | 'malformed' | 'replayed';
 
-class BodyTooLarge extends Error {}
-
 /**
  * Discord's Interactions Endpoint URL: every request's signature is checked on the raw bytes before
  * anything is parsed (401 otherwise), a PING is answered PONG, and every other interaction goes to
@@ -92,16 +91,13 @@ export async function startInteractionsEndpoint(options: EndpointOptions): Promi
       res.setHeader('allow', 'POST');
       return refuse(res, 405, 'method', 'method not allowed');
     }
-    let body: Buffer;
-    try {
-      body = await readBody(req);
-    } catch (error) {
-      if (error instanceof BodyTooLarge) {
-        res.setHeader('connection', 'close');
-        return refuse(res, 413, 'too_large', 'body too large');
-      }
-      return; // the sender went away: no one to answer
+    const read = await readBody(req, INTERACTIONS_MAX_BODY_BYTES);
+    if (read.kind === 'gone') return; // no one to answer
+    if (read.kind === 'too_large') {
+      closeAfterAnswer(req, res);
+      return refuse(res, 413, 'too_large', 'body too large');
     }
+    const body = read.body;
     const timestamp = header(req, 'x-signature-timestamp');
     const check = checkSignature(key, header(req, 'x-signature-ed25519'), timestamp, body, now());
     if (!check.ok) return refuse(res, 401, `signature_${check.problem}`, 'invalid request signature');
@@ -172,19 +168,6 @@ function isInteraction(payload: Record<string, unknown>): payload is Interaction
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const declared = Number(req.headers['content-length']);
-  if (declared > INTERACTIONS_MAX_BODY_BYTES) throw new BodyTooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > INTERACTIONS_MAX_BODY_BYTES) throw new BodyTooLarge();
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
 }
 
 function send(res: ServerResponse, status: number, text: string): void {

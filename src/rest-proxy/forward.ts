@@ -3,7 +3,7 @@ import type { REST, RequestMethod } from '@discordjs/rest';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { REQUEST_BODY_MAX } from '../core/discord-limits.js';
 import { REFUSALS, refusalOf, routeOf, type Refusal, type RefusalReason } from './admission.js';
-import { declaredOver, readBody } from './read-body.js';
+import { closeAfterAnswer, readBody } from '../core/request-body.js';
 import type { WireWatch } from './wire-watch.js';
 
 /** A caller that hung up: before its request was sent (then never sent), or after (its answer dropped). */
@@ -13,17 +13,6 @@ export interface ForwardLog {
   refused(reason: RefusalReason, example: string): void;
   gone(kind: GoneKind): void;
 }
-
-/**
- * How a refused caller's unread body ends. Node closes a `connection: close` socket as soon as the
- * answer is written, and closing it with the caller's body unread makes the kernel send a reset that
- * can reach a busy caller before it has read the answer: its next write fails (EPIPE) and the 413 is
- * never seen (1 in 25 of four concurrent refusals beside two busy cores). So the socket half-closes
- * instead, reads and throws away up to LINGER_BYTES, then stops reading (TCP holds the caller back),
- * and is cut only after LINGER_MS, time to read the answer.
- */
-const LINGER_MS = 3_000;
-const LINGER_BYTES = 1024 * 1024;
 
 /**
  * @discordjs/proxy's proxyRequests, with these changes. It forwards only what a bot sends Discord
@@ -39,7 +28,6 @@ export function forwardRequests(rest: REST, wire: WireWatch, log: ForwardLog) {
     const example = `${req.method} ${url.pathname.slice(0, 100)}`;
     const refusal = refusalOf(req.method, url.pathname, req.headers.authorization);
     if (refusal) return refuse(req, res, refusal, example, log);
-    if (declaredOver(req, REQUEST_BODY_MAX)) return refuse(req, res, REFUSALS.too_large, example, log);
     const read = await readBody(req, REQUEST_BODY_MAX);
     if (read.kind === 'too_large') return refuse(req, res, REFUSALS.too_large, example, log);
     if (read.kind === 'gone') return log.gone('before_sending');
@@ -87,21 +75,11 @@ export function forwardRequests(rest: REST, wire: WireWatch, log: ForwardLog) {
   };
 }
 
-/** Answers with the refusal and closes the connection after LINGER_MS, reading no more of the body than LINGER_BYTES. */
+/** Answers with the refusal and closes the connection without reading the rest of the body. */
 function refuse(req: IncomingMessage, res: ServerResponse, refusal: Refusal, example: string, log: ForwardLog): void {
   log.refused(refusal.reason, example);
-  const socket = req.socket;
-  // The server ends a `connection: close` socket with destroySoon(): end() then destroy() at once.
-  socket.destroySoon = () => void socket.end();
-  res.setHeader('connection', 'close');
+  closeAfterAnswer(req, res);
   if (refusal.reason === 'method') res.setHeader('allow', 'GET, POST, PUT, PATCH, DELETE');
   res.writeHead(refusal.status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ message: refusal.message, code: 0 }), () => {
-    let drained = 0;
-    req.on('data', (chunk: Buffer) => {
-      drained += chunk.length;
-      if (drained > LINGER_BYTES) socket.pause();
-    });
-    setTimeout(() => socket.destroy(), LINGER_MS).unref();
-  });
+  res.end(JSON.stringify({ message: refusal.message, code: 0 }));
 }

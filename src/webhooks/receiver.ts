@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { hostInUrl, listen } from '../core/listen.js';
+import { closeAfterAnswer, readBody } from '../core/request-body.js';
 import type { Logger } from '../core/log.js';
 import type { DeliveryOutcome, EventStore } from '../store/index.js';
 import type { DeliveryLog } from './delivery-log.js';
@@ -73,8 +74,6 @@ export interface Receiver {
   readonly url: string;
   close(): Promise<void>;
 }
-
-class BodyTooLarge extends Error {}
 
 /** Compared against when no token is known: random per process, so no presented value can match. */
 const UNGUESSABLE = randomBytes(32).toString('hex');
@@ -158,18 +157,15 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
       if (known !== undefined) logDelivery(guildId, UNREAD_EVENT, 'wrong_token');
       return answer(res, 401, 'unauthorized');
     }
-    let raw: string;
-    try {
-      raw = (await readBody(req)).toString('utf8');
-    } catch (error) {
-      if (error instanceof BodyTooLarge) {
-        refusals.refuse('too_large', { declaredBytes: req.headers['content-length'] });
-        logDelivery(guildId, UNREAD_EVENT, 'malformed');
-        return answer(res, 413, 'body too large', true);
-      }
-      // The sender went away or was cut off by the request timeout (counted there): no one to answer.
-      return;
+    const got = await readBody(req, WEBHOOK_MAX_BODY_BYTES);
+    if (got.kind === 'too_large') {
+      refusals.refuse('too_large', { declaredBytes: req.headers['content-length'] });
+      logDelivery(guildId, UNREAD_EVENT, 'malformed');
+      return tooLarge(req, res);
     }
+    // The sender went away or was cut off by the request timeout (counted there): no one to answer.
+    if (got.kind === 'gone') return;
+    const raw = got.body.toString('utf8');
     let body: unknown;
     try {
       body = JSON.parse(raw);
@@ -222,17 +218,14 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
       refusals.refuse('not_found', { guildId, site });
       return answer(res, 404, 'not found');
     }
-    let rawBody: Buffer;
-    try {
-      rawBody = await readBody(req);
-    } catch (error) {
-      if (error instanceof BodyTooLarge) {
-        refusals.refuse('too_large', { declaredBytes: req.headers['content-length'], site });
-        logDelivery(guildId, `${site} ?`, 'malformed');
-        return answer(res, 413, 'body too large', true);
-      }
-      return;
+    const read = await readBody(req, WEBHOOK_MAX_BODY_BYTES);
+    if (read.kind === 'too_large') {
+      refusals.refuse('too_large', { declaredBytes: req.headers['content-length'], site });
+      logDelivery(guildId, `${site} ?`, 'malformed');
+      return tooLarge(req, res);
     }
+    if (read.kind === 'gone') return;
+    const rawBody = read.body;
     const verdict = checkListDelivery(target, req.headers, rawBody, check, now());
     if (!verdict.ok) {
       const detail = verdict.status === 401 ? { remote: req.socket.remoteAddress } : { problem: verdict.problem };
@@ -329,27 +322,20 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function answer(res: ServerResponse, status: number, message: string, close = false): void {
+function answer(res: ServerResponse, status: number, message: string): void {
   if (res.headersSent || res.destroyed) return;
-  if (close) res.setHeader('connection', 'close');
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(status === 200 ? { ok: true, message } : { error: message }));
+}
+
+/** Refuses a body over the cap, closing the connection without reading the rest of it. */
+function tooLarge(req: IncomingMessage, res: ServerResponse): void {
+  if (res.headersSent || res.destroyed) return;
+  closeAfterAnswer(req, res);
+  answer(res, 413, 'body too large');
 }
 
 function unavailable(res: ServerResponse): void {
   res.setHeader('retry-after', String(RETRY_AFTER_SECONDS));
   answer(res, 503, 'could not store the event now; retry');
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > WEBHOOK_MAX_BODY_BYTES) throw new BodyTooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > WEBHOOK_MAX_BODY_BYTES) throw new BodyTooLarge();
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
 }

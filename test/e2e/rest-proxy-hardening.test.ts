@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { request, type OutgoingHttpHeaders } from 'node:http';
 import { startBot, type BotProcess, type LogLine } from '../../tools/bot-process.js';
 import { closedPort } from '../../tools/closed-port.js';
+import { postChunked } from '../support/chunked-post.js';
 import { startRecordingUpstream, type RecordingUpstream } from '../support/recording-upstream.js';
 
 /*
@@ -70,41 +71,13 @@ function send(method: string, path: string, headers: OutgoingHttpHeaders, body?:
   });
 }
 
-/** Writes a chunked body a MiB at a time until the proxy answers or cuts the connection, at most `upTo` bytes. */
-function sendChunked(path: string, upTo: number): Promise<{ status: number; written: number }> {
-  return new Promise((resolve) => {
-    let status = 0;
-    let written = 0;
-    let finished = false;
-    const finish = () => {
-      if (finished) return;
-      finished = true;
-      req.destroy();
-      resolve({ status, written });
-    };
-    const req = request({
-      host: '127.0.0.1',
-      port,
-      method: 'POST',
-      path,
-      headers: { authorization: TOKEN, 'content-type': 'application/octet-stream', 'transfer-encoding': 'chunked' },
-    });
-    req.once('response', (res) => {
-      status = res.statusCode ?? 0;
-      res.resume().once('end', finish).once('error', finish);
-    });
-    req.once('error', finish).once('close', finish);
-    const chunk = Buffer.alloc(MiB, 1);
-    const write = () => {
-      while (!finished && written < upTo) {
-        written += chunk.length;
-        if (!req.write(chunk)) return void req.once('drain', write);
-      }
-      if (!finished) req.end();
-    };
-    write();
-  });
-}
+const sendChunked = (path: string, upTo: number) =>
+  postChunked(
+    `http://127.0.0.1:${port}${path}`,
+    { authorization: TOKEN, 'content-type': 'application/octet-stream' },
+    upTo,
+    MiB,
+  );
 
 const since = (from: number) => proxy.logs.slice(from);
 // A line is written at once but read from the child's stdout a moment later.

@@ -6,6 +6,7 @@ import { openStore, type StoreRoot } from '../../src/store/index.js';
 import { WEBHOOK_MAX_BODY_BYTES, type Receiver } from '../../src/webhooks/receiver.js';
 import { tokenMatches } from '../../src/webhooks/token.js';
 import { deliver, reviewEvent, voteEvent } from '../../tools/guilds-webhook.js';
+import { postChunked } from '../support/chunked-post.js';
 import { singleServerReceiver } from '../support/single-server-receiver.js';
 
 const GUILD = '111111111111111111';
@@ -73,6 +74,14 @@ describe('the webhook receiver', () => {
     expect(await deliver(receiver.url, TOKEN, huge)).toBe(413);
     expect(await deliver(receiver.url, TOKEN, undefined, { raw: '{"event": "vote",' })).toBe(400);
     expect(await deliver(receiver.url, TOKEN, undefined, { raw: '[1, 2]' })).toBe(400);
+    expect(await pending()).toEqual([]);
+  });
+
+  it('answers 413 to a chunked body once it passes 64 KiB, without reading the rest', async () => {
+    const headers = { authorization: TOKEN, 'content-type': 'application/json' };
+    const sent = await postChunked(receiver.url, headers, 64 * WEBHOOK_MAX_BODY_BYTES, 16 * 1024);
+    expect(sent.status).toBe(413);
+    expect(sent.written).toBeLessThan(64 * WEBHOOK_MAX_BODY_BYTES);
     expect(await pending()).toEqual([]);
   });
 
