@@ -69,11 +69,14 @@ describe("the playground's many-server walk, as docs/playground.md tells it", ()
     expect(bot.logs.filter((line) => (line.level ?? 0) >= 50)).toEqual([]);
   });
 
-  it('walks server 2 from credentials to a ✔ status, each step answered (exit 0)', () => {
+  it('walks server 2 from credentials, its Top.gg listing included, to a ✔ status, each step answered (exit 0)', () => {
     expect(sends.map((line) => line.split(' ').slice(5, 7).join(' '))).toEqual([
       '/setup credentials',
       '/setup channel',
       '/setup webhook',
+      'webhook vote',
+      '/setup listing',
+      'press "Paste',
       'webhook vote',
       '/setup status',
     ]);
@@ -83,7 +86,7 @@ describe("the playground's many-server walk, as docs/playground.md tells it", ()
         code: 0,
         stderr: '',
       });
-    const [credentials, channel, webhook, vote, status] = answers.map((answer) => answer.stdout);
+    const [credentials, channel, webhook, vote, listing, pasted, topggVote, status] = answers.map((a) => a.stdout);
     // The form, filled and submitted: the key checked with the service and kept, shown by its end only.
     expect(credentials).toContain('Maya › /setup credentials');
     expect(credentials).toContain('Maya fills in api_key:, app_id: and submits');
@@ -96,6 +99,16 @@ describe("the playground's many-server walk, as docs/playground.md tells it", ()
     expect(webhook).toMatch(/http:\/\/127\.0\.0\.1:\d+\/webhook\/\d{17,20}/);
     expect(vote).toContain('Guilds › webhook vote member:bob (server 2)');
     expect(vote).toContain('@Bob (Bob) voted');
+    // The listing's address is this server's, and its secret is Top.gg's to make: the button takes it.
+    expect(listing).toMatch(/http:\/\/127\.0\.0\.1:\d+\/webhook\/\d{17,20}\/topgg/);
+    expect(listing).toContain('To press “Paste the secret”: send press "Paste the secret" --server 2');
+    expect(pasted).toContain('Maya presses “Paste the secret” (server 2)');
+    expect(pasted).toContain('Maya fills in secret: and submits');
+    expect(pasted).toContain('2222');
+    expect(pasted).not.toContain('whs_playground_2222');
+    expect(topggVote).toContain('Top.gg › webhook vote site:topgg member:carol (server 2)');
+    expect(topggVote).toContain('@Carol (Carol) voted');
+    expect(status).toContain('Top.gg');
     expect(status).toContain('✔');
     expect(status).not.toContain('✘');
   });

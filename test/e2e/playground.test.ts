@@ -103,6 +103,20 @@ describe('npm run playground, with npm start in a second terminal', () => {
     expect(wrong.stdout + wrong.stderr).toContain('site: takes one of guilds, topgg, discordplace');
   });
 
+  it("presses a button on the bot's last answer: /votes, then Next shows the next page", async () => {
+    const first = await send('/votes');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/Page 1 of [2-9]/);
+    expect(first.stdout).toContain('To press “Next”: send press "Next"');
+    const next = await send('press', 'next');
+    expect(next.code).toBe(0);
+    expect(next.stdout).toContain('Alice presses “Next”');
+    expect(next.stdout).toMatch(/Page 2 of [2-9]/);
+    const none = await send('press', 'Reply');
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('has no button “Reply”; it has “Previous”, “Next”');
+  });
+
   it('delivers a review as Guilds does and shows the feed post, and /remind answers', async () => {
     const review = await send('webhook', 'review', 'member:maya', 'rating:3', 'content:Fair queue, slow replies');
     expect(review.code).toBe(0);

@@ -23,6 +23,7 @@ send asks the running playground to act and prints what the bot answers or posts
   send webhook vote site:topgg member:bob   as another list sends it (topgg, discordplace, discadia,
                                       discordlistspace, discollab), signed or authorized as it does
   send webhook review member:dan rating:4 content:"Quick and fair"
+  send press "Paste the secret" secret:K  presses a button on the bot's last answer, fills its form
   send /setup credentials api_key:K app_id:A --server 2   fills the form the command answers with
   send /setup channel kind:votes target:#general         channels by #name, roles by @name
 Exit codes: 0 started or answered, 1 not started or not answered, 2 a wrong command line.
@@ -194,11 +195,18 @@ ${send(`/setup credentials api_key:${two.credentials.apiKey} app_id:${two.creden
 ${send(`/setup channel kind:votes target:#general --server ${two.n}`)}
 ${send(`/setup webhook --server ${two.n}`)}
 ${send(`webhook vote member:bob --server ${two.n}`)}
+3. Add its Top.gg listing: the answer gives the address and a button for the secret Top.gg makes
+${send(`/setup listing add site:topgg --server ${two.n}`)}
+${send(`press "Paste the secret" secret:${topggSecret(two)} --server ${two.n}`)}
+${send(`webhook vote site:topgg member:carol --server ${two.n}`)}
 ${send(`/setup status --server ${two.n}`)}
 
 Ctrl+C stops the playground and removes ${file}.
 `;
 }
+
+/** A made-up Top.gg webhook secret for a server: Top.gg's start `whs_`, and the playground signs with it. */
+const topggSecret = (server: PlaygroundServer) => `whs_playground_${server.n}${server.n}${server.n}${server.n}`;
 
 function stopOnSignal(close: () => Promise<void>, say: (line: string) => void): void {
   let stopping = false;

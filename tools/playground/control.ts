@@ -1,18 +1,21 @@
 import { renderMessage, renderModal, plainStyle, type RenderContext } from '../demo/render.js';
 import {
+  buttonClick,
   isModal,
   member,
   modalSubmit,
   slashCommand,
   type DiscordStandIn,
+  type CommandOption,
   type InteractionHandle,
   type Message,
   type ModalResponse,
 } from '../discord-standin/index.js';
 import { deliver, reviewEvent, voteEvent } from '../guilds-webhook.js';
 import { sendAs } from '../list-senders/send.js';
+import { decodeCustomId, Prefix } from '../../src/core/custom-id.js';
 import { english } from '../../src/i18n/index.js';
-import { SITE_FACTS, type AdaptedSiteId } from '../../src/lists/index.js';
+import { isAdaptedSiteId, SITE_FACTS, type AdaptedSiteId } from '../../src/lists/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { CAST, findPerson, type Person } from './cast.js';
 import { readSendLine, SendLineError, type CommandDefinition, type SendRequest } from './send-line.js';
@@ -40,6 +43,10 @@ export interface PlaygroundParts {
   serverTokens: Map<string, string>;
   /** The listing the playground's server has on each list besides Guilds (LISTING_<SITE>_SECRET). */
   listingSecrets: Readonly<Record<AdaptedSiteId, string>>;
+  /** Many-server mode: each server's listing secrets as `/setup listing add` showed them or its form took them. */
+  serverListings: Map<string, Map<AdaptedSiteId, string>>;
+  /** The bot's last answer with buttons in each server, and who saw it: what `press` presses. */
+  lastAnswers: Map<string, { message: Message; by: Person }>;
   /** The line that starts the bot, for messages that tell a newcomer to start it. */
   startLine: string;
 }
@@ -91,7 +98,55 @@ function keepWebhookToken(parts: PlaygroundParts, server: PlaygroundServer, answ
   if (whole) parts.serverTokens.set(server.id, whole[1]!);
 }
 
+/** A secret `/setup listing add` made and shows whole once: kept, so `send webhook vote site:` can sign with it. */
+function keepListingSecret(parts: PlaygroundParts, server: PlaygroundServer, site: unknown, answer: Message): void {
+  if (typeof site !== 'string' || !isAdaptedSiteId(site)) return;
+  const fields = (answer.embeds?.[0]?.fields ?? []) as Array<{ name: string; value: string }>;
+  const secret = fields.find((field) => field.name === english.t('setup.listing.secret'))?.value;
+  const whole = secret && /^`([^`]+)`$/.exec(secret);
+  if (whole) listingsOf(parts, server).set(site, whole[1]!);
+}
+
+function listingsOf(parts: PlaygroundParts, server: PlaygroundServer): Map<AdaptedSiteId, string> {
+  const kept = parts.serverListings.get(server.id) ?? new Map<AdaptedSiteId, string>();
+  parts.serverListings.set(server.id, kept);
+  return kept;
+}
+
+/** The value of the option `name` anywhere in a command's options (under its group and subcommand). */
+function optionNamed(options: readonly CommandOption[], name: string): unknown {
+  for (const option of options) {
+    if (option.name === name) return option.value;
+    const inner = option.options && optionNamed(option.options, name);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
+}
+
+/** The buttons on a message the bot handles (link buttons have no custom id and are not pressed). */
+function buttonsOf(message: Message): Array<{ label: string; customId: string }> {
+  type Part = { type?: number; label?: string; custom_id?: string; components?: Part[] };
+  const all = (parts: readonly Part[]): Part[] => parts.flatMap((part) => [part, ...all(part.components ?? [])]);
+  return all(message.components ?? [])
+    .filter((part) => part.type === 2 && part.custom_id !== undefined)
+    .map((part) => ({ label: String(part.label ?? ''), customId: String(part.custom_id) }));
+}
+
+/** Under an answer with buttons: how to press each. */
+function pressHint(message: Message, server: PlaygroundServer, multi: boolean): string {
+  const buttons = buttonsOf(message);
+  if (buttons.length === 0) return '';
+  const where = multi ? ` --server ${server.n}` : '';
+  return buttons
+    .map(
+      (button) => `To press “${button.label}”: send press "${button.label}"${where}
+`,
+    )
+    .join('');
+}
+
 type CommandRequest = Extract<SendRequest, { kind: 'command' }>;
+type VoteRequest = Extract<SendRequest, { kind: 'vote' }>;
 
 async function sendCommand(parts: PlaygroundParts, request: CommandRequest): Promise<SendAnswer> {
   const { discord } = parts;
@@ -117,18 +172,47 @@ async function sendCommand(parts: PlaygroundParts, request: CommandRequest): Pro
   const given = Object.keys(request.fields);
   if (!isModal(answer.response)) {
     keepWebhookToken(parts, server, answer.response);
+    keepListingSecret(parts, server, optionNamed(request.options, 'site'), answer.response);
+    remember(parts, server, request.as, answer.response);
     const shown = renderMessage(answer.response, ctx, { author: 'Vote Review Bot', ...answer.note });
-    if (given.length === 0) return { status: 200, text: `${head}${shown}\n` };
+    const hint = pressHint(answer.response, server, parts.servers.length > 1);
+    if (given.length === 0) return { status: 200, text: `${head}${shown}\n${hint}` };
     // The command took no options and answered with a message: the fields had no form to go in.
     return {
       status: 400,
       text: `${head}${shown}\n/${request.name} answered with a message, not a form: ${given.map((k) => `${k}:`).join(', ')} went nowhere.\n`,
     };
   }
-  const form = answer.response;
+  return fillForm(
+    parts,
+    { form: answer.response, as: request.as, server, fields: request.fields, head },
+    request.shown,
+  );
+}
+
+/** The bot's answer kept for `press`, when it has buttons to press. */
+function remember(parts: PlaygroundParts, server: PlaygroundServer, by: Person, message: Message): void {
+  if (buttonsOf(message).length > 0) parts.lastAnswers.set(server.id, { message, by });
+}
+
+interface OpenForm {
+  form: ModalResponse;
+  as: Person;
+  server: PlaygroundServer;
+  fields: Record<string, string>;
+  /** What was shown before the form: the command or button that opened it. */
+  head: string;
+}
+
+/** Shows a form, or fills it with the fields given and submits it, as a member would. */
+async function fillForm(parts: PlaygroundParts, open: OpenForm, line: string): Promise<SendAnswer> {
+  const { form, as, server, head } = open;
+  const ctx = renderContext(parts.discord, parts.servers);
   const fields = formFields(form);
+  const given = Object.keys(open.fields);
   if (given.length === 0) {
-    const fill = `send ${request.shown} ${fields.map((f) => `${f}:…`).join(' ')}${where && ` --server ${server.n}`}`;
+    const where = parts.servers.length > 1 ? ` --server ${server.n}` : '';
+    const fill = `send ${line} ${fields.map((f) => `${f}:…`).join(' ')}${where}`;
     return { status: 200, text: `${head}${renderModal(form, ctx)}\nTo fill it and submit: ${fill}\n` };
   }
   const unknown = given.filter((key) => !fields.includes(key));
@@ -137,17 +221,69 @@ async function sendCommand(parts: PlaygroundParts, request: CommandRequest): Pro
     // The form stays unsubmitted, as when a member closes it: nothing changes.
     return {
       status: 400,
-      text: `The form of ${request.shown.split(' ').slice(0, 2).join(' ')} has the fields ${fields.map((f) => `${f}:`).join(', ')}; type each once, e.g. ${fields.map((f) => `${f}:…`).join(' ')}.\n`,
+      text: `The form of ${line.split(' ').slice(0, 2).join(' ')} has the fields ${fields.map((f) => `${f}:`).join(', ')}; type each once, e.g. ${fields.map((f) => `${f}:…`).join(' ')}.\n`,
     };
-  const submitted = discord.sendInteraction(
-    modalSubmit({ customId: form.custom_id, guildId: server.id, member: request.as.member, fields: request.fields }),
+  const submitted = parts.discord.sendInteraction(
+    modalSubmit({ customId: form.custom_id, guildId: server.id, member: as.member, fields: open.fields }),
   );
-  const reply = await answerOf(submitted, `the form of ${request.shown}`);
+  const reply = await answerOf(submitted, `the form of ${line}`);
   if (typeof reply === 'string') return { status: 504, text: reply };
   if (isModal(reply.response)) return { status: 502, text: 'The bot answered the form with another form.\n' };
-  const filled = `${renderModal(form, ctx)}\n${request.as.name} fills in ${given.map((k) => `${k}:`).join(', ')} and submits\n`;
+  keepPastedSecret(parts, server, form, open.fields);
+  const filled = `${renderModal(form, ctx)}\n${as.name} fills in ${given.map((k) => `${k}:`).join(', ')} and submits\n`;
   const shown = renderMessage(reply.response, ctx, { author: 'Vote Review Bot', ...reply.note });
   return { status: 200, text: `${head}${filled}${shown}\n` };
+}
+
+/** A secret pasted into a list's form (Top.gg's own): kept for `send webhook vote site:` to sign with. */
+function keepPastedSecret(
+  parts: PlaygroundParts,
+  server: PlaygroundServer,
+  form: ModalResponse,
+  fields: Record<string, string>,
+) {
+  const id = decodeCustomId(form.custom_id);
+  if (id?.prefix !== Prefix.setupListingSecret || !isAdaptedSiteId(id.arg) || fields.secret === undefined) return;
+  listingsOf(parts, server).set(id.arg, fields.secret.trim());
+}
+
+type PressRequest = Extract<SendRequest, { kind: 'press' }>;
+
+/** Presses a button on the bot's last answer in the server: a form opens (and is filled), or the bot answers. */
+async function pressButton(parts: PlaygroundParts, request: PressRequest): Promise<SendAnswer> {
+  const { discord } = parts;
+  if (!discord.connected) return notConnected(parts);
+  const { server } = request;
+  const last = parts.lastAnswers.get(server.id);
+  const multi = parts.servers.length > 1 ? ` (server ${server.n})` : '';
+  if (!last)
+    return {
+      status: 409,
+      text: `No answer of the bot${multi} has buttons yet: send the command whose answer has the button first.\n`,
+    };
+  const wanted = request.label.toLowerCase();
+  const buttons = buttonsOf(last.message);
+  const button = buttons.find((b) => b.label.toLowerCase().startsWith(wanted));
+  if (!button)
+    return {
+      status: 400,
+      text: `The bot's last answer${multi} has no button “${request.label}”; it has ${buttons.map((b) => `“${b.label}”`).join(', ')}.\n`,
+    };
+  const as = request.as ?? last.by;
+  const handle = discord.sendInteraction(
+    buttonClick({ customId: button.customId, guildId: server.id, member: as.member, message: last.message }),
+  );
+  const answer = await answerOf(handle, `“${button.label}”`);
+  if (typeof answer === 'string') return { status: 504, text: answer };
+  const head = `${as.name} presses “${button.label}”${multi}\n`;
+  if (isModal(answer.response))
+    return fillForm(parts, { form: answer.response, as, server, fields: request.fields, head }, request.shown);
+  remember(parts, server, as, answer.response);
+  const shown = renderMessage(answer.response, renderContext(discord, parts.servers), {
+    author: 'Vote Review Bot',
+    ...answer.note,
+  });
+  return { status: 200, text: `${head}${shown}\n${pressHint(answer.response, server, parts.servers.length > 1)}` };
 }
 
 /** The bot's answer to an interaction and how long it took, or why there is none. */
@@ -187,20 +323,34 @@ async function sendDelivery(
   return deliverAndShow(parts, person, server, shown, 'Guilds', () => deliver(url, token, body));
 }
 
-/** Delivers as `site` does (tools/list-senders: signed or authorized, retried as it documents) to the server's listing. */
-function sendListVote(parts: PlaygroundParts, site: AdaptedSiteId, voter: Person, double: boolean, shown: string) {
-  const vote = { guildId: parts.discord.guildId, memberId: voter.id, memberName: voter.name, weight: double ? 2 : 1 };
+/**
+ * Delivers as `site` does (tools/list-senders: signed or authorized, retried as it documents) to the
+ * server's listing: the one the settings file sets, or in many-server mode the one `/setup listing add` made.
+ */
+function sendListVote(parts: PlaygroundParts, request: VoteRequest & { site: AdaptedSiteId }): Promise<SendAnswer> {
+  const { site, member: voter, double, shown, server } = request;
+  const many = parts.webhookToken === undefined;
+  const secret = many ? parts.serverListings.get(server.id)?.get(site) : parts.listingSecrets[site];
+  if (secret === undefined)
+    return Promise.resolve({
+      status: 409,
+      text:
+        `Server ${server.n} has no ${SITE_FACTS[site].name} listing the playground saw: ` +
+        `send /setup listing add site:${site} --server ${server.n} first` +
+        (SITE_FACTS[site].secretFrom === 'site' ? `, then press "Paste the secret" with secret:… .\n` : '.\n'),
+    });
+  const vote = { guildId: server.id, memberId: voter.id, memberName: voter.name, weight: double ? 2 : 1 };
   const send = async () => {
     const { status } = await sendAs(site, {
-      url: `${parts.webhookUrl}/${site}`,
-      secret: parts.listingSecrets[site],
+      url: many ? `${parts.webhookUrl}/${server.id}/${site}` : `${parts.webhookUrl}/${site}`,
+      secret,
       vote,
       delayScale: 0.01,
     });
     if (status === 'network') throw new Error('nothing listens');
     return status === 'timeout' ? 504 : status;
   };
-  return deliverAndShow(parts, voter, parts.servers[0]!, shown, SITE_FACTS[site].name, send);
+  return deliverAndShow(parts, voter, server, shown, SITE_FACTS[site].name, send);
 }
 
 async function deliverAndShow(
@@ -265,13 +415,10 @@ async function answerRequest(parts: PlaygroundParts, request: SendRequest): Prom
   switch (request.kind) {
     case 'command':
       return sendCommand(parts, request);
+    case 'press':
+      return pressButton(parts, request);
     case 'vote': {
-      if (request.site && parts.webhookToken === undefined)
-        return {
-          status: 400,
-          text: 'site: needs the listings the settings file gives one server; with several, send webhook vote without site:.\n',
-        };
-      if (request.site) return sendListVote(parts, request.site, request.member, request.double, request.shown);
+      if (request.site) return sendListVote(parts, { ...request, site: request.site });
       // As on Guilds: the service has the vote before its webhook goes out (the bot asks it back).
       sandbox.setVote(request.member.id, VOTE_MS);
       const voter = request.member;

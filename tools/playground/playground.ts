@@ -196,6 +196,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       servers,
       serverTokens: new Map(),
       listingSecrets: LISTING_SECRETS,
+      serverListings: new Map(),
+      lastAnswers: new Map(),
       startLine: startLine(envFile),
     };
     const control = createServer((req, res) => {

@@ -40,7 +40,17 @@ export type SendRequest =
       shown: string;
     }
   | { kind: 'vote'; member: Person; double: boolean; shown: string; site?: AdaptedSiteId; server: PlaygroundServer }
-  | { kind: 'review'; member: Person; rating: number; content: string; shown: string; server: PlaygroundServer };
+  | { kind: 'review'; member: Person; rating: number; content: string; shown: string; server: PlaygroundServer }
+  | {
+      kind: 'press';
+      /** The button's label as typed: the first on the server's last answer whose label starts with it. */
+      label: string;
+      as: Person | undefined;
+      /** What to type into the form the button opens. */
+      fields: Record<string, string>;
+      server: PlaygroundServer;
+      shown: string;
+    };
 
 /** Bad input: the message says what to type instead. */
 export class SendLineError extends Error {}
@@ -256,12 +266,36 @@ function readWebhook(words: string[], server: PlaygroundServer): SendRequest {
   return { kind: 'review', member, rating, content: values.get('content') || DEFAULT_REVIEW, shown, server };
 }
 
+/** `press "Paste the secret" secret:… as:maya`: a button on the bot's last answer in the server. */
+function readPress(words: string[], server: PlaygroundServer): SendRequest {
+  const label = words[1];
+  if (label === undefined || label.includes(':'))
+    throw new SendLineError('press: name the button, e.g. press "Paste the secret" secret:whs_….');
+  let as: Person | undefined;
+  const fields = new Map<string, string>();
+  for (const part of pairs(words.slice(2))) {
+    if ('word' in part)
+      throw new SendLineError(`"${part.word}": a label of several words goes in quotes ("Paste the secret").`);
+    if (part.key === 'as') as = personNamed(part.value, 'as');
+    else fields.set(part.key, part.value);
+  }
+  const quoted = /\s/.test(label) ? `"${label}"` : label;
+  const key = (word: string) => word.split(':')[0]!;
+  const shown = [
+    words[0]!,
+    quoted,
+    ...words.slice(2).map((w) => (fields.has(key(w).toLowerCase()) ? `${key(w)}:…` : w)),
+  ];
+  return { kind: 'press', label, as, fields: Object.fromEntries(fields), server, shown: shown.join(' ') };
+}
+
 const ONE_SERVER = playgroundServers(1);
 
 /**
  * Reads `/vote member:alice as:maya`, `/remind on`, `/setup channel kind:votes target:#general`,
  * `/setup credentials api_key:… app_id:…`, `webhook vote member:bob double:true` or `webhook review
- * member:dan rating:4`, each with `server:2` to act in another of the `servers` (default the first).
+ * member:dan rating:4`, or `press "Paste the secret" secret:…` (a button on the bot's last answer), each
+ * with `server:2` to act in another of the `servers` (default the first).
  */
 export function readSendLine(
   allWords: string[],
@@ -273,5 +307,6 @@ export function readSendLine(
     throw new SendLineError('Nothing to send: try /vote member:alice or webhook vote member:bob.');
   if (words[0]!.startsWith('/')) return readCommand(words, commands, server);
   if (words[0]!.toLowerCase() === 'webhook') return readWebhook(words, server);
-  throw new SendLineError(`"${words[0]}": start with a slash command (/vote) or the word webhook.`);
+  if (words[0]!.toLowerCase() === 'press') return readPress(words, server);
+  throw new SendLineError(`"${words[0]}": start with a slash command (/vote), the word webhook or the word press.`);
 }

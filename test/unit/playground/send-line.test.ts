@@ -104,6 +104,20 @@ describe('what a playground send line asks for', () => {
     expect(refusal('/setup channel kind:votes api_key:k')).toContain('/setup channel has no option api_key:');
   });
 
+  it("reads a button to press on the bot's last answer, with the form's fields, never echoing them", () => {
+    expect(read('press "Paste the secret" secret:whs_abcdefghijklmnop server:2')).toEqual({
+      kind: 'press',
+      label: 'Paste the secret',
+      as: undefined,
+      fields: { secret: 'whs_abcdefghijklmnop' },
+      server: servers[1],
+      shown: 'press "Paste the secret" secret:…',
+    });
+    expect(read('press next as:bob')).toMatchObject({ label: 'next', as: bob, fields: {} });
+    expect(refusal('press')).toContain('press: name the button');
+    expect(refusal('press Paste the secret')).toContain('a label of several words goes in quotes');
+  });
+
   it('names channels and roles as a member picks them, in the server server: names (by number or id)', () => {
     const two = servers[1]!;
     expect(read('/setup channel kind:votes target:#general server:2')).toMatchObject({
