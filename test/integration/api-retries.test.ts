@@ -96,7 +96,8 @@ describe('Retry-After', () => {
     sandbox.setFault('getVote', { status: 429, retryAfter: '5' });
     const started = performance.now();
     const error = await failure(clientFor(sandbox.baseUrl, { totalBudgetMs: 2000 }).getVote(VOTER));
-    expect(performance.now() - started).toBeLessThan(500);
+    // Waiting would take the whole 2 s budget; the bound leaves a loaded machine room below it.
+    expect(performance.now() - started).toBeLessThan(1500);
     expect(error).toBeInstanceOf(ServiceUnavailableError);
     expect((error as ServiceUnavailableError).status).toBe(429);
     expect((error as Error).message).toMatch(/asked to wait 5000 ms/);
@@ -107,7 +108,8 @@ describe('Retry-After', () => {
     sandbox.setFault('getVote', { status: 503, retryAfter: new Date(Date.now() + 60_000).toUTCString() });
     const started = performance.now();
     const error = await failure(clientFor(sandbox.baseUrl).getVote(VOTER));
-    expect(performance.now() - started).toBeLessThan(500);
+    // Waiting would take the 10 s budget.
+    expect(performance.now() - started).toBeLessThan(3000);
     expect((error as ServiceUnavailableError).status).toBe(503);
     expect(sandbox.requestCount('getVote')).toBe(1);
   });
@@ -178,7 +180,8 @@ describe('timeouts and budgets', () => {
     const error = await failure(
       clientFor(sandbox.baseUrl, { attemptTimeoutMs: 2000 }).getVote(VOTER, { budgetMs: 100 }),
     );
-    expect(performance.now() - started).toBeLessThan(400);
+    // The answer would take 1 s.
+    expect(performance.now() - started).toBeLessThan(800);
     expect((error as ServiceUnavailableError).reason).toBe('timeout');
   });
 
@@ -189,9 +192,8 @@ describe('timeouts and budgets', () => {
     void pollUntil(() => sandbox.requestCount('getVote') > 0, 'the request at the service').then(() =>
       controller.abort(),
     );
-    const started = performance.now();
+    // Not answered (1 s) nor timed out (5 s): only the abort ends it with this reason.
     const error = await failure(clientFor(sandbox.baseUrl).getVote(VOTER, { signal: controller.signal }));
-    expect(performance.now() - started).toBeLessThan(400);
     expect(error).toBeInstanceOf(ServiceUnavailableError);
     expect((error as ServiceUnavailableError).reason).toBe('aborted');
   });

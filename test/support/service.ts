@@ -12,8 +12,10 @@ export function fastClient(
     baseUrl: target.baseUrl,
     apiKey: target.apiKey,
     appId: target.appId,
-    attemptTimeoutMs: 300,
-    totalBudgetMs: 2000,
+    // Far past any answer of the sandbox on a loaded machine: a test of timeouts sets its own (300 ms
+    // timed an attempt out before the sandbox counted it, 2 requests for 3 failed calls).
+    attemptTimeoutMs: 5_000,
+    totalBudgetMs: 10_000,
     minRetryDelayMs: 10,
     maxRetryDelayMs: 40,
     cacheTtlMs: 0,
