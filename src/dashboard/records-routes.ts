@@ -7,7 +7,7 @@ import { UserFacingError } from '../bot/user-error.js';
 import { secretValues } from '../config/bot.js';
 import { translatorFor, type MessageKey, type Translator } from '../i18n/index.js';
 import { postReviewReply } from '../interactions/review-reply-post.js';
-import { isAdaptedSiteId, listReviewOrigin, SITE_FACTS } from '../lists/index.js';
+import { isAdaptedSiteId, listReviewOrigin, SITE_FACTS, SITE_IDS } from '../lists/index.js';
 import type { Actor, ChangeTarget } from '../setup/change.js';
 import { applyCredentials, credentialsShown } from '../setup/credentials.js';
 import { applyListingAdd, applyListingSecret, environmentSites, listingsFacts } from '../setup/listing.js';
@@ -25,7 +25,7 @@ import { html, type Html } from './html.js';
 import type { ServerPageId } from './nav.js';
 import { deliveriesPage } from './pages/deliveries.js';
 import { pagePath, PAGES, type PagePath } from './pages/form.js';
-import { LISTING_ACTIONS, LISTING_FIELDS, listingsPage } from './pages/listings.js';
+import { LISTING_ACTIONS, LISTING_FIELDS, listingsPage, type PendingList } from './pages/listings.js';
 import {
   INBOX_PAGE_SIZE,
   REPLY_FIELDS,
@@ -34,7 +34,8 @@ import {
   type ReviewsPageInput,
 } from './pages/reviews.js';
 import { statsPage } from './pages/stats.js';
-import { formOf } from './form-body.js';
+import { formOf, type Form } from './form-body.js';
+import { plainText } from './page-text.js';
 import { sendPage } from './send-page.js';
 import type { Sessions } from './session.js';
 
@@ -137,12 +138,17 @@ export function recordsRoutes(app: FastifyInstance, deps: DashboardDeps, session
     notice?: Notice,
     shown?: { site: string; secret: ShownSecret; address?: string },
     status = 200,
+    pending?: PendingList,
   ) => {
     const i18n = translatorFor(memberOf(request).locale);
     const facts = await listings(guild, i18n);
     // Receiving off (no WEBHOOK_PORT): no list to show, and the page says why; the credentials still are.
     const off = facts instanceof UserFacingError;
     const shownFacts = off ? [] : facts.map((f) => (shown && f.site === shown.site ? { ...f, ...shown } : f));
+    const listed = new Set([...shownFacts.map((f) => f.site), pending?.site]);
+    const addable = SITE_IDS.filter(isAdaptedSiteId)
+      .filter((site) => !listed.has(site))
+      .map((site) => ({ site, name: SITE_FACTS[site].name }));
     // A page with a whole secret is kept by no cache and no history.
     if (shown) reply.header('cache-control', 'no-store');
     const body = listingsPage({
@@ -150,6 +156,8 @@ export function recordsRoutes(app: FastifyInstance, deps: DashboardDeps, session
       csrf: sessions.csrf(request),
       listings: shownFacts,
       credentials: credentialsShown(base, guild.id),
+      ...(off ? {} : { addable }),
+      ...(pending ? { pending } : {}),
       i18n,
     });
     notice ??= off ? { refused: facts } : undefined;
@@ -199,6 +207,7 @@ export function recordsRoutes(app: FastifyInstance, deps: DashboardDeps, session
         await applyCredentials(base, target, input, actor);
         return backTo(reply, guild, PAGES.listings, 'credentials');
       }
+      if (action === LISTING_ACTIONS.add) return await addList(request, reply, guild, form);
       if (action !== LISTING_ACTIONS.rotate) throw new UserFacingError('refusal.listingUnknownSite');
       const made = { done: t('dashboard.pages.listings.made') };
       if (site === 'guilds') {
@@ -224,6 +233,28 @@ export function recordsRoutes(app: FastifyInstance, deps: DashboardDeps, session
       return showListings(request, reply, guild, { refused: error }, undefined, 400);
     }
   });
+
+  /** The add form: `/setup listing add site: vote-hours:`, answered on the page as the command answers. */
+  const addList = async (request: FastifyRequest, reply: FastifyReply, guild: Guild, form: Form) => {
+    const i18n = translatorFor(memberOf(request).locale);
+    const site = String(form[LISTING_FIELDS.site] ?? '');
+    const hours = String(form[LISTING_FIELDS.voteHours] ?? '').trim();
+    const input = { site, ...(hours === '' ? {} : { voteHours: Number(hours) }) };
+    const added = await applyListingAdd(base, targetOf(guild), input, actorOf(request));
+    if ('environment' in added) {
+      const { key, vars } = added.environment;
+      return showListings(request, reply, guild, { done: i18n.t(`${key}.text`, vars(i18n)) });
+    }
+    const { secret, address } = added.listing;
+    if ('none' in secret) {
+      // The site makes the secret (Top.gg): nothing is kept until it is pasted into the card this adds.
+      const steps = plainText(i18n.t(`setup.listing.steps.${added.listing.site}`));
+      const pending = { site, name: SITE_FACTS[added.listing.site].name, address, steps };
+      return showListings(request, reply, guild, undefined, undefined, 200, pending);
+    }
+    const made = { done: i18n.t('dashboard.pages.listings.made') };
+    return showListings(request, reply, guild, made, { site, secret, address });
+  };
 
   // The review inbox.
   const inbox = async (guild: Guild, number: number): Promise<{ reviews: InboxReview[]; total: number }> => {

@@ -5,6 +5,9 @@
 export const SITE_IDS = ['guilds', 'topgg', 'discordplace', 'discadia', 'discordlistspace', 'discollab'] as const;
 export type SiteId = (typeof SITE_IDS)[number];
 
+/** The longest vote length a listing may set (`vote-hours`), for the sites whose deliveries do not say: a week. */
+export const LISTING_VOTE_HOURS_MAX = 168;
+
 /** Sites whose deliveries this folder verifies and reads; Guilds' go through src/api/webhook-payloads.ts. */
 export type AdaptedSiteId = Exclude<SiteId, 'guilds'>;
 

@@ -10,6 +10,7 @@ import { UserFacingError } from '../bot/user-error.js';
 import { translatorFor, type Translator } from '../i18n/index.js';
 import {
   isAdaptedSiteId,
+  LISTING_VOTE_HOURS_MAX,
   listingAddress,
   listingSecretVariable,
   SITE_FACTS,
@@ -24,8 +25,6 @@ import { changeAnswer, changed, changeResult, commandActor, commandTarget } from
 import type { Actor, ChangeResult, ChangeTarget } from './change.js';
 import { sealing } from './manage-server.js';
 
-/** The longest vote length a listing may set (a week), in hours; the shortest is 1. */
-export const LISTING_VOTE_HOURS_MAX = 168;
 const HOUR_MS = 3_600_000;
 
 /** The single-server setting that holds a list's secret: LISTING_TOPGG_SECRET, … */

@@ -17,6 +17,7 @@ import {
   type Message,
 } from '../../tools/discord-standin/index.js';
 import { deliver, reviewEvent, voteEvent } from '../../tools/guilds-webhook.js';
+import { sendAs } from '../../tools/list-senders/send.js';
 import { receiverEnv, removeStoreFiles } from '../../tools/receiver-env.js';
 import { CRITIC, CRITIC_REVIEW, VOTER, VOTER_REVIEW } from '../../tools/seed.js';
 import { startWorld, type World } from '../../tools/world.js';
@@ -169,6 +170,53 @@ describe('credentials and listings', () => {
     expect(await toGuilds(voteEvent(GUILD, VOTER), old)).toBe(401);
     expect(await toGuilds(voteEvent(GUILD, VOTER))).toBe(200);
     await world.discord.waitUntil(() => lines().some((line) => line.includes('Webhook token made')));
+  });
+
+  it('adds a list from its form as /setup listing add does: the secret shown once, the vote length kept, then taken', async () => {
+    const { browser, csrf } = await signedIn();
+    const before = await browser.get(PAGE('listings'));
+    expect(before.text).toContain('<option value="discadia">Discadia</option>');
+    // discord.place is on already (beforeAll): not offered again.
+    expect(before.text).not.toContain('<option value="discordplace">');
+    const form = { action: 'add', site: 'discadia', _csrf: csrf };
+    const refused = await browser.post(PAGE('listings'), { ...form, vote_hours: '500' });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('Give a whole number of hours from 1 to 168.');
+    expect(refused.text).toContain('<option value="discadia">Discadia</option>');
+    const added = await browser.post(PAGE('listings'), { ...form, vote_hours: '48' });
+    expect(added.status).toBe(200);
+    expect(added.headers.get('cache-control')).toBe('no-store');
+    const secret = /<code class="secret">([^<]+)<\/code>/.exec(added.text)?.[1];
+    expect(secret).toMatch(/^[\x21-\x7e]{16,}$/);
+    expect(added.text).toContain('48 h (set)');
+    expect(added.text).not.toContain('<option value="discadia">');
+    const vote = { guildId: GUILD, memberId: VOTER, memberName: 'Voter', weight: 1 };
+    const sent = await sendAs('discadia', {
+      url: `${receiverUrl}/${GUILD}/discadia`,
+      secret: secret!,
+      vote,
+      delayScale: 0,
+    });
+    expect(sent.status).toBe(200);
+    expect((await browser.get(PAGE('listings'))).text).not.toContain(secret);
+  });
+
+  it('adds Top.gg: its address and where to paste it, then the secret Top.gg makes pasted into the card', async () => {
+    const { browser, csrf } = await signedIn();
+    const added = await browser.post(PAGE('listings'), { action: 'add', site: 'topgg', _csrf: csrf });
+    expect(added.status).toBe(200);
+    expect(added.text).toContain(`${PUBLIC_URL}/webhook/${GUILD}/topgg`);
+    expect(added.text).toContain('Webhooks');
+    expect(added.text).not.toContain('**');
+    expect(added.text).toMatch(/name="site" value="topgg"[\s\S]*name="action" value="rotate"[\s\S]*name="secret"/);
+    // Nothing is kept before the secret is pasted: the list is still offered.
+    expect((await browser.get(PAGE('listings'))).text).toContain('<option value="topgg">Top.gg</option>');
+    const secret = `whs_${randomBytes(18).toString('hex')}`;
+    const saved = await browser.post(PAGE('listings'), { site: 'topgg', action: 'rotate', secret, _csrf: csrf });
+    expect(saved.status).toBe(303);
+    const page = await browser.get(saved.location!);
+    expect(page.text).toContain(`••••${secret.slice(-4)}`);
+    expect(page.text).not.toContain('<option value="topgg">');
   });
 
   it("saves Top.gg's own secret pasted in the form, shown after by its last four; a secret with spaces is refused", async () => {

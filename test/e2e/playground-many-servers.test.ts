@@ -3,6 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT, startBot, type BotProcess } from '../../tools/bot-process.js';
+import { closedPort } from '../../tools/closed-port.js';
+import { DashboardVisitor } from '../../tools/dashboard-visitor.js';
 import { splitWords } from '../../tools/playground/send-line.js';
 import { startPlayground, type PlaygroundProcess } from '../support/playground-process.js';
 import { runBuilt, type ScriptRun } from '../support/run-script.js';
@@ -11,6 +13,8 @@ import { runBuilt, type ScriptRun } from '../support/run-script.js';
 // order, against the built playground and the bot started from nothing but the file it wrote.
 const CLI = 'dist/tools/playground/cli.js';
 const FREE_PORTS = ['--discord-port', '0', '--sandbox-port', '0', '--control-port', '0', '--webhook-port', '0'];
+/** The dashboard too (`--dashboard`, on a free port): the page's "The dashboard" section. */
+const DASHBOARD = ['--dashboard-port', '0'];
 const RUN_MS = 15_000;
 
 /** The sh block under "## Many servers": its lines, as a newcomer copies them. */
@@ -24,7 +28,19 @@ function documentedWalk(): string[] {
     .filter(Boolean);
 }
 
+/** The lines of the first sh block under `heading`, comments dropped. */
+function documentedBlock(heading: string): string[] {
+  const page = readFileSync(path.join(ROOT, 'docs/playground.md'), 'utf8');
+  const section = page.slice(page.indexOf(heading));
+  return /```sh\n([\s\S]*?)```/
+    .exec(section)![1]!
+    .split('\n')
+    .map((line) => line.replace(/\s+#.*$/, '').trim())
+    .filter(Boolean);
+}
+
 const walk = documentedWalk();
+const overHttp = documentedBlock('## Commands over HTTP');
 const start = walk[0]!;
 const sends = walk.filter((line) => line.startsWith('npm run playground -- send '));
 
@@ -33,6 +49,9 @@ let envFile: string;
 let playground: PlaygroundProcess;
 let controlPort: string;
 let bot: BotProcess;
+let endpoint: BotProcess;
+let endpointPort: number;
+let dashboardUrl: string;
 const answers: ScriptRun[] = [];
 
 const send = (...words: string[]) => runBuilt(CLI, {}, ['send', ...words, '--control-port', controlPort], RUN_MS);
@@ -42,8 +61,9 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'bot-playground-many-'));
   envFile = path.join(dir, '.env.playground');
   const startFlags = start.replace(/^npm run playground -- /, '').split(/\s+/);
-  playground = startPlayground(CLI, [...startFlags, ...FREE_PORTS, '--env-out', envFile]);
+  playground = startPlayground(CLI, [...startFlags, ...FREE_PORTS, ...DASHBOARD, '--env-out', envFile]);
   controlPort = (await playground.waitForOutput(/Control\s+http:\/\/127\.0\.0\.1:(\d+)\/send/))[1]!;
+  dashboardUrl = (await playground.waitForOutput(/Dashboard\s+(http:\/\/127\.0\.0\.1:\d+)/))[1]!;
   bot = startBot({}, { envFile });
   await bot.waitForLog((line) => line.msg === 'ready', 15_000, 'the ready log line');
   await playground.waitForOutput(/The bot connected/);
@@ -52,6 +72,7 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
+  await endpoint?.stop('SIGTERM');
   await bot?.stop('SIGTERM');
   if (playground && playground.child.exitCode === null && playground.child.signalCode === null)
     playground.child.kill('SIGINT');
@@ -138,6 +159,59 @@ describe("the playground's many-server walk, as docs/playground.md tells it", ()
     expect(wrongField.stderr).toContain('has the fields api_key:, app_id:');
     // Nothing reached server 3: still not set up.
     expect((await send('/vote', '--server', '3')).stdout).toMatch(/not set up/i);
+  });
+
+  it('answers over the Interactions Endpoint as docs/playground.md starts it: send --http, the same answers', async () => {
+    // The page's port, swapped for a free one: other tests run beside this one.
+    const [start, ...lines] = overHttp;
+    expect(start).toBe('DOTENV_CONFIG_PATH=.env.playground INTERACTIONS_PORT=8792 npm run interactions');
+    const before = await send(
+      ...splitWords(lines[1]!.replace(/^npm run playground -- send /, '')),
+      '--interactions-port',
+      '1',
+    );
+    expect(before.code).toBe(1);
+    expect(before.stderr).toContain('INTERACTIONS_PORT=1 npm run interactions');
+    endpointPort = await closedPort();
+    endpoint = startBot({ INTERACTIONS_PORT: String(endpointPort) }, { envFile, script: 'interactions' });
+    await endpoint.waitForLog((line) => line.msg === 'interactions endpoint listening', 15_000, 'the endpoint');
+    const words = (line: string) => splitWords(line.replace(/^npm run playground -- send /, ''));
+    const votes = await send(...words(lines[1]!), '--interactions-port', String(endpointPort));
+    expect(votes).toMatchObject({ code: 0, stderr: '' });
+    expect(votes.stdout).toContain('Alice › /votes (server 2) (over HTTP)');
+    expect(votes.stdout).toMatch(/Votes/);
+    const vote = await send(
+      '--http',
+      '/vote',
+      'member:bob',
+      '--server',
+      '2',
+      '--interactions-port',
+      String(endpointPort),
+    );
+    expect(vote.code).toBe(0);
+    expect(vote.stdout).toContain('(over HTTP)');
+    expect(vote.stdout).toContain('Vote active');
+    expect(endpoint.logs.filter((line) => line.msg === 'interaction handled').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('signs in to the dashboard it serves (--dashboard) as Maya, who sees every server and its Top.gg listing', async () => {
+    const written = readFileSync(envFile, 'utf8');
+    expect(written).toContain(`DASHBOARD_PUBLIC_URL=${dashboardUrl}`);
+    expect(written).toMatch(/^SESSION_KEY=.{44}$/m);
+    expect(written).toMatch(/^DISCORD_OAUTH_AUTHORIZE_URL=http:\/\/127\.0\.0\.1:\d+\/oauth2\/authorize$/m);
+    const visitor = new DashboardVisitor(dashboardUrl);
+    const home = await visitor.signIn();
+    expect(home.status).toBe(200);
+    expect(home.text).toContain('maya');
+    const names = [...playground.output().matchAll(/^ {2}\d {2}\d{17,20} {2}"([^"]+)"/gm)].map((m) => m[1]!);
+    expect(names).toHaveLength(3);
+    for (const name of names) expect(home.text).toContain(name);
+    const two = /^ {2}2 {2}(\d{17,20})/m.exec(playground.output())![1]!;
+    const listings = await visitor.get(`/servers/${two}/listings`);
+    expect(listings.status).toBe(200);
+    expect(listings.text).toContain(`/webhook/${two}/topgg`);
+    expect(listings.text).toContain('••••2222');
   });
 
   it("names a role by @name: /setup role voter:@Voter sets the server's Voter role", async () => {

@@ -149,7 +149,7 @@ describe('npm run playground, with npm start in a second terminal', () => {
     expect(wrong.stderr).toContain("Unknown option '--colour'");
     const sendWrong = await runBuilt(CLI, {}, ['send', '/vote', '--env-out', file], RUN_MS);
     expect(sendWrong.code).toBe(2);
-    expect(sendWrong.stderr).toContain('send takes only --server and --control-port');
+    expect(sendWrong.stderr).toContain('send takes only --server, --http, --interactions-port and --control-port');
     expect(existsSync(file)).toBe(false);
   });
 

@@ -5,10 +5,18 @@ import { CAST } from './cast.js';
 import { EnvFileError, startLine } from './env-file.js';
 import { MAX_SERVERS, type PlaygroundServer } from './servers.js';
 
-const DEFAULTS = { sandbox: 8787, discord: 8788, control: 8789, webhook: 8790, envFile: '.env.playground' };
+const DEFAULTS = {
+  sandbox: 8787,
+  discord: 8788,
+  control: 8789,
+  webhook: 8790,
+  dashboard: 8791,
+  interactions: 8792,
+  envFile: '.env.playground',
+};
 
 const USAGE = `Usage: npm run playground [-- options]
-       npm run playground -- send <what> [--server N] [--control-port N]
+       npm run playground -- send <what> [--server N] [--http] [--control-port N]
 
 Starts a local Discord stand-in and the votes & reviews sandbox on 127.0.0.1, seeded with a server,
 members, votes and reviews, and writes the settings that point the bot at them to .env.playground
@@ -26,6 +34,8 @@ send asks the running playground to act and prints what the bot answers or posts
   send press "Paste the secret" secret:K  presses a button on the bot's last answer, fills its form
   send /setup credentials api_key:K app_id:A --server 2   fills the form the command answers with
   send /setup channel kind:votes target:#general         channels by #name, roles by @name
+  send --http /vote member:bob        over the Interactions Endpoint, as Discord sends it when one is set:
+                                      start it with INTERACTIONS_PORT=${DEFAULTS.interactions} npm run interactions
 Exit codes: 0 started or answered, 1 not started or not answered, 2 a wrong command line.
 
 Options:
@@ -36,7 +46,11 @@ Options:
   --env-out PATH     the settings file to write (default ${DEFAULTS.envFile})
   --servers N        1 (default): one server, set up by the file; 2 to ${MAX_SERVERS}: many-server mode, each
                      server set up with /setup (the file holds a SECRETS_KEY made for the session)
+  --dashboard        the bot also serves the dashboard (port ${DEFAULTS.dashboard}), signed in to as Maya
+  --dashboard-port N the dashboard's port (implies --dashboard; 0 picks a free port)
   --server N         (send) the server to act in: its number or id (default 1)
+  --http             (send) through the Interactions Endpoint, not the gateway
+  --interactions-port N  (send --http) the endpoint's port (default ${DEFAULTS.interactions})
   -h, --help         show this text (starts nothing, writes nothing)
 `;
 
@@ -49,6 +63,10 @@ const FLAGS = {
   'env-out': { type: 'string' },
   servers: { type: 'string' },
   server: { type: 'string' },
+  dashboard: { type: 'boolean' },
+  'dashboard-port': { type: 'string' },
+  http: { type: 'boolean' },
+  'interactions-port': { type: 'string' },
 } as const;
 
 function usageError(message: string): void {
@@ -101,8 +119,20 @@ function serverCount(value: string | undefined): number | undefined {
   return undefined;
 }
 
-async function serve(values: Partial<Record<keyof typeof FLAGS, string>>): Promise<void> {
+type Values = Partial<Record<Exclude<keyof typeof FLAGS, 'dashboard' | 'http'>, string>> & {
+  dashboard?: boolean;
+  http?: boolean;
+};
+
+async function serve(values: Values): Promise<void> {
   if (values.server !== undefined) return usageError('--server is for send; to start several servers, use --servers.');
+  if (values.http || values['interactions-port'] !== undefined)
+    return usageError('--http and --interactions-port are for send: the endpoint is npm run interactions.');
+  const withDashboard = values.dashboard === true || values['dashboard-port'] !== undefined;
+  const dashboardPort = withDashboard
+    ? port('dashboard-port', values['dashboard-port'], DEFAULTS.dashboard)
+    : undefined;
+  if (withDashboard && dashboardPort === undefined) return;
   const servers = serverCount(values.servers);
   if (servers === undefined) return;
   const ports = {
@@ -121,6 +151,7 @@ async function serve(values: Partial<Record<keyof typeof FLAGS, string>>): Promi
       ...(ports as Record<keyof typeof ports, number>),
       envFile: envFile(values),
       servers,
+      ...(dashboardPort === undefined ? {} : { dashboardPort }),
       say,
     });
   } catch (error) {
@@ -128,9 +159,9 @@ async function serve(values: Partial<Record<keyof typeof FLAGS, string>>): Promi
     process.exitCode = error instanceof EnvFileError ? EXIT_USAGE : 1;
     return;
   }
-  const { discord, sandbox, settings, controlUrl, webhookUrl } = playground;
+  const { discord, sandbox, settings, controlUrl, webhookUrl, dashboardUrl } = playground;
   if (playground.servers.length > 1) {
-    say(manyServerWalk(playground.servers, discord.apiUrl, sandbox.baseUrl, controlUrl, envFile(values)));
+    say(manyServerWalk(playground.servers, discord.apiUrl, sandbox.baseUrl, controlUrl, envFile(values), dashboardUrl));
     return stopOnSignal(playground.close, say);
   }
   const file = envFile(values);
@@ -140,7 +171,7 @@ async function serve(values: Partial<Record<keyof typeof FLAGS, string>>): Promi
   Discord stand-in  ${discord.apiUrl} (gateway ${discord.gatewayUrl}), server "Stand-in Guild", #general
   Service sandbox   ${sandbox.baseUrl}
   Control           ${controlUrl}/send
-  Settings written  ${file} (made-up token and keys; the store is a temporary file)
+  Settings written  ${file} (made-up token and keys; the store is a temporary file)${dashboardLine(dashboardUrl)}
 
 Members:
 ${CAST.map((p) => `  ${p.name.toLowerCase().padEnd(6)} ${p.id}  ${p.role}`).join('\n')}
@@ -156,13 +187,27 @@ ${CAST.map((p) => `  ${p.name.toLowerCase().padEnd(6)} ${p.id}  ${p.role}`).join
      curl -s -H 'Authorization: ${settings.WEBHOOK_TOKEN}' -H 'content-type: application/json' \\
        --data '{"event":"review","guildId":"${discord.guildId}","id":"rev_curl1","authorId":"${CAST[4]!.id}","content":"Hi","rating":5}' \\
        ${webhookUrl}
-
+${httpSteps(file, sendFlag)}${dashboardUrl ? `\n4. Open ${dashboardUrl} and sign in: you are Maya, with Manage Server.\n` : ''}
 Ctrl+C stops the playground and removes ${file}.
 `);
   stopOnSignal(playground.close, say);
 }
 
-function envFile(values: Partial<Record<keyof typeof FLAGS, string>>): string {
+/** The dashboard's line among the addresses, when the bot serves one. */
+function dashboardLine(url: string | undefined): string {
+  return url ? `\n  Dashboard         ${url} (sign in: the stand-in signs you in as Maya)` : '';
+}
+
+/** How to try the Interactions Endpoint: start it against the same file, then send --http. */
+function httpSteps(file: string, flag: string): string {
+  const port = DEFAULTS.interactions;
+  return `3. Commands over HTTP, as Discord sends them to an Interactions Endpoint URL: in a fourth terminal
+     ${startLine(file, `INTERACTIONS_PORT=${port} npm run interactions`)}
+     npm run playground -- send --http /vote member:bob${flag}
+`;
+}
+
+function envFile(values: Values): string {
   return values['env-out'] ?? DEFAULTS.envFile;
 }
 
@@ -173,6 +218,7 @@ function manyServerWalk(
   serviceUrl: string,
   controlUrl: string,
   file: string,
+  dashboardUrl: string | undefined,
 ): string {
   const port = new URL(controlUrl).port;
   const flag = port === String(DEFAULTS.control) ? '' : ` --control-port ${port}`;
@@ -183,7 +229,7 @@ function manyServerWalk(
   Discord stand-in  ${apiUrl}
   Service sandbox   ${serviceUrl}
   Control           ${controlUrl}/send
-  Settings written  ${file} (no server in it: each is set up with /setup; a SECRETS_KEY made for this session)
+  Settings written  ${file} (no server in it: each is set up with /setup; a SECRETS_KEY made for this session)${dashboardLine(dashboardUrl)}
 
 Servers (each has #general and the roles @Voter and @Moderator; Maya has Manage Server in each):
 ${servers.map((s) => `  ${s.n}  ${s.id}  "${s.name}"  api_key:${s.credentials.apiKey} app_id:${s.credentials.appId}`).join('\n')}
@@ -200,7 +246,7 @@ ${send(`/setup listing add site:topgg --server ${two.n}`)}
 ${send(`press "Paste the secret" secret:${topggSecret(two)} --server ${two.n}`)}
 ${send(`webhook vote site:topgg member:carol --server ${two.n}`)}
 ${send(`/setup status --server ${two.n}`)}
-
+${httpSteps(file, flag).replace(/^3\./, '4.').replace('member:bob', `member:bob --server ${two.n}`)}${dashboardUrl ? `\n5. Open ${dashboardUrl} and sign in: you are Maya, with Manage Server in each server.\n` : ''}
 Ctrl+C stops the playground and removes ${file}.
 `;
 }
@@ -231,14 +277,23 @@ async function main(): Promise<void> {
   if (!line) return;
   const [verb, ...words] = line.positionals;
   if (verb === 'send') {
-    const others = Object.keys(line.values).filter((flag) => flag !== 'control-port' && flag !== 'server');
+    const takes = ['control-port', 'server', 'http', 'interactions-port'];
+    const others = Object.keys(line.values).filter((flag) => !takes.includes(flag));
     if (others.length > 0)
-      return usageError(`send takes only --server and --control-port, not --${others.join(', --')}.`);
+      return usageError(
+        `send takes only --server, --http, --interactions-port and --control-port, not --${others.join(', --')}.`,
+      );
     const controlPort = port('control-port', line.values['control-port'], DEFAULTS.control);
     if (controlPort === undefined) return;
-    // The playground reads server:N among the words (as curl sends it too).
+    const viaHttp = line.values.http === true || line.values['interactions-port'] !== undefined;
+    const endpoint = viaHttp
+      ? port('interactions-port', line.values['interactions-port'], DEFAULTS.interactions)
+      : undefined;
+    if (viaHttp && endpoint === undefined) return;
+    // The playground reads server:N and http:PORT among the words (as curl sends them too).
     const server = line.values.server === undefined ? [] : [`server:${line.values.server}`];
-    process.exitCode = await send([...words, ...server], controlPort);
+    const http = endpoint === undefined ? [] : [`http:${endpoint}`];
+    process.exitCode = await send([...words, ...server, ...http], controlPort);
     return;
   }
   if (verb !== undefined)

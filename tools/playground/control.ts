@@ -8,6 +8,7 @@ import {
   type DiscordStandIn,
   type CommandOption,
   type InteractionHandle,
+  type InteractionPayload,
   type Message,
   type ModalResponse,
 } from '../discord-standin/index.js';
@@ -18,6 +19,7 @@ import { english } from '../../src/i18n/index.js';
 import { isAdaptedSiteId, SITE_FACTS, type AdaptedSiteId } from '../../src/lists/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { CAST, findPerson, type Person } from './cast.js';
+import { startLine } from './env-file.js';
 import { readSendLine, SendLineError, type CommandDefinition, type SendRequest } from './send-line.js';
 import type { PlaygroundServer } from './servers.js';
 
@@ -49,6 +51,8 @@ export interface PlaygroundParts {
   lastAnswers: Map<string, { message: Message; by: Person }>;
   /** The line that starts the bot, for messages that tell a newcomer to start it. */
   startLine: string;
+  /** The settings file, for the line that starts `npm run interactions` against it. */
+  envFile: string;
 }
 
 export interface SendAnswer {
@@ -148,13 +152,41 @@ function pressHint(message: Message, server: PlaygroundServer, multi: boolean): 
 type CommandRequest = Extract<SendRequest, { kind: 'command' }>;
 type VoteRequest = Extract<SendRequest, { kind: 'vote' }>;
 
+/**
+ * Sends an interaction as Discord does: over the gateway to the bot, or with `--http` signed to the
+ * Interactions Endpoint (`npm run interactions`) on that port; a reason instead when neither can take it.
+ */
+async function dispatch(
+  parts: PlaygroundParts,
+  payload: InteractionPayload,
+  http: number | undefined,
+): Promise<InteractionHandle | SendAnswer> {
+  if (http === undefined) {
+    // Sent now or never: a command queued for a bot that is away would reach it long past its 3 s.
+    if (!parts.discord.connected) return notConnected(parts);
+    return parts.discord.sendInteraction(payload);
+  }
+  const url = `http://127.0.0.1:${http}/interactions`;
+  const handle = parts.discord.sendInteractionHttp(url, payload);
+  try {
+    const answer = await handle.answered;
+    if (answer.status !== 200)
+      return { status: 502, text: `The endpoint at ${url} answered ${answer.status}: ${answer.body.toString()}\n` };
+  } catch {
+    const line = startLine(parts.envFile, `INTERACTIONS_PORT=${http} npm run interactions`);
+    return { status: 503, text: `Nothing answers at ${url}. Start the Interactions Endpoint there: ${line}\n` };
+  }
+  return handle;
+}
+
+const isAnswer = (sent: InteractionHandle | SendAnswer): sent is SendAnswer => 'status' in sent && 'text' in sent;
+
 async function sendCommand(parts: PlaygroundParts, request: CommandRequest): Promise<SendAnswer> {
   const { discord } = parts;
-  // Sent now or never: a command queued for a bot that is away would reach it long past its 3 s.
-  if (!discord.connected) return notConnected(parts);
   const { server } = request;
   const resolvedUsers = request.targets.map((id) => findPerson(id)?.member ?? member({ id }));
-  const handle = discord.sendInteraction(
+  const handle = await dispatch(
+    parts,
     slashCommand({
       name: request.name,
       guildId: server.id,
@@ -163,11 +195,14 @@ async function sendCommand(parts: PlaygroundParts, request: CommandRequest): Pro
       resolvedUsers,
       resolvedRoles: request.roles,
     }),
+    request.http,
   );
+  if (isAnswer(handle)) return handle;
   const answer = await answerOf(handle, request.shown);
   if (typeof answer === 'string') return { status: 504, text: answer };
   const where = parts.servers.length > 1 ? ` (server ${server.n})` : '';
-  const head = `${request.as.name} › ${request.shown.replace(/\s+as:\S+/i, '')}${where}\n`;
+  const via = request.http === undefined ? '' : ' (over HTTP)';
+  const head = `${request.as.name} › ${request.shown.replace(/\s+as:\S+/i, '')}${where}${via}\n`;
   const ctx = renderContext(discord, parts.servers);
   const given = Object.keys(request.fields);
   if (!isModal(answer.response)) {
@@ -183,11 +218,8 @@ async function sendCommand(parts: PlaygroundParts, request: CommandRequest): Pro
       text: `${head}${shown}\n/${request.name} answered with a message, not a form: ${given.map((k) => `${k}:`).join(', ')} went nowhere.\n`,
     };
   }
-  return fillForm(
-    parts,
-    { form: answer.response, as: request.as, server, fields: request.fields, head },
-    request.shown,
-  );
+  const open = { form: answer.response, as: request.as, server, fields: request.fields, head, http: request.http };
+  return fillForm(parts, open, request.shown);
 }
 
 /** The bot's answer kept for `press`, when it has buttons to press. */
@@ -202,6 +234,8 @@ interface OpenForm {
   fields: Record<string, string>;
   /** What was shown before the form: the command or button that opened it. */
   head: string;
+  /** Submitted over HTTP, as the form was opened. */
+  http: number | undefined;
 }
 
 /** Shows a form, or fills it with the fields given and submits it, as a member would. */
@@ -223,9 +257,12 @@ async function fillForm(parts: PlaygroundParts, open: OpenForm, line: string): P
       status: 400,
       text: `The form of ${line.split(' ').slice(0, 2).join(' ')} has the fields ${fields.map((f) => `${f}:`).join(', ')}; type each once, e.g. ${fields.map((f) => `${f}:…`).join(' ')}.\n`,
     };
-  const submitted = parts.discord.sendInteraction(
+  const submitted = await dispatch(
+    parts,
     modalSubmit({ customId: form.custom_id, guildId: server.id, member: as.member, fields: open.fields }),
+    open.http,
   );
+  if (isAnswer(submitted)) return submitted;
   const reply = await answerOf(submitted, `the form of ${line}`);
   if (typeof reply === 'string') return { status: 504, text: reply };
   if (isModal(reply.response)) return { status: 502, text: 'The bot answered the form with another form.\n' };
@@ -252,7 +289,6 @@ type PressRequest = Extract<SendRequest, { kind: 'press' }>;
 /** Presses a button on the bot's last answer in the server: a form opens (and is filled), or the bot answers. */
 async function pressButton(parts: PlaygroundParts, request: PressRequest): Promise<SendAnswer> {
   const { discord } = parts;
-  if (!discord.connected) return notConnected(parts);
   const { server } = request;
   const last = parts.lastAnswers.get(server.id);
   const multi = parts.servers.length > 1 ? ` (server ${server.n})` : '';
@@ -270,14 +306,20 @@ async function pressButton(parts: PlaygroundParts, request: PressRequest): Promi
       text: `The bot's last answer${multi} has no button “${request.label}”; it has ${buttons.map((b) => `“${b.label}”`).join(', ')}.\n`,
     };
   const as = request.as ?? last.by;
-  const handle = discord.sendInteraction(
+  const handle = await dispatch(
+    parts,
     buttonClick({ customId: button.customId, guildId: server.id, member: as.member, message: last.message }),
+    request.http,
   );
+  if (isAnswer(handle)) return handle;
   const answer = await answerOf(handle, `“${button.label}”`);
   if (typeof answer === 'string') return { status: 504, text: answer };
-  const head = `${as.name} presses “${button.label}”${multi}\n`;
-  if (isModal(answer.response))
-    return fillForm(parts, { form: answer.response, as, server, fields: request.fields, head }, request.shown);
+  const via = request.http === undefined ? '' : ' (over HTTP)';
+  const head = `${as.name} presses “${button.label}”${multi}${via}\n`;
+  if (isModal(answer.response)) {
+    const open = { form: answer.response, as, server, fields: request.fields, head, http: request.http };
+    return fillForm(parts, open, request.shown);
+  }
   remember(parts, server, as, answer.response);
   const shown = renderMessage(answer.response, renderContext(discord, parts.servers), {
     author: 'Vote Review Bot',

@@ -8,11 +8,11 @@ export const ENV_FILE_HEADER = '# Written by npm run playground for this session
 export class EnvFileError extends Error {}
 
 /** How to start the bot with the file: dotenv reads DOTENV_CONFIG_PATH in place of .env. */
-export function startLine(file: string): string {
+export function startLine(file: string, script = 'npm start'): string {
   // npm runs scripts in the project folder, where the playground runs too: a path inside it is shown short.
   const inside = path.relative(process.cwd(), file);
   const shown = inside && !inside.startsWith('..') && !path.isAbsolute(inside) ? inside : file;
-  return `DOTENV_CONFIG_PATH=${shown.includes(' ') ? `"${shown}"` : shown} npm start`;
+  return `DOTENV_CONFIG_PATH=${shown.includes(' ') ? `"${shown}"` : shown} ${script}`;
 }
 
 /** Checks before anything starts that `file` may be written: never .env, never a file someone else wrote. */

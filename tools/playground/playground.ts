@@ -10,7 +10,7 @@ import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { startDiscordStandIn, type DiscordStandIn } from '../discord-standin/index.js';
 import { closedPort } from '../closed-port.js';
-import { CAST } from './cast.js';
+import { CAST, maya } from './cast.js';
 import { answerSend, type PlaygroundParts } from './control.js';
 import { checkEnvFile, removeEnvFile, startLine, writeEnvFile } from './env-file.js';
 import { splitWords } from './send-line.js';
@@ -25,6 +25,8 @@ export interface PlaygroundOptions {
   envFile: string;
   /** 1: one server, set up by the settings file; more: many-server mode, each server set up with /setup. */
   servers: number;
+  /** The dashboard's port (`--dashboard`), written for the bot to serve it; undefined: no dashboard. */
+  dashboardPort?: number;
   /** Where the playground says what happens (the terminal). */
   say: (line: string) => void;
 }
@@ -35,6 +37,8 @@ export interface Playground {
   controlUrl: string;
   webhookUrl: string;
   servers: readonly PlaygroundServer[];
+  /** Where the bot serves the dashboard (`--dashboard`), signed in to as Maya. */
+  dashboardUrl?: string;
   /** The settings written to the env file. */
   settings: Record<string, string>;
   close(): Promise<void>;
@@ -88,6 +92,30 @@ function oneServerSettings(discord: DiscordStandIn, sandbox: Sandbox): Record<st
     ...Object.fromEntries(
       Object.entries(LISTING_SECRETS).map(([site, secret]) => [`LISTING_${site.toUpperCase()}_SECRET`, secret]),
     ),
+  };
+}
+
+/**
+ * `--dashboard`: the bot serves it here, and Discord's sign-in is the stand-in's, which agrees at once
+ * as Maya, with Manage Server in each server.
+ */
+function dashboardSettings(
+  discord: DiscordStandIn,
+  servers: readonly PlaygroundServer[],
+  publicUrl: string,
+): Record<string, string> {
+  const permissions = BigInt(maya.member.permissions);
+  discord.oauthAs(maya.id, {
+    username: maya.name.toLowerCase(),
+    guilds: servers.map((server) => ({ id: server.id, name: server.name, permissions })),
+  });
+  return {
+    DASHBOARD_PORT: new URL(publicUrl).port,
+    DASHBOARD_HOST: '127.0.0.1',
+    DASHBOARD_PUBLIC_URL: publicUrl,
+    SESSION_KEY: randomBytes(32).toString('base64'),
+    DISCORD_CLIENT_SECRET: discord.clientSecret,
+    DISCORD_OAUTH_AUTHORIZE_URL: discord.oauthAuthorizeUrl,
   };
 }
 
@@ -174,6 +202,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
 
     const webhookPort = options.webhookPort === 0 ? await closedPort() : options.webhookPort;
     const webhookUrl = `http://127.0.0.1:${webhookPort}/webhook`;
+    const dashboardPort = options.dashboardPort === 0 ? await closedPort() : options.dashboardPort;
+    const dashboardUrl = dashboardPort === undefined ? undefined : `http://127.0.0.1:${dashboardPort}`;
     const storeDir = mkdtempSync(path.join(tmpdir(), 'vote-review-bot-playground-'));
     opened.push(() => rmSync(storeDir, { recursive: true, force: true }));
     const settings: Record<string, string> = {
@@ -183,6 +213,9 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       ...(many ? { WEBHOOK_PUBLIC_URL: `http://127.0.0.1:${webhookPort}` } : { WEBHOOK_TOKEN }),
       // A store of this session's own: the stand-in forgets its messages when it stops, so must the bot.
       DATABASE_URL: `file:${path.join(storeDir, 'bot.sqlite')}`,
+      // What the stand-in signs interactions with: `npm run interactions` (off until INTERACTIONS_PORT) checks it.
+      DISCORD_PUBLIC_KEY: discord.publicKeyHex,
+      ...(dashboardUrl ? dashboardSettings(discord, servers, dashboardUrl) : {}),
     };
     writeEnvFile(envFile, settings);
     opened.push(() => removeEnvFile(envFile));
@@ -199,6 +232,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       serverListings: new Map(),
       lastAnswers: new Map(),
       startLine: startLine(envFile),
+      envFile,
     };
     const control = createServer((req, res) => {
       const reply = (status: number, text: string) =>
@@ -232,6 +266,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       controlUrl: `http://127.0.0.1:${controlPort}`,
       webhookUrl,
       servers,
+      ...(dashboardUrl ? { dashboardUrl } : {}),
       settings,
       close,
     };

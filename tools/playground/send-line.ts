@@ -38,6 +38,8 @@ export type SendRequest =
       fields: Record<string, string>;
       server: PlaygroundServer;
       shown: string;
+      /** Sent to the Interactions Endpoint on this port (`--http`) instead of over the gateway. */
+      http?: number;
     }
   | { kind: 'vote'; member: Person; double: boolean; shown: string; site?: AdaptedSiteId; server: PlaygroundServer }
   | { kind: 'review'; member: Person; rating: number; content: string; shown: string; server: PlaygroundServer }
@@ -50,6 +52,7 @@ export type SendRequest =
       fields: Record<string, string>;
       server: PlaygroundServer;
       shown: string;
+      http?: number;
     };
 
 /** Bad input: the message says what to type instead. */
@@ -302,11 +305,29 @@ export function readSendLine(
   commands: readonly CommandDefinition[],
   servers: readonly PlaygroundServer[] = ONE_SERVER,
 ): SendRequest {
-  const [server, words] = pickServer(allWords, servers);
+  const [server, serverless] = pickServer(allWords, servers);
+  const [http, words] = pickHttp(serverless);
   if (words.length === 0)
     throw new SendLineError('Nothing to send: try /vote member:alice or webhook vote member:bob.');
-  if (words[0]!.startsWith('/')) return readCommand(words, commands, server);
-  if (words[0]!.toLowerCase() === 'webhook') return readWebhook(words, server);
-  if (words[0]!.toLowerCase() === 'press') return readPress(words, server);
+  const first = words[0]!.toLowerCase();
+  if (first === 'webhook') {
+    if (http !== undefined)
+      throw new SendLineError('--http is for commands and buttons: a delivery goes to the webhook receiver.');
+    return readWebhook(words, server);
+  }
+  const over = http === undefined ? {} : { http };
+  if (words[0]!.startsWith('/')) return { ...readCommand(words, commands, server), ...over };
+  if (first === 'press') return { ...readPress(words, server), ...over };
   throw new SendLineError(`"${words[0]}": start with a slash command (/vote), the word webhook or the word press.`);
+}
+
+/** `http:8792` (what `--http` adds): the Interactions Endpoint's port to send through, and the words without it. */
+function pickHttp(words: string[]): [number | undefined, string[]] {
+  const written = words.filter((word) => /^http:/i.test(word)).map((word) => word.slice('http:'.length));
+  const rest = words.filter((word) => !/^http:/i.test(word));
+  if (written.length === 0) return [undefined, rest];
+  const port = Number(written[0]);
+  if (written.length > 1 || !/^\d+$/.test(written[0]!) || port < 1 || port > 65_535)
+    throw new SendLineError("http: give the Interactions Endpoint's port once (--interactions-port N).");
+  return [port, rest];
 }

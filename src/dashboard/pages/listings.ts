@@ -2,22 +2,40 @@ import type { Translator } from '../../i18n/index.js';
 import type { CredentialsShown } from '../../setup/credentials.js';
 import { CredentialsField } from '../../views/credentials-modal.js';
 import type { ListingFacts } from '../../views/listing.js';
+import { LISTING_VOTE_HOURS_MAX } from '../../lists/index.js';
 import { html, type Html } from '../html.js';
 import { moment, PAGES, postForm, type FormTarget } from './form.js';
 
 /** The fields of the listings page's forms: which list, what to do, and (for a list whose site makes it) the new secret. */
-export const LISTING_FIELDS = { site: 'site', action: 'action', secret: 'secret' } as const;
+export const LISTING_FIELDS = { site: 'site', action: 'action', secret: 'secret', voteHours: 'vote_hours' } as const;
 /**
  * `reveal` shows the whole secret once (audited); `rotate` makes a new one, or keeps the one pasted in `secret`;
- * `credentials` saves the service's API key and app id (the fields of /setup credentials' form).
+ * `credentials` saves the service's API key and app id (the fields of /setup credentials' form); `add` adds a list
+ * as `/setup listing add site: vote-hours:` does.
  */
-export const LISTING_ACTIONS = { reveal: 'reveal', rotate: 'rotate', credentials: 'credentials' } as const;
+export const LISTING_ACTIONS = { reveal: 'reveal', rotate: 'rotate', credentials: 'credentials', add: 'add' } as const;
+
+/** A list the server is not on yet, offered by the add form. */
+export interface AddableList {
+  site: string;
+  name: string;
+}
+
+/** A list added whose site makes the secret (Top.gg): its address and steps, and the form to paste the secret. */
+export interface PendingList extends AddableList {
+  address: string;
+  steps: string;
+}
 
 export interface ListingsPageInput extends FormTarget {
   /** Guilds (the webhook and its token) first, then each list, as `/setup listing list` reads them. */
   listings: readonly ListingFacts[];
   /** The service credentials, shown first; left out: no such card. */
   credentials?: CredentialsShown;
+  /** The lists the server could add; left out: no add form (receiving is off). */
+  addable?: readonly AddableList[];
+  /** Shown after the lists: one just added that waits for its secret. */
+  pending?: PendingList;
   i18n: Translator;
 }
 
@@ -29,7 +47,51 @@ export function listingsPage(input: ListingsPageInput): Html {
     listings.length === 0 ? html`<p>${t('dashboard.pages.listings.none')}</p>` : listings.map((l) => listing(l, input));
   return html`<section class="listings">
     ${input.credentials ? credentialsCard(input.credentials, input) : null} ${items}
+    ${input.pending ? pendingCard(input.pending, input) : null} ${input.addable ? addCard(input.addable, input) : null}
   </section>`;
+}
+
+/** `/setup listing add` as a form: the list, and its vote length where the site does not send one. */
+function addCard(addable: readonly AddableList[], input: ListingsPageInput): Html {
+  const { t } = input.i18n;
+  if (addable.length === 0)
+    return html`<article class="card add-listing">
+      <h2>${t('dashboard.pages.listings.addTitle')}</h2>
+      <p>${t('dashboard.pages.listings.allAdded')}</p>
+    </article>`;
+  const options = addable.map((list) => html`<option value="${list.site}">${list.name}</option>`);
+  const body = html`<input type="hidden" name="${LISTING_FIELDS.action}" value="${LISTING_ACTIONS.add}" />
+    <label>${t('dashboard.pages.listings.addSite')} <select name="${LISTING_FIELDS.site}" required>${options}</select></label>
+    <label
+      >${t('dashboard.pages.listings.addHours')}
+      <input type="number" name="${LISTING_FIELDS.voteHours}" min="1" max="${LISTING_VOTE_HOURS_MAX}" step="1" />
+    </label>
+    <p class="note">${t('dashboard.pages.listings.addNote')}</p>
+    <button type="submit">${t('dashboard.pages.add')}</button>`;
+  return html`<article class="card add-listing">
+    <h2>${t('dashboard.pages.listings.addTitle')}</h2>
+    ${postForm(input, PAGES.listings, body)}
+  </article>`;
+}
+
+/** A list whose site makes the secret, just added: where to paste the address, and the secret's field. */
+function pendingCard(pending: PendingList, input: ListingsPageInput): Html {
+  const { t } = input.i18n;
+  const body = html`${fields(pending.site, LISTING_ACTIONS.rotate)}
+    <label
+      >${t('setup.listing.secretLabel')}
+      <input type="password" name="${LISTING_FIELDS.secret}" required autocomplete="off" />
+    </label>
+    <button type="submit">${t('dashboard.pages.save')}</button>`;
+  return html`<article class="card listing pending">
+    <h2>${pending.name}</h2>
+    <dl>
+      <dt>${t('setup.webhook.url')}</dt>
+      <dd><code>${pending.address}</code></dd>
+    </dl>
+    <p>${pending.steps}</p>
+    ${postForm(input, PAGES.listings, body)}
+  </article>`;
 }
 
 /** The service's API key and app id by their ends, and a form to replace both (checked with the service first). */

@@ -705,6 +705,13 @@ export const de: Catalog = {
     'Nur dieses eine Mal angezeigt und im Audit-Kanal vermerkt. Lade die Seite neu, um es zu verbergen.',
   'dashboard.pages.listings.made':
     'Neues Geheimnis erstellt und nur dieses eine Mal angezeigt: Füge es jetzt auf der Seite ein. Das alte gilt nicht mehr.',
+  'dashboard.pages.listings.addTitle': 'Liste hinzufügen',
+  'dashboard.pages.listings.addSite': 'Liste',
+  'dashboard.pages.listings.addHours':
+    'Stimmdauer in Stunden (optional; für discord.place, Discadia und discordlist.space: 1 bis 168)',
+  'dashboard.pages.listings.addNote':
+    'Der Bot erzeugt das Geheimnis der Liste und zeigt es einmal, zum Einfügen auf der Seite; für Top.gg nimmt der nächste Schritt das Geheimnis, das Top.gg erzeugt.',
+  'dashboard.pages.listings.allAdded': 'Dieser Server ist auf jeder Liste, die der Bot annimmt.',
   'dashboard.pages.listings.saved': 'Geheimnis gespeichert: Zustellungen der Seite werden ab jetzt damit geprüft.',
   'dashboard.pages.reviews.replied': 'Antwort gepostet und im Audit-Kanal vermerkt.',
   'refusal.reviewGone.title': 'Antwort nicht gesendet',

@@ -675,6 +675,13 @@ export const en = {
     'Shown this once, and recorded in the audit channel. Reload the page to hide it.',
   'dashboard.pages.listings.made':
     'New secret made, shown this once: paste it on the site now. The old one no longer works.',
+  'dashboard.pages.listings.addTitle': 'Add a list',
+  'dashboard.pages.listings.addSite': 'List',
+  'dashboard.pages.listings.addHours':
+    'Vote length in hours (optional; for discord.place, Discadia and discordlist.space: 1 to 168)',
+  'dashboard.pages.listings.addNote':
+    "The bot makes the list's secret and shows it once, to paste on the site; for Top.gg, the next step takes the secret Top.gg makes.",
+  'dashboard.pages.listings.allAdded': 'This server is on every list the bot takes.',
   'dashboard.pages.listings.saved': 'Secret saved: deliveries from the site are checked with it from now on.',
   'dashboard.pages.reviews.replied': 'Reply posted, and recorded in the audit channel.',
   'refusal.reviewGone.title': 'Reply not sent',

@@ -695,6 +695,13 @@ export const es: Catalog = {
     'Mostrado solo esta vez y registrado en el canal de auditoría. Recarga la página para ocultarlo.',
   'dashboard.pages.listings.made':
     'Nuevo secreto creado, mostrado solo esta vez: pégalo ahora en el sitio. El anterior ya no sirve.',
+  'dashboard.pages.listings.addTitle': 'Añadir una lista',
+  'dashboard.pages.listings.addSite': 'Lista',
+  'dashboard.pages.listings.addHours':
+    'Duración del voto en horas (opcional; para discord.place, Discadia y discordlist.space: de 1 a 168)',
+  'dashboard.pages.listings.addNote':
+    'El bot crea el secreto de la lista y lo muestra una vez, para pegarlo en el sitio; para Top.gg, el paso siguiente toma el secreto que crea Top.gg.',
+  'dashboard.pages.listings.allAdded': 'Este servidor está en todas las listas que el bot acepta.',
   'dashboard.pages.listings.saved': 'Secreto guardado: las entregas del sitio se comprueban con él desde ahora.',
   'dashboard.pages.reviews.replied': 'Respuesta publicada y registrada en el canal de auditoría.',
   'refusal.reviewGone.title': 'Respuesta no enviada',

@@ -697,6 +697,13 @@ export const fr: Catalog = {
     'Affiché cette seule fois et noté dans le salon d’audit. Rechargez la page pour le masquer.',
   'dashboard.pages.listings.made':
     'Nouveau secret créé, affiché cette seule fois : collez-le sur le site maintenant. L’ancien ne marche plus.',
+  'dashboard.pages.listings.addTitle': 'Ajouter une liste',
+  'dashboard.pages.listings.addSite': 'Liste',
+  'dashboard.pages.listings.addHours':
+    'Durée du vote en heures (facultatif ; pour discord.place, Discadia et discordlist.space : de 1 à 168)',
+  'dashboard.pages.listings.addNote':
+    'Le bot crée le secret de la liste et l’affiche une fois, à coller sur le site ; pour Top.gg, l’étape suivante prend le secret que Top.gg crée.',
+  'dashboard.pages.listings.allAdded': 'Ce serveur est sur toutes les listes que le bot prend en charge.',
   'dashboard.pages.listings.saved':
     'Secret enregistré : les livraisons du site sont vérifiées avec lui dès maintenant.',
   'dashboard.pages.reviews.replied': 'Réponse publiée et notée dans le salon d’audit.',

@@ -687,6 +687,13 @@ export const ptBR: Catalog = {
     'Mostrado só desta vez e registrado no canal de auditoria. Recarregue a página para ocultá-lo.',
   'dashboard.pages.listings.made':
     'Novo segredo criado, mostrado só desta vez: cole-o no site agora. O antigo não funciona mais.',
+  'dashboard.pages.listings.addTitle': 'Adicionar uma lista',
+  'dashboard.pages.listings.addSite': 'Lista',
+  'dashboard.pages.listings.addHours':
+    'Duração do voto em horas (opcional; para discord.place, Discadia e discordlist.space: de 1 a 168)',
+  'dashboard.pages.listings.addNote':
+    'O bot cria o segredo da lista e o mostra uma vez, para colar no site; para o Top.gg, o próximo passo recebe o segredo que o Top.gg cria.',
+  'dashboard.pages.listings.allAdded': 'Este servidor está em todas as listas que o bot aceita.',
   'dashboard.pages.listings.saved': 'Segredo salvo: as entregas do site são verificadas com ele a partir de agora.',
   'dashboard.pages.reviews.replied': 'Resposta publicada e registrada no canal de auditoria.',
   'refusal.reviewGone.title': 'Resposta não enviada',
