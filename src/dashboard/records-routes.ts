@@ -10,7 +10,13 @@ import { postReviewReply } from '../interactions/review-reply-post.js';
 import { isAdaptedSiteId, listReviewOrigin, SITE_FACTS, SITE_IDS } from '../lists/index.js';
 import type { Actor, ChangeTarget } from '../setup/change.js';
 import { applyCredentials, credentialsShown } from '../setup/credentials.js';
-import { applyListingAdd, applyListingSecret, environmentSites, listingsFacts } from '../setup/listing.js';
+import {
+  applyListingAdd,
+  applyListingSecret,
+  environmentSites,
+  listingsFacts,
+  publicUrlMissing,
+} from '../setup/listing.js';
 import { deliveryFixes } from '../setup/delivery-fixes.js';
 import { revealSecret } from '../setup/reveal.js';
 import { applyWebhook, webhookFacts } from '../setup/webhook.js';
@@ -156,7 +162,7 @@ export function recordsRoutes(app: FastifyInstance, deps: DashboardDeps, session
       csrf: sessions.csrf(request),
       listings: shownFacts,
       credentials: credentialsShown(base, guild.id),
-      ...(off ? {} : { addable }),
+      ...(off ? {} : { addable, addressProblem: publicUrlMissing(base, i18n) }),
       ...(pending ? { pending } : {}),
       i18n,
     });

@@ -3,10 +3,17 @@ import { ChannelType } from 'discord-api-types/v10';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { UserFacingError } from '../bot/user-error.js';
 import { translatorFor, type Translator } from '../i18n/index.js';
-import { announcePreview, applyAnnounce, currentAnnouncements, type AnnounceInput } from '../setup/announce.js';
+import {
+  announcePreview,
+  applyAnnounce,
+  currentAnnouncements,
+  type AnnounceInput,
+  type AnnouncePreview,
+} from '../setup/announce.js';
 import type { Actor, ChangeTarget } from '../setup/change.js';
 import { applyChannel, CHANNEL_KINDS, missingIn, POSTABLE_CHANNELS, type ChannelKind } from '../setup/channel.js';
 import { settingFixed } from '../setup/manage-server.js';
+import { SETTING_VARIABLES } from '../servers/server-settings.js';
 import { applyMilestone } from '../setup/milestone.js';
 import { applyRole, roleProblemsIn } from '../setup/role.js';
 import { applyStreak } from '../setup/streak.js';
@@ -44,6 +51,12 @@ interface Visit {
 
 /** The preview shows the member making the change voting: named as they are signed in. */
 const voterNames = (v: Visit): MentionNames => guildNames(v.guild, { [v.actor.userId]: v.actor.name });
+
+/** The preview as a page shows it: mentions by name, times in UTC, no markdown marks. */
+const previewNamed = (preview: AnnouncePreview, v: Visit): AnnouncePreview => ({
+  ...preview,
+  messages: preview.messages.map((message) => ({ ...message, text: plainText(message.text, voterNames(v)) })),
+});
 
 /** A whole number as typed; anything else is NaN, which the apply functions refuse with their own words. */
 const whole = (text: string | undefined): number =>
@@ -113,15 +126,17 @@ export function settingsRoutes(app: FastifyInstance, deps: DashboardDeps, sessio
     const settings = base.servers.settings(guild.id);
     const current: Partial<Record<ChannelKind, string>> = {};
     const channelProblems: Partial<Record<ChannelKind, string[]>> = {};
-    const fixed = new Set<ChannelKind | 'moderatorRoleIds'>();
+    const fixed = new Map<ChannelKind | 'moderatorRoleIds', string>();
     for (const kind of CHANNEL_KIND_NAMES) {
-      if (settingFixed(base.servers, guild.id, CHANNEL_KINDS[kind])) fixed.add(kind);
+      const setting = CHANNEL_KINDS[kind];
+      if (settingFixed(base.servers, guild.id, setting)) fixed.set(kind, SETTING_VARIABLES[setting]);
       const channelId = settings?.[CHANNEL_KINDS[kind]];
       if (channelId === undefined) continue;
       current[kind] = channelId;
       channelProblems[kind] = channelProblemsOf(guild, channelId, i18n);
     }
-    if (settingFixed(base.servers, guild.id, 'moderatorRoleIds')) fixed.add('moderatorRoleIds');
+    if (settingFixed(base.servers, guild.id, 'moderatorRoleIds'))
+      fixed.set('moderatorRoleIds', SETTING_VARIABLES.moderatorRoleIds);
     return {
       guildId: guild.id,
       csrf: v.csrf,
@@ -166,7 +181,7 @@ export function settingsRoutes(app: FastifyInstance, deps: DashboardDeps, sessio
     reply: FastifyReply,
     v: Visit,
     notice: Html | null,
-    shown?: { draft: AnnouncementDraft; everyList: boolean; preview: string },
+    shown?: { draft: AnnouncementDraft; everyList: boolean; preview?: AnnouncePreview },
     status = 200,
   ) => {
     const { guild, i18n } = v;
@@ -174,9 +189,10 @@ export function settingsRoutes(app: FastifyInstance, deps: DashboardDeps, sessio
     const draft = shown ?? {
       draft: { template: now.template ?? '', firstVote: now.firstVote ?? '', ping: now.ping },
       everyList: now.everyList,
-      preview: plainText(announcePreview(base, v.target, {}, v.actor, i18n), voterNames(v)),
+      preview: previewNamed(announcePreview(base, v.target, {}, v.actor, i18n), v),
     };
-    const body = announcementsPage({ guildId: guild.id, csrf: v.csrf, ...draft, i18n });
+    const botName = guild.members.me?.displayName ?? i18n.t('dashboard.title');
+    const body = announcementsPage({ guildId: guild.id, csrf: v.csrf, ...draft, botName, i18n });
     return send(request, reply, v, 'announcements', html`${notice}${body}`, status);
   };
 
@@ -284,35 +300,35 @@ export function settingsRoutes(app: FastifyInstance, deps: DashboardDeps, sessio
       if (changesSomething(input)) await applyAnnounce(base, v.target, input, v.actor);
     };
     return save(request, reply, v, 'announcements', change, (notice, status) =>
-      announcements(request, reply, v, notice, { draft: typed(form), everyList, preview: '' }, status),
+      announcements(request, reply, v, notice, { draft: typed(form), everyList }, status),
     );
   });
 
-  // The live preview asks for text (preview-script.ts); the Preview button without JavaScript, for the page.
+  // The live preview asks for JSON (preview-script.ts); the Preview button without JavaScript, for the page.
   app.post<Route>(`/servers/:guildId/${PAGES.announcementsPreview}`, preview, async (request, reply) => {
     const v = await visit(request, reply);
     if (!v) return reply;
     const form = formOf(request);
     const input = announceChange(form, currentAnnouncements(base, v.guild.id));
     const wantsPage = request.headers.accept?.includes('text/html') === true;
-    const shown = (preview: string) => ({
+    const shown = (preview?: AnnouncePreview) => ({
       draft: typed(form),
       everyList: form[ANNOUNCE_FIELDS.everyList] === 'on',
-      preview,
+      ...(preview ? { preview } : {}),
     });
     try {
-      const preview = plainText(announcePreview(base, v.target, input, v.actor, v.i18n), voterNames(v));
+      const preview = previewNamed(announcePreview(base, v.target, input, v.actor, v.i18n), v);
       if (wantsPage) return announcements(request, reply, v, null, shown(preview));
-      return reply.type('text/plain; charset=utf-8').send(preview);
+      return reply.type('application/json; charset=utf-8').send(preview);
     } catch (error) {
       if (!(error instanceof UserFacingError)) throw error;
-      if (wantsPage) return announcements(request, reply, v, refusal(error, v), shown(''), 400);
+      if (wantsPage) return announcements(request, reply, v, refusal(error, v), shown(), 400);
       const { t } = v.i18n;
       const text = `${t(`${error.key}.title`)}: ${t(`${error.key}.text`, error.vars)}`;
       return reply
         .code(400)
-        .type('text/plain; charset=utf-8')
-        .send(plainText(text, guildNames(v.guild)));
+        .type('application/json; charset=utf-8')
+        .send({ refused: plainText(text, guildNames(v.guild)) });
     }
   });
 }

@@ -31,12 +31,18 @@ button, .button { font: inherit; padding: .4rem .9rem; border-radius: .4rem; bor
 `;
 
 /**
- * A little progressive JavaScript: times are shown in the reader's own zone; without it they stay
- * in UTC, as the page wrote them.
+ * A little progressive JavaScript: times are shown in the reader's own zone, in the one format the
+ * pages write (`2026-11-28 10:43 UTC`) with that zone's name in place of UTC; without it they stay in
+ * UTC, as the page wrote them.
  */
-const JS = `document.querySelectorAll('time[datetime]').forEach(function (el) {
+const JS = `var format = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit',
+  hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short' });
+document.querySelectorAll('time[datetime]').forEach(function (el) {
   var at = new Date(el.getAttribute('datetime'));
-  if (!isNaN(at.getTime())) el.textContent = at.toLocaleString(document.documentElement.lang || undefined);
+  if (isNaN(at.getTime())) return;
+  var part = {};
+  format.formatToParts(at).forEach(function (p) { part[p.type] = p.value; });
+  el.textContent = part.year + '-' + part.month + '-' + part.day + ' ' + part.hour + ':' + part.minute + ' ' + part.timeZoneName;
 });
 `;
 

@@ -60,15 +60,25 @@ export async function setAnnounce(interaction: ChatInputCommandInteraction, ctx:
   const actor = commandActor(interaction);
   const plan = planAnnounce(ctx, target.guildId, input);
   if (preview || !plan.changes) {
-    const description = shownText(plan, voterOf(target, actor), i18n);
+    const description = shownText(previewParts(plan, voterOf(target, actor), i18n));
     return noticeView({ tone: 'info', title: i18n.t('setup.announce.preview.title'), description, i18n });
   }
   return changeAnswer(await applyAnnounce(ctx, target, input, actor), i18n);
 }
 
+/** What announcements would say: each message as posted, under what it is, and the notes about them. */
+export interface AnnouncePreview {
+  /** Set when the built-in lines are in use, saying so. */
+  builtIn?: string;
+  messages: ReadonlyArray<{ label: string; text: string }>;
+  /** Who is pinged; then the every-list line's state when it applies. */
+  notes: readonly string[];
+}
+
 /**
- * What announcements would say after the change, stored nothing: `/setup announce preview:true`'s
- * text, and the dashboard's live preview. A template that would be refused is refused here too.
+ * What announcements would say after the change, stored nothing: the dashboard's preview, drawn as
+ * messages (`/setup announce preview:true` shows the same as text). A template that would be refused
+ * is refused here too.
  */
 export function announcePreview(
   ctx: BaseContext,
@@ -76,8 +86,8 @@ export function announcePreview(
   input: AnnounceInput,
   actor: Actor,
   i18n: Translator,
-): string {
-  return shownText(planAnnounce(ctx, target.guildId, input), voterOf(target, actor), i18n);
+): AnnouncePreview {
+  return previewParts(planAnnounce(ctx, target.guildId, input), voterOf(target, actor), i18n);
 }
 
 /** The server's announcements now, each setting or its default: what a change is made against. */
@@ -121,7 +131,7 @@ export async function applyAnnounce(
     patch.announceEveryList = input.everyList;
   }
   await ctx.servers.setSettings(guildId, patch);
-  const vars = (i18n: Translator) => ({ preview: shownText(plan, voterOf(target, actor), i18n) });
+  const vars = (i18n: Translator) => ({ preview: shownText(previewParts(plan, voterOf(target, actor), i18n)) });
   return changed(ctx, target, actor, changeResult(input.clear ? 'setup.announce.cleared' : 'setup.announce.set', vars));
 }
 
@@ -158,9 +168,11 @@ function planAnnounce(ctx: BaseContext, guildId: string, raw: AnnounceInput): An
 }
 
 /** The preview and, when it matters, whether every list's votes are announced. */
-function shownText(plan: AnnouncePlan, voter: PreviewVoter, i18n: Translator): string {
-  const everyList = plan.everyListOn ? 'setup.announce.everyListOn' : 'setup.announce.everyListOff';
-  return [previewText(plan.next, voter, i18n), ...(plan.showEveryList ? [i18n.t(everyList)] : [])].join('\n');
+/** The preview as /setup announce shows it: each message under its label in bold, then the notes. */
+function shownText({ builtIn, messages, notes }: AnnouncePreview): string {
+  const [pings, ...rest] = notes;
+  const lines = messages.flatMap(({ label, text }) => [`**${label}**`, text]);
+  return [...(builtIn ? [builtIn] : []), ...lines, '', pings ?? '', ...rest].join('\n');
 }
 
 /** The template as typed, checked; undefined when the option was left out, null when it goes back to built-in. */
@@ -173,18 +185,19 @@ function checked(text: string | null | undefined): string | null | undefined {
 }
 
 /** A vote and a first vote by the caller, as the templates word them, and who would be pinged. */
-function previewText(templates: AnnouncementTemplates, { userId, name, server }: PreviewVoter, i18n: Translator) {
+function previewParts(plan: AnnouncePlan, { userId, name, server }: PreviewVoter, i18n: Translator): AnnouncePreview {
   const { t } = i18n;
-  const example = exampleAnnouncements(templates, { server, userId, name }, i18n);
-  return [
-    example.builtIn ? t('setup.announce.builtIn') : '',
-    `**${t('setup.announce.voteLabel')}**`,
-    example.vote,
-    `**${t('setup.announce.firstLabel')}**`,
-    example.first,
-    '',
-    t(example.pings ? 'setup.announce.pingsVoter' : 'setup.announce.pingsNobody'),
-  ]
-    .filter((part, index) => index > 0 || part !== '')
-    .join('\n');
+  const example = exampleAnnouncements(plan.next, { server, userId, name }, i18n);
+  const everyList = plan.everyListOn ? 'setup.announce.everyListOn' : 'setup.announce.everyListOff';
+  return {
+    ...(example.builtIn ? { builtIn: t('setup.announce.builtIn') } : {}),
+    messages: [
+      { label: t('setup.announce.voteLabel'), text: example.vote },
+      { label: t('setup.announce.firstLabel'), text: example.first },
+    ],
+    notes: [
+      t(example.pings ? 'setup.announce.pingsVoter' : 'setup.announce.pingsNobody'),
+      ...(plan.showEveryList ? [t(everyList)] : []),
+    ],
+  };
 }

@@ -46,9 +46,15 @@ function addressOf(ctx: BaseContext, guildId: string, site: AdaptedSiteId): stri
   return listingAddress(webhookOn(ctx), single(ctx) ? undefined : guildId, site);
 }
 
-function noPublicUrl(ctx: BaseContext, { t }: Translator): { noPublicUrl?: string } {
+function noPublicUrl(ctx: BaseContext, i18n: Translator): { noPublicUrl?: string } {
+  const missing = publicUrlMissing(ctx, i18n);
+  return missing === undefined ? {} : { noPublicUrl: missing };
+}
+
+/** Without WEBHOOK_PUBLIC_URL an address is only its path: what to set for the whole one; undefined when set. */
+export function publicUrlMissing(ctx: BaseContext, { t }: Translator): string | undefined {
   const webhook = webhookOn(ctx);
-  return webhook.publicUrl ? {} : { noPublicUrl: t('setup.webhook.noPublicUrl', { path: webhook.path }) };
+  return webhook.publicUrl ? undefined : t('setup.webhook.noPublicUrl', { path: webhook.path });
 }
 
 /** The single-server setting of a list's vote length: LISTING_DISCORDPLACE_VOTE_HOURS, … */

@@ -87,6 +87,32 @@ const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHO
 /** The page fits the viewport's width: nothing to scroll sideways but inside a table's own box. */
 const pageWidth = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth');
 
+/**
+ * What a member would read as broken: a `{placeholder}` left unfilled in the page's text (code, the
+ * template's own fields and the preview aside), a cell whose text its table cuts off, a time without
+ * its zone, and (at a desktop's width) a table that must be scrolled sideways.
+ */
+const flaws = (page: Page, desktopWide: boolean) =>
+  page.evaluate<string[]>(`(() => {
+    const found = [];
+    const body = document.body.cloneNode(true);
+    body.querySelectorAll('code, textarea, input, select, pre').forEach((el) => el.remove());
+    const left = /\\{[a-z_]+\\}/.exec(body.textContent || '');
+    if (left) found.push('placeholder left: ' + left[0]);
+    document.querySelectorAll('td, th').forEach((cell) => {
+      if (cell.scrollWidth > cell.clientWidth + 1) found.push('cut off in a table: ' + cell.textContent);
+    });
+    if (${desktopWide})
+      document.querySelectorAll('table').forEach((table) => {
+        if (table.scrollWidth > table.clientWidth + 1) found.push('a table wider than its page: ' + table.scrollWidth + ' px');
+      });
+    document.querySelectorAll('time').forEach((time) => {
+      if (!/^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} \\S+$/.test(time.textContent || ''))
+        found.push('a time not in the one format with its zone: ' + time.textContent);
+    });
+    return found;
+  })()`);
+
 /** The answer to a form sent to this page (not the preview's fetch, which posts elsewhere). */
 const postTo = (address: string) => (response: Response) =>
   response.request().method() === 'POST' && new URL(response.url()).pathname === address;
@@ -188,9 +214,25 @@ describe("every server page (nav.ts's SERVER_PAGES) and the servers list", () =>
         );
         await shot(page, name);
         expect(await pageWidth(page)).toBeLessThanOrEqual(width);
+        expect(await flaws(page, width === DESKTOP.width)).toEqual([]);
         expect(trouble.problems).toEqual([]);
         await page.close();
       }
+    },
+    TEST_MS,
+  );
+
+  it(
+    "draws the stats picture at a size its labels read at on a phone, scrolling in its own box, not the page's",
+    async () => {
+      const { page, trouble } = await newPage(phone);
+      expect((await open(page, serverPath(GUILD, `/${PAGES.stats}`))).status()).toBe(200);
+      await page.locator('img.chart').waitFor();
+      const drawn = await page.evaluate<number>("document.querySelector('img.chart').getBoundingClientRect().width");
+      expect(drawn).toBeGreaterThanOrEqual(700);
+      expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+      expect(trouble.problems).toEqual([]);
+      await page.close();
     },
     TEST_MS,
   );

@@ -117,7 +117,8 @@ describe('each settings page', () => {
     expect(visit.text).toContain('aria-current="page"');
     expect(visit.text).not.toMatch(/<script>|style="/);
     // The audit channel on this server is REVIEW_LOG_CHANNEL_ID's: shown, not offered for change.
-    if (path === 'channels') expect(visit.text).toContain('Set by the host&#39;s environment');
+    if (path === 'channels')
+      expect(visit.text).toContain('Set by REVIEW_LOG_CHANNEL_ID in the host&#39;s environment: change it there.');
   });
 
   it('serves the live preview script and the pages stylesheet as files', async () => {
@@ -209,7 +210,7 @@ describe('a change saved on the dashboard', () => {
 });
 
 describe('the live preview', () => {
-  it('answers the text /setup announce preview gives for the same template, as plain text', async () => {
+  it('answers the messages /setup announce preview gives for the same template, as JSON', async () => {
     const { browser, csrf } = await owner();
     const template = 'PREVIEW {server} · {streak} in a row';
     const preview = await browser.post(page(A, 'announcements/preview'), {
@@ -219,15 +220,16 @@ describe('the live preview', () => {
       everyList: 'on',
     });
     expect(preview.status).toBe(200);
-    expect(preview.headers.get('content-type')).toContain('text/plain');
+    expect(preview.headers.get('content-type')).toContain('application/json');
+    const drawn = JSON.parse(preview.text) as { messages: Array<{ label: string; text: string }>; notes: string[] };
     const command = await setup('announce', [
       { name: 'template', type: OptionType.String, value: template },
       { name: 'preview', type: OptionType.Boolean, value: true },
     ]);
-    const lines = preview.text.split('\n').filter((line) => line.trim() !== '');
-    expect(lines.length).toBeGreaterThan(2);
+    const lines = [...drawn.messages.flatMap(({ label, text }) => [label, text]), ...drawn.notes];
+    expect(lines.length).toBeGreaterThan(4);
     for (const line of lines) expect(command.replaceAll('**', '')).toContain(line);
-    expect(preview.text).toContain('3 in a row');
+    expect(drawn.messages[0]!.text).toContain('3 in a row');
   });
 });
 

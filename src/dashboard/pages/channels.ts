@@ -25,8 +25,8 @@ export interface ChannelsPageInput extends FormTarget {
   /** What the bot lacks in each feature's channel, as guild-rules finds it, already in the member's words. */
   channelProblems: Readonly<Partial<Record<ChannelKind, readonly string[]>>>;
   moderatorRoleIds: readonly string[];
-  /** Settings fixed by the host's environment: shown, not offered for change. */
-  fixed?: ReadonlySet<ChannelKind | 'moderatorRoleIds'>;
+  /** Settings fixed by the host's environment, with the variable that sets each: shown, not offered for change. */
+  fixed?: ReadonlyMap<ChannelKind | 'moderatorRoleIds', string>;
   i18n: Translator;
 }
 
@@ -46,22 +46,36 @@ export function channelsPage(input: ChannelsPageInput): Html {
 export function channelForm(input: ChannelsPageInput, kind: ChannelKind, page: PagePath = PAGES.channels): Html {
   const { t } = input.i18n;
   const id = `channel-${kind}`;
-  const fixed = input.fixed?.has(kind) ?? false;
+  const variable = input.fixed?.get(kind);
+  if (variable !== undefined) {
+    const current = input.current[kind];
+    const name = input.channels.find((channel) => channel.id === current)?.name;
+    return html`<div class="form card fixed">
+      <span class="label">${t(`setup.kind.${kind}`)}</span>
+      <strong>${current === undefined ? t('dashboard.pages.off') : `#${name ?? current}`}</strong>
+      <p class="note">${fixedBy(variable, input.i18n)}</p>
+      ${problemList(input.channelProblems[kind] ?? [])}
+    </div>`;
+  }
   const body = html`<label for="${id}">${t(`setup.kind.${kind}`)}</label>
     <input type="hidden" name="${CHANNEL_FIELDS.kind}" value="${kind}" />
     ${channelPicker(CHANNEL_FIELDS.channel, input.channels, input.current[kind], t('dashboard.pages.off'), id)}
-    ${fixed ? html`<p class="note">${t('dashboard.pages.fixed')}</p>` : html`<button type="submit">${t('dashboard.pages.save')}</button>`}
+    <button type="submit">${t('dashboard.pages.save')}</button>
     ${problemList(input.channelProblems[kind] ?? [])}`;
   return postForm(input, page, body, 'form card');
 }
 
+/** Where a setting fixed by the host is changed: its variable, by name. */
+const fixedBy = (variable: string, { t }: Translator) => t('dashboard.pages.fixed', { variable });
+
 function moderators(input: ChannelsPageInput): Html {
   const { t } = input.i18n;
-  if (input.fixed?.has('moderatorRoleIds'))
+  const variable = input.fixed?.get('moderatorRoleIds');
+  if (variable !== undefined)
     return html`<ul>
         ${input.moderatorRoleIds.map((id) => html`<li>${roleName(input.roles, id)}</li>`)}
       </ul>
-      <p class="note">${t('dashboard.pages.fixed')}</p>`;
+      <p class="note">${fixedBy(variable, input.i18n)}</p>`;
   const current = input.moderatorRoleIds.map((id) =>
     postForm(
       input,

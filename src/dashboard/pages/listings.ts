@@ -4,7 +4,7 @@ import { CredentialsField } from '../../views/credentials-modal.js';
 import type { ListingFacts } from '../../views/listing.js';
 import { LISTING_VOTE_HOURS_MAX } from '../../lists/index.js';
 import { html, type Html } from '../html.js';
-import { moment, PAGES, postForm, type FormTarget } from './form.js';
+import { moment, PAGES, postForm, problemList, type FormTarget } from './form.js';
 
 /** The fields of the listings page's forms: which list, what to do, and (for a list whose site makes it) the new secret. */
 export const LISTING_FIELDS = { site: 'site', action: 'action', secret: 'secret', voteHours: 'vote_hours' } as const;
@@ -36,6 +36,8 @@ export interface ListingsPageInput extends FormTarget {
   addable?: readonly AddableList[];
   /** Shown after the lists: one just added that waits for its secret. */
   pending?: PendingList;
+  /** Set when the addresses are paths only (no WEBHOOK_PUBLIC_URL): what to set, beside each address. */
+  addressProblem?: string | undefined;
   i18n: Translator;
 }
 
@@ -87,7 +89,7 @@ function pendingCard(pending: PendingList, input: ListingsPageInput): Html {
     <h2>${pending.name}</h2>
     <dl>
       <dt>${t('setup.webhook.url')}</dt>
-      <dd><code>${pending.address}</code></dd>
+      <dd>${address(pending.address, input)}</dd>
     </dl>
     <p>${pending.steps}</p>
     ${postForm(input, PAGES.listings, body)}
@@ -131,7 +133,7 @@ function listing(facts: ListingFacts, input: ListingsPageInput): Html {
     <h2>${facts.name}</h2>
     <dl>
       <dt>${t('setup.webhook.url')}</dt>
-      <dd><code>${facts.address}</code></dd>
+      <dd>${address(facts.address, input)}</dd>
       <dt>${t('setup.listing.secret')}</dt>
       <dd>${secret(facts, input.i18n)}</dd>
       <dt>${t('setup.webhook.lastDelivery')}</dt>
@@ -144,6 +146,11 @@ function listing(facts: ListingFacts, input: ListingsPageInput): Html {
     ${'end' in facts.secret ? reveal(facts, input) : null}
     ${'environment' in facts.secret ? null : rotate(facts, input)}
   </article>`;
+}
+
+/** An address whole, or its path with what to set to make it whole: a list cannot post to a path. */
+function address(shown: string, input: ListingsPageInput): Html {
+  return html`<code>${shown}</code>${input.addressProblem ? problemList([input.addressProblem]) : null}`;
 }
 
 function secret({ secret }: ListingFacts, { t }: Translator): Html | string {

@@ -5,9 +5,10 @@ const DEBOUNCE_MS = 300;
 
 /**
  * The announcements page's live preview, served as a file: as the member types, it posts the form
- * (its CSRF field included) to the preview address and shows the text that comes back. Without
- * JavaScript the Preview button does the same with a page load. The server answers text/plain (400
- * with /setup's refusal for a template it would refuse, which is worth showing as the preview).
+ * (its CSRF field included) to the preview address and draws the messages that come back as JSON,
+ * as announcements.ts draws them (a 400 carries /setup's refusal, worth showing as the preview).
+ * Without JavaScript the Preview button does the same with a page load. Text only goes in through
+ * textContent: nothing the server sends is read as markup.
  */
 export const PREVIEW_SCRIPT = `'use strict';
 (function () {
@@ -16,18 +17,42 @@ export const PREVIEW_SCRIPT = `'use strict';
   var form = document.querySelector('form.announce-form');
   if (!form) return;
   var url = block.getAttribute('data-preview-url');
+  var bot = block.getAttribute('data-bot') || '';
   var timer = null;
   var latest = 0;
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+  function draw(preview) {
+    var parts = [];
+    if (preview.refused) parts.push(el('p', 'note warning', preview.refused));
+    if (preview.builtIn) parts.push(el('p', 'note', preview.builtIn));
+    (preview.messages || []).forEach(function (message) {
+      parts.push(el('p', 'preview-label', message.label));
+      var row = el('div', 'message');
+      var avatar = el('span', 'avatar', bot.slice(0, 1).toUpperCase());
+      avatar.setAttribute('aria-hidden', 'true');
+      var body = el('div', 'message-body');
+      body.append(el('span', 'author', bot), ' ', el('span', 'bot-tag', 'BOT'), el('p', 'message-text', message.text));
+      row.append(avatar, body);
+      parts.push(row);
+    });
+    (preview.notes || []).forEach(function (note) { parts.push(el('p', 'note', note)); });
+    block.replaceChildren.apply(block, parts);
+  }
   function refresh() {
     var asked = ++latest;
     fetch(url, {
       method: 'POST',
       credentials: 'same-origin',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/plain' },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: new URLSearchParams(new FormData(form)),
     })
-      .then(function (response) { return response.ok || response.status === 400 ? response.text() : null; })
-      .then(function (text) { if (text !== null && asked === latest) block.textContent = text; })
+      .then(function (response) { return response.ok || response.status === 400 ? response.json() : null; })
+      .then(function (preview) { if (preview !== null && asked === latest) draw(preview); })
       .catch(function () { /* the Preview button still works */ });
   }
   function later() {

@@ -54,7 +54,7 @@ export function statsPage({ guildId, data, countingSince, i18n }: StatsPageInput
           <p>${t('stats.ratingsSummary', { reviews: data.reviews, average: oneDecimal(data.averageRating) })}</p>`;
   return html`<section class="stats">
     <h2>${t('stats.title', { days })}</h2>
-    <img class="chart" src="${pagePath(guildId, PAGES.statsPicture)}" alt="${alt}" />
+    <div class="chart-box"><img class="chart" src="${pagePath(guildId, PAGES.statsPicture)}" alt="${alt}" /></div>
     <h2>${t('stats.votesHeading')}</h2>
     <table>
       <thead>

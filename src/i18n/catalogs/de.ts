@@ -655,7 +655,7 @@ export const de: Catalog = {
   'dashboard.pages.remove': 'Entfernen',
   'dashboard.pages.off': 'Aus',
   'dashboard.pages.notSet': 'Nicht gesetzt',
-  'dashboard.pages.fixed': 'Durch die Umgebung des Hosts gesetzt: dort ändern.',
+  'dashboard.pages.fixed': 'Vom Host mit {variable} gesetzt: dort ändern.',
   'dashboard.pages.listings.none': 'Noch keine Liste eingerichtet.',
   'dashboard.pages.listings.noSecret': 'noch nicht eingefügt: unten einfügen',
   'dashboard.pages.listings.reveal': 'Anzeigen',

@@ -625,7 +625,7 @@ export const en = {
   'dashboard.pages.remove': 'Remove',
   'dashboard.pages.off': 'Off',
   'dashboard.pages.notSet': 'Not set',
-  'dashboard.pages.fixed': "Set by the host's environment: change it there.",
+  'dashboard.pages.fixed': "Set by {variable} in the host's environment: change it there.",
   'dashboard.pages.listings.none': 'No list is set up yet.',
   'dashboard.pages.listings.noSecret': 'not pasted yet: paste it below',
   'dashboard.pages.listings.reveal': 'Reveal',

@@ -645,7 +645,7 @@ export const es: Catalog = {
   'dashboard.pages.remove': 'Quitar',
   'dashboard.pages.off': 'Desactivado',
   'dashboard.pages.notSet': 'Sin definir',
-  'dashboard.pages.fixed': 'Definido por el entorno del host: cámbialo allí.',
+  'dashboard.pages.fixed': 'Definido por {variable} en el entorno del host: cámbialo allí.',
   'dashboard.pages.listings.none': 'Aún no hay ninguna lista configurada.',
   'dashboard.pages.listings.noSecret': 'aún no pegado: pégalo abajo',
   'dashboard.pages.listings.reveal': 'Mostrar',

@@ -646,7 +646,7 @@ export const fr: Catalog = {
   'dashboard.pages.remove': 'Retirer',
   'dashboard.pages.off': 'Désactivé',
   'dashboard.pages.notSet': 'Non défini',
-  'dashboard.pages.fixed': "Défini par l'environnement de l'hébergeur : changez-le là-bas.",
+  'dashboard.pages.fixed': "Défini par {variable} dans l'environnement de l'hébergeur : changez-le là-bas.",
   'dashboard.pages.listings.none': "Aucune liste n'est encore configurée.",
   'dashboard.pages.listings.noSecret': 'pas encore collé : collez-le ci-dessous',
   'dashboard.pages.listings.reveal': 'Afficher',

@@ -638,7 +638,7 @@ export const ptBR: Catalog = {
   'dashboard.pages.remove': 'Remover',
   'dashboard.pages.off': 'Desligado',
   'dashboard.pages.notSet': 'Não definido',
-  'dashboard.pages.fixed': 'Definido pelo ambiente do host: altere lá.',
+  'dashboard.pages.fixed': 'Definido por {variable} no ambiente do host: altere lá.',
   'dashboard.pages.listings.none': 'Nenhuma lista configurada ainda.',
   'dashboard.pages.listings.noSecret': 'ainda não colado: cole abaixo',
   'dashboard.pages.listings.reveal': 'Mostrar',

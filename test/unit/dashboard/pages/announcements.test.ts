@@ -9,7 +9,10 @@ const CSRF = 'csrf-token-789';
 const i18n = translatorFor('en-US');
 
 describe('the announcements page', () => {
-  const preview = `A vote\n${HOSTILE} <@200000000000000001>`;
+  const preview = {
+    messages: [{ label: 'A vote', text: `${HOSTILE} <@200000000000000001>` }],
+    notes: ['Pings: nobody'],
+  };
   const page = flat(
     announcementsPage({
       guildId: GUILD,
@@ -17,6 +20,7 @@ describe('the announcements page', () => {
       draft: { template: `${HOSTILE} {user}`, firstVote: '', ping: true },
       everyList: false,
       preview,
+      botName: `Votes ${HOSTILE}`,
       i18n,
     }).text,
   );
@@ -25,10 +29,12 @@ describe('the announcements page', () => {
     expect(page).toContain(
       `name="${ANNOUNCE_FIELDS.template}" rows="3" maxlength="500">${HOSTILE_ESCAPED} {user}</textarea>`,
     );
-    // The preview is the text the route hands in (/setup's preview), escaped.
-    expect(page).toMatch(
-      /aria-live="polite">A vote &lt;script&gt;alert\(1\)&lt;\/script&gt; &lt;@200000000000000001&gt;/,
-    );
+    // The preview is the messages the route hands in, each drawn as the bot's message, escaped.
+    expect(page).toContain('<p class="preview-label">A vote</p>');
+    expect(page).toContain('<span class="avatar" aria-hidden="true">V</span>');
+    expect(page).toContain(`<span class="author">Votes ${HOSTILE_ESCAPED}</span> <span class="bot-tag">BOT</span>`);
+    expect(page).toContain(`<p class="message-text">${HOSTILE_ESCAPED} &lt;@200000000000000001&gt;</p>`);
+    expect(page).toContain('<p class="note">Pings: nobody</p>');
     expect(page).not.toContain(HOSTILE);
   });
 
@@ -46,7 +52,7 @@ describe('the announcements page', () => {
   it('loads the live preview as a script file, none inline, and marks the block it fills', () => {
     expect(page).toMatch(/<script src="\/static\/[\w-]+\.js" defer><\/script>/);
     expect(page).not.toMatch(/<script>|<script [^s]/);
-    expect(page).toContain(`<pre id="${PREVIEW_ID}"`);
+    expect(page).toContain(`<div id="${PREVIEW_ID}"`);
     expect(page).toContain(`data-preview-url="/servers/${GUILD}/announcements/preview"`);
     expect(page).not.toMatch(/ style=| on[a-z]+=/);
   });

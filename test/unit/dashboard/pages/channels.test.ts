@@ -59,10 +59,18 @@ describe('the channels and roles page', () => {
     expect(expectEveryFormGuarded(page, GUILD, CSRF)).toBe(6);
   });
 
-  it('shows a setting the environment fixes without a save button', () => {
-    const fixed = flat(channelsPage({ ...base, fixed: new Set(['votes', 'moderatorRoleIds'] as const) }).text);
-    expect(fixed).toContain('Set by the host&#39;s environment');
-    expect(expectEveryFormGuarded(fixed, GUILD, CSRF)).toBe(4);
+  it('shows a setting the environment fixes as its value, read-only, naming the variable that sets it', () => {
+    const variables = [
+      ['votes', 'VOTE_CHANNEL_ID'],
+      ['moderatorRoleIds', 'MODERATOR_ROLE_IDS'],
+    ] as const;
+    const fixed = flat(channelsPage({ ...base, fixed: new Map(variables) }).text);
+    expect(fixed).toContain('<strong>#votes</strong>');
+    expect(fixed).toContain('Set by VOTE_CHANNEL_ID in the host&#39;s environment: change it there.');
+    expect(fixed).toContain('Set by MODERATOR_ROLE_IDS in the host&#39;s environment');
+    // No picker and no form for either: three channel forms and the moderator addition are left.
+    expect(fixed).not.toContain('id="channel-votes"');
+    expect(expectEveryFormGuarded(fixed, GUILD, CSRF)).toBe(3);
   });
 });
 
