@@ -7,7 +7,7 @@ import { UserFacingError } from '../bot/user-error.js';
 import { secretValues } from '../config/bot.js';
 import { translatorFor, type MessageKey, type Translator } from '../i18n/index.js';
 import { postReviewReply } from '../interactions/review-reply-post.js';
-import { isAdaptedSiteId, listReviewOrigin, SITE_FACTS, SITE_IDS } from '../lists/index.js';
+import { isAdaptedSiteId, listName, listReviewOrigin, SITE_FACTS, SITE_IDS } from '../lists/index.js';
 import type { Actor, ChangeTarget } from '../setup/change.js';
 import { applyCredentials, credentialsShown } from '../setup/credentials.js';
 import {
@@ -367,7 +367,7 @@ export function recordsRoutes(app: FastifyInstance, deps: DashboardDeps, session
     });
     // A wrong token is fixed on the credentials page here, named in the member's words.
     const fixes = deliveryFixes(lines, i18n, i18n.t('dashboard.nav.listings'), environmentSites(base, guild.id));
-    const body = deliveriesPage({ lines, fixes, i18n });
+    const body = deliveriesPage({ lines, fixes, listName, i18n });
     return show(request, reply, guild, 'deliveries', body);
   });
 

@@ -1,6 +1,14 @@
 // The lists a server can be on besides Guilds: one file per site, one registry.
 export * from './site.js';
-export { isAdaptedSiteId, isSiteId, LIST_SITES, listingAddress, listingSecretVariable, SITE_FACTS } from './sites.js';
+export {
+  isAdaptedSiteId,
+  isSiteId,
+  LIST_SITES,
+  listingAddress,
+  listingSecretVariable,
+  listName,
+  SITE_FACTS,
+} from './sites.js';
 export { DISCADIA_DEDUPE_WINDOW_MS } from './discadia.js';
 export { isTopggV1Secret, TOPGG_SIGNATURE_HEADER, TOPGG_TOLERANCE_S } from './topgg.js';
 export {

@@ -24,6 +24,9 @@ export const isSiteId = (value: unknown): value is SiteId =>
 
 export const isAdaptedSiteId = (value: unknown): value is AdaptedSiteId => isSiteId(value) && value !== 'guilds';
 
+/** A list's name as admins read it (`topgg` → Top.gg); undefined for what names no list. */
+export const listName = (id: string): string | undefined => (isAdaptedSiteId(id) ? SITE_FACTS[id].name : undefined);
+
 /** Single-server mode's setting for a list's secret: LISTING_TOPGG_SECRET. */
 export const listingSecretVariable = (site: AdaptedSiteId): string => `LISTING_${site.toUpperCase()}_SECRET`;
 

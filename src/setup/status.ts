@@ -20,7 +20,7 @@ import { relativeTime } from '../views/format.js';
 import { lastDeliveryText, lastTestText } from '../views/listing.js';
 import { environmentSites, voteLengthText } from './listing.js';
 import { deliveryFixes } from './delivery-fixes.js';
-import { SITE_FACTS } from '../lists/index.js';
+import { listName, SITE_FACTS } from '../lists/index.js';
 import type { MessageView } from '../views/message.js';
 import { setupStatusView, type StatusLine } from '../views/setup-status.js';
 import { CHANNEL_KINDS, missingIn, type ChannelKind } from './channel.js';
@@ -46,6 +46,7 @@ export async function setupStatus(interaction: ChatInputCommandInteraction, ctx:
         deliveries,
         i18n,
         deliveryFixes(deliveries, i18n, command('webhook'), environmentSites(ctx, guild.id)),
+        listName,
       ),
     );
   return view;

@@ -9,6 +9,21 @@ import { ToneColour } from './theme.js';
 const UNREAD_EVENT = '?';
 
 /**
+ * A logged event as an admin reads it: a list's by the list's name (`topgg vote` → Top.gg and
+ * `vote`), Guilds' by its kind alone; a kind the receiver could not read, said in words.
+ */
+export function deliveryEvent(event: string, { t }: Translator, listName: ListName): { list?: string; kind: string } {
+  const [first = '', ...rest] = event.split(' ');
+  const list = rest.length > 0 ? listName(first) : undefined;
+  const kind = list === undefined ? event : rest.join(' ');
+  const shown = kind === UNREAD_EVENT ? t('setup.deliveries.unknownEvent') : kind;
+  return list === undefined ? { kind: shown } : { list, kind: shown };
+}
+
+/** A list's name by its id (lists/sites.ts `listName`); undefined for anything else. */
+export type ListName = (id: string) => string | undefined;
+
+/**
  * `/setup status`'s second embed: the server's last webhook deliveries, newest first, one line
  * each (when, event kind, outcome), and how to fix what shows refused. Nothing else of a
  * delivery is kept, so nothing secret can show.
@@ -18,6 +33,7 @@ export function deliveryLogEmbed(
   i18n: Translator,
   /** How to mend what it shows refused (setup/delivery-fixes.ts), one line each. */
   fixes: readonly string[],
+  listName: ListName,
 ): EmbedBuilder {
   const { t } = i18n;
   const embed = new EmbedBuilder().setTitle(t('setup.deliveries.title'));
@@ -26,7 +42,8 @@ export function deliveryLogEmbed(
   if (lines.length === 0) return embed.setColor(ToneColour.info).setDescription(t('setup.deliveries.none'));
   const text = lines.map((line) => {
     const at = new Date(line.at);
-    const event = line.event === UNREAD_EVENT ? t('setup.deliveries.unknownEvent') : inlineCode(line.event);
+    const { list, kind } = deliveryEvent(line.event, i18n, listName);
+    const event = `${list ? `${list} ` : ''}${line.event.endsWith(UNREAD_EVENT) ? kind : inlineCode(kind)}`;
     const mark = line.outcome === 'stored' || line.outcome === 'duplicate' ? '✔' : '✘';
     return `${mark} ${relativeTime(at)} (${exactTime(at)}) · ${event} · ${t(`setup.delivery.${line.outcome}`)}`;
   });

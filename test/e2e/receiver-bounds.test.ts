@@ -187,7 +187,7 @@ describe("what a sender from outside can do to a server's receiver", () => {
       lines
         .slice(0, 10)
         .every((line) =>
-          line.endsWith("· `topgg ?` · refused: the signature or secret does not match the list's secret"),
+          line.endsWith("· Top.gg unknown event · refused: the signature or secret does not match the list's secret"),
         ),
     ).toBe(true);
     // The fix names the list and the command that sets its secret, not Guilds' token.
@@ -198,7 +198,7 @@ describe("what a sender from outside can do to a server's receiver", () => {
     expect(lines.filter((line) => line.includes('refused'))).toHaveLength(10);
     // Below them the accepted ones, the three just sent included (the flood above may fill the window).
     expect(lines.slice(10).length).toBeGreaterThanOrEqual(voters.length);
-    expect(lines.slice(10).every((line) => line.endsWith('· `topgg vote` · stored'))).toBe(true);
+    expect(lines.slice(10).every((line) => line.endsWith('· Top.gg `vote` · stored'))).toBe(true);
   });
 
   it('never writes a secret the bot holds for the server in its log', () => {

@@ -1,10 +1,15 @@
 import type { Translator } from '../../i18n/index.js';
 import type { DeliveryRecord } from '../../store/index.js';
+import { deliveryEvent, type ListName } from '../../views/delivery-log.js';
 import { html, type Html } from '../html.js';
 import { moment } from './form.js';
 
-/** The receiver's mark for a body that named no event kind it knows (src/views/delivery-log.ts reads it the same). */
-const UNREAD_EVENT = '?';
+/** A logged event: the list's name, then its kind as code (or in words when the receiver could not read it). */
+function eventCell(event: string, i18n: Translator, listName: ListName): Html {
+  const { list, kind } = deliveryEvent(event, i18n, listName);
+  const shown = event.endsWith('?') ? kind : html`<code>${kind}</code>`;
+  return html`${list ? `${list} ` : null}${shown}`;
+}
 
 const good = (line: DeliveryRecord) => line.outcome === 'stored' || line.outcome === 'duplicate';
 
@@ -13,11 +18,12 @@ export interface DeliveriesPageInput {
   lines: readonly DeliveryRecord[] | 'unreadable';
   /** How to mend what the log shows refused (setup/delivery-fixes.ts), one line each. */
   fixes: readonly string[];
+  listName: ListName;
   i18n: Translator;
 }
 
 /** The delivery log: the same lines `/setup status` shows (when, event, outcome), as a table. */
-export function deliveriesPage({ lines, fixes, i18n }: DeliveriesPageInput): Html {
+export function deliveriesPage({ lines, fixes, listName, i18n }: DeliveriesPageInput): Html {
   const { t } = i18n;
   const title = html`<h2>${t('setup.deliveries.title')}</h2>`;
   if (lines === 'unreadable')
@@ -35,7 +41,7 @@ export function deliveriesPage({ lines, fixes, i18n }: DeliveriesPageInput): Htm
       html`<tr class="${good(line) ? 'good' : 'bad'}">
         <td>${good(line) ? '✔' : '✘'}</td>
         <td>${moment(line.at, t('common.unknown'))}</td>
-        <td>${line.event === UNREAD_EVENT ? t('setup.deliveries.unknownEvent') : html`<code>${line.event}</code>`}</td>
+        <td>${eventCell(line.event, i18n, listName)}</td>
         <td>${t(`setup.delivery.${line.outcome}`)}</td>
       </tr>`,
   );

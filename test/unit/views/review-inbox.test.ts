@@ -1,3 +1,4 @@
+import { listName } from '../../../src/lists/index.js';
 import { deliveryFixes } from '../../../src/setup/delivery-fixes.js';
 import type { DeliveryRecord } from '../../../src/store/index.js';
 import { describe, expect, it } from '@jest/globals';
@@ -94,24 +95,28 @@ describe('the delivery log in /setup status', () => {
       { guildId: MEMBER, at, event: '?', outcome: 'wrong_token' },
       { guildId: MEMBER, at, event: 'vote', outcome: 'duplicate' },
       { guildId: MEMBER, at, event: 'review', outcome: 'stored' },
+      { guildId: MEMBER, at, event: 'topgg vote', outcome: 'stored' },
     ];
     const embed = deliveryLogEmbed(
       lines,
       english,
       deliveryFixes(lines, english, '`/setup webhook`', new Set()),
+      listName,
     ).toJSON();
     expect(embed.title).toBe('Last webhook deliveries');
     expect(embed.description?.split('\n')).toEqual([
       `✘ <t:${NOW_UNIX}:R> (<t:${NOW_UNIX}:f>) · unknown event · refused: wrong token`,
       `✔ <t:${NOW_UNIX}:R> (<t:${NOW_UNIX}:f>) · \`vote\` · duplicate: received before, nothing done twice`,
       `✔ <t:${NOW_UNIX}:R> (<t:${NOW_UNIX}:f>) · \`review\` · stored`,
+      // A list's delivery by the list's name, not its id.
+      `✔ <t:${NOW_UNIX}:R> (<t:${NOW_UNIX}:f>) · Top.gg \`vote\` · stored`,
       '',
       'a wrong token: run `/setup webhook` and set the same token on the Guilds webhook page',
     ]);
   });
 
   it('says when there is nothing yet, or when the log could not be read', () => {
-    expect(deliveryLogEmbed([], english, []).toJSON().description).toBe('none recorded yet');
-    expect(deliveryLogEmbed('unreadable', english, []).toJSON().description).toContain('could not be read');
+    expect(deliveryLogEmbed([], english, [], listName).toJSON().description).toBe('none recorded yet');
+    expect(deliveryLogEmbed('unreadable', english, [], listName).toJSON().description).toContain('could not be read');
   });
 });

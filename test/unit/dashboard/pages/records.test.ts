@@ -1,3 +1,4 @@
+import { listName } from '../../../../src/lists/index.js';
 import { deliveryFixes } from '../../../../src/setup/delivery-fixes.js';
 import { describe, expect, it } from '@jest/globals';
 import { deliveriesPage } from '../../../../src/dashboard/pages/deliveries.js';
@@ -93,7 +94,7 @@ describe('the delivery log', () => {
   ];
   const fixesOf = (shown: readonly DeliveryRecord[], environmentSites = new Set<string>()) =>
     deliveryFixes(shown, i18n, 'the Credentials page', environmentSites);
-  const page = flat(deliveriesPage({ lines, fixes: fixesOf(lines), i18n }).text);
+  const page = flat(deliveriesPage({ lines, fixes: fixesOf(lines), listName, i18n }).text);
 
   it('shows the lines /setup status shows, as table rows with their mark, time, event and outcome', () => {
     expect(page.match(/<tr class="(good|bad)">/g)).toEqual([
@@ -113,8 +114,8 @@ describe('the delivery log', () => {
   });
 
   it('says when the log is empty or cannot be read', () => {
-    expect(deliveriesPage({ lines: [], fixes: [], i18n }).text).toContain('none recorded yet');
-    expect(deliveriesPage({ lines: 'unreadable', fixes: [], i18n }).text).toContain('could not be read now');
+    expect(deliveriesPage({ lines: [], fixes: [], listName, i18n }).text).toContain('none recorded yet');
+    expect(deliveriesPage({ lines: 'unreadable', fixes: [], listName, i18n }).text).toContain('could not be read now');
   });
 
   it("calls a list's signature that does not match its secret so, not a wrong token, with the fix where the secret is set", () => {
@@ -123,8 +124,13 @@ describe('the delivery log', () => {
       { guildId: GUILD, at: AT - 1_000, event: 'discordplace ?', outcome: 'wrong_secret' },
       { guildId: GUILD, at: AT - 2_000, event: 'topgg ?', outcome: 'stale_signature' },
     ];
-    const shown = flat(deliveriesPage({ lines: refused, fixes: fixesOf(refused, new Set(['topgg'])), i18n }).text);
+    const shown = flat(
+      deliveriesPage({ lines: refused, fixes: fixesOf(refused, new Set(['topgg'])), listName, i18n }).text,
+    );
     expect(shown).not.toContain('wrong token');
+    // Each list by its name: the kind the receiver could not read, in words.
+    expect(shown).toContain('<td>Top.gg unknown event</td>');
+    expect(shown).toContain('<td>discord.place unknown event</td>');
     expect(shown).toContain('refused: the signature or secret does not match the list&#39;s secret');
     expect(shown).toContain(
       'Top.gg&#39;s deliveries do not match LISTING_TOPGG_SECRET: set it to the secret on Top.gg&#39;s webhook page and restart, or add the list with /setup listing add site:topgg',
