@@ -1,4 +1,4 @@
-import { disableValidators, Events } from 'discord.js';
+import { disableValidators, Events, type Interaction } from 'discord.js';
 import { InFlight } from '../bot/in-flight.js';
 import { InlineCallbacks } from '../bot/inline-callbacks.js';
 import { installProcessGuards } from '../bot/process-guards.js';
@@ -15,6 +15,7 @@ import type { Phase } from '../hosting/index.js';
 import { componentHandlers } from '../interactions/index.js';
 import { gatewaylessParts } from './gatewayless-parts.js';
 import { ENDPOINT_CLOSE_MS, serveInteractions } from './interactions-endpoint.js';
+import { restView } from '../dashboard/bot-view.js';
 import { exitOnStartFailure } from './start-failure.js';
 
 async function main(): Promise<void> {
@@ -39,12 +40,21 @@ async function main(): Promise<void> {
     contextFor: (guildId) => contexts.get(guildId),
     onlyGuildId: config.discord.guildId,
   });
+  // No gateway fills the server cache: /setup, which checks channels, roles and the bot's permissions,
+  // reads its server over REST first (kept 30 s), as the dashboard run alone does.
+  const view = await restView(client);
+  const readsServer = (interaction: Interaction) =>
+    interaction.isChatInputCommand() && interaction.commandName === 'setup';
   const inFlight = new InFlight();
   client.on(Events.InteractionCreate, (interaction) => {
     names.rememberFrom(interaction);
     const { guildId } = interaction;
     const handled = async () => {
-      if (guildId !== null) await contexts.prepare(guildId);
+      if (guildId !== null) {
+        // Unread (Discord failing), the command says it cannot see the server; it is not left unanswered.
+        const server = readsServer(interaction) ? view.guild(guildId).catch(() => undefined) : undefined;
+        await Promise.all([contexts.prepare(guildId), server]);
+      }
       await route(interaction);
     };
     if (inFlight.accepting) inFlight.track(handled());

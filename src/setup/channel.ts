@@ -63,7 +63,7 @@ export async function applyChannel(
     const vars = (i18n: Translator) => ({ feature: feature(i18n), command: '`/setup channel`' });
     return changed(ctx, target, actor, changeResult('setup.channel.off', vars));
   }
-  if (!guild) throw new UserFacingError('refusal.wrongServer');
+  if (!guild) throw new UserFacingError('refusal.serverUnseen');
   const missing = missingIn(guild, channelId);
   if (missing.length > 0)
     throw new UserFacingError('refusal.channelPermissions', {

@@ -71,7 +71,7 @@ export async function applyMilestone(
     throw new UserFacingError('refusal.milestoneVotes', { max: MILESTONE_VOTES_MAX });
   const chosen = (period ?? 'month') as MilestonePeriod;
   if (!MILESTONE_PERIODS.includes(chosen)) throw new UserFacingError('refusal.milestoneChoice');
-  if (!guild) throw new UserFacingError('refusal.wrongServer');
+  if (!guild) throw new UserFacingError('refusal.serverUnseen');
   if (roleId === ctx.servers.settings(guildId)?.voterRoleId)
     throw new UserFacingError('refusal.milestoneVoterRole', { role: roleMention(roleId) });
   refuseRoleProblems(guild, roleId, translatorFor(actor.locale));

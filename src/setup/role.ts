@@ -41,7 +41,7 @@ export async function applyRole(
 
   if (given.voter) {
     refuseEnvironmentSetting(ctx.servers, guildId, 'voterRoleId');
-    if (!guild) throw new UserFacingError('refusal.wrongServer');
+    if (!guild) throw new UserFacingError('refusal.serverUnseen');
     refuseRoleProblems(guild, given.voter, translatorFor(actor.locale));
     await ctx.servers.setSettings(guildId, { voterRoleId: given.voter });
     return done('setup.role.voter', given.voter);

@@ -36,7 +36,7 @@ const command = (name: string) => `\`/setup ${name}\``;
  */
 export async function setupStatus(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<MessageView> {
   const guild = interaction.guild;
-  if (!guild) throw new UserFacingError('refusal.wrongServer');
+  if (!guild) throw new UserFacingError('refusal.serverUnseen');
   const i18n = translatorFor(interaction.locale);
   const { lines, deliveries } = await statusLines(guild, ctx, i18n);
   const view = setupStatusView(lines, i18n);

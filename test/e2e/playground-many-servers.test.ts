@@ -180,6 +180,20 @@ describe("the playground's many-server walk, as docs/playground.md tells it", ()
     expect(votes).toMatchObject({ code: 0, stderr: '' });
     expect(votes.stdout).toContain('Alice › /votes (server 2) (over HTTP)');
     expect(votes.stdout).toMatch(/Votes/);
+    // /setup reads the server over REST first, as no gateway fills the cache here: the same ✔ as over the gateway.
+    const status = await send(
+      '--http',
+      '/setup',
+      'status',
+      '--server',
+      '2',
+      '--interactions-port',
+      String(endpointPort),
+    );
+    expect(status).toMatchObject({ code: 0, stderr: '' });
+    expect(status.stdout).toContain('Maya › /setup status (server 2) (over HTTP)');
+    expect(status.stdout).toContain('✔');
+    expect(status.stdout).not.toMatch(/✘|not readable|Wrong server/);
     const vote = await send(
       '--http',
       '/vote',

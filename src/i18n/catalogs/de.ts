@@ -131,6 +131,9 @@ export const de: Catalog = {
   'error.internal.text':
     'Bei uns ist etwas schiefgelaufen. Wenn es wieder passiert, nenne einem Administrator diese Referenz: {reference}.',
 
+  'refusal.serverUnseen.title': 'Server gerade nicht lesbar',
+  'refusal.serverUnseen.text':
+    'Der Bot sieht die Kanäle und Rollen dieses Servers gerade nicht: Discord hat sie nicht geliefert. Versuche es in einer Minute erneut.',
   'refusal.wrongServer.title': 'Falscher Server',
   'refusal.wrongServer.text': 'Dieser Bot funktioniert nur auf dem Server, für den er eingerichtet wurde.',
   'refusal.directMessage.title': 'Nicht auf einem Server',

@@ -128,6 +128,9 @@ export const en = {
   'error.internal.text':
     'Something went wrong on our side. If it keeps happening, give an administrator this reference: {reference}.',
 
+  'refusal.serverUnseen.title': 'Server not readable now',
+  'refusal.serverUnseen.text':
+    "The bot cannot see this server's channels and roles right now: Discord did not give them. Try again in a minute.",
   'refusal.wrongServer.title': 'Wrong server',
   'refusal.wrongServer.text': 'This bot only works in the server it was set up for.',
   'refusal.directMessage.title': 'Not in a server',

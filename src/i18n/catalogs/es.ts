@@ -130,6 +130,9 @@ export const es: Catalog = {
   'error.internal.text':
     'Algo salió mal por nuestra parte. Si vuelve a pasar, da a un administrador esta referencia: {reference}.',
 
+  'refusal.serverUnseen.title': 'Servidor no legible ahora',
+  'refusal.serverUnseen.text':
+    'El bot no puede ver ahora los canales y roles de este servidor: Discord no los dio. Inténtalo de nuevo en un minuto.',
   'refusal.wrongServer.title': 'Servidor equivocado',
   'refusal.wrongServer.text': 'Este bot solo funciona en el servidor para el que se configuró.',
   'refusal.directMessage.title': 'Fuera de un servidor',

@@ -129,6 +129,9 @@ export const fr: Catalog = {
   'error.internal.text':
     'Un problème est survenu de notre côté. Si cela se reproduit, donnez cette référence à un administrateur : {reference}.',
 
+  'refusal.serverUnseen.title': "Serveur illisible pour l'instant",
+  'refusal.serverUnseen.text':
+    "Le bot ne voit pas les salons et rôles de ce serveur pour l'instant : Discord ne les a pas donnés. Réessayez dans une minute.",
   'refusal.wrongServer.title': 'Mauvais serveur',
   'refusal.wrongServer.text': 'Ce bot ne fonctionne que sur le serveur pour lequel il a été configuré.',
   'refusal.directMessage.title': 'Hors d’un serveur',

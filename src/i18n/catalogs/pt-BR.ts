@@ -129,6 +129,9 @@ export const ptBR: Catalog = {
   'error.internal.text':
     'Algo deu errado do nosso lado. Se acontecer de novo, passe esta referência a um administrador: {reference}.',
 
+  'refusal.serverUnseen.title': 'Servidor ilegível agora',
+  'refusal.serverUnseen.text':
+    'O bot não consegue ver agora os canais e cargos deste servidor: o Discord não os entregou. Tente de novo em um minuto.',
   'refusal.wrongServer.title': 'Servidor errado',
   'refusal.wrongServer.text': 'Este bot só funciona no servidor para o qual foi configurado.',
   'refusal.directMessage.title': 'Fora de um servidor',
