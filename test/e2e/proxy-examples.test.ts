@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { closedPort } from '../../tools/closed-port.js';
 import { dashboardSettings } from '../../tools/dashboard-visitor.js';
-import { DEFAULTS, nextSnowflake } from '../../tools/discord-standin/index.js';
+import { textOf } from '../../tools/conversation.js';
+import { DEFAULTS, member, nextSnowflake, slashCommand } from '../../tools/discord-standin/index.js';
 import { deliver, voteEvent } from '../../tools/guilds-webhook.js';
 import { post, requestAs } from '../../tools/list-senders/send.js';
 import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../../tools/receiver-env.js';
@@ -26,14 +27,18 @@ for (const { name } of PROXIES.filter((proxy) => !runnable.includes(proxy)))
 let world: World;
 let receiverPort: number;
 let dashboardPort: number;
+let interactionsPort: number;
 beforeAll(async () => {
   if (runnable.length === 0) return;
   const { url: _url, ...receiver } = await receiverEnv({ LISTING_TOPGG_SECRET: TOPGG_SECRET });
   const dashboard = await dashboardSettings();
   receiverPort = Number(receiver.WEBHOOK_PORT);
   dashboardPort = Number(dashboard.env.DASHBOARD_PORT);
-  world = await startWorld({ env: { ...receiver, ...dashboard.env } });
+  interactionsPort = await closedPort();
+  const interactions = { INTERACTIONS_PORT: String(interactionsPort), INTERACTIONS_HOST: '127.0.0.1' };
+  world = await startWorld({ env: { ...receiver, ...dashboard.env, ...interactions } });
   await world.bot.waitForLog((line) => line.msg === 'dashboard listening');
+  await world.bot.waitForLog((line) => line.msg === 'interactions endpoint listening');
 }, 30_000);
 afterAll(async () => {
   await world?.close();
@@ -48,7 +53,12 @@ describe.each(PROXIES)('the docs’ $name example ($snippet)', ({ name, snippet 
   let proxy: RunningProxy | undefined;
   beforeAll(async () => {
     if (run === it.skip) return;
-    const ports = { proxy: await closedPort(), receiver: receiverPort, dashboard: dashboardPort };
+    const ports = {
+      proxy: await closedPort(),
+      receiver: receiverPort,
+      dashboard: dashboardPort,
+      interactions: interactionsPort,
+    };
     proxy = await startDocsProxy(name, markedSnippet('proxy-example', snippet), ports);
   }, 30_000);
   afterAll(() => proxy?.close());
@@ -67,6 +77,18 @@ describe.each(PROXIES)('the docs’ $name example ($snippet)', ({ name, snippet 
     ).toBe(200);
     const line = await world.bot.waitForLog(accepted(voter), 10_000, 'the Top.gg vote recorded');
     expect(line.site).toBe('topgg');
+  });
+
+  run('passes a signed interaction at /interactions to the endpoint, which answers it in the response', async () => {
+    const handle = world.discord.sendInteractionHttp(
+      `${proxy!.base}/interactions`,
+      slashCommand({ name: 'vote', member: member({ id: nextSnowflake() }) }),
+    );
+    expect((await handle.answered).status).toBe(200);
+    expect(textOf(await handle.waitForMessage())).toContain('No active vote');
+    // Unsigned, it is refused by the endpoint itself, not answered by the dashboard behind the catch-all.
+    const forged = await world.discord.postSigned(`${proxy!.base}/interactions`, '{"type":1}', 'none');
+    expect(forged.status).toBe(401);
   });
 
   run('passes every other path to the dashboard: /login answers with its redirect to the consent page', async () => {

@@ -5,14 +5,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pollUntil } from './poll-until.js';
 
-/** Where the docs' examples send traffic: WEBHOOK_PORT=8080 and DASHBOARD_PORT=8090, as docs/webhooks.md sets them. */
-const DOCS_UPSTREAM_PORTS = { 8080: 'receiver', 8090: 'dashboard' } as const;
+/** Where the docs' examples send traffic: WEBHOOK_PORT=8080, DASHBOARD_PORT=8090 and INTERACTIONS_PORT=8070, as docs/webhooks.md sets them. */
+const DOCS_UPSTREAM_PORTS = { 8080: 'receiver', 8090: 'dashboard', 8070: 'interactions' } as const;
 
 export interface ProxyPorts {
   /** Where the proxy listens, on 127.0.0.1. */
   proxy: number;
   receiver: number;
   dashboard: number;
+  interactions: number;
 }
 
 export interface RunningProxy {
