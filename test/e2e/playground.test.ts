@@ -154,7 +154,8 @@ describe('npm run playground, with npm start in a second terminal', () => {
   });
 
   it('never writes .env, and refuses before it starts anything', async () => {
-    const refused = await runBuilt(CLI, {}, [...FREE_PORTS, '--env-out', path.join(dir, '.env')], 5_000);
+    // Generous: a process start on a busy machine (5 s was once too short with a core kept busy).
+    const refused = await runBuilt(CLI, {}, [...FREE_PORTS, '--env-out', path.join(dir, '.env')], 30_000);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('the playground never writes .env');
     expect(existsSync(path.join(dir, '.env'))).toBe(false);

@@ -462,6 +462,7 @@ class StandIn implements DiscordStandIn {
       headers: req.headers,
       body,
       at,
+      stalledMs,
     };
     const context: RestContext = {
       store: this.store,
@@ -881,7 +882,8 @@ export async function startDiscordStandIn(options: DiscordStandInOptions = {}): 
     roleRateLimits,
     globalLimit,
     { shards: Math.max(1, options.recommendedShards ?? 1), maxConcurrency },
-    globalLimit ? new LoopClock() : undefined,
+    // Every stand-in: its own stalls are not charged to the bot, in the global limit or an interaction's 3 s.
+    new LoopClock(),
   );
   return standIn;
 }

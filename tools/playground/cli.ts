@@ -2,7 +2,8 @@
  * and `npm run playground -- send …` to act in it. See docs/playground.md. */
 import { EXIT_USAGE, readCommandLine } from '../../src/core/cli-args.js';
 import { CAST } from './cast.js';
-import { EnvFileError, startLine } from './env-file.js';
+import path from 'node:path';
+import { checkEnvFile, EnvFileError, startLine } from './env-file.js';
 import { MAX_SERVERS, type PlaygroundServer } from './servers.js';
 
 const DEFAULTS = {
@@ -143,6 +144,14 @@ async function serve(values: Values): Promise<void> {
   };
   if (Object.values(ports).some((p) => p === undefined)) return;
   const say = (line: string) => process.stdout.write(`${line}\n`);
+  try {
+    // Refused before the stand-ins and the sandbox are even loaded: nothing to start or undo.
+    checkEnvFile(path.resolve(envFile(values)));
+  } catch (error) {
+    process.stderr.write(`The playground did not start: ${(error as Error).message}\n`);
+    process.exitCode = error instanceof EnvFileError ? EXIT_USAGE : 1;
+    return;
+  }
   let playground;
   try {
     // Imported here: send, a short-lived second process, needs none of what it starts.
