@@ -130,7 +130,7 @@ export function settingsRoutes(app: FastifyInstance, deps: DashboardDeps, sessio
     for (const kind of CHANNEL_KIND_NAMES) {
       const setting = CHANNEL_KINDS[kind];
       if (settingFixed(base.servers, guild.id, setting)) fixed.set(kind, SETTING_VARIABLES[setting]);
-      const channelId = settings?.[CHANNEL_KINDS[kind]];
+      const channelId = settings?.[setting];
       if (channelId === undefined) continue;
       current[kind] = channelId;
       channelProblems[kind] = channelProblemsOf(guild, channelId, i18n);

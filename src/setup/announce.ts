@@ -167,7 +167,6 @@ function planAnnounce(ctx: BaseContext, guildId: string, raw: AnnounceInput): An
   };
 }
 
-/** The preview and, when it matters, whether every list's votes are announced. */
 /** The preview as /setup announce shows it: each message under its label in bold, then the notes. */
 function shownText({ builtIn, messages, notes }: AnnouncePreview): string {
   const [pings, ...rest] = notes;

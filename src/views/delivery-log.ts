@@ -10,14 +10,19 @@ const UNREAD_EVENT = '?';
 
 /**
  * A logged event as an admin reads it: a list's by the list's name (`topgg vote` → Top.gg and
- * `vote`), Guilds' by its kind alone; a kind the receiver could not read, said in words.
+ * `vote`), Guilds' by its kind alone; a kind the receiver could not read (`unread`), said in words.
  */
-export function deliveryEvent(event: string, { t }: Translator, listName: ListName): { list?: string; kind: string } {
+export function deliveryEvent(
+  event: string,
+  { t }: Translator,
+  listName: ListName,
+): { list?: string; kind: string; unread: boolean } {
   const [first = '', ...rest] = event.split(' ');
   const list = rest.length > 0 ? listName(first) : undefined;
   const kind = list === undefined ? event : rest.join(' ');
-  const shown = kind === UNREAD_EVENT ? t('setup.deliveries.unknownEvent') : kind;
-  return list === undefined ? { kind: shown } : { list, kind: shown };
+  const unread = kind === UNREAD_EVENT;
+  const shown = unread ? t('setup.deliveries.unknownEvent') : kind;
+  return list === undefined ? { kind: shown, unread } : { list, kind: shown, unread };
 }
 
 /** A list's name by its id (lists/sites.ts `listName`); undefined for anything else. */
@@ -42,8 +47,8 @@ export function deliveryLogEmbed(
   if (lines.length === 0) return embed.setColor(ToneColour.info).setDescription(t('setup.deliveries.none'));
   const text = lines.map((line) => {
     const at = new Date(line.at);
-    const { list, kind } = deliveryEvent(line.event, i18n, listName);
-    const event = `${list ? `${list} ` : ''}${line.event.endsWith(UNREAD_EVENT) ? kind : inlineCode(kind)}`;
+    const { list, kind, unread } = deliveryEvent(line.event, i18n, listName);
+    const event = `${list ? `${list} ` : ''}${unread ? kind : inlineCode(kind)}`;
     const mark = line.outcome === 'stored' || line.outcome === 'duplicate' ? '✔' : '✘';
     return `${mark} ${relativeTime(at)} (${exactTime(at)}) · ${event} · ${t(`setup.delivery.${line.outcome}`)}`;
   });

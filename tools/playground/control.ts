@@ -96,19 +96,22 @@ function formFields(modal: ModalResponse): string[] {
 
 /** `/setup webhook` shows a new token whole once: kept, so `send webhook vote` can deliver to that server. */
 function keepWebhookToken(parts: PlaygroundParts, server: PlaygroundServer, answer: Message): void {
+  const token = shownWhole(answer, english.t('setup.webhook.token'));
+  if (token !== undefined) parts.serverTokens.set(server.id, token);
+}
+
+/** A secret an answer shows whole (as inline code) in its embed's field `name`; undefined when only its end is shown. */
+function shownWhole(answer: Message, name: string): string | undefined {
   const fields = (answer.embeds?.[0]?.fields ?? []) as Array<{ name: string; value: string }>;
-  const token = fields.find((field) => field.name === english.t('setup.webhook.token'))?.value;
-  const whole = token && /^`([^`]+)`$/.exec(token);
-  if (whole) parts.serverTokens.set(server.id, whole[1]!);
+  const value = fields.find((field) => field.name === name)?.value;
+  return value === undefined ? undefined : /^`([^`]+)`$/.exec(value)?.[1];
 }
 
 /** A secret `/setup listing add` made and shows whole once: kept, so `send webhook vote site:` can sign with it. */
 function keepListingSecret(parts: PlaygroundParts, server: PlaygroundServer, site: unknown, answer: Message): void {
   if (typeof site !== 'string' || !isAdaptedSiteId(site)) return;
-  const fields = (answer.embeds?.[0]?.fields ?? []) as Array<{ name: string; value: string }>;
-  const secret = fields.find((field) => field.name === english.t('setup.listing.secret'))?.value;
-  const whole = secret && /^`([^`]+)`$/.exec(secret);
-  if (whole) listingsOf(parts, server).set(site, whole[1]!);
+  const secret = shownWhole(answer, english.t('setup.listing.secret'));
+  if (secret !== undefined) listingsOf(parts, server).set(site, secret);
 }
 
 function listingsOf(parts: PlaygroundParts, server: PlaygroundServer): Map<AdaptedSiteId, string> {

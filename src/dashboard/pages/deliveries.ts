@@ -6,8 +6,8 @@ import { moment } from './form.js';
 
 /** A logged event: the list's name, then its kind as code (or in words when the receiver could not read it). */
 function eventCell(event: string, i18n: Translator, listName: ListName): Html {
-  const { list, kind } = deliveryEvent(event, i18n, listName);
-  const shown = event.endsWith('?') ? kind : html`<code>${kind}</code>`;
+  const { list, kind, unread } = deliveryEvent(event, i18n, listName);
+  const shown = unread ? kind : html`<code>${kind}</code>`;
   return html`${list ? `${list} ` : null}${shown}`;
 }
 
