@@ -4,18 +4,18 @@
 // the rule's name.
 const LAYERS = [
   ['leaves', ['src/core', 'src/work', 'src/i18n', 'src/shards', 'src/secrets', 'src/streaks', 'src/leaderboard']],
-  ['foundations', ['src/api', 'src/store', 'src/announce', 'src/rest-proxy']],
-  ['settings-and-views', ['src/config', 'src/views', 'src/mirror', 'src/sandbox', 'src/lists']],
+  ['foundations', ['src/api', 'src/store', 'src/announce', 'src/rest-proxy', 'src/lists']],
+  ['settings-and-views', ['src/config', 'src/views', 'src/mirror', 'src/sandbox']],
   ['bot', ['src/bot', 'src/guild-rules', 'src/servers', 'src/schedule', 'src/stats']],
   [
     'features',
     ['src/doctor', 'src/feeds', 'src/hosting', 'src/http-interactions', 'src/reminders', 'src/roles', 'src/webhooks'],
   ],
   ['runtime', ['src/runtime']],
-  ['setup', ['src/setup']],
-  ['interactions', ['src/interactions']],
-  // The web dashboard: the same setup functions and reply path as the commands, over HTTP.
-  ['dashboard', ['src/dashboard']],
+  // What a member changes or posts, whoever asks: /setup's changes and the one reply path.
+  ['changes', ['src/setup', 'src/replies']],
+  // Two ways in, side by side: Discord's interactions and the web dashboard call the same changes.
+  ['ways-in', ['src/interactions', 'src/dashboard']],
   // tools/: the Discord stand-in, the playground, the demo and the helpers tests and the bench share.
   ['entry-points', ['commands', 'src/processes', 'tools']],
   ['bench', ['bench']],

@@ -3,7 +3,7 @@ import { tokenMatches } from '../../src/webhooks/token.js';
 import { nextSnowflake } from '../../tools/discord-standin/index.js';
 import { voteEvent } from '../../tools/guilds-webhook.js';
 import type { Request } from '../../tools/list-senders/attempts.js';
-import { requestAs } from '../../tools/list-senders/send.js';
+import { requestAs, sampleSecrets } from '../../tools/list-senders/send.js';
 import { label, type BenchContext, type Figures, type Scenario } from '../context.js';
 import { percentiles } from '../load.js';
 import { BENCH_WEBHOOK_TOKEN, benchReceiverEnv } from '../receiver-env.js';
@@ -22,14 +22,8 @@ export const LISTS_RUN = {
   verifications: 20_000,
 } as const;
 
-/** The bench server's listing on each list besides Guilds (Top.gg's is a signed v1 secret). */
-const SECRETS: Readonly<Record<AdaptedSiteId, string>> = {
-  topgg: 'whs_bench0123456789abcdef0123',
-  discordplace: 'bench-discordplace-token-0123',
-  discadia: 'bench-discadia-secret-0123',
-  discordlistspace: 'bench-discordlistspace-token-0123',
-  discollab: 'bench-discollab-token-0123',
-};
+/** The bench server's listing on each list besides Guilds. */
+const SECRETS = sampleSecrets('bench');
 const SITES = Object.keys(SECRETS) as AdaptedSiteId[];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -3,6 +3,7 @@ export { createServiceClient } from './client.js';
 export { defaultHeaderPrefix, parseBaseUrl } from './base-url.js';
 export {
   isSnowflake,
+  parseReviewId,
   reviewIdProblem,
   SNOWFLAKE,
   REVIEW_ID_MAX,

@@ -109,7 +109,7 @@ export function createRequester(config: RequesterConfig): Send {
     let failure: TransportFailure | undefined;
     try {
       // undici's dispatcher, not fetch: the same client under fetch's WHATWG layer (Request, Headers and
-      // web streams per call), at a quarter of fetch's CPU per request on the bot's hot path.
+      // web streams per call), at a fraction of fetch's CPU per request on the bot's hot path.
       // It never follows a redirect, which would carry the credential headers wherever it points.
       const response = await requestText(joinUrl(config.baseUrl, request.path), {
         method: request.method,

@@ -11,10 +11,10 @@ import {
   Wrong,
   type Field,
   type Reader,
-} from './read-shape.js';
+} from '../core/read-shape.js';
 import type { Reply, Review, VoteEntry, VoteList, VoteStatus } from './types.js';
 
-export { describeIssues, type Issue, type Read, type Reader } from './read-shape.js';
+export { describeIssues, type Issue, type Read, type Reader } from '../core/read-shape.js';
 
 // Wire shapes, read tolerantly: the spec leaves much "not shown", so each tolerance below names the
 // gap it covers. Unknown extra fields are ignored everywhere (a reader takes only the fields it

@@ -29,6 +29,11 @@ export function reviewIdProblem(reviewId: unknown): string | null {
   return null;
 }
 
+/** A review id from a custom id or a form, or null: the rule the client applies, so no button carries an id it would refuse. */
+export function parseReviewId(arg: string): string | null {
+  return reviewIdProblem(arg) === null ? arg : null;
+}
+
 /** Returns the review id if it is safe to put in a path; throws InvalidInputError('reviewId') otherwise. */
 export function checkReviewId(reviewId: unknown): string {
   const problem = reviewIdProblem(reviewId);

@@ -12,7 +12,7 @@ import {
   type Field,
   type Read,
   type Reader,
-} from './read-shape.js';
+} from '../core/read-shape.js';
 import { isSnowflake } from './validate-input.js';
 
 export interface VoteEvent {

@@ -34,11 +34,12 @@ function named<T extends Localizable>(builder: T, name: MessageKey, description:
   return builder;
 }
 
+/** The commands the catalogs name: each has `command.<name>.name` and `.description`. */
+type CommandName = MessageKey extends infer K ? (K extends `command.${infer N}.name` ? N : never) : never;
+
 /** A command's name and description from the catalogs: `command.<name>.name` and `.description`. */
-export const commandNamed = (
-  builder: SlashCommandBuilder,
-  command: 'vote' | 'votes' | 'review' | 'reviews' | 'leaderboard' | 'remind' | 'setup' | 'stats',
-) => named(builder, `command.${command}.name`, `command.${command}.description`);
+export const commandNamed = (builder: SlashCommandBuilder, command: CommandName) =>
+  named(builder, `command.${command}.name`, `command.${command}.description`);
 
 /** `/remind on|off|status`: a subcommand's name and description, `option.remind.<choice>.*`. */
 export const remindChoice = (choice: 'on' | 'off' | 'status') => (subcommand: SlashCommandSubcommandBuilder) =>

@@ -29,7 +29,7 @@ const PLAIN_FIELDS = new Set(['content', 'embeds', 'components', 'allowedMention
 /**
  * `interaction.reply` for the plain answers views build (text, embeds, buttons), posted straight to
  * the callback route. discord.js's own path re-resolves five structure modules with `require` and
- * snake-cases the payload on every reply: 4–5% of the bot's CPU per /vote in the processing profile.
+ * snake-cases the payload on every reply (docs/performance.md, "What each interaction costs").
  * The request, its errors (DiscordAPIError) and the interaction's `replied`/`ephemeral` state are
  * the same as `reply`'s; any other payload is handed to `reply` itself.
  */

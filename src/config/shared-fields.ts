@@ -25,6 +25,14 @@ import { SNOWFLAKE } from '../api/index.js';
 import { secretKey, type SecretKeys } from '../secrets/secret-box.js';
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl, type DatabaseTarget } from '../store/database-url.js';
 import { DEFAULT_MAX_CONNECTIONS } from './webhook-limits.js';
+import {
+  HOUR_MS,
+  LIST_SITE_IDS,
+  LIST_SITES,
+  listingSecretVariable,
+  listingVoteHoursVariable,
+  type AdaptedSiteId,
+} from '../lists/index.js';
 
 export const snowflake = (hint: string) => matching(SNOWFLAKE, `must be a Discord id (17–20 digits): ${hint}`);
 /** A key as written (checked here so the message names the setting; never echoed). */
@@ -95,6 +103,27 @@ const listingVoteHours = (site: string, fallback: number) => {
   return optional(wholeNumber(1, 168, { notWhole: words, under: words, over: words }));
 };
 
+type SecretVariable = ReturnType<typeof listingSecretVariable<AdaptedSiteId>>;
+type VoteHoursVariable = ReturnType<typeof listingVoteHoursVariable<AdaptedSiteId>>;
+
+/**
+ * One server's listings on the lists besides Guilds (docs/lists.md), made from the site list: each
+ * list's secret, then the vote length of each list whose votes do not say how long they run.
+ */
+const LISTING_FIELDS = Object.fromEntries([
+  ...LIST_SITE_IDS.map((id) => [listingSecretVariable(id), listingSecret(LIST_SITES[id].secretHint)]),
+  ...LIST_SITE_IDS.flatMap((id) => {
+    const { name, voteLength } = LIST_SITES[id];
+    return voteLength === 'payload'
+      ? []
+      : [[listingVoteHoursVariable(id), listingVoteHours(name, voteLength / HOUR_MS)]];
+  }),
+]) as Record<SecretVariable, ReturnType<typeof listingSecret>> &
+  Record<VoteHoursVariable, ReturnType<typeof listingVoteHours>>;
+
+/** The names of those settings, in that order. */
+export const LISTING_SETTINGS = Object.keys(LISTING_FIELDS) as (keyof typeof LISTING_FIELDS)[];
+
 /** Guilds' webhook receiver, inside the bot (ROLE=all) or a process of its own (ROLE=receiver). */
 export const WEBHOOK_FIELDS = {
   WEBHOOK_PORT: optional(port),
@@ -108,17 +137,7 @@ export const WEBHOOK_FIELDS = {
     ),
   ),
   WEBHOOK_MAX_CONNECTIONS: intInRange(1, 100_000, DEFAULT_MAX_CONNECTIONS),
-  // One server's listings on the lists besides Guilds (docs/lists.md): each list's secret.
-  LISTING_TOPGG_SECRET: listingSecret("Top.gg's webhook secret (whs_…), or the legacy Authorization you typed there"),
-  LISTING_DISCORDPLACE_SECRET: listingSecret('the token you typed in Webhook options on discord.place'),
-  LISTING_DISCADIA_SECRET: listingSecret('the last part of the vote webhook address you set on Discadia'),
-  LISTING_DISCORDLISTSPACE_SECRET: listingSecret(
-    'the Authorization token you typed in the discordlist.space dashboard',
-  ),
-  LISTING_DISCOLLAB_SECRET: listingSecret('the token of the endpoint you set in the Discollab dashboard'),
-  LISTING_DISCORDPLACE_VOTE_HOURS: listingVoteHours('discord.place', 24),
-  LISTING_DISCADIA_VOTE_HOURS: listingVoteHours('Discadia', 24),
-  LISTING_DISCORDLISTSPACE_VOTE_HOURS: listingVoteHours('discordlist.space', 24),
+  ...LISTING_FIELDS,
   WEBHOOK_PUBLIC_URL: optional(
     httpUrl('the address Guilds reaches the receiver at, e.g. https://bot.example.com (the path is added)'),
   ),
@@ -203,41 +222,17 @@ export interface WebhookSettings {
   readonly listingVoteHours?: ListingVoteHours;
 }
 
-/** LISTING_<SITE>_VOTE_HOURS by site id. */
-export interface ListingVoteHours {
-  readonly discordplace?: number;
-  readonly discadia?: number;
-  readonly discordlistspace?: number;
-}
+/** LISTING_<SITE>_VOTE_HOURS by site id (only the lists whose votes do not say). */
+export type ListingVoteHours = Readonly<Partial<Record<AdaptedSiteId, number>>>;
 
-/** LISTING_<SITE>_SECRET by site id (src/lists' ids). */
-export interface ListingSecrets {
-  readonly topgg?: string;
-  readonly discordplace?: string;
-  readonly discadia?: string;
-  readonly discordlistspace?: string;
-  readonly discollab?: string;
-}
+/** LISTING_<SITE>_SECRET by site id. */
+export type ListingSecrets = Readonly<Partial<Record<AdaptedSiteId, string>>>;
 
-/** The LISTING_<SITE>_SECRET settings set. */
-function listingSecrets(e: Values<typeof WEBHOOK_FIELDS>): ListingSecrets {
-  const all = {
-    topgg: e.LISTING_TOPGG_SECRET,
-    discordplace: e.LISTING_DISCORDPLACE_SECRET,
-    discadia: e.LISTING_DISCADIA_SECRET,
-    discordlistspace: e.LISTING_DISCORDLISTSPACE_SECRET,
-    discollab: e.LISTING_DISCOLLAB_SECRET,
-  };
-  return Object.fromEntries(Object.entries(all).filter(([, secret]) => secret !== undefined));
-}
-
-function listingVoteHoursOf(e: Values<typeof WEBHOOK_FIELDS>): ListingVoteHours {
-  const all = {
-    discordplace: e.LISTING_DISCORDPLACE_VOTE_HOURS,
-    discadia: e.LISTING_DISCADIA_VOTE_HOURS,
-    discordlistspace: e.LISTING_DISCORDLISTSPACE_VOTE_HOURS,
-  };
-  return Object.fromEntries(Object.entries(all).filter(([, hours]) => hours !== undefined));
+/** The LISTING_<SITE>_… settings set, by site id. */
+function bySite<T>(value: (site: AdaptedSiteId) => T | undefined): Partial<Record<AdaptedSiteId, T>> {
+  return Object.fromEntries(
+    LIST_SITE_IDS.map((site) => [site, value(site)]).filter(([, set]) => set !== undefined),
+  ) as Partial<Record<AdaptedSiteId, T>>;
 }
 
 /** The listings' secrets, for the values a log line must never show. */
@@ -255,8 +250,8 @@ export function webhookSettings(e: Values<typeof WEBHOOK_FIELDS>): WebhookSettin
         token: e.WEBHOOK_TOKEN,
         publicUrl: e.WEBHOOK_PUBLIC_URL,
         maxConnections: e.WEBHOOK_MAX_CONNECTIONS,
-        listingSecrets: listingSecrets(e),
-        listingVoteHours: listingVoteHoursOf(e),
+        listingSecrets: bySite((site) => e[listingSecretVariable(site)]),
+        listingVoteHours: bySite((site) => e[listingVoteHoursVariable(site)]),
       };
 }
 

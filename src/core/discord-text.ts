@@ -120,7 +120,7 @@ export function blockQuote(escaped: string): string {
 }
 
 // Discord's markup, written here rather than taken from discord.js: a view stays a plain function of
-// its data, which a test loads without the client library (~0.4 s of CPU a test file).
+// its data, which a test loads without the client library (docs/development.md, keeping the tests fast).
 export const roleMention = (roleId: string): string => `<@&${roleId}>`;
 export const channelMention = (channelId: string): string => `<#${channelId}>`;
 export const inlineCode = (text: string): string => `\`${text}\``;

@@ -3,8 +3,8 @@ import { Agent, type Dispatcher } from 'undici';
 /**
  * Connections kept open per origin (the service; Discord for callbacks). undici's default opens another
  * whenever all are busy, and a bot that falls behind keeps them busy with answers it has not read yet:
- * it opened thousands, and opening them put it further behind (at 4,500 /vote a second, a third of the
- * steps collapsed to p99 over 1 s at 100–120% CPU). Past the cap a request waits in undici's queue.
+ * it opened thousands, and opening them put it further behind (docs/performance.md, "Figures behind the
+ * code"). Past the cap a request waits in undici's queue.
  */
 export const CONNECTIONS_PER_ORIGIN = 256;
 const agent = new Agent({ connections: CONNECTIONS_PER_ORIGIN });

@@ -14,11 +14,9 @@ import { problemPage } from './errors.js';
 import { isChange } from './form-body.js';
 import { loginRoutes } from './login.js';
 import { TokenBuckets } from './rate-limit.js';
-import { recordsRoutes } from './records-routes.js';
 import { securityHeaders } from './security-headers.js';
-import { serverPages } from './server-pages.js';
 import { SESSION_MS, SIGN_OUTS_READ_MS, Sessions, signOutsReader } from './session.js';
-import { settingsRoutes } from './settings-routes.js';
+import { pageRoutes } from './routes/index.js';
 import { staticFiles } from './static-files.js';
 
 /** Changes per member (or address): a burst of 20, then 20 a minute. */
@@ -105,9 +103,7 @@ export async function dashboardApp(deps: DashboardDeps): Promise<FastifyInstance
   app.addHook('onClose', async () => clearInterval(reading));
   staticFiles(app);
   await loginRoutes(app, deps, sessions);
-  serverPages(app, deps, sessions);
-  settingsRoutes(app, deps, sessions);
-  recordsRoutes(app, deps, sessions);
+  pageRoutes(app, deps, sessions);
 
   app.setNotFoundHandler((request, reply) => problemPage(request, reply, 404, 'dashboard.error.notFound'));
   app.setErrorHandler((error, request, reply) => {

@@ -3,7 +3,8 @@ import { PAGES } from './pages/form.js';
 
 /**
  * A server's pages, in the order the menu lists them: each a path under /servers/{guild id} and its
- * name in the catalogs. A new page is added here and nowhere else for it to be in every menu.
+ * name in the catalogs. A page listed here must have its routes in routes/index.ts (checked by the
+ * compiler); docs/development.md says what else a new page touches.
  */
 export const SERVER_PAGES = [
   { id: 'overview', path: '', label: 'dashboard.nav.overview' },

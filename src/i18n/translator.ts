@@ -52,7 +52,7 @@ function createTranslator(language: string): Translator {
   const days = once(() => new Intl.DateTimeFormat(tag, { month: 'short', day: 'numeric', timeZone: 'UTC' }));
   const plurals = once(() => new Intl.PluralRules(tag));
   // Whole numbers under 1,000 read the same in every catalog's language (no grouping, Latin digits);
-  // durations and page numbers on every /vote are such, and Intl's format was 1.4% of its CPU.
+  // durations and page numbers on every /vote are such, and Intl's format showed in its profile.
   const number = (value: number) =>
     Number.isInteger(value) && value >= 0 && value < 1_000 ? String(value) : numbers().format(value);
   return {

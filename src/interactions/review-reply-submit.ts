@@ -7,15 +7,16 @@ import { replyInTime, updateInTime, type ReplyPayload } from '../bot/respond.js'
 import { UserFacingError } from '../bot/user-error.js';
 import { encodeCustomId, Prefix } from '../core/custom-id.js';
 import { translatorFor } from '../i18n/index.js';
-import { readReplyModal, ReplyModalField } from '../views/reply-modal.js';
+import { ReplyModalField } from '../views/reply-modal.js';
+import { readReplyInput } from '../replies/reply-input.js';
 import { replyPostedView } from '../views/reply-posted.js';
 import { reviewAuthorInMessage } from '../views/review-author.js';
 import { reviewView } from '../views/review.js';
 import { inboxPageOf } from '../views/review-inbox.js';
-import { commandActor } from '../setup/change.js';
-import { markFeedAnswered, postReviewReply, type PostedReply } from './review-reply-post.js';
+import { markFeedAnswered, postReviewReply, type PostedReply } from '../replies/post-reply.js';
 import { reviewReplyTarget } from './review-reply-target.js';
 import { reviewInboxWithNames } from './reviews-page.js';
+import { commandActor } from '../bot/actor.js';
 
 interface ReplyForm {
   reviewId: string;
@@ -50,7 +51,7 @@ export const reviewReplySubmit: ModalHandler<string> = {
 };
 
 function readForm(interaction: ModalSubmitInteraction, reviewId: string, ctx: BotContext): ReplyForm {
-  const form = readReplyModal(readFields(interaction));
+  const form = readReplyInput(readFields(interaction));
   if (!form.ok) throw new UserFacingError(form.problem, form.vars);
   const authorId = interaction.isFromMessage()
     ? reviewAuthorInMessage(interaction.message, reviewId, encodeCustomId(Prefix.reviewReply, reviewId))

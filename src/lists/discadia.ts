@@ -19,6 +19,7 @@ export const discadia: ListSite = {
   id: 'discadia',
   name: 'Discadia',
   secretFrom: 'bot',
+  secretHint: 'the last part of the vote webhook address you set on Discadia',
   auth: 'url-path',
   voteLength: VOTE_LENGTH_MS,
   dedupeWindowMs: DISCADIA_DEDUPE_WINDOW_MS,

@@ -6,7 +6,7 @@
 // Left open: whether `vote_again` ("in seconds, when the user can vote again") is a span or a Unix
 // time: a value above 10^9 is read as a Unix time (no span is 31 years), any other as seconds after
 // the vote; absent, the listing's setting (default 24 hours). Retries: none documented.
-import { boolean, count, nullish, objectReader, optional, string } from '../api/read-shape.js';
+import { boolean, count, nullish, objectReader, optional, string } from '../core/read-shape.js';
 import { header, verifyShared } from './delivery.js';
 import { isoTime, readWith, snowflake, untilFrom } from './read-body.js';
 import { HOUR_MS, SINGLE_WEIGHT, type ListSite, type ReadContext } from './site.js';
@@ -26,6 +26,7 @@ export const discollab: ListSite = {
   id: 'discollab',
   name: 'Discollab',
   secretFrom: 'bot',
+  secretHint: 'the token of the endpoint you set in the Discollab dashboard',
   auth: 'authorization-bearer',
   voteLength: 'payload',
   dedupeWindowMs: HOUR_MS,

@@ -19,7 +19,7 @@ import {
   Wrong,
   type Field,
   type Reader,
-} from '../api/read-shape.js';
+} from '../core/read-shape.js';
 import { header, verifyShared } from './delivery.js';
 import { readWith, snowflake, untilFrom } from './read-body.js';
 import { HOUR_MS, SINGLE_WEIGHT, type ListEvent, type ListSite, type ReadContext } from './site.js';
@@ -94,6 +94,7 @@ export const discordlistspace: ListSite = {
   id: 'discordlistspace',
   name: 'discordlist.space',
   secretFrom: 'bot',
+  secretHint: 'the Authorization token you typed in the discordlist.space dashboard',
   auth: 'authorization-equals',
   voteLength: VOTE_LENGTH_MS,
   dedupeWindowMs: HOUR_MS,

@@ -16,6 +16,7 @@ export const discordplace: ListSite = {
   id: 'discordplace',
   name: 'discord.place',
   secretFrom: 'bot',
+  secretHint: 'the token you typed in Webhook options on discord.place',
   auth: 'authorization-equals',
   voteLength: VOTE_LENGTH_MS,
   dedupeWindowMs: HOUR_MS,

@@ -4,10 +4,14 @@ export {
   isAdaptedSiteId,
   isSiteId,
   LIST_SITES,
+  listEventKind,
   listingAddress,
+  LIST_SITE_IDS,
   listingSecretVariable,
+  listingVoteHoursVariable,
   listName,
   SITE_FACTS,
+  siteOfEventKind,
 } from './sites.js';
 export { DISCADIA_DEDUPE_WINDOW_MS } from './discadia.js';
 export { isTopggV1Secret, TOPGG_SIGNATURE_HEADER, TOPGG_TOLERANCE_S } from './topgg.js';

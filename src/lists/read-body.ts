@@ -1,5 +1,5 @@
-import { boolean, describeIssues, objectReader, optional, Wrong, type Field, type Read } from '../api/read-shape.js';
-import { isSnowflake } from '../api/validate-input.js';
+import { boolean, describeIssues, objectReader, optional, Wrong, type Field, type Read } from '../core/read-shape.js';
+import { isSnowflake } from '../core/snowflake.js';
 import type { ListEvent, ReadContext, ReadResult, SiteId } from './site.js';
 
 /** The body as JSON, or the problem that it is not JSON. */

@@ -108,6 +108,8 @@ export function clampWeight(sent: number, range: WeightRange): { weight: number;
 /** A site whose deliveries the bot verifies and reads itself. */
 export interface ListSite extends SiteFacts {
   id: AdaptedSiteId;
+  /** Where the admin finds (or types) the listing's secret on the site, for the setting's message. */
+  secretHint: string;
   /** Checks the raw request before any parsing; compares in constant time. `now` in ms. */
   verify(delivery: Delivery, secret: string, now: number): Verdict;
   /** Reads a verified body; a body of the wrong shape is a problem, never a throw. */

@@ -5,7 +5,7 @@ import { discollab } from './discollab.js';
 import { discordlistspace } from './discordlistspace.js';
 import { discordplace } from './discordplace.js';
 import { guilds } from './guilds.js';
-import { SITE_IDS, type AdaptedSiteId, type ListSite, type SiteFacts, type SiteId } from './site.js';
+import { SITE_IDS, type AdaptedSiteId, type ListEvent, type ListSite, type SiteFacts, type SiteId } from './site.js';
 import { topgg } from './topgg.js';
 
 /** The sites whose deliveries this folder verifies and reads. */
@@ -24,11 +24,28 @@ export const isSiteId = (value: unknown): value is SiteId =>
 
 export const isAdaptedSiteId = (value: unknown): value is AdaptedSiteId => isSiteId(value) && value !== 'guilds';
 
+/** The stored kind of a list's event, as the delivery log shows it: `topgg vote`, `discordplace test`. */
+export const listEventKind = (event: Pick<ListEvent, 'site' | 'kind'>): string => `${event.site} ${event.kind}`;
+
+/** The list a stored event's kind names (`topgg vote` → topgg), or undefined for a Guilds event (`vote`). */
+export function siteOfEventKind(kind: string): AdaptedSiteId | undefined {
+  const site = kind.split(' ', 1)[0];
+  return kind.includes(' ') && isAdaptedSiteId(site) ? site : undefined;
+}
+
 /** A list's name as admins read it (`topgg` → Top.gg); undefined for what names no list. */
 export const listName = (id: string): string | undefined => (isAdaptedSiteId(id) ? SITE_FACTS[id].name : undefined);
 
 /** Single-server mode's setting for a list's secret: LISTING_TOPGG_SECRET. */
-export const listingSecretVariable = (site: AdaptedSiteId): string => `LISTING_${site.toUpperCase()}_SECRET`;
+export const listingSecretVariable = <S extends AdaptedSiteId>(site: S) =>
+  `LISTING_${site.toUpperCase() as Uppercase<S>}_SECRET` as const;
+
+/** Single-server mode's vote length on a list whose votes do not say: LISTING_DISCADIA_VOTE_HOURS. */
+export const listingVoteHoursVariable = <S extends AdaptedSiteId>(site: S) =>
+  `LISTING_${site.toUpperCase() as Uppercase<S>}_VOTE_HOURS` as const;
+
+/** The lists' ids, in the registry's order. */
+export const LIST_SITE_IDS = Object.keys(LIST_SITES) as AdaptedSiteId[];
 
 /**
  * Where `site` sends this server's votes: `<WEBHOOK_PUBLIC_URL><WEBHOOK_PATH>/<server id>/<site id>`

@@ -19,7 +19,7 @@
 // refused: Top.gg never resends after a 4xx, so a refusal would lose a vote it did sign, and an
 // unbounded weight would let one vote outweigh a server's whole ledger (issue 47).
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { objectReader, optional, string, Wrong, type Field, type Reader } from '../api/read-shape.js';
+import { objectReader, optional, string, Wrong, type Field, type Reader } from '../core/read-shape.js';
 import { ACCEPTED, header, refused, verifyShared } from './delivery.js';
 import { isoTime, readWith, snowflake, untilFrom } from './read-body.js';
 import {
@@ -158,6 +158,7 @@ export const topgg: ListSite = {
   id: 'topgg',
   name: 'Top.gg',
   secretFrom: 'site',
+  secretHint: "Top.gg's webhook secret (whs_…), or the legacy Authorization you typed there",
   auth: 'hmac-signature',
   voteLength: 'payload',
   dedupeWindowMs: HOUR_MS,

@@ -2,7 +2,6 @@ import { disableValidators, Events } from 'discord.js';
 import { becomeActive } from './become-active.js';
 import { checkService } from '../bot/check-service.js';
 import { guardInteractionBuild } from '../bot/guard-interaction-build.js';
-import { installProcessGuards } from '../bot/process-guards.js';
 import { createDiscordClient } from '../bot/client.js';
 import { connect } from '../bot/connect.js';
 import { InFlight } from '../bot/in-flight.js';
@@ -20,8 +19,7 @@ import { componentHandlers } from '../interactions/index.js';
 import { MemberNames } from '../bot/member-names.js';
 import { ReplyGuard } from '../bot/reply-guard.js';
 import { refuseWhileStopping } from '../bot/refuse-while-stopping.js';
-import { createLogger } from '../core/log.js';
-import { warnUnknownSettings } from './unknown-settings-log.js';
+import { processLogger } from './process-logger.js';
 import { watchRateLimits } from '../core/discord-rate-limits.js';
 import { startRealtime } from './realtime.js';
 import { environmentServer } from '../servers/environment-server.js';
@@ -41,12 +39,11 @@ import { ENDPOINT_CLOSE_MS, serveInteractions } from './interactions-endpoint.js
 
 async function main(): Promise<void> {
   const started = performance.now();
-  // Builder validation was ~9% of the bot's CPU under load (bench profile). The views' unit tests
-  // run with it on, and the e2e stand-in checks every payload against Discord's limits.
+  // Builder validation was a large share of the bot's CPU under load (docs/performance.md). The
+  // views' unit tests run with it on, and the e2e stand-in checks every payload against Discord's limits.
   disableValidators();
   const config = loadConfig();
-  const logger = createLogger(config.logLevel, secretValues(config), undefined, config.logFormat);
-  warnUnknownSettings(logger);
+  const logger = processLogger(config, secretValues(config));
   // Metrics are kept only when a host will read them (METRICS_PORT).
   // prom-client is loaded only when metrics are served.
   const metrics: BotMetrics | undefined =
@@ -176,7 +173,6 @@ async function main(): Promise<void> {
   client.on(Events.Warn, (warning) => logger.warn({ warning }, 'discord client warning'));
   const endGatewayWatch = watchGatewayConnection(client, logger);
   const rateLimits = watchRateLimits(client.rest, logger, metrics && ((kind) => metrics.discordRateLimited(kind)));
-  installProcessGuards(logger);
   guardInteractionBuild(client, logger);
 
   let hosting: Hosting | undefined;

@@ -1,10 +1,8 @@
 import { disableValidators } from 'discord.js';
 import { InFlight } from '../bot/in-flight.js';
-import { installProcessGuards } from '../bot/process-guards.js';
 import { loadConfig, secretValues } from '../config/bot.js';
 import { ConfigError } from '../config/load.js';
-import { createLogger } from '../core/log.js';
-import { warnUnknownSettings } from './unknown-settings-log.js';
+import { processLogger } from './process-logger.js';
 import { restView } from '../dashboard/bot-view.js';
 import { drainOnSignal } from './drain-on-signal.js';
 import { serveHealthPort } from '../hosting/health-only.js';
@@ -18,14 +16,12 @@ async function main(): Promise<void> {
   const config = loadConfig();
   if (!config.dashboard)
     throw new ConfigError(['DASHBOARD_PORT is missing: npm run dashboard serves only the web dashboard, on this port']);
-  const logger = createLogger(config.logLevel, secretValues(config), undefined, config.logFormat);
-  warnUnknownSettings(logger);
+  const logger = processLogger(config, secretValues(config));
   let phase: Phase = 'starting';
   const healthPort = await serveHealthPort(config.healthPort, () => phase);
   // Never logged in: servers, channels, roles and members are read over REST, no gateway session opened.
   const { store, servers, client, base, contexts } = await gatewaylessParts(config, logger);
   const view = await restView(client);
-  installProcessGuards(logger);
   // The contexts are never started: a reply is posted here, its feed post redrawn by the gateway.
   const dashboard = await startDashboard({
     config,

@@ -4,27 +4,29 @@ import type { Logger } from '../core/log.js';
 import { stopOnSignal } from '../core/stop-on-signal.js';
 
 /**
- * On SIGINT/SIGTERM, a process that answers interactions lets those in flight finish (up to
- * `graceMs`, saying how many did not), then closes the rest with `then`. The whole stop is bounded
- * in case a close hangs on a dead socket: past it the process exits 1.
+ * Every long-running process's stop. On SIGINT/SIGTERM, one that answers interactions lets those in
+ * flight finish (up to `graceMs`, saying how many did not), then closes the rest with `then`. The whole
+ * stop is bounded in case a close hangs on a dead socket: past it the process exits with
+ * `lateExitCode` (1 unless the process says otherwise).
  */
 export function drainOnSignal(options: {
   logger: Logger;
-  inFlight: InFlight;
+  inFlight?: InFlight;
   graceMs: number;
   /** Told first: /healthz says the process is stopping. */
-  stopping: () => void;
+  stopping?: () => void;
   then: () => Promise<void>;
+  lateExitCode?: number;
 }): void {
   const { logger, inFlight, graceMs } = options;
   stopOnSignal({
     logger,
-    details: () => ({ inFlight: inFlight.size }),
+    details: () => (inFlight ? { inFlight: inFlight.size } : {}),
     withinMs: graceMs + 5_000,
-    lateExitCode: EXIT_FAILURE,
+    lateExitCode: options.lateExitCode ?? EXIT_FAILURE,
     async stop() {
-      options.stopping();
-      const unfinished = await inFlight.drain(graceMs);
+      options.stopping?.();
+      const unfinished = inFlight ? await inFlight.drain(graceMs) : 0;
       if (unfinished > 0) logger.warn({ unfinished }, 'interactions still running at shutdown');
       await options.then();
       logger.info('stopped');

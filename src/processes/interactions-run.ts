@@ -1,14 +1,12 @@
 import { disableValidators, Events, type Interaction } from 'discord.js';
 import { InFlight } from '../bot/in-flight.js';
 import { InlineCallbacks } from '../bot/inline-callbacks.js';
-import { installProcessGuards } from '../bot/process-guards.js';
 import { guardInteractionBuild } from '../bot/guard-interaction-build.js';
 import { refuseWhileStopping } from '../bot/refuse-while-stopping.js';
 import { createRouter } from '../bot/router.js';
 import { loadConfig, secretValues } from '../config/bot.js';
 import { ConfigError } from '../config/load.js';
-import { createLogger } from '../core/log.js';
-import { warnUnknownSettings } from './unknown-settings-log.js';
+import { processLogger } from './process-logger.js';
 import { drainOnSignal } from './drain-on-signal.js';
 import { serveHealthPort } from '../hosting/health-only.js';
 import type { Phase } from '../hosting/index.js';
@@ -26,8 +24,7 @@ async function main(): Promise<void> {
     throw new ConfigError([
       'INTERACTIONS_PORT is missing: npm run interactions serves only the Interactions Endpoint URL, on this port',
     ]);
-  const logger = createLogger(config.logLevel, secretValues(config), undefined, config.logFormat);
-  warnUnknownSettings(logger);
+  const logger = processLogger(config, secretValues(config));
   let phase: Phase = 'starting';
   const healthPort = await serveHealthPort(config.healthPort, () => phase);
   const inline = new InlineCallbacks();
@@ -60,7 +57,6 @@ async function main(): Promise<void> {
     if (inFlight.accepting) inFlight.track(handled());
     else void refuseWhileStopping(interaction, logger);
   });
-  installProcessGuards(logger);
   guardInteractionBuild(client, logger);
   const endpoint = await serveInteractions({
     config,

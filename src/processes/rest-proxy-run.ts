@@ -2,12 +2,10 @@
 // errors (404, 403, 429…) by instanceof, and a class from the other build fails that test.
 import { REST } from '@discordjs/rest';
 import { createServer } from 'node:http';
-import { installProcessGuards } from '../bot/process-guards.js';
 import { listen } from '../core/listen.js';
-import { stopOnSignal } from '../core/stop-on-signal.js';
+import { drainOnSignal } from './drain-on-signal.js';
 import { loadRestProxyConfig } from '../config/rest-proxy.js';
-import { createLogger } from '../core/log.js';
-import { warnUnknownSettings } from './unknown-settings-log.js';
+import { processLogger } from './process-logger.js';
 import { exitOnStartFailure } from './start-failure.js';
 import { forwardRequests, type GoneKind } from '../rest-proxy/forward.js';
 import type { RefusalReason } from '../rest-proxy/admission.js';
@@ -19,9 +17,7 @@ const WHAT = 'The REST proxy';
 
 async function main(): Promise<void> {
   const config = loadRestProxyConfig();
-  const logger = createLogger(config.logLevel, [], undefined, config.logFormat);
-  warnUnknownSettings(logger);
-  installProcessGuards(logger);
+  const logger = processLogger(config, []);
   // Retries are the calling bot's to decide (its policy knows which requests are safe to repeat);
   // a request that meets a closed window waits here, in the one queue, rather than bouncing back.
   const wire = new WireWatch();
@@ -61,17 +57,17 @@ async function main(): Promise<void> {
     { url: `http://${config.host}:${port}/api`, upstream: config.upstream, perSecond: config.requestsPerSecond },
     'REST proxy listening',
   );
-  stopOnSignal({
+  drainOnSignal({
     logger,
+    graceMs: 0,
     // Requests in flight are answered; idle keep-alive connections close at once.
-    stop: () =>
+    then: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
       }).finally(() => {
         for (const tally of [rateLimits, refused, gone]) tally.close();
       }),
-    withinMs: 5_000,
     lateExitCode: 0,
   });
 }

@@ -8,7 +8,7 @@ import type { StoredEvent, VoteLedger } from '../store/index.js';
 /** What handling made of a stored delivery, for the delivery log: new, or a repeat of one known already. */
 export type HandledOutcome = 'stored' | 'duplicate';
 import type { GuildsEvent, VoteEvent } from '../api/webhook-payloads.js';
-import { isAdaptedSiteId, type AdaptedSiteId, type ListEvent } from '../lists/index.js';
+import { siteOfEventKind, type AdaptedSiteId, type ListEvent } from '../lists/index.js';
 import { listRoute } from './list-route.js';
 
 export interface InboxRouteOptions {
@@ -37,10 +37,10 @@ export interface InboxRouteOptions {
  * (refreshSoon) and, for a vote, the server's VoteSink (runtime/server-votes.ts).
  */
 export function inboxRoute(options: InboxRouteOptions): (event: StoredEvent) => Promise<HandledOutcome> {
-  return async ({ payload, receivedAt }) => {
-    // A list's event (webhooks/list-delivery.ts) carries its site; a Guilds one its `event`.
-    if (isListEvent(payload))
-      return listRoute(payload, receivedAt, {
+  return async ({ kind, payload, receivedAt }) => {
+    // The receiver wrote the kind: `topgg vote` for a list's event, `vote` for a Guilds one.
+    if (siteOfEventKind(kind) !== undefined)
+      return listRoute(payload as ListEvent & { site: AdaptedSiteId }, receivedAt, {
         ...options,
         listingDelivered: options.listingDelivered ?? (() => Promise.resolve()),
       });
@@ -72,9 +72,6 @@ export function inboxRoute(options: InboxRouteOptions): (event: StoredEvent) => 
 function unknownEvent(event: never): never {
   throw new Error(`no route for webhook event ${JSON.stringify((event as { event?: unknown }).event)}`);
 }
-
-const isListEvent = (payload: unknown): payload is ListEvent & { site: AdaptedSiteId } =>
-  typeof payload === 'object' && payload !== null && isAdaptedSiteId((payload as { site?: unknown }).site);
 
 const outcome = (isNew: boolean): HandledOutcome => (isNew ? 'stored' : 'duplicate');
 

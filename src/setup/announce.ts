@@ -9,9 +9,10 @@ import type { MessageView } from '../views/message.js';
 import { noticeView } from '../views/notice.js';
 import type { AnnouncementTemplates } from '../views/vote-announcement.js';
 import { exampleAnnouncements, templateRefusal } from './announce-preview.js';
-import { changeAnswer, changed, changeResult, commandActor, commandTarget } from './change.js';
-import type { Actor, ChangeResult, ChangeTarget } from './change.js';
+import { changeAnswer, changed, changeResult, commandTarget } from './change.js';
+import type { ChangeResult, ChangeTarget } from './change.js';
 import { refuseEnvironmentSetting } from './manage-server.js';
+import { commandActor, type Actor } from '../bot/actor.js';
 
 /**
  * What an announcement change asks for: texts as typed (checked here), switches, or a clear. A text

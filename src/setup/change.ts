@@ -7,19 +7,7 @@ import { translatorFor, type NoticeKey, type Translator, type Vars } from '../i1
 import type { MessageView } from '../views/message.js';
 import type { Tone } from '../views/theme.js';
 import { setupAnswer } from './answer.js';
-
-/**
- * Who makes a change and from where. `/setup` and the dashboard call the same apply functions with
- * it; only `via` tells them apart, and only `changed` below looks at it.
- */
-export interface Actor {
-  readonly userId: string;
-  /** The member's display name; the dashboard always knows it, a command may not. */
-  readonly name?: string;
-  readonly via: 'command' | 'dashboard';
-  /** The member's language (a Discord locale), for refusals that quote checks worded for them. */
-  readonly locale: string;
-}
+import type { Actor } from '../bot/actor.js';
 
 /** The server a change is made in, and discord.js's cached view of it (null when the gateway has none). */
 export interface ChangeTarget {
@@ -80,13 +68,6 @@ export async function changed(
     context: { guildId, change: result.key },
   });
   return result;
-}
-
-/** The member behind a /setup command, as an actor. */
-export function commandActor(interaction: { user: { id: string }; member: unknown; locale: string }): Actor {
-  const member = interaction.member;
-  const name = member && typeof member === 'object' && 'displayName' in member ? String(member.displayName) : undefined;
-  return { userId: interaction.user.id, name, via: 'command', locale: interaction.locale };
 }
 
 /** Where a /setup command changes things. */

@@ -9,10 +9,11 @@ import { POSTS } from '../guild-rules/channels.js';
 import { translatorFor, type Translator } from '../i18n/index.js';
 import type { SettingName } from '../servers/server-settings.js';
 import type { MessageView } from '../views/message.js';
-import { changeAnswer, changed, changeResult, commandActor, commandTarget } from './change.js';
-import type { Actor, ChangeResult, ChangeTarget } from './change.js';
+import { changeAnswer, changed, changeResult, commandTarget } from './change.js';
+import type { ChangeResult, ChangeTarget } from './change.js';
 import { botInGuild, overwritesOf } from '../guild-rules/guild-facts.js';
 import { refuseEnvironmentSetting } from './manage-server.js';
+import { commandActor, type Actor } from '../bot/actor.js';
 
 /** The features that post in a channel, as `kind:` names them, with the setting each one sets. */
 export const CHANNEL_KINDS = {

@@ -7,9 +7,10 @@ import { translatorFor } from '../i18n/index.js';
 import { lastFour } from '../secrets/secret-box.js';
 import type { Credentials } from '../servers/servers.js';
 import { credentialsModal, CredentialsField, readCredentials } from '../views/credentials-modal.js';
-import { changeAnswer, changed, changeResult, commandActor, commandTarget } from './change.js';
-import type { Actor, ChangeResult, ChangeTarget } from './change.js';
+import { changeAnswer, changed, changeResult, commandTarget } from './change.js';
+import type { ChangeResult, ChangeTarget } from './change.js';
 import { sealing } from './manage-server.js';
+import { commandActor, type Actor } from '../bot/actor.js';
 
 /** The settings that hold one server's credentials when it is set up from .env. */
 const ENVIRONMENT_CREDENTIALS = 'SERVICE_API_KEY, SERVICE_APP_ID';

@@ -21,9 +21,10 @@ import type { ListingState } from '../servers/listings.js';
 import { listingSecretModal, LISTING_SECRET_FIELD, readListingSecret } from '../views/listing-secret-modal.js';
 import { listingsView, listingView, type ListingFacts, type ShownSecret } from '../views/listing.js';
 import type { MessageView } from '../views/message.js';
-import { changeAnswer, changed, changeResult, commandActor, commandTarget } from './change.js';
-import type { Actor, ChangeResult, ChangeTarget } from './change.js';
+import { changeAnswer, changed, changeResult, commandTarget } from './change.js';
+import type { ChangeResult, ChangeTarget } from './change.js';
 import { sealing } from './manage-server.js';
+import { commandActor, type Actor } from '../bot/actor.js';
 
 const HOUR_MS = 3_600_000;
 

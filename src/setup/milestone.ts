@@ -8,9 +8,10 @@ import type { Milestone, MilestonePeriod } from '../store/index.js';
 import type { MessageView } from '../views/message.js';
 import { noticeView } from '../views/notice.js';
 import { setupAnswer } from './answer.js';
-import { changeAnswer, changed, changeResult, commandActor, commandTarget } from './change.js';
-import type { Actor, ChangeResult, ChangeTarget } from './change.js';
+import { changeAnswer, changed, changeResult, commandTarget } from './change.js';
+import type { ChangeResult, ChangeTarget } from './change.js';
 import { refuseRoleProblems } from './role.js';
+import { commandActor, type Actor } from '../bot/actor.js';
 
 /** Votes a milestone may ask for: a month holds a few dozen vote periods at most, all time many more. */
 export const MILESTONE_VOTES_MAX = 10_000;

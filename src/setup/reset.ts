@@ -6,7 +6,8 @@ import { encodeCustomId, Prefix } from '../core/custom-id.js';
 import type { Translator } from '../i18n/index.js';
 import { messageView, type MessageView } from '../views/message.js';
 import { ToneColour } from '../views/theme.js';
-import { changed, changeResult, type Actor, type ChangeResult, type ChangeTarget } from './change.js';
+import { changed, changeResult, type ChangeResult, type ChangeTarget } from './change.js';
+import type { Actor } from '../bot/actor.js';
 
 /** The custom id's argument of the one button: a versioned constant, so an old or forged id is refused. */
 export const RESET_CONFIRM = 'confirm';

@@ -6,8 +6,9 @@ import { translatorFor } from '../i18n/index.js';
 import { SITE_FACTS } from '../lists/index.js';
 import type { BaseContext } from '../runtime/context.js';
 import { lastFour } from '../secrets/secret-box.js';
-import type { Actor, ChangeTarget } from './change.js';
+import type { ChangeTarget } from './change.js';
 import { listingSecret } from './listing.js';
+import type { Actor } from '../bot/actor.js';
 
 /**
  * Guilds' webhook token, or a list's secret, by the site id the listings page names it with. Only a

@@ -6,10 +6,11 @@ import { UserFacingError } from '../bot/user-error.js';
 import { roleFix, roleProblemKinds } from '../guild-rules/role-permissions.js';
 import { translatorFor, type Translator } from '../i18n/index.js';
 import type { MessageView } from '../views/message.js';
-import { changeAnswer, changed, changeResult, commandActor, commandTarget } from './change.js';
-import type { Actor, ChangeResult, ChangeTarget } from './change.js';
+import { changeAnswer, changed, changeResult, commandTarget } from './change.js';
+import type { ChangeResult, ChangeTarget } from './change.js';
 import { botInGuild } from '../guild-rules/guild-facts.js';
 import { refuseEnvironmentSetting } from './manage-server.js';
+import { commandActor, type Actor } from '../bot/actor.js';
 
 /** Exactly one of the three, as role ids. */
 export interface RoleInput {

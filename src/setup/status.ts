@@ -180,7 +180,7 @@ const registeredReads = new Map<string, { at: number; read: Promise<Array<Record
 /**
  * The commands Discord has registered at `route`, read once per REGISTERED_FRESH_MS and shared: in
  * many-server mode every server's status asks the same global route, and 20 status checks at once
- * each asking it waited about a second on the route's bucket (bench, many servers). A failed read is
+ * each asking it waited on the route's bucket (docs/performance.md, "Figures behind the code"). A failed read is
  * not kept. Changes by deploy-commands show within that time.
  */
 function registeredCommands(rest: REST, route: `/${string}`) {

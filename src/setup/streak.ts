@@ -5,9 +5,10 @@ import { UserFacingError } from '../bot/user-error.js';
 import { translatorFor } from '../i18n/index.js';
 import { STREAK_GRACE_HOURS_MAX } from '../streaks/streak.js';
 import type { MessageView } from '../views/message.js';
-import { changeAnswer, changed, changeResult, commandActor, commandTarget } from './change.js';
-import type { Actor, ChangeResult, ChangeTarget } from './change.js';
+import { changeAnswer, changed, changeResult, commandTarget } from './change.js';
+import type { ChangeResult, ChangeTarget } from './change.js';
 import { refuseEnvironmentSetting } from './manage-server.js';
+import { commandActor, type Actor } from '../bot/actor.js';
 
 export interface StreakInput {
   graceHours: number;

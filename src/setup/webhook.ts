@@ -12,8 +12,9 @@ import { relativeTime } from '../views/format.js';
 import type { ListingFacts, ShownSecret } from '../views/listing.js';
 import { messageView, type MessageView } from '../views/message.js';
 import { ToneColour } from '../views/theme.js';
-import { changed, changeResult, commandActor, commandTarget, type Actor, type ChangeTarget } from './change.js';
+import { changed, changeResult, commandTarget, type ChangeTarget } from './change.js';
 import { sealing } from './manage-server.js';
+import { commandActor, type Actor } from '../bot/actor.js';
 
 /** `<WEBHOOK_PUBLIC_URL><WEBHOOK_PATH>/<server id>`: the address the receiver takes this server's deliveries at. */
 export function serverWebhookUrl(publicUrl: string, path: string, guildId: string): string {

@@ -68,7 +68,7 @@ export async function drawStats(picture: StatsPicture): Promise<Buffer> {
   });
   drawChart(context, VOTES_WIDTH, PICTURE_WIDTH - VOTES_WIDTH, ratings);
   // Encoding runs on libuv's thread pool, not on the event loop the bot answers members from. Not
-  // encodeSync: in @napi-rs/canvas 1.0.11 it kept ~3.8 MB per picture (RSS 4 GB after 1,000; bench/scenarios/stats.ts).
+  // encodeSync: it kept memory per picture (docs/performance.md, "Figures behind the code").
   return canvas.encode('png');
 }
 

@@ -5,7 +5,7 @@ const STATEMENTS_KEPT = 256;
 
 /**
  * `prepare` with the statement kept for the next call of the same SQL: compiling it again on every
- * query was a tenth of the bot's CPU under load. SQLite re-prepares a kept statement by itself after
+ * query was a large share of the bot's CPU under load (docs/performance.md). SQLite re-prepares a kept statement by itself after
  * a schema change.
  */
 export function statementCache<S>(prepare: (sql: string) => S): (sql: string) => S {

@@ -1,12 +1,11 @@
 import { TextInputStyle } from 'discord-api-types/v10';
 import { LabelBuilder, ModalBuilder, StringSelectMenuBuilder, TextInputBuilder } from './components.js';
-import { REPLY_MAX_LENGTH, REPLY_MIN_LENGTH } from '../api/index.js';
+import { parseReviewId, REPLY_MAX_LENGTH, REPLY_MIN_LENGTH } from '../api/index.js';
+import { Prefix, encodeCustomId } from '../core/custom-id.js';
+import type { Translator } from '../i18n/index.js';
 
 /** The limits as the texts show them: named once (validate-input.ts), never typed into a catalog. */
-const REPLY_LENGTHS = { min: REPLY_MIN_LENGTH, max: REPLY_MAX_LENGTH };
-import { Prefix, encodeCustomId } from '../core/custom-id.js';
-import type { NoticeKey, Translator, Vars } from '../i18n/index.js';
-import { parseReviewId } from './review.js';
+export const REPLY_LENGTHS = { min: REPLY_MIN_LENGTH, max: REPLY_MAX_LENGTH };
 
 /**
  * Custom ids of the modal's fields. They are read inside one modal submit, never routed, so
@@ -57,41 +56,4 @@ export function replyModal({ reviewId, i18n: { t } }: ReplyModalInput): ModalBui
         .setTextInputComponent(content),
       new LabelBuilder().setLabel(t('replyModal.pin.label')).setStringSelectMenuComponent(pinned),
     );
-}
-
-export type ReplyModalResult =
-  { ok: true; content: string; pinned: boolean } | { ok: false; problem: NoticeKey; vars?: Vars };
-
-function readPinned(value: readonly string[] | string | undefined): boolean | null {
-  if (value === undefined) return false;
-  const single = typeof value === 'string' ? value : value.length > 1 ? null : (value[0] ?? '');
-  if (single === null) return null;
-  const answer = single.trim().toLowerCase();
-  if (answer === '' || answer === PinChoice.no) return false;
-  if (answer === PinChoice.yes) return true;
-  return null;
-}
-
-/**
- * Checks a submitted reply form; the modal's own limits can be bypassed by a forged submit.
- * Length is JavaScript string length (UTF-16 units, an emoji counts as two): the strictest way
- * to count, so a reply accepted here fits a 1,000 limit however the service counts.
- */
-export function readReplyModal(values: {
-  content: string;
-  /** The select's values, a typed answer, or undefined when the field is absent. */
-  pinned: readonly string[] | string | undefined;
-}): ReplyModalResult {
-  const content = values.content.trim();
-  if (content.length < REPLY_MIN_LENGTH) {
-    return { ok: false, problem: 'refusal.replyEmpty', vars: REPLY_LENGTHS };
-  }
-  if (content.length > REPLY_MAX_LENGTH) {
-    return { ok: false, problem: 'refusal.replyTooLong', vars: { ...REPLY_LENGTHS, length: content.length } };
-  }
-  const pinned = readPinned(values.pinned);
-  if (pinned === null) {
-    return { ok: false, problem: 'refusal.replyPinChoice' };
-  }
-  return { ok: true, content, pinned };
 }

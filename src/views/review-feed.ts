@@ -8,7 +8,8 @@ import { embedSize } from './embed-size.js';
 import { durationInWords, exactTime, relativeTime } from './format.js';
 import { mention } from '../core/discord-text.js';
 import type { MessageView } from './message.js';
-import { parseReviewId, reviewView } from './review.js';
+import { reviewView } from './review.js';
+import { parseReviewId } from '../api/index.js';
 import { ToneColour } from './theme.js';
 
 /** The list besides Guilds a review came from (lists/review-id.ts): its name and where to read it. */

@@ -1,7 +1,7 @@
 import { ButtonStyle } from 'discord-api-types/v10';
 import { ActionRowBuilder, ButtonBuilder } from './components.js';
 import { EmbedBuilder } from './embed-builder.js';
-import { reviewIdProblem, type Review } from '../api/index.js';
+import { parseReviewId, type Review } from '../api/index.js';
 import { EMBED_FOOTER_MAX } from '../core/discord-limits.js';
 import { Prefix, encodeCustomId } from '../core/custom-id.js';
 import type { Translator } from '../i18n/index.js';
@@ -13,11 +13,6 @@ import { ToneColour } from './theme.js';
 
 /** Room left in the description for the rating line. */
 const CONTENT_MAX = 3_800;
-
-/** A review id from a custom id, or null: the API module's rule, so a button never carries an id it would refuse. */
-export function parseReviewId(arg: string): string | null {
-  return reviewIdProblem(arg) === null ? arg : null;
-}
 
 /** A review as shown: a list's review may have no rating (null), and then shows no stars. */
 export type ShownReview = Omit<Review, 'rating'> & { rating: number | null };

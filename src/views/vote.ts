@@ -60,8 +60,8 @@ function streakFields({ streak, i18n }: VoteViewInput): Array<{ name: string; va
 }
 
 // Built from data, not with the setters: each setter runs the builders' validators even when they
-// are disabled (a union check that throws and catches an error per call), 6% of the bot's CPU per
-// /vote in the processing profile. The e2e stand-in checks every payload against Discord's limits.
+// are disabled (a union check that throws and catches an error per call: docs/performance.md,
+// "Figures behind the code"). The e2e stand-in checks every payload against Discord's limits.
 function votedEmbed(input: VoteViewInput): EmbedBuilder {
   const { userId, self, status, now, i18n } = input;
   const { t } = i18n;

@@ -73,6 +73,3 @@ export function checkListDelivery(
     };
   return { ok: true, event: read.event };
 }
-
-/** The delivery log's and the inbox's name for a list's event: `topgg vote`, `discordplace test`. */
-export const listEventKind = (event: Pick<ListEvent, 'site' | 'kind'>): string => `${event.site} ${event.kind}`;

@@ -18,8 +18,8 @@ import {
   WEBHOOK_MAX_BODY_BYTES,
 } from '../config/webhook-limits.js';
 import { readEvent } from '../api/webhook-payloads.js';
-import type { AdaptedSiteId } from '../lists/index.js';
-import { checkListDelivery, listEventKind, type ListingTarget } from './list-delivery.js';
+import { listEventKind, type AdaptedSiteId } from '../lists/index.js';
+import { checkListDelivery, type ListingTarget } from './list-delivery.js';
 import { loggedPath } from './logged-path.js';
 import { RefusalLog, type RefusalReason } from './refusals.js';
 import { storeWithin } from '../store/within.js';

@@ -3,14 +3,14 @@ import { REST } from 'discord.js';
 import { ReviewNotFoundError } from '../../src/api/index.js';
 import { discordPoster } from '../../src/bot/poster.js';
 import { ReplyGuard } from '../../src/bot/reply-guard.js';
-import { postReviewReply, type ReplyContext } from '../../src/interactions/review-reply-post.js';
+import { postReviewReply, type ReplyContext } from '../../src/replies/post-reply.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { effectiveSettings } from '../../src/servers/server-settings.js';
-import type { Actor } from '../../src/setup/change.js';
 import { startDiscordStandIn, type DiscordStandIn } from '../../tools/discord-standin/index.js';
 import { capturedLog } from '../support/captured-log.js';
 import { useSandbox } from '../support/sandbox-per-file.js';
 import { fastClient } from '../support/service.js';
+import type { Actor } from '../../src/bot/actor.js';
 
 // The dashboard's inbox posts a reply without a modal: the same path as the Reply button's form.
 let sandbox: Sandbox;

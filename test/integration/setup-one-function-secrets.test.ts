@@ -14,7 +14,7 @@ import { isAdaptedSiteId } from '../../src/lists/index.js';
 import type { BaseContext, BotContext } from '../../src/runtime/context.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { Servers } from '../../src/servers/servers.js';
-import type { Actor, ChangeTarget } from '../../src/setup/change.js';
+import type { ChangeTarget } from '../../src/setup/change.js';
 import { applyChannel } from '../../src/setup/channel.js';
 import { applyCredentials } from '../../src/setup/credentials.js';
 import { applyListingAdd, applyListingRemove, applyListingSecret } from '../../src/setup/listing.js';
@@ -41,6 +41,7 @@ import { capturedLog } from '../support/captured-log.js';
 import { multiServerBotEnv } from '../support/multi-server.js';
 import { pollUntil } from '../support/poll-until.js';
 import { useSandbox } from '../support/sandbox-per-file.js';
+import type { Actor } from '../../src/bot/actor.js';
 
 // The changes that keep secrets, made with /setup (and its forms and button) on one store and by
 // the dashboard's calls on another: the same rows, except the secrets the bot makes at random.

@@ -9,7 +9,7 @@ import { english } from '../../src/i18n/index.js';
 import type { BaseContext } from '../../src/runtime/context.js';
 import { Servers } from '../../src/servers/servers.js';
 import { applyAnnounce } from '../../src/setup/announce.js';
-import type { Actor, ChangeResult, ChangeTarget } from '../../src/setup/change.js';
+import type { ChangeResult, ChangeTarget } from '../../src/setup/change.js';
 import { applyChannel } from '../../src/setup/channel.js';
 import { applyMilestone } from '../../src/setup/milestone.js';
 import { applyRole } from '../../src/setup/role.js';
@@ -31,6 +31,7 @@ import {
 } from '../../tools/discord-standin/index.js';
 import { capturedLog, type LogLine } from '../support/captured-log.js';
 import { VALID_ENV } from '../support/config-env.js';
+import type { Actor } from '../../src/bot/actor.js';
 
 // The same server kept in two stores: one changed with /setup through discord.js and the stand-in,
 // the other by the dashboard's calls; after every change the two must hold the same settings.

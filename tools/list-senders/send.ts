@@ -1,5 +1,5 @@
 // Deliveries the way each list sends them, for the tests, the playground and the bench.
-import type { AdaptedSiteId } from '../../src/lists/index.js';
+import { LIST_SITE_IDS, type AdaptedSiteId } from '../../src/lists/index.js';
 import { sendWithRetries, type ListAttempt, type Request, type RetryPolicy } from './attempts.js';
 import {
   buildDiscadia,
@@ -21,6 +21,16 @@ const SENDERS: Record<AdaptedSiteId, SiteSender & { policy(secret: string): Retr
   discordlistspace: { build: buildDiscordlistspace, policy: () => discordlistspacePolicy },
   discollab: { build: buildDiscollab, policy: () => discollabPolicy },
 };
+
+/**
+ * A listing secret for every list, made up for a local run (`who`: playground, bench…): Top.gg's is a
+ * v1 (signed) one, `whs_…`; the others a token of the form each site takes.
+ */
+export function sampleSecrets(who: string): Readonly<Record<AdaptedSiteId, string>> {
+  const secret = (site: AdaptedSiteId) =>
+    site === 'topgg' ? `whs_${who}0123456789abcdef` : `${who}-${site}-token-0123`;
+  return Object.fromEntries(LIST_SITE_IDS.map((site) => [site, secret(site)])) as Record<AdaptedSiteId, string>;
+}
 
 export interface SendAs {
   /** The listing's address (for Discadia, without the secret: the sender adds it). */

@@ -2,6 +2,7 @@
  * and `npm run playground -- send …` to act in it. See docs/playground.md. */
 import { EXIT_USAGE, readCommandLine } from '../../src/core/cli-args.js';
 import { CAST } from './cast.js';
+import { LIST_SITE_IDS } from '../../src/lists/index.js';
 import path from 'node:path';
 import { checkEnvFile, EnvFileError, startLine } from './env-file.js';
 import { MAX_SERVERS, type PlaygroundServer } from './servers.js';
@@ -29,8 +30,8 @@ send asks the running playground to act and prints what the bot answers or posts
   send /remind on as:dan              default alice; members: alice, bob, carol, maya, dan)
   send /leaderboard
   send webhook vote member:bob        a delivery as Guilds sends it, then the bot's post
-  send webhook vote site:topgg member:bob   as another list sends it (topgg, discordplace, discadia,
-                                      discordlistspace, discollab), signed or authorized as it does
+  send webhook vote site:topgg member:bob   as another list sends it, signed or authorized as it
+                                      does (site: ${LIST_SITE_IDS.join(', ')})
   send webhook review member:dan rating:4 content:"Quick and fair"
   send press "Paste the secret" secret:K  presses a button on the bot's last answer, fills its form
   send /setup credentials api_key:K app_id:A --server 2   fills the form the command answers with

@@ -1,4 +1,3 @@
-import type { AdaptedSiteId } from '../../src/lists/index.js';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -16,6 +15,7 @@ import { checkEnvFile, removeEnvFile, startLine, writeEnvFile } from './env-file
 import { splitWords } from './send-line.js';
 import { playgroundServers, type PlaygroundServer } from './servers.js';
 import { standInConnection } from '../world.js';
+import { sampleSecrets } from '../list-senders/send.js';
 
 export interface PlaygroundOptions {
   discordPort: number;
@@ -46,14 +46,8 @@ export interface Playground {
 
 /** A made-up token: the receiver listens on loopback only. */
 const WEBHOOK_TOKEN = 'playground-webhook-token';
-/** The playground server's listing on each list besides Guilds; Top.gg's is a v1 (signed) secret. */
-const LISTING_SECRETS: Readonly<Record<AdaptedSiteId, string>> = {
-  topgg: 'whs_playground0123456789abcdef',
-  discordplace: 'playground-discordplace-token',
-  discadia: 'playground-discadia-secret',
-  discordlistspace: 'playground-discordlistspace-token',
-  discollab: 'playground-discollab-token',
-};
+/** The playground server's listing on each list besides Guilds. */
+const LISTING_SECRETS = sampleSecrets('playground');
 /** A `send` is a few words; anything longer is not one. */
 const MAX_SEND_BYTES = 4096;
 /** How long the first vote may wait for the bot's receiver to listen after it connected. */

@@ -697,7 +697,7 @@ export const de: Catalog = {
   'dashboard.pages.deliveries.event': 'Ereignis',
   'dashboard.pages.deliveries.outcome': 'Ergebnis',
   'dashboard.pages.stats.since': 'Gezählt seit',
-  // Issue 36: the dashboard's records pages (src/dashboard/records-routes.ts).
+  // Issue 36: the dashboard's records pages (src/dashboard/routes/).
   'audit.dashboard.revealed': 'Geheimnis von {site} mit Ende {last4} im Dashboard angezeigt von {name}',
   'refusal.secretNone.title': 'Nichts anzuzeigen',
   'refusal.secretNone.text':

@@ -667,7 +667,7 @@ export const en = {
   'dashboard.pages.deliveries.event': 'Event',
   'dashboard.pages.deliveries.outcome': 'Outcome',
   'dashboard.pages.stats.since': 'Counting since',
-  // Issue 36: the dashboard's records pages (src/dashboard/records-routes.ts).
+  // Issue 36: the dashboard's records pages (src/dashboard/routes/).
   'audit.dashboard.revealed': 'Secret of {site} ending in {last4} revealed on the dashboard by {name}',
   'refusal.secretNone.title': 'Nothing to reveal',
   'refusal.secretNone.text':

@@ -687,7 +687,7 @@ export const es: Catalog = {
   'dashboard.pages.deliveries.event': 'Evento',
   'dashboard.pages.deliveries.outcome': 'Resultado',
   'dashboard.pages.stats.since': 'Contando desde',
-  // Issue 36: the dashboard's records pages (src/dashboard/records-routes.ts).
+  // Issue 36: the dashboard's records pages (src/dashboard/routes/).
   'audit.dashboard.revealed': 'Secreto de {site} terminado en {last4} mostrado en el panel por {name}',
   'refusal.secretNone.title': 'Nada que mostrar',
   'refusal.secretNone.text':

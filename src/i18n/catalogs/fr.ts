@@ -689,7 +689,7 @@ export const fr: Catalog = {
   'dashboard.pages.deliveries.event': 'Événement',
   'dashboard.pages.deliveries.outcome': 'Résultat',
   'dashboard.pages.stats.since': 'Compté depuis',
-  // Issue 36: the dashboard's records pages (src/dashboard/records-routes.ts).
+  // Issue 36: the dashboard's records pages (src/dashboard/routes/).
   'audit.dashboard.revealed': 'Secret de {site} finissant par {last4} affiché sur le tableau de bord par {name}',
   'refusal.secretNone.title': 'Rien à afficher',
   'refusal.secretNone.text':

@@ -680,7 +680,7 @@ export const ptBR: Catalog = {
   'dashboard.pages.deliveries.event': 'Evento',
   'dashboard.pages.deliveries.outcome': 'Resultado',
   'dashboard.pages.stats.since': 'Contando desde',
-  // Issue 36: the dashboard's records pages (src/dashboard/records-routes.ts).
+  // Issue 36: the dashboard's records pages (src/dashboard/routes/).
   'audit.dashboard.revealed': 'Segredo de {site} terminado em {last4} revelado no painel por {name}',
   'refusal.secretNone.title': 'Nada para revelar',
   'refusal.secretNone.text': 'Ainda não há segredo guardado para {site}. Renove-o (ou cole o do site) e depois revele.',

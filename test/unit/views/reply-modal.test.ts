@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { ComponentType, TextInputStyle } from 'discord-api-types/v10';
 import { CUSTOM_ID_MAX } from '../../../src/core/discord-limits.js';
-import { ReplyModalField, readReplyModal, replyModal } from '../../../src/views/reply-modal.js';
+import { ReplyModalField, replyModal } from '../../../src/views/reply-modal.js';
+import { readReplyInput } from '../../../src/replies/reply-input.js';
 import { english } from '../../../src/i18n/index.js';
 
 describe('replyModal', () => {
@@ -62,9 +63,9 @@ describe('replyModal', () => {
   });
 });
 
-describe('readReplyModal', () => {
+describe('readReplyInput', () => {
   it('accepts a reply, trimmed, not pinned when No is chosen', () => {
-    expect(readReplyModal({ content: '  Thanks for the review!  ', pinned: ['no'] })).toEqual({
+    expect(readReplyInput({ content: '  Thanks for the review!  ', pinned: ['no'] })).toEqual({
       ok: true,
       content: 'Thanks for the review!',
       pinned: false,
@@ -72,25 +73,25 @@ describe('readReplyModal', () => {
   });
 
   it('reads Yes as pinned', () => {
-    expect(readReplyModal({ content: 'Thanks', pinned: ['yes'] })).toMatchObject({ ok: true, pinned: true });
+    expect(readReplyInput({ content: 'Thanks', pinned: ['yes'] })).toMatchObject({ ok: true, pinned: true });
   });
 
   it('reads an absent pin choice as not pinned', () => {
-    expect(readReplyModal({ content: 'Thanks', pinned: undefined })).toMatchObject({ ok: true, pinned: false });
-    expect(readReplyModal({ content: 'Thanks', pinned: [] })).toMatchObject({ ok: true, pinned: false });
+    expect(readReplyInput({ content: 'Thanks', pinned: undefined })).toMatchObject({ ok: true, pinned: false });
+    expect(readReplyInput({ content: 'Thanks', pinned: [] })).toMatchObject({ ok: true, pinned: false });
   });
 
   it('reads a typed yes or no, whatever the case', () => {
-    expect(readReplyModal({ content: 'Thanks', pinned: ' YES ' })).toMatchObject({ ok: true, pinned: true });
-    expect(readReplyModal({ content: 'Thanks', pinned: 'No' })).toMatchObject({ ok: true, pinned: false });
+    expect(readReplyInput({ content: 'Thanks', pinned: ' YES ' })).toMatchObject({ ok: true, pinned: true });
+    expect(readReplyInput({ content: 'Thanks', pinned: 'No' })).toMatchObject({ ok: true, pinned: false });
   });
 
   it('accepts exactly 1,000 characters', () => {
-    expect(readReplyModal({ content: 'x'.repeat(1000), pinned: undefined })).toMatchObject({ ok: true });
+    expect(readReplyInput({ content: 'x'.repeat(1000), pinned: undefined })).toMatchObject({ ok: true });
   });
 
   it('refuses an empty reply and says what to do', () => {
-    const result = readReplyModal({ content: '', pinned: ['no'] });
+    const result = readReplyInput({ content: '', pinned: ['no'] });
     expect(result).toEqual({ ok: false, problem: 'refusal.replyEmpty', vars: { min: 1, max: 1000 } });
     expect(english.t('refusal.replyEmpty.text', result.ok ? {} : result.vars)).toBe(
       'Your reply is empty. Write between 1 and 1,000 characters and send it again.',
@@ -98,11 +99,11 @@ describe('readReplyModal', () => {
   });
 
   it('refuses a reply of only whitespace', () => {
-    expect(readReplyModal({ content: ' \n\t ', pinned: ['no'] })).toMatchObject({ ok: false });
+    expect(readReplyInput({ content: ' \n\t ', pinned: ['no'] })).toMatchObject({ ok: false });
   });
 
   it('refuses 1,001 characters and says how long it is', () => {
-    const result = readReplyModal({ content: 'x'.repeat(1001), pinned: ['no'] });
+    const result = readReplyInput({ content: 'x'.repeat(1001), pinned: ['no'] });
     expect(result).toMatchObject({ ok: false });
     expect(result).toEqual({ ok: false, problem: 'refusal.replyTooLong', vars: { min: 1, max: 1000, length: 1001 } });
     const text = english.t('refusal.replyTooLong.text', result.ok ? {} : result.vars);
@@ -111,7 +112,7 @@ describe('readReplyModal', () => {
   });
 
   it('refuses a pin answer that is neither yes nor no', () => {
-    expect(readReplyModal({ content: 'Thanks', pinned: 'maybe' })).toEqual({
+    expect(readReplyInput({ content: 'Thanks', pinned: 'maybe' })).toEqual({
       ok: false,
       problem: 'refusal.replyPinChoice',
     });
@@ -119,10 +120,10 @@ describe('readReplyModal', () => {
 
   it('accepts the read-only array discord.js returns for a select', () => {
     const values: readonly string[] = Object.freeze(['yes']);
-    expect(readReplyModal({ content: 'Thanks', pinned: values })).toMatchObject({ ok: true, pinned: true });
+    expect(readReplyInput({ content: 'Thanks', pinned: values })).toMatchObject({ ok: true, pinned: true });
   });
 
   it('refuses two pin choices at once, which only a forged submit can send', () => {
-    expect(readReplyModal({ content: 'Thanks', pinned: ['yes', 'no'] })).toMatchObject({ ok: false });
+    expect(readReplyInput({ content: 'Thanks', pinned: ['yes', 'no'] })).toMatchObject({ ok: false });
   });
 });

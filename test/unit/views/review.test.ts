@@ -2,9 +2,10 @@ import { describe, expect, it } from '@jest/globals';
 import { ButtonStyle } from 'discord-api-types/v10';
 import type { Review } from '../../../src/api/types.js';
 import { CUSTOM_ID_MAX } from '../../../src/core/discord-limits.js';
-import { parseReviewId, reviewView } from '../../../src/views/review.js';
+import { reviewView } from '../../../src/views/review.js';
 import { MEMBER, buttonsOf, customIdOf, embedOf, embedText } from './view-json.js';
 import { english } from '../../../src/i18n/index.js';
+import { parseReviewId } from '../../../src/api/index.js';
 
 const WRITTEN = new Date('2025-02-20T08:30:00Z');
 const WRITTEN_UNIX = 1_740_040_200;

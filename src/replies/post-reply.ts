@@ -5,10 +5,10 @@ import { messageBody, type Poster } from '../bot/poster.js';
 import { tellAuditChannel } from '../bot/tell-audit-channel.js';
 import { UserFacingError } from '../bot/user-error.js';
 import { translatorFor } from '../i18n/index.js';
-import type { Actor } from '../setup/change.js';
 import { isIdLike } from '../views/format.js';
-import { readReplyModal } from '../views/reply-modal.js';
 import { replyAuditView } from '../views/reply-audit.js';
+import { readReplyInput } from './reply-input.js';
+import type { Actor } from '../bot/actor.js';
 
 /** What posting a reply needs of the server's context: narrow, so the dashboard can give it as the bot does. */
 export type ReplyContext = Pick<BotContext, 'api' | 'replyGuard' | 'settings' | 'logger' | 'now' | 'feed'>;
@@ -52,7 +52,7 @@ export async function postReviewReply(
   actor: Actor,
   way: ReplyWay,
 ): Promise<PostedReply> {
-  const checked = readReplyModal({ content: request.content, pinned: undefined });
+  const checked = readReplyInput({ content: request.content, pinned: undefined });
   if (!checked.ok) throw new UserFacingError(checked.problem, checked.vars);
   const form = { ...request, content: checked.content };
   claim(form, ctx);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { arrayOf, count, Fields, nullish, number, optional, type Read } from '../../../src/api/read-shape.js';
+import { arrayOf, count, Fields, nullish, number, optional, type Read } from '../../../src/core/read-shape.js';
 import {
   describeIssues,
   isNoReview,
