@@ -3,6 +3,30 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// Files with a function over 80 lines or over 300 lines themselves, from before the limits (issue 50):
+// each leaves this list when it is split, and none joins it.
+const STILL_TOO_LONG = [
+  'src/core/http-text.ts',
+  'src/dashboard/login.ts',
+  'src/http-interactions/endpoint.ts',
+  'src/mirror/vote-mirror.ts',
+  'src/processes/realtime.ts',
+  'src/sandbox/server.ts',
+  'src/schedule/expiry-schedule.ts',
+  'src/setup/listing.ts',
+  'src/store/ports.ts',
+  'src/store/sql-events.ts',
+  'src/store/sql-listings.ts',
+  'src/store/sql-mirror.ts',
+  'src/store/sql-outbox.ts',
+  'src/store/sql-review-feed.ts',
+  'src/store/sql-servers.ts',
+  'src/store/sql-sweeps.ts',
+  'src/store/sql-vote-announcements.ts',
+  'src/store/sql-votes.ts',
+  'src/store/types.ts',
+];
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/'] },
   js.configs.recommended,
@@ -41,6 +65,16 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    // Small enough to read at one sitting: a function fits a screen, a file a few. Catalogs and
+    // migrations are tables, not logic.
+    files: ['src/**/*.ts', 'commands/**/*.ts'],
+    ignores: ['src/i18n/catalogs/**', 'src/store/migrations.ts', ...STILL_TOO_LONG],
+    rules: {
+      'max-lines-per-function': ['error', { max: 80 }],
+      'max-lines': ['error', { max: 300 }],
     },
   },
   {

@@ -26,9 +26,11 @@ const jestArgs = process.argv.slice(2);
 
 /**
  * The checks: each a package.json script, run at once beside the others. `check:code` is `typecheck`
- * and `lint` over one program; the build skips type checking, which `check:code` does.
+ * and `lint` over one program; `check:unused` (knip) finds files, exports and dependencies nothing
+ * uses, `check:duplicates` (jscpd) code written twice; the build skips type checking, which
+ * `check:code` does.
  */
-const CHECKS = ['check:code', 'lint:layers', 'format:check', 'build:test'];
+const CHECKS = ['check:code', 'lint:layers', 'check:unused', 'check:duplicates', 'format:check', 'build:test'];
 const BUILD = 'build:test';
 
 const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;

@@ -22,7 +22,7 @@ export const PLACEHOLDERS = [
   'site',
   'sites_today',
 ] as const;
-export type Placeholder = (typeof PLACEHOLDERS)[number];
+type Placeholder = (typeof PLACEHOLDERS)[number];
 
 /** The longest template an admin may type (the slash option's limit too). */
 export const TEMPLATE_MAX = 500;

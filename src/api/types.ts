@@ -98,7 +98,7 @@ export interface ServiceClientOptions {
 
 /** What the start-up check saw; `headers` names the credential headers that were sent. */
 /** The service's rate-limit headers on an answer, as sent (Guilds sends them on every response). */
-export interface RateLimitSeen {
+interface RateLimitSeen {
   limit: string;
   remaining: string;
 }

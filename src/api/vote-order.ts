@@ -1,7 +1,7 @@
 import type { VoteEntry } from './types.js';
 
 /** Soonest to run out first; votes with no known time left go last. Ties by user id, for stable pages. */
-export function compareByTimeLeft(a: VoteEntry, b: VoteEntry): number {
+function compareByTimeLeft(a: VoteEntry, b: VoteEntry): number {
   const left = (a.remainingMs ?? Number.POSITIVE_INFINITY) - (b.remainingMs ?? Number.POSITIVE_INFINITY);
   if (left !== 0 && !Number.isNaN(left)) return left;
   return a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0;

@@ -23,7 +23,7 @@ export interface VoteEvent {
   user: VoteEventUser;
 }
 /** A field the delivery leaves out is left out here too. */
-export interface VoteEventUser {
+interface VoteEventUser {
   id: string;
   discord?: boolean;
   global_name?: string | null;
@@ -38,7 +38,7 @@ export interface ReviewEvent {
   content: string;
   rating: number;
 }
-export interface ReplyEvent {
+interface ReplyEvent {
   event: 'reply';
   guildId: string;
   authorId: string | null;

@@ -6,7 +6,7 @@ export const IDS_PER_REQUEST = 100;
  * Discord closes a gateway connection (4008) past 120 sends in 60 s. Member requests take at most
  * this many of them, leaving the rest to heartbeats and presence updates.
  */
-export const REQUESTS_PER_WINDOW = 100;
+const REQUESTS_PER_WINDOW = 100;
 const WINDOW_MS = 60_000;
 /** How long the gateway may take to answer one request; a caller that cannot wait this long races its own bound. */
 const ANSWER_MS = 15_000;

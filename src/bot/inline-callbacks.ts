@@ -26,8 +26,6 @@ export interface InlineInteraction {
   readonly fallback: { type: number; data?: unknown };
 }
 
-export { INLINE_DEADLINE_MS };
-
 /** An interaction token lives 15 min; a deferral sent here is remembered no longer. */
 const TOKEN_LIFE_MS = 15 * 60_000;
 

@@ -3,7 +3,7 @@ import { BoundedMap } from '../core/bounded-map.js';
 import { GatewayMembers } from './gateway-members.js';
 
 /** How long a page may wait for the gateway's names before it is drawn without them. */
-export const NAMES_WAIT_MS = 1_000;
+const NAMES_WAIT_MS = 1_000;
 /** How long a channel post may wait for them: the lane's next post waits behind it. */
 export const POST_NAMES_WAIT_MS = 250;
 

@@ -23,7 +23,7 @@ const REFUSALS: Record<Exclude<Gate, 'member'>, NoticeKey> = {
 };
 
 /** Permissions come from the interaction's own member payload, which Discord computes per interaction. */
-export function hasManageServer(interaction: Interaction): boolean {
+function hasManageServer(interaction: Interaction): boolean {
   return interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) === true;
 }
 

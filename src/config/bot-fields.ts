@@ -36,7 +36,7 @@ import { checkTemplate, PLACEHOLDERS, TEMPLATE_MAX } from '../announce/template.
 import { STREAK_GRACE_HOURS_MAX } from '../streaks/streak.js';
 import { DASHBOARD_FIELDS } from './dashboard.js';
 
-export const ROLES = ['all', 'bot', 'receiver'] as const;
+const ROLES = ['all', 'bot', 'receiver'] as const;
 export type Role = (typeof ROLES)[number];
 
 const template = (hint: string) =>

@@ -82,7 +82,7 @@ export interface Config extends ProcessSettings {
   readonly dashboard: DashboardSettings | undefined;
 }
 
-export interface InteractionsSettings {
+interface InteractionsSettings {
   readonly port: number;
   /** The address to listen on; undefined: every interface, as the webhook receiver. */
   readonly host: string | undefined;

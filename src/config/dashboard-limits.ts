@@ -17,7 +17,7 @@ export const DASHBOARD_KEEP_ALIVE_MS = 5_000;
 export const DASHBOARD_CONNECTIONS_CHECK_MS = 500;
 
 /** The open-file limit assumed where the process's own cannot be read: the most common one. */
-export const ASSUMED_OPEN_FILES = 1_024;
+const ASSUMED_OPEN_FILES = 1_024;
 
 /** Enough for every admin's browser and a proxy's pool; more only by DASHBOARD_MAX_CONNECTIONS. */
 const DEFAULT_CEILING = 1_024;

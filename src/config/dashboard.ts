@@ -18,7 +18,7 @@ import {
 import { DISCORD_API, secretKeyText } from './shared-fields.js';
 import { secretKey } from '../secrets/secret-box.js';
 
-export const DEFAULT_AUTHORIZE_URL = 'https://discord.com/oauth2/authorize';
+const DEFAULT_AUTHORIZE_URL = 'https://discord.com/oauth2/authorize';
 
 /** Loopback: a reverse proxy on this machine, as the docs set it up. */
 const LOOPBACK = ['127.0.0.0/8', '::1'];

@@ -10,12 +10,12 @@ export type Parsed<T> =
   { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problems: readonly Problem[] };
 
 /** `at` points at one item of a list setting; the line then names `NAME.at`, as it always has. */
-export interface Problem {
+interface Problem {
   readonly message: string;
   readonly at?: number;
 }
 
-export type FieldValue<F> = F extends Field<infer T> ? T : never;
+type FieldValue<F> = F extends Field<infer T> ? T : never;
 export type Values<F> = { [K in keyof F]: FieldValue<F[K]> };
 export type Fields = Readonly<Record<string, Field<unknown>>>;
 

@@ -9,7 +9,7 @@ import { type Fields, readFields, type Values } from './fields.js';
 const NO_SETTINGS_FILE = 'Set these in .env (copy .env.example to .env to start) or in the environment.';
 
 /** Where to set what is missing when this settings file was read: it is there already, it lacks them. */
-export const settingsFileClosing = (file: string): string => `Set these in ${file} or in the environment.`;
+const settingsFileClosing = (file: string): string => `Set these in ${file} or in the environment.`;
 
 export class ConfigError extends Error {
   /** A supervisor stops restarting on it: the same settings would fail again. */

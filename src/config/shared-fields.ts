@@ -223,10 +223,10 @@ export interface WebhookSettings {
 }
 
 /** LISTING_<SITE>_VOTE_HOURS by site id (only the lists whose votes do not say). */
-export type ListingVoteHours = Readonly<Partial<Record<AdaptedSiteId, number>>>;
+type ListingVoteHours = Readonly<Partial<Record<AdaptedSiteId, number>>>;
 
 /** LISTING_<SITE>_SECRET by site id. */
-export type ListingSecrets = Readonly<Partial<Record<AdaptedSiteId, string>>>;
+type ListingSecrets = Readonly<Partial<Record<AdaptedSiteId, string>>>;
 
 /** The LISTING_<SITE>_… settings set, by site id. */
 function bySite<T>(value: (site: AdaptedSiteId) => T | undefined): Partial<Record<AdaptedSiteId, T>> {

@@ -2,15 +2,11 @@
 // production (processes/bot.ts), so views cut text to these before handing it over.
 export const EMBED_TITLE_MAX = 256;
 export const EMBED_DESCRIPTION_MAX = 4096;
-export const EMBED_FIELD_NAME_MAX = 256;
 export const EMBED_FIELD_VALUE_MAX = 1024;
 export const EMBED_FOOTER_MAX = 2048;
 /** All titles, descriptions, field names and values and footers of one message's embeds together. */
 export const EMBED_TOTAL_MAX = 6000;
 export const CUSTOM_ID_MAX = 100;
-export const MODAL_TITLE_MAX = 45;
-export const LABEL_MAX = 45;
-export const LABEL_DESCRIPTION_MAX = 100;
 /** A link button's URL. */
 export const BUTTON_URL_MAX = 512;
 /** A message's text. */

@@ -87,30 +87,22 @@ const CENSORED = '[redacted]';
  * `token`, `apiKey`, `appId` and `headers.authorization`, at the top of a logged object or one level
  * down, read `[redacted]`. The object is copied only when it holds one, and the caller's is never changed.
  */
-export function withoutSecretFields(object: Record<string, unknown>): Record<string, unknown> {
-  let out = object;
-  for (const key in object) {
-    const value = object[key];
-    let censored: unknown = value;
-    if (SECRET_FIELDS.has(key)) censored = CENSORED;
-    else if (key === 'headers') censored = withoutAuthorization(value);
-    else if (isPlainObject(value)) censored = withoutNestedSecrets(value);
-    if (censored !== value) {
-      if (out === object) out = { ...object };
-      out[key] = censored;
-    }
-  }
-  return out;
+function withoutSecretFields(object: Record<string, unknown>): Record<string, unknown> {
+  return censored(object, oneLevelDown);
 }
 
-function withoutNestedSecrets(object: Record<string, unknown>): Record<string, unknown> {
+const oneLevelDown = (value: unknown): unknown => (isPlainObject(value) ? censored(value, asItIs) : value);
+const asItIs = (value: unknown): unknown => value;
+
+/** `object` with its secret fields censored, copied only when one is there; `deeper` treats the other values. */
+function censored(object: Record<string, unknown>, deeper: (value: unknown) => unknown): Record<string, unknown> {
   let out = object;
   for (const key in object) {
     const value = object[key];
-    const censored = SECRET_FIELDS.has(key) ? CENSORED : key === 'headers' ? withoutAuthorization(value) : value;
-    if (censored !== value) {
+    const shown = SECRET_FIELDS.has(key) ? CENSORED : key === 'headers' ? withoutAuthorization(value) : deeper(value);
+    if (shown !== value) {
       if (out === object) out = { ...object };
-      out[key] = censored;
+      out[key] = shown;
     }
   }
   return out;

@@ -62,3 +62,9 @@ export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): voi
     setTimeout(() => socket.destroy(), LINGER_MS).unref();
   });
 }
+
+/** A request header's value; a repeated header counts as its first value. */
+export function firstHeader(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}

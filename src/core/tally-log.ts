@@ -8,7 +8,7 @@ export interface TallyLogOptions {
 }
 
 /** One line a minute is enough to see a trend, and few enough that no burst can fill a disk. */
-export const TALLY_INTERVAL_MS = 60_000;
+const TALLY_INTERVAL_MS = 60_000;
 
 /**
  * Counts events by kind and writes them as one line per interval, never one per event. The first

@@ -5,8 +5,8 @@ import { isChange } from './form-body.js';
 import type { Sessions } from './session.js';
 
 /** The form field every form carries, and the header a script may send instead. */
-export const CSRF_FIELD = '_csrf';
-export const CSRF_HEADER = 'x-csrf-token';
+const CSRF_FIELD = '_csrf';
+const CSRF_HEADER = 'x-csrf-token';
 
 /** The hidden field that goes into every form: the session's token. */
 export function csrfField(token: string): Html {

@@ -20,7 +20,7 @@ export type Problem =
   | 'dashboard.loggedOut';
 
 /** The language of a page for someone perhaps not signed in: theirs if known, else the browser's first. */
-export function localeOf(request: FastifyRequest, member?: Member): string | undefined {
+function localeOf(request: FastifyRequest, member?: Member): string | undefined {
   if (member) return member.locale;
   const first = request.headers['accept-language']?.split(',')[0]?.split(';')[0]?.trim();
   // Discord's codes: `de`, `fr`, `es-ES`, `pt-BR`; a browser's `de-DE` or `es` is read as Discord's.

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 /** No inline script or style anywhere: the pages load /static/dashboard.css and .js alone. */
-export const CONTENT_SECURITY_POLICY =
+const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /** Every answer, pages and errors alike, with the headers that keep it from being framed or sniffed. */

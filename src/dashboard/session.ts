@@ -24,7 +24,7 @@ export interface Member {
 /** What the sealed cookie holds besides the member: the sign-in's state, where to go after, the form token. */
 type Field = 'member' | 'state' | 'returnTo' | 'csrf';
 
-export const random = (bytes = 24): string => randomBytes(bytes).toString('base64url');
+const random = (bytes = 24): string => randomBytes(bytes).toString('base64url');
 
 /** The sealed session by field name (its own typing knows no fields). */
 const fields = (request: FastifyRequest) =>

@@ -41,3 +41,14 @@ export const pass = (detail: string): Outcome => ({ status: 'pass', detail });
 export const fail = (detail: string, fix: string): Outcome => ({ status: 'fail', detail, fix });
 export const skip = (detail: string): Outcome => ({ status: 'skip', detail });
 export const warn = (detail: string, fix: string): Outcome => ({ status: 'warn', detail, fix });
+
+/** Who the bot is in the server, as the permission rules (src/guild-rules/) read it. */
+export function botInGuild(guild: GuildInfo, bot: { id: string }, botMember: BotMember) {
+  return {
+    guildId: guild.id,
+    ownerId: guild.ownerId,
+    memberId: bot.id,
+    memberRoles: botMember.roles,
+    roles: guild.roles,
+  };
+}

@@ -1,5 +1,5 @@
 import { Routes } from 'discord.js';
-import { fail, pass, skip, type Check, type DoctorState, type Outcome } from './check.js';
+import { botInGuild, fail, pass, skip, type Check, type DoctorState, type Outcome } from './check.js';
 import {
   channelPermissions,
   missingPermissions,
@@ -42,11 +42,7 @@ async function checkChannel(state: DoctorState, channel: ChannelToCheck): Promis
       `set ${channel.setting} to a channel of server ${guild.id}.`,
     );
   const bits = channelPermissions({
-    guildId: guild.id,
-    ownerId: guild.ownerId,
-    memberId: bot.id,
-    memberRoles: botMember.roles,
-    roles: guild.roles,
+    ...botInGuild(guild, bot, botMember),
     overwrites: found.permission_overwrites ?? [],
   });
   const name = `#${found.name ?? channel.id}`;

@@ -1,4 +1,4 @@
-import { fail, pass, skip, type Check, type DoctorState, type Outcome } from './check.js';
+import { botInGuild, fail, pass, skip, type Check, type DoctorState, type Outcome } from './check.js';
 import { roleFix, roleProblemKinds, roleProblems } from '../guild-rules/role-permissions.js';
 import { rolesToCheck, type RoleToCheck } from '../guild-rules/roles.js';
 
@@ -17,14 +17,7 @@ export function checkRole(state: DoctorState, role: RoleToCheck): Outcome {
   if (role.id === undefined) return pass('not set; no role is given.');
   const { guild, bot, botMember } = state;
   if (!guild || !bot || !botMember) return skip('needs the bot in the server.');
-  const inputs = {
-    guildId: guild.id,
-    ownerId: guild.ownerId,
-    memberId: bot.id,
-    memberRoles: botMember.roles,
-    roles: guild.roles,
-    roleId: role.id,
-  };
+  const inputs = { ...botInGuild(guild, bot, botMember), roleId: role.id };
   const problems = roleProblems(inputs);
   if (problems.length > 0)
     return fail(

@@ -6,7 +6,7 @@ const MARK = { pass: '✔', fail: '✘', warn: '⚠', skip: '–' } as const;
 export type CheckEntry = Check | ((state: DoctorState) => Check[]);
 
 /** One line per check: ✔, ✘ or ⚠ (with the fix), or – when an earlier failure left nothing to check. */
-export function formatLine(name: string, outcome: Outcome): string {
+function formatLine(name: string, outcome: Outcome): string {
   const line = `${MARK[outcome.status]} ${name}: ${outcome.status === 'skip' ? 'skipped, ' : ''}${outcome.detail}`;
   return outcome.status === 'fail' || outcome.status === 'warn' ? `${line} Fix: ${outcome.fix}` : line;
 }

@@ -2,8 +2,8 @@ import { RESTJSONErrorCodes } from 'discord.js';
 import type { Logger } from '../core/log.js';
 import type { FeedEdit, OutboxStore, OutgoingPost } from '../store/index.js';
 import { reviewFeedBatchView, type OriginOf } from '../views/review-feed.js';
-import { backoffMs, STORE_BACKOFF, type BackoffPolicy } from '../work/backoff.js';
-import { DrainLoop } from '../work/drain-loop.js';
+import { backoffMs, type BackoffPolicy } from '../work/backoff.js';
+import { StoreDrained } from '../work/drain-loop.js';
 import { classifyFailure, type Failure } from '../work/failure.js';
 import { messageBody, type Poster } from '../bot/poster.js';
 import type { NamesOf, PostSource } from './post-sources.js';
@@ -32,7 +32,7 @@ export interface ChannelLaneOptions {
 }
 
 /** A transient failure is retried after 1 s, doubling to a minute: a passing outage costs at most a minute after it ends. */
-export const LANE_BACKOFF: BackoffPolicy = { baseMs: 1_000, capMs: 60_000 };
+const LANE_BACKOFF: BackoffPolicy = { baseMs: 1_000, capMs: 60_000 };
 const EDITS_PER_PASS = 5;
 
 /**
@@ -41,8 +41,7 @@ const EDITS_PER_PASS = 5;
  * first try) and leaves it only once Discord has it; transient failures retry with backoff for as
  * long as it takes, refusals park the lane until a probe succeeds.
  */
-export class ChannelLane {
-  readonly #loop: DrainLoop;
+export class ChannelLane extends StoreDrained {
   #failures = 0;
   #retryAt = 0;
   #lastSentAt = 0;
@@ -51,28 +50,17 @@ export class ChannelLane {
 
   constructor(private readonly options: ChannelLaneOptions) {
     // A pass that threw met the store, not Discord (Discord's failures are sorted in #failed).
-    this.#loop = new DrainLoop(() => this.#pass(), {
-      backoff: STORE_BACKOFF,
-      warn: { logger: options.logger, line: 'channel lane pass failed', fields: { channelId: options.channelId } },
-    });
+    super({ logger: options.logger, line: 'channel lane pass failed', fields: { channelId: options.channelId } });
   }
 
   get channelId(): string {
     return this.options.channelId;
   }
 
-  wake(): void {
-    this.#loop.wake();
-  }
-
-  stop(): Promise<void> {
-    return this.#loop.stop();
-  }
-
-  async #pass(): Promise<void> {
+  protected async pass(): Promise<void> {
     const { store, channelId, now } = this.options;
-    if (now() < this.#retryAt) return this.#loop.wakeAt(this.#retryAt, now());
-    while (!this.#loop.stopped) {
+    if (now() < this.#retryAt) return this.loop.wakeAt(this.#retryAt, now());
+    while (!this.loop.stopped) {
       for (const edit of await store.dueEdits(channelId, EDITS_PER_PASS)) if (!(await this.#redraw(edit))) return;
       const post = (await store.unsentPosts(channelId, 1))[0] ?? (await this.#claim());
       if (post === undefined) return;
@@ -87,7 +75,7 @@ export class ChannelLane {
       const claim = await source.claim(channelId);
       if (claim === undefined) continue;
       if ('later' in claim) {
-        this.#loop.wakeAt(claim.later, now());
+        this.loop.wakeAt(claim.later, now());
         continue;
       }
       return (await store.unsentPosts(channelId, 1))[0];
@@ -99,8 +87,8 @@ export class ChannelLane {
   async #send(post: OutgoingPost): Promise<boolean> {
     const { store, poster, channelId, logger, now } = this.options;
     const wait = this.#lastSentAt + (this.options.spacingMs ?? 1_100) - now();
-    if (wait > 0) await this.#loop.sleep(wait);
-    if (this.#loop.stopped) return false;
+    if (wait > 0) await this.loop.sleep(wait);
+    if (this.loop.stopped) return false;
     let messageId: string;
     try {
       messageId = await poster.send(channelId, post.body, post.nonce);
@@ -151,7 +139,7 @@ export class ChannelLane {
         { err, channelId, attempt: this.#failures, retryInMs: this.#retryAt - now() },
         'Discord did not take a post; trying again after a pause',
       );
-      this.#loop.wakeAt(this.#retryAt, now());
+      this.loop.wakeAt(this.#retryAt, now());
       return false;
     }
     // A message deleted by hand has nothing left to redraw.
@@ -172,7 +160,7 @@ export class ChannelLane {
     if (await store.parkLane({ channelId, reason: failure.reason, code: failure.code, parkedAt: now() }))
       await this.options.onParked(channelId, failure);
     this.#retryAt = now() + (this.options.probeMs ?? 60_000);
-    this.#loop.wakeAt(this.#retryAt, now());
+    this.loop.wakeAt(this.#retryAt, now());
     return false;
   }
 }

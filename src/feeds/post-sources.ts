@@ -23,7 +23,7 @@ import { messageBody, newNonce } from '../bot/poster.js';
 export type NamesOf = (userIds: readonly string[]) => Promise<ReadonlyMap<string, string>>;
 
 /** What a lane asks of a source: claim the next post for this channel, or say when to ask again. */
-export type Claim = { post: number } | { later: number } | undefined;
+type Claim = { post: number } | { later: number } | undefined;
 
 export interface PostSource {
   readonly kind: 'votes' | 'reviews';

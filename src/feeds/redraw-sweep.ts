@@ -9,7 +9,7 @@ export interface RedrawTarget {
 }
 
 /** How often a gateway process looks for feed posts another process left to redraw. */
-export const REDRAW_SWEEP_MS = 5_000;
+const REDRAW_SWEEP_MS = 5_000;
 
 /**
  * Feed posts that a process which posts nothing left to redraw. A reply answered by `npm run

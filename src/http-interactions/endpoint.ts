@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { hostInUrl, listen } from '../core/listen.js';
-import { closeAfterAnswer, readBody } from '../core/request-body.js';
+import { closeAfterAnswer, firstHeader, readBody } from '../core/request-body.js';
 import type { Logger } from '../core/log.js';
 import { TallyLog } from '../core/tally-log.js';
 import {
@@ -13,10 +13,10 @@ import type { InlineAnswer } from '../bot/inline-callbacks.js';
 import { checkSignature, publicKeyFromHex, SIGNATURE_MAX_SKEW_MS, type SignatureProblem } from './signature.js';
 
 /** The path Discord posts to: the Interactions Endpoint URL ends with it. */
-export const INTERACTIONS_PATH = '/interactions';
+const INTERACTIONS_PATH = '/interactions';
 
 /** Discord's interaction payloads are a few KB; anything this large is not one. */
-export const INTERACTIONS_MAX_BODY_BYTES = 1024 * 1024;
+const INTERACTIONS_MAX_BODY_BYTES = 1024 * 1024;
 
 const PING = 1;
 /** Application command, message component, autocomplete, modal submit: each carries `data`. */
@@ -98,8 +98,8 @@ export async function startInteractionsEndpoint(options: EndpointOptions): Promi
       return refuse(res, 413, 'too_large', 'body too large');
     }
     const body = read.body;
-    const timestamp = header(req, 'x-signature-timestamp');
-    const check = checkSignature(key, header(req, 'x-signature-ed25519'), timestamp, body, now());
+    const timestamp = firstHeader(req, 'x-signature-timestamp');
+    const check = checkSignature(key, firstHeader(req, 'x-signature-ed25519'), timestamp, body, now());
     if (!check.ok) return refuse(res, 401, `signature_${check.problem}`, 'invalid request signature');
     let payload: unknown;
     try {
@@ -163,11 +163,6 @@ function isInteraction(payload: Record<string, unknown>): payload is Interaction
     data !== null &&
     !Array.isArray(data)
   );
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }
 
 function send(res: ServerResponse, status: number, text: string): void {

@@ -4,9 +4,9 @@ import type { HandledInteractionStore } from '../store/index.js';
 import { storeWithin } from '../store/within.js';
 
 /** The claim's share of the 3 s: a healthy store answers in a millisecond or two. */
-export const CLAIM_STORE_MS = 500;
+const CLAIM_STORE_MS = 500;
 /** How often rows whose replay window has closed are dropped from the store. */
-export const FORGET_EVERY_MS = 60_000;
+const FORGET_EVERY_MS = 60_000;
 /** Ids a process keeps itself: a minute of a busy endpoint, each for its 5 minutes at most. */
 const REMEMBERED_MAX = 100_000;
 

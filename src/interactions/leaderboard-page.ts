@@ -35,10 +35,7 @@ export async function streakBoardWithNames(
   const { streakGraceMs } = ctx.settings;
   const streaks = await ctx.streaks.alive(ctx.now().getTime());
   const ranked = rankVoters(streaks.map(({ userId, streak }) => ({ userId, votes: streak })));
-  const names = await ctx.names.resolve(
-    interaction.guild,
-    pageOf(ranked, page).items.map((entry) => entry.userId),
-  );
+  const names = await pageNames(interaction, ranked, page, ctx);
   const i18n = translatorFor(interaction.locale);
   return streakBoardView({ ranked, page, graceHours: streakGraceMs / 3_600_000, i18n, names });
 }
@@ -57,11 +54,16 @@ export async function leaderboardWithNames(
   const { from, to } = monthRange(month);
   const [counts, since] = await Promise.all([ctx.ledger.votesBetween(from, to, site), ctx.ledger.countingSince()]);
   const ranked = rankVoters(counts);
-  const names = await ctx.names.resolve(
-    interaction.guild,
-    pageOf(ranked, page).items.map((entry) => entry.userId),
-  );
+  const names = await pageNames(interaction, ranked, page, ctx);
   const i18n = translatorFor(interaction.locale);
   const list = site === undefined ? undefined : { id: site, name: SITE_FACTS[site].name };
   return leaderboardView({ month, ranked, page, countingSince: new Date(since), i18n, names, site: list });
+}
+
+/** The names of the members on the page shown, beside their mentions. */
+function pageNames(interaction: Interaction, ranked: ReturnType<typeof rankVoters>, page: number, ctx: BotContext) {
+  return ctx.names.resolve(
+    interaction.guild,
+    pageOf(ranked, page).items.map((entry) => entry.userId),
+  );
 }

@@ -14,11 +14,4 @@ export {
   siteOfEventKind,
 } from './sites.js';
 export { DISCADIA_DEDUPE_WINDOW_MS } from './discadia.js';
-export { isTopggV1Secret, TOPGG_SIGNATURE_HEADER, TOPGG_TOLERANCE_S } from './topgg.js';
-export {
-  LIST_REVIEW_ID_PREFIXES,
-  LIST_REVIEW_PENDING_DAYS,
-  listReviewId,
-  listReviewOrigin,
-  type ListReviewOrigin,
-} from './review-id.js';
+export { LIST_REVIEW_ID_PREFIXES, LIST_REVIEW_PENDING_DAYS, listReviewId, listReviewOrigin } from './review-id.js';

@@ -3,7 +3,7 @@ import { isSnowflake } from '../core/snowflake.js';
 import type { ListEvent, ReadContext, ReadResult, SiteId } from './site.js';
 
 /** The body as JSON, or the problem that it is not JSON. */
-export function parseBody(rawBody: Buffer): { ok: true; value: unknown } | { ok: false; problem: string } {
+function parseBody(rawBody: Buffer): { ok: true; value: unknown } | { ok: false; problem: string } {
   try {
     return { ok: true, value: JSON.parse(rawBody.toString('utf8')) as unknown };
   } catch {
@@ -12,7 +12,7 @@ export function parseBody(rawBody: Buffer): { ok: true; value: unknown } | { ok:
 }
 
 /** A site reader's answer: the event, or a short, value-free description of what was wrong. */
-export function toResult(read: Read<ListEvent>): ReadResult {
+function toResult(read: Read<ListEvent>): ReadResult {
   return read.ok ? { ok: true, event: read.value } : { ok: false, problem: describeIssues(read.issues) };
 }
 

@@ -15,10 +15,10 @@ export type AdaptedSiteId = Exclude<SiteId, 'guilds'>;
  * Who makes the listing's secret: 'site' (Top.gg's `whs_…`, pasted into the bot) or 'bot' (the bot
  * makes it, shows it once, and the admin pastes it on the site).
  */
-export type SecretSource = 'site' | 'bot';
+type SecretSource = 'site' | 'bot';
 
 /** How a delivery proves where it came from. */
-export type DeliveryAuth =
+type DeliveryAuth =
   | 'hmac-signature' // a header signs a timestamp and the raw body with the secret
   | 'authorization-equals' // the Authorization header is the secret
   | 'authorization-bearer' // the Authorization header is `Bearer <secret>`

@@ -33,13 +33,13 @@ import {
   type WeightRange,
 } from './site.js';
 
-export const TOPGG_V1_PREFIX = 'whs_';
-export const TOPGG_SIGNATURE_HEADER = 'x-topgg-signature';
+const TOPGG_V1_PREFIX = 'whs_';
+const TOPGG_SIGNATURE_HEADER = 'x-topgg-signature';
 /** How far a signature's time may be from ours, either way (s). */
-export const TOPGG_TOLERANCE_S = 300;
+const TOPGG_TOLERANCE_S = 300;
 const VOTE_LENGTH_MS = 12 * HOUR_MS;
 
-export const isTopggV1Secret = (secret: string): boolean => secret.startsWith(TOPGG_V1_PREFIX);
+const isTopggV1Secret = (secret: string): boolean => secret.startsWith(TOPGG_V1_PREFIX);
 
 /** The signature header's `t` and every `v1`, or undefined when it is not of that form. */
 function parseSignature(value: string): { t: string; v1: string[] } | undefined {

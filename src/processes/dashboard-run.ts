@@ -9,7 +9,7 @@ import { serveHealthPort } from '../hosting/health-only.js';
 import type { Phase } from '../hosting/index.js';
 import { startDashboard } from './dashboard-server.js';
 import { gatewaylessParts } from './gatewayless-parts.js';
-import { exitOnStartFailure } from './start-failure.js';
+import { startOrExit } from './start-failure.js';
 
 async function main(): Promise<void> {
   disableValidators();
@@ -20,7 +20,8 @@ async function main(): Promise<void> {
   let phase: Phase = 'starting';
   const healthPort = await serveHealthPort(config.healthPort, () => phase);
   // Never logged in: servers, channels, roles and members are read over REST, no gateway session opened.
-  const { store, servers, client, base, contexts } = await gatewaylessParts(config, logger);
+  const parts = await gatewaylessParts(config, logger);
+  const { store, servers, client, base, contexts } = parts;
   const view = await restView(client);
   // The contexts are never started: a reply is posted here, its feed post redrawn by the gateway.
   const dashboard = await startDashboard({
@@ -46,14 +47,11 @@ async function main(): Promise<void> {
     stopping: () => (phase = 'stopping'),
     async then() {
       await dashboard?.close();
-      await client.destroy();
-      await store.close();
+      await parts.close();
       await healthPort?.close();
     },
   });
 }
 
 /** Starts it; a failure to start exits with its code and the fix. */
-export function start(): void {
-  main().catch((error: unknown) => exitOnStartFailure(error, 'The dashboard'));
-}
+export const start = (): void => startOrExit(main, 'The dashboard');

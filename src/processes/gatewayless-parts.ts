@@ -5,11 +5,8 @@ import { MemberNames } from '../bot/member-names.js';
 import { ReplyGuard } from '../bot/reply-guard.js';
 import type { Config } from '../config/bot.js';
 import type { Logger } from '../core/log.js';
-import { environmentServer } from '../servers/environment-server.js';
-import { refuseUnopenableSecrets } from '../servers/sealing-keys.js';
-import { Servers } from '../servers/servers.js';
 import { ServiceClients } from '../servers/service-clients.js';
-import { openStore } from '../store/index.js';
+import { openServers } from './open-servers.js';
 import { serverContexts } from './server-contexts.js';
 import { setupPorts } from './setup-ports.js';
 
@@ -21,11 +18,7 @@ import { setupPorts } from './setup-ports.js';
  */
 export async function gatewaylessParts(config: Config, logger: Logger, inline?: InlineCallbacks) {
   const commands = await loadCommands(new URL('../../commands/', import.meta.url));
-  const store = await openStore(config.database, undefined, { poolSize: config.databasePoolSize });
-  logger.info({ backend: store.backend, driver: store.driver }, 'store open');
-  await refuseUnopenableSecrets(store, config.secrets);
-  const servers = new Servers(store, config.secrets, environmentServer(config));
-  await servers.load();
+  const { store, servers } = await openServers(config, logger);
   const { apiKey: _apiKey, appId: _appId, ...shared } = config.service;
   const clients = new ServiceClients({
     shared: { ...shared, onAttempt: (attempt) => logger.debug({ attempt }, 'service request') },
@@ -43,5 +36,10 @@ export async function gatewaylessParts(config: Config, logger: Logger, inline?: 
   });
   const base = { config, logger, replyGuard: new ReplyGuard(), now: () => new Date(), servers, setup };
   const contexts = serverContexts({ config, servers, clients, client, root: store, base, logger, names });
-  return { commands, store, servers, client, names, base, contexts };
+  /** What the process stops last: the client, then the store. */
+  const close = async () => {
+    await client.destroy();
+    await store.close();
+  };
+  return { commands, store, servers, client, names, base, contexts, close };
 }

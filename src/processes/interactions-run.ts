@@ -14,7 +14,7 @@ import { componentHandlers } from '../interactions/index.js';
 import { gatewaylessParts } from './gatewayless-parts.js';
 import { ENDPOINT_CLOSE_MS, serveInteractions } from './interactions-endpoint.js';
 import { restView } from '../dashboard/bot-view.js';
-import { exitOnStartFailure } from './start-failure.js';
+import { startOrExit } from './start-failure.js';
 
 async function main(): Promise<void> {
   // As in npm start: the views' unit tests and the stand-in check payloads instead.
@@ -29,7 +29,11 @@ async function main(): Promise<void> {
   const healthPort = await serveHealthPort(config.healthPort, () => phase);
   const inline = new InlineCallbacks();
   // Never logged in: its REST answers interactions and posts follow-ups; no gateway session is opened.
-  const { commands, store, servers, client, names, base, contexts } = await gatewaylessParts(config, logger, inline);
+  const { commands, store, servers, client, names, base, contexts, close } = await gatewaylessParts(
+    config,
+    logger,
+    inline,
+  );
   const route = createRouter({
     commands,
     components: componentHandlers,
@@ -76,14 +80,11 @@ async function main(): Promise<void> {
     stopping: () => (phase = 'stopping'),
     async then() {
       await endpoint?.close(ENDPOINT_CLOSE_MS);
-      await client.destroy();
-      await store.close();
+      await close();
       await healthPort?.close();
     },
   });
 }
 
 /** Starts it; a failure to start exits with its code and the fix. */
-export function start(): void {
-  main().catch((error: unknown) => exitOnStartFailure(error, 'The interactions endpoint'));
-}
+export const start = (): void => startOrExit(main, 'The interactions endpoint');

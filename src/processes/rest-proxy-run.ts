@@ -6,7 +6,7 @@ import { listen } from '../core/listen.js';
 import { drainOnSignal } from './drain-on-signal.js';
 import { loadRestProxyConfig } from '../config/rest-proxy.js';
 import { processLogger } from './process-logger.js';
-import { exitOnStartFailure } from './start-failure.js';
+import { startOrExit } from './start-failure.js';
 import { forwardRequests, type GoneKind } from '../rest-proxy/forward.js';
 import type { RefusalReason } from '../rest-proxy/admission.js';
 import { WireWatch } from '../rest-proxy/wire-watch.js';
@@ -73,6 +73,4 @@ async function main(): Promise<void> {
 }
 
 /** Starts it; a failure to start exits with its code and the fix. */
-export function start(): void {
-  main().catch((error: unknown) => exitOnStartFailure(error, WHAT));
-}
+export const start = (): void => startOrExit(main, WHAT);

@@ -15,3 +15,8 @@ export function exitOnStartFailure(error: unknown, what: string): never {
   }
   process.exit(exitCodeOf(error));
 }
+
+/** Runs a process's start; a failure to start exits with its code and the fix, saying what could not start. */
+export function startOrExit(start: () => Promise<void>, what: string): void {
+  start().catch((error: unknown) => exitOnStartFailure(error, what));
+}

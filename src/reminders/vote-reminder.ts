@@ -31,7 +31,7 @@ export const LATE_LIMIT_MS = 60 * 60_000;
  * An end within this much after the one already reminded is the same vote period: the service's
  * expiry can land a little after the end the bot had estimated, once the reminder went out.
  */
-export const SAME_PERIOD_MS = 10 * 60_000;
+const SAME_PERIOD_MS = 10 * 60_000;
 
 type Delivered = Exclude<ReminderOutcome, 'pending' | 'late'>;
 

@@ -13,7 +13,7 @@ import { DrainLoop } from '../work/drain-loop.js';
 import type { MemberRolesLookup } from './member-roles.js';
 import { roleChanges, type RoleChange, type RoleChangeOutcome, type RoleChanges } from './role-changes.js';
 
-export type MilestoneRolesStore = Pick<
+type MilestoneRolesStore = Pick<
   MilestoneStore,
   'milestones' | 'milestoneGrants' | 'recordMilestoneGrant' | 'dropMilestoneGrant' | 'parkMilestone' | 'unparkMilestone'
 > &

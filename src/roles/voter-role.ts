@@ -39,7 +39,7 @@ const GRANT_REASON = 'Voted for the server: voter role while the vote lasts';
 const REMOVE_REASON = 'Vote ran out: voter role removed';
 
 /** Refused with 403: the entry stays and is tried again later. */
-export class RoleChangesRefused extends Error {
+class RoleChangesRefused extends Error {
   constructor() {
     super('Discord refuses role changes (Manage Roles or role position)');
   }

@@ -60,8 +60,7 @@ export interface BotContext extends BaseContext {
   readonly feed?: Pick<ReviewFeed, 'onAnswered' | 'onGone'>;
 }
 
-/** The handlers of commands/ and src/interactions/, as the router runs them with this context. */
-export type CommandModule = Handlers.CommandModule<BotContext>;
+/** The handlers of src/interactions/, as the router runs them with this context. */
 export type ButtonHandler<Arg = unknown> = Handlers.ButtonHandler<Arg, BotContext>;
 export type ModalHandler<Arg = unknown> = Handlers.ModalHandler<Arg, BotContext>;
 export type ComponentHandler = Handlers.ComponentHandler<BotContext>;

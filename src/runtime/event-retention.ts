@@ -9,7 +9,7 @@ import type { EventStore } from '../store/index.js';
  */
 export const HANDLED_EVENTS_KEPT_MS = 7 * 24 * 3_600_000;
 /** How often a process looks for handled events past their age. */
-export const RETENTION_EVERY_MS = 3_600_000;
+const RETENTION_EVERY_MS = 3_600_000;
 /** Rows one DELETE takes, and statements one pass runs, so a pass never holds the inbox up long. */
 const ROWS_PER_DELETE = 500;
 const DELETES_PER_PASS = 20;

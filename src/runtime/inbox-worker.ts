@@ -1,9 +1,9 @@
 import type { Logger } from '../core/log.js';
 import type { ShardSet } from '../shards/ownership.js';
 import type { EventStore, StoredEvent } from '../store/index.js';
-import { backoffMs, STORE_BACKOFF, type BackoffPolicy } from '../work/backoff.js';
+import { backoffMs, type BackoffPolicy } from '../work/backoff.js';
 import type { EventInbox } from '../webhooks/event-inbox.js';
-import { DrainLoop } from '../work/drain-loop.js';
+import { StoreDrained } from '../work/drain-loop.js';
 import { EventRetention } from './event-retention.js';
 
 /** Does what a stored event asks; one that throws is handed out again after its backoff. */
@@ -42,31 +42,19 @@ const EVENT_BACKOFF: BackoffPolicy = { baseMs: 1_000, capMs: 5 * 60_000 };
  * its backoff in the store (attempts, next try) while the others go on; a store that fails makes
  * the loop retry by itself.
  */
-export class InboxWorker implements EventInbox {
-  readonly #loop: DrainLoop;
+export class InboxWorker extends StoreDrained implements EventInbox {
   readonly #retention: EventRetention;
 
   constructor(private readonly options: InboxWorkerOptions) {
+    super({ logger: options.logger, line: 'could not read the webhook inbox; trying again shortly' });
     const { store, logger, shards } = options;
     this.#retention = new EventRetention({ store, logger, ...(shards ? { shards } : {}) });
-    this.#loop = new DrainLoop(() => this.#drain(), {
-      backoff: STORE_BACKOFF,
-      warn: { logger: options.logger, line: 'could not read the webhook inbox; trying again shortly' },
-    });
   }
 
-  wake(): void {
-    this.#loop.wake();
-  }
-
-  stop(): Promise<void> {
-    return this.#loop.stop();
-  }
-
-  async #drain(): Promise<void> {
+  protected async pass(): Promise<void> {
     const { store, logger, handler } = this.options;
     const now = this.options.now ?? Date.now;
-    while (!this.#loop.stopped) {
+    while (!this.loop.stopped) {
       const events = await store.pendingEvents(BATCH, now(), this.options.shards);
       if (events.length === 0) break;
       // Marked handled once per batch, after each one's handler finished (one UPDATE, not one per
@@ -75,7 +63,7 @@ export class InboxWorker implements EventInbox {
       const handled: number[] = [];
       try {
         for (const event of events) {
-          if (this.#loop.stopped) return;
+          if (this.loop.stopped) return;
           try {
             await handler.handle(event);
           } catch (err) {
@@ -94,7 +82,7 @@ export class InboxWorker implements EventInbox {
         if (handled.length > 0) await store.markEventsHandled(handled, now());
       }
     }
-    if (this.#loop.stopped) return;
+    if (this.loop.stopped) return;
     // The inbox's own loop drops what it handled long ago: one pass for all this process's servers.
     await this.#retention.passIfDue(now());
     const next = await store.nextEventDue(this.options.shards);
@@ -104,6 +92,6 @@ export class InboxWorker implements EventInbox {
     const pollMs = this.options.idlePollMs ?? this.options.pollMs;
     const poll = pollMs === undefined ? Infinity : at + pollMs;
     const wakeAt = Math.min(next ?? Infinity, poll, this.#retention.dueAt);
-    if (wakeAt !== Infinity) this.#loop.wakeAt(wakeAt, at);
+    if (wakeAt !== Infinity) this.loop.wakeAt(wakeAt, at);
   }
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Client } from 'discord.js';
+import type { Client, Guild } from 'discord.js';
 import type { ServiceClient } from '../api/index.js';
 import type { BaseContext, BotContext } from './context.js';
 import { POST_NAMES_WAIT_MS, type MemberNames } from '../bot/member-names.js';
@@ -7,7 +7,7 @@ import type { Config } from '../config/bot.js';
 import type { Poster } from '../bot/poster.js';
 import { Lanes } from '../feeds/lanes.js';
 import { ReviewFeed } from '../feeds/review-feed.js';
-import { translatorFor } from '../i18n/index.js';
+import { translatorFor, type Translator } from '../i18n/index.js';
 import { listReviewOrigin } from '../lists/index.js';
 import type { Logger } from '../core/log.js';
 import { VoteMirror } from '../mirror/vote-mirror.js';
@@ -71,82 +71,52 @@ export interface ServerRuntimeOptions {
 /** One clock for every server that is given none. */
 const systemNow = (): number => Date.now();
 
+/** What every part of one server's runtime is made with. */
+interface ServerParts {
+  readonly guildId: string;
+  readonly settings: ServerSettings;
+  readonly store: RuntimeStore;
+  readonly client: Client;
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly poster: Poster;
+  readonly now: () => number;
+  readonly guild: () => Guild | null;
+  readonly i18n: () => Translator;
+  readonly serverName: () => string;
+  readonly rolesOf: (ids: readonly string[]) => ReturnType<typeof memberRoles>;
+}
+
 export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime {
   // Closures below take these, never `options`: it would keep the whole options object for each server.
   const { settings, store, api, client, config, logger, names, poster, base, passes } = options;
   const { guildId } = settings;
-  const now = options.now ?? systemNow;
   const guild = () => client.guilds.cache.get(guildId) ?? null;
-  const i18n = () => translatorFor(guild()?.preferredLocale);
-  // A post goes out with the names known by then; later answers serve the next post.
-  const nameOf = (ids: readonly string[]) => names.resolve(guildId, guild(), ids, POST_NAMES_WAIT_MS);
-  // One of each for all the parts below: a process holds them for every server it runs.
-  const serverName = () => guild()?.name ?? '';
-  const rolesOf = (ids: readonly string[]) => memberRoles(names.members, guild(), ids);
-  const lanes = new Lanes({
+  const parts: ServerParts = {
+    guildId,
+    settings,
     store,
-    poster,
+    client,
+    config,
     logger,
-    now,
-    i18n,
-    names: nameOf,
-    reviewChannelId: settings.reviewChannelId,
-    reviewOrigin: (reviewId) => listReviewOrigin(reviewId, guildId),
-    voteChannelId: settings.voteChannelId,
-    auditChannelId: settings.auditChannelId,
-    templates: {
-      template: settings.announceTemplate,
-      firstVote: settings.firstVoteTemplate,
-      ping: settings.announcePing,
-    },
-    serverName,
-    ...(settings.announceEveryList ? { serverSites: () => serverSites(base.servers, guildId) } : {}),
-    // A refused channel is re-tried as often as the other things an admin must fix, at least each minute.
-    lane: { probeMs: Math.min(config.expiryCheckMs, 60_000) },
-  });
+    poster,
+    now: options.now ?? systemNow,
+    guild,
+    i18n: () => translatorFor(guild()?.preferredLocale),
+    // One of each for all the parts below: a process holds them for every server it runs.
+    serverName: () => guild()?.name ?? '',
+    rolesOf: (ids) => memberRoles(names.members, guild(), ids),
+  };
+  const { now } = parts;
+  const lanes = serverLanes(parts, names, base);
   warnBlankTemplates(settings, logger);
   const feed = new ReviewFeed({ store, lanes, channelId: settings.reviewChannelId, logger });
-  const voterRole =
-    settings.voterRoleId === undefined
-      ? undefined
-      : new VoterRole({
-          rest: client.rest,
-          poster,
-          guildId,
-          roleId: settings.voterRoleId,
-          logger,
-          now,
-          auditChannelId: settings.auditChannelId,
-          i18n,
-          probeMs: config.expiryCheckMs,
-          memberRoles: rolesOf,
-          runningUntil: async (userId) => (await store.scheduledExpiry(userId))?.endsAt,
-        });
-  const reminder = new VoteReminder({
-    poster,
-    store,
-    logger,
-    now,
-    voteUrl: settings.voteUrl,
-    channelId: settings.reminderChannelId,
-    serverName,
-  });
+  const voterRole = serverVoterRole(parts);
+  const { voteUrl, reminderChannelId: channelId } = settings;
+  const reminder = new VoteReminder({ poster, store, logger, now, voteUrl, channelId, serverName: parts.serverName });
   // Exactly as long as it is: an array grown by push kept room for 16.
   const consumers: ExpiryConsumer[] = voterRole ? [voterRole, reminder] : [reminder];
-  const milestones = new MilestoneRoles({
-    rest: client.rest,
-    poster,
-    store,
-    guildId,
-    guild,
-    logger,
-    now,
-    auditChannelId: settings.auditChannelId,
-    i18n,
-    memberRoles: rolesOf,
-    checkMs: config.expiryCheckMs,
-    checks: passes.milestones,
-  });
+  const milestones = serverMilestones(parts, passes);
   const schedule = new ExpirySchedule({
     guildId,
     pass: passes.expiries,
@@ -180,9 +150,94 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     streakGraceMs: settings.streakGraceMs,
     listingDelivered: (site, at, test) => base.servers.listings.delivered(guildId, site, at, test),
   });
-  // Made at the server's first interaction: most of 5,000 servers a process see none for hours, and
-  // the store wrappers and the streak index were a few KB of heap each.
-  const makeContext = (): BotContext => ({
+  const makeContext = contextMaker(parts, { base, names, api, mirror, streaks, feed });
+  return new RunningServer(settings, handle, makeContext, {
+    lanes,
+    mirror,
+    schedule,
+    milestones,
+    reminder,
+    passes,
+    now,
+    firstPollAfterMs: options.firstPollAfterMs,
+  });
+}
+
+/** The server's channels' lanes: reviews, votes and the audit channel, each posting in order. */
+function serverLanes(parts: ServerParts, names: MemberNames, base: BaseContext): Lanes {
+  const { guildId, settings, store, poster, logger, now, i18n, serverName, config, guild } = parts;
+  return new Lanes({
+    store,
+    poster,
+    logger,
+    now,
+    i18n,
+    // A post goes out with the names known by then; later answers serve the next post.
+    names: (ids) => names.resolve(guildId, guild(), ids, POST_NAMES_WAIT_MS),
+    reviewChannelId: settings.reviewChannelId,
+    reviewOrigin: (reviewId) => listReviewOrigin(reviewId, guildId),
+    voteChannelId: settings.voteChannelId,
+    auditChannelId: settings.auditChannelId,
+    templates: {
+      template: settings.announceTemplate,
+      firstVote: settings.firstVoteTemplate,
+      ping: settings.announcePing,
+    },
+    serverName,
+    ...(settings.announceEveryList ? { serverSites: () => serverSites(base.servers, guildId) } : {}),
+    // A refused channel is re-tried as often as the other things an admin must fix, at least each minute.
+    lane: { probeMs: Math.min(config.expiryCheckMs, 60_000) },
+  });
+}
+
+/** The milestone roles: given on the process's pass over every server's milestone checks. */
+function serverMilestones(parts: ServerParts, passes: ServerPasses): MilestoneRoles {
+  const { guildId, settings, store, client, config, logger, poster, now, i18n, rolesOf, guild } = parts;
+  return new MilestoneRoles({
+    rest: client.rest,
+    poster,
+    store,
+    guildId,
+    guild,
+    logger,
+    now,
+    auditChannelId: settings.auditChannelId,
+    i18n,
+    memberRoles: rolesOf,
+    checkMs: config.expiryCheckMs,
+    checks: passes.milestones,
+  });
+}
+
+/** The voter role, when the server has one. */
+function serverVoterRole(parts: ServerParts): VoterRole | undefined {
+  const { guildId, settings, store, client, config, logger, poster, now, i18n, rolesOf } = parts;
+  if (settings.voterRoleId === undefined) return undefined;
+  return new VoterRole({
+    rest: client.rest,
+    poster,
+    guildId,
+    roleId: settings.voterRoleId,
+    logger,
+    now,
+    auditChannelId: settings.auditChannelId,
+    i18n,
+    probeMs: config.expiryCheckMs,
+    memberRoles: rolesOf,
+    runningUntil: async (userId) => (await store.scheduledExpiry(userId))?.endsAt,
+  });
+}
+
+/**
+ * The handlers' context, made at the server's first interaction: most of 5,000 servers a process sees
+ * none for hours, and the store wrappers and the streak index were a few KB of heap each.
+ */
+function contextMaker(
+  { guildId, settings, store, logger }: ServerParts,
+  made: Pick<BotContext, 'api' | 'streaks' | 'feed'> & { base: BaseContext; names: MemberNames; mirror: VoteMirror },
+): () => BotContext {
+  const { base, names, api, mirror, streaks, feed } = made;
+  return () => ({
     ...base,
     names: names.of(guildId),
     logger,
@@ -210,16 +265,6 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
       'scheduledExpiry',
     ]),
     feed,
-  });
-  return new RunningServer(settings, handle, makeContext, {
-    lanes,
-    mirror,
-    schedule,
-    milestones,
-    reminder,
-    passes,
-    now,
-    firstPollAfterMs: options.firstPollAfterMs,
   });
 }
 

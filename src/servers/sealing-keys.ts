@@ -18,7 +18,7 @@ export async function refuseUnopenableSecrets(
 }
 
 /** What the operator reads when some stored secrets open with neither key: counts and key ids, never a value. */
-export function unopenableSecrets(uses: readonly SealedKeyUse[], keys: SecretKeys): string | undefined {
+function unopenableSecrets(uses: readonly SealedKeyUse[], keys: SecretKeys): string | undefined {
   const unknown = uses.filter(
     (use) => use.keyId === undefined || ![keys.current.id, keys.previous?.id].includes(use.keyId),
   );

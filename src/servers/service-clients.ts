@@ -12,7 +12,7 @@ import {
   type VoteStatus,
 } from '../api/index.js';
 
-export type SharedClientOptions = Omit<ServiceClientOptions, 'apiKey' | 'appId' | 'credentials'>;
+type SharedClientOptions = Omit<ServiceClientOptions, 'apiKey' | 'appId' | 'credentials'>;
 
 export interface ServiceClientsOptions {
   /** Base URL, timeouts and observers: the same for every server. */

@@ -38,7 +38,7 @@ export const changeAnswer = ({ key, vars, tone }: ChangeResult, i18n: Translator
   setupAnswer(key, vars(i18n), i18n, tone);
 
 /** The audit channel's line for a change, in the server's language. */
-export function changeAuditLine({ key, vars }: ChangeResult, actor: Actor, i18n: Translator): string {
+function changeAuditLine({ key, vars }: ChangeResult, actor: Actor, i18n: Translator): string {
   const change = `**${i18n.t(`${key}.title`)}**: ${i18n.t(`${key}.text`, vars(i18n))}`;
   return i18n.t('audit.dashboard.changed', { name: mentionWithName(actor.userId, actor.name), change });
 }

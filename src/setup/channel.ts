@@ -25,7 +25,7 @@ export const CHANNEL_KINDS = {
 
 export type ChannelKind = keyof typeof CHANNEL_KINDS;
 
-export const isChannelKind = (value: string): value is ChannelKind => Object.hasOwn(CHANNEL_KINDS, value);
+const isChannelKind = (value: string): value is ChannelKind => Object.hasOwn(CHANNEL_KINDS, value);
 
 /** The channel types the bot posts in; the builder offers only these. */
 export const POSTABLE_CHANNELS = [ChannelType.GuildText, ChannelType.GuildAnnouncement] as const;

@@ -16,7 +16,7 @@ import { commandActor, type Actor } from '../bot/actor.js';
 /** Votes a milestone may ask for: a month holds a few dozen vote periods at most, all time many more. */
 export const MILESTONE_VOTES_MAX = 10_000;
 /** Milestones per server: each is checked on every recorded vote. */
-export const MILESTONES_MAX = 25;
+const MILESTONES_MAX = 25;
 export const MILESTONE_PERIODS: readonly MilestonePeriod[] = ['month', 'all'];
 
 const COMMAND = '`/setup milestone`';

@@ -97,7 +97,7 @@ export interface WebhookViewInput {
   i18n: Translator;
 }
 
-export function webhookView({ url, path, token, lastDelivery, i18n: { t } }: WebhookViewInput): MessageView {
+function webhookView({ url, path, token, lastDelivery, i18n: { t } }: WebhookViewInput): MessageView {
   const embed = new EmbedBuilder()
     .setColor(ToneColour.info)
     .setTitle(t('setup.webhook.title'))

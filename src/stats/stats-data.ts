@@ -26,7 +26,7 @@ export interface StatsData {
 }
 
 /** One list's votes on each day shown. */
-export interface SiteVotes {
+interface SiteVotes {
   /** The site's own name, as is in every language. */
   name: string;
   votes: number[];

@@ -6,7 +6,7 @@ import { discordTime, truncate } from '../core/discord-text.js';
 import { messageView, type MessageView } from '../views/message.js';
 import { ToneColour } from '../views/theme.js';
 
-export const STATS_FILE = 'stats.png';
+const STATS_FILE = 'stats.png';
 
 export interface StatsViewInput {
   data: StatsData;

@@ -7,7 +7,7 @@ import type { DeliveryOutcome, DeliveryRecord } from './types.js';
  * time). Anyone who finds an address can send refusals: in one window with the rest, a dozen of them
  * pushed every accepted delivery out of what an admin sees.
  */
-export const REFUSED_OUTCOMES = [
+const REFUSED_OUTCOMES = [
   'wrong_token',
   'wrong_secret',
   'stale_signature',

@@ -9,20 +9,19 @@ import { causeText, StoreError } from './store-error.js';
 import type { HoldOptions, StoreLock } from './store-lock.js';
 import type { StoreRoot } from './ports.js';
 
-export { DEFAULT_DATABASE_URL, describeDatabase, parseDatabaseUrl, type DatabaseTarget } from './database-url.js';
+export { describeDatabase, parseDatabaseUrl, type DatabaseTarget } from './database-url.js';
 export { StoreError } from './store-error.js';
 export type { HoldOptions, StandbyReason, StoreLock } from './store-lock.js';
 
 // Every port (ports.ts): a module takes the ones it uses.
 export type * from './ports.js';
 
-export { GUILDS_SITE, recordedWeight, VOTE_WEIGHTS } from './types.js';
+export { GUILDS_SITE, VOTE_WEIGHTS } from './types.js';
 export { isRefusedOutcome, newestOfEachWindow } from './delivery-windows.js';
 
 export type {
   SealedKeyUse,
   DueExpiryOf,
-  DueListReminderOf,
   SweepCursor,
   WaitingWork,
   ListingRecord,
@@ -30,12 +29,9 @@ export type {
   ServerSettingsRecord,
   StoredEvent,
   NewEvent,
-  FeedPost,
   FeedReview,
   FeedEdit,
   OutgoingPost,
-  PostKind,
-  ParkedLane,
   WorkCounts,
   FeedAnswer,
   DeliveryOutcome,
@@ -46,18 +42,12 @@ export type {
   VoteSite,
   PendingAnnouncement,
   RunningListVote,
-  MemberVotesBySite,
   MemberStreak,
   MirrorEntry,
-  MirrorTotals,
-  PolledMirror,
   ScheduledExpiry,
-  DueListReminder,
-  ReminderOptIn,
   ReminderOutcome,
   ReminderRecord,
   Milestone,
-  MilestoneGrant,
   MilestonePeriod,
 } from './types.js';
 

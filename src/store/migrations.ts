@@ -235,7 +235,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 7,
     name: 'vote streaks: each recorded vote keeps the streak it made, rebuilt for the votes recorded before',
-    // The rule of src/streaks/streak.ts (streakAfter) in SQL, with the default grace: no server had
+    // The streak rule (src/streaks/merged-timeline.ts, on one list) in SQL, with the default grace: no server had
     // set its own before this. Each member's votes in order, each one more than the last when it
     // came within the grace after the last one's period ran out.
     statements: [

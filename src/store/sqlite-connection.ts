@@ -1,6 +1,6 @@
 import type { Row, SqlValue } from './sql.js';
 
-export type SqliteDriverName = 'node:sqlite' | 'better-sqlite3';
+type SqliteDriverName = 'node:sqlite' | 'better-sqlite3';
 
 /** One open SQLite database, as much of it as the store uses. SQL here has SQLite's `?` placeholders. */
 export interface SqliteConnection {

@@ -220,7 +220,7 @@ export interface DueExpiryOf extends ScheduledExpiry {
   guildId: string;
 }
 
-export interface DueListReminder {
+interface DueListReminder {
   userId: string;
   site: VoteSite;
   endsAt: number;

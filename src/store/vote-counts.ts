@@ -12,7 +12,7 @@ import { GUILDS_SITE, type CountMark, type VoteSite } from './types.js';
 // delivered (a poll then reads less than the bot had counted), so the highest Guilds counts shown are
 // kept in the store (CountMark) and a count is never shown below them. Polls stay as cheap as they were.
 
-export interface ListCount {
+interface ListCount {
   site: VoteSite;
   /** Undefined for Guilds before its first poll: the bot does not know the votes cast before it came. */
   allTime: number | undefined;

@@ -9,7 +9,7 @@ export class StoreUnavailable extends Error {
 }
 
 /** A store call that did not settle within its deadline. */
-export class StoreTimeout extends StoreUnavailable {
+class StoreTimeout extends StoreUnavailable {
   constructor(readonly ms: number) {
     super(`the store did not answer within ${ms} ms`);
     this.name = 'StoreTimeout';

@@ -6,12 +6,12 @@ export interface TimelineVote {
 }
 
 /**
- * The streak a vote at `at` makes when the member votes on several lists: the rule of streakAfter,
+ * The streak a vote at `at` makes, whatever lists the member votes on: one more than the previous
+ * vote's when it came before that vote's period ran out plus the grace window, else a new streak of 1,
  * applied to all their votes as one timeline. The streak is alive while any vote is (running, or ran
  * out at most the grace ago). A vote cast while every alive vote of the streak's latest step still
  * runs belongs to that step (Guilds and Top.gg the same morning count once); a vote once one of them
- * has run out (that list can be voted on again) adds one; with none alive it starts again at 1. On
- * one list this is streakAfter exactly.
+ * has run out (that list can be voted on again) adds one; with none alive it starts again at 1.
  *
  * `recent` holds the member's votes whose period ended at most `grace` before `at` (older ones
  * cannot matter), in the order they were recorded.

@@ -7,7 +7,7 @@ import type { Translator } from '../i18n/index.js';
 export const CredentialsField = { apiKey: 'api_key', appId: 'app_id' } as const;
 
 /** Longest key or app id accepted: far above any real one, low enough to refuse junk. */
-export const CREDENTIAL_MAX_LENGTH = 200;
+const CREDENTIAL_MAX_LENGTH = 200;
 
 const input = (customId: string) =>
   new TextInputBuilder()

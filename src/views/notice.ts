@@ -15,7 +15,7 @@ export interface NoticeInput {
   i18n: Translator;
 }
 
-export function noticeEmbed({ tone, title, description, referenceId, i18n }: NoticeInput): EmbedBuilder {
+function noticeEmbed({ tone, title, description, referenceId, i18n }: NoticeInput): EmbedBuilder {
   const embed = new EmbedBuilder()
     .setColor(ToneColour[tone])
     .setTitle(truncate(title, EMBED_TITLE_MAX))

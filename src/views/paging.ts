@@ -4,11 +4,11 @@ import type { Translator } from '../i18n/index.js';
 
 // Lists shown 10 a page with Previous and Next (/votes, /leaderboard). Pages are 1-based
 // everywhere: in the footer ("Page 2 of 5") and in the custom ids of the buttons.
-export const PAGE_SIZE = 10;
+const PAGE_SIZE = 10;
 /** Keeps a page's lines well inside the 4,096-character description limit. */
 const PAGE_SIZE_MAX = 25;
 /** Far beyond any real list (100,000 entries); larger numbers in a custom id are forged. */
-export const PAGE_MAX = 10_000;
+const PAGE_MAX = 10_000;
 
 /** A page number from a custom id, or null when it is not a sane page. */
 export function parsePage(arg: string): number | null {

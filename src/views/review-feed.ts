@@ -41,7 +41,7 @@ export function numberedReviewButton(
 }
 
 /** The link to a list's review on the site: no reply API there, so no Reply button. */
-export function openOnSiteButton(origin: ReviewOrigin, { t }: Translator, suffix = ''): ButtonBuilder | undefined {
+function openOnSiteButton(origin: ReviewOrigin, { t }: Translator, suffix = ''): ButtonBuilder | undefined {
   if (origin.url === undefined) return undefined;
   return new ButtonBuilder()
     .setStyle(ButtonStyle.Link)

@@ -18,7 +18,7 @@ export const INBOX_PAGE_SIZE = 5;
 /** The page number in a `reviews-page:<N>` custom id, or null when it is not a sane page. */
 export const parseReviewsPage = parsePage;
 
-export const reviewsPageId = (page: number) => encodeCustomId(Prefix.reviewsPage, String(page));
+const reviewsPageId = (page: number) => encodeCustomId(Prefix.reviewsPage, String(page));
 
 export interface ReviewInboxInput {
   /** The page's reviews, oldest first. */

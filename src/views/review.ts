@@ -15,7 +15,7 @@ import { ToneColour } from './theme.js';
 const CONTENT_MAX = 3_800;
 
 /** A review as shown: a list's review may have no rating (null), and then shows no stars. */
-export type ShownReview = Omit<Review, 'rating'> & { rating: number | null };
+type ShownReview = Omit<Review, 'rating'> & { rating: number | null };
 
 export interface ReviewViewInput {
   /** The member who was asked about; used when they have no review. */

@@ -10,7 +10,7 @@ import { DrainLoop } from '../work/drain-loop.js';
  */
 export const DELIVERIES_KEPT = 10;
 /** Lines wait this long in memory, so a flood of deliveries costs one store write per interval, not one each. */
-export const DELIVERY_FLUSH_MS = 1_000;
+const DELIVERY_FLUSH_MS = 1_000;
 /** Servers whose lines may wait at once; past it new servers' lines are not kept until the next write. */
 const SERVERS_WAITING_MAX = 10_000;
 

@@ -2,13 +2,13 @@ import type { Logger } from '../core/log.js';
 import type { ServerRecordStore } from '../store/index.js';
 
 /** The safety net: the whole set is read again this often, whatever notifications said. */
-export const SERVER_IDS_REFRESH_MS = 5 * 60_000;
+const SERVER_IDS_REFRESH_MS = 5 * 60_000;
 /**
  * While notifications cannot be heard (the listener is connecting or reconnecting), a delivery for
  * a server not in the set reads the set again, at most once per this: a server set up meanwhile is
  * accepted within it, and a flood of made-up ids costs one small read per interval, not one each.
  */
-export const MISS_REFRESH_MS = 5_000;
+const MISS_REFRESH_MS = 5_000;
 
 export interface KnownServersOptions {
   store: Pick<ServerRecordStore, 'webhookServerIds'>;

@@ -3,7 +3,7 @@ import type { Servers } from '../servers/servers.js';
 import type { KnownServers } from './known-servers.js';
 
 /** How long a token read from a shared store is trusted: one made or rotated elsewhere is in force within this. */
-export const TOKEN_FRESH_MS = 5_000;
+const TOKEN_FRESH_MS = 5_000;
 /** Past this many servers remembered, the read times are forgotten (a flood of made-up server ids stays small). */
 const MAX_REMEMBERED = 100_000;
 

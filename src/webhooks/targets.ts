@@ -1,7 +1,7 @@
 import { isSnowflake } from '../api/index.js';
 import { isAdaptedSiteId, LIST_SITES, type AdaptedSiteId } from '../lists/index.js';
 import type { ListingTarget } from './list-delivery.js';
-import type { WebhookTargets } from './receiver.js';
+import type { WebhookTargets } from './deliveries.js';
 
 export interface TargetOptions {
   /** WEBHOOK_PATH, e.g. /webhook. */

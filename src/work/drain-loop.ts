@@ -1,4 +1,4 @@
-import { backoffMs, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
+import { backoffMs, DEFAULT_BACKOFF, STORE_BACKOFF, type BackoffPolicy } from './backoff.js';
 
 export interface DrainLoopOptions {
   /** A pass that threw is tried again after a backoff, on the loop's own timer: no wake-up is needed. */
@@ -8,7 +8,7 @@ export interface DrainLoopOptions {
   backoff?: BackoffPolicy;
 }
 
-export interface FailedPassLine {
+interface FailedPassLine {
   logger: { warn(fields: object, line: string): void };
   line: string;
   fields?: object;
@@ -130,5 +130,27 @@ export class DrainLoop {
     const { onError, warn } = this.options;
     if (onError) return onError(err, this.#failures, retryInMs);
     warn?.logger.warn({ err, ...warn.fields, attempt: this.#failures, retryInMs }, warn.line);
+  }
+}
+
+/**
+ * A worker that is one drain loop over the store: woken when there is work, stopped with its server
+ * or process; a pass that throws met the store and is tried again with the store's backoff.
+ */
+export abstract class StoreDrained {
+  protected readonly loop: DrainLoop;
+
+  constructor(warn: FailedPassLine) {
+    this.loop = new DrainLoop(() => this.pass(), { backoff: STORE_BACKOFF, warn });
+  }
+
+  protected abstract pass(): Promise<void>;
+
+  wake(): void {
+    this.loop.wake();
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 }

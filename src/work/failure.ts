@@ -12,7 +12,7 @@ export type Failure =
   | { readonly kind: 'refused'; readonly status: number; readonly code: number; readonly reason: RefusalReason };
 
 /** `access`: fixed by permissions; `unknown`: by pointing the setting elsewhere; `invalid`: by a fix in the bot. */
-export type RefusalReason = 'access' | 'unknown' | 'invalid';
+type RefusalReason = 'access' | 'unknown' | 'invalid';
 
 export function classifyFailure(err: unknown): Failure {
   if (!(err instanceof DiscordAPIError)) return { kind: 'transient' };

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 
 /** Debian's chromium (what .ci/run installs) or the one CHROMIUM_PATH names; playwright-core downloads none. */
-export function chromiumPath(): string {
+function chromiumPath(): string {
   const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
   const found = candidates.find((file): file is string => file !== undefined && file !== '' && existsSync(file));
   if (!found) throw new Error('no chromium: `apt-get install -y chromium`, or set CHROMIUM_PATH to a Chromium binary');

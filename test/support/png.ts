@@ -1,5 +1,5 @@
 /** The eight bytes every PNG file starts with. */
-export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** A PNG's width and height from its IHDR chunk, after checking the signature; throws for anything else. */
 export function pngSize(bytes: Buffer): { width: number; height: number } {

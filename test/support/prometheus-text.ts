@@ -1,7 +1,7 @@
 // A strict reader of the Prometheus text exposition format (0.0.4), so tests can prove /metrics
 // parses, rather than only that it contains some lines.
 
-export interface Sample {
+interface Sample {
   name: string;
   labels: Record<string, string>;
   value: number;

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface ReachedRequest {
+interface ReachedRequest {
   readonly method: string;
   readonly path: string;
   body: string;

@@ -54,7 +54,7 @@ export async function unconfirmedVoters(databaseUrl: string, userIds: readonly s
 }
 
 /** How many of these members' vote ends the store's schedule holds: an end is cleared once every consumer (voter role, reminder) acted on it. */
-export const scheduledEnds = (databaseUrl: string, userIds: readonly string[]): Promise<number> =>
+const scheduledEnds = (databaseUrl: string, userIds: readonly string[]): Promise<number> =>
   storeCount(databaseUrl, `SELECT count(*) AS n FROM vote_expiries WHERE user_id IN (${idList(userIds)})`);
 
 /** Waits until the store has acted on (and cleared) every vote end of these members. */

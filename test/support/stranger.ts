@@ -129,7 +129,7 @@ export function trickleBody(
 }
 
 /** One trickling connection: when it opened and closed, and the status the server answered, if any. */
-export interface Trickler {
+interface Trickler {
   readonly openedAt: number;
   closedAt?: number;
   /** The status line's code; undefined while nothing came, or when it was closed without an answer. */

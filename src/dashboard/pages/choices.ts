@@ -48,9 +48,3 @@ export function roleName(roles: readonly RoleChoice[], id: string): string {
   const role = roles.find((r) => r.id === id);
   return role ? `@${role.name}` : id;
 }
-
-/** `#name` of a channel the bot sees, else its id. */
-export function channelName(channels: readonly ChannelChoice[], id: string): string {
-  const channel = channels.find((c) => c.id === id);
-  return channel ? `#${channel.name}` : id;
-}

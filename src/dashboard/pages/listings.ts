@@ -16,7 +16,7 @@ export const LISTING_FIELDS = { site: 'site', action: 'action', secret: 'secret'
 export const LISTING_ACTIONS = { reveal: 'reveal', rotate: 'rotate', credentials: 'credentials', add: 'add' } as const;
 
 /** A list the server is not on yet, offered by the add form. */
-export interface AddableList {
+interface AddableList {
   site: string;
   name: string;
 }

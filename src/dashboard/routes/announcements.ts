@@ -1,4 +1,3 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { UserFacingError } from '../../bot/user-error.js';
 import {
   announcePreview,
@@ -12,7 +11,7 @@ import { html, type Html } from '../html.js';
 import { guildNames, plainText, type MentionNames } from '../page-text.js';
 import { ANNOUNCE_FIELDS, announcementsPage, type AnnouncementDraft } from '../pages/announcements.js';
 import { PAGES } from '../pages/form.js';
-import type { GuildRoute, PageRoutes, Visit } from './kit.js';
+import type { At, GuildRoute, PageRoutes, Visit } from './kit.js';
 import { refusal, save, saved } from './settings-change.js';
 
 /** The preview shows the member making the change voting: named as they are signed in. */
@@ -52,32 +51,27 @@ const typed = (form: Form) => ({
 
 type Shown = { draft: AnnouncementDraft; everyList: boolean; preview?: AnnouncePreview };
 
+/** The page: the announcements now (or the form as typed) with their preview. */
+function show({ kit, request, reply, v }: At, notice: Html | null, shown?: Shown, status = 200) {
+  const { base } = kit.deps;
+  const { guild, i18n } = v;
+  const now = currentAnnouncements(base, guild.id);
+  const draft = shown ?? {
+    draft: { template: now.template ?? '', firstVote: now.firstVote ?? '', ping: now.ping },
+    everyList: now.everyList,
+    preview: previewNamed(announcePreview(base, v.target, {}, v.actor, i18n), v),
+  };
+  const botName = guild.members.me?.displayName ?? i18n.t('dashboard.title');
+  const body = announcementsPage({ guildId: guild.id, csrf: v.csrf, ...draft, botName, i18n });
+  return kit.send(request, reply, v, 'announcements', html`${notice}${body}`, status);
+}
+
 /** The announcement templates with a live preview, changed through /setup announce's function. */
 export const announcementsRoutes: PageRoutes = (app, kit) => {
   const { base } = kit.deps;
-  const show = (
-    request: FastifyRequest<GuildRoute>,
-    reply: FastifyReply,
-    v: Visit,
-    notice: Html | null,
-    shown?: Shown,
-    status = 200,
-  ) => {
-    const { guild, i18n } = v;
-    const now = currentAnnouncements(base, guild.id);
-    const draft = shown ?? {
-      draft: { template: now.template ?? '', firstVote: now.firstVote ?? '', ping: now.ping },
-      everyList: now.everyList,
-      preview: previewNamed(announcePreview(base, v.target, {}, v.actor, i18n), v),
-    };
-    const botName = guild.members.me?.displayName ?? i18n.t('dashboard.title');
-    const body = announcementsPage({ guildId: guild.id, csrf: v.csrf, ...draft, botName, i18n });
-    return kit.send(request, reply, v, 'announcements', html`${notice}${body}`, status);
-  };
-
   app.get<GuildRoute>(`/servers/:guildId/${PAGES.announcements}`, kit.gates.read, async (request, reply) => {
     const v = await kit.visit(request, reply, true);
-    return v ? show(request, reply, v, saved(request, v)) : reply;
+    return v ? show({ kit, request, reply, v }, saved(request, v)) : reply;
   });
 
   app.post<GuildRoute>(
@@ -93,7 +87,7 @@ export const announcementsRoutes: PageRoutes = (app, kit) => {
         if (changesSomething(input)) await applyAnnounce(base, v.target, input, v.actor);
       };
       return save(request, reply, v, PAGES.announcements, change, (notice, status) =>
-        show(request, reply, v, notice, { draft: typed(form), everyList }, status),
+        show({ kit, request, reply, v }, notice, { draft: typed(form), everyList }, status),
       );
     },
   );
@@ -101,28 +95,34 @@ export const announcementsRoutes: PageRoutes = (app, kit) => {
   // The live preview asks for JSON (preview-script.ts); the Preview button without JavaScript, for the page.
   app.post<GuildRoute>(`/servers/:guildId/${PAGES.announcementsPreview}`, kit.gates.preview, async (request, reply) => {
     const v = await kit.visit(request, reply, true);
-    if (!v) return reply;
-    const form = formOf(request);
-    const input = announceChange(form, currentAnnouncements(base, v.guild.id));
-    const wantsPage = request.headers.accept?.includes('text/html') === true;
-    const shown = (preview?: AnnouncePreview): Shown => ({
-      draft: typed(form),
-      everyList: form[ANNOUNCE_FIELDS.everyList] === 'on',
-      ...(preview ? { preview } : {}),
-    });
-    try {
-      const preview = previewNamed(announcePreview(base, v.target, input, v.actor, v.i18n), v);
-      if (wantsPage) return show(request, reply, v, null, shown(preview));
-      return reply.type('application/json; charset=utf-8').send(preview);
-    } catch (error) {
-      if (!(error instanceof UserFacingError)) throw error;
-      if (wantsPage) return show(request, reply, v, refusal(error, v), shown(), 400);
-      const { t } = v.i18n;
-      const text = `${t(`${error.key}.title`)}: ${t(`${error.key}.text`, error.vars)}`;
-      return reply
-        .code(400)
-        .type('application/json; charset=utf-8')
-        .send({ refused: plainText(text, guildNames(v.guild)) });
-    }
+    return v ? preview({ kit, request, reply, v }) : reply;
   });
 };
+
+/** The preview of the form as typed: JSON for the page's script, the page itself for a browser without it. */
+function preview(at: At) {
+  const { kit, request, reply, v } = at;
+  const { base } = kit.deps;
+  const form = formOf(request);
+  const input = announceChange(form, currentAnnouncements(base, v.guild.id));
+  const wantsPage = request.headers.accept?.includes('text/html') === true;
+  const shown = (preview?: AnnouncePreview): Shown => ({
+    draft: typed(form),
+    everyList: form[ANNOUNCE_FIELDS.everyList] === 'on',
+    ...(preview ? { preview } : {}),
+  });
+  try {
+    const preview = previewNamed(announcePreview(base, v.target, input, v.actor, v.i18n), v);
+    if (wantsPage) return show(at, null, shown(preview));
+    return reply.type('application/json; charset=utf-8').send(preview);
+  } catch (error) {
+    if (!(error instanceof UserFacingError)) throw error;
+    if (wantsPage) return show(at, refusal(error, v), shown(), 400);
+    const { t } = v.i18n;
+    const text = `${t(`${error.key}.title`)}: ${t(`${error.key}.text`, error.vars)}`;
+    return reply
+      .code(400)
+      .type('application/json; charset=utf-8')
+      .send({ refused: plainText(text, guildNames(v.guild)) });
+  }
+}

@@ -24,6 +24,14 @@ export interface Visit {
   target: ChangeTarget;
 }
 
+/** One request to a page, once its server is known: where it answers and with what. */
+export interface At {
+  readonly kit: PageKit;
+  readonly request: FastifyRequest<GuildRoute>;
+  readonly reply: FastifyReply;
+  readonly v: Visit;
+}
+
 /**
  * What every page's routes share. One gate style: a page is read behind `gates.read`; a change (a POST)
  * goes behind `gates.change`, and the app's hooks check its form token, the member's Manage Server

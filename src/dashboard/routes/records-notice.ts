@@ -26,7 +26,7 @@ export const notSetUp = ({ t }: Translator) =>
   });
 
 /** `changing`: the page answers a change asked for (a POST); a page only read changed nothing to begin with. */
-export function noticeHtml(notice: Notice | undefined, { t }: Translator, changing: boolean): Html | null {
+function noticeHtml(notice: Notice | undefined, { t }: Translator, changing: boolean): Html | null {
   if (!notice) return null;
   if ('done' in notice) return html`<p class="notice" role="status">✔ ${notice.done}</p>`;
   const { title, description } =
