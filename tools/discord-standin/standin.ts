@@ -293,7 +293,11 @@ class StandIn implements DiscordStandIn {
   readonly gatewayUrl: string;
   readonly channelId: string;
   private gatewayBotStatus: number | null = null;
-  private hold: { on: boolean | 'after-create'; waiting: Set<() => void> } = { on: false, waiting: new Set() };
+  private hold: { on: boolean | 'after-create'; waiting: Set<() => void>; releasedAt: number } = {
+    on: false,
+    waiting: new Set(),
+    releasedAt: 0,
+  };
   heldRequests = 0;
   private channelMessageLatencyMs = 0;
   private roleChangeLatencyMs = 0;
@@ -482,14 +486,22 @@ class StandIn implements DiscordStandIn {
       return;
     }
     const bucket = match ? channelMessageBucket(method, segments) : undefined;
-    if (bucket?.startsWith('POST') && this.hold.on === true && !(await this.waitForRelease(req))) return;
+    // Held posts reach "Discord" together when the hold is lifted: each is counted at that moment, and
+    // a stall of this process before the hold does not move it (the global limit reads `arrivedAt`).
+    let arrivedAt: number | undefined;
+    if (bucket?.startsWith('POST') && this.hold.on === true) {
+      if (!(await this.waitForRelease(req))) return;
+      arrivedAt = this.hold.releasedAt;
+    }
     if (bucket && this.channelMessageLatencyMs > 0)
       await new Promise((resolve) => setTimeout(resolve, this.channelMessageLatencyMs));
     const roleBucket = match ? memberRoleBucket(method, segments) : undefined;
     if (roleBucket && this.roleChangeLatencyMs > 0)
       await new Promise((resolve) => setTimeout(resolve, this.roleChangeLatencyMs));
     const global =
-      match && countsGlobally(authorization, segments) ? this.globalLimit?.take(Date.now(), stalledMs) : undefined;
+      match && countsGlobally(authorization, segments)
+        ? this.globalLimit?.take(arrivedAt ?? Date.now(), arrivedAt === undefined ? stalledMs : 0)
+        : undefined;
     const limit =
       global && !global.allowed
         ? global
@@ -589,7 +601,9 @@ class StandIn implements DiscordStandIn {
 
   holdChannelMessages(hold: boolean | 'after-create'): void {
     this.hold.on = hold;
-    if (!hold) for (const release of [...this.hold.waiting]) release();
+    if (hold) return;
+    this.hold.releasedAt = Date.now();
+    for (const release of [...this.hold.waiting]) release();
   }
 
   waitForReady(timeoutMs = DEFAULT_WAIT_MS): Promise<void> {
