@@ -20,7 +20,8 @@ export interface ForwardLog {
  * proxyRequests hands the incoming stream itself to the queue, and the queue sends a request again
  * after a 429, by then with the stream used up (Discord got an empty body and the bot a 400). And a
  * request whose caller hangs up while it waits in the queue is dropped: the caller's REST client
- * sends it again after its timeout, so sending this one too would post twice.
+ * sends it again after its timeout, so sending this one too would post twice; so is one that met a
+ * 429 (Discord did nothing with it) and waits to be sent again.
  */
 export function forwardRequests(rest: REST, wire: WireWatch, log: ForwardLog) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -37,9 +38,12 @@ export function forwardRequests(rest: REST, wire: WireWatch, log: ForwardLog) {
       const value = req.headers[name];
       if (typeof value === 'string') headers[name] = value;
     }
-    const watched = wire.watch(headers);
     const controller = new AbortController();
     let gone = false;
+    // A 429 met after the caller hung up: Discord did nothing, and the caller's successor will ask again.
+    const watched = wire.watch(headers, () => {
+      if (gone) controller.abort();
+    });
     res.once('close', () => {
       if (res.writableFinished) return;
       gone = true;

@@ -4,10 +4,16 @@ import { DefaultRestOptions, type RESTOptions } from '@discordjs/rest';
 const MARK = 'x-rest-proxy-request';
 
 export interface Watched {
-  /** Whether the request has gone on the wire (then it is left to finish). */
+  /** Whether the request is on the wire, or was answered by anything but a 429 (then it is left to finish). */
   sent(): boolean;
   /** Forget it, whatever became of it. */
   done(): void;
+}
+
+interface State {
+  sent: boolean;
+  /** Told when Discord answered 429: nothing was done, and REST will send it again after the wait. */
+  refused: () => void;
 }
 
 /**
@@ -19,24 +25,31 @@ export interface Watched {
  */
 export class WireWatch {
   #next = 0;
-  readonly #waiting = new Map<string, { sent: boolean }>();
+  readonly #waiting = new Map<string, State>();
 
-  /** REST's makeRequest: the default, after noting the request as sent. */
-  readonly makeRequest: RESTOptions['makeRequest'] = (url, init) => {
+  /** REST's makeRequest: the default, noting the request as sent, and as not sent again after a 429. */
+  readonly makeRequest: RESTOptions['makeRequest'] = async (url, init) => {
     const headers = init.headers as Record<string, string> | undefined;
     const id = headers?.[MARK];
-    if (headers && id !== undefined) {
-      delete headers[MARK];
-      const state = this.#waiting.get(id);
-      if (state) state.sent = true;
+    const state = id === undefined ? undefined : this.#waiting.get(id);
+    if (headers && id !== undefined) delete headers[MARK];
+    // An aborted request goes nowhere: REST still calls this to send it, and it throws at once.
+    if (state && !init.signal?.aborted) state.sent = true;
+    const response = await DefaultRestOptions.makeRequest(url, init);
+    if (state && headers && id !== undefined && response.status === 429) {
+      // A 429 is a request Discord did not act on: until REST sends it again it waits like a queued
+      // one, and a caller who hangs up meanwhile has it dropped (forward.ts), not sent after it left.
+      state.sent = false;
+      headers[MARK] = id;
+      state.refused();
     }
-    return DefaultRestOptions.makeRequest(url, init);
+    return response;
   };
 
-  /** Marks the headers of a request about to be queued. */
-  watch(headers: Record<string, string>): Watched {
+  /** Marks the headers of a request about to be queued; `refused` is told of each 429 it meets. */
+  watch(headers: Record<string, string>, refused: () => void = () => undefined): Watched {
     const id = String((this.#next += 1));
-    const state = { sent: false };
+    const state: State = { sent: false, refused };
     this.#waiting.set(id, state);
     headers[MARK] = id;
     return { sent: () => state.sent, done: () => this.#waiting.delete(id) };
