@@ -1,5 +1,4 @@
 import { disableValidators } from 'discord.js';
-import { InFlight } from '../bot/in-flight.js';
 import { loadConfig, secretValues } from '../config/bot.js';
 import { ConfigError } from '../config/load.js';
 import { processLogger } from './process-logger.js';
@@ -42,7 +41,6 @@ async function main(): Promise<void> {
 
   drainOnSignal({
     logger,
-    inFlight: new InFlight(),
     graceMs: config.shutdownGraceMs,
     stopping: () => (phase = 'stopping'),
     async then() {

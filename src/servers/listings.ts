@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { SITE_FACTS, isAdaptedSiteId, type AdaptedSiteId } from '../lists/index.js';
+import { HOUR_MS, SITE_FACTS, isAdaptedSiteId, type AdaptedSiteId } from '../lists/index.js';
 import { openSecret, sealingKeyId, sealSecret, type SecretKeys } from '../secrets/secret-box.js';
 import type { ListingRecord, ListingStore } from '../store/index.js';
 
@@ -29,8 +29,6 @@ export interface EnvironmentListings {
   /** LISTING_<SITE>_VOTE_HOURS, where set. */
   voteHours?: Partial<Record<AdaptedSiteId, number>>;
 }
-
-const HOUR_MS = 3_600_000;
 
 /** The SecretsKeyMissing of servers.ts, passed in so this file does not import it back. */
 type KeysOrThrow = () => SecretKeys;

@@ -15,6 +15,7 @@ import {
   listingSecretVariable,
   SITE_FACTS,
   type AdaptedSiteId,
+  HOUR_MS,
 } from '../lists/index.js';
 import { lastFour } from '../secrets/secret-box.js';
 import type { ListingState } from '../servers/listings.js';
@@ -25,8 +26,6 @@ import { changeAnswer, changed, changeResult, commandTarget } from './change.js'
 import type { ChangeResult, ChangeTarget } from './change.js';
 import { sealing } from './manage-server.js';
 import { commandActor, type Actor } from '../bot/actor.js';
-
-const HOUR_MS = 3_600_000;
 
 /** The single-server setting that holds a list's secret: LISTING_TOPGG_SECRET, … */
 

@@ -12,7 +12,7 @@ import { guildNames, plainText, type MentionNames } from '../page-text.js';
 import { ANNOUNCE_FIELDS, announcementsPage, type AnnouncementDraft } from '../pages/announcements.js';
 import { PAGES } from '../pages/form.js';
 import type { At, GuildRoute, PageRoutes, Visit } from './kit.js';
-import { refusal, save, saved } from './settings-change.js';
+import { refusal, settingsPageRoutes } from './settings-change.js';
 
 /** The preview shows the member making the change voting: named as they are signed in. */
 const voterNames = (v: Visit): MentionNames => guildNames(v.guild, { [v.actor.userId]: v.actor.name });
@@ -68,29 +68,18 @@ function show({ kit, request, reply, v }: At, notice: Html | null, shown?: Shown
 
 /** The announcement templates with a live preview, changed through /setup announce's function. */
 export const announcementsRoutes: PageRoutes = (app, kit) => {
-  const { base } = kit.deps;
-  app.get<GuildRoute>(`/servers/:guildId/${PAGES.announcements}`, kit.gates.read, async (request, reply) => {
-    const v = await kit.visit(request, reply, true);
-    return v ? show({ kit, request, reply, v }, saved(request, v)) : reply;
-  });
-
-  app.post<GuildRoute>(
-    `/servers/:guildId/${PAGES.announcements}`,
-    kit.gates.changeKeepsTyped,
-    async (request, reply) => {
-      const v = await kit.visit(request, reply, true);
-      if (!v) return reply;
-      const form = formOf(request);
-      const input = announceChange(form, currentAnnouncements(base, v.guild.id));
-      const everyList = form[ANNOUNCE_FIELDS.everyList] === 'on';
-      const change = async () => {
-        if (changesSomething(input)) await applyAnnounce(base, v.target, input, v.actor);
+  settingsPageRoutes(app, kit, PAGES.announcements, {
+    show: (at, notice, status) => show(at, notice, undefined, status),
+    change: ({ kit: { deps }, v }, form) => {
+      const input = announceChange(form, currentAnnouncements(deps.base, v.guild.id));
+      return async () => {
+        if (changesSomething(input)) await applyAnnounce(deps.base, v.target, input, v.actor);
       };
-      return save(request, reply, v, PAGES.announcements, change, (notice, status) =>
-        show({ kit, request, reply, v }, notice, { draft: typed(form), everyList }, status),
-      );
     },
-  );
+    // Refused, the form comes back as typed.
+    again: (form) => (at, notice, status) =>
+      show(at, notice, { draft: typed(form), everyList: form[ANNOUNCE_FIELDS.everyList] === 'on' }, status),
+  });
 
   // The live preview asks for JSON (preview-script.ts); the Preview button without JavaScript, for the page.
   app.post<GuildRoute>(`/servers/:guildId/${PAGES.announcementsPreview}`, kit.gates.preview, async (request, reply) => {
