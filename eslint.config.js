@@ -13,18 +13,6 @@ const STILL_TOO_LONG = [
   'src/processes/realtime.ts',
   'src/sandbox/server.ts',
   'src/schedule/expiry-schedule.ts',
-  'src/setup/listing.ts',
-  'src/store/ports.ts',
-  'src/store/sql-events.ts',
-  'src/store/sql-listings.ts',
-  'src/store/sql-mirror.ts',
-  'src/store/sql-outbox.ts',
-  'src/store/sql-review-feed.ts',
-  'src/store/sql-servers.ts',
-  'src/store/sql-sweeps.ts',
-  'src/store/sql-vote-announcements.ts',
-  'src/store/sql-votes.ts',
-  'src/store/types.ts',
 ];
 
 export default tseslint.config(

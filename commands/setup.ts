@@ -6,135 +6,133 @@ import {
   type ChatInputCommandInteraction,
 } from 'discord.js';
 import type { BaseContext } from '../src/runtime/context.js';
-import { commandNamed, setupName, setupNamed } from '../src/bot/command-options.js';
+import { commandNamed, setupName, setupNamed, type SetupPart } from '../src/bot/command-options.js';
 import type { Gate } from '../src/bot/permissions.js';
 import { replyInTime } from '../src/bot/respond.js';
+import {
+  addOptions,
+  booleanOption,
+  channelOption,
+  integerOption,
+  roleOption,
+  stringOption,
+} from '../src/bot/typed-options.js';
 import { BUTTON_URL_MAX } from '../src/core/discord-limits.js';
-import { english, localizations, translatorFor } from '../src/i18n/index.js';
-import { LIST_SITES } from '../src/lists/index.js';
-import { openCredentials } from '../src/setup/credentials.js';
-import { CHANNEL_KINDS, POSTABLE_CHANNELS, setChannel, type ChannelKind } from '../src/setup/channel.js';
-import { resetConfirmView } from '../src/setup/reset.js';
-import { MILESTONE_PERIODS, MILESTONE_VOTES_MAX, setMilestone } from '../src/setup/milestone.js';
+import { english, localizations, type MessageKey } from '../src/i18n/index.js';
+import { LIST_SITES, LISTING_VOTE_HOURS_MAX } from '../src/lists/index.js';
 import { TEMPLATE_MAX } from '../src/announce/template.js';
-import { setAnnounce } from '../src/setup/announce.js';
-import { setRole } from '../src/setup/role.js';
-import { setStreak } from '../src/setup/streak.js';
 import { STREAK_GRACE_HOURS_MAX } from '../src/streaks/streak.js';
-import { LISTING_VOTE_HOURS_MAX } from '../src/lists/index.js';
-import { addListing, listListings, removeListing } from '../src/setup/listing.js';
+import { announceAnswer } from '../src/setup/announce.js';
+import { applyChannel, CHANNEL_KINDS, POSTABLE_CHANNELS, type ChannelKind } from '../src/setup/channel.js';
+import { openCredentials } from '../src/setup/credentials.js';
+import { applyListingRemove, listingAddAnswer, listingsAnswer } from '../src/setup/listing.js';
+import { MILESTONE_PERIODS, MILESTONE_VOTES_MAX, milestoneAnswer } from '../src/setup/milestone.js';
+import { resetConfirmView } from '../src/setup/reset.js';
+import { applyRole } from '../src/setup/role.js';
 import { setupStatus } from '../src/setup/status.js';
-import { setVoteUrl } from '../src/setup/vote-url.js';
-import { showWebhook } from '../src/setup/webhook.js';
-import type { MessageView } from '../src/views/message.js';
+import { setupChange, setupStep, type SetupStep } from '../src/setup/steps.js';
+import { applyStreak } from '../src/setup/streak.js';
+import { applyVoteUrl } from '../src/setup/vote-url.js';
+import { webhookAnswer } from '../src/setup/webhook.js';
 
-const kinds = (Object.keys(CHANNEL_KINDS) as ChannelKind[]).map((kind) => ({
-  name: english.t(`setup.kind.${kind}`),
-  name_localizations: localizations(`setup.kind.${kind}`),
-  value: kind,
-}));
+/** Choices worded by the catalogs, in every language. */
+const choices = <V extends string>(values: readonly V[], key: (value: V) => MessageKey) =>
+  values.map((value) => ({ name: english.t(key(value)), name_localizations: localizations(key(value)), value }));
 
 // The lists besides Guilds, named as the sites name themselves in every language.
 const sites = Object.values(LIST_SITES).map((site) => ({ name: site.name, value: site.id }));
+const site = stringOption.required((o) => o.addChoices(...sites));
 
-export const data = commandNamed(new SlashCommandBuilder(), 'setup')
+/** The subcommands that change or show one thing, in the order Discord lists them; each option read typed. */
+const STEPS = {
+  channel: setupChange(
+    {
+      kind: stringOption.required((o) =>
+        o.addChoices(...choices(Object.keys(CHANNEL_KINDS) as ChannelKind[], (kind) => `setup.kind.${kind}`)),
+      ),
+      target: channelOption.optional((o) => o.addChannelTypes(...POSTABLE_CHANNELS)),
+    },
+    (ctx, target, { kind, target: channelId }, actor) => applyChannel(ctx, target, { kind, channelId }, actor),
+  ),
+  role: setupChange(
+    { voter: roleOption.optional(), moderators: roleOption.optional(), remove: roleOption.optional() },
+    applyRole,
+  ),
+  voteUrl: setupChange({ url: stringOption.required((o) => o.setMaxLength(BUTTON_URL_MAX)) }, applyVoteUrl),
+  announce: setupStep(
+    {
+      template: stringOption.optional((o) => o.setMaxLength(TEMPLATE_MAX)),
+      firstVote: stringOption.optional((o) => o.setMaxLength(TEMPLATE_MAX)),
+      ping: booleanOption.optional(),
+      everyList: booleanOption.optional(),
+      preview: booleanOption.optional(),
+      clear: booleanOption.optional(),
+    },
+    announceAnswer,
+  ),
+  streak: setupChange(
+    { graceHours: integerOption.required((o) => o.setMinValue(0).setMaxValue(STREAK_GRACE_HOURS_MAX)) },
+    applyStreak,
+  ),
+  webhook: setupStep({ rotate: booleanOption.optional() }, webhookAnswer),
+  milestone: setupStep(
+    {
+      milestoneRole: roleOption.optional(),
+      votes: integerOption.optional((o) => o.setMinValue(1).setMaxValue(MILESTONE_VOTES_MAX)),
+      period: stringOption.optional((o) =>
+        o.addChoices(...choices(MILESTONE_PERIODS, (period) => `setup.period.${period}`)),
+      ),
+      milestoneRemove: roleOption.optional(),
+    },
+    (ctx, { milestoneRole, votes, period, milestoneRemove }, call) =>
+      milestoneAnswer(ctx, { roleId: milestoneRole, votes, period, remove: milestoneRemove }, call),
+  ),
+} satisfies Partial<Record<SetupPart, SetupStep>>;
+
+/** `/setup listing add|remove|list`. */
+const LISTING = {
+  listingAdd: setupStep(
+    {
+      site,
+      rotate: booleanOption.optional(),
+      voteHours: integerOption.optional((o) => o.setMinValue(1).setMaxValue(LISTING_VOTE_HOURS_MAX)),
+    },
+    listingAddAnswer,
+  ),
+  listingRemove: setupChange({ site }, applyListingRemove),
+  listingList: setupStep({}, (ctx, _input, call) => listingsAnswer(ctx, call)),
+} satisfies Partial<Record<SetupPart, SetupStep>>;
+
+const RESET = setupStep({}, (_ctx, _input, { i18n }) => resetConfirmView(i18n));
+
+const subcommand =
+  (part: SetupPart, { options }: SetupStep) =>
+  (sub: Parameters<typeof addOptions>[0]) =>
+    addOptions(setupNamed(part)(sub), options, (name) => setupNamed(name as SetupPart));
+
+const entries = <T extends object>(table: T) => Object.entries(table) as [SetupPart, SetupStep][];
+
+const command = commandNamed(new SlashCommandBuilder(), 'setup')
   .setContexts(InteractionContextType.Guild)
   .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
-  .addSubcommand(setupNamed('credentials'))
-  .addSubcommand((sub) =>
-    setupNamed('channel')(sub)
-      .addStringOption((o) =>
-        setupNamed('kind')(o)
-          .setRequired(true)
-          .addChoices(...kinds),
-      )
-      .addChannelOption((o) => setupNamed('target')(o).addChannelTypes(...POSTABLE_CHANNELS)),
-  )
-  .addSubcommand((sub) =>
-    setupNamed('role')(sub)
-      .addRoleOption(setupNamed('voter'))
-      .addRoleOption(setupNamed('moderators'))
-      .addRoleOption(setupNamed('remove')),
-  )
-  .addSubcommand((sub) =>
-    setupNamed('voteUrl')(sub).addStringOption((o) =>
-      setupNamed('url')(o).setRequired(true).setMaxLength(BUTTON_URL_MAX),
-    ),
-  )
-  .addSubcommand((sub) =>
-    setupNamed('announce')(sub)
-      .addStringOption((o) => setupNamed('template')(o).setMaxLength(TEMPLATE_MAX))
-      .addStringOption((o) => setupNamed('firstVote')(o).setMaxLength(TEMPLATE_MAX))
-      .addBooleanOption(setupNamed('ping'))
-      .addBooleanOption(setupNamed('everyList'))
-      .addBooleanOption(setupNamed('preview'))
-      .addBooleanOption(setupNamed('clear')),
-  )
-  .addSubcommand((sub) =>
-    setupNamed('streak')(sub).addIntegerOption((o) =>
-      setupNamed('graceHours')(o).setRequired(true).setMinValue(0).setMaxValue(STREAK_GRACE_HOURS_MAX),
-    ),
-  )
-  .addSubcommand((sub) => setupNamed('webhook')(sub).addBooleanOption(setupNamed('rotate')))
-  .addSubcommand((sub) =>
-    setupNamed('milestone')(sub)
-      .addRoleOption(setupNamed('milestoneRole'))
-      .addIntegerOption((o) => setupNamed('votes')(o).setMinValue(1).setMaxValue(MILESTONE_VOTES_MAX))
-      .addStringOption((o) =>
-        setupNamed('period')(o).addChoices(
-          ...MILESTONE_PERIODS.map((period) => ({
-            name: english.t(`setup.period.${period}`),
-            name_localizations: localizations(`setup.period.${period}`),
-            value: period,
-          })),
-        ),
-      )
-      .addRoleOption(setupNamed('milestoneRemove')),
-  )
-  .addSubcommandGroup((group) =>
-    setupNamed('listing')(group)
-      .addSubcommand((sub) =>
-        setupNamed('listingAdd')(sub)
-          .addStringOption((o) =>
-            setupNamed('site')(o)
-              .setRequired(true)
-              .addChoices(...sites),
-          )
-          .addBooleanOption(setupNamed('rotate'))
-          .addIntegerOption((o) => setupNamed('voteHours')(o).setMinValue(1).setMaxValue(LISTING_VOTE_HOURS_MAX)),
-      )
-      .addSubcommand((sub) =>
-        setupNamed('listingRemove')(sub).addStringOption((o) =>
-          setupNamed('site')(o)
-            .setRequired(true)
-            .addChoices(...sites),
-        ),
-      )
-      .addSubcommand(setupNamed('listingList')),
-  )
-  .addSubcommand(setupNamed('status'))
-  .addSubcommand(setupNamed('reset'));
+  .addSubcommand(setupNamed('credentials'));
+for (const [part, step] of entries(STEPS)) command.addSubcommand(subcommand(part, step));
+command.addSubcommandGroup((group) => {
+  for (const [part, step] of entries(LISTING)) group.addSubcommand(subcommand(part, step));
+  return setupNamed('listing')(group);
+});
+export const data = command.addSubcommand(setupNamed('status')).addSubcommand(setupNamed('reset'));
 
 /** Works in a server not set up yet: setting it up is what it is for. */
 export const anyServer = true;
 /** Checked on every use: a server may let others see the command. */
 export const gate: Gate = 'manageServer';
 
-type Step = (interaction: ChatInputCommandInteraction, ctx: BaseContext) => Promise<MessageView>;
-
 // Discord sends the English subcommand name whatever the member's language.
-const STEPS: ReadonlyMap<string, Step> = new Map<string, Step>([
-  [setupName('channel'), setChannel],
-  [setupName('role'), setRole],
-  [setupName('voteUrl'), setVoteUrl],
-  [setupName('announce'), setAnnounce],
-  [setupName('streak'), setStreak],
-  [setupName('webhook'), showWebhook],
-  [setupName('milestone'), setMilestone],
-  [`${setupName('listing')} ${setupName('listingAdd')}`, addListing],
-  [`${setupName('listing')} ${setupName('listingRemove')}`, removeListing],
-  [`${setupName('listing')} ${setupName('listingList')}`, listListings],
-  [setupName('reset'), async (interaction) => resetConfirmView(translatorFor(interaction.locale))],
+const ANSWERS: ReadonlyMap<string, SetupStep> = new Map([
+  ...entries(STEPS).map(([part, step]) => [setupName(part), step] as const),
+  ...entries(LISTING).map(([part, step]) => [`${setupName('listing')} ${setupName(part)}`, step] as const),
+  [setupName('reset'), RESET],
 ]);
 
 /** Every answer is ephemeral. */
@@ -148,7 +146,7 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bas
     await interaction.editReply(await setupStatus(interaction, ctx));
     return;
   }
-  const step = STEPS.get(sub);
+  const step = ANSWERS.get(sub);
   if (!step) throw new Error(`unknown /setup subcommand ${sub}`);
-  await replyInTime(interaction, step(interaction, ctx), { ephemeral: true });
+  await replyInTime(interaction, step.answer(interaction, ctx), { ephemeral: true });
 }

@@ -49,42 +49,8 @@ export const remindChoice = (choice: 'on' | 'off' | 'status') => (subcommand: Sl
 export const reviewsChoice = (choice: 'pending') => (subcommand: SlashCommandSubcommandBuilder) =>
   named(subcommand, `option.reviews.${choice}.name`, `option.reviews.${choice}.description`);
 
-/** A part of `/setup` (a subcommand or an option): `option.setup.<part>.name` and `.description`. */
-export type SetupPart =
-  | 'credentials'
-  | 'channel'
-  | 'kind'
-  | 'target'
-  | 'role'
-  | 'voter'
-  | 'moderators'
-  | 'remove'
-  | 'voteUrl'
-  | 'url'
-  | 'webhook'
-  | 'rotate'
-  | 'status'
-  | 'reset'
-  | 'milestone'
-  | 'milestoneRole'
-  | 'votes'
-  | 'period'
-  | 'milestoneRemove'
-  | 'announce'
-  | 'template'
-  | 'firstVote'
-  | 'ping'
-  | 'everyList'
-  | 'preview'
-  | 'clear'
-  | 'streak'
-  | 'graceHours'
-  | 'listing'
-  | 'listingAdd'
-  | 'listingRemove'
-  | 'listingList'
-  | 'site'
-  | 'voteHours';
+/** A part of `/setup` (a subcommand or an option): each has `option.setup.<part>.name` and `.description`. */
+export type SetupPart = MessageKey extends infer K ? (K extends `option.setup.${infer P}.name` ? P : never) : never;
 
 export const setupNamed =
   (part: SetupPart) =>

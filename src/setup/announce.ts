@@ -1,18 +1,17 @@
-import type { ChatInputCommandInteraction } from 'discord.js';
 import { checkTemplate } from '../announce/template.js';
 import type { BaseContext } from '../runtime/context.js';
-import { setupName } from '../bot/command-options.js';
 import { UserFacingError } from '../bot/user-error.js';
-import { translatorFor, type Translator } from '../i18n/index.js';
+import type { Translator } from '../i18n/index.js';
 import type { ServerSettingsRecord } from '../store/index.js';
 import type { MessageView } from '../views/message.js';
 import { noticeView } from '../views/notice.js';
 import type { AnnouncementTemplates } from '../views/vote-announcement.js';
 import { exampleAnnouncements, templateRefusal } from './announce-preview.js';
-import { changeAnswer, changed, changeResult, commandTarget } from './change.js';
+import { changeAnswer, changed, changeResult } from './change.js';
+import type { SetupCall } from './steps.js';
 import type { ChangeResult, ChangeTarget } from './change.js';
 import { refuseEnvironmentSetting } from './manage-server.js';
-import { commandActor, type Actor } from '../bot/actor.js';
+import type { Actor } from '../bot/actor.js';
 
 /**
  * What an announcement change asks for: texts as typed (checked here), switches, or a clear. A text
@@ -46,19 +45,11 @@ interface AnnouncePlan {
  * `/setup announce template:… first-vote:… ping:… every-list:… preview:… clear:…`: how votes are announced.
  * With `preview:true` nothing is stored or posted; the answer shows what announcements would say.
  */
-export async function setAnnounce(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<MessageView> {
-  const i18n = translatorFor(interaction.locale);
-  const { options } = interaction;
-  const input: AnnounceInput = {
-    template: options.getString(setupName('template')) ?? undefined,
-    firstVote: options.getString(setupName('firstVote')) ?? undefined,
-    ping: options.getBoolean(setupName('ping')) ?? undefined,
-    everyList: options.getBoolean(setupName('everyList')) ?? undefined,
-    clear: options.getBoolean(setupName('clear')) ?? false,
-  };
-  const preview = options.getBoolean(setupName('preview')) ?? false;
-  const target = commandTarget(interaction);
-  const actor = commandActor(interaction);
+export async function announceAnswer(
+  ctx: BaseContext,
+  { preview, ...input }: AnnounceInput & { preview?: boolean },
+  { target, actor, i18n }: SetupCall,
+): Promise<MessageView> {
   const plan = planAnnounce(ctx, target.guildId, input);
   if (preview || !plan.changes) {
     const description = shownText(previewParts(plan, voterOf(target, actor), i18n));

@@ -1,19 +1,17 @@
-import type { ChatInputCommandInteraction, Guild } from 'discord.js';
+import type { Guild } from 'discord.js';
 import { ChannelType } from 'discord-api-types/v10';
 import { channelMention } from '../core/discord-text.js';
 import type { BaseContext } from '../runtime/context.js';
-import { setupName } from '../bot/command-options.js';
 import { UserFacingError } from '../bot/user-error.js';
 import { channelPermissions, missingPermissions, permissionLabel } from '../guild-rules/channel-permissions.js';
 import { POSTS } from '../guild-rules/channels.js';
-import { translatorFor, type Translator } from '../i18n/index.js';
+import type { Translator } from '../i18n/index.js';
 import type { SettingName } from '../servers/server-settings.js';
-import type { MessageView } from '../views/message.js';
-import { changeAnswer, changed, changeResult, commandTarget } from './change.js';
+import { changed, changeResult } from './change.js';
 import type { ChangeResult, ChangeTarget } from './change.js';
 import { botInGuild, overwritesOf } from '../guild-rules/guild-facts.js';
 import { refuseEnvironmentSetting } from './manage-server.js';
-import { commandActor, type Actor } from '../bot/actor.js';
+import type { Actor } from '../bot/actor.js';
 
 /** The features that post in a channel, as `kind:` names them, with the setting each one sets. */
 export const CHANNEL_KINDS = {
@@ -38,16 +36,6 @@ export interface ChannelInput {
 }
 
 /** `/setup channel kind:… [target:…]`: sets the feature's channel after checking the bot can post there, or turns it off. */
-export async function setChannel(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<MessageView> {
-  const targetId = interaction.options.get(setupName('target'))?.value;
-  const input = {
-    kind: interaction.options.getString(setupName('kind'), true),
-    channelId: typeof targetId === 'string' ? targetId : undefined,
-  };
-  const result = await applyChannel(ctx, commandTarget(interaction), input, commandActor(interaction));
-  return changeAnswer(result, translatorFor(interaction.locale));
-}
-
 export async function applyChannel(
   ctx: BaseContext,
   target: ChangeTarget,

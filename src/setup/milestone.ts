@@ -1,17 +1,16 @@
-import type { ChatInputCommandInteraction } from 'discord.js';
 import { roleMention } from '../core/discord-text.js';
 import type { BaseContext } from '../runtime/context.js';
-import { setupName } from '../bot/command-options.js';
 import { UserFacingError } from '../bot/user-error.js';
 import { translatorFor, type Translator } from '../i18n/index.js';
 import type { Milestone, MilestonePeriod } from '../store/index.js';
 import type { MessageView } from '../views/message.js';
 import { noticeView } from '../views/notice.js';
 import { setupAnswer } from './answer.js';
-import { changeAnswer, changed, changeResult, commandTarget } from './change.js';
+import { changeAnswer, changed, changeResult } from './change.js';
+import type { SetupCall } from './steps.js';
 import type { ChangeResult, ChangeTarget } from './change.js';
 import { refuseRoleProblems } from './role.js';
-import { commandActor, type Actor } from '../bot/actor.js';
+import type { Actor } from '../bot/actor.js';
 
 /** Votes a milestone may ask for: a month holds a few dozen vote periods at most, all time many more. */
 export const MILESTONE_VOTES_MAX = 10_000;
@@ -34,19 +33,14 @@ export interface MilestoneInput {
  * `/setup milestone role: votes: [period:]` sets the role's milestone, `remove:` removes it, and no
  * option lists them.
  */
-export async function setMilestone(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<MessageView> {
-  const i18n = translatorFor(interaction.locale);
-  const { options } = interaction;
-  const input: MilestoneInput = {
-    roleId: options.getRole(setupName('milestoneRole'))?.id,
-    votes: options.getInteger(setupName('votes')) ?? undefined,
-    period: options.getString(setupName('period')) ?? undefined,
-    remove: options.getRole(setupName('milestoneRemove'))?.id,
-  };
+export async function milestoneAnswer(
+  ctx: BaseContext,
+  input: MilestoneInput,
+  { target, actor, i18n }: SetupCall,
+): Promise<MessageView> {
   if (Object.values(input).every((value) => value === undefined))
-    return milestoneList(await ctx.setup.milestones(interaction.guildId!).milestones(), i18n);
-  const result = await applyMilestone(ctx, commandTarget(interaction), input, commandActor(interaction));
-  return changeAnswer(result, i18n);
+    return milestoneList(await ctx.setup.milestones(target.guildId).milestones(), i18n);
+  return changeAnswer(await applyMilestone(ctx, target, input, actor), i18n);
 }
 
 export async function applyMilestone(

@@ -1,16 +1,14 @@
-import type { ChatInputCommandInteraction, Guild } from 'discord.js';
+import type { Guild } from 'discord.js';
 import { roleMention } from '../core/discord-text.js';
 import type { BaseContext } from '../runtime/context.js';
-import { setupName } from '../bot/command-options.js';
 import { UserFacingError } from '../bot/user-error.js';
 import { roleFix, roleProblemKinds } from '../guild-rules/role-permissions.js';
 import { translatorFor, type Translator } from '../i18n/index.js';
-import type { MessageView } from '../views/message.js';
-import { changeAnswer, changed, changeResult, commandTarget } from './change.js';
+import { changed, changeResult } from './change.js';
 import type { ChangeResult, ChangeTarget } from './change.js';
 import { botInGuild } from '../guild-rules/guild-facts.js';
 import { refuseEnvironmentSetting } from './manage-server.js';
-import { commandActor, type Actor } from '../bot/actor.js';
+import type { Actor } from '../bot/actor.js';
 
 /** Exactly one of the three, as role ids. */
 export interface RoleInput {
@@ -19,14 +17,7 @@ export interface RoleInput {
   remove?: string;
 }
 
-/** `/setup role voter:|moderators:|remove:` — exactly one of the three. */
-export async function setRole(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<MessageView> {
-  const id = (part: 'voter' | 'moderators' | 'remove') => interaction.options.getRole(setupName(part))?.id;
-  const input = { voter: id('voter'), moderators: id('moderators'), remove: id('remove') };
-  const result = await applyRole(ctx, commandTarget(interaction), input, commandActor(interaction));
-  return changeAnswer(result, translatorFor(interaction.locale));
-}
-
+/** `/setup role voter:|moderators:|remove:`: exactly one of the three. */
 export async function applyRole(
   ctx: BaseContext,
   target: ChangeTarget,

@@ -1,26 +1,16 @@
-import type { ChatInputCommandInteraction } from 'discord.js';
 import type { BaseContext } from '../runtime/context.js';
-import { setupName } from '../bot/command-options.js';
 import { UserFacingError } from '../bot/user-error.js';
-import { translatorFor } from '../i18n/index.js';
 import { STREAK_GRACE_HOURS_MAX } from '../streaks/streak.js';
-import type { MessageView } from '../views/message.js';
-import { changeAnswer, changed, changeResult, commandTarget } from './change.js';
+import { changed, changeResult } from './change.js';
 import type { ChangeResult, ChangeTarget } from './change.js';
 import { refuseEnvironmentSetting } from './manage-server.js';
-import { commandActor, type Actor } from '../bot/actor.js';
+import type { Actor } from '../bot/actor.js';
 
 export interface StreakInput {
   graceHours: number;
 }
 
 /** `/setup streak grace-hours:<n>`: how long after a vote runs out the next one keeps the streak going. */
-export async function setStreak(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<MessageView> {
-  const input = { graceHours: interaction.options.getInteger(setupName('graceHours'), true) };
-  const result = await applyStreak(ctx, commandTarget(interaction), input, commandActor(interaction));
-  return changeAnswer(result, translatorFor(interaction.locale));
-}
-
 export async function applyStreak(
   ctx: BaseContext,
   target: ChangeTarget,

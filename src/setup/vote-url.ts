@@ -1,14 +1,10 @@
-import type { ChatInputCommandInteraction } from 'discord.js';
 import type { BaseContext } from '../runtime/context.js';
-import { setupName } from '../bot/command-options.js';
 import { UserFacingError } from '../bot/user-error.js';
 import { BUTTON_URL_MAX } from '../core/discord-limits.js';
-import { translatorFor } from '../i18n/index.js';
-import type { MessageView } from '../views/message.js';
-import { changeAnswer, changed, changeResult, commandTarget } from './change.js';
+import { changed, changeResult } from './change.js';
 import type { ChangeResult, ChangeTarget } from './change.js';
 import { refuseEnvironmentSetting } from './manage-server.js';
-import { commandActor, type Actor } from '../bot/actor.js';
+import type { Actor } from '../bot/actor.js';
 
 /**
  * The Vote now link as it will be stored, or null: https only (members are sent there from a
@@ -32,12 +28,6 @@ export interface VoteUrlInput {
 }
 
 /** `/setup vote-url url:…` */
-export async function setVoteUrl(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<MessageView> {
-  const input = { url: interaction.options.getString(setupName('url'), true) };
-  const result = await applyVoteUrl(ctx, commandTarget(interaction), input, commandActor(interaction));
-  return changeAnswer(result, translatorFor(interaction.locale));
-}
-
 export async function applyVoteUrl(
   ctx: BaseContext,
   target: ChangeTarget,

@@ -1,10 +1,8 @@
-import type { ChatInputCommandInteraction } from 'discord.js';
 import { inlineCode } from '../core/discord-text.js';
 import { EmbedBuilder } from '../views/embed-builder.js';
 import type { BaseContext } from '../runtime/context.js';
-import { setupName } from '../bot/command-options.js';
 import { UserFacingError } from '../bot/user-error.js';
-import { translatorFor, type Translator } from '../i18n/index.js';
+import type { Translator } from '../i18n/index.js';
 import { lastFour } from '../secrets/secret-box.js';
 import { storeWithin, INTERACTION_STORE_MS } from '../store/within.js';
 import { SITE_FACTS } from '../lists/index.js';
@@ -12,9 +10,10 @@ import { relativeTime } from '../views/format.js';
 import type { ListingFacts, ShownSecret } from '../views/listing.js';
 import { messageView, type MessageView } from '../views/message.js';
 import { ToneColour } from '../views/theme.js';
-import { changed, changeResult, commandTarget, type ChangeTarget } from './change.js';
+import { changed, changeResult, type ChangeTarget } from './change.js';
+import type { SetupCall } from './steps.js';
 import { sealing } from './manage-server.js';
-import { commandActor, type Actor } from '../bot/actor.js';
+import type { Actor } from '../bot/actor.js';
 
 /** `<WEBHOOK_PUBLIC_URL><WEBHOOK_PATH>/<server id>`: the address the receiver takes this server's deliveries at. */
 export function serverWebhookUrl(publicUrl: string, path: string, guildId: string): string {
@@ -27,10 +26,8 @@ export function serverWebhookUrl(publicUrl: string, path: string, guildId: strin
  * `/setup webhook [rotate:true]`: the server's address and token for the listing's webhook page.
  * A token is made the first time (or on rotate) and shown whole only then; later only its end.
  */
-export async function showWebhook(interaction: ChatInputCommandInteraction, ctx: BaseContext): Promise<MessageView> {
-  const input = { rotate: interaction.options.getBoolean(setupName('rotate')) ?? false };
-  const shown = await applyWebhook(ctx, commandTarget(interaction), input, commandActor(interaction));
-  return webhookView({ ...shown, i18n: translatorFor(interaction.locale) });
+export async function webhookAnswer(ctx: BaseContext, input: WebhookInput, call: SetupCall): Promise<MessageView> {
+  return webhookView({ ...(await applyWebhook(ctx, call.target, input, call.actor)), i18n: call.i18n });
 }
 
 export interface WebhookInput {

@@ -1,4 +1,4 @@
-import type { DeliveryOutcome, DeliveryRecord } from './types.js';
+import type { DeliveryOutcome, DeliveryRecord } from './root-types.js';
 
 /**
  * The delivery log's two windows, each kept to the same number of lines per server: refusals (a

@@ -7,35 +7,27 @@ import { sqlStore } from './sql-store.js';
 import type { DatabaseTarget } from './database-url.js';
 import { causeText, StoreError } from './store-error.js';
 import type { HoldOptions, StoreLock } from './store-lock.js';
-import type { StoreRoot } from './ports.js';
+import type { StoreRoot } from './root-ports.js';
 
 export { describeDatabase, parseDatabaseUrl, type DatabaseTarget } from './database-url.js';
 export { StoreError } from './store-error.js';
 export type { HoldOptions, StandbyReason, StoreLock } from './store-lock.js';
 
-// Every port (ports.ts): a module takes the ones it uses.
+// Every port (ports.ts for one server's rows, root-ports.ts for every server's): a module takes the ones it uses.
 export type * from './ports.js';
+export type * from './root-ports.js';
 
 export { GUILDS_SITE, VOTE_WEIGHTS } from './types.js';
 export { isRefusedOutcome, newestOfEachWindow } from './delivery-windows.js';
 
 export type {
-  SealedKeyUse,
   DueExpiryOf,
   SweepCursor,
   WaitingWork,
-  ListingRecord,
-  ServerRecord,
-  ServerSettingsRecord,
-  StoredEvent,
-  NewEvent,
   FeedReview,
   FeedEdit,
   OutgoingPost,
-  WorkCounts,
   FeedAnswer,
-  DeliveryOutcome,
-  DeliveryRecord,
   PollRecord,
   UnansweredPage,
   NewVote,
@@ -50,6 +42,17 @@ export type {
   Milestone,
   MilestonePeriod,
 } from './types.js';
+export type {
+  SealedKeyUse,
+  ListingRecord,
+  ServerRecord,
+  ServerSettingsRecord,
+  StoredEvent,
+  NewEvent,
+  WorkCounts,
+  DeliveryOutcome,
+  DeliveryRecord,
+} from './root-types.js';
 
 /**
  * Opens the store and brings its schema up to date; a SQLite file through `sqliteDriver` if given

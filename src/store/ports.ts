@@ -1,16 +1,8 @@
-import type { ShardSet } from '../shards/ownership.js';
 import type {
-  DeliveryRecord,
-  DueExpiryOf,
-  DueListReminderOf,
-  SweepCursor,
-  WaitingWork,
   FeedAnswer,
   FeedEdit,
   FeedPost,
   FeedReview,
-  ListingActivity,
-  ListingRecord,
   MemberStreak,
   MemberVotesBySite,
   Milestone,
@@ -19,7 +11,6 @@ import type {
   CountMark,
   MirrorTotals,
   PolledMirror,
-  NewEvent,
   NewVote,
   OutgoingPost,
   ParkedLane,
@@ -30,18 +21,14 @@ import type {
   ReminderRecord,
   RunningListVote,
   ScheduledExpiry,
-  SealedKeyUse,
-  ServerRecord,
-  StoredEvent,
   UnansweredPage,
   VoteSite,
-  WorkCounts,
 } from './types.js';
+import type { DeliveryRecord } from './root-types.js';
 
 // The store's ports, each what one kind of row holds: a module takes the ports (or the methods of
 // them) it uses, never the whole store; only the entry points in src/processes hold it all.
 
-/** The reviews the bot received, with their answers (one that came first waits for its review). */
 /** Reviews no one can answer through the bot (a list's), which leave /reviews pending after a while. */
 export interface AgedReviews {
   /** Review ids starting with one of these (plain letters and ':', no LIKE wildcards). */
@@ -289,140 +276,4 @@ export interface Store
   readonly guildId: string;
   readonly backend: 'sqlite' | 'postgres';
   readonly driver: 'node:sqlite' | 'better-sqlite3' | 'pg';
-}
-
-/** The webhook inbox: every server's accepted deliveries, until each has been handled. */
-export interface EventStore {
-  addEvent(guildId: string, kind: string, payload: unknown, receivedAt: number): Promise<number>;
-  /** addEvent for many deliveries in one statement (one commit); their ids, in the order given. */
-  addEvents(events: readonly NewEvent[]): Promise<number[]>;
-  /** Unhandled events due by `now` (all of them without it), oldest first; only servers on `shards` if given. */
-  pendingEvents(limit: number, now?: number, shards?: ShardSet): Promise<StoredEvent[]>;
-  markEventHandled(id: number, at: number): Promise<void>;
-  /** markEventHandled for a drained batch, in one statement. */
-  markEventsHandled(ids: readonly number[], at: number): Promise<void>;
-  /** Handling failed: the event waits until `nextAt`, then is tried again. */
-  deferEvent(id: number, attempts: number, nextAt: number): Promise<void>;
-  /** When the soonest deferred event is due, if any is waiting (of servers on `shards` if given). */
-  nextEventDue(shards?: ShardSet): Promise<number | undefined>;
-  /**
-   * Deletes up to `limit` events handled before `before`, oldest handled first (of servers on
-   * `shards` if given); never an unhandled one, nor a server's newest (its last delivery's time).
-   * How many went.
-   */
-  dropHandledEvents(before: number, limit: number, shards?: ShardSet): Promise<number>;
-}
-
-/** The delivery log's writer, for every server at once. */
-export interface DeliveryLogStore {
-  /** Appends to the delivery log, then keeps only each touched server's newest `keep` lines of each window. */
-  recordDeliveries(entries: readonly DeliveryRecord[], keep: number): Promise<void>;
-}
-
-/** The servers the bot serves or served: their settings and sealed secrets. */
-export interface ServerRecordStore {
-  server(guildId: string): Promise<ServerRecord | undefined>;
-  /** Every server known, the ones the bot left included. */
-  servers(): Promise<ServerRecord[]>;
-  /** Servers that take webhook deliveries: set up (credentials, and a webhook token or a listing) and not left. Ids only. */
-  webhookServerIds(): Promise<string[]>;
-  saveServer(record: ServerRecord): Promise<void>;
-  /** Deletes the server and every row it has. */
-  forgetServer(guildId: string): Promise<void>;
-  /** Gives rows written before servers existed (a single-server store) to this server; returns how many. */
-  adoptUnowned(guildId: string): Promise<number>;
-  /** Which keys sealed the stored secrets, read from the values' heads only (one pass, no secret read whole). */
-  sealedKeyUses(): Promise<SealedKeyUse[]>;
-}
-
-/** The lists besides Guilds each server takes votes from, with their sealed secrets. */
-export interface ListingStore {
-  /** Every server's listings, or one server's. */
-  listings(guildId?: string): Promise<ListingRecord[]>;
-  /**
-   * Adds the listing, or replaces its secret and settings. Its last delivery and test are written
-   * by listingDelivered alone; a record with neither (a new secret) starts them afresh.
-   */
-  saveListing(record: ListingRecord): Promise<void>;
-  /** Whether there was one to remove. */
-  removeListing(guildId: string, site: string): Promise<boolean>;
-  /**
-   * A delivery from the list was handled at `at`; a test one is also its last test. Kept for a
-   * list with no row too: single-server mode's, set by LISTING_<SITE>_SECRET.
-   */
-  listingDelivered(guildId: string, site: string, at: number, test: boolean): Promise<void>;
-  /** The server's last delivery and test per site, rows or not. */
-  listingActivity(guildId: string): Promise<ListingActivity[]>;
-  /** Sealed secrets replaced in place (rotate-secrets), keeping everything else. */
-  resealListings(records: readonly Pick<ListingRecord, 'guildId' | 'site' | 'secret'>[]): Promise<void>;
-}
-
-/**
- * What a process's passes read over every server at once (sql-sweeps.ts): due vote ends and
- * reminders, which servers have milestones, which channels have work waiting.
- */
-export interface SweepStore {
-  /** Due vote ends of every server, oldest first, after `after` (a page's last row). */
-  dueExpiriesAll(now: number, after: SweepCursor | undefined, limit: number): Promise<DueExpiryOf[]>;
-  /** The next vote end after `now`, of any server. */
-  nextExpiryAfter(now: number): Promise<number | undefined>;
-  /**
-   * Opted-in members' votes whose period ended in (after, upTo], of every server, soonest first,
-   * after `cursor`, at most `limit`: every list's but Guilds', and a Guilds vote's only while a vote
-   * on another list runs on past it (the expiry schedule reminds of Guilds' when its end is the
-   * member's last). A list voted on again since is left out.
-   */
-  dueListRemindersAll(
-    after: number,
-    upTo: number,
-    cursor: SweepCursor | undefined,
-    limit: number,
-  ): Promise<DueListReminderOf[]>;
-  nextListReminderAfter(after: number): Promise<number | undefined>;
-  serversWithMilestones(): Promise<Set<string>>;
-  /** What each server with anything waiting has waiting for its channels; a server not in it has nothing. */
-  workWaitingAll(): Promise<Map<string, WaitingWork>>;
-  /** The channels of every server with a feed post due a redraw (an answer recorded, the post not redrawn yet). */
-  dueRedrawsAll(): Promise<Array<{ guildId: string; channelId: string }>>;
-}
-
-/** The dashboard's ended sign-ins (sql-sign-outs.ts): a signed-out cookie stays refused until it expires. */
-export interface SignOutStore {
-  /** Records a sign-in ended; rows past their `until` go at the same time. */
-  endSignIn(sid: string, userId: string, until: number, now: number): Promise<void>;
-  /** The sign-ins ended that would still be open at `now`: sid → until. */
-  signOuts(now: number): Promise<Map<string, number>>;
-}
-
-/** Interactions answered over HTTP (sql-handled-interactions.ts): a replayed request runs nothing. */
-export interface HandledInteractionStore {
-  /** True when `id` is claimed here for the first time; false when it was handled before. */
-  claimInteraction(guildId: string, id: string, until: number): Promise<boolean>;
-  /** Drops the rows whose `until` has passed; returns how many went. */
-  forgetHandledInteractions(now: number): Promise<number>;
-}
-
-/**
- * The store as a whole: the webhook inbox, the delivery log and the servers, for every server;
- * `forServer` gives one server's store, through which every other row is read and written.
- */
-export interface StoreRoot
-  extends
-    EventStore,
-    DeliveryLogStore,
-    ServerRecordStore,
-    ListingStore,
-    SweepStore,
-    SignOutStore,
-    HandledInteractionStore {
-  readonly backend: 'sqlite' | 'postgres';
-  readonly driver: 'node:sqlite' | 'better-sqlite3' | 'pg';
-  /** Highest migration applied. */
-  schemaVersion(): Promise<number>;
-  /** When the store was made: a single server's votes have been counted since then. */
-  createdAt(): Promise<number>;
-  forServer(guildId: string): Store;
-  /** What waits and what is parked, over every server. */
-  workCounts(): Promise<WorkCounts>;
-  close(): Promise<void>;
 }

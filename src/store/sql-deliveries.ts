@@ -1,8 +1,9 @@
 import { REFUSED_ROW } from './delivery-windows.js';
-import type { DeliveryHistoryStore, DeliveryLogStore } from './ports.js';
+import type { DeliveryHistoryStore } from './ports.js';
+import type { DeliveryLogStore } from './root-ports.js';
 import { IDS_PER_STATEMENT, num, placeholders, ROWS_PER_INSERT, slices, valueRows } from './sql.js';
 import type { AllServersClass, ServerScopedClass } from './sql-scoped.js';
-import type { DeliveryOutcome, DeliveryRecord } from './types.js';
+import type { DeliveryOutcome, DeliveryRecord } from './root-types.js';
 
 /** Numbers each server's lines newest first, refusals apart from the rest (delivery-windows.ts). */
 const NEWEST_OF_EACH_WINDOW = `PARTITION BY guild_id, ${REFUSED_ROW} ORDER BY at DESC, id DESC`;

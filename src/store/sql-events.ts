@@ -1,5 +1,6 @@
 import { INBOX_CHANNEL } from './inbox-channel.js';
-import type { DeliveryHistoryStore, EventStore } from './ports.js';
+import type { DeliveryHistoryStore } from './ports.js';
+import type { EventStore } from './root-ports.js';
 import {
   IDS_PER_STATEMENT,
   num,
@@ -8,11 +9,12 @@ import {
   ROWS_PER_INSERT,
   slices,
   valueRows,
+  type Row,
   type SqlValue,
 } from './sql.js';
 import type { AllServersClass, ServerScopedClass } from './sql-scoped.js';
 import type { ShardSet } from '../shards/ownership.js';
-import type { NewEvent, StoredEvent } from './types.js';
+import type { NewEvent, StoredEvent } from './root-types.js';
 
 /**
  * The webhook inbox (events): every server's accepted deliveries, kept until each is handled, then
@@ -52,14 +54,7 @@ export function sqlEvents<Base extends AllServersClass>(base: Base) {
          WHERE handled_at IS NULL AND next_at <= $2${onShards.sql} ORDER BY id LIMIT $1`,
         [limit, now, ...onShards.params],
       );
-      return rows.map((row) => ({
-        id: num(row.id),
-        guildId: String(row.guild_id),
-        kind: String(row.kind),
-        payload: JSON.parse(String(row.payload)) as unknown,
-        receivedAt: num(row.received_at),
-        attempts: num(row.attempts),
-      }));
+      return rows.map(toStoredEvent);
     }
 
     async deferEvent(id: number, attempts: number, nextAt: number): Promise<void> {
@@ -126,5 +121,16 @@ function shardFilter(shards: ShardSet | undefined, firstParam: number): { sql: s
   return {
     sql: ` AND (CAST(guild_id AS BIGINT) / 4194304) % $${firstParam} IN (${list})`,
     params: [shards.count, ...shards.ids],
+  };
+}
+
+function toStoredEvent(row: Row): StoredEvent {
+  return {
+    id: num(row.id),
+    guildId: String(row.guild_id),
+    kind: String(row.kind),
+    payload: JSON.parse(String(row.payload)) as unknown,
+    receivedAt: num(row.received_at),
+    attempts: num(row.attempts),
   };
 }

@@ -1,4 +1,4 @@
-import type { HandledInteractionStore } from './ports.js';
+import type { HandledInteractionStore } from './root-ports.js';
 import type { AllServersClass } from './sql-scoped.js';
 
 /** Interactions answered over HTTP (handled_interactions), each kept until its signature would be refused as stale. */

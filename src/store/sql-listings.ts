@@ -1,8 +1,8 @@
-import type { ListingStore } from './ports.js';
-import { SERVERS_CHANNEL } from './servers-channel.js';
+import type { ListingStore } from './root-ports.js';
+import { announceServerChange } from './servers-channel.js';
 import { num, optionalNum, type Row } from './sql.js';
 import type { AllServersClass } from './sql-scoped.js';
-import type { ListingActivity, ListingRecord } from './types.js';
+import type { ListingActivity, ListingRecord } from './root-types.js';
 
 /** The lists besides Guilds each server takes votes from (listings), for every server at once. */
 export function sqlListings<Base extends AllServersClass>(base: Base) {
@@ -20,11 +20,7 @@ export function sqlListings<Base extends AllServersClass>(base: Base) {
         'SELECT site, last_delivery_at, last_test_at FROM listing_activity WHERE guild_id = $1 ORDER BY site',
         [guildId],
       );
-      return rows.map((row) => ({
-        site: String(row.site),
-        lastDeliveryAt: optionalNum(row.last_delivery_at) ?? null,
-        lastTestAt: optionalNum(row.last_test_at) ?? null,
-      }));
+      return rows.map(toActivity);
     }
 
     saveListing(record: ListingRecord): Promise<void> {
@@ -42,8 +38,7 @@ export function sqlListings<Base extends AllServersClass>(base: Base) {
             record.guildId,
             record.site,
           ]);
-        // Receivers in other processes read the server's listings again when this commits.
-        if (tx.dialect === 'postgres') await tx.query(`SELECT pg_notify('${SERVERS_CHANNEL}', $1)`, [record.guildId]);
+        await announceServerChange(tx, record.guildId);
       });
     }
 
@@ -54,7 +49,7 @@ export function sqlListings<Base extends AllServersClass>(base: Base) {
           site,
         ]);
         await tx.query('DELETE FROM listing_activity WHERE guild_id = $1 AND site = $2', [guildId, site]);
-        if (tx.dialect === 'postgres') await tx.query(`SELECT pg_notify('${SERVERS_CHANNEL}', $1)`, [guildId]);
+        await announceServerChange(tx, guildId);
         return gone.length > 0;
       });
     }
@@ -102,3 +97,9 @@ function toListing(row: Row): ListingRecord {
     lastTestAt: optionalNum(row.last_test_at) ?? null,
   };
 }
+
+const toActivity = (row: Row): ListingActivity => ({
+  site: String(row.site),
+  lastDeliveryAt: optionalNum(row.last_delivery_at) ?? null,
+  lastTestAt: optionalNum(row.last_test_at) ?? null,
+});

@@ -1,22 +1,9 @@
 import type { MirrorStore } from './ports.js';
-import {
-  IDS_PER_STATEMENT,
-  num,
-  placeholders,
-  ROWS_PER_INSERT,
-  slices,
-  valueRows,
-  type Db,
-  type Row,
-  type SqlValue,
-} from './sql.js';
+import { IDS_PER_STATEMENT, num, placeholders, ROWS_PER_INSERT, slices, valueRows, type SqlValue } from './sql.js';
 import type { ServerScopedClass } from './sql-scoped.js';
-import type { CountMark, MirrorEntry, MirrorTotals, PolledMirror, PollRecord } from './types.js';
-
-/** The keys of server_state, a value each per server: the mirror's totals and the last poll. */
-const MIRROR_TOTALS = 'mirror_totals';
-const LAST_POLL = 'last_poll';
-const COUNT_MARK = 'count_mark';
+import type { MirrorEntry, PolledMirror } from './types.js';
+import { LAST_POLL, MIRROR_TOTALS, sqlServerState } from './sql-server-state.js';
+import { sqlMirrorEntries } from './sql-mirror-entries.js';
 
 const UPSERT_MIRROR = `ON CONFLICT (guild_id, user_id) DO UPDATE SET expires_at = excluded.expires_at,
   via_discord = excluded.via_discord`;
@@ -27,7 +14,7 @@ const UPSERT_STATE = 'ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded
  * the totals and how the last poll went (server_state).
  */
 export function sqlMirror<Base extends ServerScopedClass>(base: Base) {
-  return class SqlMirror extends base implements MirrorStore {
+  return class SqlMirror extends sqlMirrorEntries(sqlServerState(base)) implements MirrorStore {
     savePoll({ entries, removed, totals, poll }: PolledMirror): Promise<{ polledBefore: boolean }> {
       // One row per member: PostgreSQL refuses an upsert that changes a row twice.
       const rows = [...new Map(entries.map((entry) => [entry.userId, entry])).values()];
@@ -37,7 +24,7 @@ export function sqlMirror<Base extends ServerScopedClass>(base: Base) {
       if (this.db.dialect === 'postgres' && rows.length <= ROWS_PER_INSERT && named <= IDS_PER_STATEMENT)
         return this.#savePollAtOnce(rows, removed, state);
       return this.db.transaction(async (tx) => {
-        const polledBefore = (await this.#state(MIRROR_TOTALS, tx)) !== undefined;
+        const polledBefore = (await this.readState(MIRROR_TOTALS, tx)) !== undefined;
         if (removed === undefined) await this.query('DELETE FROM vote_mirror WHERE guild_id = $1', [], tx);
         else
           for (const slice of slices(removed, IDS_PER_STATEMENT))
@@ -95,73 +82,8 @@ export function sqlMirror<Base extends ServerScopedClass>(base: Base) {
       const [row] = await this.query(`WITH ${parts.join(', ')} SELECT COUNT(*) AS had FROM before`, params);
       return { polledBefore: num(row?.had) > 0 };
     }
-
-    async setMirrorEntry(userId: string, entry: MirrorEntry | null): Promise<void> {
-      if (entry === null) {
-        await this.query('DELETE FROM vote_mirror WHERE guild_id = $1 AND user_id = $2', [userId]);
-        return;
-      }
-      await this.query(
-        `INSERT INTO vote_mirror (guild_id, user_id, expires_at, via_discord) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (guild_id, user_id) DO UPDATE SET expires_at = excluded.expires_at, via_discord = excluded.via_discord`,
-        [userId, entry.expiresAt, entry.viaDiscord ? 1 : 0],
-      );
-    }
-
-    async mirrorEntry(userId: string): Promise<MirrorEntry | undefined> {
-      const [row] = await this.query(
-        'SELECT user_id, expires_at, via_discord FROM vote_mirror WHERE guild_id = $1 AND user_id = $2',
-        [userId],
-      );
-      return row && toMirrorEntry(row);
-    }
-
-    async mirrorEntries(): Promise<MirrorEntry[]> {
-      const rows = await this.query(
-        'SELECT user_id, expires_at, via_discord FROM vote_mirror WHERE guild_id = $1 ORDER BY user_id',
-      );
-      return rows.map(toMirrorEntry);
-    }
-
-    mirrorTotals(): Promise<MirrorTotals | undefined> {
-      return this.#state<MirrorTotals>(MIRROR_TOTALS);
-    }
-
-    countMark(): Promise<CountMark | undefined> {
-      return this.#state<CountMark>(COUNT_MARK);
-    }
-
-    setCountMark(mark: CountMark): Promise<void> {
-      return this.#setState(COUNT_MARK, mark);
-    }
-
-    recordPoll(poll: PollRecord): Promise<void> {
-      return this.#setState(LAST_POLL, poll);
-    }
-
-    lastPoll(): Promise<PollRecord | undefined> {
-      return this.#state<PollRecord>(LAST_POLL);
-    }
-
-    async #state<T>(key: string, db: Db = this.db): Promise<T | undefined> {
-      const [row] = await this.query('SELECT value FROM server_state WHERE guild_id = $1 AND key = $2', [key], db);
-      return row && (JSON.parse(String(row.value)) as T);
-    }
-
-    async #setState(key: string, value: unknown, db: Db = this.db): Promise<void> {
-      await this.query(
-        `INSERT INTO server_state (guild_id, key, value) VALUES ($1, $2, $3)
-         ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value`,
-        [key, JSON.stringify(value)],
-        db,
-      );
-    }
   };
 }
 
 const mirrorValues = (entries: readonly MirrorEntry[]): SqlValue[] =>
   entries.flatMap((entry) => [entry.userId, entry.expiresAt, entry.viaDiscord ? 1 : 0]);
-
-function toMirrorEntry(row: Row): MirrorEntry {
-  return { userId: String(row.user_id), expiresAt: num(row.expires_at), viaDiscord: num(row.via_discord) === 1 };
-}

@@ -1,15 +1,16 @@
 import type { OutboxStore } from './ports.js';
-import { num, placeholders, type Row } from './sql.js';
-import { toFeedReview } from './sql-review-feed.js';
+import { num, placeholders } from './sql.js';
 import type { ServerScopedClass } from './sql-scoped.js';
-import type { FeedEdit, OutgoingPost, ParkedLane, PostKind } from './types.js';
+import type { OutgoingPost, PostKind } from './types.js';
+import { sqlParkedLanes } from './sql-parked-lanes.js';
+import { sqlFeedEdits } from './sql-feed-edits.js';
 
 /**
  * One server's outbox: messages claimed for a channel and not sent yet (posts), the votes and
  * reviews they claim, feed messages to redraw, and channels Discord refuses (parked_lanes).
  */
 export function sqlOutbox<Base extends ServerScopedClass>(base: Base) {
-  return class SqlOutbox extends base implements OutboxStore {
+  return class SqlOutbox extends sqlFeedEdits(sqlParkedLanes(base)) implements OutboxStore {
     createPost(post: Omit<OutgoingPost, 'id'>, items: readonly number[] | readonly string[]): Promise<number> {
       return this.db.transaction(async (tx) => {
         const [row] = await this.query(
@@ -76,72 +77,5 @@ export function sqlOutbox<Base extends ServerScopedClass>(base: Base) {
     async parkPost(postId: number, reason: string): Promise<void> {
       await this.query('UPDATE posts SET parked = $3 WHERE guild_id = $1 AND id = $2', [postId, reason]);
     }
-
-    async dueEdits(channelId: string, limit: number): Promise<FeedEdit[]> {
-      const messages = await this.query(
-        `SELECT DISTINCT message_id FROM feed_posts
-         WHERE guild_id = $1 AND channel_id = $2 AND edit_due > 0 AND message_id IS NOT NULL
-         ORDER BY message_id LIMIT $3`,
-        [channelId, limit],
-      );
-      const edits: FeedEdit[] = [];
-      for (const { message_id: messageId } of messages) {
-        const rows = await this.query(
-          'SELECT * FROM feed_posts WHERE guild_id = $1 AND message_id = $2 ORDER BY received_at, review_id',
-          [String(messageId)],
-        );
-        edits.push({
-          channelId,
-          messageId: String(messageId),
-          reviews: rows.map((row) => ({ ...toFeedReview(row), editDue: num(row.edit_due) })),
-        });
-      }
-      return edits;
-    }
-
-    editDone(edit: FeedEdit): Promise<void> {
-      return this.db.transaction(async (tx) => {
-        for (const review of edit.reviews)
-          if (review.editDue > 0)
-            await this.query(
-              'UPDATE feed_posts SET edit_due = 0 WHERE guild_id = $1 AND review_id = $2 AND edit_due = $3',
-              [review.reviewId, review.editDue],
-              tx,
-            );
-      });
-    }
-
-    parkLane(lane: ParkedLane): Promise<boolean> {
-      return this.changed(
-        `INSERT INTO parked_lanes (guild_id, channel_id, reason, code, parked_at) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (channel_id) DO NOTHING RETURNING channel_id`,
-        [lane.channelId, lane.reason, lane.code, lane.parkedAt],
-      );
-    }
-
-    unparkLane(channelId: string): Promise<boolean> {
-      return this.changed('DELETE FROM parked_lanes WHERE guild_id = $1 AND channel_id = $2 RETURNING channel_id', [
-        channelId,
-      ]);
-    }
-
-    async parkedLane(channelId: string): Promise<ParkedLane | undefined> {
-      const [row] = await this.query('SELECT * FROM parked_lanes WHERE guild_id = $1 AND channel_id = $2', [channelId]);
-      return row && toParkedLane(row);
-    }
-
-    async parkedLanes(): Promise<ParkedLane[]> {
-      const rows = await this.query('SELECT * FROM parked_lanes WHERE guild_id = $1 ORDER BY channel_id');
-      return rows.map(toParkedLane);
-    }
-  };
-}
-
-function toParkedLane(row: Row): ParkedLane {
-  return {
-    channelId: String(row.channel_id),
-    reason: String(row.reason),
-    code: num(row.code),
-    parkedAt: num(row.parked_at),
   };
 }

@@ -1,14 +1,15 @@
-import type { AgedReviews, ReviewFeedStore } from './ports.js';
+import type { ReviewFeedStore } from './ports.js';
 import { num, orNull, type Row } from './sql.js';
 import type { ServerScopedClass } from './sql-scoped.js';
-import type { FeedAnswer, FeedPost, FeedReview, UnansweredPage } from './types.js';
+import type { FeedAnswer, FeedPost, FeedReview } from './types.js';
+import { sqlReviewLists, toFeedReview } from './sql-review-lists.js';
 
 /**
  * One server's reviews as the feed shows them (feed_posts), and answers that came before their
  * review (early_answers). The posts that claim reviews are the outbox's (sql-outbox.ts).
  */
 export function sqlReviewFeed<Base extends ServerScopedClass>(base: Base) {
-  return class SqlReviewFeed extends base implements ReviewFeedStore {
+  return class SqlReviewFeed extends sqlReviewLists(base) implements ReviewFeedStore {
     async feedPost(reviewId: string): Promise<FeedPost | undefined> {
       const [row] = await this.query('SELECT * FROM feed_posts WHERE guild_id = $1 AND review_id = $2', [reviewId]);
       return row && toFeedPost(row);
@@ -72,60 +73,6 @@ export function sqlReviewFeed<Base extends ServerScopedClass>(base: Base) {
       );
       return rows.length > 0;
     }
-
-    async waitingReviews(limit: number): Promise<FeedReview[]> {
-      const rows = await this.query(
-        `SELECT * FROM feed_posts WHERE guild_id = $1 AND post_id IS NULL AND message_id IS NULL
-         ORDER BY received_at, review_id LIMIT $2`,
-        [limit],
-      );
-      return rows.map(toFeedReview);
-    }
-
-    async unansweredReviews(limit: number, offset: number, aged?: AgedReviews): Promise<UnansweredPage> {
-      const prefixes = aged?.idPrefixes ?? [];
-      // $2 the cut-off, $3… the prefixes; the page's limit and offset after them.
-      const like = prefixes.map((_, i) => `review_id LIKE $${i + 3}`).join(' OR ');
-      const kept = like === '' ? '' : ` AND NOT ((${like}) AND received_at < $2)`;
-      // PostgreSQL refuses a parameter the statement does not use: none without prefixes.
-      const agedParams = like === '' ? [] : [aged!.receivedBefore, ...prefixes.map((prefix) => `${prefix}%`)];
-      const page = agedParams.length + 2;
-      const [rows, [count]] = await Promise.all([
-        this.query(
-          `SELECT * FROM feed_posts WHERE guild_id = $1 AND answered_at IS NULL AND gone_at IS NULL${kept}
-           ORDER BY received_at, review_id LIMIT $${page} OFFSET $${page + 1}`,
-          [...agedParams, limit, offset],
-        ),
-        this.query(
-          `SELECT COUNT(*) AS total FROM feed_posts WHERE guild_id = $1 AND answered_at IS NULL AND gone_at IS NULL${kept}`,
-          agedParams,
-        ),
-      ]);
-      return { reviews: rows.map(toFeedReview), total: num(count?.total) };
-    }
-
-    async ratingCounts(): Promise<Array<{ rating: number; reviews: number }>> {
-      const rows = await this.query(
-        `SELECT rating, COUNT(*) AS reviews FROM feed_posts WHERE guild_id = $1 AND rating IS NOT NULL
-         GROUP BY rating ORDER BY rating`,
-      );
-      return rows.map((row) => ({ rating: num(row.rating), reviews: num(row.reviews) }));
-    }
-  };
-}
-
-export function toFeedReview(row: Row): FeedReview {
-  const answeredAt = row.answered_at;
-  return {
-    reviewId: String(row.review_id),
-    authorId: String(row.author_id),
-    rating: row.rating === null || row.rating === undefined ? null : num(row.rating),
-    content: String(row.content),
-    receivedAt: num(row.received_at),
-    answer:
-      answeredAt === null || answeredAt === undefined
-        ? null
-        : { at: num(answeredAt), replyId: orNull(row.reply_id), moderatorId: orNull(row.answered_by) },
   };
 }
 

@@ -1,12 +1,22 @@
 import { SEALED_HEAD_CHARS, sealingKeyId } from '../secrets/secret-box.js';
 import { SERVER_TABLES, storeCreatedAt } from './migrations.js';
-import type { ServerRecordStore, VoteLedger } from './ports.js';
-import { SERVERS_CHANNEL } from './servers-channel.js';
+import type { VoteLedger } from './ports.js';
+import type { ServerRecordStore } from './root-ports.js';
+import { announceServerChange, SERVERS_CHANNEL } from './servers-channel.js';
 import { num, optionalNum, orNull, type Row } from './sql.js';
 import type { AllServersClass, ServerScopedClass } from './sql-scoped.js';
-import type { SealedKeyUse, ServerRecord, ServerSettingsRecord } from './types.js';
+import type { SealedKeyUse, ServerRecord, ServerSettingsRecord } from './root-types.js';
 
 const SEALED_COLUMNS = ['api_key', 'app_id', 'webhook_token'] as const;
+
+/** Every sealed value's head (which key sealed it), with its server. */
+const SEALED_HEADS = SEALED_COLUMNS.map(
+  (column) => `SELECT guild_id, substr(${column}, 1, ${SEALED_HEAD_CHARS}) AS head FROM servers
+    WHERE ${column} IS NOT NULL`,
+)
+  // The listings' secrets are sealed the same way, so the same keys must open them.
+  .concat(`SELECT guild_id, substr(secret, 1, ${SEALED_HEAD_CHARS}) AS head FROM listings`)
+  .join(' UNION ALL ');
 
 /** The servers the bot serves or served (servers): settings, sealed secrets, and the day it left. */
 export function sqlServers<Base extends AllServersClass>(base: Base) {
@@ -58,21 +68,13 @@ export function sqlServers<Base extends AllServersClass>(base: Base) {
       return this.db.transaction(async (tx) => {
         for (const table of SERVER_TABLES) await tx.query(`DELETE FROM ${table} WHERE guild_id = $1`, [guildId]);
         await tx.query('DELETE FROM servers WHERE guild_id = $1', [guildId]);
-        // Heard by receivers when the deletion commits, never before.
-        if (tx.dialect === 'postgres') await tx.query(`SELECT pg_notify('${SERVERS_CHANNEL}', $1)`, [guildId]);
+        await announceServerChange(tx, guildId);
       });
     }
 
     async sealedKeyUses(): Promise<SealedKeyUse[]> {
-      const sealed = SEALED_COLUMNS.map(
-        (column) => `SELECT guild_id, substr(${column}, 1, ${SEALED_HEAD_CHARS}) AS head FROM servers
-          WHERE ${column} IS NOT NULL`,
-      )
-        // The listings' secrets are sealed the same way, so the same keys must open them.
-        .concat(`SELECT guild_id, substr(secret, 1, ${SEALED_HEAD_CHARS}) AS head FROM listings`)
-        .join(' UNION ALL ');
       const rows = await this.db.query(
-        `SELECT head, COUNT(*) AS sealed_values, COUNT(DISTINCT guild_id) AS servers FROM (${sealed}) AS sealed
+        `SELECT head, COUNT(*) AS sealed_values, COUNT(DISTINCT guild_id) AS servers FROM (${SEALED_HEADS}) AS sealed
          GROUP BY head ORDER BY head`,
       );
       return rows.map((row) => ({

@@ -1,4 +1,4 @@
-import type { SignOutStore } from './ports.js';
+import type { SignOutStore } from './root-ports.js';
 import { num } from './sql.js';
 import type { AllServersClass } from './sql-scoped.js';
 

@@ -1,5 +1,6 @@
 import { currentVersion, migrate, storeCreatedAt } from './migrations.js';
-import type { Store, StoreRoot } from './ports.js';
+import type { Store } from './ports.js';
+import type { StoreRoot } from './root-ports.js';
 import { num, type Db } from './sql.js';
 import { sqlDeliveryLog } from './sql-deliveries.js';
 import { sqlEvents } from './sql-events.js';
@@ -10,7 +11,7 @@ import { SqlServerStore } from './sql-server-store.js';
 import { sqlServers } from './sql-servers.js';
 import { sqlSignOuts } from './sql-sign-outs.js';
 import { sqlSweeps } from './sql-sweeps.js';
-import type { WorkCounts } from './types.js';
+import type { WorkCounts } from './root-types.js';
 
 /** The store over either backend; opens by running any pending migrations. */
 export async function sqlStore(db: Db): Promise<StoreRoot> {

@@ -1,7 +1,9 @@
 import { UserFacingError } from '../../bot/user-error.js';
 import { isAdaptedSiteId, LIST_SITE_IDS, SITE_FACTS } from '../../lists/index.js';
 import { applyCredentials, credentialsShown } from '../../setup/credentials.js';
-import { applyListingAdd, applyListingSecret, listingsFacts, publicUrlMissing } from '../../setup/listing.js';
+import { applyListingAdd, listingsFacts } from '../../setup/listing.js';
+import { publicUrlMissing } from '../../setup/listing-facts.js';
+import { applyListingSecret } from '../../setup/listing-secret.js';
 import { revealSecret } from '../../setup/reveal.js';
 import { applyWebhook, webhookFacts } from '../../setup/webhook.js';
 import { CredentialsField } from '../../views/credentials-modal.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { english } from '../../../src/i18n/index.js';
-import { voteLengthText } from '../../../src/setup/listing.js';
+import { voteLengthText } from '../../../src/setup/listing-facts.js';
 import { listingAddress, listingSecretVariable as listingVariable } from '../../../src/lists/index.js';
 import { readListingSecret } from '../../../src/views/listing-secret-modal.js';
 import { lastTestText, listingsView, listingView } from '../../../src/views/listing.js';

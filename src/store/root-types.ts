@@ -1,0 +1,113 @@
+// The rows over every server at once: the webhook inbox, the delivery log, the servers and their lists.
+
+/** An accepted webhook delivery, kept until it has been handled (the outbox). */
+export interface StoredEvent {
+  id: number;
+  /** The server the delivery was for. */
+  guildId: string;
+  kind: string;
+  payload: unknown;
+  receivedAt: number;
+  /** Failed tries so far: the next one waits a backoff. */
+  attempts: number;
+}
+
+/** A delivery to store in the inbox. */
+export type NewEvent = Pick<StoredEvent, 'guildId' | 'kind' | 'payload' | 'receivedAt'>;
+
+/**
+ * What became of a webhook delivery: stored (new), duplicate (known already: Guilds delivers at least
+ * once), refused for a wrong token, a malformed body, or another server's id in the body, ignored (a
+ * kind the bot does not act on), or unavailable (the store did not take it in time: answered 503,
+ * which Guilds retries).
+ */
+export type DeliveryOutcome =
+  | 'stored'
+  | 'duplicate'
+  | 'wrong_token'
+  /** A list's delivery whose signature or secret does not match the list's secret. */
+  | 'wrong_secret'
+  /** A signed list delivery more than 5 minutes from this machine's clock. */
+  | 'stale_signature'
+  | 'malformed'
+  | 'wrong_server'
+  | 'ignored'
+  | 'unavailable';
+
+/** One line of a server's delivery log: never a token or a body, only the event kind. */
+export interface DeliveryRecord {
+  guildId: string;
+  at: number;
+  /** vote, review, reply, or '?' when the body named no kind the bot knows (or could not be read). */
+  event: string;
+  outcome: DeliveryOutcome;
+}
+
+/** What waits and what is parked, for the metrics. */
+export interface WorkCounts {
+  events: number;
+  votes: number;
+  reviews: number;
+  edits: number;
+  parkedLanes: number;
+  parkedPosts: number;
+}
+
+/** What a server has set with /setup (or the environment, for a single server); none of it secret. */
+export interface ServerSettingsRecord {
+  reviewChannelId?: string;
+  voteChannelId?: string;
+  auditChannelId?: string;
+  reminderChannelId?: string;
+  voterRoleId?: string;
+  moderatorRoleIds?: string[];
+  voteUrl?: string;
+  /** The vote announcement as the server words it (src/announce/template.ts). */
+  announceTemplate?: string;
+  /** The announcement of a member's first recorded vote. */
+  firstVoteTemplate?: string;
+  /** `{user}` pings the voter (and nobody else); without it the mention shows but pings no one. */
+  announcePing?: boolean;
+  /** The "voted on every list today" line; on when not set. */
+  announceEveryList?: boolean;
+  /** Hours after a vote runs out in which the next vote keeps the streak going. */
+  streakGraceHours?: number;
+}
+
+/** How many stored secrets one key sealed, and in how many servers: what a start checks its keys against. */
+export interface SealedKeyUse {
+  /** The sealing key's id (src/secrets); undefined for values not in the sealed format. */
+  keyId: string | undefined;
+  values: number;
+  servers: number;
+}
+
+/** A server the bot serves or served: its settings and its secrets, sealed (src/secrets). */
+/** A list besides Guilds a server takes votes from (/setup listing add, or LISTING_<SITE>_SECRET). */
+export interface ListingRecord {
+  guildId: string;
+  /** The list's site id (src/lists). */
+  site: string;
+  /** Sealed, like the server's credentials: the store never holds it in plain text. */
+  secret: string;
+  /** How long a vote on it runs when the site does not say (ms); null: the site's default. */
+  voteLengthMs: number | null;
+  createdAt: number;
+  /** The last delivery the list made (a test included), and its last test delivery. */
+  lastDeliveryAt: number | null;
+  lastTestAt: number | null;
+}
+
+/** When a list last delivered to a server, and last sent a test. */
+export type ListingActivity = Pick<ListingRecord, 'site' | 'lastDeliveryAt' | 'lastTestAt'>;
+
+export interface ServerRecord {
+  guildId: string;
+  settings: ServerSettingsRecord;
+  /** Sealed values only: the store never holds a secret in plain text. */
+  sealed: { apiKey: string | null; appId: string | null; webhookToken: string | null };
+  createdAt: number;
+  updatedAt: number;
+  /** When the bot left the server (its data goes 30 days later); null while it is in it. */
+  leftAt: number | null;
+}
