@@ -60,10 +60,6 @@ export class RequestTimedOut extends Error {
 export function requestText(url: string, request: TextRequest): Promise<TextResponse> {
   const { origin, path } = splitUrl(url);
   return new Promise<TextResponse>((resolve, reject) => {
-    let status = 0;
-    let headers: Record<string, string | string[]> = {};
-    const chunks: Buffer[] = [];
-    let size = 0;
     let settled = false;
     let abortRequest: ((reason?: Error) => void) | undefined;
     let timer: NodeJS.Timeout | undefined;
@@ -83,38 +79,10 @@ export function requestText(url: string, request: TextRequest): Promise<TextResp
       if (response) resolve(response);
       else reject(error as Error);
     };
-    const tooLarge = () => end(new BodyTooLarge(status));
-    const handler: Dispatcher.DispatchHandlers = {
-      onConnect(abort) {
-        abortRequest = abort;
-        if (settled) abort();
-        else if (signal?.aborted) abort(signal.reason as Error);
-      },
-      onHeaders(statusCode, rawHeaders) {
-        // 1xx: informational, the real response follows.
-        if (statusCode < 200) return true;
-        status = statusCode;
-        request.onStatus?.(status);
-        headers = headerRecord(rawHeaders);
-        const declared = Number(headers['content-length'] ?? Number.NaN);
-        if (Number.isFinite(declared) && declared > request.maxBytes) tooLarge();
-        return true;
-      },
-      onData(chunk) {
-        size += chunk.byteLength;
-        if (size > request.maxBytes) {
-          tooLarge();
-          return false;
-        }
-        chunks.push(chunk);
-        return true;
-      },
-      onComplete() {
-        settle(undefined, { status, headers, text: Buffer.concat(chunks, size).toString('utf8') });
-      },
-      onError(error) {
-        settle(error);
-      },
+    const connected = (abort: (reason?: Error) => void) => {
+      abortRequest = abort;
+      if (settled) abort();
+      else if (signal?.aborted) abort(signal.reason as Error);
     };
     if (signal?.aborted) return settle(signal.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -123,21 +91,57 @@ export function requestText(url: string, request: TextRequest): Promise<TextResp
     const { timeoutMs } = request;
     if (timeoutMs !== undefined) timer = setTimeout(() => end(new RequestTimedOut(timeoutMs)), timeoutMs);
     try {
-      agent.dispatch(
-        {
-          origin,
-          path,
-          method: request.method,
-          headers: request.headers,
-          body: request.body ?? null,
-          ...timeouts(request),
-        },
-        handler,
-      );
+      const { method, headers, body } = request;
+      const options = { origin, path, method, headers, body: body ?? null, ...timeouts(request) };
+      agent.dispatch(options, textHandlers(request, { end, settle, connected }));
     } catch (error) {
       settle(error);
     }
   });
+}
+
+/** How the handlers end one exchange: with an answer or an error, or aborted with a reason. */
+interface Exchange {
+  end(reason: Error): void;
+  settle(error: unknown, response?: TextResponse): void;
+  connected(abort: (reason?: Error) => void): void;
+}
+
+/** undici's handlers for one response: its status and headers, then its body as text, up to the cap. */
+function textHandlers(request: TextRequest, { end, settle, connected }: Exchange): Dispatcher.DispatchHandlers {
+  let status = 0;
+  let headers: Record<string, string | string[]> = {};
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const tooLarge = () => end(new BodyTooLarge(status));
+  return {
+    onConnect: connected,
+    onHeaders(statusCode, rawHeaders) {
+      // 1xx: informational, the real response follows.
+      if (statusCode < 200) return true;
+      status = statusCode;
+      request.onStatus?.(status);
+      headers = headerRecord(rawHeaders);
+      const declared = Number(headers['content-length'] ?? Number.NaN);
+      if (Number.isFinite(declared) && declared > request.maxBytes) tooLarge();
+      return true;
+    },
+    onData(chunk) {
+      size += chunk.byteLength;
+      if (size > request.maxBytes) {
+        tooLarge();
+        return false;
+      }
+      chunks.push(chunk);
+      return true;
+    },
+    onComplete() {
+      settle(undefined, { status, headers, text: Buffer.concat(chunks, size).toString('utf8') });
+    },
+    onError(error) {
+      settle(error);
+    },
+  };
 }
 
 /** undici's own timers, unless `timeoutMs` bounds the whole exchange (0 turns them off). */

@@ -79,48 +79,11 @@ export async function startInteractionsEndpoint(options: EndpointOptions): Promi
   );
   server.maxConnections = DEFAULT_MAX_CONNECTIONS;
 
-  function refuse(res: ServerResponse, status: number, kind: Refusal, text: string): void {
+  const refuse = (res: ServerResponse, status: number, kind: Refusal, text: string): void => {
     refusals.count(kind);
     send(res, status, text);
-  }
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (new URL(req.url ?? '/', 'http://endpoint').pathname !== INTERACTIONS_PATH)
-      return refuse(res, 404, 'not_found', 'not found');
-    if (req.method !== 'POST') {
-      res.setHeader('allow', 'POST');
-      return refuse(res, 405, 'method', 'method not allowed');
-    }
-    const read = await readBody(req, INTERACTIONS_MAX_BODY_BYTES);
-    if (read.kind === 'gone') return; // no one to answer
-    if (read.kind === 'too_large') {
-      closeAfterAnswer(req, res);
-      return refuse(res, 413, 'too_large', 'body too large');
-    }
-    const body = read.body;
-    const timestamp = firstHeader(req, 'x-signature-timestamp');
-    const check = checkSignature(key, firstHeader(req, 'x-signature-ed25519'), timestamp, body, now());
-    if (!check.ok) return refuse(res, 401, `signature_${check.problem}`, 'invalid request signature');
-    let payload: unknown;
-    try {
-      payload = JSON.parse(body.toString('utf8'));
-    } catch {
-      payload = undefined;
-    }
-    if (payload === null || typeof payload !== 'object' || Array.isArray(payload))
-      return refuse(res, 400, 'malformed', 'the body must be a JSON object');
-    const interaction = payload as Record<string, unknown>;
-    if (interaction.type === PING)
-      return sendJson(res, { body: Buffer.from('{"type":1}'), contentType: 'application/json' });
-    // Signed but not an interaction the handlers can take: said at once, not deferred 2.5 s later.
-    if (!isInteraction(interaction))
-      return refuse(res, 400, 'malformed', 'not an interaction: id, token, a known type and data are required');
-    const until = Number(timestamp) * 1000 + SIGNATURE_MAX_SKEW_MS;
-    const guildId = typeof interaction.guild_id === 'string' ? interaction.guild_id : '';
-    if (options.once && !(await options.once(guildId, interaction.id, until)))
-      return refuse(res, 409, 'replayed', 'this interaction was already handled');
-    sendJson(res, await options.deliver(interaction));
-  }
+  };
+  const handle = (req: IncomingMessage, res: ServerResponse) => answer(req, res, { key, now, options, refuse });
 
   const address = await listen(server, options.port, options.host, (reason) =>
     reason === 'EADDRINUSE'
@@ -143,6 +106,56 @@ export async function startInteractionsEndpoint(options: EndpointOptions): Promi
       refusals.close();
     },
   };
+}
+
+/** What answering one request needs from the endpoint: its key, its clock, its options, its refusal count. */
+interface Answering {
+  key: ReturnType<typeof publicKeyFromHex>;
+  now: () => number;
+  options: EndpointOptions;
+  refuse(res: ServerResponse, status: number, kind: Refusal, text: string): void;
+}
+
+/** One request: checked (path, method, size, signature, shape, once) before the handlers see it. */
+async function answer(req: IncomingMessage, res: ServerResponse, { key, now, options, refuse }: Answering) {
+  if (new URL(req.url ?? '/', 'http://endpoint').pathname !== INTERACTIONS_PATH)
+    return refuse(res, 404, 'not_found', 'not found');
+  if (req.method !== 'POST') {
+    res.setHeader('allow', 'POST');
+    return refuse(res, 405, 'method', 'method not allowed');
+  }
+  const read = await readBody(req, INTERACTIONS_MAX_BODY_BYTES);
+  if (read.kind === 'gone') return; // no one to answer
+  if (read.kind === 'too_large') {
+    closeAfterAnswer(req, res);
+    return refuse(res, 413, 'too_large', 'body too large');
+  }
+  const body = read.body;
+  const timestamp = firstHeader(req, 'x-signature-timestamp');
+  const check = checkSignature(key, firstHeader(req, 'x-signature-ed25519'), timestamp, body, now());
+  if (!check.ok) return refuse(res, 401, `signature_${check.problem}`, 'invalid request signature');
+  const payload = parsedOrUndefined(body);
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload))
+    return refuse(res, 400, 'malformed', 'the body must be a JSON object');
+  const interaction = payload as Record<string, unknown>;
+  if (interaction.type === PING)
+    return sendJson(res, { body: Buffer.from('{"type":1}'), contentType: 'application/json' });
+  // Signed but not an interaction the handlers can take: said at once, not deferred 2.5 s later.
+  if (!isInteraction(interaction))
+    return refuse(res, 400, 'malformed', 'not an interaction: id, token, a known type and data are required');
+  const until = Number(timestamp) * 1000 + SIGNATURE_MAX_SKEW_MS;
+  const guildId = typeof interaction.guild_id === 'string' ? interaction.guild_id : '';
+  if (options.once && !(await options.once(guildId, interaction.id, until)))
+    return refuse(res, 409, 'replayed', 'this interaction was already handled');
+  sendJson(res, await options.deliver(interaction));
+}
+
+function parsedOrUndefined(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 interface InteractionShape extends Record<string, unknown> {

@@ -73,24 +73,7 @@ export async function startRealtime(
   };
   const receiver = config.role === 'bot' ? undefined : await startOwnReceiver(deps, inbox, deliveries);
   if (receiver) logger.info({ url: receiver.url }, 'webhook receiver listening');
-  // On PostgreSQL a receiver may be another process (ROLE=receiver, or another bot's): its NOTIFY
-  // wakes the inbox at once, and the slow poll covers the time the listener is reconnecting.
-  const listener =
-    config.database.kind === 'postgres'
-      ? listenForEvents({
-          url: config.database.url,
-          onEvent: () => inbox.wake(),
-          onListening(again) {
-            logger.info({ again }, 'listening for stored webhook events');
-            inbox.wake();
-          },
-          onDropped: (err, retryInMs) =>
-            logger.warn(
-              { err, retryInMs, pollMs: config.inboxPollMs },
-              'the inbox listener lost its connection; reconnecting, and polling the inbox meanwhile',
-            ),
-        })
-      : undefined;
+  const listener = listenIfShared(deps, inbox);
 
   return {
     runtimes,
@@ -132,5 +115,26 @@ async function startOwnReceiver(
     deliveries,
     onRefused: deps.onWebhookRefused,
     inbox,
+  });
+}
+
+/**
+ * On PostgreSQL a receiver may be another process (ROLE=receiver, or another bot's): its NOTIFY
+ * wakes the inbox at once, and the slow poll covers the time the listener is reconnecting.
+ */
+function listenIfShared({ config, logger }: Parameters<typeof startRealtime>[0], inbox: EventInbox) {
+  if (config.database.kind !== 'postgres') return undefined;
+  return listenForEvents({
+    url: config.database.url,
+    onEvent: () => inbox.wake(),
+    onListening(again) {
+      logger.info({ again }, 'listening for stored webhook events');
+      inbox.wake();
+    },
+    onDropped: (err, retryInMs) =>
+      logger.warn(
+        { err, retryInMs, pollMs: config.inboxPollMs },
+        'the inbox listener lost its connection; reconnecting, and polling the inbox meanwhile',
+      ),
   });
 }

@@ -31,7 +31,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const faults = new FaultTable();
   const log = new RequestLog(options.maxLog);
   const timers = new Set<NodeJS.Timeout>();
-  let rateLimit = options.rateLimit && new RateLimitWindow(options.rateLimit);
+  const limits: Limits = { current: options.rateLimit && new RateLimitWindow(options.rateLimit) };
   const startedAt = performance.now();
 
   const pairs = [{ apiKey, appId }, ...(options.moreCredentials ?? [])];
@@ -39,53 +39,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const credentialsOf = (req: IncomingMessage) =>
     pairs.find((pair) => req.headers[keyHeader] === pair.apiKey && req.headers[appIdHeader] === pair.appId)?.appId;
 
-  const wait = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        resolve();
-      }, ms);
-      timers.add(timer);
-    });
-
-  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const method = req.method ?? 'GET';
-    const { body, tooLarge } = await readBody(req);
-    const url = new URL(req.url ?? '/', 'http://sandbox');
-    const match = matchRoute(method, url.pathname);
-    const at = performance.now() - startedAt;
-    const usedAppId = credentialsOf(req);
-    log.record({ route: match.route, method, path: req.url ?? '/', headers: req.headers, body, appId: usedAppId, at });
-
-    // The real service counts every request it receives, before anything else happens to it.
-    const limit = rateLimit?.take(performance.now());
-    if (limit && !limit.allowed) {
-      send(res, { ...jsonAnswer(429, { error: 'You are being rate limited' }), headers: limit.headers });
-      return;
-    }
-
-    // Faults model a broken network or service, so they come before the credentials check.
-    const fault = faults.take(match.route);
-    if (fault?.latencyMs) await wait(fault.latencyMs);
-    if (fault?.reset) {
-      req.socket.destroy();
-      return;
-    }
-    if (fault?.endless) return endless(res);
-    const answered = (fault && faultAnswer(fault)) ?? serviceAnswer();
-    const answer = limit ? { ...answered, headers: { ...answered.headers, ...limit.headers } } : answered;
-    if (fault?.trickleMs) trickle(res, answer, fault.trickleMs, timers);
-    else send(res, answer);
-
-    function serviceAnswer(): Answer {
-      if (usedAppId === undefined) return UNAUTHORISED;
-      if (tooLarge) return jsonAnswer(413, { error: 'Payload Too Large' });
-      return answerRoute(match, body, store);
-    }
-  }
-
   const server = createServer((req, res) => {
-    serve(req, res).catch((error: unknown) => {
+    const parts = { store, faults, log, limits, startedAt, timers, credentialsOf };
+    serve(req, res, parts).catch((error: unknown) => {
       if (res.destroyed) return;
       if (!res.headersSent) send(res, jsonAnswer(500, { error: 'Internal Server Error' }));
       else res.destroy(error instanceof Error ? error : undefined);
@@ -104,13 +60,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     setFault: (route: RouteName | '*', fault: Fault) => faults.set(route, fault),
     clearFaults: () => faults.clear(),
     setRateLimit(limitOptions) {
-      rateLimit = limitOptions ? new RateLimitWindow(limitOptions) : undefined;
+      limits.current = limitOptions ? new RateLimitWindow(limitOptions) : undefined;
     },
     get violations() {
-      return rateLimit?.violations ?? 0;
+      return limits.current?.violations ?? 0;
     },
     reset() {
-      rateLimit = options.rateLimit && new RateLimitWindow(options.rateLimit);
+      limits.current = options.rateLimit && new RateLimitWindow(options.rateLimit);
       store.load(rebaseSeed(seed));
       faults.clear();
       log.clear();
@@ -134,6 +90,71 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       });
     },
   };
+}
+
+/** The rate limit now in force: setRateLimit and reset replace it. */
+interface Limits {
+  current: RateLimitWindow | undefined;
+}
+
+/** What answering one request reads and writes: the sandbox's data, faults, log and limits. */
+interface ServeParts {
+  store: SandboxStore;
+  faults: FaultTable;
+  log: RequestLog;
+  limits: Limits;
+  startedAt: number;
+  timers: Set<NodeJS.Timeout>;
+  /** The app id of the accepted pair the request carries; undefined when it carries none. */
+  credentialsOf(req: IncomingMessage): string | undefined;
+}
+
+async function serve(req: IncomingMessage, res: ServerResponse, parts: ServeParts): Promise<void> {
+  const { store, faults, log, limits, startedAt, timers, credentialsOf } = parts;
+  const method = req.method ?? 'GET';
+  const { body, tooLarge } = await readBody(req);
+  const url = new URL(req.url ?? '/', 'http://sandbox');
+  const match = matchRoute(method, url.pathname);
+  const at = performance.now() - startedAt;
+  const usedAppId = credentialsOf(req);
+  log.record({ route: match.route, method, path: req.url ?? '/', headers: req.headers, body, appId: usedAppId, at });
+
+  // The real service counts every request it receives, before anything else happens to it.
+  const limit = limits.current?.take(performance.now());
+  if (limit && !limit.allowed) {
+    send(res, { ...jsonAnswer(429, { error: 'You are being rate limited' }), headers: limit.headers });
+    return;
+  }
+
+  // Faults model a broken network or service, so they come before the credentials check.
+  const fault = faults.take(match.route);
+  if (fault?.latencyMs) await wait(fault.latencyMs, timers);
+  if (fault?.reset) {
+    req.socket.destroy();
+    return;
+  }
+  if (fault?.endless) return endless(res);
+  const answered = (fault && faultAnswer(fault)) ?? serviceAnswer();
+  const answer = limit ? { ...answered, headers: { ...answered.headers, ...limit.headers } } : answered;
+  if (fault?.trickleMs) trickle(res, answer, fault.trickleMs, timers);
+  else send(res, answer);
+
+  function serviceAnswer(): Answer {
+    if (usedAppId === undefined) return UNAUTHORISED;
+    if (tooLarge) return jsonAnswer(413, { error: 'Payload Too Large' });
+    return answerRoute(match, body, store);
+  }
+}
+
+/** A wait the sandbox's close cancels. */
+function wait(ms: number, timers: Set<NodeJS.Timeout>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      resolve();
+    }, ms);
+    timers.add(timer);
+  });
 }
 
 async function readBody(req: IncomingMessage): Promise<{ body: string; tooLarge: boolean }> {

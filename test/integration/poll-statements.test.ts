@@ -164,8 +164,9 @@ describe.each(storeBackends('bot-poll-statements-'))('round trips per poll and p
     expect(Math.abs((await store.scheduledExpiry(DELIVERED))!.endsAt - mirrored)).toBeLessThan(SAME_VOTE_END_MS);
     expect((await store.runningVotes(Date.now())).get(DELIVERED)).toBe(mirrored);
 
-    // Before: 9 on PostgreSQL, 9 on SQLite.
-    const bound = backend.name === 'PostgreSQL' ? 7 : 8;
+    // Before: 9 on PostgreSQL, 9 on SQLite. SQLite's 9th: the refresh moves the scheduled end and the
+    // vote's in two statements (PostgreSQL in one), so a stop between them leaves no stale end behind.
+    const bound = backend.name === 'PostgreSQL' ? 7 : 9;
     expect(delivery).toBeLessThanOrEqual(bound);
   });
   it('mends within ten polls the rows another writer left behind its back', async () => {

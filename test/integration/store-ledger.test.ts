@@ -162,6 +162,32 @@ describe.each(backends)('the one ledger on $name', (backend) => {
     expect(await store.votesBetween(T, T + DAY)).toEqual([{ userId: ALICE, votes: 4 }]);
   });
 
+  it("moves the scheduled end with Guilds' confirmed end in one commit, unless another list runs longer", async () => {
+    const at = T + 20 * DAY;
+    const [carol, dave] = ['700000000000000021', '700000000000000022'];
+    // A delivery's assumed 12 hours, scheduled as the schedule does it.
+    await store.acceptVotes([vote(carol, 'guilds', at, 12), vote(dave, 'guilds', at, 12)]);
+    await store.scheduleExpiries([
+      { userId: carol, endsAt: at + 12 * HOUR },
+      { userId: dave, endsAt: at + 12 * HOUR },
+    ]);
+    await store.acceptVote(vote(dave, 'topgg', at, 20));
+    expect(await store.scheduledExpiry(dave)).toEqual({ userId: dave, endsAt: at + 20 * HOUR });
+    // The service's end, read by a refresh: no process stop between the ledger and the schedule can
+    // leave the assumed end scheduled under a confirmed vote (the voter role kept for hours).
+    await store.setPeriodEnd(carol, at + HOUR, at + 2 * HOUR);
+    expect(await store.scheduledExpiry(carol)).toEqual({ userId: carol, endsAt: at + 2 * HOUR });
+    expect(await store.unconfirmedVoters(at + HOUR, 12 * HOUR)).not.toContain(carol);
+    // Top.gg's vote runs longer: the role stays for it, whatever Guilds' end became.
+    await store.setPeriodEnds([{ userId: dave, periodEndsAt: at + 3 * HOUR }], at + HOUR);
+    expect(await store.scheduledExpiry(dave)).toEqual({ userId: dave, endsAt: at + 20 * HOUR });
+    // A member with no end scheduled gets none from it: scheduling stays the schedule's.
+    const erin = '700000000000000023';
+    await store.acceptVote(vote(erin, 'guilds', at, 12));
+    await store.setPeriodEnd(erin, at + HOUR, at + 2 * HOUR);
+    expect(await store.scheduledExpiry(erin)).toBeUndefined();
+  });
+
   it('drops a repeat inside a list’s dedupe window, keeps a later vote, and never records a test delivery', async () => {
     const at = T + 40 * DAY;
     const discadia = vote(BOB, 'discadia', at, 24, { dedupeWindowMs: HOUR });
