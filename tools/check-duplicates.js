@@ -4,7 +4,7 @@
 // is compiled.
 import { createRequire } from 'node:module';
 
-const MAX_PLACES = 5;
+const MAX_PLACES = 1;
 // jscpd's ESM build does not load on Node 20 (a bare `colors/safe` import); its CommonJS build does.
 const { detectClones } = createRequire(import.meta.url)('jscpd');
 

@@ -4,7 +4,7 @@ import type {
   ModalSubmitInteraction,
   RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
-import type { Config } from '../config/bot.js';
+import type { SecretSource } from '../config/bot.js';
 import type { Logger } from '../core/log.js';
 import type { Gated } from './permissions.js';
 
@@ -14,7 +14,8 @@ import type { Gated } from './permissions.js';
  * imports the features it serves.
  */
 export interface RouterContext {
-  readonly config: Config;
+  /** What masks the secrets in an error shown to a member. */
+  readonly config: SecretSource;
   readonly logger: Logger;
   /** Absent in a server that is not set up yet. */
   readonly settings?: { readonly moderatorRoleIds: readonly string[] };

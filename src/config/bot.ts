@@ -20,6 +20,8 @@ import { defaultHeaderPrefix } from '../api/index.js';
 import type { SecretKeys } from '../secrets/secret-box.js';
 import { dashboardProblems, dashboardSecretTexts, dashboardSettings, type DashboardSettings } from './dashboard.js';
 import type { DatabaseTarget } from '../store/database-url.js';
+import type { ServerSettingsRecord } from '../store/index.js';
+import { SETTING_VARIABLES } from './server-variables.js';
 
 /** Everything the bot reads from the environment, parsed once. */
 export interface Config extends ProcessSettings {
@@ -45,18 +47,11 @@ export interface Config extends ProcessSettings {
   };
   /** SECRETS_KEY (and SECRETS_KEY_PREVIOUS while rotating): seals servers' secrets in the store. */
   readonly secrets: SecretKeys | undefined;
-  readonly moderatorRoleIds: readonly string[];
-  readonly reviewLogChannelId: string | undefined;
-  readonly voteUrl: string | undefined;
-  /** Single-server mode's wording of vote announcements; unset: /setup announce decides. */
-  readonly announce: {
-    readonly template: string | undefined;
-    readonly firstVoteTemplate: string | undefined;
-    readonly pingVoter: boolean | undefined;
-    readonly everyList: boolean | undefined;
-  };
-  /** Single-server mode's streak grace window in hours; unset: /setup streak decides (default 12). */
-  readonly streakGraceHours: number | undefined;
+  /**
+   * Single-server mode's settings of its one server, each read from its variable in SETTING_VARIABLES
+   * (REVIEW_CHANNEL_ID, VOTER_ROLE_ID, …); one left unset is /setup's to decide.
+   */
+  readonly server: Readonly<ServerSettingsRecord>;
   readonly database: DatabaseTarget;
   /** PostgreSQL connections the store's pool keeps at most. */
   readonly databasePoolSize: number;
@@ -64,14 +59,8 @@ export interface Config extends ProcessSettings {
   readonly webhook: WebhookSettings | undefined;
   /** Discord's Interactions Endpoint URL (`http://host:port/interactions`); undefined (off) unless INTERACTIONS_PORT is set. */
   readonly interactions: InteractionsSettings | undefined;
-  readonly reviewChannelId: string | undefined;
-  readonly voteChannelId: string | undefined;
   /** 0: no polling of GET /votes. */
   readonly votePollMs: number;
-  /** The role a member holds while their vote runs; undefined: no role is given. */
-  readonly voterRoleId: string | undefined;
-  /** Where a vote reminder goes when the member's DMs are closed. */
-  readonly reminderChannelId: string | undefined;
   /** How often the expiry schedule is checked against the mirror (voter roles mended, failures retried). */
   readonly expiryCheckMs: number;
   /** What this process runs (ROLE): `all` the bot and its receiver, `bot` the bot alone (a receiver reads ReceiverConfig). */
@@ -90,19 +79,12 @@ interface InteractionsSettings {
   readonly publicKey: string;
 }
 
-/** Settings of the one server in single-server mode; with many servers each sets its own with /setup. */
+/**
+ * Settings of the one server in single-server mode; with many servers each sets its own with /setup.
+ * MODERATOR_ROLE_IDS is read as a list (empty when unset) and checked on its own.
+ */
 const ONE_SERVER_SETTINGS = [
-  'REVIEW_CHANNEL_ID',
-  'VOTE_CHANNEL_ID',
-  'REVIEW_LOG_CHANNEL_ID',
-  'REMINDER_CHANNEL_ID',
-  'VOTER_ROLE_ID',
-  'VOTE_URL',
-  'ANNOUNCE_TEMPLATE',
-  'ANNOUNCE_FIRST_VOTE_TEMPLATE',
-  'ANNOUNCE_PING_VOTER',
-  'ANNOUNCE_EVERY_LIST',
-  'STREAK_GRACE_HOURS',
+  ...Object.values(SETTING_VARIABLES).filter((name) => name !== 'MODERATOR_ROLE_IDS'),
   'WEBHOOK_TOKEN',
   ...LISTING_SETTINGS,
 ] as const;
@@ -223,16 +205,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, terminal = onTerminal()): Co
       maxResponseBytes: e.SERVICE_MAX_RESPONSE_BYTES,
     },
     secrets: optionalSecretKeys(e),
-    moderatorRoleIds: e.MODERATOR_ROLE_IDS,
-    reviewLogChannelId: e.REVIEW_LOG_CHANNEL_ID,
-    voteUrl: e.VOTE_URL,
-    announce: {
-      template: e.ANNOUNCE_TEMPLATE,
-      firstVoteTemplate: e.ANNOUNCE_FIRST_VOTE_TEMPLATE,
-      pingVoter: e.ANNOUNCE_PING_VOTER,
-      everyList: e.ANNOUNCE_EVERY_LIST,
-    },
-    streakGraceHours: e.STREAK_GRACE_HOURS,
+    server: serverSettingsOf(e),
     ...processSettings(e, terminal),
     database: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
@@ -241,11 +214,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, terminal = onTerminal()): Co
       e.INTERACTIONS_PORT === undefined || e.DISCORD_PUBLIC_KEY === undefined
         ? undefined
         : { port: e.INTERACTIONS_PORT, host: e.INTERACTIONS_HOST, publicKey: e.DISCORD_PUBLIC_KEY.toLowerCase() },
-    reviewChannelId: e.REVIEW_CHANNEL_ID,
-    voteChannelId: e.VOTE_CHANNEL_ID,
     votePollMs: e.VOTE_POLL_SECONDS * 1000,
-    voterRoleId: e.VOTER_ROLE_ID,
-    reminderChannelId: e.REMINDER_CHANNEL_ID,
     expiryCheckMs: e.EXPIRY_CHECK_SECONDS * 1000,
     role: e.ROLE,
     inboxPollMs: e.INBOX_POLL_SECONDS * 1000,
@@ -253,8 +222,18 @@ export function parseConfig(env: NodeJS.ProcessEnv, terminal = onTerminal()): Co
   });
 }
 
+/** The one server's settings as .env sets them: each setting from its variable. */
+function serverSettingsOf(e: Settings): ServerSettingsRecord {
+  const settings: Record<string, unknown> = {};
+  for (const [name, variable] of Object.entries(SETTING_VARIABLES)) settings[name] = e[variable];
+  return settings as ServerSettingsRecord;
+}
+
+/** The parts of the settings that hold secrets, which every message shown or logged is masked with. */
+export type SecretSource = Pick<Config, 'discord' | 'service' | 'webhook' | 'secrets' | 'database' | 'dashboard'>;
+
 /** The values that must never reach a log line or a member: bot token, API key, app id, webhook token, database password, the dashboard's secret and keys. */
-export function secretValues(config: Config): string[] {
+export function secretValues(config: SecretSource): string[] {
   return [
     config.discord.token,
     ...[config.service.apiKey, config.service.appId, config.webhook?.token].filter((v) => v !== undefined),

@@ -54,12 +54,14 @@ async function overlay(state: DoctorState, config: Config, guildId: string) {
       ...config,
       discord: { ...config.discord, guildId },
       service: { ...config.service, apiKey, appId },
-      reviewChannelId: settings.reviewChannelId,
-      voteChannelId: settings.voteChannelId,
-      reviewLogChannelId: settings.auditChannelId,
-      reminderChannelId: settings.reminderChannelId,
-      voterRoleId: settings.voterRoleId,
-      moderatorRoleIds: [...settings.moderatorRoleIds],
+      server: {
+        reviewChannelId: settings.reviewChannelId,
+        voteChannelId: settings.voteChannelId,
+        auditChannelId: settings.auditChannelId,
+        reminderChannelId: settings.reminderChannelId,
+        voterRoleId: settings.voterRoleId,
+        moderatorRoleIds: [...settings.moderatorRoleIds],
+      },
     };
     state.oneOfMany = true;
     return pass('its settings, opened with SECRETS_KEY, are what the checks below look at.');

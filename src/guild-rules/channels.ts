@@ -1,4 +1,5 @@
 import type { Config } from '../config/bot.js';
+import { SETTING_VARIABLES } from '../config/server-variables.js';
 import type { PermissionName } from './channel-permissions.js';
 
 export interface ChannelToCheck {
@@ -17,11 +18,20 @@ export const POSTS: readonly PermissionName[] = ['ViewChannel', 'SendMessages', 
  * Every channel the bot posts in, one line each: a feature that posts somewhere adds its channel
  * here and the doctor checks it like the others.
  */
+const channel = (label: string, setting: ChannelSetting, { server }: Pick<Config, 'server'>): ChannelToCheck => ({
+  label,
+  setting: SETTING_VARIABLES[setting],
+  id: server[setting],
+  needs: POSTS,
+});
+
+type ChannelSetting = 'auditChannelId' | 'reviewChannelId' | 'voteChannelId' | 'reminderChannelId';
+
 export function channelsToCheck(config: Config): ChannelToCheck[] {
   return [
-    { label: 'audit channel', setting: 'REVIEW_LOG_CHANNEL_ID', id: config.reviewLogChannelId, needs: POSTS },
-    { label: 'review feed', setting: 'REVIEW_CHANNEL_ID', id: config.reviewChannelId, needs: POSTS },
-    { label: 'vote announcements', setting: 'VOTE_CHANNEL_ID', id: config.voteChannelId, needs: POSTS },
-    { label: 'reminder channel', setting: 'REMINDER_CHANNEL_ID', id: config.reminderChannelId, needs: POSTS },
+    channel('audit channel', 'auditChannelId', config),
+    channel('review feed', 'reviewChannelId', config),
+    channel('vote announcements', 'voteChannelId', config),
+    channel('reminder channel', 'reminderChannelId', config),
   ];
 }

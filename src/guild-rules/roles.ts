@@ -1,4 +1,5 @@
 import type { Config } from '../config/bot.js';
+import { SETTING_VARIABLES } from '../config/server-variables.js';
 
 export interface RoleToCheck {
   /** What the role is for, as the doctor's line names it. */
@@ -13,5 +14,5 @@ export interface RoleToCheck {
  * the doctor checks Manage Roles and the role's place below the bot's highest role.
  */
 export function rolesToCheck(config: Config): RoleToCheck[] {
-  return [{ label: 'voter role', setting: 'VOTER_ROLE_ID', id: config.voterRoleId }];
+  return [{ label: 'voter role', setting: SETTING_VARIABLES.voterRoleId, id: config.server.voterRoleId }];
 }

@@ -1,58 +1,20 @@
-import { ServiceError, type ServiceClient, type VoteList, type VoteStatus } from '../api/index.js';
-import type { Logger } from '../core/log.js';
-import {
-  GUILDS_SITE,
-  type MirrorEntry,
-  type MirrorStore,
-  type NewVote,
-  type PollRecord,
-  type VoteLedger,
-} from '../store/index.js';
+import { ServiceError, type VoteList, type VoteStatus } from '../api/index.js';
+import type { MirrorEntry, PollRecord } from '../store/index.js';
 import { INTERACTION_STORE_MS, storeWithin } from '../store/within.js';
-import { backoffMs, type BackoffPolicy } from '../work/backoff.js';
+import { backoffMs } from '../work/backoff.js';
 import { DrainLoop } from '../work/drain-loop.js';
 import { Timetable } from '../work/timetable.js';
-import type { VoteSink } from './vote-sink.js';
 import { MirrorIndex } from './mirror-index.js';
+import { MIRROR_BACKOFF, SAME_VOTE_END_MS, type VoteMirrorOptions } from './mirror-options.js';
+import { recordPolledVotes } from './poll-record.js';
+import { MirrorRefreshes } from './refreshes.js';
 
-/**
- * How long a vote period is taken to last until the service says otherwise (Guilds' votes run
- * 12 hours); a refresh or poll replaces it with the real expiry.
- */
-export const ASSUMED_VOTE_PERIOD_MS = 12 * 3_600_000;
-/** An end within this of a known one is the same end (the service's remaining time moves by rounding and latency). */
-export const SAME_VOTE_END_MS = 1_000;
-/** A failed poll or refresh is tried again after 1 s, doubling to 30 s (a poll never later than its interval). */
-const MIRROR_BACKOFF: BackoffPolicy = { baseMs: 1_000, capMs: 30_000 };
-/** More members than this waiting for a refresh: one GET /votes serves them all. */
-const REFRESH_BY_POLL_ABOVE = 5;
 /**
  * Every this many polls, one writes the whole list and reads the ledger again, whatever the memory
  * says: rows another writer left (a process that still polled the server while handing it over)
  * are mended within this many polls. On PostgreSQL it costs the same round trips as a change.
  */
 const WHOLE_POLL_EVERY = 10;
-
-export interface VoteMirrorOptions {
-  /** The mirror, and the votes a poll records. */
-  store: MirrorStore &
-    Pick<VoteLedger, 'acceptVotes' | 'runningVotes' | 'setPeriodEnd' | 'setPeriodEnds' | 'unconfirmedVoters'>;
-  api: ServiceClient;
-  logger: Logger;
-  /** VOTE_POLL_SECONDS in ms; 0 turns polling off (webhook refreshes still run). */
-  pollMs: number;
-  /** The process's one timer for every server's polls, and this server's key in it (alone: its own). */
-  timetable?: Timetable;
-  key?: string;
-  now: () => number;
-  /**
-   * Where the votes the mirror finds go: those a poll found that no webhook reported (accepted), a
-   * running vote a refresh saw (running) or a `/vote` answer showed (seen), a poll's whole list (polled).
-   */
-  votes: Pick<VoteSink, 'accepted' | 'running' | 'seen' | 'polled'>;
-  /** The server's streak grace window (votes the poll finds continue streaks like delivered ones). */
-  streakGraceMs?: number;
-}
 
 /** The same member and way of voting, and an end that moved by no more than rounding and latency. */
 const sameEntry = (known: MirrorEntry | undefined, entry: MirrorEntry): boolean =>
@@ -64,23 +26,15 @@ const sameEntry = (known: MirrorEntry | undefined, entry: MirrorEntry): boolean 
 export class VoteMirror {
   /** GET /votes: at start, every pollMs after (its `every`), and sooner after a failure. */
   readonly #polls: DrainLoop;
-  /** Members a webhook named, a batch at a time; without polls also those whose refresh failed, when due. */
-  #refreshLoop: DrainLoop | undefined;
-  /** Without polls: the votes a stop left unrefreshed, read once at start (a failed read is retried with backoff). */
-  #unconfirmedLoop: DrainLoop | undefined;
+  /** Members a webhook named, fetched again; without polls, the votes a stop left unrefreshed. */
+  readonly #refreshes: MirrorRefreshes;
   #polling: Promise<void> | undefined;
-  /** Members a webhook named and the refresh loop has not taken yet (made at the first). */
-  #waiting: Set<string> | undefined;
   #stopped = false;
   /** A regular poll (the first, or a tick of the loop's `every`) is due. */
   #pollDue = false;
   /** A failed poll is tried again then, well before the next regular one; Infinity: none waiting. */
   #retryAt = Infinity;
   #pollFailures = 0;
-  /** Without polls, members whose refresh failed, with how often it failed (made at the first failure). */
-  #refreshFailures: Map<string, number> | undefined;
-  /** Without polls, the refreshes that failed, each tried again at its own time. */
-  #refreshRetries: Array<{ readonly userId: string; readonly at: number }> = [];
   /**
    * The store's mirror rows by member, so `/vote` reads them with no I/O: a store query per `/vote`
    * was most of the bot's CPU under load. Filled by a poll or read once from the store, then kept in
@@ -110,18 +64,15 @@ export class VoteMirror {
     // A poll and a refresh catch their own failures (they back off by MIRROR_BACKOFF, a poll never
     // later than its interval): only the read of unconfirmed votes leaves its retry to the loop.
     this.#polls = new DrainLoop(() => this.#pollWhenDue());
-  }
-
-  // Made when first needed: most servers of a process are never refreshed between polls.
-  get #refreshes(): DrainLoop {
-    return (this.#refreshLoop ??= new DrainLoop(() => this.#refreshWaiting()));
-  }
-
-  get #unconfirmed(): DrainLoop {
-    return (this.#unconfirmedLoop ??= new DrainLoop(() => this.#refreshUnconfirmed(), {
-      backoff: MIRROR_BACKOFF,
-      warn: { logger: this.options.logger, line: 'could not read the votes left unconfirmed; trying again' },
-    }));
+    this.#refreshes = new MirrorRefreshes(options, {
+      entryOf: async (userId) => (this.#index ? this.#index.get(userId) : await options.store.mirrorEntry(userId)),
+      write: (userId, entry) => this.#write(userId, entry),
+      poll: () => this.poll(),
+      pollSooner: () => {
+        this.#pollFailures = Math.max(this.#pollFailures, 1);
+        this.#retryPoll();
+      },
+    });
   }
 
   /**
@@ -129,7 +80,7 @@ export class VoteMirror {
    * on the process's timetable; without polls, refreshes the votes a stop left unrefreshed.
    */
   start(firstAt = this.options.now()): void {
-    if (this.options.pollMs <= 0) return this.#unconfirmed.wake();
+    if (this.options.pollMs <= 0) return this.#refreshes.start();
     // A regular poll that falls while one runs (this loop's, or one a burst of refreshes asked for) shares it.
     this.#timetable.every(this.#key, firstAt, this.options.pollMs, () => {
       if (this.#polling) return;
@@ -141,7 +92,7 @@ export class VoteMirror {
   async stop(): Promise<void> {
     this.#stopped = true;
     this.#timetable.cancel(this.#key);
-    await Promise.all([this.#polls.stop(), this.#refreshLoop?.stop(), this.#unconfirmedLoop?.stop(), this.#polling]);
+    await Promise.all([this.#polls.stop(), this.#refreshes.stop(), this.#polling]);
   }
 
   /** The member's vote as the mirror shows it, if active now; undefined means "ask the service". */
@@ -205,9 +156,7 @@ export class VoteMirror {
 
   /** A webhook said the member voted: their entry is fetched again soon. */
   refreshSoon(userId: string): void {
-    if (this.#stopped) return;
-    (this.#waiting ??= new Set()).add(userId);
-    this.#refreshes.wake();
+    this.#refreshes.soon(userId);
   }
 
   /** The polls loop's pass: a poll if a regular one or a retry is due, then a wake-up at the retry. */
@@ -217,18 +166,6 @@ export class VoteMirror {
       await this.poll();
     }
     this.#polls.wakeAt(this.#retryAt);
-  }
-
-  /**
-   * A refresh lives in memory: a process killed between a vote's delivery and its refresh left the
-   * assumed 12-hour period in the store (voter role and reminder 12 hours late). A poll corrects
-   * every period; without polls, those members are refreshed here at start.
-   */
-  async #refreshUnconfirmed(): Promise<void> {
-    const { store, logger, now } = this.options;
-    const members = await store.unconfirmedVoters(now(), ASSUMED_VOTE_PERIOD_MS);
-    if (members.length > 0) logger.info({ members: members.length }, 'refreshing votes a stop left unconfirmed');
-    for (const userId of members) this.refreshSoon(userId);
   }
 
   async #poll(): Promise<void> {
@@ -315,39 +252,14 @@ export class VoteMirror {
     return { polledBefore, sameAsIndex: changed.length === 0 && removed?.length === 0 };
   }
 
-  /**
-   * Brings the ledger in line with a poll's list: a running vote's end moved where the service
-   * says otherwise, a listed vote no webhook reported recorded. The caller skips it (nothing read)
-   * when the list is the one the last poll recorded.
-   */
+  /** The ledger brought in line with the list (poll-record.ts). */
   async #record(votes: VoteList['votes'], at: number, first: boolean): Promise<void> {
-    const { store, logger } = this.options;
     this.#ledgerInStep = false;
     const writes = this.#writes;
-    // One read for the whole list: most listed votes are running already and need no more work.
-    // Guilds' own: another list's running vote neither hides a Guilds vote nor moves its end.
-    const running = await store.runningVotes(at, GUILDS_SITE);
-    const moved: Array<{ userId: string; periodEndsAt: number }> = [];
-    const candidates: NewVote[] = [];
-    for (const vote of votes) {
-      const { userId } = vote;
-      const periodEndsAt = vote.remainingMs ? at + vote.remainingMs : at + ASSUMED_VOTE_PERIOD_MS;
-      const endsAt = running.get(userId);
-      if (endsAt === undefined) {
-        const source = first ? 'seed' : 'poll';
-        candidates.push({ userId, at, double: false, source, periodEndsAt, streakGraceMs: this.options.streakGraceMs });
-      } else if (Math.abs(endsAt - periodEndsAt) >= SAME_VOTE_END_MS) moved.push({ userId, periodEndsAt });
-    }
-    if (moved.length > 0) await store.setPeriodEnds(moved, at);
-    const fresh = await store.acceptVotes(candidates);
-    // A listed vote the ledger did not take (another writer recorded one first) is read again next
-    // poll, and so is the list after a refresh that moved an end meanwhile (before or after these reads).
-    if (writes === this.#writes && fresh.length === candidates.length) this.#ledgerInStep = true;
-    const accepted = first ? 0 : fresh.length;
-    if (accepted > 0) {
-      logger.info({ voters: accepted }, 'poll found votes no webhook reported');
-      this.options.votes.accepted();
-    }
+    const allTaken = await recordPolledVotes(this.options, votes, at, first);
+    // A listed vote the ledger did not take is read again next poll, and so is the list after a
+    // refresh that moved an end meanwhile (before or after these reads).
+    if (writes === this.#writes && allTaken) this.#ledgerInStep = true;
   }
 
   /** The last poll and how it went, for /setup status; a store that fails here only costs that line. */
@@ -367,66 +279,15 @@ export class VoteMirror {
     return wait;
   }
 
-  /** A refresh that failed: a poll covers every member, else this member is refreshed again later. */
-  #refreshFailed(userId: string): void {
-    if (this.#stopped) return;
-    if (this.options.pollMs > 0) {
-      this.#pollFailures = Math.max(this.#pollFailures, 1);
-      this.#retryPoll();
+  /** The mirror's one write of a member's entry: the store's row, then the index in step with it. */
+  async #write(userId: string, entry: MirrorEntry | null): Promise<void> {
+    await this.options.store.setMirrorEntry(userId, entry);
+    this.#writes += 1;
+    if (entry === null) {
+      this.#index?.delete(userId);
       return;
     }
-    const failures = (this.#refreshFailures ??= new Map());
-    const attempt = (failures.get(userId) ?? 0) + 1;
-    failures.set(userId, attempt);
-    const at = Date.now() + backoffMs(attempt, MIRROR_BACKOFF);
-    this.#refreshRetries.push({ userId, at });
-    this.#refreshes.wakeAt(at);
-  }
-
-  /** The refreshes loop's pass: the members waiting (and retries due), then a wake-up at the next retry. */
-  async #refreshWaiting(): Promise<void> {
-    // Members named in the same turn of the event loop are refreshed together.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    const at = Date.now();
-    const members = this.#waiting ?? new Set<string>();
-    this.#waiting = undefined;
-    for (const retry of this.#refreshRetries) if (retry.at <= at) members.add(retry.userId);
-    this.#refreshRetries = this.#refreshRetries.filter((retry) => retry.at > at);
-    if (members.size > REFRESH_BY_POLL_ABOVE && this.options.pollMs > 0) await this.poll();
-    else
-      for (const userId of members) {
-        if (this.#stopped) return;
-        await this.#refreshMember(userId);
-      }
-    this.#refreshes.wakeAt(Math.min(...this.#refreshRetries.map((retry) => retry.at)));
-  }
-
-  async #refreshMember(userId: string): Promise<void> {
-    const { store, api, logger, now } = this.options;
-    try {
-      const status = await api.getVote(userId, { fresh: true });
-      const at = now();
-      if (!status.voted || status.remainingMs === null || status.remainingMs <= 0) {
-        await store.setMirrorEntry(userId, null);
-        this.#writes += 1;
-        this.#index?.delete(userId);
-        this.#refreshFailures?.delete(userId);
-        return;
-      }
-      // The index is the store's rows: whether the vote came through Discord is read there, not again.
-      const known = this.#index ? this.#index.get(userId) : await store.mirrorEntry(userId);
-      const expiresAt = at + status.remainingMs;
-      const entry = { userId, expiresAt, viaDiscord: known?.viaDiscord ?? true };
-      await store.setMirrorEntry(userId, entry);
-      this.#writes += 1;
-      this.#index?.set(entry);
-      this.#ledgerInStep = false;
-      await store.setPeriodEnd(userId, at, expiresAt);
-      await this.options.votes.running(userId, expiresAt);
-      this.#refreshFailures?.delete(userId);
-    } catch (err) {
-      logger.warn({ err, userId }, "could not refresh a member's vote; trying again later");
-      this.#refreshFailed(userId);
-    }
+    this.#index?.set(entry);
+    this.#ledgerInStep = false;
   }
 }

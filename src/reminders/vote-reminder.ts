@@ -2,7 +2,7 @@ import { DiscordAPIError, RESTJSONErrorCodes } from 'discord.js';
 import { messageBody, type Poster } from '../bot/poster.js';
 import { translatorFor } from '../i18n/index.js';
 import type { Logger } from '../core/log.js';
-import type { ExpiryConsumer } from '../schedule/expiry-schedule.js';
+import type { ExpiryConsumer } from '../schedule/expiry-consumers.js';
 import { isSiteId, SITE_FACTS } from '../lists/index.js';
 import {
   GUILDS_SITE,

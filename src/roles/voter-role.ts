@@ -4,7 +4,7 @@ import { textBody, type Poster } from '../bot/poster.js';
 import { tellAuditChannel } from '../bot/tell-audit-channel.js';
 import type { Translator } from '../i18n/index.js';
 import type { Logger } from '../core/log.js';
-import type { ExpiryConsumer, RunningVote } from '../schedule/expiry-schedule.js';
+import type { ExpiryConsumer, RunningVote } from '../schedule/expiry-consumers.js';
 import type { MemberRolesLookup } from './member-roles.js';
 import { roleChanges, type RoleChange, type RoleChangeOutcome, type RoleChanges } from './role-changes.js';
 

@@ -1,6 +1,6 @@
 import type { ServiceClient } from '../api/index.js';
 import type * as Handlers from '../bot/handlers.js';
-import type { Config } from '../config/bot.js';
+import type { Config, SecretSource } from '../config/bot.js';
 import type { ReviewFeed } from '../feeds/review-feed.js';
 import type { ServerNames } from '../bot/member-names.js';
 import type { ReplyGuard } from '../bot/reply-guard.js';
@@ -20,16 +20,39 @@ import type {
 } from '../store/index.js';
 import type { StreakIndex } from './streak-index.js';
 
+/**
+ * The bot's settings a handler reads: the receiver's, the secrets key, the service client's, the
+ * application's and the poll's, and what masks secrets in what members see.
+ */
+type HandlerConfig = SecretSource & Pick<Config, 'votePollMs'>;
+
+/** The server directory as handlers use it: what they read of a server, and the changes /setup makes to it. */
+type ServerDirectory = Pick<
+  Servers,
+  | 'mode'
+  | 'environment'
+  | 'listings'
+  | 'record'
+  | 'settings'
+  | 'isConfigured'
+  | 'credentials'
+  | 'webhookToken'
+  | 'setSettings'
+  | 'setCredentials'
+  | 'newWebhookToken'
+  | 'reset'
+>;
+
 /** What every handler may use, whichever server it serves; handed in by processes/bot.ts so handlers never reach for globals. */
 export interface BaseContext {
-  readonly config: Config;
+  readonly config: HandlerConfig;
   readonly logger: Logger;
   /** Replies being posted or just posted, so one form sent twice posts once. */
   readonly replyGuard: ReplyGuard;
   /** Clock in one place so views and tests agree on "now". */
   readonly now: () => Date;
   /** Every server's settings and sealed secrets: what /setup reads and changes. */
-  readonly servers: Servers;
+  readonly servers: ServerDirectory;
   /** Clients, deliveries, polls and commands, as /setup reads and resets them. */
   readonly setup: SetupPorts;
 }

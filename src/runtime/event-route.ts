@@ -1,7 +1,8 @@
 import type { ServiceClient } from '../api/index.js';
 import type { ReviewFeed } from '../feeds/review-feed.js';
 import type { Logger } from '../core/log.js';
-import { ASSUMED_VOTE_PERIOD_MS, type VoteMirror } from '../mirror/vote-mirror.js';
+import { ASSUMED_VOTE_PERIOD_MS } from '../mirror/mirror-options.js';
+import type { VoteMirror } from '../mirror/vote-mirror.js';
 import type { VoteSink } from '../mirror/vote-sink.js';
 import type { StoredEvent, VoteLedger } from '../store/index.js';
 

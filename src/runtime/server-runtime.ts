@@ -16,7 +16,8 @@ import { memberRoles } from '../roles/member-roles.js';
 import { MilestoneRoles } from '../roles/milestone-roles.js';
 import type { ServerPasses } from './server-passes.js';
 import { VoterRole } from '../roles/voter-role.js';
-import { ExpirySchedule, type ExpiryConsumer } from '../schedule/expiry-schedule.js';
+import type { ExpiryConsumer } from '../schedule/expiry-consumers.js';
+import { ExpirySchedule } from '../schedule/expiry-schedule.js';
 import type {
   ExpiryStore,
   MilestoneStore,

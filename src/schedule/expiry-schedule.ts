@@ -1,5 +1,5 @@
 import type { Logger } from '../core/log.js';
-import { SAME_VOTE_END_MS } from '../mirror/vote-mirror.js';
+import { SAME_VOTE_END_MS } from '../mirror/mirror-options.js';
 import {
   GUILDS_SITE,
   type ExpiryStore,
@@ -9,28 +9,8 @@ import {
 } from '../store/index.js';
 import { backoffMs } from '../work/backoff.js';
 import { eachAtOnce } from '../work/each-at-once.js';
-import { IdTable } from '../work/id-table.js';
-import { msSince } from '../work/whole-ms.js';
-
-export interface RunningVote {
-  userId: string;
-  endsAt: number;
-}
-
-/** Something that acts when a member's vote starts running or runs out: the voter role, reminders. */
-export interface ExpiryConsumer {
-  readonly name: string;
-  /** A running vote the schedule had not known (or every running vote at start). */
-  onActive(userId: string, endsAt: number): Promise<void>;
-  /** The vote ran out. Throwing keeps the entry; it is tried again after the retry delay. */
-  onExpired(userId: string, endsAt: number): Promise<void>;
-  /** A full reconcile's running votes, all at once (instead of onActive for each), to compare with what Discord has. */
-  onAllActive?(running: readonly RunningVote[]): Promise<void>;
-  /** True when some onActive calls were skipped and the next reconcile should offer every running vote again. */
-  wantsFullReconcile?(): boolean;
-  /** Every reconcile pass that is not a full one: the members whose votes run, to mend what was changed by hand. */
-  heal?(running: readonly string[]): Promise<void>;
-}
+import { ExpiryConsumers, type ExpiryConsumer, type RunningVote } from './expiry-consumers.js';
+import { KnownEnds } from './known-ends.js';
 
 /**
  * The process's one pass over every server's schedule (expiry-sweep.ts): it reads what is due for
@@ -57,8 +37,6 @@ export interface ExpiryScheduleOptions {
   concurrency?: number;
 }
 
-/** Ends remembered at most; a forgotten one costs one store read and write when it is offered again. */
-const KNOWN_MAX = 100_000;
 /** How long ends `/vote` answers showed gather before they are written together. */
 const GATHER_MS = 20;
 
@@ -74,15 +52,8 @@ export class ExpirySchedule {
   #failures = 0;
   #stopped = false;
   #reconciled = false;
-  /**
-   * The ends this schedule wrote to the store and has not cleared: `/vote` offers a running vote on
-   * every answer from the service's cache, and each offer cost a read, a write and a read of the next
-   * expiry. The store also moves an end later when it records another list's vote; such an end is
-   * never earlier than one here, so a stale entry only costs a write that keeps the store's end.
-   */
-  readonly #known = new IdTable();
-  /** The ends in #known are whole ms since then (small numbers, kept in place). */
-  readonly #origin = Date.now();
+  /** The ends this schedule wrote to the store and has not cleared. */
+  readonly #known = new KnownEnds();
   /** Ends offered and not written yet, and the write they wait for (made at the first offer). */
   #gathered: Map<string, number> | undefined;
   #gathering: Promise<void> | undefined;
@@ -90,7 +61,11 @@ export class ExpirySchedule {
   /** The firing under way, waited for by stop(). */
   #firingNow: Promise<void> = Promise.resolve();
 
-  constructor(private readonly options: ExpiryScheduleOptions) {}
+  readonly #consumers: ExpiryConsumers;
+
+  constructor(private readonly options: ExpiryScheduleOptions) {
+    this.#consumers = new ExpiryConsumers(options.consumers, options.logger, () => this.#stopped);
+  }
 
   get guildId(): string {
     return this.options.guildId;
@@ -138,7 +113,7 @@ export class ExpirySchedule {
    */
   voteSeen(userId: string, endsAt: number): Promise<void> {
     if (this.#stopped || endsAt <= this.options.now()) return Promise.resolve();
-    const known = this.#knownEnd(userId);
+    const known = this.#known.endOf(userId);
     if (known !== undefined && Math.abs(known - endsAt) < SAME_VOTE_END_MS) return Promise.resolve();
     (this.#gathered ??= new Map()).set(userId, endsAt);
     if (!this.#gathering) {
@@ -164,7 +139,7 @@ export class ExpirySchedule {
     const { logger, now } = this.options;
     const at = now();
     const changed = votes.filter(({ userId, endsAt }) => {
-      const known = this.#knownEnd(userId);
+      const known = this.#known.endOf(userId);
       return endsAt > at && (offer || known === undefined || Math.abs(known - endsAt) >= SAME_VOTE_END_MS);
     });
     if (this.#stopped || changed.length === 0) return;
@@ -174,38 +149,20 @@ export class ExpirySchedule {
       // them (a grant queued when it was killed) is unknown, so they are checked as a start does.
       const unsure: RunningVote[] = [];
       for (const { userId, endsAt } of changed) {
-        const known = this.#knownEnd(userId);
+        const known = this.#known.endOf(userId);
         const firstSight = known === undefined;
-        this.#remember(userId, endsAt);
+        this.#known.remember(userId, endsAt);
         const before = scheduled.get(userId);
         // An offered vote (another list's) is new unless this schedule knew one running already.
         const fresh = offer ? known === undefined || known <= at : before === undefined || before <= at;
-        if (fresh) await this.#offer(userId, endsAt);
+        if (fresh) await this.#consumers.offer(userId, endsAt);
         else if (firstSight) unsure.push({ userId, endsAt });
       }
-      if (unsure.length > 0) await this.#offerAll(unsure, true);
+      if (unsure.length > 0) await this.#consumers.offerAll(unsure, true);
       this.options.pass.wakeAt(Math.max(Math.min(...changed.map((vote) => vote.endsAt)), this.#retryAt));
     } catch (err) {
       logger.warn({ err, votes: changed.length }, 'could not schedule the end of votes');
     }
-  }
-
-  /**
-   * Small numbers (`msSince`) in an IdTable, no id strings: one entry a running vote in every server a
-   * process runs. Bounded by dropping one entry when full, the lowest id: which one only decides whose
-   * next offer costs a read and a write.
-   */
-  #remember(userId: string, endsAt: number): void {
-    if (this.#known.get(userId) === undefined && this.#known.size >= KNOWN_MAX) {
-      const dropped = this.#known.ids().next();
-      if (!dropped.done) this.#known.delete(dropped.value);
-    }
-    this.#known.set(userId, msSince(this.#origin, endsAt));
-  }
-
-  #knownEnd(userId: string): number | undefined {
-    const since = this.#known.get(userId);
-    return since === undefined ? undefined : this.#origin + since;
   }
 
   /** Writes the ends; returns the ones they replaced. One end (a delivery's) is a single statement. */
@@ -258,12 +215,12 @@ export class ExpirySchedule {
       for (const [userId, endsAt] of otherLists) if (!mirrored.has(userId)) consider(userId, endsAt);
       if (this.#stopped) return;
       await store.scheduleExpiries(moved);
-      for (const { userId, endsAt } of running) this.#remember(userId, endsAt);
+      for (const { userId, endsAt } of running) this.#known.remember(userId, endsAt);
       this.#reconciled = true;
-      await this.#offerAll(offers, full);
+      await this.#consumers.offerAll(offers, full);
       if (offers.length > 0)
         logger.info({ offered: offers.length, full }, 'vote expiry schedule reconciled with the mirror');
-      if (!full) await this.#heal(running.map((vote) => vote.userId));
+      if (!full) await this.#consumers.heal(running.map((vote) => vote.userId));
     } catch (err) {
       logger.warn({ err }, 'could not reconcile the vote expiry schedule');
     }
@@ -281,42 +238,6 @@ export class ExpirySchedule {
     const others = new Map<string, number>();
     for (const [userId, endsAt] of latest) if (endsAt > (guilds.get(userId) ?? 0)) others.set(userId, endsAt);
     return others;
-  }
-
-  /** A full pass gives a consumer that takes them all at once the whole list; the others get each vote. */
-  async #offerAll(offers: readonly RunningVote[], full: boolean): Promise<void> {
-    for (const consumer of this.options.consumers) {
-      if (this.#stopped) return;
-      if (full && consumer.onAllActive) {
-        try {
-          await consumer.onAllActive(offers);
-        } catch (err) {
-          this.options.logger.warn({ err, consumer: consumer.name }, 'could not act on the running votes');
-        }
-      } else for (const { userId, endsAt } of offers) await this.#offerTo(consumer, userId, endsAt);
-    }
-  }
-
-  async #heal(running: readonly string[]): Promise<void> {
-    for (const consumer of this.options.consumers) {
-      try {
-        await consumer.heal?.(running);
-      } catch (err) {
-        this.options.logger.warn({ err, consumer: consumer.name }, 'could not check running votes against Discord');
-      }
-    }
-  }
-
-  async #offer(userId: string, endsAt: number): Promise<void> {
-    for (const consumer of this.options.consumers) await this.#offerTo(consumer, userId, endsAt);
-  }
-
-  async #offerTo(consumer: ExpiryConsumer, userId: string, endsAt: number): Promise<void> {
-    try {
-      await consumer.onActive(userId, endsAt);
-    } catch (err) {
-      this.options.logger.warn({ err, userId, consumer: consumer.name }, 'could not act on a running vote');
-    }
   }
 
   /**
@@ -357,7 +278,7 @@ export class ExpirySchedule {
       }
     }
     if (done) {
-      this.#known.delete(entry.userId);
+      this.#known.forget(entry.userId);
       await this.options.store.clearExpiry(entry.userId, entry.endsAt);
     }
     return done;

@@ -8,20 +8,7 @@ export function environmentServer(config: Config): EnvironmentServer | undefined
   const { apiKey, appId } = config.service;
   return {
     guildId,
-    settings: {
-      reviewChannelId: config.reviewChannelId,
-      voteChannelId: config.voteChannelId,
-      auditChannelId: config.reviewLogChannelId,
-      reminderChannelId: config.reminderChannelId,
-      voterRoleId: config.voterRoleId,
-      moderatorRoleIds: [...config.moderatorRoleIds],
-      voteUrl: config.voteUrl,
-      announceTemplate: config.announce.template,
-      firstVoteTemplate: config.announce.firstVoteTemplate,
-      announcePing: config.announce.pingVoter,
-      announceEveryList: config.announce.everyList,
-      streakGraceHours: config.streakGraceHours,
-    },
+    settings: { ...config.server, moderatorRoleIds: [...(config.server.moderatorRoleIds ?? [])] },
     credentials: apiKey !== undefined && appId !== undefined ? { apiKey, appId } : undefined,
     webhookToken: config.webhook?.token,
     listingSecrets: config.webhook?.listingSecrets,

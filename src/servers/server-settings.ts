@@ -1,5 +1,6 @@
 import type { ServerSettingsRecord } from '../store/index.js';
 import { graceMs } from '../streaks/streak.js';
+import type { SettingName } from '../config/server-variables.js';
 
 /** A server's settings as the bot acts on them: the environment's (single-server mode), else /setup's. */
 export interface ServerSettings {
@@ -25,24 +26,6 @@ export interface ServerSettings {
   /** After a vote runs out, how long the next one still continues the streak. */
   readonly streakGraceMs: number;
 }
-
-/** The settings /setup changes, each with the variable that sets it in single-server mode. */
-export const SETTING_VARIABLES = {
-  reviewChannelId: 'REVIEW_CHANNEL_ID',
-  voteChannelId: 'VOTE_CHANNEL_ID',
-  auditChannelId: 'REVIEW_LOG_CHANNEL_ID',
-  reminderChannelId: 'REMINDER_CHANNEL_ID',
-  voterRoleId: 'VOTER_ROLE_ID',
-  moderatorRoleIds: 'MODERATOR_ROLE_IDS',
-  voteUrl: 'VOTE_URL',
-  announceTemplate: 'ANNOUNCE_TEMPLATE',
-  firstVoteTemplate: 'ANNOUNCE_FIRST_VOTE_TEMPLATE',
-  announcePing: 'ANNOUNCE_PING_VOTER',
-  announceEveryList: 'ANNOUNCE_EVERY_LIST',
-  streakGraceHours: 'STREAK_GRACE_HOURS',
-} as const satisfies Record<keyof ServerSettingsRecord, string>;
-
-export type SettingName = keyof typeof SETTING_VARIABLES;
 
 /**
  * The environment's value where it has one (single-server mode: the .env install keeps working

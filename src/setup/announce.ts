@@ -7,9 +7,8 @@ import type { MessageView } from '../views/message.js';
 import { noticeView } from '../views/notice.js';
 import type { AnnouncementTemplates } from '../views/vote-announcement.js';
 import { exampleAnnouncements, templateRefusal } from './announce-preview.js';
-import { changeAnswer, changed, changeResult } from './change.js';
+import { changeAnswer, changed, changeResult, type ChangeResult, type ChangeTarget } from './change.js';
 import type { SetupCall } from './steps.js';
-import type { ChangeResult, ChangeTarget } from './change.js';
 import { refuseEnvironmentSetting } from './manage-server.js';
 import type { Actor } from '../bot/actor.js';
 

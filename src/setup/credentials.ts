@@ -7,8 +7,7 @@ import { translatorFor } from '../i18n/index.js';
 import { lastFour } from '../secrets/secret-box.js';
 import type { Credentials } from '../servers/servers.js';
 import { credentialsModal, CredentialsField, readCredentials } from '../views/credentials-modal.js';
-import { changeAnswer, changed, changeResult, commandTarget } from './change.js';
-import type { ChangeResult, ChangeTarget } from './change.js';
+import { changeAnswer, changed, changeResult, commandTarget, type ChangeResult, type ChangeTarget } from './change.js';
 import { sealing } from './manage-server.js';
 import { commandActor, type Actor } from '../bot/actor.js';
 

@@ -5,8 +5,7 @@ import { listingSecretVariable, listingVoteHoursVariable, SITE_FACTS, type Adapt
 import { lastFour } from '../secrets/secret-box.js';
 import { listingsView, listingView, type ListingFacts, type ShownSecret } from '../views/listing.js';
 import type { MessageView } from '../views/message.js';
-import { changeAnswer, changed, changeResult } from './change.js';
-import type { ChangeResult, ChangeTarget } from './change.js';
+import { changeAnswer, changed, changeResult, type ChangeResult, type ChangeTarget } from './change.js';
 import { sealing } from './manage-server.js';
 import type { Actor } from '../bot/actor.js';
 import type { SetupCall } from './steps.js';

@@ -1,16 +1,21 @@
 import { UserFacingError } from '../bot/user-error.js';
 import { SecretsKeyMissing } from '../servers/servers.js';
-import { setByEnvironment, SETTING_VARIABLES, type SettingName } from '../servers/server-settings.js';
+import { SETTING_VARIABLES, type SettingName } from '../config/server-variables.js';
+import { setByEnvironment } from '../servers/server-settings.js';
 import type { Servers } from '../servers/servers.js';
 
 /** In single-server mode the environment's values stand: /setup may only fill what it leaves empty. */
-export function settingFixed(servers: Servers, guildId: string, name: SettingName): boolean {
+export function settingFixed(servers: Pick<Servers, 'environment'>, guildId: string, name: SettingName): boolean {
   const env = servers.environment?.guildId === guildId ? servers.environment.settings : undefined;
   return setByEnvironment(name, env);
 }
 
 /** Refuses a change to a setting the environment fixes, naming its variable. */
-export function refuseEnvironmentSetting(servers: Servers, guildId: string, name: SettingName): void {
+export function refuseEnvironmentSetting(
+  servers: Pick<Servers, 'environment'>,
+  guildId: string,
+  name: SettingName,
+): void {
   if (settingFixed(servers, guildId, name))
     throw new UserFacingError('refusal.setByEnvironment', { variable: SETTING_VARIABLES[name] });
 }

@@ -6,9 +6,8 @@ import type { Milestone, MilestonePeriod } from '../store/index.js';
 import type { MessageView } from '../views/message.js';
 import { noticeView } from '../views/notice.js';
 import { setupAnswer } from './answer.js';
-import { changeAnswer, changed, changeResult } from './change.js';
+import { changeAnswer, changed, changeResult, type ChangeResult, type ChangeTarget } from './change.js';
 import type { SetupCall } from './steps.js';
-import type { ChangeResult, ChangeTarget } from './change.js';
 import { refuseRoleProblems } from './role.js';
 import type { Actor } from '../bot/actor.js';
 

@@ -1,8 +1,7 @@
 import type { BaseContext } from '../runtime/context.js';
 import { UserFacingError } from '../bot/user-error.js';
 import { STREAK_GRACE_HOURS_MAX } from '../streaks/streak.js';
-import { changed, changeResult } from './change.js';
-import type { ChangeResult, ChangeTarget } from './change.js';
+import { changed, changeResult, type ChangeResult, type ChangeTarget } from './change.js';
 import { refuseEnvironmentSetting } from './manage-server.js';
 import type { Actor } from '../bot/actor.js';
 

@@ -1,8 +1,7 @@
 import type { BaseContext } from '../runtime/context.js';
 import { UserFacingError } from '../bot/user-error.js';
 import { BUTTON_URL_MAX } from '../core/discord-limits.js';
-import { changed, changeResult } from './change.js';
-import type { ChangeResult, ChangeTarget } from './change.js';
+import { changed, changeResult, type ChangeResult, type ChangeTarget } from './change.js';
 import { refuseEnvironmentSetting } from './manage-server.js';
 import type { Actor } from '../bot/actor.js';
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ExpirySchedule, type ExpiryConsumer } from '../../src/schedule/expiry-schedule.js';
+import type { ExpiryConsumer } from '../../src/schedule/expiry-consumers.js';
+import { ExpirySchedule } from '../../src/schedule/expiry-schedule.js';
 import { ExpirySweep } from '../../src/schedule/expiry-sweep.js';
 import { openStore, type StoreRoot, type SweepStore } from '../../src/store/index.js';
 import { nextSnowflake } from '../../tools/discord-standin/index.js';

@@ -15,7 +15,7 @@ import {
 } from '../../src/roles/milestone-roles.js';
 import { ExpirySchedule, type ExpiryPass } from '../../src/schedule/expiry-schedule.js';
 import { inboxRoute } from '../../src/runtime/event-route.js';
-import { ASSUMED_VOTE_PERIOD_MS } from '../../src/mirror/vote-mirror.js';
+import { ASSUMED_VOTE_PERIOD_MS } from '../../src/mirror/mirror-options.js';
 import { openStore, type Store, type StoreRoot } from '../../src/store/index.js';
 import type { Logger } from '../../src/core/log.js';
 import { capturedLog } from '../support/captured-log.js';

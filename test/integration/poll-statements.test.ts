@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { SAME_VOTE_END_MS, VoteMirror } from '../../src/mirror/vote-mirror.js';
+import { SAME_VOTE_END_MS } from '../../src/mirror/mirror-options.js';
+import { VoteMirror } from '../../src/mirror/vote-mirror.js';
 import { inboxRoute } from '../../src/runtime/event-route.js';
 import { ServerVotes } from '../../src/runtime/server-votes.js';
 import { startSandbox } from '../../src/sandbox/server.js';

@@ -7,7 +7,7 @@ import { discordPoster } from '../../src/bot/poster.js';
 import { english } from '../../src/i18n/index.js';
 import type { Logger } from '../../src/core/log.js';
 import { VoterRole } from '../../src/roles/voter-role.js';
-import type { ExpiryConsumer } from '../../src/schedule/expiry-schedule.js';
+import type { ExpiryConsumer } from '../../src/schedule/expiry-consumers.js';
 import { sweptSchedule } from '../support/swept-schedule.js';
 import { openStore, type Store, type StoreRoot } from '../../src/store/index.js';
 import { capturedLog } from '../support/captured-log.js';

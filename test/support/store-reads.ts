@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { activeSqliteDriver } from '../../src/store/sqlite-driver.js';
 import { pollUntil } from './poll-until.js';
-import { ASSUMED_VOTE_PERIOD_MS } from '../../src/mirror/vote-mirror.js';
+import { ASSUMED_VOTE_PERIOD_MS } from '../../src/mirror/mirror-options.js';
 import { GUILDS_SITE } from '../../src/store/types.js';
 
 /** How often a state in the store is read again while waited for: each read opens a connection. */

@@ -9,8 +9,8 @@ describe('the real-time settings', () => {
     const config = parseConfig(valid);
     expect(config.database).toEqual({ kind: 'sqlite', file: './data/bot.sqlite' });
     expect(config.webhook).toBeUndefined();
-    expect(config.reviewChannelId).toBeUndefined();
-    expect(config.voteChannelId).toBeUndefined();
+    expect(config.server.reviewChannelId).toBeUndefined();
+    expect(config.server.voteChannelId).toBeUndefined();
     expect(config.votePollMs).toBe(60_000);
   });
 
@@ -38,8 +38,8 @@ describe('the real-time settings', () => {
       listingVoteHours: {},
       publicUrl: undefined,
     });
-    expect(config.reviewChannelId).toBe('330000000000000003');
-    expect(config.voteChannelId).toBe('440000000000000004');
+    expect(config.server.reviewChannelId).toBe('330000000000000003');
+    expect(config.server.voteChannelId).toBe('440000000000000004');
     expect(config.votePollMs).toBe(0);
   });
 
@@ -83,9 +83,11 @@ describe('the real-time settings', () => {
 
 describe('VOTER_ROLE_ID', () => {
   it('is off when empty and read as a role id when set', () => {
-    expect(parseConfig(valid).voterRoleId).toBeUndefined();
-    expect(parseConfig({ ...valid, VOTER_ROLE_ID: ' ' }).voterRoleId).toBeUndefined();
-    expect(parseConfig({ ...valid, VOTER_ROLE_ID: '550000000000000005' }).voterRoleId).toBe('550000000000000005');
+    expect(parseConfig(valid).server.voterRoleId).toBeUndefined();
+    expect(parseConfig({ ...valid, VOTER_ROLE_ID: ' ' }).server.voterRoleId).toBeUndefined();
+    expect(parseConfig({ ...valid, VOTER_ROLE_ID: '550000000000000005' }).server.voterRoleId).toBe(
+      '550000000000000005',
+    );
   });
 
   it('stops the bot with a message naming it when it is not a role id', () => {
@@ -99,10 +101,10 @@ describe('VOTER_ROLE_ID', () => {
 describe('REMINDER_CHANNEL_ID and EXPIRY_CHECK_SECONDS', () => {
   it('default to no fallback channel and a check every 5 minutes', () => {
     const config = parseConfig(valid);
-    expect(config.reminderChannelId).toBeUndefined();
+    expect(config.server.reminderChannelId).toBeUndefined();
     expect(config.expiryCheckMs).toBe(300_000);
     const set = parseConfig({ ...valid, REMINDER_CHANNEL_ID: '660000000000000006', EXPIRY_CHECK_SECONDS: '30' });
-    expect(set.reminderChannelId).toBe('660000000000000006');
+    expect(set.server.reminderChannelId).toBe('660000000000000006');
     expect(set.expiryCheckMs).toBe(30_000);
   });
 

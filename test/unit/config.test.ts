@@ -24,8 +24,8 @@ describe('parseConfig', () => {
       notVotedTtlMs: 5_000,
       maxResponseBytes: 1024 * 1024,
     });
-    expect(config.moderatorRoleIds).toEqual([]);
-    expect(config.reviewLogChannelId).toBeUndefined();
+    expect(config.server.moderatorRoleIds).toEqual([]);
+    expect(config.server.auditChannelId).toBeUndefined();
     expect(config.logLevel).toBe('info');
     expect(config.metricsPort).toBeUndefined();
   });
@@ -34,7 +34,7 @@ describe('parseConfig', () => {
     const config = parseConfig(valid);
     expect(Object.isFrozen(config)).toBe(true);
     expect(Object.isFrozen(config.service)).toBe(true);
-    expect(Object.isFrozen(config.moderatorRoleIds)).toBe(true);
+    expect(Object.isFrozen(config.server.moderatorRoleIds)).toBe(true);
   });
 
   it('reports every missing required variable at once, each with what to put there', () => {
@@ -50,7 +50,7 @@ describe('parseConfig', () => {
 
   it('splits moderator roles on commas and ignores blanks', () => {
     const config = parseConfig({ ...valid, MODERATOR_ROLE_IDS: ' 330000000000000003, ,440000000000000004 ' });
-    expect(config.moderatorRoleIds).toEqual(['330000000000000003', '440000000000000004']);
+    expect(config.server.moderatorRoleIds).toEqual(['330000000000000003', '440000000000000004']);
   });
 
   it('refuses a moderator role list with a non-id in it', () => {
@@ -68,7 +68,7 @@ describe('parseConfig', () => {
       METRICS_PORT: '',
     });
     expect(config.discord.apiUrl).toBeUndefined();
-    expect(config.reviewLogChannelId).toBeUndefined();
+    expect(config.server.auditChannelId).toBeUndefined();
     expect(config.logLevel).toBe('info');
   });
 

@@ -3,7 +3,7 @@ import { ChannelType } from 'discord-api-types/v10';
 import { UserFacingError } from '../../bot/user-error.js';
 import type { Translator } from '../../i18n/index.js';
 import type { BaseContext } from '../../runtime/context.js';
-import { SETTING_VARIABLES } from '../../servers/server-settings.js';
+import { SETTING_VARIABLES } from '../../config/server-variables.js';
 import { applyChannel, CHANNEL_KINDS, missingIn, POSTABLE_CHANNELS, type ChannelKind } from '../../setup/channel.js';
 import { settingFixed } from '../../setup/manage-server.js';
 import type { Form } from '../form-body.js';
