@@ -63,21 +63,15 @@ function run(command, args, { quiet, env = {} }) {
 }
 
 /**
- * The checks that run at the tests' own priority: the build the tests run (the e2e stage waits on it),
- * and the type check with the type-aware lint, a core's worth for most of a minute: niced, it got the
- * cores only once the e2e stage was done, and finished a minute and a half after it.
- */
-const UNNICED = new Set([BUILD, 'check:code']);
-
-/**
- * Starts every check at once. The others run niced, so the unit tests that start beside them get the
- * cores first and those checks take what is left. `onFailure` hears of the first check that fails.
+ * Starts every check at once. The build the tests run goes first (the e2e stage waits on it); the
+ * others run niced, so the unit tests that start beside them get the cores first and the checks take
+ * what is left. `onFailure` hears of the first check that fails.
  */
 function startChecks(onFailure) {
   const started = performance.now();
   const ended = CHECKS.map((name) => {
     const at = performance.now();
-    const command = UNNICED.has(name) ? SCRIPTS[name] : `nice -n 10 ${SCRIPTS[name]}`;
+    const command = name === BUILD ? SCRIPTS[name] : `nice -n 10 ${SCRIPTS[name]}`;
     return run(command, [], { quiet: true }).ended.then((result) => {
       process.stdout.write(`${result.code === 0 ? '✔' : '✘'} ${name} (${seconds(at)})\n`);
       if (result.code !== 0) onFailure();
