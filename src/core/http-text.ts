@@ -93,22 +93,24 @@ export function requestText(url: string, request: TextRequest): Promise<TextResp
     try {
       const { method, headers, body } = request;
       const options = { origin, path, method, headers, body: body ?? null, ...timeouts(request) };
-      agent.dispatch(options, textHandlers(request, { end, settle, connected }));
+      agent.dispatch(options, textHandlers(request, end, settle, connected));
     } catch (error) {
       settle(error);
     }
   });
 }
 
-/** How the handlers end one exchange: with an answer or an error, or aborted with a reason. */
-interface Exchange {
-  end(reason: Error): void;
-  settle(error: unknown, response?: TextResponse): void;
-  connected(abort: (reason?: Error) => void): void;
-}
-
-/** undici's handlers for one response: its status and headers, then its body as text, up to the cap. */
-function textHandlers(request: TextRequest, { end, settle, connected }: Exchange): Dispatcher.DispatchHandlers {
+/**
+ * undici's handlers for one response: its status and headers, then its body as text, up to the cap.
+ * The exchange ends through `settle` (an answer or an error) or `end` (aborted with a reason); the
+ * three are passed as they are, not in an object: one allocation less on every request.
+ */
+function textHandlers(
+  request: TextRequest,
+  end: (reason: Error) => void,
+  settle: (error: unknown, response?: TextResponse) => void,
+  connected: (abort: (reason?: Error) => void) => void,
+): Dispatcher.DispatchHandlers {
   let status = 0;
   let headers: Record<string, string | string[]> = {};
   const chunks: Buffer[] = [];

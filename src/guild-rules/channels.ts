@@ -14,10 +14,9 @@ export interface ChannelToCheck {
 /** What the bot needs in a channel it posts embeds in. */
 export const POSTS: readonly PermissionName[] = ['ViewChannel', 'SendMessages', 'EmbedLinks'];
 
-/**
- * Every channel the bot posts in, one line each: a feature that posts somewhere adds its channel
- * here and the doctor checks it like the others.
- */
+type ChannelSetting = 'auditChannelId' | 'reviewChannelId' | 'voteChannelId' | 'reminderChannelId';
+
+/** A channel the bot posts embeds in, named in the fix by the variable that sets it. */
 const channel = (label: string, setting: ChannelSetting, { server }: Pick<Config, 'server'>): ChannelToCheck => ({
   label,
   setting: SETTING_VARIABLES[setting],
@@ -25,8 +24,10 @@ const channel = (label: string, setting: ChannelSetting, { server }: Pick<Config
   needs: POSTS,
 });
 
-type ChannelSetting = 'auditChannelId' | 'reviewChannelId' | 'voteChannelId' | 'reminderChannelId';
-
+/**
+ * Every channel the bot posts in, one line each: a feature that posts somewhere adds its channel
+ * here and the doctor checks it like the others.
+ */
 export function channelsToCheck(config: Config): ChannelToCheck[] {
   return [
     channel('audit channel', 'auditChannelId', config),

@@ -83,7 +83,8 @@ export async function startInteractionsEndpoint(options: EndpointOptions): Promi
     refusals.count(kind);
     send(res, status, text);
   };
-  const handle = (req: IncomingMessage, res: ServerResponse) => answer(req, res, { key, now, options, refuse });
+  const parts: Answering = { key, now, options, refuse };
+  const handle = (req: IncomingMessage, res: ServerResponse) => answer(req, res, parts);
 
   const address = await listen(server, options.port, options.host, (reason) =>
     reason === 'EADDRINUSE'

@@ -14,6 +14,7 @@ export const ASSUMED_VOTE_PERIOD_MS = 12 * 3_600_000;
 export const SAME_VOTE_END_MS = 1_000;
 /** A failed poll or refresh is tried again after 1 s, doubling to 30 s (a poll never later than its interval). */
 export const MIRROR_BACKOFF: BackoffPolicy = { baseMs: 1_000, capMs: 30_000 };
+
 export interface VoteMirrorOptions {
   /** The mirror, and the votes a poll records. */
   store: MirrorStore &

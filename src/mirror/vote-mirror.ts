@@ -27,7 +27,7 @@ export class VoteMirror {
   /** GET /votes: at start, every pollMs after (its `every`), and sooner after a failure. */
   readonly #polls: DrainLoop;
   /** Members a webhook named, fetched again; without polls, the votes a stop left unrefreshed. */
-  readonly #refreshes: MirrorRefreshes;
+  #refreshesMade: MirrorRefreshes | undefined;
   #polling: Promise<void> | undefined;
   #stopped = false;
   /** A regular poll (the first, or a tick of the loop's `every`) is due. */
@@ -64,15 +64,19 @@ export class VoteMirror {
     // A poll and a refresh catch their own failures (they back off by MIRROR_BACKOFF, a poll never
     // later than its interval): only the read of unconfirmed votes leaves its retry to the loop.
     this.#polls = new DrainLoop(() => this.#pollWhenDue());
-    this.#refreshes = new MirrorRefreshes(options, {
-      entryOf: async (userId) => (this.#index ? this.#index.get(userId) : await options.store.mirrorEntry(userId)),
+  }
+
+  // Made when first needed: most servers of a process are never refreshed between polls.
+  get #refreshes(): MirrorRefreshes {
+    return (this.#refreshesMade ??= new MirrorRefreshes(this.options, {
+      entryOf: async (userId) => (this.#index ? this.#index.get(userId) : await this.options.store.mirrorEntry(userId)),
       write: (userId, entry) => this.#write(userId, entry),
       poll: () => this.poll(),
       pollSooner: () => {
         this.#pollFailures = Math.max(this.#pollFailures, 1);
         this.#retryPoll();
       },
-    });
+    }));
   }
 
   /**
@@ -92,7 +96,7 @@ export class VoteMirror {
   async stop(): Promise<void> {
     this.#stopped = true;
     this.#timetable.cancel(this.#key);
-    await Promise.all([this.#polls.stop(), this.#refreshes.stop(), this.#polling]);
+    await Promise.all([this.#polls.stop(), this.#refreshesMade?.stop(), this.#polling]);
   }
 
   /** The member's vote as the mirror shows it, if active now; undefined means "ask the service". */
@@ -156,7 +160,7 @@ export class VoteMirror {
 
   /** A webhook said the member voted: their entry is fetched again soon. */
   refreshSoon(userId: string): void {
-    this.#refreshes.soon(userId);
+    if (!this.#stopped) this.#refreshes.soon(userId);
   }
 
   /** The polls loop's pass: a poll if a regular one or a retry is due, then a wake-up at the retry. */

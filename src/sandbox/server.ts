@@ -39,8 +39,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const credentialsOf = (req: IncomingMessage) =>
     pairs.find((pair) => req.headers[keyHeader] === pair.apiKey && req.headers[appIdHeader] === pair.appId)?.appId;
 
+  const parts: ServeParts = { store, faults, log, limits, startedAt, timers, credentialsOf };
   const server = createServer((req, res) => {
-    const parts = { store, faults, log, limits, startedAt, timers, credentialsOf };
     serve(req, res, parts).catch((error: unknown) => {
       if (res.destroyed) return;
       if (!res.headersSent) send(res, jsonAnswer(500, { error: 'Internal Server Error' }));

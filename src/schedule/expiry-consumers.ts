@@ -20,48 +20,55 @@ export interface ExpiryConsumer {
   heal?(running: readonly string[]): Promise<void>;
 }
 
-/** The schedule's consumers, told of running votes; one that fails is logged and never stops the others. */
-export class ExpiryConsumers {
-  constructor(
-    private readonly consumers: readonly ExpiryConsumer[],
-    private readonly logger: Logger,
-    /** The schedule stopped: a full offer ends between consumers. */
-    private readonly stopped: () => boolean,
-  ) {}
+/** A schedule's consumers and where their failures are logged. */
+interface Consumers {
+  readonly consumers: readonly ExpiryConsumer[];
+  readonly logger: Logger;
+}
 
-  /** A full pass gives a consumer that takes them all at once the whole list; the others get each vote. */
-  async offerAll(offers: readonly RunningVote[], full: boolean): Promise<void> {
-    for (const consumer of this.consumers) {
-      if (this.stopped()) return;
-      if (full && consumer.onAllActive) {
-        try {
-          await consumer.onAllActive(offers);
-        } catch (err) {
-          this.logger.warn({ err, consumer: consumer.name }, 'could not act on the running votes');
-        }
-      } else for (const { userId, endsAt } of offers) await this.#offerTo(consumer, userId, endsAt);
-    }
-  }
+// Functions over the schedule's own options, not an object per schedule: a process runs one for each
+// of its servers. A consumer that fails is logged and never stops the others.
 
-  async heal(running: readonly string[]): Promise<void> {
-    for (const consumer of this.consumers) {
+/**
+ * A full pass gives a consumer that takes them all at once the whole list; the others get each vote.
+ * `stopped`: the schedule stopped, so the offer ends between consumers.
+ */
+export async function offerAll(
+  { consumers, logger }: Consumers,
+  offers: readonly RunningVote[],
+  full: boolean,
+  stopped: () => boolean,
+): Promise<void> {
+  for (const consumer of consumers) {
+    if (stopped()) return;
+    if (full && consumer.onAllActive) {
       try {
-        await consumer.heal?.(running);
+        await consumer.onAllActive(offers);
       } catch (err) {
-        this.logger.warn({ err, consumer: consumer.name }, 'could not check running votes against Discord');
+        logger.warn({ err, consumer: consumer.name }, 'could not act on the running votes');
       }
-    }
+    } else for (const { userId, endsAt } of offers) await offerTo(consumer, logger, userId, endsAt);
   }
+}
 
-  async offer(userId: string, endsAt: number): Promise<void> {
-    for (const consumer of this.consumers) await this.#offerTo(consumer, userId, endsAt);
-  }
-
-  async #offerTo(consumer: ExpiryConsumer, userId: string, endsAt: number): Promise<void> {
+export async function healAll({ consumers, logger }: Consumers, running: readonly string[]): Promise<void> {
+  for (const consumer of consumers) {
     try {
-      await consumer.onActive(userId, endsAt);
+      await consumer.heal?.(running);
     } catch (err) {
-      this.logger.warn({ err, userId, consumer: consumer.name }, 'could not act on a running vote');
+      logger.warn({ err, consumer: consumer.name }, 'could not check running votes against Discord');
     }
+  }
+}
+
+export async function offerEach({ consumers, logger }: Consumers, userId: string, endsAt: number): Promise<void> {
+  for (const consumer of consumers) await offerTo(consumer, logger, userId, endsAt);
+}
+
+async function offerTo(consumer: ExpiryConsumer, logger: Logger, userId: string, endsAt: number): Promise<void> {
+  try {
+    await consumer.onActive(userId, endsAt);
+  } catch (err) {
+    logger.warn({ err, userId, consumer: consumer.name }, 'could not act on a running vote');
   }
 }

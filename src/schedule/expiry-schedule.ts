@@ -9,7 +9,7 @@ import {
 } from '../store/index.js';
 import { backoffMs } from '../work/backoff.js';
 import { eachAtOnce } from '../work/each-at-once.js';
-import { ExpiryConsumers, type ExpiryConsumer, type RunningVote } from './expiry-consumers.js';
+import { healAll, offerAll, offerEach, type ExpiryConsumer, type RunningVote } from './expiry-consumers.js';
 import { KnownEnds } from './known-ends.js';
 
 /**
@@ -61,11 +61,7 @@ export class ExpirySchedule {
   /** The firing under way, waited for by stop(). */
   #firingNow: Promise<void> = Promise.resolve();
 
-  readonly #consumers: ExpiryConsumers;
-
-  constructor(private readonly options: ExpiryScheduleOptions) {
-    this.#consumers = new ExpiryConsumers(options.consumers, options.logger, () => this.#stopped);
-  }
+  constructor(private readonly options: ExpiryScheduleOptions) {}
 
   get guildId(): string {
     return this.options.guildId;
@@ -155,10 +151,10 @@ export class ExpirySchedule {
         const before = scheduled.get(userId);
         // An offered vote (another list's) is new unless this schedule knew one running already.
         const fresh = offer ? known === undefined || known <= at : before === undefined || before <= at;
-        if (fresh) await this.#consumers.offer(userId, endsAt);
+        if (fresh) await offerEach(this.options, userId, endsAt);
         else if (firstSight) unsure.push({ userId, endsAt });
       }
-      if (unsure.length > 0) await this.#consumers.offerAll(unsure, true);
+      if (unsure.length > 0) await offerAll(this.options, unsure, true, () => this.#stopped);
       this.options.pass.wakeAt(Math.max(Math.min(...changed.map((vote) => vote.endsAt)), this.#retryAt));
     } catch (err) {
       logger.warn({ err, votes: changed.length }, 'could not schedule the end of votes');
@@ -217,10 +213,14 @@ export class ExpirySchedule {
       await store.scheduleExpiries(moved);
       for (const { userId, endsAt } of running) this.#known.remember(userId, endsAt);
       this.#reconciled = true;
-      await this.#consumers.offerAll(offers, full);
+      await offerAll(this.options, offers, full, () => this.#stopped);
       if (offers.length > 0)
         logger.info({ offered: offers.length, full }, 'vote expiry schedule reconciled with the mirror');
-      if (!full) await this.#consumers.heal(running.map((vote) => vote.userId));
+      if (!full)
+        await healAll(
+          this.options,
+          running.map((vote) => vote.userId),
+        );
     } catch (err) {
       logger.warn({ err }, 'could not reconcile the vote expiry schedule');
     }

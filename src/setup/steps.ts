@@ -32,8 +32,8 @@ export function setupStep<S extends SetupOptions>(
     options,
     answer: async (interaction, ctx) => {
       const input = readOptions(interaction, options, (part) => setupName(part as SetupPart));
-      const call = { target: commandTarget(interaction), actor: commandActor(interaction) };
-      return answer(ctx, input, { ...call, i18n: translatorFor(interaction.locale) });
+      const i18n = translatorFor(interaction.locale);
+      return answer(ctx, input, { target: commandTarget(interaction), actor: commandActor(interaction), i18n });
     },
   };
 }
