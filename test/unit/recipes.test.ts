@@ -33,7 +33,7 @@ describe('the recipes in docs/development.md', () => {
   });
 
   describe('add a listing site', () => {
-    const senders = read('tools/list-senders/send.ts');
+    const senders = read('tools/list-senders/senders.ts');
     const lists = read('docs/lists.md');
     it.each(LIST_SITE_IDS)('%s has its file, steps, sender, docs section and tests', (site) => {
       expect(exists(`src/lists/${site}.ts`)).toBe(true);

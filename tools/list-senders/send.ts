@@ -1,26 +1,9 @@
 // Deliveries the way each list sends them, for the tests, the playground and the bench.
 import { LIST_SITE_IDS, type AdaptedSiteId } from '../../src/lists/index.js';
-import { sendWithRetries, type ListAttempt, type Request, type RetryPolicy } from './attempts.js';
-import {
-  buildDiscadia,
-  buildDiscollab,
-  buildDiscordlistspace,
-  buildDiscordplace,
-  discadiaPolicy,
-  discollabPolicy,
-  discordlistspacePolicy,
-  discordplacePolicy,
-} from './others.js';
-import { buildTopgg, topggPolicy, topggVoteId } from './topgg.js';
-import type { SenderVote, SiteSender } from './vote.js';
-
-const SENDERS: Record<AdaptedSiteId, SiteSender & { policy(secret: string): RetryPolicy }> = {
-  topgg: { build: buildTopgg, policy: topggPolicy },
-  discordplace: { build: buildDiscordplace, policy: () => discordplacePolicy },
-  discadia: { build: buildDiscadia, policy: () => discadiaPolicy },
-  discordlistspace: { build: buildDiscordlistspace, policy: () => discordlistspacePolicy },
-  discollab: { build: buildDiscollab, policy: () => discollabPolicy },
-};
+import { sendWithRetries, type ListAttempt, type Request } from './attempts.js';
+import { SENDERS } from './senders.js';
+import { topggVoteId } from './topgg.js';
+import type { SenderVote } from './vote.js';
 
 /**
  * A listing secret for every list, made up for a local run (`who`: playground, bench…): Top.gg's is a
