@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { SITE_FACTS, type AdaptedSiteId } from '../../src/lists/index.js';
+import { LIST_SITE_IDS, listingSecretVariable, SITE_FACTS } from '../../src/lists/index.js';
 import { textOf } from '../../tools/conversation.js';
 import {
   DEFAULTS,
@@ -11,7 +11,7 @@ import {
   textChannelIdFor,
 } from '../../tools/discord-standin/index.js';
 import { deliver, voteEvent } from '../../tools/guilds-webhook.js';
-import { post, requestAs, sendAs } from '../../tools/list-senders/send.js';
+import { post, requestAs, sampleSecrets, sendAs } from '../../tools/list-senders/send.js';
 import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../../tools/receiver-env.js';
 import { startWorld, type World } from '../../tools/world.js';
 
@@ -20,14 +20,8 @@ import { startWorld, type World } from '../../tools/world.js';
 
 const GUILD = DEFAULTS.guildId;
 const CHANNEL = textChannelIdFor(GUILD);
-const SECRETS: Record<AdaptedSiteId, string> = {
-  topgg: 'whs_e2e0123456789abcdefghijklmnopqrs',
-  discordplace: 'discordplace-token-for-e2e-0123',
-  discadia: 'discadia-path-secret-for-e2e-4567',
-  discordlistspace: 'discordlistspace-token-e2e-89ab',
-  discollab: 'discollab-bearer-token-e2e-cdef',
-};
-const SITES = Object.keys(SECRETS) as AdaptedSiteId[];
+const SECRETS = sampleSecrets('e2e');
+const SITES = LIST_SITE_IDS;
 /** A Guilds voter counted at the start, whose vote delivered again is handled and posts nothing. */
 const COUNTED = nextSnowflake();
 
@@ -38,11 +32,7 @@ beforeAll(async () => {
     VOTE_CHANNEL_ID: CHANNEL,
     REVIEW_CHANNEL_ID: CHANNEL,
     LOG_LEVEL: 'debug',
-    LISTING_TOPGG_SECRET: SECRETS.topgg,
-    LISTING_DISCORDPLACE_SECRET: SECRETS.discordplace,
-    LISTING_DISCADIA_SECRET: SECRETS.discadia,
-    LISTING_DISCORDLISTSPACE_SECRET: SECRETS.discordlistspace,
-    LISTING_DISCOLLAB_SECRET: SECRETS.discollab,
+    ...Object.fromEntries(LIST_SITE_IDS.map((site) => [listingSecretVariable(site), SECRETS[site]])),
   });
   url = webhookUrl;
   world = await startWorld({ env });
@@ -137,7 +127,7 @@ describe.each(SITES)('votes from %s at <WEBHOOK_PATH>/%s', (site) => {
       expect(announcementsOf(voter)).toEqual([]);
     });
 
-  if (site === 'topgg' || site === 'discordplace' || site === 'discollab')
+  if (SITE_FACTS[site].sendsTests)
     it('acknowledges a test delivery and never announces it', async () => {
       const tester = nextSnowflake();
       expect((await as(SECRETS[site], tester, { test: true })).status).toBe(200);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LIST_SITES, type AdaptedSiteId, type Delivery } from '../../../src/lists/index.js';
-import { sendAs } from '../../../tools/list-senders/send.js';
+import { LIST_SITE_IDS, LIST_SITES, SITE_FACTS, type AdaptedSiteId, type Delivery } from '../../../src/lists/index.js';
+import { sampleSecrets, sendAs } from '../../../tools/list-senders/send.js';
 import { GUILD, MEMBER } from '../../support/list-delivery.js';
 
 // Each sender is written from its site's docs, each verifier too: a real delivery over loopback
@@ -33,13 +33,7 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const SECRETS: Record<AdaptedSiteId, string> = {
-  topgg: 'whs_5e1f0c9a7b3d',
-  discordplace: 'dp-token-1',
-  discadia: 'dc-path-secret-2',
-  discordlistspace: 'dls-token-3',
-  discollab: 'collab-token-4',
-};
+const SECRETS = sampleSecrets('unit');
 
 async function deliver(site: AdaptedSiteId, vote: Parameters<typeof sendAs>[1]['vote'], secret = SECRETS[site]) {
   heard.length = 0;
@@ -51,7 +45,7 @@ async function deliver(site: AdaptedSiteId, vote: Parameters<typeof sendAs>[1]['
 }
 
 describe('a sender playing each list', () => {
-  for (const site of Object.keys(SECRETS) as AdaptedSiteId[]) {
+  for (const site of LIST_SITE_IDS) {
     it(`delivers a ${site} vote that ${site}'s verifier takes and reads as that vote`, async () => {
       const { sent, delivery } = await deliver(site, { guildId: GUILD, memberId: MEMBER, memberName: 'bob' });
       expect(sent).toMatchObject({ status: 200, attempts: [{ outcome: 200 }] });
@@ -65,7 +59,7 @@ describe('a sender playing each list', () => {
   }
 
   it('delivers a test from each list that sends tests, read as a test', async () => {
-    for (const site of ['topgg', 'discordplace', 'discollab'] as const) {
+    for (const site of LIST_SITE_IDS.filter((id) => SITE_FACTS[id].sendsTests)) {
       const { delivery } = await deliver(site, { guildId: GUILD, memberId: MEMBER, test: true });
       expect(LIST_SITES[site].verify(delivery, SECRETS[site], Date.now())).toEqual({ ok: true });
       expect(LIST_SITES[site].read(delivery.rawBody, { now: Date.now() })).toMatchObject({ event: { kind: 'test' } });
