@@ -15,7 +15,7 @@ const VOTE_LENGTH_MS = 24 * HOUR_MS;
 /** Discadia's repeats of one vote fall within this (ms). */
 export const DISCADIA_DEDUPE_WINDOW_MS = HOUR_MS;
 
-export const discadia: ListSite = {
+export const discadia: ListSite<'discadia'> = {
   id: 'discadia',
   name: 'Discadia',
   secretFrom: 'bot',

@@ -22,7 +22,7 @@ function until(at: number, voteAgain: number | undefined, context: ReadContext):
   return voteAgain > UNIX_TIME_ABOVE ? voteAgain * 1000 : at + voteAgain * 1000;
 }
 
-export const discollab: ListSite = {
+export const discollab: ListSite<'discollab'> = {
   id: 'discollab',
   name: 'Discollab',
   secretFrom: 'bot',

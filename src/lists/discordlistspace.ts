@@ -57,7 +57,7 @@ const reviewFields = objectReader((at) => {
   return at.done(() => ({ id, content, rating }));
 });
 
-function reader(context: ReadContext): Reader<ListEvent> {
+function reader(context: ReadContext): Reader<ListEvent<'discordlistspace'>> {
   return objectReader((at) => {
     const kind = at.field('trigger', trigger);
     const user = at.nested('user', readUser);
@@ -67,7 +67,7 @@ function reader(context: ReadContext): Reader<ListEvent> {
       kind === 'review' ? reviewFields(isObject(value) ? value : at.source) : ok(undefined),
     );
     return at.done(() => {
-      const read: ListEvent = {
+      const read: ListEvent<'discordlistspace'> = {
         site: 'discordlistspace',
         kind: kind === 'review' ? 'review' : 'vote',
         guildId,
@@ -90,7 +90,7 @@ function reader(context: ReadContext): Reader<ListEvent> {
   });
 }
 
-export const discordlistspace: ListSite = {
+export const discordlistspace: ListSite<'discordlistspace'> = {
   id: 'discordlistspace',
   name: 'discordlist.space',
   secretFrom: 'bot',

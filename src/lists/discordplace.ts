@@ -12,7 +12,7 @@ import { HOUR_MS, SINGLE_WEIGHT, type ListSite } from './site.js';
 
 const VOTE_LENGTH_MS = 24 * HOUR_MS;
 
-export const discordplace: ListSite = {
+export const discordplace: ListSite<'discordplace'> = {
   id: 'discordplace',
   name: 'discord.place',
   secretFrom: 'bot',

@@ -3,7 +3,7 @@
 // Its deliveries keep going through src/api/webhook-payloads.ts: this entry only describes the site.
 import { HOUR_MS, type SiteFacts } from './site.js';
 
-export const guilds: SiteFacts = {
+export const guilds: SiteFacts<'guilds'> = {
   id: 'guilds',
   name: 'Guilds',
   secretFrom: 'bot',

@@ -1,4 +1,7 @@
 // The lists a server can be on besides Guilds: one file per site, one registry.
+import type { ListEvent as AnyListEvent } from './site.js';
+import type { SiteId } from './sites.js';
+
 export * from './site.js';
 export {
   isAdaptedSiteId,
@@ -11,7 +14,13 @@ export {
   listingVoteHoursVariable,
   listName,
   SITE_FACTS,
+  SITE_IDS,
   siteOfEventKind,
+  type AdaptedSiteId,
+  type SiteId,
 } from './sites.js';
 export { DISCADIA_DEDUPE_WINDOW_MS } from './discadia.js';
 export { LIST_REVIEW_ID_PREFIXES, LIST_REVIEW_PENDING_DAYS, listReviewId, listReviewOrigin } from './review-id.js';
+
+/** Outside this folder an event's site is one of the registry's. */
+export type ListEvent = AnyListEvent<SiteId>;

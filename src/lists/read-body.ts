@@ -1,6 +1,6 @@
 import { boolean, describeIssues, objectReader, optional, Wrong, type Field, type Read } from '../core/read-shape.js';
 import { isSnowflake } from '../core/snowflake.js';
-import type { ListEvent, ReadContext, ReadResult, SiteId } from './site.js';
+import type { ListEvent, ReadContext, ReadResult } from './site.js';
 
 /** The body as JSON, or the problem that it is not JSON. */
 function parseBody(rawBody: Buffer): { ok: true; value: unknown } | { ok: false; problem: string } {
@@ -12,12 +12,15 @@ function parseBody(rawBody: Buffer): { ok: true; value: unknown } | { ok: false;
 }
 
 /** A site reader's answer: the event, or a short, value-free description of what was wrong. */
-function toResult(read: Read<ListEvent>): ReadResult {
+function toResult<S extends string>(read: Read<ListEvent<S>>): ReadResult<S> {
   return read.ok ? { ok: true, event: read.value } : { ok: false, problem: describeIssues(read.issues) };
 }
 
 /** Parses, then reads with `reader`: the one path every site's read() takes. */
-export function readWith(rawBody: Buffer, reader: (value: unknown) => Read<ListEvent>): ReadResult {
+export function readWith<S extends string>(
+  rawBody: Buffer,
+  reader: (value: unknown) => Read<ListEvent<S>>,
+): ReadResult<S> {
   const parsed = parseBody(rawBody);
   return parsed.ok ? toResult(reader(parsed.value)) : parsed;
 }
@@ -47,11 +50,11 @@ export interface PlainVoteFields {
  * The reader of a site whose body names only the server, the member and maybe a test: the vote is
  * cast on arrival and runs the listing's length (or the site's default).
  */
-export function readPlainVote(
-  site: SiteId,
+export function readPlainVote<S extends string>(
+  site: S,
   fields: PlainVoteFields,
   defaultLengthMs: number,
-): (rawBody: Buffer, context: ReadContext) => ReadResult {
+): (rawBody: Buffer, context: ReadContext) => ReadResult<S> {
   return (rawBody, context) =>
     readWith(
       rawBody,

@@ -1,8 +1,7 @@
 // A list's review in the review feed (and /reviews pending) is kept under `<site id>:<the site's id>`:
 // the feed's rows stay as they are, a Guilds review id never starts with a list's id and a colon,
 // and the id alone says which list a review came from, to label it and link to it.
-import { isAdaptedSiteId, LIST_SITES, SITE_FACTS } from './sites.js';
-import type { AdaptedSiteId } from './site.js';
+import { isAdaptedSiteId, LIST_SITES, SITE_FACTS, type AdaptedSiteId } from './sites.js';
 
 export const listReviewId = (site: AdaptedSiteId, siteReviewId: string): string => `${site}:${siteReviewId}`;
 

@@ -2,14 +2,8 @@
 // runs there, and the two steps each delivery goes through: verify() on the raw bytes, then read().
 // docs/lists.md describes each site for admins; the site files say where each fact comes from.
 
-export const SITE_IDS = ['guilds', 'topgg', 'discordplace', 'discadia', 'discordlistspace', 'discollab'] as const;
-export type SiteId = (typeof SITE_IDS)[number];
-
 /** The longest vote length a listing may set (`vote-hours`), for the sites whose deliveries do not say: a week. */
 export const LISTING_VOTE_HOURS_MAX = 168;
-
-/** Sites whose deliveries this folder verifies and reads; Guilds' go through src/api/webhook-payloads.ts. */
-export type AdaptedSiteId = Exclude<SiteId, 'guilds'>;
 
 /**
  * Who makes the listing's secret: 'site' (Top.gg's `whs_…`, pasted into the bot) or 'bot' (the bot
@@ -44,8 +38,9 @@ export interface ReadContext {
 }
 
 /** One delivery, the same shape whichever list sent it. */
-export interface ListEvent {
-  site: SiteId;
+/** `Site`: the site's id; sites.ts narrows it to the registry's ids for the code outside this folder. */
+export interface ListEvent<Site extends string = string> {
+  site: Site;
   /** A 'test' delivery is acknowledged and shown, never announced or counted. */
   kind: 'vote' | 'review' | 'test';
   /** The server the site says was voted for; the receiver checks it is the listing's. */
@@ -65,11 +60,12 @@ export interface ListEvent {
   review?: { id: string; content: string; rating?: number; url?: string };
 }
 
-export type ReadResult = { ok: true; event: ListEvent } | { ok: false; problem: string };
+export type ReadResult<Site extends string = string> =
+  { ok: true; event: ListEvent<Site> } | { ok: false; problem: string };
 
 /** What the registry, /setup listing and the docs know about a site. */
-export interface SiteFacts {
-  id: SiteId;
+export interface SiteFacts<Id extends string = string> {
+  id: Id;
   /** The site's own name, shown as is in every language. */
   name: string;
   secretFrom: SecretSource;
@@ -106,14 +102,13 @@ export function clampWeight(sent: number, range: WeightRange): { weight: number;
 }
 
 /** A site whose deliveries the bot verifies and reads itself. */
-export interface ListSite extends SiteFacts {
-  id: AdaptedSiteId;
+export interface ListSite<Id extends string = string> extends SiteFacts<Id> {
   /** Where the admin finds (or types) the listing's secret on the site, for the setting's message. */
   secretHint: string;
   /** Checks the raw request before any parsing; compares in constant time. `now` in ms. */
   verify(delivery: Delivery, secret: string, now: number): Verdict;
   /** Reads a verified body; a body of the wrong shape is a problem, never a throw. */
-  read(rawBody: Buffer, context: ReadContext): ReadResult;
+  read(rawBody: Buffer, context: ReadContext): ReadResult<Id>;
 }
 
 export const HOUR_MS = 3_600_000;

@@ -96,7 +96,7 @@ const readUser = objectReader((at) => {
   return at.done(() => ({ memberId, name }));
 });
 
-function readV1(context: ReadContext): Reader<ListEvent> {
+function readV1(context: ReadContext): Reader<ListEvent<'topgg'>> {
   const readVote = objectReader((at) => {
     const id = at.field('id', string);
     const votes = at.field('weight', weight);
@@ -126,14 +126,14 @@ function event(
   until: number,
   weight: { weight: number; weightSent?: number },
   siteEventId: string | undefined,
-): ListEvent {
-  const read: ListEvent = { site: 'topgg', kind, guildId, memberId: user.memberId, at, until, ...weight };
+): ListEvent<'topgg'> {
+  const read: ListEvent<'topgg'> = { site: 'topgg', kind, guildId, memberId: user.memberId, at, until, ...weight };
   if (user.name !== undefined) read.memberName = user.name;
   if (siteEventId !== undefined) read.siteEventId = siteEventId;
   return read;
 }
 
-function readV0(context: ReadContext): Reader<ListEvent> {
+function readV0(context: ReadContext): Reader<ListEvent<'topgg'>> {
   return objectReader((at) => {
     const guildId = at.field('guild', snowflake);
     const memberId = at.field('user', snowflake);
@@ -154,7 +154,7 @@ function readEither(rawBody: Buffer, context: ReadContext) {
   );
 }
 
-export const topgg: ListSite = {
+export const topgg: ListSite<'topgg'> = {
   id: 'topgg',
   name: 'Top.gg',
   secretFrom: 'site',

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { GATES } from '../../src/bot/permissions.js';
 import { SERVER_PAGES } from '../../src/dashboard/nav.js';
 import { en } from '../../src/i18n/catalogs/en.js';
-import { LIST_SITE_IDS, SITE_FACTS } from '../../src/lists/index.js';
+import { LIST_SITE_IDS, LIST_SITES, SITE_FACTS } from '../../src/lists/index.js';
 
 // docs/development.md's recipes name the files a usual change touches. These checks fail when the code
 // and a recipe disagree: a site, a page or a command missing a part the recipe names, or a site named
@@ -37,6 +37,7 @@ describe('the recipes in docs/development.md', () => {
     const lists = read('docs/lists.md');
     it.each(LIST_SITE_IDS)('%s has its file, steps, sender, docs section and tests', (site) => {
       expect(exists(`src/lists/${site}.ts`)).toBe(true);
+      expect(LIST_SITES[site].id).toBe(site);
       expect(catalog[`setup.listing.steps.${site}`]).toEqual(expect.any(String));
       expect(senders).toMatch(new RegExp(`^  ${site}: \\{ build: `, 'm'));
       expect(lists).toContain(`\n## ${SITE_FACTS[site].name}\n`);
