@@ -32,7 +32,10 @@ const REFUSALS = {
     ...LIMIT_HEADERS,
     'Retry-After': { description: 'Seconds until the key may ask again.', schema: { type: 'integer', minimum: 1 } },
   }),
-  '503': answer('The store did not answer in time; try again shortly.', ref('Error')),
+  // Before the key is known (its store read failed) there is no bucket to tell of.
+  '503': answer('The store did not answer in time; try again after Retry-After seconds.', ref('Error'), {
+    'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer', minimum: 1 } },
+  }),
 };
 
 const guildParameter = {

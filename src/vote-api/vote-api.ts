@@ -5,7 +5,7 @@ import type { Logger } from '../core/log.js';
 import { firstHeader } from '../core/request-body.js';
 import { storeWithin } from '../store/within.js';
 import { BadRequest, memberVoteAnswer, votesPageAnswer, type ApiLedger } from './answers.js';
-import type { KeyCheck } from './key-check.js';
+import type { KeyCheck, KeyHolder } from './key-check.js';
 import { OPENAPI_DOCUMENT } from './openapi.js';
 import { KeyRateLimiter, type RateVerdict } from './rate-limit.js';
 
@@ -78,7 +78,7 @@ export class VoteApi {
     }
     if (!route) return sendText(res, 200, DOCUMENT_TEXT);
     const deadline = this.options.storeDeadlineMs ?? STORE_DEADLINE_MS;
-    let holder;
+    let holder: KeyHolder | undefined;
     try {
       holder = await storeWithin(this.options.keys.holder(firstHeader(req, 'authorization')), deadline);
     } catch (err) {
