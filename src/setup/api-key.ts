@@ -34,7 +34,7 @@ function keysKeptHere(ctx: BaseContext): void {
 /** A step on one key by its name: the API on and its keys kept here checked first, the name as typed, trimmed. */
 const onKeyNamed =
   (act: (ctx: BaseContext, name: string, call: SetupCall) => Promise<MessageView>) =>
-  (ctx: BaseContext, { keyName }: ApiKeyInput, call: SetupCall): Promise<MessageView> => {
+  async (ctx: BaseContext, { keyName }: ApiKeyInput, call: SetupCall): Promise<MessageView> => {
     keysKeptHere(ctx);
     return act(ctx, keyName.trim(), call);
   };
