@@ -23,6 +23,7 @@ import { LIST_SITES, LISTING_VOTE_HOURS_MAX } from '../src/lists/index.js';
 import { TEMPLATE_MAX } from '../src/announce/template.js';
 import { STREAK_GRACE_HOURS_MAX } from '../src/streaks/streak.js';
 import { announceAnswer } from '../src/setup/announce.js';
+import { API_KEY_NAME_MAX, apiKeyCreateAnswer, apiKeyListAnswer, apiKeyRevokeAnswer } from '../src/setup/api-key.js';
 import { applyChannel, CHANNEL_KINDS, POSTABLE_CHANNELS, type ChannelKind } from '../src/setup/channel.js';
 import { openCredentials } from '../src/setup/credentials.js';
 import { applyListingRemove, listingAddAnswer, listingsAnswer } from '../src/setup/listing.js';
@@ -103,6 +104,21 @@ const LISTING = {
   listingList: setupStep({}, (ctx, _input, call) => listingsAnswer(ctx, call)),
 } satisfies Partial<Record<SetupPart, SetupStep>>;
 
+const keyName = stringOption.required((o) => o.setMaxLength(API_KEY_NAME_MAX));
+
+/** `/setup api-key create|revoke|list`: keys to the vote API (docs/api.md). */
+const API_KEY = {
+  apiKeyCreate: setupStep({ keyName }, apiKeyCreateAnswer),
+  apiKeyRevoke: setupStep({ keyName }, apiKeyRevokeAnswer),
+  apiKeyList: setupStep({}, (ctx, _input, call) => apiKeyListAnswer(ctx, call)),
+} satisfies Partial<Record<SetupPart, SetupStep>>;
+
+/** The subcommand groups, each under its own name. */
+const GROUPS = [
+  ['listing', LISTING],
+  ['apiKey', API_KEY],
+] as const satisfies ReadonlyArray<readonly [SetupPart, Partial<Record<SetupPart, SetupStep>>]>;
+
 const RESET = setupStep({}, (_ctx, _input, { i18n }) => resetConfirmView(i18n));
 
 const subcommand =
@@ -117,10 +133,11 @@ const command = commandNamed(new SlashCommandBuilder(), 'setup')
   .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
   .addSubcommand(setupNamed('credentials'));
 for (const [part, step] of entries(STEPS)) command.addSubcommand(subcommand(part, step));
-command.addSubcommandGroup((group) => {
-  for (const [part, step] of entries(LISTING)) group.addSubcommand(subcommand(part, step));
-  return setupNamed('listing')(group);
-});
+for (const [name, table] of GROUPS)
+  command.addSubcommandGroup((group) => {
+    for (const [part, step] of entries(table)) group.addSubcommand(subcommand(part, step));
+    return setupNamed(name)(group);
+  });
 export const data = command.addSubcommand(setupNamed('status')).addSubcommand(setupNamed('reset'));
 
 /** Works in a server not set up yet: setting it up is what it is for. */
@@ -131,7 +148,9 @@ export const gate: Gate = 'manageServer';
 // Discord sends the English subcommand name whatever the member's language.
 const ANSWERS: ReadonlyMap<string, SetupStep> = new Map([
   ...entries(STEPS).map(([part, step]) => [setupName(part), step] as const),
-  ...entries(LISTING).map(([part, step]) => [`${setupName('listing')} ${setupName(part)}`, step] as const),
+  ...GROUPS.flatMap(([name, table]) =>
+    entries(table).map(([part, step]) => [`${setupName(name)} ${setupName(part)}`, step] as const),
+  ),
   [setupName('reset'), RESET],
 ]);
 

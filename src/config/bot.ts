@@ -1,5 +1,6 @@
 // The bot's settings (ROLE=all or bot), which the doctor reads too: one parse, so the two never disagree.
 import { readFields, type Values } from './fields.js';
+import { apiProblems } from './api-fields.js';
 import { deepFreeze, ConfigError, fromDotenv, readOrThrow } from './load.js';
 import { BOT_FIELDS, type Role } from './bot-fields.js';
 import {
@@ -132,7 +133,7 @@ function crossProblems(e: Partial<Settings>, guildIdWritten: boolean): string[] 
       'SECRETS_KEY_PREVIOUS',
       'is set without SECRETS_KEY: the previous key only opens what it sealed while a new one seals',
     );
-  problems.push(...shardProblems(e));
+  problems.push(...shardProblems(e), ...apiProblems(e, !many));
   problems.push(
     ...dashboardProblems(e, {
       METRICS_PORT: e.METRICS_PORT,

@@ -1,3 +1,4 @@
+import { apiProblems } from './api-fields.js';
 import { deepFreeze, ConfigError, fromDotenv, readOrThrow } from './load.js';
 import {
   DATABASE_URL,
@@ -59,6 +60,7 @@ export function parseReceiverConfig(env: NodeJS.ProcessEnv, terminal = onTermina
     problems.push(
       'SECRETS_KEY is missing: DISCORD_GUILD_ID is empty, so each server has its own token, sealed with the key the bot uses',
     );
+  problems.push(...apiProblems(e, e.DISCORD_GUILD_ID !== undefined));
   if (e.HEALTH_PORT !== undefined && (e.HEALTH_PORT === e.METRICS_PORT || e.HEALTH_PORT === e.WEBHOOK_PORT))
     problems.push('HEALTH_PORT must differ from METRICS_PORT and WEBHOOK_PORT: /healthz alone gets a port of its own');
   if (problems.length > 0 || e.DATABASE_URL.kind !== 'postgres' || webhook === undefined)

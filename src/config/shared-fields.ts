@@ -25,6 +25,7 @@ import { SNOWFLAKE } from '../api/index.js';
 import { secretKey, type SecretKeys } from '../secrets/secret-box.js';
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl, type DatabaseTarget } from '../store/database-url.js';
 import { DEFAULT_MAX_CONNECTIONS } from './webhook-limits.js';
+import { API_FIELDS, apiSettings, type ApiSettings } from './api-fields.js';
 import {
   HOUR_MS,
   LIST_SITE_IDS,
@@ -141,6 +142,7 @@ export const WEBHOOK_FIELDS = {
   WEBHOOK_PUBLIC_URL: optional(
     httpUrl('the address Guilds reaches the receiver at, e.g. https://bot.example.com (the path is added)'),
   ),
+  ...API_FIELDS,
 };
 
 /** Discord's REST base without the version (discord.js's RouteBases.api has /v10 already): where DISCORD_API_URL is unset. */
@@ -220,6 +222,8 @@ export interface WebhookSettings {
   readonly listingSecrets?: ListingSecrets;
   /** Single-server mode's LISTING_<SITE>_VOTE_HOURS, by site id (only lists whose votes do not say). */
   readonly listingVoteHours?: ListingVoteHours;
+  /** The vote API on the receiver's port; undefined (off) unless API_ENABLED=true. */
+  readonly api?: ApiSettings;
 }
 
 /** LISTING_<SITE>_VOTE_HOURS by site id (only the lists whose votes do not say). */
@@ -235,9 +239,11 @@ function bySite<T>(value: (site: AdaptedSiteId) => T | undefined): Partial<Recor
   ) as Partial<Record<AdaptedSiteId, T>>;
 }
 
-/** The listings' secrets, for the values a log line must never show. */
-export const listingSecretTexts = (webhook: WebhookSettings | undefined): string[] =>
-  Object.values(webhook?.listingSecrets ?? {}).filter((secret): secret is string => secret !== undefined);
+/** The listings' secrets and the API's keys, for the values a log line must never show. */
+export const listingSecretTexts = (webhook: WebhookSettings | undefined): string[] => [
+  ...Object.values(webhook?.listingSecrets ?? {}).filter((secret): secret is string => secret !== undefined),
+  ...(webhook?.api?.keys ?? []),
+];
 
 /** The receiver's settings; undefined (off) unless WEBHOOK_PORT is set. */
 export function webhookSettings(e: Values<typeof WEBHOOK_FIELDS>): WebhookSettings | undefined {
@@ -252,6 +258,7 @@ export function webhookSettings(e: Values<typeof WEBHOOK_FIELDS>): WebhookSettin
         maxConnections: e.WEBHOOK_MAX_CONNECTIONS,
         listingSecrets: bySite((site) => e[listingSecretVariable(site)]),
         listingVoteHours: bySite((site) => e[listingVoteHoursVariable(site)]),
+        ...apiSettings(e),
       };
 }
 

@@ -13,6 +13,9 @@ import type { RefusalReason } from '../webhooks/refusals.js';
 import { KnownServers } from '../webhooks/known-servers.js';
 import { SharedTokens } from '../webhooks/shared-tokens.js';
 import { webhookTargets } from '../webhooks/targets.js';
+import { graceMs } from '../streaks/streak.js';
+import { KeyCheck } from '../vote-api/key-check.js';
+import { VoteApi } from '../vote-api/vote-api.js';
 
 export interface WebhookReceiverParts {
   webhook: WebhookSettings;
@@ -20,7 +23,7 @@ export interface WebhookReceiverParts {
   database: DatabaseTarget;
   servers: Servers;
   /** Where deliveries are stored, grouped by an EventWriter; on PostgreSQL, which servers take them. */
-  store: Pick<StoreRoot, 'addEvents' | 'webhookServerIds'>;
+  store: Pick<StoreRoot, 'addEvents' | 'webhookServerIds' | 'apiKeyByHash' | 'forServer'>;
   logger: Logger;
   /** The servers' delivery log (/setup status), owned by the caller: a bot's handling writes to it too. */
   deliveries: DeliveryLog;
@@ -61,6 +64,7 @@ export async function startWebhookReceiver(parts: WebhookReceiverParts): Promise
     deliveries: parts.deliveries,
     onRefused: parts.onRefused,
     inbox: parts.inbox,
+    api: webhook.api && voteApi(parts, webhook.api.keys, shared?.tokens),
   });
   return {
     url: receiver.url,
@@ -69,6 +73,25 @@ export async function startWebhookReceiver(parts: WebhookReceiverParts): Promise
       await shared?.stop();
     },
   };
+}
+
+/**
+ * The vote API on the receiver's port (API_ENABLED): store keys of every server, and in single-server
+ * mode API_KEYS bound to its one server. A server's streak grace is read as its token is: on
+ * PostgreSQL from the store again once stale, since /setup may run in another process.
+ */
+function voteApi(parts: WebhookReceiverParts, keys: readonly string[], shared: SharedTokens | undefined): VoteApi {
+  const { servers, store } = parts;
+  const single = servers.environment;
+  return new VoteApi({
+    keys: new KeyCheck({ store, single: single && { guildId: single.guildId, keys } }),
+    ledger: (guildId) => store.forServer(guildId),
+    graceMs: async (guildId) => {
+      if (shared) await shared.fresh(guildId);
+      return servers.settings(guildId)?.streakGraceMs ?? graceMs(undefined);
+    },
+    logger: parts.logger,
+  });
 }
 
 /**

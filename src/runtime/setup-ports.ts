@@ -1,5 +1,5 @@
 import type { ConnectionCheck } from '../api/index.js';
-import type { DeliveryRecord, MilestoneStore, PollRecord } from '../store/index.js';
+import type { ApiKeyStore, DeliveryRecord, MilestoneStore, PollRecord } from '../store/index.js';
 
 /** What /setup needs beyond the servers' settings, wired in processes/bot.ts: narrow, so the flows stay testable. */
 export interface SetupPorts {
@@ -17,6 +17,8 @@ export interface SetupPorts {
   lastPoll(guildId: string): Promise<PollRecord | undefined>;
   /** The server's delivery log, newest first. */
   recentDeliveries(guildId: string): Promise<DeliveryRecord[]>;
+  /** The vote API's keys of every server, each call bounded to leave time to answer. */
+  readonly apiKeys: Pick<ApiKeyStore, 'apiKeys' | 'addApiKey' | 'removeApiKey'>;
   /** The commands as commands/ defines them, in the shape deploy-commands registers. */
   readonly commands: ReadonlyArray<Record<string, unknown>>;
 }

@@ -34,6 +34,7 @@ export type {
   VoteSite,
   PendingAnnouncement,
   RunningListVote,
+  LedgerVote,
   MemberStreak,
   MirrorEntry,
   ScheduledExpiry,

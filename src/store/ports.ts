@@ -1,6 +1,8 @@
 import type {
   FeedAnswer,
   FeedEdit,
+  LedgerVote,
+  MemberTotals,
   FeedPost,
   FeedReview,
   MemberStreak,
@@ -129,6 +131,14 @@ export interface VoteLedger {
    * only, for the leaderboard.
    */
   votesBetween(from: number, to: number, site?: VoteSite): Promise<Array<{ userId: string; votes: number }>>;
+}
+
+/** The ledger as the vote API reads it (sql-vote-feed.ts); votes the first poll found are never in it. */
+export interface VoteFeedStore {
+  /** Up to `limit` votes cast at or after `since` that the ledger took after the vote `afterId`, in its order. */
+  ledgerPage(since: number, afterId: number, limit: number): Promise<LedgerVote[]>;
+  /** The member's votes by weight up to `at`: since `monthStart`, and ever. */
+  memberTotals(userId: string, monthStart: number, at: number): Promise<MemberTotals>;
 }
 
 /** The counts split by the list each vote was cast on, for the leaderboard and /stats. */
@@ -264,6 +274,7 @@ export interface Store
     ReviewFeedStore,
     OutboxStore,
     VoteLedger,
+    VoteFeedStore,
     SiteBreakdownStore,
     StreakStore,
     StatsStore,

@@ -1,6 +1,7 @@
 import type { ShardSet } from '../shards/ownership.js';
 import type { DueExpiryOf, DueListReminderOf, SweepCursor, WaitingWork } from './types.js';
 import type {
+  ApiKeyRecord,
   DeliveryRecord,
   ListingActivity,
   ListingRecord,
@@ -118,6 +119,18 @@ export interface SignOutStore {
   signOuts(now: number): Promise<Map<string, number>>;
 }
 
+/** The vote API's keys (sql-api-keys.ts), each bound to one server. */
+export interface ApiKeyStore {
+  /** The server's keys, oldest first. */
+  apiKeys(guildId: string): Promise<ApiKeyRecord[]>;
+  /** The key whose hash this is, of whichever server. */
+  apiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
+  /** Adds the key unless its name is taken in the server or the server holds `most` already. */
+  addApiKey(record: ApiKeyRecord, most: number): Promise<'added' | 'taken' | 'full'>;
+  /** The key removed, or undefined when the server has none of that name. */
+  removeApiKey(guildId: string, name: string): Promise<ApiKeyRecord | undefined>;
+}
+
 /** Interactions answered over HTTP (sql-handled-interactions.ts): a replayed request runs nothing. */
 export interface HandledInteractionStore {
   /** True when `id` is claimed here for the first time; false when it was handled before. */
@@ -138,7 +151,8 @@ export interface StoreRoot
     ListingStore,
     SweepStore,
     SignOutStore,
-    HandledInteractionStore {
+    HandledInteractionStore,
+    ApiKeyStore {
   readonly backend: 'sqlite' | 'postgres';
   readonly driver: 'node:sqlite' | 'better-sqlite3' | 'pg';
   /** Highest migration applied. */

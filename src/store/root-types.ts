@@ -83,6 +83,20 @@ export interface SealedKeyUse {
 }
 
 /** A server the bot serves or served: its settings and its secrets, sealed (src/secrets). */
+/** A key to the vote API (/setup api-key create): bound to its server, kept as the hash of the key. */
+export interface ApiKeyRecord {
+  guildId: string;
+  /** What the admin called it, unique in the server: /setup api-key revoke names it. */
+  name: string;
+  /** SHA-256 of the whole key, hex. */
+  keyHash: string;
+  /** The key's last four characters, all that is ever shown again. */
+  last4: string;
+  createdAt: number;
+  /** The member who made it. */
+  createdBy: string;
+}
+
 /** A list besides Guilds a server takes votes from (/setup listing add, or LISTING_<SITE>_SECRET). */
 export interface ListingRecord {
   guildId: string;

@@ -11,17 +11,20 @@ import { ServerScoped } from './sql-scoped.js';
 import { sqlServerRecord } from './sql-servers.js';
 import { sqlVoteAnnouncements } from './sql-vote-announcements.js';
 import { sqlVoteCounts } from './sql-vote-counts.js';
+import { sqlVoteFeed } from './sql-vote-feed.js';
 import { sqlVotes } from './sql-votes.js';
 
 /** One server's store: each table's statements (a file each), on SQLite and PostgreSQL alike. */
 export class SqlServerStore
   extends sqlVotes(
-    sqlVoteCounts(
-      sqlVoteAnnouncements(
-        sqlServerRecord(
-          sqlReviewFeed(
-            sqlOutbox(
-              sqlMirror(sqlServerEvents(sqlServerDeliveries(sqlExpiries(sqlReminders(sqlMilestones(ServerScoped)))))),
+    sqlVoteFeed(
+      sqlVoteCounts(
+        sqlVoteAnnouncements(
+          sqlServerRecord(
+            sqlReviewFeed(
+              sqlOutbox(
+                sqlMirror(sqlServerEvents(sqlServerDeliveries(sqlExpiries(sqlReminders(sqlMilestones(ServerScoped)))))),
+              ),
             ),
           ),
         ),

@@ -1,4 +1,5 @@
 import { currentVersion, migrate, storeCreatedAt } from './migrations.js';
+import { sqlApiKeys } from './sql-api-keys.js';
 import type { Store } from './ports.js';
 import type { StoreRoot } from './root-ports.js';
 import { num, type Db } from './sql.js';
@@ -21,7 +22,9 @@ export async function sqlStore(db: Db): Promise<StoreRoot> {
 
 /** The store as a whole: each table's statements (a file each), and one server's store by `forServer`. */
 class SqlStoreRoot
-  extends sqlHandledInteractions(sqlSignOuts(sqlSweeps(sqlListings(sqlEvents(sqlDeliveryLog(sqlServers(AllServers)))))))
+  extends sqlApiKeys(
+    sqlHandledInteractions(sqlSignOuts(sqlSweeps(sqlListings(sqlEvents(sqlDeliveryLog(sqlServers(AllServers))))))),
+  )
   implements StoreRoot
 {
   get backend() {

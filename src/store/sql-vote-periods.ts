@@ -50,8 +50,8 @@ export function sqlVotePeriods<Base extends ServerScopedClass>(base: Base) {
 
     async runningVotesOf(userId: string, at: number): Promise<RunningListVote[]> {
       const rows = await this.query(
-        `SELECT site, voted_at, period_ends_at FROM (
-           SELECT site, voted_at, period_ends_at,
+        `SELECT site, voted_at, period_ends_at, weight FROM (
+           SELECT site, voted_at, period_ends_at, weight,
              ROW_NUMBER() OVER (PARTITION BY site ORDER BY period_ends_at DESC, id DESC) AS latest
            FROM votes WHERE guild_id = $1 AND user_id = $2 AND period_ends_at > $3) AS running
          WHERE latest = 1 ORDER BY voted_at, site`,
@@ -61,6 +61,7 @@ export function sqlVotePeriods<Base extends ServerScopedClass>(base: Base) {
         site: String(row.site),
         votedAt: num(row.voted_at),
         endsAt: num(row.period_ends_at),
+        weight: num(row.weight),
       }));
     }
 

@@ -106,6 +106,20 @@ export interface RunningListVote {
   site: VoteSite;
   votedAt: number;
   endsAt: number;
+  /** What it counts as (a double, or Top.gg's weekend vote: 2). */
+  weight: number;
+}
+
+/** A vote as the ledger took it, for the vote API's list: `id` orders the ledger. */
+export interface LedgerVote extends RunningListVote {
+  id: number;
+  userId: string;
+}
+
+/** A member's counted votes by weight: this calendar month (UTC) and ever. */
+export interface MemberTotals {
+  month: number;
+  allTime: number;
 }
 
 /** A member's counted votes over a range: the sum, and what each list gave. */

@@ -45,6 +45,13 @@ export interface ReceiverOptions {
   timeouts?: { headersMs?: number; requestMs?: number; checkMs?: number };
   refusalLogIntervalMs?: number;
   now?: () => number;
+  /** Requests on another route of the same port (the vote API, API_ENABLED): what it owns, it answers. */
+  api?: SideRoutes;
+}
+
+interface SideRoutes {
+  owns(pathname: string): boolean;
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
 /**

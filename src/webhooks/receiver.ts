@@ -38,8 +38,9 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
       connectionsCheckingInterval: options.timeouts?.checkMs ?? CONNECTIONS_CHECK_MS,
     },
     (req, res) => {
-      void deliveries.handle(req, res).catch((err: unknown) => {
-        options.logger.error({ err }, 'webhook delivery failed');
+      const api = options.api?.owns(new URL(req.url ?? '/', 'http://receiver').pathname) ? options.api : undefined;
+      void (api ?? deliveries).handle(req, res).catch((err: unknown) => {
+        options.logger.error({ err }, api ? 'vote API request failed' : 'webhook delivery failed');
         answer(res, 500, 'internal error');
       });
     },

@@ -91,6 +91,12 @@ describe('npm run playground, with npm start in a second terminal', () => {
     expect(delivery.stdout).toContain('@Bob (Bob) voted');
     const check = await send('/vote', 'member:bob');
     expect(check.stdout).toContain('Vote active');
+    // Another bot asks the vote API (API_ENABLED, the playground's API_KEYS) whether Bob is voting.
+    const asked = await send('api', 'vote', 'member:bob');
+    expect(asked.code).toBe(0);
+    expect(asked.stdout).toMatch(/API › GET \/api\/v1\/guilds\/\d+\/members\/\d+\/vote → 200 \(rate limit: limit 60/);
+    expect(asked.stdout).toContain('"voting": true');
+    expect(asked.stdout).toContain('"site": "guilds"');
   });
 
   it('delivers a vote as Top.gg does (signed), to the listing the playground made, and announces it', async () => {

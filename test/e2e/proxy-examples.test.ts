@@ -16,6 +16,7 @@ import { markedSnippet } from '../support/marked-snippet.js';
 
 const GUILD = DEFAULTS.guildId;
 const TOPGG_SECRET = 'whs_proxy0123456789abcdefghijklmno';
+const API_KEY = 'vrk_proxy-example-key-0123456789abcdef';
 const PROXIES: { name: ProxyName; snippet: string }[] = [
   { name: 'caddy', snippet: 'caddy-one-host' },
   { name: 'nginx', snippet: 'nginx-one-host' },
@@ -30,7 +31,11 @@ let dashboardPort: number;
 let interactionsPort: number;
 beforeAll(async () => {
   if (runnable.length === 0) return;
-  const { url: _url, ...receiver } = await receiverEnv({ LISTING_TOPGG_SECRET: TOPGG_SECRET });
+  const { url: _url, ...receiver } = await receiverEnv({
+    LISTING_TOPGG_SECRET: TOPGG_SECRET,
+    API_ENABLED: 'true',
+    API_KEYS: API_KEY,
+  });
   const dashboard = await dashboardSettings();
   receiverPort = Number(receiver.WEBHOOK_PORT);
   dashboardPort = Number(dashboard.env.DASHBOARD_PORT);
@@ -77,6 +82,19 @@ describe.each(PROXIES)('the docs’ $name example ($snippet)', ({ name, snippet 
     ).toBe(200);
     const line = await world.bot.waitForLog(accepted(voter), 10_000, 'the Top.gg vote recorded');
     expect(line.site).toBe('topgg');
+  });
+
+  run("passes the vote API at /api/v1 to the receiver: the member's vote with a key, 401 without", async () => {
+    const voter = nextSnowflake();
+    expect(await deliver(`${proxy!.base}/webhook`, WEBHOOK_TOKEN, voteEvent(GUILD, voter))).toBe(200);
+    await world.bot.waitForLog(accepted(voter), 10_000, 'the Guilds vote recorded');
+    const url = `${proxy!.base}/api/v1/guilds/${GUILD}/members/${voter}/vote`;
+    const asked = await fetch(url, { headers: { authorization: `Bearer ${API_KEY}` } });
+    expect(asked.status).toBe(200);
+    expect(((await asked.json()) as { voting: boolean }).voting).toBe(true);
+    const refused = await fetch(url);
+    await refused.arrayBuffer();
+    expect(refused.status).toBe(401);
   });
 
   run('passes a signed interaction at /interactions to the endpoint, which answers it in the response', async () => {

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { startSandbox } from '../../src/sandbox/server.js';
+import { hashApiKey, newApiKey } from '../../src/secrets/api-keys.js';
+import { openStore } from '../../src/store/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { startBot, type BotProcess } from '../../tools/bot-process.js';
 import { textOf } from '../../tools/conversation.js';
@@ -41,6 +43,8 @@ let receiver: BotProcess;
 let receiverUrl: string;
 let receiverMetrics: string;
 const tokens = new Map<string, string>();
+/** Keys to the vote API made in the store, to look for in the receiver's log. */
+const apiKeys: string[] = [];
 const processes: BotProcess[] = [];
 
 beforeAll(async () => {
@@ -78,6 +82,7 @@ function startReceiverProcess(port: number, metricsPort: number): BotProcess {
       WEBHOOK_HOST: '127.0.0.1',
       SECRETS_KEY,
       LOG_LEVEL: 'info',
+      API_ENABLED: 'true',
     },
     { script: 'receiver' },
   );
@@ -208,6 +213,40 @@ describe('a receiver process beside a bot process on one PostgreSQL', () => {
     expect(receiver.logs.filter((line) => (line.level ?? 0) >= 50)).toEqual([]);
   }, 60_000);
 
+  it('answers the vote API from the ledger the bot writes, with keys from the shared store, a revoke at once', async () => {
+    const voter = nextSnowflake();
+    await send(FIRST, voteEvent(FIRST, voter));
+    await discord.waitUntil(() => mentions(FIRST, voter) > 0, 20_000, 'the vote announced');
+    const key = newApiKey();
+    apiKeys.push(key);
+    const root = await openStore({ kind: 'postgres', url: databaseUrl });
+    try {
+      const record = {
+        guildId: FIRST,
+        name: 'bot',
+        keyHash: hashApiKey(key),
+        last4: 'x',
+        createdAt: 1,
+        createdBy: voter,
+      };
+      expect(await root.addApiKey(record, 10)).toBe('added');
+      const ask = () =>
+        fetch(`${receiverUrl.replace(/\/webhook$/, '')}/api/v1/guilds/${FIRST}/members/${voter}/vote`, {
+          headers: { authorization: `Bearer ${key}` },
+        });
+      const asked = await ask();
+      expect(asked.status).toBe(200);
+      expect(await asked.json()).toMatchObject({ voting: true, lists: [{ site: 'guilds', weight: 1 }], all_time: 1 });
+      // Revoked in the store (as /setup api-key revoke in a bot process does): refused at the next request.
+      await root.removeApiKey(FIRST, 'bot');
+      const refused = await ask();
+      await refused.arrayBuffer();
+      expect(refused.status).toBe(401);
+    } finally {
+      await root.close();
+    }
+  }, 30_000);
+
   it('reports itself healthy and counts what it stored on /metrics, then stops on SIGTERM with exit 0', async () => {
     const health = await fetch(`${receiverMetrics}/healthz`);
     expect(health.status).toBe(200);
@@ -218,7 +257,7 @@ describe('a receiver process beside a bot process on one PostgreSQL', () => {
     expect(metrics).toMatch(/^vote_review_bot_webhook_refusals_total\{reason="token"\} 1$/m);
     expect(await receiver.stop('SIGTERM')).toMatchObject({ code: 0 });
     const logs = JSON.stringify(receiver.logs);
-    for (const secret of [SECRETS_KEY, ...tokens.values()]) expect(logs).not.toContain(secret);
+    for (const secret of [SECRETS_KEY, ...tokens.values(), ...apiKeys]) expect(logs).not.toContain(secret);
   }, 30_000);
 });
 

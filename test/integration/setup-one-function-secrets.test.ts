@@ -82,6 +82,7 @@ async function contextOn(): Promise<BaseContext> {
       forgetClient: () => {},
       lastDeliveryAt: async () => undefined,
       milestones: (guildId) => root.forServer(guildId),
+      apiKeys: root,
       milestonesChanged: () => {},
       lastPoll: unused,
       recentDeliveries: unused,

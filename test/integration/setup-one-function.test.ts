@@ -67,6 +67,7 @@ async function contextOn(logger: BaseContext['logger']): Promise<BaseContext> {
       forgetClient: () => {},
       lastDeliveryAt: unused,
       milestones: (guildId) => root.forServer(guildId),
+      apiKeys: root,
       milestonesChanged: () => {},
       lastPoll: unused,
       recentDeliveries: unused,

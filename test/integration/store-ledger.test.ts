@@ -88,7 +88,7 @@ describe.each(backends)('the one ledger on $name', (backend) => {
         { userId: BOB, votes: 2, bySite: { guilds: 2 } },
       ]);
       expect(await migratedServer.runningVotesOf(ALICE, T + 14 * HOUR)).toEqual([
-        { site: 'guilds', votedAt: T + 13 * HOUR, endsAt: T + 25 * HOUR },
+        { site: 'guilds', votedAt: T + 13 * HOUR, endsAt: T + 25 * HOUR, weight: 2 },
       ]);
     } finally {
       await migrated.close();
@@ -133,9 +133,9 @@ describe.each(backends)('the one ledger on $name', (backend) => {
     });
 
     expect(await store.runningVotesOf(ALICE, T + 3 * HOUR)).toEqual([
-      { site: 'guilds', votedAt: T, endsAt: T + 12 * HOUR },
-      { site: 'topgg', votedAt: T + HOUR, endsAt: T + 13 * HOUR },
-      { site: 'discordplace', votedAt: T + 2 * HOUR, endsAt: T + 26 * HOUR },
+      { site: 'guilds', votedAt: T, endsAt: T + 12 * HOUR, weight: 1 },
+      { site: 'topgg', votedAt: T + HOUR, endsAt: T + 13 * HOUR, weight: 2 },
+      { site: 'discordplace', votedAt: T + 2 * HOUR, endsAt: T + 26 * HOUR, weight: 1 },
     ]);
     expect((await store.runningVotes(T + 3 * HOUR)).get(ALICE)).toBe(T + 26 * HOUR);
     expect((await store.runningVotes(T + 3 * HOUR, 'guilds')).get(ALICE)).toBe(T + 12 * HOUR);
@@ -156,7 +156,7 @@ describe.each(backends)('the one ledger on $name', (backend) => {
     expect(await other.acceptVote(topgg)).toBe(true);
     expect(await other.votesBetween(T, T + DAY)).toEqual([{ userId: ALICE, votes: 2 }]);
     expect(await other.runningVotesOf(ALICE, T + 3 * HOUR)).toEqual([
-      { site: 'topgg', votedAt: T + HOUR, endsAt: T + 13 * HOUR },
+      { site: 'topgg', votedAt: T + HOUR, endsAt: T + 13 * HOUR, weight: 2 },
     ]);
     expect(await other.scheduledExpiry(ALICE)).toEqual({ userId: ALICE, endsAt: T + 13 * HOUR });
     expect(await store.votesBetween(T, T + DAY)).toEqual([{ userId: ALICE, votes: 4 }]);

@@ -34,6 +34,7 @@ send asks the running playground to act and prints what the bot answers or posts
                                       does (site: ${LIST_SITE_IDS.join(', ')})
   send webhook review member:dan rating:4 content:"Quick and fair"
   send press "Paste the secret" secret:K  presses a button on the bot's last answer, fills its form
+  send api vote member:bob            asks the vote API, as another bot would (api votes: the ledger)
   send /setup credentials api_key:K app_id:A --server 2   fills the form the command answers with
   send /setup channel kind:votes target:#general         channels by #name, roles by @name
   send --http /vote member:bob        over the Interactions Endpoint, as Discord sends it when one is set:
@@ -192,6 +193,7 @@ ${CAST.map((p) => `  ${p.name.toLowerCase().padEnd(6)} ${p.id}  ${p.role}`).join
      npm run playground -- send /vote member:alice${sendFlag}
      npm run playground -- send /review member:carol as:maya${sendFlag}
      npm run playground -- send webhook vote member:bob${sendFlag}
+     npm run playground -- send api vote member:bob${sendFlag}
    or with curl:
      curl -s --data '/leaderboard' ${controlUrl}/send
      curl -s -H 'Authorization: ${settings.WEBHOOK_TOKEN}' -H 'content-type: application/json' \\

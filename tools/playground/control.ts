@@ -14,6 +14,7 @@ import {
 } from '../discord-standin/index.js';
 import { deliver, reviewEvent, voteEvent } from '../guilds-webhook.js';
 import { sendAs } from '../list-senders/send.js';
+import { askApi, keepApiKey } from './api-request.js';
 import { decodeCustomId, Prefix } from '../../src/core/custom-id.js';
 import { english } from '../../src/i18n/index.js';
 import { isAdaptedSiteId, SITE_FACTS, type AdaptedSiteId } from '../../src/lists/index.js';
@@ -47,6 +48,8 @@ export interface PlaygroundParts {
   listingSecrets: Readonly<Record<AdaptedSiteId, string>>;
   /** Many-server mode: each server's listing secrets as `/setup listing add` showed them or its form took them. */
   serverListings: Map<string, Map<AdaptedSiteId, string>>;
+  /** Each server's key to the vote API: API_KEYS's for the one server, or the one `/setup api-key create` showed. */
+  apiKeys: Map<string, string>;
   /** The bot's last answer with buttons in each server, and who saw it: what `press` presses. */
   lastAnswers: Map<string, { message: Message; by: Person }>;
   /** The line that starts the bot, for messages that tell a newcomer to start it. */
@@ -211,6 +214,7 @@ async function sendCommand(parts: PlaygroundParts, request: CommandRequest): Pro
   if (!isModal(answer.response)) {
     keepWebhookToken(parts, server, answer.response);
     keepListingSecret(parts, server, optionNamed(request.options, 'site'), answer.response);
+    keepApiKey(parts.apiKeys, server, answer.response);
     remember(parts, server, request.as, answer.response);
     const shown = renderMessage(answer.response, ctx, { author: 'Vote Review Bot', ...answer.note });
     const hint = pressHint(answer.response, server, parts.servers.length > 1);
@@ -462,6 +466,8 @@ async function answerRequest(parts: PlaygroundParts, request: SendRequest): Prom
       return sendCommand(parts, request);
     case 'press':
       return pressButton(parts, request);
+    case 'api':
+      return askApi(parts.webhookUrl, parts.apiKeys, request);
     case 'vote': {
       if (request.site) return sendListVote(parts, { ...request, site: request.site });
       // As on Guilds: the service has the vote before its webhook goes out (the bot asks it back).

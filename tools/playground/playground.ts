@@ -10,6 +10,7 @@ import type { Sandbox } from '../../src/sandbox/types.js';
 import { startDiscordStandIn, type DiscordStandIn } from '../discord-standin/index.js';
 import { closedPort } from '../closed-port.js';
 import { CAST, maya } from './cast.js';
+import { PLAYGROUND_API_KEY } from './api-request.js';
 import { answerSend, type PlaygroundParts } from './control.js';
 import { checkEnvFile, removeEnvFile, startLine, writeEnvFile } from './env-file.js';
 import { splitWords } from './send-line.js';
@@ -205,6 +206,9 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       WEBHOOK_PORT: String(webhookPort),
       WEBHOOK_HOST: '127.0.0.1',
       ...(many ? { WEBHOOK_PUBLIC_URL: `http://127.0.0.1:${webhookPort}` } : { WEBHOOK_TOKEN }),
+      // The vote API on the receiver's port: `send api vote member:bob` asks it.
+      API_ENABLED: 'true',
+      ...(many ? {} : { API_KEYS: PLAYGROUND_API_KEY }),
       // A store of this session's own: the stand-in forgets its messages when it stops, so must the bot.
       DATABASE_URL: `file:${path.join(storeDir, 'bot.sqlite')}`,
       // What the stand-in signs interactions with: `npm run interactions` (off until INTERACTIONS_PORT) checks it.
@@ -224,6 +228,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       serverTokens: new Map(),
       listingSecrets: LISTING_SECRETS,
       serverListings: new Map(),
+      apiKeys: new Map(many ? [] : [[servers[0]!.id, PLAYGROUND_API_KEY]]),
       lastAnswers: new Map(),
       startLine: startLine(envFile),
       envFile,

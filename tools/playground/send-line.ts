@@ -43,6 +43,9 @@ export type SendRequest =
     }
   | { kind: 'vote'; member: Person; double: boolean; shown: string; site?: AdaptedSiteId; server: PlaygroundServer }
   | { kind: 'review'; member: Person; rating: number; content: string; shown: string; server: PlaygroundServer }
+  /** `api vote member:bob` or `api votes`: a GET to the vote API on the bot's receiver, with the server's key. */
+  | { kind: 'api'; what: 'vote'; member: Person; shown: string; server: PlaygroundServer }
+  | { kind: 'api'; what: 'votes'; shown: string; server: PlaygroundServer }
   | {
       kind: 'press';
       /** The button's label as typed: the first on the server's last answer whose label starts with it. */
@@ -269,6 +272,18 @@ function readWebhook(words: string[], server: PlaygroundServer): SendRequest {
   return { kind: 'review', member, rating, content: values.get('content') || DEFAULT_REVIEW, shown, server };
 }
 
+/** `api vote member:bob` (is Bob voting?) or `api votes` (the server's ledger, a page). */
+function readApi(words: string[], server: PlaygroundServer): SendRequest {
+  const what = words[1]?.toLowerCase();
+  const shown = words.join(' ');
+  const [only, ...more] = pairs(words.slice(2));
+  if (what === 'votes' && only === undefined) return { kind: 'api', what, shown, server };
+  const member = only && more.length === 0 && 'key' in only && only.key === 'member' ? only.value : undefined;
+  if (what !== 'vote' || member === undefined)
+    throw new SendLineError('api: ask api vote member:<who> (is the member voting?) or api votes (the ledger).');
+  return { kind: 'api', what, member: personNamed(member, 'member'), shown, server };
+}
+
 /** `press "Paste the secret" secret:… as:maya`: a button on the bot's last answer in the server. */
 function readPress(words: string[], server: PlaygroundServer): SendRequest {
   const label = words[1];
@@ -310,6 +325,10 @@ export function readSendLine(
   if (words.length === 0)
     throw new SendLineError('Nothing to send: try /vote member:alice or webhook vote member:bob.');
   const first = words[0]!.toLowerCase();
+  if (first === 'api') {
+    if (http !== undefined) throw new SendLineError('--http is for commands and buttons: api asks the vote API.');
+    return readApi(words, server);
+  }
   if (first === 'webhook') {
     if (http !== undefined)
       throw new SendLineError('--http is for commands and buttons: a delivery goes to the webhook receiver.');
@@ -318,7 +337,9 @@ export function readSendLine(
   const over = http === undefined ? {} : { http };
   if (words[0]!.startsWith('/')) return { ...readCommand(words, commands, server), ...over };
   if (first === 'press') return { ...readPress(words, server), ...over };
-  throw new SendLineError(`"${words[0]}": start with a slash command (/vote), the word webhook or the word press.`);
+  throw new SendLineError(
+    `"${words[0]}": start with a slash command (/vote), the word webhook, the word api or the word press.`,
+  );
 }
 
 /** `http:8792` (what `--http` adds): the Interactions Endpoint's port to send through, and the words without it. */

@@ -456,6 +456,41 @@ export const de: Catalog = {
   'refusal.webhookOff.title': 'Webhooks sind aus',
   'refusal.webhookOff.text':
     'Der Host dieses Bots hat den Webhook-Empfänger nicht eingeschaltet (WEBHOOK_PORT). Frag den Betreiber.',
+  'option.setup.apiKey.name': 'api-schlüssel',
+  'option.setup.apiKey.description':
+    'Schlüssel anlegen, widerrufen oder zeigen, mit denen andere Bots die Stimmen-API fragen',
+  'option.setup.apiKeyCreate.name': 'anlegen',
+  'option.setup.apiKeyCreate.description': 'Einen Schlüssel zur Stimmen-API anlegen (nur einmal gezeigt)',
+  'option.setup.apiKeyRevoke.name': 'widerrufen',
+  'option.setup.apiKeyRevoke.description': 'Einen Schlüssel widerrufen: Anfragen damit werden ab jetzt abgelehnt',
+  'option.setup.apiKeyList.name': 'anzeigen',
+  'option.setup.apiKeyList.description': 'Die Schlüssel dieses Servers zur Stimmen-API zeigen',
+  'option.setup.keyName.name': 'name',
+  'option.setup.keyName.description': 'Wie der Schlüssel heißt, z. B. nach dem Bot, der ihn nutzt',
+  'setup.apiKey.created.title': 'Schlüssel angelegt',
+  'setup.apiKey.created.text':
+    'Schlüssel **{name}**: {key}\nJetzt kopieren: Er wird nur dieses eine Mal gezeigt, später nur sein Ende ({last4}). Ein anderer Bot sendet ihn als `Authorization: Bearer <key>` an {path}. Er liest nur die Stimmen dieses Servers.',
+  'setup.apiKey.revoked.title': 'Schlüssel widerrufen',
+  'setup.apiKey.revoked.text':
+    'Schlüssel **{name}** (endet auf {last4}) ist widerrufen: Anfragen damit werden ab jetzt abgelehnt.',
+  'setup.apiKey.unknown.title': 'Nichts geändert',
+  'setup.apiKey.unknown.text': 'Dieser Server hat keinen Schlüssel namens {name}. {command} zeigt seine Schlüssel.',
+  'setup.apiKey.taken.title': 'Nichts angelegt',
+  'setup.apiKey.taken.text':
+    'Dieser Server hat schon einen Schlüssel namens {name}: Wähle einen anderen Namen oder widerrufe ihn mit {command}.',
+  'setup.apiKey.full.title': 'Nichts angelegt',
+  'setup.apiKey.full.text':
+    'Dieser Server hat {most} Schlüssel, mehr sind nicht möglich. Widerrufe zuerst einen mit {command}.',
+  'setup.apiKey.badName.title': 'Nichts angelegt',
+  'setup.apiKey.badName.text':
+    'Der Name eines Schlüssels hat 1 bis 32 Buchstaben, Ziffern, - oder _, z. B. economy-bot.',
+  'setup.apiKey.listTitle': 'Schlüssel zur Stimmen-API',
+  'setup.apiKey.none': 'Noch keine Schlüssel. Lege einen mit {command} an.',
+  'setup.apiKey.line': '**{name}**: endet auf {last4}, angelegt {when} von {member}',
+  'setup.apiKey.environmentLine': 'endet auf {last4}: gesetzt mit {variable} in der Umgebung des Hosts',
+  'refusal.apiOff.title': 'Die Stimmen-API ist aus',
+  'refusal.apiOff.text':
+    'Der Host dieses Bots hat die Stimmen-API nicht eingeschaltet (API_ENABLED=true, mit WEBHOOK_PORT). Frag den Betreiber.',
   'role.problem.manageRoles': 'dem Bot fehlt „Rollen verwalten“',
   'role.problem.position': '{role} steht nicht unter der höchsten Rolle des Bots',
   'role.problem.managed': '{role} wird von einer Integration verwaltet und kann nicht vergeben werden',

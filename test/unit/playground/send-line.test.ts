@@ -93,6 +93,14 @@ describe('what a playground send line asks for', () => {
     expect(read('webhook review member:maya')).toMatchObject({ rating: 5, content: DEFAULT_REVIEW });
   });
 
+  it('reads a question to the vote API: is a member voting, or the ledger, in a server', () => {
+    expect(read('api vote member:bob')).toMatchObject({ kind: 'api', what: 'vote', member: bob, server: servers[0] });
+    expect(read('api votes server:2')).toMatchObject({ kind: 'api', what: 'votes', server: servers[1] });
+    for (const line of ['api', 'api vote', 'api vote bob', 'api votes member:bob', 'api vote member:bob double:true'])
+      expect(refusal(line)).toContain('api vote member:<who>');
+    expect(refusal('api vote member:zed')).toContain('no member "zed"');
+  });
+
   it('reads a form to fill after a command that takes no options, typed by Maya for /setup', () => {
     expect(read('/setup credentials api_key:k-1 app_id:a-1')).toMatchObject({
       as: maya,
