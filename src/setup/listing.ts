@@ -149,7 +149,6 @@ export const applyListingRemove: ApplyChange<ListingSiteInput> = async (ctx, tar
   return changed(ctx, target, actor, changeResult('setup.listing.removed', vars));
 };
 
-/** Every list set up for the server, as `/setup listing list` shows them (each secret by its end). */
 /** The server's lists set by LISTING_<SITE>_SECRET (single-server mode): their fixes name the setting. */
 export function environmentSites(ctx: BaseContext, guildId: string): Set<string> {
   return new Set(

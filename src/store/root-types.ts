@@ -82,7 +82,6 @@ export interface SealedKeyUse {
   servers: number;
 }
 
-/** A server the bot serves or served: its settings and its secrets, sealed (src/secrets). */
 /** A list besides Guilds a server takes votes from (/setup listing add, or LISTING_<SITE>_SECRET). */
 export interface ListingRecord {
   guildId: string;
@@ -101,6 +100,7 @@ export interface ListingRecord {
 /** When a list last delivered to a server, and last sent a test. */
 export type ListingActivity = Pick<ListingRecord, 'site' | 'lastDeliveryAt' | 'lastTestAt'>;
 
+/** A server the bot serves or served: its settings and its secrets, sealed (src/secrets). */
 export interface ServerRecord {
   guildId: string;
   settings: ServerSettingsRecord;
