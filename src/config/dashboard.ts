@@ -1,18 +1,7 @@
 // The web dashboard's settings (docs/dashboard.md): off unless DASHBOARD_PORT is set, and then it
 // needs the address members reach it at, the application's OAuth2 secret and a key for its cookies.
 import { isIP } from 'node:net';
-import {
-  type Check,
-  fail,
-  field,
-  httpUrl,
-  ok,
-  optional,
-  port,
-  trimmed,
-  type Values,
-  wholeNumber,
-} from './fields.js';
+import { type Check, fail, field, httpUrl, ok, optional, port, trimmed, type Values, wholeNumber } from './fields.js';
 import { DISCORD_API, listenHost, secretKeyText } from './shared-fields.js';
 import { secretKey } from '../secrets/secret-box.js';
 
