@@ -24,14 +24,6 @@ class SqlStoreRoot
   extends sqlHandledInteractions(sqlSignOuts(sqlSweeps(sqlListings(sqlEvents(sqlDeliveryLog(sqlServers(AllServers)))))))
   implements StoreRoot
 {
-  get backend() {
-    return this.db.dialect;
-  }
-
-  get driver() {
-    return this.db.driver;
-  }
-
   schemaVersion() {
     return currentVersion(this.db);
   }
