@@ -1,15 +1,7 @@
 // The service client's public surface. Nothing under src/api imports discord.js.
 export { createServiceClient } from './client.js';
 export { defaultHeaderPrefix, parseBaseUrl } from './base-url.js';
-export {
-  isSnowflake,
-  parseReviewId,
-  reviewIdProblem,
-  SNOWFLAKE,
-  REVIEW_ID_MAX,
-  REPLY_MIN_LENGTH,
-  REPLY_MAX_LENGTH,
-} from './validate-input.js';
+export { isSnowflake, parseReviewId, SNOWFLAKE, REPLY_MIN_LENGTH, REPLY_MAX_LENGTH } from './validate-input.js';
 export { DEFAULT_CLIENT_OPTIONS } from './options.js';
 export {
   ServiceError,

@@ -77,13 +77,23 @@ const dateTime: Field<Date> = (value) => {
  * to enforce, so a longer text is accepted (views truncate what they show).
  */
 export const readReviewBody: Reader<Review> = objectReader((at) => {
-  const id = at.field('id', nonEmptyString);
-  const stars = at.field('rating', rating);
-  const content = at.field('content', string);
-  const likes = at.field('likes', count);
-  const replies = at.field('replies', count);
-  const createdAt = at.field('created_at', dateTime);
-  const authorId = at.field('authorId', nonEmptyString);
+  const {
+    id,
+    rating: stars,
+    content,
+    likes,
+    replies,
+    created_at: createdAt,
+    authorId,
+  } = at.fields({
+    id: nonEmptyString,
+    rating,
+    content: string,
+    likes: count,
+    replies: count,
+    created_at: dateTime,
+    authorId: nonEmptyString,
+  });
   return at.done(() => ({ id, rating: stars, content, likes, replies, createdAt, authorId }));
 });
 

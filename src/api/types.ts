@@ -96,13 +96,13 @@ export interface ServiceClientOptions {
   onRateLimit?: (event: RateLimitEvent) => void;
 }
 
-/** What the start-up check saw; `headers` names the credential headers that were sent. */
 /** The service's rate-limit headers on an answer, as sent (Guilds sends them on every response). */
 interface RateLimitSeen {
   limit: string;
   remaining: string;
 }
 
+/** What the start-up check saw; `headers` names the credential headers that were sent. */
 export type ConnectionCheck =
   | { outcome: 'ok'; status: number; rateLimit?: RateLimitSeen }
   | { outcome: 'credentials_refused'; status: number; headers: string[] }

@@ -5,7 +5,7 @@ import type { ReplyInput } from './types.js';
 // Checked before any request: a bad id must never become a path like /reviews/../votes.
 export { isSnowflake, SNOWFLAKE } from '../core/snowflake.js';
 /** Leaves room for `review-reply-submit:<id>` within Discord's 100-character custom ids. */
-export const REVIEW_ID_MAX = 80;
+const REVIEW_ID_MAX = 80;
 const WHITESPACE_OR_CONTROL = /[\s\p{Cc}\p{Cf}]/u;
 // Spec gap: no reply length limit is given; the bot keeps replies to what its modal allows.
 export const REPLY_MIN_LENGTH = 1;
@@ -20,7 +20,7 @@ export function checkUserId(userId: unknown): string {
 }
 
 /** Why a review id cannot go into a path (it is URL-encoded there as well), or null when it can. */
-export function reviewIdProblem(reviewId: unknown): string | null {
+function reviewIdProblem(reviewId: unknown): string | null {
   if (typeof reviewId !== 'string' || reviewId.length === 0) return 'Review id must be a non-empty string.';
   if (reviewId.length > REVIEW_ID_MAX) return `Review id must be at most ${REVIEW_ID_MAX} characters.`;
   if (WHITESPACE_OR_CONTROL.test(reviewId)) return 'Review id must not contain spaces or control characters.';

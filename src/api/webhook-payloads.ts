@@ -108,10 +108,17 @@ const readReviewRef: Reader<{ id?: string } | undefined> = (value) =>
 // A reply's other fields are undocumented: the review id is looked for under the likely names, and
 // the reply's own id is trusted only when the review is known.
 const readReply: Reader<ReplyEvent> = objectReader((at) => {
-  const guildId = at.field('guildId', string);
-  const authorId = at.field('authorId', nullishString);
-  const camel = at.field('reviewId', optionalString);
-  const snake = at.field('review_id', optionalString);
+  const {
+    guildId,
+    authorId,
+    reviewId: camel,
+    review_id: snake,
+  } = at.fields({
+    guildId: string,
+    authorId: nullishString,
+    reviewId: optionalString,
+    review_id: optionalString,
+  });
   const review = at.nested('review', readReviewRef);
   const id = at.field('id', optionalString);
   return at.done(() => {

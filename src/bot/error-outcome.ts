@@ -50,6 +50,14 @@ interface Row<E> {
 
 const row = <E>(r: Row<E>) => r as Row<unknown>;
 const code = (error: ServiceError) => error.code;
+/** A row whose notice is one key with no values. */
+const fixed = <E>(
+  type: Row<E>['type'],
+  reason: Row<E>['reason'],
+  logLevel: Row<E>['logLevel'],
+  tone: Notice['tone'],
+  key: NoticeKey,
+) => row({ type, logLevel, reason, notice: () => ({ tone, key }) });
 
 /** DESIGN.md's "Errors a user sees", in one table. The first row whose type matches wins. */
 const TABLE: readonly Row<unknown>[] = [
@@ -59,12 +67,7 @@ const TABLE: readonly Row<unknown>[] = [
     reason: () => 'refused',
     notice: (e) => ({ tone: 'warning', key: e.key, vars: e.vars }),
   }),
-  row({
-    type: StoreUnavailable,
-    logLevel: 'warn',
-    reason: () => 'store_unavailable',
-    notice: () => ({ tone: 'warning', key: 'error.storage' }),
-  }),
+  fixed(StoreUnavailable, () => 'store_unavailable', 'warn', 'warning', 'error.storage'),
   row({
     type: ReplyRefusedError,
     logLevel: 'info',
@@ -85,18 +88,8 @@ const TABLE: readonly Row<unknown>[] = [
         ? { tone: 'warning', key: 'error.userId' }
         : { tone: 'warning', key: 'error.input', vars: { detail: e.message } },
   }),
-  row({
-    type: UnauthorizedError,
-    logLevel: 'warn',
-    reason: code,
-    notice: () => ({ tone: 'error', key: 'error.credentials' }),
-  }),
-  row({
-    type: ReviewNotFoundError,
-    logLevel: 'info',
-    reason: code,
-    notice: () => ({ tone: 'warning', key: 'error.reviewGone' }),
-  }),
+  fixed(UnauthorizedError, code, 'warn', 'error', 'error.credentials'),
+  fixed(ReviewNotFoundError, code, 'info', 'warning', 'error.reviewGone'),
   row({
     type: RateLimitedError,
     // The limiter doing its job: counted in metrics, not an operator's alarm.
@@ -107,18 +100,8 @@ const TABLE: readonly Row<unknown>[] = [
         ? { tone: 'warning', key: 'error.slowDownSecond' }
         : { tone: 'warning', key: 'error.slowDown', vars: { seconds: e.retryAfterSeconds } },
   }),
-  row({
-    type: ServiceUnavailableError,
-    logLevel: 'warn',
-    reason: (e) => e.reason,
-    notice: () => ({ tone: 'error', key: 'error.unavailable' }),
-  }),
-  row({
-    type: ReplyOutcomeUnknownError,
-    logLevel: 'info',
-    reason: code,
-    notice: () => ({ tone: 'warning', key: 'error.replyUnknown' }),
-  }),
+  fixed(ServiceUnavailableError, (e) => e.reason, 'warn', 'error', 'error.unavailable'),
+  fixed(ReplyOutcomeUnknownError, code, 'info', 'warning', 'error.replyUnknown'),
 ];
 
 export function newReferenceId(): string {

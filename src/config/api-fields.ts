@@ -1,30 +1,16 @@
 import { isApiKey } from '../secrets/api-keys.js';
-import { field, ok, orDefault, yesNo, type Check, type Values } from './fields.js';
+import { commaList, orDefault, yesNo, type Values } from './fields.js';
 
 /** Single-server mode's keys to the vote API, separated by commas; never echoed. */
-const apiKeys: Check<string[]> = (text) => {
-  const keys = text
-    .split(',')
-    .map((key) => key.trim())
-    .filter((key) => key !== '');
-  const problems = keys.flatMap((key, at) =>
-    isApiKey(key)
-      ? []
-      : [
-          {
-            at,
-            message:
-              'must be keys separated by commas, each vrk_ and at least 32 letters, digits, - or _ (make one with: echo vrk_$(openssl rand -hex 24))',
-          },
-        ],
-  );
-  return problems.length === 0 ? ok(keys) : { ok: false, problems };
-};
+const apiKeys = commaList(
+  isApiKey,
+  'must be keys separated by commas, each vrk_ and at least 32 letters, digits, - or _ (make one with: echo vrk_$(openssl rand -hex 24))',
+);
 
 /** The vote API (docs/api.md), on the webhook receiver's port: part of the receiver's settings. */
 export const API_FIELDS = {
   API_ENABLED: orDefault(yesNo("whether the receiver's port also answers the vote API (/api/v1, docs/api.md)"), false),
-  API_KEYS: field(apiKeys, () => ok([])),
+  API_KEYS: orDefault(apiKeys, []),
 };
 
 export interface ApiSettings {

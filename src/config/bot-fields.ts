@@ -2,6 +2,7 @@
 // bot's own (Discord's shards, the server-listing service, single-server mode's server, timers).
 import {
   type Check,
+  commaList,
   checked,
   fail,
   field,
@@ -59,16 +60,7 @@ const shardCount: Check<number | 'auto'> = (text) => {
     `must be the bot's number of shards in all, from 1 to ${MAX_SHARD_COUNT}, or auto (Discord's recommendation)`,
   );
 };
-const roleIds: Check<string[]> = (text) => {
-  const ids = text
-    .split(',')
-    .map((id) => id.trim())
-    .filter((id) => id !== '');
-  const problems = ids.flatMap((id, at) =>
-    SNOWFLAKE.test(id) ? [] : [{ at, message: 'must be role ids (17–20 digits) separated by commas' }],
-  );
-  return problems.length === 0 ? ok(ids) : { ok: false, problems };
-};
+const roleIds = commaList((id) => SNOWFLAKE.test(id), 'must be role ids (17–20 digits) separated by commas');
 
 export const BOT_FIELDS = {
   ...DISCORD_FIELDS,

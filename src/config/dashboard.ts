@@ -1,21 +1,8 @@
 // The web dashboard's settings (docs/dashboard.md): off unless DASHBOARD_PORT is set, and then it
 // needs the address members reach it at, the application's OAuth2 secret and a key for its cookies.
 import { isIP } from 'node:net';
-import {
-  type Check,
-  checked,
-  fail,
-  field,
-  httpUrl,
-  ok,
-  optional,
-  orDefault,
-  port,
-  trimmed,
-  type Values,
-  wholeNumber,
-} from './fields.js';
-import { DISCORD_API, secretKeyText } from './shared-fields.js';
+import { type Check, fail, field, httpUrl, ok, optional, port, trimmed, type Values, wholeNumber } from './fields.js';
+import { DISCORD_API, listenHost, secretKeyText } from './shared-fields.js';
 import { secretKey } from '../secrets/secret-box.js';
 
 const DEFAULT_AUTHORIZE_URL = 'https://discord.com/oauth2/authorize';
@@ -53,13 +40,8 @@ export const CLIENT_SECRET_FIX =
 
 export const DASHBOARD_FIELDS = {
   DASHBOARD_PORT: optional(port),
-  DASHBOARD_HOST: orDefault(
-    checked((value) =>
-      isIP(value) !== 0 || value === 'localhost'
-        ? undefined
-        : 'must be an IP address to listen on: 127.0.0.1 (this machine only, behind a reverse proxy; the default), or 0.0.0.0 / :: (every interface)',
-    ),
-    '127.0.0.1',
+  DASHBOARD_HOST: listenHost(
+    '127.0.0.1 (this machine only, behind a reverse proxy; the default), or 0.0.0.0 / :: (every interface)',
   ),
   DASHBOARD_PUBLIC_URL: optional((text) => {
     const read = publicUrl(text);

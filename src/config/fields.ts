@@ -79,6 +79,18 @@ export const wholeNumber =
     return problems.length === 0 ? ok(n) : fail(...problems);
   };
 
+/** Items separated by commas, blanks dropped; each must pass `valid`, else `message` names the one at fault. */
+export const commaList =
+  (valid: (item: string) => boolean, message: string): Check<string[]> =>
+  (text) => {
+    const items = text
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '');
+    const problems = items.flatMap((item, at) => (valid(item) ? [] : [{ at, message }]));
+    return problems.length === 0 ? ok(items) : { ok: false, problems };
+  };
+
 export const intInRange = (min: number, max: number, fallback: number) => orDefault(wholeNumber(min, max), fallback);
 
 export const port = wholeNumber(1, 65_535, {

@@ -69,16 +69,20 @@ export const LOG_FIELDS = {
   ),
 };
 
+/** An address to listen on, 127.0.0.1 unless set; `choices` say which to pick. */
+export const listenHost = (choices: string) =>
+  orDefault(
+    checked((value) =>
+      isIP(value) !== 0 || value === 'localhost' ? undefined : `must be an IP address to listen on: ${choices}`,
+    ),
+    '127.0.0.1',
+  );
+
 /** What a long-running process listens on besides its work, and how long it takes to stop. */
 export const PROCESS_FIELDS = {
   METRICS_PORT: optional(port),
-  METRICS_HOST: orDefault(
-    checked((value) =>
-      isIP(value) !== 0 || value === 'localhost'
-        ? undefined
-        : 'must be an IP address to listen on: 127.0.0.1 (this machine only, the default), or 0.0.0.0 / :: (every interface, e.g. for Prometheus in another container)',
-    ),
-    '127.0.0.1',
+  METRICS_HOST: listenHost(
+    '127.0.0.1 (this machine only, the default), or 0.0.0.0 / :: (every interface, e.g. for Prometheus in another container)',
   ),
   HEALTH_PORT: optional(port),
   SHUTDOWN_GRACE_MS: intInRange(0, 60_000, 4_000),

@@ -94,6 +94,13 @@ export class Fields {
     return undefined as T;
   }
 
+  /** Several fields at once, in the order `fields` names them; the answer has the same keys. */
+  fields<S extends Record<string, Field<unknown>>>(fields: S): { [K in keyof S]: Exclude<ReturnType<S[K]>, Wrong> } {
+    const values: Record<string, unknown> = {};
+    for (const [key, read] of Object.entries(fields)) values[key] = this.field(key, read);
+    return values as { [K in keyof S]: Exclude<ReturnType<S[K]>, Wrong> };
+  }
+
   /** A field read by a whole reader (an array, a nested object): its issues' paths start with `key`. */
   nested<T>(key: string, reader: Reader<T>): T {
     const read = reader(this.source[key]);

@@ -1,24 +1,23 @@
 import { CLIENT_SECRET_FIX, oauthTokenUrl, redirectUri } from '../config/dashboard.js';
-import { fail, pass, skip, type Check } from './check.js';
+import { fail, pass } from './check.js';
 import { PLAIN_HTTP_FIX, plainHttpElsewhere } from './plain-http.js';
 import { askWithClientSecret } from './client-secret.js';
 import { UNREACHABLE_FIX } from './discord-api.js';
-import { portCheck } from './port-check.js';
+import { listenerCheck } from './port-check.js';
 
 /**
  * The web dashboard's settings: its port free or the running bot's, the redirect URI to register
  * (the one the sign-in sends), whether its cookies can be Secure, and whether Discord accepts
  * DISCORD_CLIENT_SECRET (without it no member can sign in, and nothing else would say so before one tries).
  */
-export const dashboardCheck: Check = {
-  name: 'dashboard (DASHBOARD_PORT)',
-  async run({ config }) {
-    if (!config) return skip('the configuration does not parse.');
-    const dashboard = config.dashboard;
-    if (!dashboard) return pass('not set; the web dashboard is off.');
-    const port = await portCheck('DASHBOARD_PORT', dashboard.host, dashboard.port);
-    if (!port.ok) return port.outcome;
-    const found = `${port.listening}; members open ${dashboard.publicUrl}; the redirect URI to register (Developer Portal → OAuth2 → Redirects) is ${redirectUri(dashboard.publicUrl)}`;
+export const dashboardCheck = listenerCheck({
+  what: 'dashboard',
+  setting: 'DASHBOARD_PORT',
+  settings: (config) => config.dashboard,
+  off: 'not set; the web dashboard is off.',
+  host: (dashboard) => dashboard.host,
+  async then(dashboard, listening, config) {
+    const found = `${listening}; members open ${dashboard.publicUrl}; the redirect URI to register (Developer Portal → OAuth2 → Redirects) is ${redirectUri(dashboard.publicUrl)}`;
     const clear = plainHttpElsewhere(dashboard.publicUrl);
     if (clear !== undefined)
       return fail(
@@ -47,4 +46,4 @@ export const dashboardCheck: Check = {
         );
     }
   },
-};
+});

@@ -1,16 +1,17 @@
 import { connect, createServer } from 'node:net';
 import { listen } from '../core/listen.js';
-import { fail, type Outcome } from './check.js';
+import type { Config } from '../config/bot.js';
+import { fail, pass, skip, type Check, type Outcome } from './check.js';
 import { portHolder } from './port-holder.js';
 
 /** A port the bot will listen on: what holds it now, as the start of a check's line, or the failure. */
-export type PortFinding = { ok: true; listening: string } | { ok: false; outcome: Outcome };
+type PortFinding = { ok: true; listening: string } | { ok: false; outcome: Outcome };
 
 /**
  * The port (named by its setting, such as WEBHOOK_PORT) free, or held by the running bot (told by its
  * process, never assumed): anything else holding it, or a port that cannot be listened on, fails.
  */
-export async function portCheck(setting: string, host: string, port: number): Promise<PortFinding> {
+async function portCheck(setting: string, host: string, port: number): Promise<PortFinding> {
   const state = await portState(host, port);
   if (state.state === 'refused')
     return {
@@ -31,6 +32,31 @@ export async function portCheck(setting: string, host: string, port: number): Pr
         ? `stop that process, or set ${setting} to a port nothing uses.`
         : `stop what holds it (ss -ltnp shows it), or set ${setting} to a port nothing uses; if it is the bot running as another user, run the doctor as that user.`,
     ),
+  };
+}
+
+/** A server the bot listens with (the receiver, the dashboard): its settings, their port's setting, and what is checked next. */
+interface Listener<S> {
+  what: string;
+  setting: string;
+  settings: (config: Config) => S | undefined;
+  off: string;
+  host: (settings: S) => string;
+  /** Checked once the port is free or the running bot's; `listening` says which. */
+  then: (settings: S, listening: string, config: Config) => Promise<Outcome>;
+}
+
+/** Skipped without a configuration, passed when off, failed when its port is not the bot's to take. */
+export function listenerCheck<S extends { port: number }>(listener: Listener<S>): Check {
+  return {
+    name: `${listener.what} (${listener.setting})`,
+    async run({ config }) {
+      if (!config) return skip('the configuration does not parse.');
+      const settings = listener.settings(config);
+      if (!settings) return pass(listener.off);
+      const port = await portCheck(listener.setting, listener.host(settings), settings.port);
+      return port.ok ? listener.then(settings, port.listening, config) : port.outcome;
+    },
   };
 }
 

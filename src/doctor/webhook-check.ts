@@ -1,20 +1,18 @@
-import { fail, pass, skip, type Check } from './check.js';
+import { fail, pass } from './check.js';
 import { PLAIN_HTTP_FIX, plainHttpElsewhere } from './plain-http.js';
-import { portCheck } from './port-check.js';
+import { listenerCheck } from './port-check.js';
 
 /**
  * The receiver's settings: its port free, or held by the running bot (told by its process, never
  * assumed), its token, its public URL.
  */
-export const webhookCheck: Check = {
-  name: 'webhook receiver (WEBHOOK_PORT)',
-  async run({ config }) {
-    if (!config) return skip('the configuration does not parse.');
-    const webhook = config.webhook;
-    if (!webhook) return pass('not set; votes and reviews come by polling only.');
-    const port = await portCheck('WEBHOOK_PORT', webhook.host ?? '0.0.0.0', webhook.port);
-    if (!port.ok) return port.outcome;
-    const { listening } = port;
+export const webhookCheck = listenerCheck({
+  what: 'webhook receiver',
+  setting: 'WEBHOOK_PORT',
+  settings: (config) => config.webhook,
+  off: 'not set; votes and reviews come by polling only.',
+  host: (webhook) => webhook.host ?? '0.0.0.0',
+  async then(webhook, listening) {
     const token =
       webhook.token === undefined
         ? 'tokens are set per server with /setup webhook'
@@ -35,7 +33,7 @@ export const webhookCheck: Check = {
       );
     return pass(`${listening}; ${token}; WEBHOOK_PUBLIC_URL ${url} answers (HTTP ${reached.status}).`);
   },
-};
+});
 
 /** Any HTTP answer means the address reaches a server; only a failed connection or a timeout does not (the list checks use it too). */
 export async function reach(url: string): Promise<{ ok: true; status: number } | { ok: false; cause: string }> {

@@ -1,24 +1,17 @@
-import type { Translator } from '../i18n/index.js';
-import type { Logger } from '../core/log.js';
 import type { VoteLedger, WaitingWork } from '../store/index.js';
 import { STORE_BACKOFF } from '../work/backoff.js';
 import { DrainLoop } from '../work/drain-loop.js';
 import type { Failure } from '../work/failure.js';
 import { ChannelLane, type ChannelLaneOptions } from './channel-lane.js';
-import { textBody, type Poster } from '../bot/poster.js';
+import { textBody } from '../bot/poster.js';
 import { tellAuditChannel } from '../bot/tell-audit-channel.js';
 import type { OriginOf } from '../views/review-feed.js';
 import type { AnnouncementTemplates } from '../views/vote-announcement.js';
-import { reviewSource, voteSource, type NamesOf, type PostSource, type SourceOptions } from './post-sources.js';
+import { reviewSource, voteSource, type PostSource, type SourceOptions } from './post-sources.js';
 
-export interface LanesOptions {
+export interface LanesOptions extends Pick<ChannelLaneOptions, 'poster' | 'logger' | 'now' | 'i18n' | 'names'> {
   /** What each lane and source takes, and the votes no channel will announce. */
   store: ChannelLaneOptions['store'] & SourceOptions['store'] & Pick<VoteLedger, 'waitingVotes' | 'markAnnounced'>;
-  poster: Poster;
-  logger: Logger;
-  now: () => number;
-  i18n: () => Translator;
-  names: NamesOf;
   /** REVIEW_CHANNEL_ID: without it reviews are not posted. */
   reviewChannelId: string | undefined;
   /** VOTE_CHANNEL_ID: without it accepted votes are recorded and never announced. */

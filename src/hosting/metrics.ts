@@ -23,6 +23,35 @@ const CALLBACK_TYPES: Readonly<Record<number, string>> = {
 /** Interactions waiting for their first response; past this many, new ones go unmeasured. */
 const MAX_PENDING_ACKS = 10_000;
 
+/** Each series' help text, by its name under the prefix. */
+const HELP = {
+  interactions_total: 'Interactions handled, by handler and outcome (ok, refused, error).',
+  interaction_failures_total:
+    'Interactions that ended in a message about a failure, by handler and cause (circuit_open counts calls refused by the open circuit breaker).',
+  interaction_duration_seconds: 'Time from receiving an interaction to the end of its handling, by handler.',
+  interaction_first_response_seconds:
+    "Time from receiving an interaction to Discord's answer to its first response (reply, deferral or modal); Discord allows 3 s.",
+  interaction_responses_total: 'Interaction callbacks sent to Discord, by type and whether Discord accepted them.',
+  service_attempts_total:
+    'HTTP attempts to the votes and reviews service, by route and result (the status code, or the transport error).',
+  service_attempt_duration_seconds: 'Duration of HTTP attempts to the votes and reviews service, by route.',
+  service_rate_limited_total:
+    "Calls the service's rate limit held back, by outcome: waited (then sent), failed_fast (window closed past the call's budget; nothing sent).",
+  discord_rate_limited_total:
+    'Discord requests held back, by kind: paced (discord.js waited for its own count of a bucket or the global budget), refused (Discord answered 429).',
+  interactions_in_flight: 'Interactions being handled now.',
+  ready: '1 once the Discord client is ready, 0 before and during shutdown.',
+  gateway_connected: '1 while the gateway connection is up and ready, 0 while it reconnects or resumes.',
+  gateway_ping_seconds: 'Average gateway heartbeat round trip (absent until the first heartbeat is acknowledged).',
+  work_waiting:
+    'Work kept in the store until Discord takes it, by kind: webhook events, votes to announce, reviews to post, feed posts to redraw.',
+  work_parked:
+    'Work Discord refuses until an admin fixes something, by kind: channels (all their posts wait), posts (a body refused as invalid).',
+  process_heap_used_bytes: 'V8 heap in use.',
+  uptime_seconds: 'Seconds since the bot process started.',
+};
+type Series = keyof typeof HELP;
+
 /** What is read at scrape time rather than counted. */
 export interface LiveState {
   ready: boolean;
@@ -40,87 +69,24 @@ export interface LiveState {
  */
 export class BotMetrics {
   private readonly registry = processRegistry();
-  private readonly interactions = new Counter({
-    name: `${PREFIX}interactions_total`,
-    help: 'Interactions handled, by handler and outcome (ok, refused, error).',
-    labelNames: ['handler', 'outcome'],
-    registers: [this.registry],
-  });
-  private readonly failures = new Counter({
-    name: `${PREFIX}interaction_failures_total`,
-    help: 'Interactions that ended in a message about a failure, by handler and cause (circuit_open counts calls refused by the open circuit breaker).',
-    labelNames: ['handler', 'reason'],
-    registers: [this.registry],
-  });
-  private readonly duration = new Histogram({
-    name: `${PREFIX}interaction_duration_seconds`,
-    help: 'Time from receiving an interaction to the end of its handling, by handler.',
-    buckets: DURATION_BUCKETS,
-    labelNames: ['handler'],
-    registers: [this.registry],
-  });
-  private readonly ackLatency = new Histogram({
-    name: `${PREFIX}interaction_first_response_seconds`,
-    help: "Time from receiving an interaction to Discord's answer to its first response (reply, deferral or modal); Discord allows 3 s.",
-    buckets: ACK_BUCKETS,
-    registers: [this.registry],
-  });
-  private readonly acks = new Counter({
-    name: `${PREFIX}interaction_responses_total`,
-    help: 'Interaction callbacks sent to Discord, by type and whether Discord accepted them.',
-    labelNames: ['type', 'result'],
-    registers: [this.registry],
-  });
-  private readonly attempts = new Counter({
-    name: `${PREFIX}service_attempts_total`,
-    help: 'HTTP attempts to the votes and reviews service, by route and result (the status code, or the transport error).',
-    labelNames: ['route', 'result'],
-    registers: [this.registry],
-  });
-  private readonly attemptDuration = new Histogram({
-    name: `${PREFIX}service_attempt_duration_seconds`,
-    help: 'Duration of HTTP attempts to the votes and reviews service, by route.',
-    buckets: ATTEMPT_BUCKETS,
-    labelNames: ['route'],
-    registers: [this.registry],
-  });
-  private readonly rateLimited = new Counter({
-    name: `${PREFIX}service_rate_limited_total`,
-    help: "Calls the service's rate limit held back, by outcome: waited (then sent), failed_fast (window closed past the call's budget; nothing sent).",
-    labelNames: ['outcome'],
-    registers: [this.registry],
-  });
-  private readonly discordLimits = new Counter({
-    name: `${PREFIX}discord_rate_limited_total`,
-    help: 'Discord requests held back, by kind: paced (discord.js waited for its own count of a bucket or the global budget), refused (Discord answered 429).',
-    labelNames: ['kind'],
-    registers: [this.registry],
-  });
+  private readonly interactions = this.counter('interactions_total', ['handler', 'outcome']);
+  private readonly failures = this.counter('interaction_failures_total', ['handler', 'reason']);
+  private readonly duration = this.histogram('interaction_duration_seconds', DURATION_BUCKETS, ['handler']);
+  private readonly ackLatency = this.histogram('interaction_first_response_seconds', ACK_BUCKETS);
+  private readonly acks = this.counter('interaction_responses_total', ['type', 'result']);
+  private readonly attempts = this.counter('service_attempts_total', ['route', 'result']);
+  private readonly attemptDuration = this.histogram('service_attempt_duration_seconds', ATTEMPT_BUCKETS, ['route']);
+  private readonly rateLimited = this.counter('service_rate_limited_total', ['outcome']);
+  private readonly discordLimits = this.counter('discord_rate_limited_total', ['kind']);
   private readonly webhookRefusals = webhookRefusals(this.registry);
-  private readonly inFlight = this.gauge('interactions_in_flight', 'Interactions being handled now.');
-  private readonly ready = this.gauge('ready', '1 once the Discord client is ready, 0 before and during shutdown.');
-  private readonly gatewayConnected = this.gauge(
-    'gateway_connected',
-    '1 while the gateway connection is up and ready, 0 while it reconnects or resumes.',
-  );
-  private readonly gatewayPing = this.gauge(
-    'gateway_ping_seconds',
-    'Average gateway heartbeat round trip (absent until the first heartbeat is acknowledged).',
-  );
-  private readonly waiting = new Gauge({
-    name: `${PREFIX}work_waiting`,
-    help: 'Work kept in the store until Discord takes it, by kind: webhook events, votes to announce, reviews to post, feed posts to redraw.',
-    labelNames: ['kind'],
-    registers: [this.registry],
-  });
-  private readonly parked = new Gauge({
-    name: `${PREFIX}work_parked`,
-    help: 'Work Discord refuses until an admin fixes something, by kind: channels (all their posts wait), posts (a body refused as invalid).',
-    labelNames: ['kind'],
-    registers: [this.registry],
-  });
-  private readonly heapUsed = this.gauge('process_heap_used_bytes', 'V8 heap in use.');
-  private readonly uptime = this.gauge('uptime_seconds', 'Seconds since the bot process started.');
+  private readonly inFlight = this.gauge('interactions_in_flight');
+  private readonly ready = this.gauge('ready');
+  private readonly gatewayConnected = this.gauge('gateway_connected');
+  private readonly gatewayPing = this.gauge('gateway_ping_seconds');
+  private readonly waiting = this.gauge('work_waiting', ['kind']);
+  private readonly parked = this.gauge('work_parked', ['kind']);
+  private readonly heapUsed = this.gauge('process_heap_used_bytes');
+  private readonly uptime = this.gauge('uptime_seconds');
   private readonly pendingAcks = new Map<string, number>();
 
   constructor(private readonly clock: () => number = () => performance.now()) {}
@@ -186,8 +152,20 @@ export class BotMetrics {
     return this.registry.metrics();
   }
 
-  private gauge(name: string, help: string): Gauge {
-    return new Gauge({ name: `${PREFIX}${name}`, help, registers: [this.registry] });
+  private counter<L extends string>(name: Series, labelNames: readonly L[]): Counter<L> {
+    return new Counter({ ...this.series(name), labelNames });
+  }
+
+  private histogram<L extends string = never>(name: Series, buckets: number[], labelNames: readonly L[] = []) {
+    return new Histogram({ ...this.series(name), buckets, labelNames });
+  }
+
+  private gauge<L extends string = never>(name: Series, labelNames: readonly L[] = []): Gauge<L> {
+    return new Gauge({ ...this.series(name), labelNames });
+  }
+
+  private series(name: Series) {
+    return { name: `${PREFIX}${name}`, help: HELP[name], registers: [this.registry] };
   }
 }
 

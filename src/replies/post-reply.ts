@@ -131,7 +131,6 @@ async function audit(
   });
 }
 
-/** The review's feed post (if it has one) shows it was answered; a failure there is only logged. */
 /** Best effort: the member's answer (the review is gone) does not wait on the store. */
 async function markReviewGone(reviewId: string, ctx: ReplyContext): Promise<void> {
   try {
@@ -141,6 +140,7 @@ async function markReviewGone(reviewId: string, ctx: ReplyContext): Promise<void
   }
 }
 
+/** The review's feed post (if it has one) shows it was answered; a failure there is only logged. */
 export async function markFeedAnswered(reviewId: string, reply: Reply, moderatorId: string, ctx: ReplyContext) {
   try {
     await ctx.feed?.onAnswered(reviewId, { replyId: reply.id, moderatorId, at: ctx.now().getTime() });

@@ -230,38 +230,40 @@ export class VoterRole implements ExpiryConsumer {
   async #roleGone(): Promise<void> {
     if (this.#gone) return;
     this.#gone = true;
-    const { logger, roleId, auditChannelId, poster } = this.options;
-    logger.error(
-      { roleId, setting: 'voterRoleId' },
+    await this.#tellParked(
+      'voterRoleId',
       'the voter role no longer exists (Discord answered 404): voter role changes for this server are parked. ' +
         'Fix: /setup role voter: with a role that exists (VOTER_ROLE_ID in a one-server setup, then restart). ' +
         'They resume once a role is set.',
+      'voterRole.gone',
+      'could not tell the audit channel that the voter role no longer exists',
     );
-    await tellAuditChannel(poster, {
-      channelId: auditChannelId,
-      body: textBody(this.options.i18n().t('voterRole.gone', { role: `<@&${roleId}>` })),
-      logger,
-      failedLine: 'could not tell the audit channel that the voter role no longer exists',
-    });
   }
 
   /** Said once per refusal (not per member), in the log and the audit channel, with the fix. */
   async #refused(): Promise<void> {
-    const { logger, now, probeMs, roleId, auditChannelId, poster } = this.options;
+    const { now, probeMs } = this.options;
     const first = this.#refusedUntil === undefined;
     this.#refusedUntil = now() + probeMs;
     if (!first) return;
-    logger.error(
-      { roleId, setting: 'VOTER_ROLE_ID' },
+    await this.#tellParked(
+      'VOTER_ROLE_ID',
       "Discord refused to change the voter role (403): the bot lacks Manage Roles, or the role sits above the bot's highest role. " +
         "Fix: Server Settings → Roles: give the bot's role Manage Roles and drag it above the voter role. " +
         'Role changes resume by themselves once fixed.',
+      'voterRole.blocked',
+      'could not tell the audit channel that role changes are refused',
     );
+  }
+
+  async #tellParked(setting: string, line: string, key: 'voterRole.gone' | 'voterRole.blocked', failedLine: string) {
+    const { logger, roleId, auditChannelId, poster } = this.options;
+    logger.error({ roleId, setting }, line);
     await tellAuditChannel(poster, {
       channelId: auditChannelId,
-      body: textBody(this.options.i18n().t('voterRole.blocked', { role: `<@&${roleId}>` })),
+      body: textBody(this.options.i18n().t(key, { role: `<@&${roleId}>` })),
       logger,
-      failedLine: 'could not tell the audit channel that role changes are refused',
+      failedLine,
     });
   }
 }

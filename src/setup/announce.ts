@@ -7,7 +7,7 @@ import type { MessageView } from '../views/message.js';
 import { noticeView } from '../views/notice.js';
 import type { AnnouncementTemplates } from '../views/vote-announcement.js';
 import { exampleAnnouncements, templateRefusal } from './announce-preview.js';
-import { changeAnswer, changed, changeResult, type ChangeResult, type ChangeTarget } from './change.js';
+import { changeAnswer, changed, changeResult, type ChangeTarget, type ApplyChange } from './change.js';
 import type { SetupCall } from './steps.js';
 import { refuseEnvironmentSetting } from './manage-server.js';
 import type { Actor } from '../bot/actor.js';
@@ -95,12 +95,7 @@ export function currentAnnouncements(
   };
 }
 
-export async function applyAnnounce(
-  ctx: BaseContext,
-  target: ChangeTarget,
-  raw: AnnounceInput,
-  actor: Actor,
-): Promise<ChangeResult> {
+export const applyAnnounce: ApplyChange<AnnounceInput> = async (ctx, target, raw, actor) => {
   const { guildId } = target;
   const plan = planAnnounce(ctx, guildId, raw);
   const { input, next } = plan;
@@ -124,7 +119,7 @@ export async function applyAnnounce(
   await ctx.servers.setSettings(guildId, patch);
   const vars = (i18n: Translator) => ({ preview: shownText(previewParts(plan, voterOf(target, actor), i18n)) });
   return changed(ctx, target, actor, changeResult(input.clear ? 'setup.announce.cleared' : 'setup.announce.set', vars));
-}
+};
 
 const voterOf = ({ guild }: ChangeTarget, { userId, name }: Actor): PreviewVoter => ({
   userId,

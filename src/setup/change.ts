@@ -23,6 +23,14 @@ export interface ChangeResult {
   readonly tone: Tone;
 }
 
+/** One change of a server's setup, the same from /setup and the dashboard. */
+export type ApplyChange<Input> = (
+  ctx: BaseContext,
+  target: ChangeTarget,
+  input: Input,
+  actor: Actor,
+) => Promise<ChangeResult>;
+
 export const changeResult = (
   key: NoticeKey,
   vars: (i18n: Translator) => Vars = () => ({}),

@@ -1,16 +1,14 @@
 import type { Guild } from 'discord.js';
 import { ChannelType } from 'discord-api-types/v10';
 import { channelMention } from '../core/discord-text.js';
-import type { BaseContext } from '../runtime/context.js';
 import { UserFacingError } from '../bot/user-error.js';
 import { channelPermissions, missingPermissions, permissionLabel } from '../guild-rules/channel-permissions.js';
 import { POSTS } from '../guild-rules/channels.js';
 import type { Translator } from '../i18n/index.js';
 import type { SettingName } from '../config/server-variables.js';
-import { changed, changeResult, type ChangeResult, type ChangeTarget } from './change.js';
+import { changed, changeResult, type ApplyChange } from './change.js';
 import { botInGuild, overwritesOf } from '../guild-rules/guild-facts.js';
 import { refuseEnvironmentSetting } from './manage-server.js';
-import type { Actor } from '../bot/actor.js';
 
 /** The features that post in a channel, as `kind:` names them, with the setting each one sets. */
 export const CHANNEL_KINDS = {
@@ -35,12 +33,7 @@ export interface ChannelInput {
 }
 
 /** `/setup channel kind:… [target:…]`: sets the feature's channel after checking the bot can post there, or turns it off. */
-export async function applyChannel(
-  ctx: BaseContext,
-  target: ChangeTarget,
-  { kind, channelId }: ChannelInput,
-  actor: Actor,
-): Promise<ChangeResult> {
+export const applyChannel: ApplyChange<ChannelInput> = async (ctx, target, { kind, channelId }, actor) => {
   const { guildId, guild } = target;
   if (!isChannelKind(kind)) throw new UserFacingError('refusal.staleCommand');
   const setting = CHANNEL_KINDS[kind];
@@ -61,7 +54,7 @@ export async function applyChannel(
   await ctx.servers.setSettings(guildId, { [setting]: channelId });
   const vars = (i18n: Translator) => ({ feature: feature(i18n), channel: channelMention(channelId) });
   return changed(ctx, target, actor, changeResult('setup.channel.set', vars));
-}
+};
 
 /**
  * What the bot lacks to post embeds in the channel, by the doctor's rule, from the permissions

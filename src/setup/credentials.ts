@@ -7,9 +7,9 @@ import { translatorFor } from '../i18n/index.js';
 import { lastFour } from '../secrets/secret-box.js';
 import type { Credentials } from '../servers/servers.js';
 import { credentialsModal, CredentialsField, readCredentials } from '../views/credentials-modal.js';
-import { changeAnswer, changed, changeResult, commandTarget, type ChangeResult, type ChangeTarget } from './change.js';
+import { changeAnswer, changed, changeResult, commandTarget, type ApplyChange } from './change.js';
 import { sealing } from './manage-server.js';
-import { commandActor, type Actor } from '../bot/actor.js';
+import { commandActor } from '../bot/actor.js';
 
 /** The settings that hold one server's credentials when it is set up from .env. */
 const ENVIRONMENT_CREDENTIALS = 'SERVICE_API_KEY, SERVICE_APP_ID';
@@ -41,12 +41,7 @@ export async function saveCredentials(interaction: ModalSubmitInteraction, ctx: 
   await interaction.editReply(changeAnswer(result, translatorFor(interaction.locale)));
 }
 
-export async function applyCredentials(
-  ctx: BaseContext,
-  target: ChangeTarget,
-  input: CredentialsInput,
-  actor: Actor,
-): Promise<ChangeResult> {
+export const applyCredentials: ApplyChange<CredentialsInput> = async (ctx, target, input, actor) => {
   const { guildId } = target;
   const credentials = credentialsFrom(ctx, guildId, input);
   await checkWithService(credentials, ctx);
@@ -59,7 +54,7 @@ export async function applyCredentials(
     channel: '`/setup channel`',
   });
   return changed(ctx, target, actor, changeResult('setup.credentials.saved', vars));
-}
+};
 
 /** What the dashboard shows of the server's service credentials: their ends, the environment's name, or none yet. */
 export type CredentialsShown = { apiKey: string; appId: string } | { environment: string } | { none: true };

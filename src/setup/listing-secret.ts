@@ -5,9 +5,9 @@ import { translatorFor } from '../i18n/index.js';
 import { listingSecretVariable, SITE_FACTS, type AdaptedSiteId } from '../lists/index.js';
 import { lastFour } from '../secrets/secret-box.js';
 import { listingSecretModal, LISTING_SECRET_FIELD, readListingSecret } from '../views/listing-secret-modal.js';
-import { changeAnswer, changed, changeResult, commandTarget, type ChangeResult, type ChangeTarget } from './change.js';
+import { changeAnswer, changed, changeResult, commandTarget, type ApplyChange } from './change.js';
 import { sealing } from './manage-server.js';
-import { commandActor, type Actor } from '../bot/actor.js';
+import { commandActor } from '../bot/actor.js';
 import { addressOf, single, siteOf, webhookOn } from './listing-facts.js';
 import type { ListingSiteInput } from './listing.js';
 
@@ -50,12 +50,7 @@ export interface ListingSecretInput extends ListingSiteInput {
   secret: unknown;
 }
 
-export async function applyListingSecret(
-  ctx: BaseContext,
-  target: ChangeTarget,
-  input: ListingSecretInput,
-  actor: Actor,
-): Promise<ChangeResult> {
+export const applyListingSecret: ApplyChange<ListingSecretInput> = async (ctx, target, input, actor) => {
   const { guildId } = target;
   const { site, secret } = secretFrom(ctx, input);
   await sealing(() => ctx.servers.listings.add(guildId, site, secret));
@@ -67,7 +62,7 @@ export async function applyListingSecret(
     actor,
     changeResult('setup.listing.saved', () => vars),
   );
-}
+};
 
 function secretFrom(ctx: BaseContext, input: ListingSecretInput): { site: AdaptedSiteId; secret: string } {
   const site = siteOf(input.site);

@@ -5,7 +5,14 @@ import { listingSecretVariable, listingVoteHoursVariable, SITE_FACTS, type Adapt
 import { lastFour } from '../secrets/secret-box.js';
 import { listingsView, listingView, type ListingFacts, type ShownSecret } from '../views/listing.js';
 import type { MessageView } from '../views/message.js';
-import { changeAnswer, changed, changeResult, type ChangeResult, type ChangeTarget } from './change.js';
+import {
+  changeAnswer,
+  changed,
+  changeResult,
+  type ChangeResult,
+  type ChangeTarget,
+  type ApplyChange,
+} from './change.js';
 import { sealing } from './manage-server.js';
 import type { Actor } from '../bot/actor.js';
 import type { SetupCall } from './steps.js';
@@ -130,12 +137,7 @@ export interface ListingSiteInput {
 }
 
 /** `/setup listing remove site:` */
-export async function applyListingRemove(
-  ctx: BaseContext,
-  target: ChangeTarget,
-  input: ListingSiteInput,
-  actor: Actor,
-): Promise<ChangeResult> {
+export const applyListingRemove: ApplyChange<ListingSiteInput> = async (ctx, target, input, actor) => {
   const { guildId } = target;
   const site = siteOf(input.site);
   webhookOn(ctx);
@@ -145,9 +147,8 @@ export async function applyListingRemove(
   if (!removed) return changed(ctx, target, actor, changeResult('setup.listing.notListed', vars, 'info'));
   ctx.logger.info({ guildId, userId: actor.userId, site }, 'listing removed with /setup');
   return changed(ctx, target, actor, changeResult('setup.listing.removed', vars));
-}
+};
 
-/** Every list set up for the server, as `/setup listing list` shows them (each secret by its end). */
 /** The server's lists set by LISTING_<SITE>_SECRET (single-server mode): their fixes name the setting. */
 export function environmentSites(ctx: BaseContext, guildId: string): Set<string> {
   return new Set(

@@ -6,10 +6,9 @@ import type { Milestone, MilestonePeriod } from '../store/index.js';
 import type { MessageView } from '../views/message.js';
 import { noticeView } from '../views/notice.js';
 import { setupAnswer } from './answer.js';
-import { changeAnswer, changed, changeResult, type ChangeResult, type ChangeTarget } from './change.js';
+import { changeAnswer, changed, changeResult, type ApplyChange } from './change.js';
 import type { SetupCall } from './steps.js';
 import { refuseRoleProblems } from './role.js';
-import type { Actor } from '../bot/actor.js';
 
 /** Votes a milestone may ask for: a month holds a few dozen vote periods at most, all time many more. */
 export const MILESTONE_VOTES_MAX = 10_000;
@@ -42,12 +41,12 @@ export async function milestoneAnswer(
   return changeAnswer(await applyMilestone(ctx, target, input, actor), i18n);
 }
 
-export async function applyMilestone(
-  ctx: BaseContext,
-  target: ChangeTarget,
-  { roleId, votes, period, remove }: MilestoneInput,
-  actor: Actor,
-): Promise<ChangeResult> {
+export const applyMilestone: ApplyChange<MilestoneInput> = async (
+  ctx,
+  target,
+  { roleId, votes, period, remove },
+  actor,
+) => {
   const { guildId, guild } = target;
   const store = ctx.setup.milestones(guildId);
   if (remove !== undefined && roleId === undefined && votes === undefined && period === undefined) {
@@ -80,7 +79,7 @@ export async function applyMilestone(
     period: i18n.t(`setup.milestone.period.${chosen}`),
   });
   return changed(ctx, target, actor, changeResult('setup.milestone.set', vars));
-}
+};
 
 function milestoneList(milestones: readonly Milestone[], i18n: Translator): MessageView {
   if (milestones.length === 0) return setupAnswer('setup.milestone.none', { command: COMMAND }, i18n, 'info');

@@ -1,13 +1,11 @@
 import type { Guild } from 'discord.js';
 import { roleMention } from '../core/discord-text.js';
-import type { BaseContext } from '../runtime/context.js';
 import { UserFacingError } from '../bot/user-error.js';
 import { roleFix, roleProblemKinds } from '../guild-rules/role-permissions.js';
 import { translatorFor, type Translator } from '../i18n/index.js';
-import { changed, changeResult, type ChangeResult, type ChangeTarget } from './change.js';
+import { changed, changeResult, type ApplyChange } from './change.js';
 import { botInGuild } from '../guild-rules/guild-facts.js';
 import { refuseEnvironmentSetting } from './manage-server.js';
-import type { Actor } from '../bot/actor.js';
 
 /** Exactly one of the three, as role ids. */
 export interface RoleInput {
@@ -17,12 +15,7 @@ export interface RoleInput {
 }
 
 /** `/setup role voter:|moderators:|remove:`: exactly one of the three. */
-export async function applyRole(
-  ctx: BaseContext,
-  target: ChangeTarget,
-  given: RoleInput,
-  actor: Actor,
-): Promise<ChangeResult> {
+export const applyRole: ApplyChange<RoleInput> = async (ctx, target, given, actor) => {
   const { guildId, guild } = target;
   const chosen = Object.values(given).filter((roleId) => roleId !== undefined);
   if (chosen.length !== 1) throw new UserFacingError('refusal.roleChoice');
@@ -54,7 +47,7 @@ export async function applyRole(
   if (!current.includes(removed)) return done('setup.role.notThere', removed, 'info');
   await ctx.servers.setSettings(guildId, { moderatorRoleIds: current.filter((r) => r !== removed) });
   return done('setup.role.removed', removed);
-}
+};
 
 /** The doctor's role rule on the cached server, worded for the member, with the kind of fix it needs. */
 export function roleProblemsIn(

@@ -1,9 +1,7 @@
-import type { BaseContext } from '../runtime/context.js';
 import { UserFacingError } from '../bot/user-error.js';
 import { BUTTON_URL_MAX } from '../core/discord-limits.js';
-import { changed, changeResult, type ChangeResult, type ChangeTarget } from './change.js';
+import { changed, changeResult, type ApplyChange } from './change.js';
 import { refuseEnvironmentSetting } from './manage-server.js';
-import type { Actor } from '../bot/actor.js';
 
 /**
  * The Vote now link as it will be stored, or null: https only (members are sent there from a
@@ -27,20 +25,11 @@ export interface VoteUrlInput {
 }
 
 /** `/setup vote-url url:…` */
-export async function applyVoteUrl(
-  ctx: BaseContext,
-  target: ChangeTarget,
-  input: VoteUrlInput,
-  actor: Actor,
-): Promise<ChangeResult> {
+export const applyVoteUrl: ApplyChange<VoteUrlInput> = async (ctx, target, input, actor) => {
   refuseEnvironmentSetting(ctx.servers, target.guildId, 'voteUrl');
   const url = parseVoteUrl(input.url);
   if (!url) throw new UserFacingError('refusal.badVoteUrl', { example: 'https://guilds.me/server/…' });
   await ctx.servers.setSettings(target.guildId, { voteUrl: url });
-  return changed(
-    ctx,
-    target,
-    actor,
-    changeResult('setup.voteUrl.set', () => ({ url })),
-  );
-}
+  const vars = () => ({ url });
+  return changed(ctx, target, actor, changeResult('setup.voteUrl.set', vars));
+};

@@ -82,7 +82,6 @@ export interface SealedKeyUse {
   servers: number;
 }
 
-/** A server the bot serves or served: its settings and its secrets, sealed (src/secrets). */
 /** A key to the vote API (/setup api-key create): bound to its server, kept as the hash of the key. */
 export interface ApiKeyRecord {
   guildId: string;
@@ -115,6 +114,7 @@ export interface ListingRecord {
 /** When a list last delivered to a server, and last sent a test. */
 export type ListingActivity = Pick<ListingRecord, 'site' | 'lastDeliveryAt' | 'lastTestAt'>;
 
+/** A server the bot serves or served: its settings and its secrets, sealed (src/secrets). */
 export interface ServerRecord {
   guildId: string;
   settings: ServerSettingsRecord;

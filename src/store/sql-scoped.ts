@@ -1,14 +1,29 @@
 import type { Db, Row, SqlValue } from './sql.js';
 
+/** Both kinds of store below: on which database, through which driver. */
+class OnDb {
+  constructor(protected readonly db: Db) {}
+
+  get backend() {
+    return this.db.dialect;
+  }
+
+  get driver() {
+    return this.db.driver;
+  }
+}
+
 /**
  * One server's rows: every statement carries `guild_id = $1`, the server this store was opened for,
  * so no query can reach another server's rows. Its other parameters start at $2.
  */
-export class ServerScoped {
+export class ServerScoped extends OnDb {
   constructor(
-    protected readonly db: Db,
+    db: Db,
     readonly guildId: string,
-  ) {}
+  ) {
+    super(db);
+  }
 
   protected query(sql: string, params: readonly SqlValue[] = [], db: Db = this.db): Promise<Row[]> {
     return db.query(sql, [this.guildId, ...params]);
@@ -21,9 +36,7 @@ export class ServerScoped {
 }
 
 /** Every server's rows at once: the inbox, the delivery log, the servers themselves. */
-export class AllServers {
-  constructor(protected readonly db: Db) {}
-}
+export class AllServers extends OnDb {}
 
 // A table's statements are a mixin over one of the bases above: sql-server-store.ts and
 // sql-store.ts stack them into one class, so each table's SQL stays in its own file with nothing

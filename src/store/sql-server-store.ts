@@ -31,13 +31,4 @@ export class SqlServerStore
       ),
     ),
   )
-  implements Store
-{
-  get backend() {
-    return this.db.dialect;
-  }
-
-  get driver() {
-    return this.db.driver;
-  }
-}
+  implements Store {}

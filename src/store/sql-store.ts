@@ -27,14 +27,6 @@ class SqlStoreRoot
   )
   implements StoreRoot
 {
-  get backend() {
-    return this.db.dialect;
-  }
-
-  get driver() {
-    return this.db.driver;
-  }
-
   schemaVersion() {
     return currentVersion(this.db);
   }

@@ -15,3 +15,24 @@ export interface SqliteDriver {
   readonly name: SqliteDriverName;
   open(file: string): SqliteConnection;
 }
+
+/**
+ * `file` opened and set up by `setUp` (its pragmas, its checks). On any failure what was opened is
+ * closed again, so no half-set-up connection keeps the file, and `fault` says what is thrown.
+ */
+export function openSetUp(
+  driver: SqliteDriver,
+  file: string,
+  setUp: (db: SqliteConnection) => void,
+  fault: (error: unknown) => unknown,
+): SqliteConnection {
+  let db: SqliteConnection | undefined;
+  try {
+    db = driver.open(file);
+    setUp(db);
+    return db;
+  } catch (error) {
+    db?.close();
+    throw fault(error);
+  }
+}

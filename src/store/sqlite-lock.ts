@@ -1,6 +1,6 @@
 import { EXIT_FAILURE } from '../core/exit-codes.js';
 import { activeSqliteDriver } from './sqlite-driver.js';
-import { type SqliteDriver } from './sqlite-connection.js';
+import { openSetUp, type SqliteConnection, type SqliteDriver } from './sqlite-connection.js';
 import { makeStoreFolder, sqliteFault, sqliteStoreError } from './sqlite-faults.js';
 import { StoreError } from './store-error.js';
 import type { StoreLock } from './store-lock.js';
@@ -15,9 +15,7 @@ import type { StoreLock } from './store-lock.js';
 export function lockSqliteFile(file: string, driver: SqliteDriver = activeSqliteDriver()): StoreLock {
   const lockFile = `${file}.lock`;
   makeStoreFolder(file);
-  let db: ReturnType<SqliteDriver['open']> | undefined;
-  try {
-    db = driver.open(lockFile);
+  const setUp = (db: SqliteConnection) => {
     // Refuse at once rather than wait: the holder may run for months.
     db.exec('PRAGMA busy_timeout = 0');
     // Once written to, the file stays locked until this connection closes.
@@ -26,17 +24,16 @@ export function lockSqliteFile(file: string, driver: SqliteDriver = activeSqlite
     db.exec('BEGIN EXCLUSIVE');
     db.exec('CREATE TABLE IF NOT EXISTS held (since INTEGER)');
     db.exec('COMMIT');
-  } catch (error) {
-    db?.close();
-    if (sqliteFault(error) === 'busy')
-      throw new StoreError(
-        `Another process holds the store ${file} (DATABASE_URL): its lock ${lockFile} is taken. One bot runs on a SQLite file at a time: stop the other one (it may still be shutting down), or give this one its own DATABASE_URL.`,
-        EXIT_FAILURE,
-        { cause: error },
-      );
-    throw sqliteStoreError(error, file);
-  }
-  const held = db;
+  };
+  const held = openSetUp(driver, lockFile, setUp, (error) =>
+    sqliteFault(error) === 'busy'
+      ? new StoreError(
+          `Another process holds the store ${file} (DATABASE_URL): its lock ${lockFile} is taken. One bot runs on a SQLite file at a time: stop the other one (it may still be shutting down), or give this one its own DATABASE_URL.`,
+          EXIT_FAILURE,
+          { cause: error },
+        )
+      : sqliteStoreError(error, file),
+  );
   return {
     release: async () => held.close(),
   };

@@ -1,5 +1,5 @@
 import { activeSqliteDriver } from './sqlite-driver.js';
-import { type SqliteConnection, type SqliteDriver } from './sqlite-connection.js';
+import { openSetUp, type SqliteConnection, type SqliteDriver } from './sqlite-connection.js';
 import { damagedStore, makeStoreFolder, sqliteStoreError } from './sqlite-faults.js';
 import type { Db, SqlValue } from './sql.js';
 
@@ -75,9 +75,7 @@ export function openSqlite(file: string, driver: SqliteDriver = activeSqliteDriv
 
 function openChecked(file: string, driver: SqliteDriver): SqliteConnection {
   if (file !== ':memory:') makeStoreFolder(file);
-  let db: SqliteConnection | undefined;
-  try {
-    db = driver.open(file);
+  const setUp = (db: SqliteConnection) => {
     db.exec('PRAGMA journal_mode = WAL');
     // FULL: a delivery acknowledged with 200 is on disk even if the machine loses power after it.
     db.exec('PRAGMA synchronous = FULL');
@@ -88,11 +86,8 @@ function openChecked(file: string, driver: SqliteDriver): SqliteConnection {
     const problems = db.run('PRAGMA quick_check', []).map((row) => String(Object.values(row)[0]));
     if (problems.length !== 1 || problems[0] !== 'ok')
       throw damagedStore(file, `quick_check: ${problems.slice(0, 3).join('; ')}`);
-    return db;
-  } catch (error) {
-    db?.close();
-    throw sqliteStoreError(error, file);
-  }
+  };
+  return openSetUp(driver, file, setUp, (error) => sqliteStoreError(error, file));
 }
 
 /** `$1`-style placeholders (written once for both backends) to SQLite's positional `?`. */

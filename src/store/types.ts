@@ -171,7 +171,6 @@ export interface ReminderOptIn {
 /** How a reminder went: claimed and on its way, by DM, as a mention in the fallback channel, only logged, or skipped as too late. */
 export type ReminderOutcome = 'pending' | 'dm' | 'channel' | 'undelivered' | 'late';
 
-/** An opted-in member's vote on one list that ran out: a reminder is due for it. */
 /** Where a keyset read over every server stopped: the row's time, server and own key (user id, or vote id). */
 export interface SweepCursor {
   at: number;
@@ -191,6 +190,7 @@ export interface DueExpiryOf extends ScheduledExpiry {
   guildId: string;
 }
 
+/** An opted-in member's vote on one list that ran out: a reminder is due for it. */
 interface DueListReminder {
   userId: string;
   site: VoteSite;

@@ -41,8 +41,10 @@ export function channelsPage(input: ChannelsPageInput): Html {
   </section>`;
 }
 
-/** One feature's channel picker; the reminders page shows the same form. */
-/** One feature's channel; `page` is where the form posts, so a save comes back to the page it was on. */
+/**
+ * One feature's channel picker (the reminders page shows the same form); `page` is where the form
+ * posts, so a save comes back to the page it was on.
+ */
 export function channelForm(input: ChannelsPageInput, kind: ChannelKind, page: PagePath = PAGES.channels): Html {
   const { t } = input.i18n;
   const id = `channel-${kind}`;

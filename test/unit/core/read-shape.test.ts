@@ -219,4 +219,12 @@ describe('primitives', () => {
     expect(built).toBe(false);
     expect(why(read)).toBe('a: expected a number; b.1: nope; b.3: nope');
   });
+
+  it('Fields.fields reads several fields in the order named, each wrong one an issue', () => {
+    const at = new Fields({ a: 1, b: 'x', c: -1 });
+    const read = at.fields({ a: number, b: number, c: count, d: optional(number) });
+    expect(read).toEqual({ a: 1, b: undefined, c: undefined, d: undefined });
+    expect(why(at.done(() => read))).toBe('b: expected a number; c: expected a whole number ≥ 0');
+    expect(new Fields({ a: 2 }).fields({ a: count })).toEqual({ a: 2 });
+  });
 });
