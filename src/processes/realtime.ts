@@ -10,6 +10,7 @@ import { InboxWorker } from '../runtime/inbox-worker.js';
 import type { Receiver } from '../webhooks/receiver.js';
 import { listenForEvents } from '../store/inbox-listener.js';
 import { startWebhookReceiver } from './webhook-receiver.js';
+import { topggRecovery } from './topgg-recovery.js';
 
 /** How soon an event stored by another process's receiver is seen without a wake-up. */
 const SHARED_INBOX_POLL_MS = 1_000;
@@ -55,6 +56,8 @@ export async function startRealtime(
         servers.mode === 'single' ? 0 : pollOffsetMs(guildId, config.votePollMs),
       ),
   });
+  // Made now, so that "since the start" is the process's start, before the receiver takes a delivery.
+  const recovery = topggRecovery(deps, runtimes);
   const worker = new InboxWorker({
     store: root,
     logger,
@@ -86,12 +89,14 @@ export async function startRealtime(
       // After the servers joined: the first reminder pass reads the last hour's ends for all of them.
       passes.start();
       worker.wake();
+      await recovery.start();
     },
     async stop() {
       await receiver?.close();
       await listener?.stop();
       await worker.stop();
       await deliveries.stop();
+      await recovery.stop();
       await runtimes.stopAll();
       await passes.stop();
     },

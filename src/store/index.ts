@@ -52,6 +52,7 @@ export type {
   WorkCounts,
   DeliveryOutcome,
   DeliveryRecord,
+  TopggRecoveryState,
 } from './root-types.js';
 
 /**

@@ -8,6 +8,7 @@ import type {
   SealedKeyUse,
   ServerRecord,
   StoredEvent,
+  TopggRecoveryState,
   WorkCounts,
 } from './root-types.js';
 import type { Store } from './ports.js';
@@ -78,7 +79,19 @@ export interface ListingStore {
   /** The server's last delivery and test per site, rows or not. */
   listingActivity(guildId: string): Promise<ListingActivity[]>;
   /** Sealed secrets replaced in place (rotate-secrets), keeping everything else. */
-  resealListings(records: readonly Pick<ListingRecord, 'guildId' | 'site' | 'secret'>[]): Promise<void>;
+  resealListings(records: readonly Pick<ListingRecord, 'guildId' | 'site' | 'secret' | 'apiToken'>[]): Promise<void>;
+}
+
+/** Top.gg votes read back after downtime (sql-topgg-recovery.ts), for every server. */
+export interface TopggRecoveryStore {
+  /** The server's latest Top.gg vote in the ledger cast before `before` (ms): where a read starts. */
+  latestTopggVote(guildId: string, before: number): Promise<number | undefined>;
+  /** Every server whose reads something stops (a parked token, a 429's hour). */
+  topggRecoveryStates(): Promise<Map<string, TopggRecoveryState>>;
+  /** What stops one server's reads, if anything (/setup status). */
+  topggRecovery(guildId: string): Promise<TopggRecoveryState | undefined>;
+  /** Writes what stops the server's reads; undefined: nothing does. */
+  saveTopggRecovery(guildId: string, state: TopggRecoveryState | undefined): Promise<void>;
 }
 
 /**
@@ -138,7 +151,8 @@ export interface StoreRoot
     ListingStore,
     SweepStore,
     SignOutStore,
-    HandledInteractionStore {
+    HandledInteractionStore,
+    TopggRecoveryStore {
   readonly backend: 'sqlite' | 'postgres';
   readonly driver: 'node:sqlite' | 'better-sqlite3' | 'pg';
   /** Highest migration applied. */

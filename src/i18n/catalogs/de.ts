@@ -198,6 +198,7 @@ export const de: Catalog = {
   'feed.vote.lineSite': '{member} hat auf {site} abgestimmt',
   'feed.vote.lineSiteDouble': '{member} hat auf {site} abgestimmt (doppelte Stimme)',
   'feed.vote.everyList': '{member} hat heute auf jeder Liste abgestimmt',
+  'feed.vote.recovered': '(nachgeholt)',
   'feed.vote.titleOne': 'Neue Stimme',
   'feed.vote.titleMany': '{count} neue Stimmen',
   'feed.vote.total': 'Stimmen insgesamt: {count}',

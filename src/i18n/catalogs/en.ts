@@ -193,6 +193,7 @@ export const en = {
   'feed.vote.lineSite': '{member} voted on {site}',
   'feed.vote.lineSiteDouble': '{member} voted on {site} (double vote)',
   'feed.vote.everyList': '{member} voted on every list today',
+  'feed.vote.recovered': '(recovered)',
   'feed.vote.titleOne': 'New vote',
   'feed.vote.titleMany': '{count} new votes',
   'feed.vote.total': 'Total votes: {count}',

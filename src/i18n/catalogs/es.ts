@@ -196,6 +196,7 @@ export const es: Catalog = {
   'feed.vote.lineSite': '{member} votó en {site}',
   'feed.vote.lineSiteDouble': '{member} votó en {site} (voto doble)',
   'feed.vote.everyList': '{member} votó hoy en todas las listas',
+  'feed.vote.recovered': '(recuperado)',
   'feed.vote.titleOne': 'Nuevo voto',
   'feed.vote.titleMany': '{count} votos nuevos',
   'feed.vote.total': 'Votos totales: {count}',

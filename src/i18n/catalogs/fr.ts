@@ -195,6 +195,7 @@ export const fr: Catalog = {
   'feed.vote.lineSite': '{member} a voté sur {site}',
   'feed.vote.lineSiteDouble': '{member} a voté sur {site} (vote double)',
   'feed.vote.everyList': '{member} a voté sur toutes les listes aujourd’hui',
+  'feed.vote.recovered': '(récupéré)',
   'feed.vote.titleOne': 'Nouveau vote',
   'feed.vote.titleMany': '{count} nouveaux votes',
   'feed.vote.total': 'Votes au total : {count}',

@@ -195,6 +195,7 @@ export const ptBR: Catalog = {
   'feed.vote.lineSite': '{member} votou em {site}',
   'feed.vote.lineSiteDouble': '{member} votou em {site} (voto duplo)',
   'feed.vote.everyList': '{member} votou em todas as listas hoje',
+  'feed.vote.recovered': '(recuperado)',
   'feed.vote.titleOne': 'Novo voto',
   'feed.vote.titleMany': '{count} novos votos',
   'feed.vote.total': 'Total de votos: {count}',
