@@ -35,6 +35,7 @@ export function setupPorts(deps: {
       const stored = await store.forServer(guildId).recentDeliveries(DELIVERIES_KEPT);
       return newestOfEachWindow([...(deps.unwrittenDeliveries?.(guildId) ?? []), ...stored], DELIVERIES_KEPT);
     },
+    topggReads: (guildId) => store.topggRecovery(guildId),
     commands: [...deps.commands].map((command) => command.data.toJSON() as unknown as Record<string, unknown>),
   };
 }

@@ -12,7 +12,7 @@ import {
 } from '../lists/index.js';
 import { lastFour } from '../secrets/secret-box.js';
 import type { ListingState } from '../servers/listings.js';
-import type { ListingFacts, ShownSecret } from '../views/listing.js';
+import type { ListingFacts, ShownApiToken, ShownSecret } from '../views/listing.js';
 import { changeResult, type ChangeResult } from './change.js';
 
 // What /setup listing and the dashboard's Lists page share about one list on one server.
@@ -99,6 +99,15 @@ export const siteShown = (site: AdaptedSiteId) => ({
   secretFromSite: SITE_FACTS[site].secretFrom === 'site',
 });
 
+/** Top.gg's API token as shown: its end (opened for this answer only) or the host's setting; other lists have none. */
+export function keptApiToken(ctx: BaseContext, guildId: string, listing: ListingState): { apiToken?: ShownApiToken } {
+  if (listing.site !== 'topgg') return {};
+  if (!listing.apiToken) return { apiToken: { none: true } };
+  if (listing.fromEnvironment) return { apiToken: { environment: 'LISTING_TOPGG_API_TOKEN' } };
+  const token = ctx.servers.listings.topggToken(guildId);
+  return { apiToken: token === undefined ? { none: true } : { end: lastFour(token) } };
+}
+
 export function factsOf(ctx: BaseContext, guildId: string, listing: ListingState, i18n: Translator): ListingFacts {
   const { site, lastDeliveryAt, lastTestAt } = listing;
   return {
@@ -108,5 +117,6 @@ export function factsOf(ctx: BaseContext, guildId: string, listing: ListingState
     lastDeliveryAt,
     lastTestAt,
     voteLength: voteLengthText(listing, i18n),
+    ...keptApiToken(ctx, guildId, listing),
   };
 }

@@ -70,6 +70,7 @@ async function contextOn(logger: BaseContext['logger']): Promise<BaseContext> {
       milestonesChanged: () => {},
       lastPoll: unused,
       recentDeliveries: unused,
+      topggReads: (guildId) => root.topggRecovery(guildId),
       commands: [],
     },
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { openStore, type NewVote, type StoreRoot } from '../../src/store/index.js';
+import { openStore, type NewVote, type StoreRoot, type TopggRecoveryState } from '../../src/store/index.js';
 import { storeBackends } from '../support/store-backends.js';
 
 // Issue 51, item 3: Top.gg votes read back from its API after downtime go in the ledger beside the
@@ -102,7 +102,7 @@ describe.each(backends)('Top.gg votes read back on $name', (backend) => {
       await root.saveTopggRecovery(OTHER_SERVER, { blockedUntil: T + 2 * HOUR });
       expect(await root.topggRecovery(SERVER)).toEqual(parked);
       expect(await root.topggRecoveryStates()).toEqual(
-        new Map([
+        new Map<string, TopggRecoveryState>([
           [SERVER, parked],
           [OTHER_SERVER, { blockedUntil: T + 2 * HOUR }],
         ]),
