@@ -240,8 +240,9 @@ function serverSettingsOf(e: Settings): ServerSettingsRecord {
 }
 
 /** The parts of the settings that hold secrets, which every message shown or logged is masked with. */
-export type SecretSource = Pick<Config, 'discord' | 'service' | 'webhook' | 'secrets' | 'database' | 'dashboard'> &
-  Partial<Pick<Config, 'topgg'>>;
+export type SecretSource = Pick<Config, 'discord' | 'service' | 'webhook' | 'secrets' | 'database' | 'dashboard'> & {
+  readonly topgg?: TopggSettings;
+};
 
 /** The values that must never reach a log line or a member: bot token, API key, app id, webhook token, database password, the dashboard's secret and keys. */
 export function secretValues(config: SecretSource): string[] {

@@ -3,7 +3,7 @@
 import { isApiToken } from '../core/listing-secret.js';
 import { checked, httpUrl, optional, orDefault, type Values } from './fields.js';
 
-export const TOPGG_API = 'https://top.gg/api';
+const TOPGG_API = 'https://top.gg/api';
 
 export const TOPGG_FIELDS = {
   TOPGG_API_URL: orDefault(httpUrl("Top.gg's API base without /v1 (leave empty for https://top.gg/api)"), TOPGG_API),

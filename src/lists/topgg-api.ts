@@ -13,6 +13,10 @@ import type { RequestWindow } from '../core/request-window.js';
 import { isSnowflake } from '../core/snowflake.js';
 import { clampWeight } from './site.js';
 import { TOPGG_WEIGHTS } from './topgg.js';
+import type { AdaptedSiteId } from './site.js';
+
+/** The one list whose missed votes the bot reads back, for the code outside src/lists that acts on it. */
+export const VOTE_API_SITE = 'topgg' satisfies AdaptedSiteId;
 
 /** One vote as the API lists it, read into the ledger's terms (ms). */
 export interface TopggVote {

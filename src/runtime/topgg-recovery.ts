@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from '../core/log.js';
-import { HOUR_MS, type ListEvent } from '../lists/index.js';
+import { HOUR_MS, listEventKind, VOTE_API_SITE, type ListEvent } from '../lists/index.js';
 import { TopggApiError, type TopggApi, type TopggVote } from '../lists/topgg-api.js';
 import type { Listings } from '../servers/listings.js';
 import type { TopggRecoveryState, TopggRecoveryStore } from '../store/index.js';
@@ -105,7 +105,7 @@ export class TopggRecovery {
     if (reads === undefined) return true;
     if (now < reads.retryAt) return false;
     if (reads.failures > 0 || reads.readAt === 0) return true;
-    const heard = this.options.listings.of(guildId).find((l) => l.site === 'topgg')?.lastDeliveryAt ?? null;
+    const heard = this.options.listings.of(guildId).find((l) => l.site === VOTE_API_SITE)?.lastDeliveryAt ?? null;
     return (heard === null || now - heard > TOPGG_SILENCE_MS) && now - reads.readAt >= TOPGG_SILENCE_MS;
   }
 
@@ -116,14 +116,16 @@ export class TopggRecovery {
     // the votes missed before it: the read starts from the last vote seen before the start.
     const before = reads.readAt === 0 ? this.#startedAt - START_MARGIN_MS : Number.MAX_SAFE_INTEGER;
     const now = this.#now();
-    const since = (await store.latestTopggVote(guildId, before)) ?? now - FIRST_SPAN_MS;
+    const since = (await store.latestListVote(guildId, VOTE_API_SITE, before)) ?? now - FIRST_SPAN_MS;
     let read = 0;
     let taken = 0;
     const take = async (votes: TopggVote[]) => {
       for (const vote of votes) {
         read += 1;
         const event = recoveredEvent(guildId, vote);
-        if ((await runtime.handle({ kind: 'topgg vote', payload: event, receivedAt: this.#now() })) === 'stored')
+        if (
+          (await runtime.handle({ kind: listEventKind(event), payload: event, receivedAt: this.#now() })) === 'stored'
+        )
           taken += 1;
       }
     };
@@ -175,7 +177,7 @@ export class TopggRecovery {
 /** A vote read back, as the webhook's vote.create would have brought it (without Top.gg's id, which the list omits). */
 function recoveredEvent(guildId: string, vote: TopggVote): ListEvent {
   const { memberId, at, until, weight, weightSent } = vote;
-  const event: ListEvent = { site: 'topgg', kind: 'vote', guildId, memberId, at, until, weight, recovered: true };
+  const event: ListEvent = { site: VOTE_API_SITE, kind: 'vote', guildId, memberId, at, until, weight, recovered: true };
   if (weightSent !== undefined) event.weightSent = weightSent;
   return event;
 }

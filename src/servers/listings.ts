@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { HOUR_MS, SITE_FACTS, isAdaptedSiteId, type AdaptedSiteId } from '../lists/index.js';
+import { HOUR_MS, SITE_FACTS, VOTE_API_SITE, isAdaptedSiteId, type AdaptedSiteId } from '../lists/index.js';
 import { openSecret, sealingKeyId, sealSecret, type SecretKeys } from '../secrets/secret-box.js';
 import type { ListingRecord, ListingStore } from '../store/index.js';
 
@@ -99,7 +99,7 @@ export class Listings {
             lastTestAt: seen?.lastTestAt ?? null,
             fromEnvironment: true,
             voteLengthMs: this.#environmentLength(site) ?? null,
-            apiToken: site === 'topgg' && this.environment?.topggApiToken !== undefined,
+            apiToken: site === VOTE_API_SITE && this.environment?.topggApiToken !== undefined,
           },
         ];
       }
@@ -173,7 +173,7 @@ export class Listings {
   /** The servers whose Top.gg listing carries an API token, the environment's first. */
   withTopggToken(): string[] {
     const stored = [...this.#records].flatMap(([guildId, sites]) =>
-      typeof sites.get('topgg')?.apiToken === 'string' && guildId !== this.environment?.guildId ? [guildId] : [],
+      typeof sites.get(VOTE_API_SITE)?.apiToken === 'string' && guildId !== this.environment?.guildId ? [guildId] : [],
     );
     return this.environment?.topggApiToken === undefined ? stored : [this.environment.guildId, ...stored];
   }
@@ -182,7 +182,7 @@ export class Listings {
   topggToken(guildId: string): string | undefined {
     if (this.environment?.guildId === guildId && this.environment.topggApiToken !== undefined)
       return this.environment.topggApiToken;
-    const sealed = this.#records.get(guildId)?.get('topgg')?.apiToken;
+    const sealed = this.#records.get(guildId)?.get(VOTE_API_SITE)?.apiToken;
     return typeof sealed === 'string' && this.keys ? openSecret(this.keys, guildId, sealed) : undefined;
   }
 
@@ -222,7 +222,9 @@ export class Listings {
   async forgetLost(): Promise<ListingRecord[]> {
     const keys = this.keysOrThrow();
     const opens = (value: string) => [keys.current.id, keys.previous?.id].includes(sealingKeyId(value) ?? '');
-    const lost = this.#all().filter((record) => !opens(record.secret));
+    const lost = this.#all().filter(
+      (record) => !opens(record.secret) || (typeof record.apiToken === 'string' && !opens(record.apiToken)),
+    );
     for (const record of lost) await this.remove(record.guildId, record.site as AdaptedSiteId);
     return lost;
   }

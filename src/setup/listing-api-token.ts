@@ -1,15 +1,12 @@
 import type { Actor } from '../bot/actor.js';
 import { UserFacingError } from '../bot/user-error.js';
 import { isApiToken } from '../core/listing-secret.js';
-import { SITE_FACTS, type AdaptedSiteId } from '../lists/index.js';
+import { SITE_FACTS, VOTE_API_SITE, type AdaptedSiteId } from '../lists/index.js';
 import type { BaseContext } from '../runtime/context.js';
 import { lastFour } from '../secrets/secret-box.js';
 import { changed, changeResult, type ChangeTarget } from './change.js';
-import { single, state } from './listing-facts.js';
+import { single, state, TOPGG_API_TOKEN_VARIABLE } from './listing-facts.js';
 import { sealing } from './manage-server.js';
-
-/** Single-server mode's setting for Top.gg's API token. */
-export const TOPGG_API_TOKEN_VARIABLE = 'LISTING_TOPGG_API_TOKEN';
 
 /**
  * `/setup listing add site:topgg api-token:` (and the dashboard's form): the token with which the bot
@@ -25,7 +22,7 @@ export async function applyListingApiToken(
   actor: Actor,
 ): Promise<void> {
   const { guildId } = target;
-  if (site !== 'topgg') throw new UserFacingError('refusal.apiTokenTopggOnly', { site: SITE_FACTS[site].name });
+  if (site !== VOTE_API_SITE) throw new UserFacingError('refusal.apiTokenTopggOnly', { site: SITE_FACTS[site].name });
   if (single(ctx)) throw new UserFacingError('refusal.setByEnvironment', { variable: TOPGG_API_TOKEN_VARIABLE });
   const trimmed = token.trim();
   if (!isApiToken(trimmed)) throw new UserFacingError('refusal.apiTokenShape');

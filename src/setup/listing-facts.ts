@@ -9,6 +9,7 @@ import {
   SITE_FACTS,
   type AdaptedSiteId,
   HOUR_MS,
+  VOTE_API_SITE,
 } from '../lists/index.js';
 import { lastFour } from '../secrets/secret-box.js';
 import type { ListingState } from '../servers/listings.js';
@@ -99,11 +100,14 @@ export const siteShown = (site: AdaptedSiteId) => ({
   secretFromSite: SITE_FACTS[site].secretFrom === 'site',
 });
 
+/** Single-server mode's setting for Top.gg's API token. */
+export const TOPGG_API_TOKEN_VARIABLE = 'LISTING_TOPGG_API_TOKEN';
+
 /** Top.gg's API token as shown: its end (opened for this answer only) or the host's setting; other lists have none. */
 export function keptApiToken(ctx: BaseContext, guildId: string, listing: ListingState): { apiToken?: ShownApiToken } {
-  if (listing.site !== 'topgg') return {};
+  if (listing.site !== VOTE_API_SITE) return {};
   if (!listing.apiToken) return { apiToken: { none: true } };
-  if (listing.fromEnvironment) return { apiToken: { environment: 'LISTING_TOPGG_API_TOKEN' } };
+  if (listing.fromEnvironment) return { apiToken: { environment: TOPGG_API_TOKEN_VARIABLE } };
   const token = ctx.servers.listings.topggToken(guildId);
   return { apiToken: token === undefined ? { none: true } : { end: lastFour(token) } };
 }

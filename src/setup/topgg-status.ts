@@ -1,4 +1,5 @@
 import type { Translator } from '../i18n/index.js';
+import { VOTE_API_SITE } from '../lists/index.js';
 import type { BaseContext } from '../runtime/context.js';
 import { relativeTime } from '../views/format.js';
 import type { StatusLine } from '../views/setup-status.js';
@@ -13,7 +14,7 @@ export async function topggReadsLine(
   ctx: BaseContext,
   { t }: Translator,
 ): Promise<StatusLine | undefined> {
-  const listing = ctx.servers.listings.of(guildId).find((l) => l.site === 'topgg');
+  const listing = ctx.servers.listings.of(guildId).find((l) => l.site === VOTE_API_SITE);
   if (!listing?.apiToken) return undefined;
   const label = t('setup.status.topggReads');
   const stops = await ctx.setup.topggReads(guildId);

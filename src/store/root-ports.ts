@@ -84,8 +84,8 @@ export interface ListingStore {
 
 /** Top.gg votes read back after downtime (sql-topgg-recovery.ts), for every server. */
 export interface TopggRecoveryStore {
-  /** The server's latest Top.gg vote in the ledger cast before `before` (ms): where a read starts. */
-  latestTopggVote(guildId: string, before: number): Promise<number | undefined>;
+  /** The server's latest vote on `site` in the ledger cast before `before` (ms): where a read of the list starts. */
+  latestListVote(guildId: string, site: string, before: number): Promise<number | undefined>;
   /** Every server whose reads something stops (a parked token, a 429's hour). */
   topggRecoveryStates(): Promise<Map<string, TopggRecoveryState>>;
   /** What stops one server's reads, if anything (/setup status). */

@@ -3,19 +3,16 @@ import { optionalNum, type Row } from './sql.js';
 import type { AllServersClass } from './sql-scoped.js';
 import type { TopggRecoveryState } from './root-types.js';
 
-/** The ledger's name for Top.gg (src/lists' site id): the store names no list but this one, for this read. */
-const TOPGG_SITE = 'topgg';
-
 /**
  * Top.gg votes read back after downtime: where the read starts (the ledger's latest Top.gg vote) and
  * what stops a server's reads (topgg_recovery: a refused token parked, a 429's hour).
  */
 export function sqlTopggRecovery<Base extends AllServersClass>(base: Base) {
   return class SqlTopggRecovery extends base implements TopggRecoveryStore {
-    async latestTopggVote(guildId: string, before: number): Promise<number | undefined> {
+    async latestListVote(guildId: string, site: string, before: number): Promise<number | undefined> {
       const [row] = await this.db.query(
         'SELECT MAX(voted_at) AS at FROM votes WHERE guild_id = $1 AND site = $2 AND voted_at < $3',
-        [guildId, TOPGG_SITE, before],
+        [guildId, site, before],
       );
       return optionalNum(row?.at);
     }

@@ -85,13 +85,13 @@ describe.each(backends)('Top.gg votes read back on $name', (backend) => {
 
   it("starts a read from the server's latest Top.gg vote before a time, of that server only", async () => {
     await withStore(async (root) => {
-      expect(await root.latestTopggVote(SERVER, T + 100 * HOUR)).toBeUndefined();
+      expect(await root.latestListVote(SERVER, 'topgg', T + 100 * HOUR)).toBeUndefined();
       await root.forServer(SERVER).acceptVote(delivered(T, 'a'));
       await root.forServer(SERVER).acceptVote(delivered(T + 20 * HOUR, 'b'));
       await root.forServer(SERVER).acceptVote({ ...delivered(T + 30 * HOUR, 'c'), site: 'discordplace' });
       await root.forServer(OTHER_SERVER).acceptVote(delivered(T + 40 * HOUR, 'd'));
-      expect(await root.latestTopggVote(SERVER, T + 100 * HOUR)).toBe(T + 20 * HOUR);
-      expect(await root.latestTopggVote(SERVER, T + 20 * HOUR)).toBe(T);
+      expect(await root.latestListVote(SERVER, 'topgg', T + 100 * HOUR)).toBe(T + 20 * HOUR);
+      expect(await root.latestListVote(SERVER, 'topgg', T + 20 * HOUR)).toBe(T);
     });
   });
 
