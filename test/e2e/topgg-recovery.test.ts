@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { textOf } from '../../tools/conversation.js';
-import { DEFAULTS, nextSnowflake, textChannelIdFor } from '../../tools/discord-standin/index.js';
+import {
+  DEFAULTS,
+  member,
+  MODERATOR_PERMISSIONS,
+  nextSnowflake,
+  OptionType,
+  slashCommand,
+  textChannelIdFor,
+} from '../../tools/discord-standin/index.js';
 import { deliver, voteEvent } from '../../tools/guilds-webhook.js';
 import { startBot, type BotProcess } from '../../tools/bot-process.js';
 import { sendAs } from '../../tools/list-senders/send.js';
@@ -102,5 +110,32 @@ describe('Top.gg votes cast while the bot was down', () => {
     expect(topgg.tooMany).toBe(0);
     // 51 votes at 20 a page: three pages and the empty one.
     expect(topgg.requests - requestsBefore).toBe(4);
+  }, 60_000);
+
+  it('parks a token Top.gg refuses after one request, shown by /setup status with the fix, never logged', async () => {
+    await bot?.stop('SIGTERM');
+    const refused = 'a-token-top-gg-refuses-0123456789';
+    const refusedBefore = topgg.answered(401);
+    bot = startBot({ ...botEnvironment(world.discord, world.sandbox), ...env, LISTING_TOPGG_API_TOKEN: refused });
+    const parked = await bot.waitForLog((l) => l.msg.startsWith('Top.gg refused the API token'), 20_000, 'parked');
+    expect(parked.status).toBe(401);
+    const answer = await world.discord
+      .sendInteraction(
+        slashCommand({
+          name: 'setup',
+          guildId: GUILD,
+          member: member({ permissions: MODERATOR_PERMISSIONS }),
+          options: [{ name: 'status', type: OptionType.Subcommand }],
+        }),
+      )
+      .waitForMessage(15_000);
+    expect(textOf(answer)).toMatch(
+      /✘ \*\*Top\.gg votes missed while down\*\*: Top\.gg refused the API token \(HTTP 401\)/,
+    );
+    expect(textOf(answer)).toContain('/setup listing add site:topgg api-token:');
+    expect(topgg.answered(401) - refusedBefore).toBe(1);
+    const log = JSON.stringify(bot.logs) + bot.stderr();
+    expect(log).not.toContain(refused);
+    expect(log).not.toContain(topgg.token);
   }, 60_000);
 });
