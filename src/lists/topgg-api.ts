@@ -8,6 +8,7 @@
 //   breaking either answers 429 (`retry-after` in seconds, in the body) and blocks the token an hour.
 //   Which routes count as stricter is not said of /projects: the bot holds them all to 60 a minute.
 // Left open: whether `startDate` is inclusive (a vote read twice is taken once by the ledger).
+import { setTimeout as delay } from 'node:timers/promises';
 import { requestText, type TextResponse } from '../core/http-text.js';
 import type { RequestWindow } from '../core/request-window.js';
 import { isSnowflake } from '../core/snowflake.js';
@@ -70,11 +71,13 @@ export class TopggApi {
     since: number,
     take: (votes: TopggVote[]) => Promise<void>,
     now: number = Date.now(),
+    /** Ends the read at once (the process stops): its wait for a slot, its request. */
+    signal?: AbortSignal,
   ): Promise<void> {
     const start = new Date(Math.max(since, now - OLDEST_START_MS)).toISOString();
     let query = `startDate=${encodeURIComponent(start)}`;
     for (;;) {
-      const page = readPage(await this.#get(token, `/v1/projects/@me/votes?${query}`));
+      const page = readPage(await this.#get(token, `/v1/projects/@me/votes?${query}`, signal));
       if (page.votes.length > 0) await take(page.votes);
       if (page.entries === 0 || page.cursor === undefined || query === `cursor=${encodeURIComponent(page.cursor)}`)
         return;
@@ -83,8 +86,9 @@ export class TopggApi {
   }
 
   /** The one request path: the shared limit, the token, the status read into a TopggFailure. */
-  async #get(token: string, path: string): Promise<unknown> {
-    await this.options.window.take(this.options.sleep);
+  async #get(token: string, path: string, signal: AbortSignal | undefined): Promise<unknown> {
+    await this.options.window.take(this.options.sleep ?? ((ms) => delay(ms, undefined, { signal, ref: false })));
+    signal?.throwIfAborted();
     let response: TextResponse;
     try {
       response = await requestText(`${this.options.baseUrl.replace(/\/+$/, '')}${path}`, {
@@ -92,8 +96,10 @@ export class TopggApi {
         headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
         timeoutMs: this.options.timeoutMs ?? 10_000,
         maxBytes: MAX_BYTES,
+        ...(signal ? { signal } : {}),
       });
     } catch (error) {
+      if (signal?.aborted) throw error;
       // The error's own words: never the request, which holds the token.
       throw new TopggApiError({ kind: 'transient', reason: (error as Error).name || 'network error' });
     }

@@ -49,6 +49,8 @@ export class TopggRecovery {
   #timer: NodeJS.Timeout | undefined;
   #pass: Promise<void> | undefined;
   #stopped = false;
+  /** Ends a read under way when the process stops: a wait for the limit's next slot can be a minute. */
+  readonly #abort = new AbortController();
   readonly #now: () => number;
   readonly #startedAt: number;
 
@@ -74,6 +76,7 @@ export class TopggRecovery {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearInterval(this.#timer);
+    this.#abort.abort();
     await this.#pass;
   }
 
@@ -85,9 +88,10 @@ export class TopggRecovery {
       // Opened for this read only, and only for a server due one.
       const token = this.options.listings.topggToken(guildId);
       if (token === undefined || this.#parked(guildId, token)) continue;
-      await this.#read(guildId, token, runtime).catch((err: unknown) =>
-        this.options.logger.error({ err, guildId }, 'reading back Top.gg votes failed'),
-      );
+      await this.#read(guildId, token, runtime).catch((err: unknown) => {
+        // Stopping ends a read under way: what it took is kept, the next start reads the rest.
+        if (!this.#stopped) this.options.logger.error({ err, guildId }, 'reading back Top.gg votes failed');
+      });
     }
   }
 
@@ -130,7 +134,7 @@ export class TopggRecovery {
       }
     };
     try {
-      await api.votesSince(token, since, take, now);
+      await api.votesSince(token, since, take, now, this.#abort.signal);
     } catch (error) {
       if (!(error instanceof TopggApiError)) throw error;
       await this.#failed(guildId, token, reads, error);

@@ -117,7 +117,7 @@ describe('Top.gg votes cast while the bot was down', () => {
     const refused = 'a-token-top-gg-refuses-0123456789';
     const refusedBefore = topgg.answered(401);
     bot = startBot({ ...botEnvironment(world.discord, world.sandbox), ...env, LISTING_TOPGG_API_TOKEN: refused });
-    const parked = await bot.waitForLog((l) => l.msg.startsWith('Top.gg refused the API token'), 20_000, 'parked');
+    const parked = await bot.waitForLog((l) => l.msg?.startsWith('Top.gg refused the API token') === true, 20_000, 'parked');
     expect(parked.status).toBe(401);
     const answer = await world.discord
       .sendInteraction(

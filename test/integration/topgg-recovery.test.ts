@@ -13,6 +13,7 @@ import { Listings } from '../../src/servers/listings.js';
 import { openStore, type StoreRoot } from '../../src/store/index.js';
 import { startTopggStandIn, type TopggStandIn } from '../../tools/topgg-standin.js';
 import { capturedLog, type LogLine } from '../support/captured-log.js';
+import { pollUntil } from '../support/poll-until.js';
 
 // The process's reads of Top.gg votes missed while down (issue 51, item 3), on an injected clock:
 // at start from 12 hours back when the ledger has none, then every 10 minutes while the webhook is
@@ -46,9 +47,12 @@ afterEach(async () => {
 });
 
 /** A store, a Top.gg listing with the stand-in's token, and the reads, all on one clock. */
-async function setUp(name: string, token?: string): Promise<Setup> {
+async function setUp(
+  name: string,
+  { token, perHour, pageSize = 20 }: { token?: string; perHour?: number; pageSize?: number } = {},
+): Promise<Setup> {
   const clock = { now: Date.UTC(2026, 10, 15, 12) };
-  topgg = await startTopggStandIn({ pageSize: 20, now: () => clock.now });
+  topgg = await startTopggStandIn({ pageSize, now: () => clock.now });
   const root = await openStore({ kind: 'sqlite', file: path.join(dir, `${name}.sqlite`) });
   const listings = new Listings(
     root,
@@ -68,8 +72,15 @@ async function setUp(name: string, token?: string): Promise<Setup> {
       logger,
       listingDelivered: (site, at, test) => listings.delivered(GUILD, site, at, test),
     });
-  const window = new RequestWindow(60, MINUTE, () => clock.now);
-  const api = new TopggApi({ baseUrl: topgg.url, window, sleep: async (ms) => void (clock.now += ms) });
+  // `perHour`: a window whose waits are real (stopping must end them); else the waits move the clock.
+  const api =
+    perHour === undefined
+      ? new TopggApi({
+          baseUrl: topgg.url,
+          window: new RequestWindow(60, MINUTE, () => clock.now),
+          sleep: async (ms) => void (clock.now += ms),
+        })
+      : new TopggApi({ baseUrl: topgg.url, window: new RequestWindow(perHour, HOUR_MS) });
   const recovery = new TopggRecovery({
     listings,
     store: root,
@@ -115,7 +126,7 @@ describe('reading back Top.gg votes', () => {
   });
 
   it('parks a refused token, says so once, and reads as soon as the token changes', async () => {
-    const setup = await setUp('parked', 'a-token-top-gg-does-not-know-0123');
+    const setup = await setUp('parked', { token: 'a-token-top-gg-does-not-know-0123' });
     const { clock, recovery, root, listings, lines } = setup;
     topgg.vote(member(1), { at: clock.now - HOUR_MS });
     await recovery.start();
@@ -161,5 +172,17 @@ describe('reading back Top.gg votes', () => {
     expect(await pass(setup)).toBe(1);
     expect(lines.filter((l) => l.msg.startsWith('Top.gg API not answering'))).toHaveLength(1);
     expect(lines.some((l) => l.msg === 'Top.gg votes read back')).toBe(true);
+  });
+
+  it('stops at once while a read waits for the limit, keeping the pages it took', async () => {
+    const setup = await setUp('stopping', { perHour: 1, pageSize: 1 });
+    const { clock, recovery, root, lines } = setup;
+    topgg.vote(member(1), { at: clock.now - HOUR_MS });
+    topgg.vote(member(2), { at: clock.now - HOUR_MS + MINUTE });
+    await recovery.start();
+    await pollUntil(async () => (await root.forServer(GUILD).waitingVotes(10)).length === 1, 'the first page taken');
+    await recovery.stop();
+    expect(topgg.requests).toBe(1);
+    expect(lines.filter((l) => l.level >= 50)).toEqual([]);
   });
 });
