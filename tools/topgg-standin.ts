@@ -2,7 +2,8 @@
 // resources/rate-limits.mdx), written from the docs: GET /v1/projects/@me/votes with a Bearer token,
 // `startDate` or `cursor` (which wins), pages oldest first, a cursor on every page, an empty page at
 // the end; 60 requests a minute per token, past which it answers 429 with `retry-after` and blocks
-// the token for an hour, as Top.gg does. It counts what it was asked and what it refused.
+// the token for an hour, as Top.gg does. It counts what it was asked and what it refused. Also a
+// member's latest vote, GET /v1/projects/@me/votes/<discord id>?source=discord: 404 when none runs.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { hostInUrl, listen } from '../src/core/listen.js';
 
@@ -83,8 +84,16 @@ export async function startTopggStandIn(options: TopggStandInOptions = {}): Prom
       return answer(res, 429, { 'retry-after': seconds }, { 'retry-after': String(seconds) });
     }
     if (failing !== undefined) return answer(res, failing, { status: failing });
+    const one = /^\/v1\/projects\/@me\/votes\/(\d+)$/.exec(url.pathname);
+    if (req.method === 'GET' && one && url.searchParams.get('source') === 'discord') return latest(res, one[1]!);
     if (req.method !== 'GET' || url.pathname !== '/v1/projects/@me/votes') return answer(res, 404, { status: 404 });
     return answer(res, 200, page(url.searchParams));
+  };
+
+  const latest = (res: ServerResponse, memberId: string) => {
+    const running = votes.filter((v) => v.memberId === memberId && v.until > now()).sort((a, b) => b.at - a.at)[0];
+    if (!running) return answer(res, 404, { type: 'about:blank', title: 'Not Found', status: 404 });
+    return answer(res, 200, { created_at: iso(running.at), expires_at: iso(running.until), weight: running.weight });
   };
 
   const page = (query: URLSearchParams) => {

@@ -26,6 +26,14 @@ export class RequestWindow {
     return at - now;
   }
 
+  /** Books a slot only if one is free now: for a caller that cannot wait (a member's command). */
+  tryReserve(): boolean {
+    const now = this.now();
+    if (this.#slots.length >= this.limit && this.#slots[0]! + this.windowMs > now) return false;
+    this.reserve();
+    return true;
+  }
+
   /** Waits for the next slot (`sleep` is the timer; tests pass their own). */
   async take(sleep: (ms: number) => Promise<void> = pause): Promise<void> {
     const wait = this.reserve();

@@ -77,7 +77,7 @@ export class TopggApi {
     const start = new Date(Math.max(since, now - OLDEST_START_MS)).toISOString();
     let query = `startDate=${encodeURIComponent(start)}`;
     for (;;) {
-      const page = readPage(await this.#get(token, `/v1/projects/@me/votes?${query}`, signal));
+      const page = readPage(await this.#get(token, `/v1/projects/@me/votes?${query}`, { signal }));
       if (page.votes.length > 0) await take(page.votes);
       if (page.entries === 0 || page.cursor === undefined || query === `cursor=${encodeURIComponent(page.cursor)}`)
         return;
@@ -85,16 +85,32 @@ export class TopggApi {
     }
   }
 
+  /**
+   * A member's running vote, asked while they wait (`/vote`): only if the shared limit has a request
+   * free now, within `timeoutMs`; undefined when Top.gg has none running (404) or it has ended.
+   * @example const vote = await api.voteOf(token, '284102390141648897', { timeoutMs: 1_000, now: Date.now() });
+   */
+  async voteOf(token: string, memberId: string, ask: { timeoutMs: number; now: number }): Promise<TopggVote | undefined> {
+    if (!isSnowflake(memberId)) return undefined;
+    const path = `/v1/projects/@me/votes/${memberId}?source=discord`;
+    const body = await this.#get(token, path, { timeoutMs: ask.timeoutMs, wait: false, notFound: true });
+    const vote = body === undefined ? undefined : readVote({ ...(body as object), platform_id: memberId });
+    return vote !== undefined && vote.until > ask.now ? vote : undefined;
+  }
+
   /** The one request path: the shared limit, the token, the status read into a TopggFailure. */
-  async #get(token: string, path: string, signal: AbortSignal | undefined): Promise<unknown> {
-    await this.options.window.take(this.options.sleep ?? ((ms) => delay(ms, undefined, { signal, ref: false })));
+  async #get(token: string, path: string, how: RequestHow): Promise<unknown> {
+    const { signal } = how;
+    if (how.wait === false) {
+      if (!this.options.window.tryReserve()) throw new TopggApiError({ kind: 'transient', reason: 'no request free' });
+    } else await this.options.window.take(this.options.sleep ?? ((ms) => delay(ms, undefined, { signal, ref: false })));
     signal?.throwIfAborted();
     let response: TextResponse;
     try {
       response = await requestText(`${this.options.baseUrl.replace(/\/+$/, '')}${path}`, {
         method: 'GET',
         headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
-        timeoutMs: this.options.timeoutMs ?? 10_000,
+        timeoutMs: how.timeoutMs ?? this.options.timeoutMs ?? 10_000,
         maxBytes: MAX_BYTES,
         ...(signal ? { signal } : {}),
       });
@@ -104,6 +120,7 @@ export class TopggApi {
       throw new TopggApiError({ kind: 'transient', reason: (error as Error).name || 'network error' });
     }
     const { status } = response;
+    if (status === 404 && how.notFound === true) return undefined;
     if (status === 429) throw new TopggApiError({ kind: 'limited', retryAfterMs: retryAfterMs(response) });
     if (status === 408 || status >= 500) throw new TopggApiError({ kind: 'transient', reason: `HTTP ${status}` });
     if (status >= 400 || status < 200) throw new TopggApiError({ kind: 'refused', status });
@@ -113,6 +130,16 @@ export class TopggApi {
       throw new TopggApiError({ kind: 'transient', reason: 'an answer that is not JSON' });
     }
   }
+}
+
+/** How one request is made: a read waits for the limit's next slot, a member's question does not. */
+interface RequestHow {
+  signal?: AbortSignal | undefined;
+  timeoutMs?: number;
+  /** false: only if a request is free now. */
+  wait?: boolean;
+  /** 404 is an answer (no vote), not a refusal. */
+  notFound?: boolean;
 }
 
 /** Seconds from the `retry-after` header or body field; the documented hour when neither says. */

@@ -41,6 +41,9 @@ export async function startRealtime(
   const poster = discordPoster(client.rest);
   const deliveries = new DeliveryLog({ store: root, logger });
   const passes = serverPasses({ store: root, logger, checkMs: config.expiryCheckMs });
+  // Made before the runtimes, so that "since the start" is the process's start and /vote can ask it.
+  const recovery = topggRecovery(deps, (guildId) => runtimes.get(guildId));
+  const topggVote = (guildId: string, userId: string) => recovery.memberVote(guildId, userId);
   const runtimes = new Runtimes({
     servers,
     passes,
@@ -50,14 +53,12 @@ export async function startRealtime(
     logger,
     build: (guildId) =>
       serverRuntimeOf(
-        { ...deps, poster, passes },
+        { ...deps, poster, passes, topggVote },
         guildId,
         // One server polls at once as it always did; many spread their polls over the interval.
         servers.mode === 'single' ? 0 : pollOffsetMs(guildId, config.votePollMs),
       ),
   });
-  // Made now, so that "since the start" is the process's start, before the receiver takes a delivery.
-  const recovery = topggRecovery(deps, runtimes);
   const worker = new InboxWorker({
     store: root,
     logger,

@@ -1,6 +1,6 @@
 import { RequestWindow } from '../core/request-window.js';
 import { TopggApi } from '../lists/topgg-api.js';
-import type { Runtimes } from '../runtime/runtimes.js';
+import type { ServerRuntime } from '../runtime/running-server.js';
 import { TopggRecovery } from '../runtime/topgg-recovery.js';
 import type { ProcessParts } from './server-runtime-of.js';
 
@@ -12,14 +12,17 @@ const TOPGG_REQUESTS_PER_WINDOW = 60;
 const TOPGG_WINDOW_MS = 61_000;
 
 /** The process's reads of Top.gg votes missed while down, for the servers it runs. */
-export function topggRecovery(deps: Pick<ProcessParts, 'config' | 'servers' | 'root' | 'logger'>, runtimes: Runtimes) {
+export function topggRecovery(
+  deps: Pick<ProcessParts, 'config' | 'servers' | 'root' | 'logger'>,
+  runtimeOf: (guildId: string) => ServerRuntime | undefined,
+) {
   const { config, servers, root, logger } = deps;
   const window = new RequestWindow(TOPGG_REQUESTS_PER_WINDOW, TOPGG_WINDOW_MS);
   return new TopggRecovery({
     listings: servers.listings,
     store: root,
     api: new TopggApi({ baseUrl: config.topgg.apiUrl, window }),
-    runtimeOf: (guildId) => runtimes.get(guildId),
+    runtimeOf,
     logger,
   });
 }

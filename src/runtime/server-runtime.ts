@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Client, Guild } from 'discord.js';
 import type { ServiceClient } from '../api/index.js';
-import type { BaseContext, BotContext } from './context.js';
+import type { BaseContext, BotContext, TopggVoteOf } from './context.js';
 import { POST_NAMES_WAIT_MS, type MemberNames } from '../bot/member-names.js';
 import type { Config } from '../config/bot.js';
 import type { Poster } from '../bot/poster.js';
@@ -67,6 +67,8 @@ export interface ServerRuntimeOptions {
   /** When its first poll runs, so many servers' polls spread over the interval. */
   firstPollAfterMs: number;
   now?: () => number;
+  /** Asks Top.gg for a member's running vote (/vote), where this process reads Top.gg. */
+  topggVote?: TopggVoteOf;
 }
 
 /** One clock for every server that is given none. */
@@ -151,7 +153,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     streakGraceMs: settings.streakGraceMs,
     listingDelivered: (site, at, test) => base.servers.listings.delivered(guildId, site, at, test),
   });
-  const makeContext = contextMaker(parts, { base, names, api, mirror, streaks, feed });
+  const makeContext = contextMaker(parts, { base, names, api, mirror, streaks, feed, topggVote: options.topggVote });
   return new RunningServer(settings, handle, makeContext, {
     lanes,
     mirror,
@@ -235,9 +237,14 @@ function serverVoterRole(parts: ServerParts): VoterRole | undefined {
  */
 function contextMaker(
   { guildId, settings, store, logger }: ServerParts,
-  made: Pick<BotContext, 'api' | 'streaks' | 'feed'> & { base: BaseContext; names: MemberNames; mirror: VoteMirror },
+  made: Pick<BotContext, 'api' | 'streaks' | 'feed'> & {
+    base: BaseContext;
+    names: MemberNames;
+    mirror: VoteMirror;
+    topggVote: TopggVoteOf | undefined;
+  },
 ): () => BotContext {
-  const { base, names, api, mirror, streaks, feed } = made;
+  const { base, names, api, mirror, streaks, feed, topggVote } = made;
   return () => ({
     ...base,
     names: names.of(guildId),
@@ -266,6 +273,7 @@ function contextMaker(
       'scheduledExpiry',
     ]),
     feed,
+    ...(topggVote ? { topggVote: (userId: string) => topggVote(guildId, userId) } : {}),
   });
 }
 

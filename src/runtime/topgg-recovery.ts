@@ -14,11 +14,13 @@ const FIRST_SPAN_MS = 12 * HOUR_MS;
 const START_MARGIN_MS = 60_000;
 const RETRY_FIRST_MS = 60_000;
 const RETRY_MAX_MS = HOUR_MS;
+/** How long a member's /vote waits for Top.gg: well inside the 1.8 s before the answer is deferred. */
+const MEMBER_ASK_MS = 1_000;
 
 export interface TopggRecoveryOptions {
   listings: Pick<Listings, 'withTopggToken' | 'topggToken' | 'of'>;
   store: TopggRecoveryStore;
-  api: Pick<TopggApi, 'votesSince'>;
+  api: Pick<TopggApi, 'votesSince' | 'voteOf'>;
   /** The server's runtime in this process; undefined: not started here (another shard's, or not set up). */
   runtimeOf: (guildId: string) => Pick<ServerRuntime, 'handle'> | undefined;
   logger: Logger;
@@ -80,6 +82,37 @@ export class TopggRecovery {
     await this.#pass;
   }
 
+  /**
+   * A member's running Top.gg vote the ledger lacks, asked while they wait (/vote): only with a usable
+   * token and a request free now, never longer than MEMBER_ASK_MS. A vote found goes in the ledger as
+   * read back (the answer does not wait for that); a refusal or a 429 stops the reads as a read's would.
+   */
+  async memberVote(guildId: string, userId: string): Promise<{ votedAt: number; endsAt: number } | undefined> {
+    const runtime = this.options.runtimeOf(guildId);
+    const now = this.#now();
+    const blockedUntil = this.#stops.get(guildId)?.blockedUntil;
+    if (this.#stopped || runtime === undefined || (blockedUntil !== undefined && now < blockedUntil)) return undefined;
+    const token = this.options.listings.topggToken(guildId);
+    if (token === undefined || this.#parked(guildId, token)) return undefined;
+    try {
+      const vote = await this.options.api.voteOf(token, userId, { timeoutMs: MEMBER_ASK_MS, now });
+      if (vote === undefined) return undefined;
+      const event = recoveredEvent(guildId, vote);
+      void runtime
+        .handle({ kind: listEventKind(event), payload: event, receivedAt: this.#now() })
+        .catch((err: unknown) => this.options.logger.error({ err, guildId, userId }, 'a Top.gg vote /vote found was not kept'));
+      return { votedAt: vote.at, endsAt: vote.until };
+    } catch (error) {
+      if (!(error instanceof TopggApiError)) throw error;
+      if (error.failure.kind !== 'transient') await this.#failed(guildId, token, this.#readsOf(guildId), error);
+      return undefined;
+    }
+  }
+
+  #readsOf(guildId: string): Reads {
+    return this.#reads.get(guildId) ?? { readAt: 0, failures: 0, retryAt: 0 };
+  }
+
   async #each(): Promise<void> {
     for (const guildId of this.options.listings.withTopggToken()) {
       if (this.#stopped) return;
@@ -115,7 +148,7 @@ export class TopggRecovery {
 
   async #read(guildId: string, token: string, runtime: Pick<ServerRuntime, 'handle'>): Promise<void> {
     const { store, api, logger } = this.options;
-    const reads = this.#reads.get(guildId) ?? { readAt: 0, failures: 0, retryAt: 0 };
+    const reads = this.#readsOf(guildId);
     // Until a read has ended well in this process, a vote delivered since the start says nothing of
     // the votes missed before it: the read starts from the last vote seen before the start.
     const before = reads.readAt === 0 ? this.#startedAt - START_MARGIN_MS : Number.MAX_SAFE_INTEGER;

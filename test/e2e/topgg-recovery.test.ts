@@ -112,12 +112,31 @@ describe('Top.gg votes cast while the bot was down', () => {
     expect(topgg.requests - requestsBefore).toBe(4);
   }, 60_000);
 
+  it('/vote asks Top.gg for a running vote the ledger lacks, shows it and takes it in as read back', async () => {
+    const voter = nextSnowflake();
+    topgg.vote(voter, { at: Date.now() - 60_000 });
+    const before = topgg.requests;
+    const answer = await world.discord
+      .sendInteraction(slashCommand({ name: 'vote', guildId: GUILD, member: member({ id: voter }) }))
+      .waitForMessage(15_000);
+    expect(textOf(answer)).toMatch(/\*\*Top\.gg\*\*: voted /);
+    expect(topgg.requests - before).toBe(1);
+    const kept = await bot!.waitForLog((l) => l.msg === 'vote accepted' && l.userId === voter, 10_000, 'kept');
+    expect(kept.recovered).toBe(true);
+    await world.discord.waitUntil(() => announcementsOf(voter).length === 1, 10_000, 'its announcement');
+    expect(textOf(announcementsOf(voter)[0]!)).toContain('(recovered)');
+  }, 30_000);
+
   it('parks a token Top.gg refuses after one request, shown by /setup status with the fix, never logged', async () => {
     await bot?.stop('SIGTERM');
     const refused = 'a-token-top-gg-refuses-0123456789';
     const refusedBefore = topgg.answered(401);
     bot = startBot({ ...botEnvironment(world.discord, world.sandbox), ...env, LISTING_TOPGG_API_TOKEN: refused });
-    const parked = await bot.waitForLog((l) => l.msg?.startsWith('Top.gg refused the API token') === true, 20_000, 'parked');
+    const parked = await bot.waitForLog(
+      (l) => l.msg?.startsWith('Top.gg refused the API token') === true,
+      20_000,
+      'parked',
+    );
     expect(parked.status).toBe(401);
     const answer = await world.discord
       .sendInteraction(

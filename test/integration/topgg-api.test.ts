@@ -87,6 +87,32 @@ describe("Top.gg's vote list", () => {
   });
 });
 
+describe("a member's running vote, asked while they wait", () => {
+  it('answers the running vote by Discord id, none when it has ended or there is none (404)', async () => {
+    const api = apiOn();
+    const voter = member(500);
+    expect(await api.voteOf(topgg.token, voter, { timeoutMs: 1_000, now: clock.now })).toBeUndefined();
+    const vote = topgg.vote(voter, { at: clock.now - HOUR, weight: 2 });
+    expect(await api.voteOf(topgg.token, voter, { timeoutMs: 1_000, now: clock.now })).toEqual({
+      memberId: voter,
+      at: vote.at,
+      until: vote.until,
+      weight: 2,
+    });
+    expect(await api.voteOf(topgg.token, voter, { timeoutMs: 1_000, now: vote.until })).toBeUndefined();
+  });
+
+  it('never waits for the shared limit: with no request free it asks nothing', async () => {
+    const window = new RequestWindow(1, MINUTE, () => clock.now);
+    const api = apiOn(window);
+    const before = topgg.requests;
+    await api.voteOf(topgg.token, member(501), { timeoutMs: 1_000, now: clock.now });
+    const error = await api.voteOf(topgg.token, member(501), { timeoutMs: 1_000, now: clock.now }).catch((e) => e);
+    expect((error as TopggApiError).failure).toEqual({ kind: 'transient', reason: 'no request free' });
+    expect(topgg.requests - before).toBe(1);
+  });
+});
+
 describe('a page of the vote list', () => {
   it('leaves out an entry not of the documented shape and keeps the rest', () => {
     const good = { platform_id: member(1), weight: 1, created_at: '2026-01-28T02:19:19.145733Z' };

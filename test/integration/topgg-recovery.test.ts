@@ -185,4 +185,19 @@ describe('reading back Top.gg votes', () => {
     expect(topgg.requests).toBe(1);
     expect(lines.filter((l) => l.level >= 50)).toEqual([]);
   });
+
+  it("answers /vote's question with a running vote the ledger lacks, and takes it in as read back", async () => {
+    const setup = await setUp('member');
+    const { clock, recovery, root } = setup;
+    await recovery.start();
+    await recovery.pass();
+    const vote = topgg.vote(member(7), { at: clock.now - HOUR_MS });
+    expect(await recovery.memberVote(GUILD, member(7))).toEqual({ votedAt: vote.at, endsAt: vote.until });
+    expect(await recovery.memberVote(GUILD, member(8))).toBeUndefined();
+    await pollUntil(async () => (await root.forServer(GUILD).waitingVotes(10)).length === 1, 'the vote taken');
+    expect(await root.forServer(GUILD).waitingVotes(10)).toEqual([
+      expect.objectContaining({ userId: member(7), site: 'topgg', recovered: true }),
+    ]);
+    expect(await recovery.memberVote('999999999999999999', member(7))).toBeUndefined();
+  });
 });
