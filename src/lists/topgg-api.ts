@@ -90,7 +90,11 @@ export class TopggApi {
    * free now, within `timeoutMs`; undefined when Top.gg has none running (404) or it has ended.
    * @example const vote = await api.voteOf(token, '284102390141648897', { timeoutMs: 1_000, now: Date.now() });
    */
-  async voteOf(token: string, memberId: string, ask: { timeoutMs: number; now: number }): Promise<TopggVote | undefined> {
+  async voteOf(
+    token: string,
+    memberId: string,
+    ask: { timeoutMs: number; now: number },
+  ): Promise<TopggVote | undefined> {
     if (!isSnowflake(memberId)) return undefined;
     const path = `/v1/projects/@me/votes/${memberId}?source=discord`;
     const body = await this.#get(token, path, { timeoutMs: ask.timeoutMs, wait: false, notFound: true });

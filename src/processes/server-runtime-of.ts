@@ -33,13 +33,15 @@ export interface RuntimeParts extends ProcessParts {
 
 /** A set-up server's runtime (not started), for the gateway processes and the HTTP-only one alike. */
 export function serverRuntimeOf(parts: RuntimeParts, guildId: string, firstPollAfterMs: number): ServerRuntime {
-  const { servers, root, clients, logger } = parts;
+  const { topggVote, ...shared } = parts;
+  const { servers, root, clients, logger } = shared;
   return startServerRuntime({
-    ...parts,
+    ...shared,
     settings: servers.settings(guildId)!,
     store: root.forServer(guildId),
     api: serverClient(clients, guildId),
     logger: logger.child({ guildId }),
     firstPollAfterMs,
+    ...(topggVote ? { topggVote: (userId: string) => topggVote(guildId, userId) } : {}),
   });
 }

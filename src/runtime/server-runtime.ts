@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Client, Guild } from 'discord.js';
 import type { ServiceClient } from '../api/index.js';
-import type { BaseContext, BotContext, TopggVoteOf } from './context.js';
+import type { BaseContext, BotContext } from './context.js';
 import { POST_NAMES_WAIT_MS, type MemberNames } from '../bot/member-names.js';
 import type { Config } from '../config/bot.js';
 import type { Poster } from '../bot/poster.js';
@@ -67,8 +67,8 @@ export interface ServerRuntimeOptions {
   /** When its first poll runs, so many servers' polls spread over the interval. */
   firstPollAfterMs: number;
   now?: () => number;
-  /** Asks Top.gg for a member's running vote (/vote), where this process reads Top.gg. */
-  topggVote?: TopggVoteOf;
+  /** Asks Top.gg for a member's running vote (/vote), bound to this server; where this process reads Top.gg. */
+  topggVote?: BotContext['topggVote'];
 }
 
 /** One clock for every server that is given none. */
@@ -88,6 +88,7 @@ interface ServerParts {
   readonly i18n: () => Translator;
   readonly serverName: () => string;
   readonly rolesOf: (ids: readonly string[]) => ReturnType<typeof memberRoles>;
+  readonly topggVote: BotContext['topggVote'];
 }
 
 export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime {
@@ -109,6 +110,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     // One of each for all the parts below: a process holds them for every server it runs.
     serverName: () => guild()?.name ?? '',
     rolesOf: (ids) => memberRoles(names.members, guild(), ids),
+    topggVote: options.topggVote,
   };
   const { now } = parts;
   const lanes = serverLanes(parts, names, base);
@@ -153,7 +155,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     streakGraceMs: settings.streakGraceMs,
     listingDelivered: (site, at, test) => base.servers.listings.delivered(guildId, site, at, test),
   });
-  const makeContext = contextMaker(parts, { base, names, api, mirror, streaks, feed, topggVote: options.topggVote });
+  const makeContext = contextMaker(parts, { base, names, api, mirror, streaks, feed });
   return new RunningServer(settings, handle, makeContext, {
     lanes,
     mirror,
@@ -236,15 +238,10 @@ function serverVoterRole(parts: ServerParts): VoterRole | undefined {
  * none for hours, and the store wrappers and the streak index were a few KB of heap each.
  */
 function contextMaker(
-  { guildId, settings, store, logger }: ServerParts,
-  made: Pick<BotContext, 'api' | 'streaks' | 'feed'> & {
-    base: BaseContext;
-    names: MemberNames;
-    mirror: VoteMirror;
-    topggVote: TopggVoteOf | undefined;
-  },
+  { guildId, settings, store, logger, topggVote }: ServerParts,
+  made: Pick<BotContext, 'api' | 'streaks' | 'feed'> & { base: BaseContext; names: MemberNames; mirror: VoteMirror },
 ): () => BotContext {
-  const { base, names, api, mirror, streaks, feed, topggVote } = made;
+  const { base, names, api, mirror, streaks, feed } = made;
   return () => ({
     ...base,
     names: names.of(guildId),
@@ -273,7 +270,7 @@ function contextMaker(
       'scheduledExpiry',
     ]),
     feed,
-    ...(topggVote ? { topggVote: (userId: string) => topggVote(guildId, userId) } : {}),
+    ...(topggVote ? { topggVote } : {}),
   });
 }
 

@@ -100,7 +100,9 @@ export class TopggRecovery {
       const event = recoveredEvent(guildId, vote);
       void runtime
         .handle({ kind: listEventKind(event), payload: event, receivedAt: this.#now() })
-        .catch((err: unknown) => this.options.logger.error({ err, guildId, userId }, 'a Top.gg vote /vote found was not kept'));
+        .catch((err: unknown) =>
+          this.options.logger.error({ err, guildId, userId }, 'a Top.gg vote /vote found was not kept'),
+        );
       return { votedAt: vote.at, endsAt: vote.until };
     } catch (error) {
       if (!(error instanceof TopggApiError)) throw error;
