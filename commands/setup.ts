@@ -18,6 +18,7 @@ import {
   stringOption,
 } from '../src/bot/typed-options.js';
 import { BUTTON_URL_MAX } from '../src/core/discord-limits.js';
+import { API_TOKEN_MAX } from '../src/core/listing-secret.js';
 import { english, localizations, type MessageKey } from '../src/i18n/index.js';
 import { LIST_SITES, LISTING_VOTE_HOURS_MAX } from '../src/lists/index.js';
 import { TEMPLATE_MAX } from '../src/announce/template.js';
@@ -97,6 +98,7 @@ const LISTING = {
       site,
       rotate: booleanOption.optional(),
       voteHours: integerOption.optional((o) => o.setMinValue(1).setMaxValue(LISTING_VOTE_HOURS_MAX)),
+      apiToken: stringOption.optional((o) => o.setMaxLength(API_TOKEN_MAX)),
     },
     listingAddAnswer,
   ),

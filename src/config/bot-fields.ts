@@ -36,6 +36,7 @@ import { DEFAULT_POOL_SIZE } from '../store/database-url.js';
 import { checkTemplate, PLACEHOLDERS, TEMPLATE_MAX } from '../announce/template.js';
 import { STREAK_GRACE_HOURS_MAX } from '../streaks/streak.js';
 import { DASHBOARD_FIELDS } from './dashboard.js';
+import { TOPGG_FIELDS } from './topgg-fields.js';
 
 const ROLES = ['all', 'bot', 'receiver'] as const;
 export type Role = (typeof ROLES)[number];
@@ -103,6 +104,7 @@ export const BOT_FIELDS = {
   DATABASE_URL,
   DATABASE_POOL_SIZE: intInRange(1, 100, DEFAULT_POOL_SIZE),
   ...WEBHOOK_FIELDS,
+  ...TOPGG_FIELDS,
   DISCORD_PUBLIC_KEY: optional(
     matching(
       /^[0-9a-fA-F]{64}$/,

@@ -23,6 +23,7 @@ import { dashboardProblems, dashboardSecretTexts, dashboardSettings, type Dashbo
 import type { DatabaseTarget } from '../store/database-url.js';
 import type { ServerSettingsRecord } from '../store/index.js';
 import { SETTING_VARIABLES } from './server-variables.js';
+import { topggSettings, type TopggSettings } from './topgg-fields.js';
 
 /** Everything the bot reads from the environment, parsed once. */
 export interface Config extends ProcessSettings {
@@ -58,6 +59,8 @@ export interface Config extends ProcessSettings {
   readonly databasePoolSize: number;
   /** Guilds' webhook receiver; undefined (off) unless WEBHOOK_PORT is set. */
   readonly webhook: WebhookSettings | undefined;
+  /** Top.gg's API, read for votes missed while down; single-server mode's token. */
+  readonly topgg: TopggSettings;
   /** Discord's Interactions Endpoint URL (`http://host:port/interactions`); undefined (off) unless INTERACTIONS_PORT is set. */
   readonly interactions: InteractionsSettings | undefined;
   /** 0: no polling of GET /votes. */
@@ -88,6 +91,7 @@ const ONE_SERVER_SETTINGS = [
   ...Object.values(SETTING_VARIABLES).filter((name) => name !== 'MODERATOR_ROLE_IDS'),
   'WEBHOOK_TOKEN',
   ...LISTING_SETTINGS,
+  'LISTING_TOPGG_API_TOKEN',
 ] as const;
 
 type Settings = Values<typeof BOT_FIELDS>;
@@ -111,6 +115,11 @@ function crossProblems(e: Partial<Settings>, guildIdWritten: boolean): string[] 
       issue(
         'WEBHOOK_TOKEN',
         "is missing: WEBHOOK_PORT is set, so the receiver needs the token from the Guilds server's webhook page",
+      );
+    if (e.LISTING_TOPGG_API_TOKEN !== undefined && e.LISTING_TOPGG_SECRET === undefined)
+      issue(
+        'LISTING_TOPGG_API_TOKEN',
+        'is set without LISTING_TOPGG_SECRET: the token reads back the votes of the Top.gg listing, so set its webhook secret too',
       );
   } else if (many) {
     const why = 'DISCORD_GUILD_ID is empty, so the bot serves every server it is in';
@@ -211,6 +220,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, terminal = onTerminal()): Co
     database: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     webhook: webhookSettings(e),
+    topgg: topggSettings(e),
     interactions:
       e.INTERACTIONS_PORT === undefined || e.DISCORD_PUBLIC_KEY === undefined
         ? undefined
@@ -231,7 +241,9 @@ function serverSettingsOf(e: Settings): ServerSettingsRecord {
 }
 
 /** The parts of the settings that hold secrets, which every message shown or logged is masked with. */
-export type SecretSource = Pick<Config, 'discord' | 'service' | 'webhook' | 'secrets' | 'database' | 'dashboard'>;
+export type SecretSource = Pick<Config, 'discord' | 'service' | 'webhook' | 'secrets' | 'database' | 'dashboard'> & {
+  readonly topgg?: TopggSettings;
+};
 
 /** The values that must never reach a log line or a member: bot token, API key, app id, webhook token, database password, the dashboard's secret and keys. */
 export function secretValues(config: SecretSource): string[] {
@@ -240,6 +252,7 @@ export function secretValues(config: SecretSource): string[] {
     ...[config.service.apiKey, config.service.appId, config.webhook?.token].filter((v) => v !== undefined),
     ...keyTexts(config.secrets),
     ...listingSecretTexts(config.webhook),
+    ...(config.topgg?.apiToken === undefined ? [] : [config.topgg.apiToken]),
     ...(config.database.kind === 'postgres' ? [databasePassword(config.database)] : []),
     ...dashboardSecretTexts(config.dashboard),
   ];

@@ -56,6 +56,7 @@ const fromEnvironment = (site: string): ListingState => ({
   lastTestAt: null,
   fromEnvironment: true,
   voteLengthMs: null,
+  apiToken: false,
 });
 
 async function checkListing(state: DoctorState, listing: ListingState) {

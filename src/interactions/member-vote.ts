@@ -1,6 +1,6 @@
 import type { VoteStatus } from '../api/types.js';
 import type { BotContext } from '../runtime/context.js';
-import { SITE_FACTS, type AdaptedSiteId } from '../lists/index.js';
+import { SITE_FACTS, VOTE_API_SITE, type AdaptedSiteId } from '../lists/index.js';
 import type { RunningListVote } from '../store/index.js';
 import type { ListVoteLine } from '../views/vote.js';
 
@@ -42,7 +42,25 @@ async function listLines(ctx: BotContext, guildId: string, userId: string): Prom
   const sites = ctx.servers.listings.sites(guildId);
   if (sites.length === 0) return undefined;
   const running = await ctx.ledger.runningVotesOf(userId, ctx.now().getTime()).catch(leftOut(ctx, guildId, 'lists'));
-  return running && sites.map((site) => lineOf(site, guildId, running));
+  if (!running) return undefined;
+  const asked = await topggVote(ctx, sites, running, userId);
+  return sites.map((site) => lineOf(site, guildId, asked ? [...running, asked] : running));
+}
+
+/**
+ * The member's running Top.gg vote the ledger lacks (a vote the webhook missed), asked of Top.gg when
+ * the server reads it back; none when the ledger has one, or Top.gg does not answer in time.
+ */
+async function topggVote(
+  ctx: BotContext,
+  sites: readonly AdaptedSiteId[],
+  running: readonly RunningListVote[],
+  userId: string,
+): Promise<RunningListVote | undefined> {
+  if (!ctx.topggVote || !sites.includes(VOTE_API_SITE) || running.some((v) => v.site === VOTE_API_SITE))
+    return undefined;
+  const found = await ctx.topggVote(userId).catch(() => undefined);
+  return found && { site: VOTE_API_SITE, ...found };
 }
 
 function lineOf(site: AdaptedSiteId, guildId: string, running: readonly RunningListVote[]): ListVoteLine {

@@ -20,6 +20,7 @@ export {
   type SiteId,
 } from './sites.js';
 export { DISCADIA_DEDUPE_WINDOW_MS } from './discadia.js';
+export { VOTE_API_SITE } from './topgg-api.js';
 export { LIST_REVIEW_ID_PREFIXES, LIST_REVIEW_PENDING_DAYS, listReviewId, listReviewOrigin } from './review-id.js';
 
 /** Outside this folder an event's site is one of the registry's. */

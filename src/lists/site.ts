@@ -57,6 +57,8 @@ export interface ListEvent<Site extends string = string> {
   weightSent?: number;
   /** The site's own id for this event; without one the ledger dedupes by site, member and window. */
   siteEventId?: string;
+  /** Read back from the site's API after the bot was down (Top.gg), not delivered: never the webhook's activity. */
+  recovered?: true;
   review?: { id: string; content: string; rating?: number; url?: string };
 }
 

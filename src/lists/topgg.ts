@@ -74,7 +74,7 @@ function verifySigned(delivery: Delivery, secret: string, now: number): Verdict 
 const NOT_A_SERVER = new Wrong('expected "server" (this listing is a server)');
 const serverProject: Field<string> = (value) => (value === 'server' ? value : NOT_A_SERVER);
 /** v1's `weight`: 1, or 2 during the weekend multiplier (events.mdx). */
-const TOPGG_WEIGHTS: WeightRange = { min: 1, max: 2 };
+export const TOPGG_WEIGHTS: WeightRange = { min: 1, max: 2 };
 const NOT_A_WEIGHT = new Wrong('expected a whole number');
 const weight: Field<{ weight: number; weightSent?: number }> = (value) =>
   typeof value === 'number' && Number.isInteger(value) ? clampWeight(value, TOPGG_WEIGHTS) : NOT_A_WEIGHT;

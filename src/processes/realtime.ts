@@ -10,6 +10,7 @@ import { InboxWorker } from '../runtime/inbox-worker.js';
 import type { Receiver } from '../webhooks/receiver.js';
 import { listenForEvents } from '../store/inbox-listener.js';
 import { startWebhookReceiver } from './webhook-receiver.js';
+import { topggRecovery } from './topgg-recovery.js';
 
 /** How soon an event stored by another process's receiver is seen without a wake-up. */
 const SHARED_INBOX_POLL_MS = 1_000;
@@ -40,6 +41,9 @@ export async function startRealtime(
   const poster = discordPoster(client.rest);
   const deliveries = new DeliveryLog({ store: root, logger });
   const passes = serverPasses({ store: root, logger, checkMs: config.expiryCheckMs });
+  // Made before the runtimes, so that "since the start" is the process's start and /vote can ask it.
+  const recovery = topggRecovery(deps, (guildId) => runtimes.get(guildId));
+  const topggVote = (guildId: string, userId: string) => recovery.memberVote(guildId, userId);
   const runtimes = new Runtimes({
     servers,
     passes,
@@ -49,7 +53,7 @@ export async function startRealtime(
     logger,
     build: (guildId) =>
       serverRuntimeOf(
-        { ...deps, poster, passes },
+        { ...deps, poster, passes, topggVote },
         guildId,
         // One server polls at once as it always did; many spread their polls over the interval.
         servers.mode === 'single' ? 0 : pollOffsetMs(guildId, config.votePollMs),
@@ -86,12 +90,14 @@ export async function startRealtime(
       // After the servers joined: the first reminder pass reads the last hour's ends for all of them.
       passes.start();
       worker.wake();
+      await recovery.start();
     },
     async stop() {
       await receiver?.close();
       await listener?.stop();
       await worker.stop();
       await deliveries.stop();
+      await recovery.stop();
       await runtimes.stopAll();
       await passes.stop();
     },

@@ -3,7 +3,7 @@ import type { MemberNames } from '../bot/member-names.js';
 import type { Poster } from '../bot/poster.js';
 import type { Config } from '../config/bot.js';
 import type { Logger } from '../core/log.js';
-import type { BaseContext } from '../runtime/context.js';
+import type { BaseContext, TopggVoteOf } from '../runtime/context.js';
 import type { ServerPasses } from '../runtime/server-passes.js';
 import { startServerRuntime } from '../runtime/server-runtime.js';
 import type { ServerRuntime } from '../runtime/running-server.js';
@@ -27,17 +27,21 @@ export interface ProcessParts {
 export interface RuntimeParts extends ProcessParts {
   poster: Poster;
   passes: ServerPasses;
+  /** A member's running Top.gg vote the ledger lacks, asked of Top.gg (a gateway process's reads of it). */
+  topggVote?: TopggVoteOf;
 }
 
 /** A set-up server's runtime (not started), for the gateway processes and the HTTP-only one alike. */
 export function serverRuntimeOf(parts: RuntimeParts, guildId: string, firstPollAfterMs: number): ServerRuntime {
-  const { servers, root, clients, logger } = parts;
+  const { topggVote, ...shared } = parts;
+  const { servers, root, clients, logger } = shared;
   return startServerRuntime({
-    ...parts,
+    ...shared,
     settings: servers.settings(guildId)!,
     store: root.forServer(guildId),
     api: serverClient(clients, guildId),
     logger: logger.child({ guildId }),
     firstPollAfterMs,
+    ...(topggVote ? { topggVote: (userId: string) => topggVote(guildId, userId) } : {}),
   });
 }

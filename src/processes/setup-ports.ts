@@ -36,6 +36,7 @@ export function setupPorts(deps: {
       return newestOfEachWindow([...(deps.unwrittenDeliveries?.(guildId) ?? []), ...stored], DELIVERIES_KEPT);
     },
     apiKeys: storeWithDeadline(store, ['apiKeys', 'addApiKey', 'removeApiKey']),
+    topggReads: (guildId) => store.topggRecovery(guildId),
     commands: [...deps.commands].map((command) => command.data.toJSON() as unknown as Record<string, unknown>),
   };
 }

@@ -57,6 +57,12 @@ export interface BaseContext {
   readonly setup: SetupPorts;
 }
 
+/** A member's running Top.gg vote, asked of Top.gg while they wait (runtime/topgg-recovery.ts). */
+export type TopggVoteOf = (
+  guildId: string,
+  userId: string,
+) => Promise<{ votedAt: number; endsAt: number; weight: number } | undefined>;
+
 /** A set-up server's part of the context: its settings and its own service client, mirror and store. */
 export interface BotContext extends BaseContext {
   readonly settings: ServerSettings;
@@ -81,6 +87,8 @@ export interface BotContext extends BaseContext {
   readonly inbox: Pick<ReviewFeedStore, 'unansweredReviews'>;
   /** Posts of reviews in the review channel, marked when a reply is posted. */
   readonly feed?: Pick<ReviewFeed, 'onAnswered' | 'onGone'>;
+  /** Asks Top.gg for a member's running vote the ledger lacks (/vote); absent where no reads run. */
+  readonly topggVote?: (userId: string) => ReturnType<TopggVoteOf>;
 }
 
 /** The handlers of src/interactions/, as the router runs them with this context. */

@@ -8,6 +8,9 @@ import type { StoredEvent, VoteLedger } from '../store/index.js';
 
 /** What handling made of a stored delivery, for the delivery log: new, or a repeat of one known already. */
 export type HandledOutcome = 'stored' | 'duplicate';
+
+/** What a server's route reads of an event: a stored delivery, or a vote read back from a list's API. */
+export type RoutedEvent = Pick<StoredEvent, 'kind' | 'payload' | 'receivedAt'> & Partial<StoredEvent>;
 import type { GuildsEvent, VoteEvent } from '../api/webhook-payloads.js';
 import { siteOfEventKind, type AdaptedSiteId, type ListEvent } from '../lists/index.js';
 import { listRoute } from './list-route.js';
@@ -37,7 +40,7 @@ export interface InboxRouteOptions {
  * runtime/runtimes.ts → runtime/server-runtime.ts → this switch → feeds/review-feed.ts, the mirror
  * (refreshSoon) and, for a vote, the server's VoteSink (runtime/server-votes.ts).
  */
-export function inboxRoute(options: InboxRouteOptions): (event: StoredEvent) => Promise<HandledOutcome> {
+export function inboxRoute(options: InboxRouteOptions): (event: RoutedEvent) => Promise<HandledOutcome> {
   return async ({ kind, payload, receivedAt }) => {
     // The receiver wrote the kind: `topgg vote` for a list's event, `vote` for a Guilds one.
     if (siteOfEventKind(kind) !== undefined)

@@ -26,7 +26,8 @@ export async function listRoute(
   receivedAt: number,
   options: ListRouteOptions,
 ): Promise<'stored' | 'duplicate'> {
-  await options.listingDelivered(event.site, receivedAt, event.kind === 'test');
+  // A vote read back from the site's API says nothing of its webhook: the webhook stays as silent as it was.
+  if (event.recovered !== true) await options.listingDelivered(event.site, receivedAt, event.kind === 'test');
   if (event.kind === 'test') {
     options.logger.info({ site: event.site }, 'test delivery from a list received');
     return 'stored';
@@ -39,11 +40,15 @@ export async function listRoute(
       "a list sent a vote weight outside the range its docs give; counted as the range's nearest end",
     );
   if (event.memberName) options.rememberName?.(userId, event.memberName);
+  const recovered = event.recovered === true;
+  // A vote read back after its period ended is counted, not announced: "voted" would be news of a vote long over.
+  const ended = recovered && event.until <= receivedAt;
   const fresh = await options.store.acceptVote({
     userId,
     at: event.at,
     double: event.weight > 1,
-    source: 'webhook',
+    source: recovered ? 'recovered' : 'webhook',
+    ...(ended ? { announcedAt: receivedAt } : {}),
     periodEndsAt: event.until,
     site: event.site,
     ...(event.siteEventId === undefined ? {} : { siteEventId: event.siteEventId }),
@@ -51,11 +56,12 @@ export async function listRoute(
     dedupeWindowMs: SITE_FACTS[event.site].dedupeWindowMs,
     ...(options.streakGraceMs === undefined ? {} : { streakGraceMs: options.streakGraceMs }),
   });
+  const how = recovered ? { recovered, ended } : {};
   if (fresh) {
-    options.logger.info({ userId, site: event.site, weight: event.weight }, 'vote accepted');
+    options.logger.info({ userId, site: event.site, weight: event.weight, ...how }, 'vote accepted');
     options.votes.accepted();
-    await options.votes.newVote(userId, event.until, event.site);
-  } else options.logger.info({ userId, site: event.site }, 'vote already recorded; delivery ignored');
+    if (!ended) await options.votes.newVote(userId, event.until, event.site);
+  } else options.logger.info({ userId, site: event.site, ...how }, 'vote already recorded; delivery ignored');
   return fresh ? 'stored' : 'duplicate';
 }
 

@@ -6,8 +6,7 @@ import type { MilestoneRoles } from '../roles/milestone-roles.js';
 import type { ExpirySchedule } from '../schedule/expiry-schedule.js';
 import type { ServerSettings } from '../servers/server-settings.js';
 import type { ServerPasses, ServerStartFacts } from './server-passes.js';
-import type { HandledOutcome } from './event-route.js';
-import type { StoredEvent } from '../store/index.js';
+import type { HandledOutcome, RoutedEvent } from './event-route.js';
 
 /** Everything one set-up server runs: its feed and lanes, mirror, schedule, role and reminders. */
 export interface ServerRuntime {
@@ -17,8 +16,8 @@ export interface ServerRuntime {
   readonly context: BotContext;
   /** A milestone was set or removed with /setup: every member is checked against it now. */
   milestonesChanged(): void;
-  /** Does what one of this server's stored webhook events asks; says whether it was new. */
-  handle(event: StoredEvent): Promise<HandledOutcome>;
+  /** Does what one of this server's stored webhook events (or a vote read back from a list) asks; says whether it was new. */
+  handle(event: RoutedEvent): Promise<HandledOutcome>;
   /** Discord is connected: post what waits, poll, join the process's passes. */
   start(facts: ServerStartFacts): void;
   stop(): Promise<void>;

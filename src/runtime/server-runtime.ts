@@ -67,6 +67,8 @@ export interface ServerRuntimeOptions {
   /** When its first poll runs, so many servers' polls spread over the interval. */
   firstPollAfterMs: number;
   now?: () => number;
+  /** Asks Top.gg for a member's running vote (/vote), bound to this server; where this process reads Top.gg. */
+  topggVote?: BotContext['topggVote'];
 }
 
 /** One clock for every server that is given none. */
@@ -86,6 +88,7 @@ interface ServerParts {
   readonly i18n: () => Translator;
   readonly serverName: () => string;
   readonly rolesOf: (ids: readonly string[]) => ReturnType<typeof memberRoles>;
+  readonly topggVote: BotContext['topggVote'];
 }
 
 export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime {
@@ -107,6 +110,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     // One of each for all the parts below: a process holds them for every server it runs.
     serverName: () => guild()?.name ?? '',
     rolesOf: (ids) => memberRoles(names.members, guild(), ids),
+    topggVote: options.topggVote,
   };
   const { now } = parts;
   const lanes = serverLanes(parts, names, base);
@@ -234,7 +238,7 @@ function serverVoterRole(parts: ServerParts): VoterRole | undefined {
  * none for hours, and the store wrappers and the streak index were a few KB of heap each.
  */
 function contextMaker(
-  { guildId, settings, store, logger }: ServerParts,
+  { guildId, settings, store, logger, topggVote }: ServerParts,
   made: Pick<BotContext, 'api' | 'streaks' | 'feed'> & { base: BaseContext; names: MemberNames; mirror: VoteMirror },
 ): () => BotContext {
   const { base, names, api, mirror, streaks, feed } = made;
@@ -266,6 +270,7 @@ function contextMaker(
       'scheduledExpiry',
     ]),
     feed,
+    ...(topggVote ? { topggVote } : {}),
   });
 }
 

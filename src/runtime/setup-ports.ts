@@ -1,5 +1,5 @@
 import type { ConnectionCheck } from '../api/index.js';
-import type { ApiKeyStore, DeliveryRecord, MilestoneStore, PollRecord } from '../store/index.js';
+import type { ApiKeyStore, DeliveryRecord, MilestoneStore, PollRecord, TopggRecoveryState } from '../store/index.js';
 
 /** What /setup needs beyond the servers' settings, wired in processes/bot.ts: narrow, so the flows stay testable. */
 export interface SetupPorts {
@@ -15,6 +15,8 @@ export interface SetupPorts {
   milestonesChanged(guildId: string): void;
   /** When the server's votes were last polled, and how it went. */
   lastPoll(guildId: string): Promise<PollRecord | undefined>;
+  /** What stops the server's reads of Top.gg votes missed while down (a refused token, a 429's block). */
+  topggReads(guildId: string): Promise<TopggRecoveryState | undefined>;
   /** The server's delivery log, newest first. */
   recentDeliveries(guildId: string): Promise<DeliveryRecord[]>;
   /** The vote API's keys of every server, each call bounded to leave time to answer. */

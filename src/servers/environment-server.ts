@@ -13,5 +13,6 @@ export function environmentServer(config: Config): EnvironmentServer | undefined
     webhookToken: config.webhook?.token,
     listingSecrets: config.webhook?.listingSecrets,
     listingVoteHours: config.webhook?.listingVoteHours,
+    topggApiToken: config.topgg.apiToken,
   };
 }

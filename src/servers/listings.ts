@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { HOUR_MS, SITE_FACTS, isAdaptedSiteId, type AdaptedSiteId } from '../lists/index.js';
+import { HOUR_MS, SITE_FACTS, VOTE_API_SITE, isAdaptedSiteId, type AdaptedSiteId } from '../lists/index.js';
 import { openSecret, sealingKeyId, sealSecret, type SecretKeys } from '../secrets/secret-box.js';
 import type { ListingRecord, ListingStore } from '../store/index.js';
 
@@ -20,6 +20,8 @@ export interface ListingState {
   fromEnvironment: boolean;
   /** The listing's vote length setting (ms); null: the site's default (or the site sends it). */
   voteLengthMs: number | null;
+  /** Whether it carries the site's API token (Top.gg's: votes missed while down are read back). */
+  apiToken: boolean;
 }
 
 /** Single-server mode: the listings LISTING_<SITE>_SECRET sets for the one server. */
@@ -28,6 +30,8 @@ export interface EnvironmentListings {
   secrets: Partial<Record<AdaptedSiteId, string>>;
   /** LISTING_<SITE>_VOTE_HOURS, where set. */
   voteHours?: Partial<Record<AdaptedSiteId, number>>;
+  /** LISTING_TOPGG_API_TOKEN. */
+  topggApiToken?: string;
 }
 
 /** The SecretsKeyMissing of servers.ts, passed in so this file does not import it back. */
@@ -95,13 +99,15 @@ export class Listings {
             lastTestAt: seen?.lastTestAt ?? null,
             fromEnvironment: true,
             voteLengthMs: this.#environmentLength(site) ?? null,
+            apiToken: site === VOTE_API_SITE && this.environment?.topggApiToken !== undefined,
           },
         ];
       }
       const record = stored?.get(site);
       if (!record) return [];
       const { createdAt, lastDeliveryAt, lastTestAt, voteLengthMs } = record;
-      return [{ site, createdAt, lastDeliveryAt, lastTestAt, fromEnvironment: false, voteLengthMs }];
+      const apiToken = typeof record.apiToken === 'string';
+      return [{ site, createdAt, lastDeliveryAt, lastTestAt, fromEnvironment: false, voteLengthMs, apiToken }];
     });
   }
 
@@ -133,6 +139,8 @@ export class Listings {
       secret: sealSecret(keys, guildId, secret),
       voteLengthMs:
         voteLengthMs === undefined ? (this.#records.get(guildId)?.get(site)?.voteLengthMs ?? null) : voteLengthMs,
+      // A new secret keeps the API token: the two are set apart.
+      apiToken: this.#records.get(guildId)?.get(site)?.apiToken ?? null,
       createdAt: this.now(),
       lastDeliveryAt: null,
       lastTestAt: null,
@@ -150,6 +158,32 @@ export class Listings {
     await this.root.saveListing(changed);
     this.#keep(changed);
     return true;
+  }
+
+  /** Seals and keeps the listing's API token; false when the server is not on the list. */
+  async setApiToken(guildId: string, site: AdaptedSiteId, token: string): Promise<boolean> {
+    const record = this.#records.get(guildId)?.get(site);
+    if (!record) return false;
+    const changed = { ...record, apiToken: sealSecret(this.keysOrThrow(), guildId, token) };
+    await this.root.saveListing(changed);
+    this.#keep(changed);
+    return true;
+  }
+
+  /** The servers whose Top.gg listing carries an API token, the environment's first. */
+  withTopggToken(): string[] {
+    const stored = [...this.#records].flatMap(([guildId, sites]) =>
+      typeof sites.get(VOTE_API_SITE)?.apiToken === 'string' && guildId !== this.environment?.guildId ? [guildId] : [],
+    );
+    return this.environment?.topggApiToken === undefined ? stored : [this.environment.guildId, ...stored];
+  }
+
+  /** The server's Top.gg API token, opened for the one request being built; never kept. */
+  topggToken(guildId: string): string | undefined {
+    if (this.environment?.guildId === guildId && this.environment.topggApiToken !== undefined)
+      return this.environment.topggApiToken;
+    const sealed = this.#records.get(guildId)?.get(VOTE_API_SITE)?.apiToken;
+    return typeof sealed === 'string' && this.keys ? openSecret(this.keys, guildId, sealed) : undefined;
   }
 
   async remove(guildId: string, site: AdaptedSiteId): Promise<boolean> {
@@ -173,9 +207,11 @@ export class Listings {
   /** Re-seals every listing's secret under SECRETS_KEY; returns how many. */
   async resealAll(): Promise<number> {
     const keys = this.keysOrThrow();
+    const reseal = (value: string, guildId: string) => sealSecret(keys, guildId, openSecret(keys, guildId, value));
     const resealed = this.#all().map((record) => ({
       ...record,
-      secret: sealSecret(keys, record.guildId, openSecret(keys, record.guildId, record.secret)),
+      secret: reseal(record.secret, record.guildId),
+      apiToken: typeof record.apiToken === 'string' ? reseal(record.apiToken, record.guildId) : null,
     }));
     await this.root.resealListings(resealed);
     for (const record of resealed) this.#keep(record);
@@ -186,7 +222,9 @@ export class Listings {
   async forgetLost(): Promise<ListingRecord[]> {
     const keys = this.keysOrThrow();
     const opens = (value: string) => [keys.current.id, keys.previous?.id].includes(sealingKeyId(value) ?? '');
-    const lost = this.#all().filter((record) => !opens(record.secret));
+    const lost = this.#all().filter(
+      (record) => !opens(record.secret) || (typeof record.apiToken === 'string' && !opens(record.apiToken)),
+    );
     for (const record of lost) await this.remove(record.guildId, record.site as AdaptedSiteId);
     return lost;
   }

@@ -16,6 +16,8 @@ export interface EnvironmentServer {
   listingSecrets?: Partial<Record<AdaptedSiteId, string>>;
   /** LISTING_<SITE>_VOTE_HOURS: how long a vote on a list runs where the site does not say. */
   listingVoteHours?: Partial<Record<AdaptedSiteId, number>>;
+  /** LISTING_TOPGG_API_TOKEN: reads back the Top.gg votes missed while the bot was down. */
+  topggApiToken?: string | undefined;
 }
 
 export interface Credentials {
@@ -60,6 +62,7 @@ export class Servers {
         guildId: environment.guildId,
         secrets: environment.listingSecrets ?? {},
         voteHours: environment.listingVoteHours ?? {},
+        ...(environment.topggApiToken === undefined ? {} : { topggApiToken: environment.topggApiToken }),
       },
       now,
     );

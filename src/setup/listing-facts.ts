@@ -9,10 +9,11 @@ import {
   SITE_FACTS,
   type AdaptedSiteId,
   HOUR_MS,
+  VOTE_API_SITE,
 } from '../lists/index.js';
 import { lastFour } from '../secrets/secret-box.js';
 import type { ListingState } from '../servers/listings.js';
-import type { ListingFacts, ShownSecret } from '../views/listing.js';
+import type { ListingFacts, ShownApiToken, ShownSecret } from '../views/listing.js';
 import { changeResult, type ChangeResult } from './change.js';
 
 // What /setup listing and the dashboard's Lists page share about one list on one server.
@@ -99,6 +100,18 @@ export const siteShown = (site: AdaptedSiteId) => ({
   secretFromSite: SITE_FACTS[site].secretFrom === 'site',
 });
 
+/** Single-server mode's setting for Top.gg's API token. */
+export const TOPGG_API_TOKEN_VARIABLE = 'LISTING_TOPGG_API_TOKEN';
+
+/** Top.gg's API token as shown: its end (opened for this answer only) or the host's setting; other lists have none. */
+export function keptApiToken(ctx: BaseContext, guildId: string, listing: ListingState): { apiToken?: ShownApiToken } {
+  if (listing.site !== VOTE_API_SITE) return {};
+  if (!listing.apiToken) return { apiToken: { none: true } };
+  if (listing.fromEnvironment) return { apiToken: { environment: TOPGG_API_TOKEN_VARIABLE } };
+  const token = ctx.servers.listings.topggToken(guildId);
+  return { apiToken: token === undefined ? { none: true } : { end: lastFour(token) } };
+}
+
 export function factsOf(ctx: BaseContext, guildId: string, listing: ListingState, i18n: Translator): ListingFacts {
   const { site, lastDeliveryAt, lastTestAt } = listing;
   return {
@@ -108,5 +121,6 @@ export function factsOf(ctx: BaseContext, guildId: string, listing: ListingState
     lastDeliveryAt,
     lastTestAt,
     voteLength: voteLengthText(listing, i18n),
+    ...keptApiToken(ctx, guildId, listing),
   };
 }

@@ -3,7 +3,14 @@ import { UserFacingError } from '../bot/user-error.js';
 import type { Translator } from '../i18n/index.js';
 import { listingSecretVariable, listingVoteHoursVariable, SITE_FACTS, type AdaptedSiteId } from '../lists/index.js';
 import { lastFour } from '../secrets/secret-box.js';
-import { listingsView, listingView, type ListingFacts, type ShownSecret } from '../views/listing.js';
+import {
+  listingsView,
+  listingView,
+  type ListingFacts,
+  type ShownApiToken,
+  type ShownSecret,
+} from '../views/listing.js';
+import { applyListingApiToken } from './listing-api-token.js';
 import type { MessageView } from '../views/message.js';
 import {
   changeAnswer,
@@ -20,6 +27,7 @@ import {
   addressOf,
   environmentResult,
   factsOf,
+  keptApiToken,
   keptSecret,
   noPublicUrl,
   single,
@@ -32,10 +40,11 @@ import {
   withSecret,
 } from './listing-facts.js';
 
-/** A list to add, a new secret for it (`rotate`), or its vote length (`voteHours`). */
+/** A list to add, a new secret for it (`rotate`), its vote length (`voteHours`), or Top.gg's API token. */
 export interface ListingAddInput extends ListingSiteInput {
   rotate?: boolean;
   voteHours?: number;
+  apiToken?: string;
 }
 
 /** What a listing is after an add: the facts its answer or page shows. A whole secret is shown this once. */
@@ -46,6 +55,7 @@ export interface ListingShown {
   voteLengthMs: number | null;
   lastDeliveryAt: number | null;
   lastTestAt: number | null;
+  apiToken?: ShownApiToken;
 }
 
 /**
@@ -61,8 +71,9 @@ export async function listingAddAnswer(
 ): Promise<MessageView> {
   const added = await applyListingAdd(ctx, target, input, actor);
   if ('environment' in added) return changeAnswer(added.environment, i18n);
-  const { site, address, secret, voteLengthMs, lastDeliveryAt, lastTestAt } = added.listing;
+  const { site, address, secret, voteLengthMs, lastDeliveryAt, lastTestAt, apiToken } = added.listing;
   return listingView({
+    ...(apiToken === undefined ? {} : { apiToken }),
     ...siteShown(site),
     steps: i18n.t(`setup.listing.steps.${site}`),
     i18n,
@@ -85,6 +96,7 @@ export async function applyListingAdd(
   const site = siteOf(input.site);
   const voteLengthMs = voteHoursOf(input.voteHours, site);
   webhookOn(ctx);
+  if (input.apiToken !== undefined) await applyListingApiToken(ctx, target, site, input.apiToken, actor);
   if (single(ctx)) {
     if (voteLengthMs !== undefined)
       throw new UserFacingError('refusal.setByEnvironment', { variable: listingVoteHoursVariable(site) });
@@ -103,7 +115,8 @@ export async function applyListingAdd(
     }
     const { lastDeliveryAt, lastTestAt } = kept;
     const secret = keptSecret(ctx, guildId, kept);
-    return { listing: { site, address, secret, voteLengthMs: kept.voteLengthMs, lastDeliveryAt, lastTestAt } };
+    const shown = { site, address, secret, voteLengthMs: kept.voteLengthMs, lastDeliveryAt, lastTestAt };
+    return { listing: { ...shown, ...keptApiToken(ctx, guildId, kept) } };
   }
   const fresh = { lastDeliveryAt: null, lastTestAt: null };
   if (SITE_FACTS[site].secretFrom === 'site')

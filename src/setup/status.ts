@@ -26,6 +26,7 @@ import type { MessageView } from '../views/message.js';
 import { setupStatusView, type StatusLine } from '../views/setup-status.js';
 import { CHANNEL_KINDS, missingIn, type ChannelKind } from './channel.js';
 import { roleProblemsIn } from './role.js';
+import { topggReadsLine } from './topgg-status.js';
 
 const command = (name: string) => `\`/setup ${name}\``;
 
@@ -61,13 +62,14 @@ export async function statusLines(
 ): Promise<{ lines: StatusLine[]; deliveries: DeliveryRecord[] | 'unreadable' }> {
   const guildId = guild.id;
   const settings = ctx.servers.settings(guildId);
-  const [service, commands, lastDelivery, lastPoll, deliveries] = await Promise.all([
+  const [service, commands, lastDelivery, lastPoll, deliveries, topggReads] = await Promise.all([
     probeService(guildId, ctx),
     commandsLine(guild, ctx, i18n),
     ctx.setup.lastDeliveryAt(guildId),
     ctx.setup.lastPoll(guildId),
     // The log is a convenience: a slow store costs this part only, never the answer.
     storeWithin(ctx.setup.recentDeliveries(guildId), INTERACTION_STORE_MS).catch((): 'unreadable' => 'unreadable'),
+    storeWithin(topggReadsLine(guildId, ctx, i18n), INTERACTION_STORE_MS).catch(() => undefined),
   ]);
   const lines = [
     credentialsLine(service, i18n),
@@ -77,6 +79,7 @@ export async function statusLines(
     rateLimitLine(service, i18n),
     webhookLine(lastDelivery, ctx, i18n),
     ...listingLines(guildId, ctx, i18n),
+    ...(topggReads ? [topggReads] : []),
     pollLine(lastPoll, ctx, i18n),
   ];
   return { lines, deliveries };

@@ -53,6 +53,7 @@ export type {
   WorkCounts,
   DeliveryOutcome,
   DeliveryRecord,
+  TopggRecoveryState,
 } from './root-types.js';
 
 /**

@@ -486,6 +486,23 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX votes_ledger_order ON votes (guild_id, id)`,
     ],
   },
+  {
+    version: 22,
+    name: "Top.gg votes recovered after downtime: the listing's API token, and what stops its reads",
+    // api_token is sealed like the listing's secret. A refused token (401/403) is parked until the
+    // token changes (parked_token: a hash of the refused one, never the token); a 429 blocks the
+    // token for an hour, kept here so a restart inside that hour does not ask again.
+    statements: [
+      `ALTER TABLE listings ADD COLUMN api_token TEXT`,
+      `CREATE TABLE topgg_recovery (
+        guild_id TEXT NOT NULL PRIMARY KEY,
+        parked_token TEXT,
+        parked_status INTEGER,
+        parked_at BIGINT,
+        blocked_until BIGINT
+      )`,
+    ],
+  },
 ];
 
 /**
@@ -520,6 +537,7 @@ export const SERVER_TABLES = [
   'listings',
   'listing_activity',
   'api_keys',
+  'topgg_recovery',
 ] as const;
 
 const ID_COLUMN = {

@@ -9,6 +9,7 @@ import type {
   SealedKeyUse,
   ServerRecord,
   StoredEvent,
+  TopggRecoveryState,
   WorkCounts,
 } from './root-types.js';
 import type { Store } from './ports.js';
@@ -79,7 +80,19 @@ export interface ListingStore {
   /** The server's last delivery and test per site, rows or not. */
   listingActivity(guildId: string): Promise<ListingActivity[]>;
   /** Sealed secrets replaced in place (rotate-secrets), keeping everything else. */
-  resealListings(records: readonly Pick<ListingRecord, 'guildId' | 'site' | 'secret'>[]): Promise<void>;
+  resealListings(records: readonly Pick<ListingRecord, 'guildId' | 'site' | 'secret' | 'apiToken'>[]): Promise<void>;
+}
+
+/** Top.gg votes read back after downtime (sql-topgg-recovery.ts), for every server. */
+export interface TopggRecoveryStore {
+  /** The server's latest vote on `site` in the ledger cast before `before` (ms): where a read of the list starts. */
+  latestListVote(guildId: string, site: string, before: number): Promise<number | undefined>;
+  /** Every server whose reads something stops (a parked token, a 429's hour). */
+  topggRecoveryStates(): Promise<Map<string, TopggRecoveryState>>;
+  /** What stops one server's reads, if anything (/setup status). */
+  topggRecovery(guildId: string): Promise<TopggRecoveryState | undefined>;
+  /** Writes what stops the server's reads; undefined: nothing does. */
+  saveTopggRecovery(guildId: string, state: TopggRecoveryState | undefined): Promise<void>;
 }
 
 /**
@@ -152,7 +165,8 @@ export interface StoreRoot
     SweepStore,
     SignOutStore,
     HandledInteractionStore,
-    ApiKeyStore {
+    ApiKeyStore,
+    TopggRecoveryStore {
   readonly backend: 'sqlite' | 'postgres';
   readonly driver: 'node:sqlite' | 'better-sqlite3' | 'pg';
   /** Highest migration applied. */

@@ -105,10 +105,22 @@ export interface ListingRecord {
   secret: string;
   /** How long a vote on it runs when the site does not say (ms); null: the site's default. */
   voteLengthMs: number | null;
+  /** The site's API token (Top.gg's, for reading votes missed while down), sealed like the secret; null or absent: none. */
+  apiToken?: string | null;
   createdAt: number;
   /** The last delivery the list made (a test included), and its last test delivery. */
   lastDeliveryAt: number | null;
   lastTestAt: number | null;
+}
+
+/**
+ * What stops a server's reads of Top.gg's vote list: a token Top.gg refused (401/403), parked until
+ * the token changes (`token` is a hash of it, never the token), and a 429's block.
+ */
+export interface TopggRecoveryState {
+  parked?: { token: string; status: number; at: number };
+  /** No request with this server's token before then (ms). */
+  blockedUntil?: number;
 }
 
 /** When a list last delivered to a server, and last sent a test. */

@@ -26,11 +26,11 @@ export function sqlListings<Base extends AllServersClass>(base: Base) {
     saveListing(record: ListingRecord): Promise<void> {
       return this.db.transaction(async (tx) => {
         await tx.query(
-          `INSERT INTO listings (guild_id, site, secret, vote_length_ms, created_at)
-           VALUES ($1, $2, $3, $4, $5)
+          `INSERT INTO listings (guild_id, site, secret, vote_length_ms, created_at, api_token)
+           VALUES ($1, $2, $3, $4, $5, $6)
            ON CONFLICT (guild_id, site) DO UPDATE SET secret = excluded.secret,
-             vote_length_ms = excluded.vote_length_ms, created_at = excluded.created_at`,
-          [record.guildId, record.site, record.secret, record.voteLengthMs, record.createdAt],
+             vote_length_ms = excluded.vote_length_ms, created_at = excluded.created_at, api_token = excluded.api_token`,
+          [record.guildId, record.site, record.secret, record.voteLengthMs, record.createdAt, record.apiToken ?? null],
         );
         // Written by deliveries alone: a record's copy may be older than the store's.
         if (record.lastDeliveryAt === null && record.lastTestAt === null)
@@ -70,20 +70,22 @@ export function sqlListings<Base extends AllServersClass>(base: Base) {
       );
     }
 
-    resealListings(records: readonly Pick<ListingRecord, 'guildId' | 'site' | 'secret'>[]): Promise<void> {
+    resealListings(records: readonly Pick<ListingRecord, 'guildId' | 'site' | 'secret' | 'apiToken'>[]): Promise<void> {
       return this.db.transaction(async (tx) => {
         for (const record of records)
-          await tx.query('UPDATE listings SET secret = $3 WHERE guild_id = $1 AND site = $2', [
+          await tx.query('UPDATE listings SET secret = $3, api_token = $4 WHERE guild_id = $1 AND site = $2', [
             record.guildId,
             record.site,
             record.secret,
+            record.apiToken ?? null,
           ]);
       });
     }
   };
 }
 
-const WITH_ACTIVITY = `SELECT l.guild_id, l.site, l.secret, l.vote_length_ms, l.created_at, a.last_delivery_at, a.last_test_at
+const WITH_ACTIVITY = `SELECT l.guild_id, l.site, l.secret, l.vote_length_ms, l.created_at, l.api_token,
+    a.last_delivery_at, a.last_test_at
   FROM listings l LEFT JOIN listing_activity a ON a.guild_id = l.guild_id AND a.site = l.site`;
 
 function toListing(row: Row): ListingRecord {
@@ -92,6 +94,7 @@ function toListing(row: Row): ListingRecord {
     site: String(row.site),
     secret: String(row.secret),
     voteLengthMs: optionalNum(row.vote_length_ms) ?? null,
+    apiToken: row.api_token === null || row.api_token === undefined ? null : String(row.api_token),
     createdAt: num(row.created_at),
     lastDeliveryAt: optionalNum(row.last_delivery_at) ?? null,
     lastTestAt: optionalNum(row.last_test_at) ?? null,

@@ -12,6 +12,7 @@ import { SqlServerStore } from './sql-server-store.js';
 import { sqlServers } from './sql-servers.js';
 import { sqlSignOuts } from './sql-sign-outs.js';
 import { sqlSweeps } from './sql-sweeps.js';
+import { sqlTopggRecovery } from './sql-topgg-recovery.js';
 import type { WorkCounts } from './root-types.js';
 
 /** The store over either backend; opens by running any pending migrations. */
@@ -23,7 +24,9 @@ export async function sqlStore(db: Db): Promise<StoreRoot> {
 /** The store as a whole: each table's statements (a file each), and one server's store by `forServer`. */
 class SqlStoreRoot
   extends sqlApiKeys(
-    sqlHandledInteractions(sqlSignOuts(sqlSweeps(sqlListings(sqlEvents(sqlDeliveryLog(sqlServers(AllServers))))))),
+    sqlTopggRecovery(
+      sqlHandledInteractions(sqlSignOuts(sqlSweeps(sqlListings(sqlEvents(sqlDeliveryLog(sqlServers(AllServers))))))),
+    ),
   )
   implements StoreRoot
 {

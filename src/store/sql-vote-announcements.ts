@@ -12,7 +12,7 @@ export function sqlVoteAnnouncements<Base extends ServerScopedClass>(base: Base)
   {
     async waitingVotes(limit: number): Promise<PendingAnnouncement[]> {
       const rows = await this.query(
-        `SELECT id, user_id, is_double, voted_at, streak, site FROM votes
+        `SELECT id, user_id, is_double, voted_at, streak, site, source FROM votes
          WHERE guild_id = $1 AND announced_at IS NULL AND post_id IS NULL ORDER BY id LIMIT $2`,
         [limit],
       );
@@ -31,6 +31,7 @@ export function sqlVoteAnnouncements<Base extends ServerScopedClass>(base: Base)
           site: String(row.site),
           sitesToday: sites.get(id) ?? [String(row.site)],
           streak: num(row.streak),
+          recovered: String(row.source) === 'recovered',
           first: (count?.earlier ?? 0) === 0,
           monthVotes: count?.month ?? 0,
           totalVotes: count?.total ?? 0,

@@ -122,7 +122,7 @@ function voteRow(vote: FreshVote): SqlValue[] {
     vote.double || weight > 1 ? 1 : 0,
     vote.source,
     vote.periodEndsAt,
-    vote.source === 'seed' ? vote.at : null,
+    vote.source === 'seed' ? vote.at : (vote.announcedAt ?? null),
     vote.streak,
     vote.site,
     vote.siteEventId ?? null,

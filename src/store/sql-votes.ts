@@ -83,6 +83,23 @@ function latestOn(votes: readonly Recorded[], site: VoteSite): Recorded | undefi
 }
 
 /**
+ * The vote a delivery with the list's id brings was read back from the list's API already (which
+ * gives no id): the same member, list and time (Top.gg's `created_at`, the same in both).
+ */
+const readBack = (mine: readonly Recorded[], site: VoteSite, at: number): boolean =>
+  mine.some((v) => v.site === site && v.source === 'recovered' && v.votedAt === at);
+
+/**
+ * A vote read back from the list's API is one the ledger has when a vote on that list already covers
+ * its time (its delivery came, or an earlier read took it), or is closer to one than the list's window.
+ * Read back late, it may be older than the latest vote there: only a vote around its time can be it.
+ */
+const covered = (mine: readonly Recorded[], site: VoteSite, at: number, windowMs: number): boolean =>
+  mine.some(
+    (v) => v.site === site && ((v.votedAt <= at && at < v.periodEndsAt) || Math.abs(v.votedAt - at) < windowMs),
+  );
+
+/**
  * Which of the new votes are recorded (each with the streak it makes), given the members' recent
  * votes and the lists' event ids already recorded: one per member per list per vote period, a
  * list's event once, and a delivery that takes over a seed row the first poll wrote.
@@ -100,8 +117,10 @@ function sortVotes(
     const key = `${vote.userId} ${site}`;
     const mine = recent.get(vote.userId) ?? [];
     if (vote.siteEventId !== undefined) {
-      if (known.has(`${site} ${vote.siteEventId}`)) continue;
+      if (known.has(`${site} ${vote.siteEventId}`) || readBack(mine, site, vote.at)) continue;
       known.add(`${site} ${vote.siteEventId}`);
+    } else if (vote.source === 'recovered') {
+      if (covered(mine, site, vote.at, vote.dedupeWindowMs ?? 0)) continue;
     } else {
       if (taken.has(key)) continue;
       const prior = latestOn(mine, site);

@@ -62,10 +62,13 @@ export interface NewVote {
   at: number;
   double: boolean;
   /**
-   * What reported it: a webhook delivery, the poll (a delivery that never came), or the first poll
-   * (votes cast before the bot listened: they mark the period, are never announced nor counted).
+   * What reported it: a webhook delivery, the poll (a delivery that never came), the first poll
+   * (votes cast before the bot listened: they mark the period, are never announced nor counted), or
+   * a list's API read after the bot was down ('recovered': counted, announced as recovered).
    */
-  source: 'webhook' | 'poll' | 'seed';
+  source: 'webhook' | 'poll' | 'seed' | 'recovered';
+  /** Recorded as announced already at this time (ms): a recovered vote whose period had ended is counted, never announced. */
+  announcedAt?: number;
   /** When this vote's period ends; a later vote on the same list before then is the same period. */
   periodEndsAt: number;
   /** How long after the previous period ran out this vote still continues the streak (the server's setting). */
@@ -93,6 +96,8 @@ export interface PendingAnnouncement {
   sitesToday: VoteSite[];
   /** The streak this vote made. */
   streak: number;
+  /** Read from the list's API after the bot was down, not delivered: its line says so. */
+  recovered: boolean;
   /** No earlier vote of the member is recorded: the first-vote template applies. */
   first: boolean;
   /** The member's recorded votes in the vote's calendar month (UTC) up to it, on every list, by weight. */

@@ -25,7 +25,12 @@ export interface ListingFacts {
   lastTestAt: number | null;
   /** How long a vote on it runs: "24 h (the site's default)", "12 h (set)", or as each vote says. */
   voteLength: string;
+  /** The site's API token, for the one site whose votes are read back (Top.gg): its end, the host's setting, or none. */
+  apiToken?: ShownApiToken;
 }
+
+/** What /setup listing shows of a listing's API token: never more than its end. */
+export type ShownApiToken = { end: string } | { environment: string } | { none: true };
 
 export interface ListingViewInput extends ListingFacts {
   /** What to paste where on the site. */
@@ -54,6 +59,16 @@ function secretText({ secret, secretFromSite }: ListingFacts, { t }: Translator)
   return t('setup.listing.noSecretYet');
 }
 
+function apiTokenText(token: ShownApiToken, { t }: Translator): string {
+  if ('end' in token) return t('setup.listing.apiTokenKept', { last4: token.end });
+  if ('environment' in token) return t('setup.listing.fromEnvironment', { variable: token.environment });
+  return t('setup.listing.apiTokenNone');
+}
+
+/** The API token's field, for a listing that can have one. */
+const apiTokenField = ({ apiToken }: ListingFacts, i18n: Translator) =>
+  apiToken === undefined ? [] : [{ name: i18n.t('setup.listing.apiToken'), value: apiTokenText(apiToken, i18n) }];
+
 /** The "Paste the secret" button of a list that makes its own secret (Top.gg): it opens the form. */
 function pasteRows({ site, secretFromSite }: ListingFacts, { t }: Translator): ActionRowBuilder<ButtonBuilder>[] {
   if (!secretFromSite) return [];
@@ -81,6 +96,7 @@ export function listingView(input: ListingViewInput): MessageView {
       { name: t('setup.webhook.lastDelivery'), value: lastDeliveryText(input.lastDeliveryAt, i18n) },
       { name: t('setup.listing.lastTest'), value: lastTestText(input.lastTestAt, i18n) },
       { name: t('setup.listing.voteLength'), value: input.voteLength },
+      ...apiTokenField(input, i18n),
     );
   return messageView(embed, pasteRows(input, i18n));
 }
@@ -99,6 +115,7 @@ export function listingsView(listings: readonly ListingFacts[], i18n: Translator
         `${t('setup.webhook.lastDelivery')}: ${lastDeliveryText(listing.lastDeliveryAt, i18n)}`,
         `${t('setup.listing.lastTest')}: ${lastTestText(listing.lastTestAt, i18n)}`,
         `${t('setup.listing.voteLength')}: ${listing.voteLength}`,
+        ...apiTokenField(listing, i18n).map((field) => `${field.name}: ${field.value}`),
       ].join('\n'),
     });
   return messageView(embed);

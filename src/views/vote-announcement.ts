@@ -23,6 +23,8 @@ export interface AnnouncedVote {
   listName?: string;
   /** The member voted on every one of the server's lists (two or more) in the 24 hours up to this vote. */
   everyList?: boolean;
+  /** Read back from the list's API after the bot was down: the line ends "(recovered)". */
+  recovered?: boolean;
 }
 
 export interface VoteTotals {
@@ -100,9 +102,14 @@ function voteLines(votes: readonly AnnouncedVote[], i18n: Translator, names: Rea
         ? t(vote.double ? 'feed.vote.lineDouble' : 'feed.vote.line', { member })
         : // The site's own name, shown as is: it comes from src/lists, never from a delivery.
           t(vote.double ? 'feed.vote.lineSiteDouble' : 'feed.vote.lineSite', { member, site: vote.listName });
-    return vote.everyList ? [line, everyListLine(member, i18n)] : [line];
+    const shown = recoveredMark(line, vote, i18n);
+    return vote.everyList ? [shown, everyListLine(member, i18n)] : [shown];
   });
 }
+
+/** A recovered vote's line, marked so: it is announced late, after the bot was down. */
+const recoveredMark = (line: string, vote: AnnouncedVote, { t }: Translator): string =>
+  vote.recovered === true ? `${line} ${t('feed.vote.recovered')}` : line;
 
 /** The extra line of a member who voted on all of the server's lists today, in the embed and after a template's line. */
 const everyListLine = (member: string, { t }: Translator): string => t('feed.vote.everyList', { member });
@@ -161,7 +168,9 @@ export function templatedLine(
   // A template stored before blank ones were refused (or a blank name in {name}) would post a line
   // that shows nothing, and a message of nothing is refused by Discord: the built-in line stands in.
   const template = showsNothing(rendered) ? builtInTemplate(vote, i18n) : chosen;
-  const text = template === chosen ? rendered : renderTemplate(template, { ...vote, name, server }, i18n);
+  const plain = template === chosen ? rendered : renderTemplate(template, { ...vote, name, server }, i18n);
+  const marked = recoveredMark(plain, vote, i18n);
+  const text = marked.length <= MESSAGE_CONTENT_MAX ? marked : plain;
   // The extra line mentions the voter without pinging them unless the template's {user} does (allowed_mentions).
   const extra = vote.everyList ? `\n${everyListLine(mention(vote.userId), i18n)}` : '';
   // A template is refused unless its line fits a message; the extra line is left out where it would not.

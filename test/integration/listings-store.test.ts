@@ -89,6 +89,7 @@ describe.each(backends)('listings on $name', (backend) => {
       lastTestAt: 6_000,
       fromEnvironment: false,
       voteLengthMs: null,
+      apiToken: false,
     });
 
     // A new vote length keeps the times; a new secret starts them afresh.
@@ -159,6 +160,34 @@ describe.each(backends)('listings on $name', (backend) => {
       ['topgg', 7_000, 6_000],
       ['discadia', null, null],
     ]);
+    await root.close();
+  }, 60_000);
+
+  it("keeps Top.gg's API token sealed, across a new secret and a re-seal, and counts it with the sealed values", async () => {
+    const root = await openStore(await backend.fresh());
+    const [first, second] = [newKey(), newKey()];
+    const servers = new Servers(root, { current: first }, undefined);
+    await servers.load();
+    const token = 'eyJhbGciOiJIUzI1NiJ9.topgg-token.sig';
+    expect(await servers.listings.setApiToken(A, 'topgg', token)).toBe(false);
+    await servers.listings.add(A, 'topgg', WHS);
+    expect(await servers.listings.setApiToken(A, 'topgg', token)).toBe(true);
+    expect(JSON.stringify(await root.listings(A))).not.toContain(token);
+    await servers.listings.add(A, 'topgg', 'whs_another_secret_0123456789');
+    const other = new Servers(root, { current: first }, undefined);
+    await other.load();
+    expect(other.listings.topggToken(A)).toBe(token);
+    expect(other.listings.withTopggToken()).toEqual([A]);
+    expect(other.listings.of(A)[0]).toMatchObject({ site: 'topgg', apiToken: true });
+    expect(await root.sealedKeyUses()).toEqual([{ keyId: first.id, values: 2, servers: 1 }]);
+
+    const rotating = new Servers(root, { current: second, previous: first }, undefined);
+    await rotating.load();
+    await rotating.resealAll();
+    const after = new Servers(root, { current: second }, undefined);
+    await after.load();
+    expect(after.listings.topggToken(A)).toBe(token);
+    expect(await root.sealedKeyUses()).toEqual([{ keyId: second.id, values: 2, servers: 1 }]);
     await root.close();
   }, 60_000);
 

@@ -86,6 +86,7 @@ async function contextOn(): Promise<BaseContext> {
       milestonesChanged: () => {},
       lastPoll: unused,
       recentDeliveries: unused,
+      topggReads: (guildId) => root.topggRecovery(guildId),
       commands: [],
     },
   };
@@ -236,6 +237,29 @@ describe('a change that keeps a secret, made with /setup and on the dashboard', 
     expect(lines.join('\n')).not.toContain(viaDashboard.servers.webhookToken(discord.guildId)!);
     expect(lines.join('\n')).not.toContain('topgg-secret-from-the-site-0001');
     expect(lines.join('\n')).toContain('0001');
+  });
+
+  it("Top.gg's API token: kept sealed by both, shown and audited by its end only; refused elsewhere", async () => {
+    const token = 'eyJhbGciOiJIUzI1NiJ9.topgg-project-token.sig-9876';
+    const before = rows(viaDashboard);
+    await expect(
+      applyListingAdd(viaDashboard, target(), { site: 'discadia', apiToken: token }, dana),
+    ).rejects.toMatchObject({ key: 'refusal.apiTokenTopggOnly' });
+    await expect(
+      applyListingAdd(viaDashboard, target(), { site: 'topgg', apiToken: 'too short' }, dana),
+    ).rejects.toMatchObject({ key: 'refusal.apiTokenShape' });
+    expect(rows(viaDashboard)).toEqual(before);
+    const added = await applyListingAdd(viaDashboard, target(), { site: 'topgg', apiToken: token }, dana);
+    expect(added).toEqual({ listing: expect.objectContaining({ apiToken: { end: '••••9876' } }) });
+    const option: CommandOption = { name: 'api-token', type: OptionType.String, value: token };
+    const answer = await send(command([listing('add', [site('topgg'), option])])).waitForMessage();
+    await expectSame(Promise.resolve(answer), english.t('setup.listing.apiTokenKept', { last4: '••••9876' }));
+    expect(textOf(answer)).not.toContain(token);
+    expect(viaCommand.servers.listings.topggToken(discord.guildId)).toBe(token);
+    expect(rows(viaCommand)!.listings.find((l) => l.site === 'topgg')).toMatchObject({ apiToken: true, secret: true });
+    const lines = auditLines();
+    expect(lines.at(-1)).toContain(`**${english.t('setup.listing.apiTokenSaved.title')}**`);
+    expect(lines.join('\n')).not.toContain(token);
   });
 
   it('reset: both forget the server, and the dashboard’s reset is audited in the channel it had', async () => {

@@ -71,6 +71,7 @@ async function contextOn(logger: BaseContext['logger']): Promise<BaseContext> {
       milestonesChanged: () => {},
       lastPoll: unused,
       recentDeliveries: unused,
+      topggReads: (guildId) => root.topggRecovery(guildId),
       commands: [],
     },
   };

@@ -7,13 +7,25 @@ import { html, type Html } from '../html.js';
 import { moment, PAGES, postForm, problemList, type FormTarget } from './form.js';
 
 /** The fields of the listings page's forms: which list, what to do, and (for a list whose site makes it) the new secret. */
-export const LISTING_FIELDS = { site: 'site', action: 'action', secret: 'secret', voteHours: 'vote_hours' } as const;
+export const LISTING_FIELDS = {
+  site: 'site',
+  action: 'action',
+  secret: 'secret',
+  voteHours: 'vote_hours',
+  apiToken: 'api_token',
+} as const;
 /**
  * `reveal` shows the whole secret once (audited); `rotate` makes a new one, or keeps the one pasted in `secret`;
  * `credentials` saves the service's API key and app id (the fields of /setup credentials' form); `add` adds a list
- * as `/setup listing add site: vote-hours:` does.
+ * as `/setup listing add site: vote-hours:` does; `apiToken` keeps Top.gg's API token (`/setup listing add api-token:`).
  */
-export const LISTING_ACTIONS = { reveal: 'reveal', rotate: 'rotate', credentials: 'credentials', add: 'add' } as const;
+export const LISTING_ACTIONS = {
+  reveal: 'reveal',
+  rotate: 'rotate',
+  credentials: 'credentials',
+  add: 'add',
+  apiToken: 'api_token',
+} as const;
 
 /** A list the server is not on yet, offered by the add form. */
 interface AddableList {
@@ -142,10 +154,30 @@ function listing(facts: ListingFacts, input: ListingsPageInput): Html {
       <dd>${moment(facts.lastTestAt, t('setup.listing.noTest'))}</dd>
       <dt>${t('setup.listing.voteLength')}</dt>
       <dd>${facts.voteLength}</dd>
+      ${facts.apiToken ? html`<dt>${t('setup.listing.apiToken')}</dt><dd>${apiToken(facts.apiToken, input.i18n)}</dd>` : null}
     </dl>
     ${'end' in facts.secret ? reveal(facts, input) : null}
     ${'environment' in facts.secret ? null : rotate(facts, input)}
+    ${facts.apiToken && !('environment' in facts.apiToken) ? apiTokenForm(facts, input) : null}
   </article>`;
+}
+
+function apiToken(token: NonNullable<ListingFacts['apiToken']>, { t }: Translator): Html | string {
+  if ('end' in token) return html`<code>${token.end}</code>`;
+  if ('environment' in token) return t('setup.listing.fromEnvironment', { variable: token.environment });
+  return t('setup.listing.apiTokenNone');
+}
+
+/** Top.gg's API token, pasted as `/setup listing add site:topgg api-token:` takes it. */
+function apiTokenForm({ site }: ListingFacts, input: ListingsPageInput): Html {
+  const { t } = input.i18n;
+  const body = html`${fields(site, LISTING_ACTIONS.apiToken)}
+    <label
+      >${t('setup.listing.apiToken')}
+      <input type="password" name="${LISTING_FIELDS.apiToken}" required autocomplete="off" />
+    </label>
+    <button type="submit">${t('dashboard.pages.save')}</button>`;
+  return postForm(input, PAGES.listings, body);
 }
 
 /** An address whole, or its path with what to set to make it whole: a list cannot post to a path. */

@@ -104,6 +104,10 @@ async function change(at: At, form: Form) {
     return backTo(reply, guild.id, PAGES.listings, 'credentials');
   }
   if (action === LISTING_ACTIONS.add) return add(at, form);
+  if (action === LISTING_ACTIONS.apiToken) {
+    await applyListingAdd(base, target, { site, apiToken: String(form[LISTING_FIELDS.apiToken] ?? '') }, actor);
+    return backTo(reply, guild.id, PAGES.listings, 'saved');
+  }
   if (action !== LISTING_ACTIONS.rotate) throw new UserFacingError('refusal.listingUnknownSite');
   if (site === 'guilds') {
     const { token } = await applyWebhook(base, target, { rotate: true }, actor);

@@ -198,6 +198,7 @@ export const de: Catalog = {
   'feed.vote.lineSite': '{member} hat auf {site} abgestimmt',
   'feed.vote.lineSiteDouble': '{member} hat auf {site} abgestimmt (doppelte Stimme)',
   'feed.vote.everyList': '{member} hat heute auf jeder Liste abgestimmt',
+  'feed.vote.recovered': '(nachgeholt)',
   'feed.vote.titleOne': 'Neue Stimme',
   'feed.vote.titleMany': '{count} neue Stimmen',
   'feed.vote.total': 'Stimmen insgesamt: {count}',
@@ -350,6 +351,11 @@ export const de: Catalog = {
   'setup.listing.voteLengthDefault': '{hours} h (Vorgabe der Seite)',
   'setup.listing.voteLengthSet': '{hours} h (festgelegt)',
   'setup.listing.voteLengthFromSite': 'wie jede Stimme angibt (die Seite sendet es)',
+  'setup.listing.apiToken': 'API-Token',
+  'setup.listing.apiTokenKept':
+    'gespeichert, endet auf {last4}: Top.gg-Stimmen, die verpasst wurden, während der Bot aus war, werden nachgelesen',
+  'setup.listing.apiTokenNone':
+    'keins: Stimmen, während der Bot aus ist, gehen verloren (füge api-token: aus Top.gg → Integrations & API hinzu)',
   'setup.status.listingVotes': 'Stimmen laufen {length}',
   'setup.listing.listTitle': 'Listen dieses Servers',
   'setup.listing.none': 'Bisher nur Guilds. Füge eine weitere Liste mit {command} hinzu.',
@@ -358,6 +364,9 @@ export const de: Catalog = {
   'setup.listing.saved.title': 'Geheimnis gespeichert',
   'setup.listing.saved.text':
     'Stimmen von {site} für diesen Server werden unter {address} mit dem Geheimnis angenommen, das auf {last4} endet. Sende einen Test von {site}: /setup status zeigt ihn.',
+  'setup.listing.apiTokenSaved.title': 'API-Token gespeichert',
+  'setup.listing.apiTokenSaved.text':
+    'Das API-Token von {site}, endet auf {last4}, wird versiegelt gespeichert: Stimmen, die {site} annimmt, während der Bot aus ist, werden nachgelesen, wenn er zurück ist.',
   'setup.listing.removed.title': 'Liste entfernt',
   'setup.listing.removed.text':
     'Stimmen von {site} für diesen Server werden nicht mehr angenommen; bereits gezählte bleiben. Füge sie mit {command} wieder hinzu.',
@@ -370,6 +379,11 @@ export const de: Catalog = {
   'setup.status.listingSeen': 'letzte Zustellung {when}; {test}',
   'setup.status.fixListing':
     'füge die Adresse und das Geheimnis, die {command} zeigt, auf {site} ein und sende einen Test',
+  'setup.status.topggReads': 'Top.gg-Stimmen während Ausfällen',
+  'setup.status.topggReadsOk': 'werden mit dem API-Token nachgelesen',
+  'setup.status.topggRefused': 'Top.gg hat das API-Token abgelehnt (HTTP {status}) {when}: nichts wird nachgelesen',
+  'setup.status.topggBlocked': 'Top.gg hat das API-Token begrenzt: der Bot fragt {when} wieder',
+  'setup.status.fixTopggToken': 'kopiere ein neues Token aus Top.gg → Integrations & API und setze es mit {command}',
   'refusal.listingSecretBad.title': 'Nichts gespeichert',
   'refusal.listingSecretBad.text':
     'Das Geheimnis muss ein Wort aus 16 bis 256 Zeichen ohne Leerzeichen sein (das von Top.gg beginnt mit whs_). Kopiere es erneut von {site} und sende das Formular noch einmal.',
@@ -381,6 +395,15 @@ export const de: Catalog = {
     '{site} sendet die Dauer jeder Stimme selbst, daher kann vote-hours dafür nicht gesetzt werden. Führe den Befehl ohne vote-hours erneut aus.',
   'refusal.listingVoteHours.title': 'Stunden nicht angenommen',
   'refusal.listingVoteHours.text': 'Gib eine ganze Zahl von Stunden von 1 bis {max} an.',
+  'refusal.apiTokenTopggOnly.title': 'Nichts geändert',
+  'refusal.apiTokenTopggOnly.text':
+    'Nur ein Top.gg-Eintrag nimmt ein API-Token: Top.gg ist die einzige Liste, deren verpasste Stimmen der Bot nachlesen kann. Führe den Befehl ohne api-token aus, oder mit site:Top.gg.',
+  'refusal.apiTokenShape.title': 'Nichts gespeichert',
+  'refusal.apiTokenShape.text':
+    'Ein API-Token ist ein Wort aus 16 bis 2048 Zeichen, ohne Leerzeichen. Kopiere es erneut aus Top.gg → Dashboard deines Servers → Integrations & API.',
+  'refusal.apiTokenNoListing.title': 'Zuerst den Eintrag hinzufügen',
+  'refusal.apiTokenNoListing.text':
+    'Dieser Server ist hier noch nicht auf Top.gg. Führe {command} aus, füge das Webhook-Secret ein, das Top.gg zeigt, und dann das API-Token.',
   'setup.status.title': 'Stand der Einrichtung',
   'setup.status.fix': 'Behebung: {fix}',
   'setup.status.credentials': 'Zugangsdaten des Dienstes',
@@ -603,6 +626,9 @@ export const de: Catalog = {
   'option.setup.voteHours.name': 'stimmen-stunden',
   'option.setup.voteHours.description':
     'Wie lange eine Stimme auf dieser Liste läuft, in Stunden (1 bis 168; Standard: die der Seite)',
+  'option.setup.apiToken.name': 'api-token',
+  'option.setup.apiToken.description':
+    'Nur Top.gg: sein API-Token (Integrations & API), um verpasste Stimmen nachzulesen',
   'setup.announce.set.title': 'Ankündigungen formuliert',
   'setup.announce.set.text': 'Stimmen werden so angekündigt (Beispielzahlen):\n{preview}',
   'setup.announce.cleared.title': 'Eingebaute Ankündigung zurück',

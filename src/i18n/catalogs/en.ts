@@ -193,6 +193,7 @@ export const en = {
   'feed.vote.lineSite': '{member} voted on {site}',
   'feed.vote.lineSiteDouble': '{member} voted on {site} (double vote)',
   'feed.vote.everyList': '{member} voted on every list today',
+  'feed.vote.recovered': '(recovered)',
   'feed.vote.titleOne': 'New vote',
   'feed.vote.titleMany': '{count} new votes',
   'feed.vote.total': 'Total votes: {count}',
@@ -335,6 +336,10 @@ export const en = {
   'setup.listing.voteLengthDefault': "{hours} h (the site's default)",
   'setup.listing.voteLengthSet': '{hours} h (set)',
   'setup.listing.voteLengthFromSite': 'as each vote says (the site sends it)',
+  'setup.listing.apiToken': 'API token',
+  'setup.listing.apiTokenKept': 'kept, ending in {last4}: Top.gg votes missed while the bot was down are read back',
+  'setup.listing.apiTokenNone':
+    'none: votes missed while the bot is down are lost (add api-token: from Top.gg → Integrations & API)',
   'setup.status.listingVotes': 'votes run {length}',
   'setup.listing.listTitle': 'Lists this server is on',
   'setup.listing.none': 'Only Guilds so far. Add another list with {command}.',
@@ -343,6 +348,9 @@ export const en = {
   'setup.listing.saved.title': 'Secret saved',
   'setup.listing.saved.text':
     '{site} votes for this server are taken at {address} with the secret ending in {last4}. Send a test from {site}: /setup status shows it.',
+  'setup.listing.apiTokenSaved.title': 'API token saved',
+  'setup.listing.apiTokenSaved.text':
+    "{site}'s API token, ending in {last4}, is kept sealed: the votes {site} takes while the bot is down are read back when it returns.",
   'setup.listing.removed.title': 'List removed',
   'setup.listing.removed.text':
     '{site} votes for this server are no longer taken; votes already counted stay. Add it again with {command}.',
@@ -354,6 +362,11 @@ export const en = {
   'setup.status.listing': '{site} votes',
   'setup.status.listingSeen': 'last delivery {when}; {test}',
   'setup.status.fixListing': 'paste the address and secret that {command} shows on {site}, then send a test',
+  'setup.status.topggReads': 'Top.gg votes missed while down',
+  'setup.status.topggReadsOk': 'read back with the API token',
+  'setup.status.topggRefused': 'Top.gg refused the API token (HTTP {status}) {when}: nothing is read back',
+  'setup.status.topggBlocked': 'Top.gg limited the API token: the bot asks again {when}',
+  'setup.status.fixTopggToken': 'copy a new token from Top.gg → Integrations & API and set it with {command}',
   'refusal.listingSecretBad.title': 'Nothing saved',
   'refusal.listingSecretBad.text':
     "The secret must be one word of 16 to 256 characters, without spaces (Top.gg's starts with whs_). Copy it again from {site} and send the form again.",
@@ -364,6 +377,15 @@ export const en = {
     "{site} sends each vote's length itself, so vote-hours cannot be set for it. Run the command again without vote-hours.",
   'refusal.listingVoteHours.title': 'Hours not accepted',
   'refusal.listingVoteHours.text': 'Give a whole number of hours from 1 to {max}.',
+  'refusal.apiTokenTopggOnly.title': 'Nothing changed',
+  'refusal.apiTokenTopggOnly.text':
+    'Only a Top.gg listing takes an API token: Top.gg is the one list whose missed votes the bot can read back. Run the command again without api-token, or with site:Top.gg.',
+  'refusal.apiTokenShape.title': 'Nothing saved',
+  'refusal.apiTokenShape.text':
+    "An API token is one word of 16 to 2048 characters, without spaces. Copy it again from Top.gg → your server's dashboard → Integrations & API.",
+  'refusal.apiTokenNoListing.title': 'Add the listing first',
+  'refusal.apiTokenNoListing.text':
+    'This server is not on Top.gg here yet. Run {command}, paste the webhook secret Top.gg shows, then add the API token.',
   'setup.status.title': 'Setup status',
   'setup.status.fix': 'Fix: {fix}',
   'setup.status.credentials': 'Service credentials',
@@ -572,6 +594,9 @@ export const en = {
   'option.setup.graceHours.description': 'Hours after a vote runs out (0 to 168; default 12)',
   'option.setup.voteHours.name': 'vote-hours',
   'option.setup.voteHours.description': "How long a vote on this list runs, in hours (1 to 168; default: the site's)",
+  'option.setup.apiToken.name': 'api-token',
+  'option.setup.apiToken.description':
+    'Top.gg only: its API token (Integrations & API), to read back votes missed while the bot is down',
   'setup.announce.set.title': 'Announcements worded',
   'setup.announce.set.text': 'Votes will be announced like this (example numbers):\n{preview}',
   'setup.announce.cleared.title': 'Built-in announcement back',

@@ -196,6 +196,7 @@ export const es: Catalog = {
   'feed.vote.lineSite': '{member} votó en {site}',
   'feed.vote.lineSiteDouble': '{member} votó en {site} (voto doble)',
   'feed.vote.everyList': '{member} votó hoy en todas las listas',
+  'feed.vote.recovered': '(recuperado)',
   'feed.vote.titleOne': 'Nuevo voto',
   'feed.vote.titleMany': '{count} votos nuevos',
   'feed.vote.total': 'Votos totales: {count}',
@@ -346,6 +347,11 @@ export const es: Catalog = {
   'setup.listing.voteLengthDefault': '{hours} h (lo del sitio)',
   'setup.listing.voteLengthSet': '{hours} h (fijado)',
   'setup.listing.voteLengthFromSite': 'lo que diga cada voto (el sitio lo envía)',
+  'setup.listing.apiToken': 'Token de API',
+  'setup.listing.apiTokenKept':
+    'guardado, termina en {last4}: los votos de Top.gg perdidos mientras el bot estaba caído se recuperan',
+  'setup.listing.apiTokenNone':
+    'ninguno: los votos perdidos mientras el bot está caído se pierden (añade api-token: desde Top.gg → Integrations & API)',
   'setup.status.listingVotes': 'los votos duran {length}',
   'setup.listing.listTitle': 'Listas de este servidor',
   'setup.listing.none': 'Solo Guilds por ahora. Añade otra lista con {command}.',
@@ -354,6 +360,9 @@ export const es: Catalog = {
   'setup.listing.saved.title': 'Secreto guardado',
   'setup.listing.saved.text':
     'Los votos de {site} para este servidor se aceptan en {address} con el secreto que termina en {last4}. Envía una prueba desde {site}: /setup status la muestra.',
+  'setup.listing.apiTokenSaved.title': 'Token de API guardado',
+  'setup.listing.apiTokenSaved.text':
+    'El token de API de {site}, que termina en {last4}, se guarda sellado: los votos que {site} recibe mientras el bot está caído se recuperan cuando vuelve.',
   'setup.listing.removed.title': 'Lista quitada',
   'setup.listing.removed.text':
     'Los votos de {site} para este servidor ya no se aceptan; los ya contados se quedan. Vuelve a añadirla con {command}.',
@@ -365,6 +374,11 @@ export const es: Catalog = {
   'setup.status.listing': 'Votos de {site}',
   'setup.status.listingSeen': 'última entrega {when}; {test}',
   'setup.status.fixListing': 'pega en {site} la dirección y el secreto que muestra {command}, y envía una prueba',
+  'setup.status.topggReads': 'Votos de Top.gg perdidos en caídas',
+  'setup.status.topggReadsOk': 'se recuperan con el token de API',
+  'setup.status.topggRefused': 'Top.gg rechazó el token de API (HTTP {status}) {when}: no se recupera nada',
+  'setup.status.topggBlocked': 'Top.gg limitó el token de API: el bot vuelve a preguntar {when}',
+  'setup.status.fixTopggToken': 'copia un token nuevo desde Top.gg → Integrations & API y ponlo con {command}',
   'refusal.listingSecretBad.title': 'Nada guardado',
   'refusal.listingSecretBad.text':
     'El secreto debe ser una sola palabra de 16 a 256 caracteres, sin espacios (el de Top.gg empieza por whs_). Cópialo de nuevo desde {site} y vuelve a enviar el formulario.',
@@ -376,6 +390,15 @@ export const es: Catalog = {
     '{site} envía la duración de cada voto, así que vote-hours no se puede fijar para él. Ejecuta el comando de nuevo sin vote-hours.',
   'refusal.listingVoteHours.title': 'Horas no aceptadas',
   'refusal.listingVoteHours.text': 'Indica un número entero de horas de 1 a {max}.',
+  'refusal.apiTokenTopggOnly.title': 'No se cambió nada',
+  'refusal.apiTokenTopggOnly.text':
+    'Solo un listado de Top.gg acepta un token de API: Top.gg es la única lista cuyos votos perdidos el bot puede recuperar. Ejecuta el comando de nuevo sin api-token, o con site:Top.gg.',
+  'refusal.apiTokenShape.title': 'No se guardó nada',
+  'refusal.apiTokenShape.text':
+    'Un token de API es una sola palabra de 16 a 2048 caracteres, sin espacios. Cópialo de nuevo desde Top.gg → el panel de tu servidor → Integrations & API.',
+  'refusal.apiTokenNoListing.title': 'Primero añade el listado',
+  'refusal.apiTokenNoListing.text':
+    'Este servidor aún no está en Top.gg aquí. Ejecuta {command}, pega el secreto del webhook que muestra Top.gg y después añade el token de API.',
   'setup.status.title': 'Estado de la configuración',
   'setup.status.fix': 'Solución: {fix}',
   'setup.status.credentials': 'Credenciales del servicio',
@@ -593,6 +616,9 @@ export const es: Catalog = {
   'option.setup.voteHours.name': 'horas-de-voto',
   'option.setup.voteHours.description':
     'Cuánto dura un voto en esta lista, en horas (1 a 168; por defecto: lo del sitio)',
+  'option.setup.apiToken.name': 'api-token',
+  'option.setup.apiToken.description':
+    'Solo Top.gg: su token de API (Integrations & API), para recuperar votos perdidos con el bot caído',
   'setup.announce.set.title': 'Anuncios redactados',
   'setup.announce.set.text': 'Los votos se anunciarán así (números de ejemplo):\n{preview}',
   'setup.announce.cleared.title': 'Vuelve el anuncio integrado',

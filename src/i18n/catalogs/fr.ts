@@ -195,6 +195,7 @@ export const fr: Catalog = {
   'feed.vote.lineSite': '{member} a voté sur {site}',
   'feed.vote.lineSiteDouble': '{member} a voté sur {site} (vote double)',
   'feed.vote.everyList': '{member} a voté sur toutes les listes aujourd’hui',
+  'feed.vote.recovered': '(récupéré)',
   'feed.vote.titleOne': 'Nouveau vote',
   'feed.vote.titleMany': '{count} nouveaux votes',
   'feed.vote.total': 'Votes au total : {count}',
@@ -346,6 +347,11 @@ export const fr: Catalog = {
   'setup.listing.voteLengthDefault': '{hours} h (par défaut du site)',
   'setup.listing.voteLengthSet': '{hours} h (réglé)',
   'setup.listing.voteLengthFromSite': 'ce que dit chaque vote (le site l’envoie)',
+  'setup.listing.apiToken': 'Jeton d’API',
+  'setup.listing.apiTokenKept':
+    'conservé, se termine par {last4} : les votes Top.gg manqués pendant que le bot était arrêté sont relus',
+  'setup.listing.apiTokenNone':
+    'aucun : les votes manqués pendant que le bot est arrêté sont perdus (ajoutez api-token: depuis Top.gg → Integrations & API)',
   'setup.status.listingVotes': 'les votes durent {length}',
   'setup.listing.listTitle': 'Listes de ce serveur',
   'setup.listing.none': 'Seulement Guilds pour le moment. Ajoutez une autre liste avec {command}.',
@@ -354,6 +360,9 @@ export const fr: Catalog = {
   'setup.listing.saved.title': 'Secret enregistré',
   'setup.listing.saved.text':
     'Les votes {site} pour ce serveur sont reçus à {address} avec le secret se terminant par {last4}. Envoyez un test depuis {site} : /setup status le montre.',
+  'setup.listing.apiTokenSaved.title': 'Jeton d’API enregistré',
+  'setup.listing.apiTokenSaved.text':
+    'Le jeton d’API de {site}, se terminant par {last4}, est conservé scellé : les votes que {site} reçoit pendant que le bot est arrêté sont relus à son retour.',
   'setup.listing.removed.title': 'Liste retirée',
   'setup.listing.removed.text':
     'Les votes {site} pour ce serveur ne sont plus acceptés ; les votes déjà comptés restent. Ajoutez-la à nouveau avec {command}.',
@@ -365,6 +374,12 @@ export const fr: Catalog = {
   'setup.status.listing': 'Votes {site}',
   'setup.status.listingSeen': 'dernière livraison {when} ; {test}',
   'setup.status.fixListing': "collez sur {site} l'adresse et le secret que montre {command}, puis envoyez un test",
+  'setup.status.topggReads': 'Votes Top.gg manqués pendant un arrêt',
+  'setup.status.topggReadsOk': 'relus avec le jeton d’API',
+  'setup.status.topggRefused': 'Top.gg a refusé le jeton d’API (HTTP {status}) {when} : rien n’est relu',
+  'setup.status.topggBlocked': 'Top.gg a limité le jeton d’API : le bot redemande {when}',
+  'setup.status.fixTopggToken':
+    'copiez un nouveau jeton depuis Top.gg → Integrations & API et définissez-le avec {command}',
   'refusal.listingSecretBad.title': 'Rien enregistré',
   'refusal.listingSecretBad.text':
     'Le secret doit être un seul mot de 16 à 256 caractères, sans espaces (celui de Top.gg commence par whs_). Copiez-le à nouveau depuis {site} et renvoyez le formulaire.',
@@ -376,6 +391,15 @@ export const fr: Catalog = {
     '{site} envoie lui-même la durée de chaque vote : vote-hours ne peut pas être réglé pour lui. Relancez la commande sans vote-hours.',
   'refusal.listingVoteHours.title': 'Heures refusées',
   'refusal.listingVoteHours.text': 'Indiquez un nombre entier d’heures de 1 à {max}.',
+  'refusal.apiTokenTopggOnly.title': 'Rien n’a changé',
+  'refusal.apiTokenTopggOnly.text':
+    'Seule une fiche Top.gg prend un jeton d’API : Top.gg est la seule liste dont le bot peut relire les votes manqués. Relancez la commande sans api-token, ou avec site:Top.gg.',
+  'refusal.apiTokenShape.title': 'Rien n’a été enregistré',
+  'refusal.apiTokenShape.text':
+    'Un jeton d’API est un seul mot de 16 à 2048 caractères, sans espaces. Copiez-le à nouveau depuis Top.gg → le tableau de bord de votre serveur → Integrations & API.',
+  'refusal.apiTokenNoListing.title': 'Ajoutez d’abord la fiche',
+  'refusal.apiTokenNoListing.text':
+    'Ce serveur n’est pas encore sur Top.gg ici. Lancez {command}, collez le secret de webhook que montre Top.gg, puis ajoutez le jeton d’API.',
   'setup.status.title': 'État de la configuration',
   'setup.status.fix': 'Correction : {fix}',
   'setup.status.credentials': 'Identifiants du service',
@@ -594,6 +618,9 @@ export const fr: Catalog = {
   'option.setup.voteHours.name': 'heures-de-vote',
   'option.setup.voteHours.description':
     'Durée d’un vote sur cette liste, en heures (1 à 168 ; par défaut : celle du site)',
+  'option.setup.apiToken.name': 'api-token',
+  'option.setup.apiToken.description':
+    'Top.gg seulement : son jeton d’API (Integrations & API), pour relire les votes manqués',
   'setup.announce.set.title': 'Annonces formulées',
   'setup.announce.set.text': 'Les votes seront annoncés ainsi (chiffres d’exemple) :\n{preview}',
   'setup.announce.cleared.title': 'Annonce intégrée rétablie',

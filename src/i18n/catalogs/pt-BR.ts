@@ -195,6 +195,7 @@ export const ptBR: Catalog = {
   'feed.vote.lineSite': '{member} votou em {site}',
   'feed.vote.lineSiteDouble': '{member} votou em {site} (voto duplo)',
   'feed.vote.everyList': '{member} votou em todas as listas hoje',
+  'feed.vote.recovered': '(recuperado)',
   'feed.vote.titleOne': 'Novo voto',
   'feed.vote.titleMany': '{count} novos votos',
   'feed.vote.total': 'Total de votos: {count}',
@@ -343,6 +344,11 @@ export const ptBR: Catalog = {
   'setup.listing.voteLengthDefault': '{hours} h (padrão do site)',
   'setup.listing.voteLengthSet': '{hours} h (definido)',
   'setup.listing.voteLengthFromSite': 'o que cada voto diz (o site envia)',
+  'setup.listing.apiToken': 'Token de API',
+  'setup.listing.apiTokenKept':
+    'guardado, termina em {last4}: os votos do Top.gg perdidos enquanto o bot estava fora são recuperados',
+  'setup.listing.apiTokenNone':
+    'nenhum: votos perdidos enquanto o bot está fora se perdem (adicione api-token: em Top.gg → Integrations & API)',
   'setup.status.listingVotes': 'os votos duram {length}',
   'setup.listing.listTitle': 'Listas deste servidor',
   'setup.listing.none': 'Só o Guilds por enquanto. Adicione outra lista com {command}.',
@@ -351,6 +357,9 @@ export const ptBR: Catalog = {
   'setup.listing.saved.title': 'Segredo salvo',
   'setup.listing.saved.text':
     'Os votos do {site} para este servidor são aceitos em {address} com o segredo que termina em {last4}. Envie um teste pelo {site}: /setup status o mostra.',
+  'setup.listing.apiTokenSaved.title': 'Token de API salvo',
+  'setup.listing.apiTokenSaved.text':
+    'O token de API do {site}, terminando em {last4}, é guardado selado: os votos que o {site} recebe enquanto o bot está fora são recuperados quando ele volta.',
   'setup.listing.removed.title': 'Lista removida',
   'setup.listing.removed.text':
     'Os votos do {site} para este servidor não são mais aceitos; os já contados ficam. Adicione de novo com {command}.',
@@ -362,6 +371,11 @@ export const ptBR: Catalog = {
   'setup.status.listing': 'Votos do {site}',
   'setup.status.listingSeen': 'última entrega {when}; {test}',
   'setup.status.fixListing': 'cole no {site} o endereço e o segredo que {command} mostra, e envie um teste',
+  'setup.status.topggReads': 'Votos do Top.gg perdidos com o bot fora',
+  'setup.status.topggReadsOk': 'recuperados com o token de API',
+  'setup.status.topggRefused': 'O Top.gg recusou o token de API (HTTP {status}) {when}: nada é recuperado',
+  'setup.status.topggBlocked': 'O Top.gg limitou o token de API: o bot pergunta de novo {when}',
+  'setup.status.fixTopggToken': 'copie um token novo em Top.gg → Integrations & API e defina-o com {command}',
   'refusal.listingSecretBad.title': 'Nada salvo',
   'refusal.listingSecretBad.text':
     'O segredo deve ser uma só palavra de 16 a 256 caracteres, sem espaços (o do Top.gg começa com whs_). Copie-o de novo do {site} e envie o formulário outra vez.',
@@ -372,6 +386,15 @@ export const ptBR: Catalog = {
     '{site} envia a duração de cada voto, então vote-hours não pode ser definido para ele. Rode o comando de novo sem vote-hours.',
   'refusal.listingVoteHours.title': 'Horas não aceitas',
   'refusal.listingVoteHours.text': 'Informe um número inteiro de horas de 1 a {max}.',
+  'refusal.apiTokenTopggOnly.title': 'Nada mudou',
+  'refusal.apiTokenTopggOnly.text':
+    'Só uma listagem do Top.gg aceita um token de API: o Top.gg é a única lista cujos votos perdidos o bot consegue recuperar. Execute o comando de novo sem api-token, ou com site:Top.gg.',
+  'refusal.apiTokenShape.title': 'Nada foi salvo',
+  'refusal.apiTokenShape.text':
+    'Um token de API é uma só palavra de 16 a 2048 caracteres, sem espaços. Copie-o de novo em Top.gg → o painel do seu servidor → Integrations & API.',
+  'refusal.apiTokenNoListing.title': 'Adicione a listagem primeiro',
+  'refusal.apiTokenNoListing.text':
+    'Este servidor ainda não está no Top.gg aqui. Execute {command}, cole o segredo do webhook que o Top.gg mostra e depois adicione o token de API.',
   'setup.status.title': 'Estado da configuração',
   'setup.status.fix': 'Correção: {fix}',
   'setup.status.credentials': 'Credenciais do serviço',
@@ -586,6 +609,9 @@ export const ptBR: Catalog = {
   'option.setup.graceHours.description': 'Horas após um voto expirar (0 a 168; padrão 12)',
   'option.setup.voteHours.name': 'horas-de-voto',
   'option.setup.voteHours.description': 'Quanto dura um voto nesta lista, em horas (1 a 168; padrão: o do site)',
+  'option.setup.apiToken.name': 'api-token',
+  'option.setup.apiToken.description':
+    'Só Top.gg: seu token de API (Integrations & API), para recuperar votos perdidos com o bot fora',
   'setup.announce.set.title': 'Anúncios definidos',
   'setup.announce.set.text': 'Os votos serão anunciados assim (números de exemplo):\n{preview}',
   'setup.announce.cleared.title': 'Anúncio embutido de volta',

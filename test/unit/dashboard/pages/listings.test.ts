@@ -57,6 +57,26 @@ describe('the credentials and listings page', () => {
     expect(rotate.map((f) => f.body.includes(`name="${LISTING_FIELDS.secret}"`))).toEqual([false, true]);
   });
 
+  it("shows Top.gg's API token by its end with a form to replace it; one the host sets is shown, not offered", () => {
+    const withToken = {
+      ...topgg,
+      secret: { end: lastFour('whs_secret_0001') },
+      apiToken: { end: lastFour('tok-9876') },
+    };
+    const shown = flat(listingsPage({ guildId: GUILD, csrf: CSRF, listings: [withToken], i18n }).text);
+    expect(shown).toContain('<dt>API token</dt>');
+    expect(shown).toContain('••••9876');
+    const forms = formsOf(shown).filter((f) => f.body.includes(`value="${LISTING_ACTIONS.apiToken}"`));
+    expect(forms).toHaveLength(1);
+    expect(forms[0]!.body).toContain(`name="${LISTING_FIELDS.apiToken}"`);
+    expect(forms[0]!.body).toContain('type="password"');
+    const fromHost = { ...withToken, apiToken: { environment: 'LISTING_TOPGG_API_TOKEN' } };
+    const hosted = flat(listingsPage({ guildId: GUILD, csrf: CSRF, listings: [fromHost], i18n }).text);
+    expect(hosted).toContain('LISTING_TOPGG_API_TOKEN');
+    expect(formsOf(hosted).some((f) => f.body.includes(`value="${LISTING_ACTIONS.apiToken}"`))).toBe(false);
+    expect(page).not.toContain('<dt>API token</dt>');
+  });
+
   it('puts the CSRF token in every form, each posting to the listings page', () => {
     expect(expectEveryFormGuarded(page, GUILD, CSRF)).toBe(3);
     for (const { tag } of formsOf(page)) expect(tag).toContain(`action="/servers/${GUILD}/listings"`);
