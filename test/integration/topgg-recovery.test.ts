@@ -192,7 +192,7 @@ describe('reading back Top.gg votes', () => {
     await recovery.start();
     await recovery.pass();
     const vote = topgg.vote(member(7), { at: clock.now - HOUR_MS });
-    expect(await recovery.memberVote(GUILD, member(7))).toEqual({ votedAt: vote.at, endsAt: vote.until });
+    expect(await recovery.memberVote(GUILD, member(7))).toEqual({ votedAt: vote.at, endsAt: vote.until, weight: 1 });
     expect(await recovery.memberVote(GUILD, member(8))).toBeUndefined();
     await pollUntil(async () => (await root.forServer(GUILD).waitingVotes(10)).length === 1, 'the vote taken');
     expect(await root.forServer(GUILD).waitingVotes(10)).toEqual([
