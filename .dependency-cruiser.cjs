@@ -9,7 +9,16 @@ const LAYERS = [
   ['bot', ['src/bot', 'src/guild-rules', 'src/servers', 'src/schedule', 'src/stats']],
   [
     'features',
-    ['src/doctor', 'src/feeds', 'src/hosting', 'src/http-interactions', 'src/reminders', 'src/roles', 'src/webhooks'],
+    [
+      'src/doctor',
+      'src/feeds',
+      'src/forwarding',
+      'src/hosting',
+      'src/http-interactions',
+      'src/reminders',
+      'src/roles',
+      'src/webhooks',
+    ],
   ],
   ['runtime', ['src/runtime']],
   // What a member changes or posts, whoever asks: /setup's changes and the one reply path.

@@ -34,6 +34,8 @@ import { setupChange, setupStep, type SetupStep } from '../src/setup/steps.js';
 import { applyStreak } from '../src/setup/streak.js';
 import { applyVoteUrl } from '../src/setup/vote-url.js';
 import { webhookAnswer } from '../src/setup/webhook.js';
+import { applyForwardRemove, forwardAddAnswer, forwardListAnswer, forwardTestAnswer } from '../src/setup/forward.js';
+import { FORWARD_URL_MAX } from '../src/core/forward-url.js';
 
 /** Choices worded by the catalogs, in every language. */
 const choices = <V extends string>(values: readonly V[], key: (value: V) => MessageKey) =>
@@ -103,6 +105,18 @@ const LISTING = {
   listingList: setupStep({}, (ctx, _input, call) => listingsAnswer(ctx, call)),
 } satisfies Partial<Record<SetupPart, SetupStep>>;
 
+/** `/setup forward add|remove|list|test` (issue 51). */
+const forwardUrl = stringOption.required((o) => o.setMaxLength(FORWARD_URL_MAX));
+const FORWARD = {
+  forwardAdd: setupStep({ forwardUrl, forwardRotate: booleanOption.optional() }, forwardAddAnswer),
+  forwardRemove: setupChange({ forwardUrl }, applyForwardRemove),
+  forwardList: setupStep({}, (ctx, _input, call) => forwardListAnswer(ctx, call)),
+  forwardTest: setupStep(
+    { forwardUrl: stringOption.optional((o) => o.setMaxLength(FORWARD_URL_MAX)) },
+    forwardTestAnswer,
+  ),
+} satisfies Partial<Record<SetupPart, SetupStep>>;
+
 const RESET = setupStep({}, (_ctx, _input, { i18n }) => resetConfirmView(i18n));
 
 const subcommand =
@@ -121,6 +135,10 @@ command.addSubcommandGroup((group) => {
   for (const [part, step] of entries(LISTING)) group.addSubcommand(subcommand(part, step));
   return setupNamed('listing')(group);
 });
+command.addSubcommandGroup((group) => {
+  for (const [part, step] of entries(FORWARD)) group.addSubcommand(subcommand(part, step));
+  return setupNamed('forward')(group);
+});
 export const data = command.addSubcommand(setupNamed('status')).addSubcommand(setupNamed('reset'));
 
 /** Works in a server not set up yet: setting it up is what it is for. */
@@ -132,6 +150,7 @@ export const gate: Gate = 'manageServer';
 const ANSWERS: ReadonlyMap<string, SetupStep> = new Map([
   ...entries(STEPS).map(([part, step]) => [setupName(part), step] as const),
   ...entries(LISTING).map(([part, step]) => [`${setupName('listing')} ${setupName(part)}`, step] as const),
+  ...entries(FORWARD).map(([part, step]) => [`${setupName('forward')} ${setupName(part)}`, step] as const),
   [setupName('reset'), RESET],
 ]);
 

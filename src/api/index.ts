@@ -11,6 +11,7 @@ export {
   REPLY_MAX_LENGTH,
 } from './validate-input.js';
 export { DEFAULT_CLIENT_OPTIONS } from './options.js';
+export { parseRetryAfter } from './retry-after.js';
 export {
   ServiceError,
   InvalidInputError,

@@ -35,6 +35,7 @@ import { DEFAULT_POOL_SIZE } from '../store/database-url.js';
 import { checkTemplate, PLACEHOLDERS, TEMPLATE_MAX } from '../announce/template.js';
 import { STREAK_GRACE_HOURS_MAX } from '../streaks/streak.js';
 import { DASHBOARD_FIELDS } from './dashboard.js';
+import { FORWARD_FIELDS } from './forward.js';
 
 const ROLES = ['all', 'bot', 'receiver'] as const;
 export type Role = (typeof ROLES)[number];
@@ -140,4 +141,5 @@ export const BOT_FIELDS = {
   ),
   INBOX_POLL_SECONDS: intInRange(1, 3_600, 30),
   ...DASHBOARD_FIELDS,
+  ...FORWARD_FIELDS,
 };

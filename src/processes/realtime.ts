@@ -10,6 +10,7 @@ import { InboxWorker } from '../runtime/inbox-worker.js';
 import type { Receiver } from '../webhooks/receiver.js';
 import { listenForEvents } from '../store/inbox-listener.js';
 import { startWebhookReceiver } from './webhook-receiver.js';
+import { ForwardWorker } from '../forwarding/forward-worker.js';
 
 /** How soon an event stored by another process's receiver is seen without a wake-up. */
 const SHARED_INBOX_POLL_MS = 1_000;
@@ -40,6 +41,13 @@ export async function startRealtime(
   const poster = discordPoster(client.rest);
   const deliveries = new DeliveryLog({ store: root, logger });
   const passes = serverPasses({ store: root, logger, checkMs: config.expiryCheckMs });
+  const forwards = new ForwardWorker({
+    store: root,
+    secretOf: (due) => servers.forwards.secretOf(due),
+    send: { allowPrivate: config.forward.allowPrivate },
+    logger,
+    shards: ownership,
+  });
   const runtimes = new Runtimes({
     servers,
     passes,
@@ -49,7 +57,7 @@ export async function startRealtime(
     logger,
     build: (guildId) =>
       serverRuntimeOf(
-        { ...deps, poster, passes },
+        { ...deps, poster, passes, forwards },
         guildId,
         // One server polls at once as it always did; many spread their polls over the interval.
         servers.mode === 'single' ? 0 : pollOffsetMs(guildId, config.votePollMs),
@@ -86,6 +94,7 @@ export async function startRealtime(
       // After the servers joined: the first reminder pass reads the last hour's ends for all of them.
       passes.start();
       worker.wake();
+      forwards.start();
     },
     async stop() {
       await receiver?.close();
@@ -94,6 +103,7 @@ export async function startRealtime(
       await deliveries.stop();
       await runtimes.stopAll();
       await passes.stop();
+      await forwards.stop();
     },
   };
 }

@@ -27,6 +27,8 @@ export interface ProcessParts {
 export interface RuntimeParts extends ProcessParts {
   poster: Poster;
   passes: ServerPasses;
+  /** The process's forwarding worker; none where no vote is taken (the HTTP-only tier's contexts). */
+  forwards?: { wake(): void };
 }
 
 /** A set-up server's runtime (not started), for the gateway processes and the HTTP-only one alike. */

@@ -64,6 +64,8 @@ export interface ServerRuntimeOptions {
   poster: Poster;
   /** The process's passes over every server: expiries, reminders per list, milestone checks. */
   passes: ServerPasses;
+  /** The process's one forwarding worker, woken by every vote the ledger takes (issue 51). */
+  forwards?: { wake(): void };
   /** When its first poll runs, so many servers' polls spread over the interval. */
   firstPollAfterMs: number;
   now?: () => number;
@@ -128,7 +130,8 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     reconcileMs: config.expiryCheckMs,
   });
   const streaks = new StreakIndex(storeWithDeadline(store, ['latestStreaks']), settings.streakGraceMs);
-  const votes = new ServerVotes({ lanes, milestones, streaks, schedule, reminders: passes.reminders });
+  const { forwards } = options;
+  const votes = new ServerVotes({ lanes, milestones, streaks, schedule, reminders: passes.reminders, forwards });
   const mirror = new VoteMirror({
     store,
     api,

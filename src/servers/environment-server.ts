@@ -13,5 +13,7 @@ export function environmentServer(config: Config): EnvironmentServer | undefined
     webhookToken: config.webhook?.token,
     listingSecrets: config.webhook?.listingSecrets,
     listingVoteHours: config.webhook?.listingVoteHours,
+    forwardUrls: config.forward.urls,
+    forwardSecret: config.forward.secret,
   };
 }

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { openSecret, sealingKeyId, sealSecret, type SecretKeys } from '../secrets/secret-box.js';
 import type { AdaptedSiteId } from '../lists/index.js';
-import type { ListingStore, ServerRecord, ServerRecordStore, ServerSettingsRecord, StoreRoot } from '../store/index.js';
+import type { ForwardDestinationStore as Destinations, ListingStore, ServerRecordStore } from '../store/index.js';
+import type { ServerRecord, ServerSettingsRecord, StoreRoot } from '../store/index.js';
+import { environmentForwards, Forwards } from './forwards.js';
 import { Listings } from './listings.js';
 import { effectiveSettings, type ServerSettings } from './server-settings.js';
 
@@ -16,6 +18,9 @@ export interface EnvironmentServer {
   listingSecrets?: Partial<Record<AdaptedSiteId, string>>;
   /** LISTING_<SITE>_VOTE_HOURS: how long a vote on a list runs where the site does not say. */
   listingVoteHours?: Partial<Record<AdaptedSiteId, number>>;
+  /** FORWARD_URLS and FORWARD_SECRET: where the server's votes are forwarded. */
+  forwardUrls?: readonly string[];
+  forwardSecret?: string;
 }
 
 export interface Credentials {
@@ -44,9 +49,11 @@ export class Servers {
   readonly #listeners: Array<(guildId: string) => void> = [];
   /** The lists besides Guilds each server takes votes from, with their sealed secrets. */
   readonly listings: Listings;
+  /** The places each server's votes are forwarded to, with their sealed secrets. */
+  readonly forwards: Forwards;
 
   constructor(
-    private readonly root: ServerRecordStore & ListingStore & Pick<StoreRoot, 'createdAt'>,
+    private readonly root: ServerRecordStore & ListingStore & Destinations & Pick<StoreRoot, 'createdAt'>,
     private readonly keys: SecretKeys | undefined,
     /** Set in single-server mode. */
     readonly environment: EnvironmentServer | undefined,
@@ -63,6 +70,7 @@ export class Servers {
       },
       now,
     );
+    this.forwards = new Forwards(root, keys, () => this.#keys(), environmentForwards(environment), now);
   }
 
   get mode(): 'single' | 'many' {
@@ -76,6 +84,7 @@ export class Servers {
     const env = this.environment;
     if (!env) return { adopted: 0 };
     const adopted = await this.root.adoptUnowned(env.guildId);
+    await this.forwards.loadEnvironment();
     // The server a single-server install always served: counted since the store was made.
     if (!this.#records.has(env.guildId))
       await this.#save({ ...this.#fresh(env.guildId), createdAt: await this.root.createdAt() });
@@ -205,7 +214,7 @@ export class Servers {
   /** Re-seals every secret under SECRETS_KEY, the listings' too; returns how many values were re-sealed. */
   async resealAll(): Promise<number> {
     const keys = this.#keys();
-    let count = await this.listings.resealAll();
+    let count = (await this.listings.resealAll()) + (await this.forwards.resealAll(this.known()));
     for (const record of [...this.#records.values()]) {
       const sealed = { ...record.sealed };
       for (const field of SEALED_FIELDS) {

@@ -26,6 +26,7 @@ import type { MessageView } from '../views/message.js';
 import { setupStatusView, type StatusLine } from '../views/setup-status.js';
 import { CHANNEL_KINDS, missingIn, type ChannelKind } from './channel.js';
 import { roleProblemsIn } from './role.js';
+import { forwardLines } from './forward-status.js';
 
 const command = (name: string) => `\`/setup ${name}\``;
 
@@ -61,13 +62,14 @@ export async function statusLines(
 ): Promise<{ lines: StatusLine[]; deliveries: DeliveryRecord[] | 'unreadable' }> {
   const guildId = guild.id;
   const settings = ctx.servers.settings(guildId);
-  const [service, commands, lastDelivery, lastPoll, deliveries] = await Promise.all([
+  const [service, commands, lastDelivery, lastPoll, deliveries, forwards] = await Promise.all([
     probeService(guildId, ctx),
     commandsLine(guild, ctx, i18n),
     ctx.setup.lastDeliveryAt(guildId),
     ctx.setup.lastPoll(guildId),
     // The log is a convenience: a slow store costs this part only, never the answer.
     storeWithin(ctx.setup.recentDeliveries(guildId), INTERACTION_STORE_MS).catch((): 'unreadable' => 'unreadable'),
+    forwardLines(guildId, ctx, i18n),
   ]);
   const lines = [
     credentialsLine(service, i18n),
@@ -78,6 +80,7 @@ export async function statusLines(
     webhookLine(lastDelivery, ctx, i18n),
     ...listingLines(guildId, ctx, i18n),
     pollLine(lastPoll, ctx, i18n),
+    ...forwards,
   ];
   return { lines, deliveries };
 }

@@ -52,6 +52,9 @@ export type {
   WorkCounts,
   DeliveryOutcome,
   DeliveryRecord,
+  DueForward,
+  ForwardDestinationRecord,
+  ForwardResult,
 } from './root-types.js';
 
 /**

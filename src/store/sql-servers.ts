@@ -16,6 +16,9 @@ const SEALED_HEADS = SEALED_COLUMNS.map(
 )
   // The listings' secrets are sealed the same way, so the same keys must open them.
   .concat(`SELECT guild_id, substr(secret, 1, ${SEALED_HEAD_CHARS}) AS head FROM listings`)
+  .concat(
+    `SELECT guild_id, substr(secret, 1, ${SEALED_HEAD_CHARS}) AS head FROM forward_destinations WHERE secret IS NOT NULL`,
+  )
   .join(' UNION ALL ');
 
 /** The servers the bot serves or served (servers): settings, sealed secrets, and the day it left. */

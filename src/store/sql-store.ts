@@ -4,6 +4,8 @@ import type { StoreRoot } from './root-ports.js';
 import { num, type Db } from './sql.js';
 import { sqlDeliveryLog } from './sql-deliveries.js';
 import { sqlEvents } from './sql-events.js';
+import { sqlForwardDestinations } from './sql-forward-destinations.js';
+import { sqlForwardOutbox } from './sql-forward-outbox.js';
 import { sqlHandledInteractions } from './sql-handled-interactions.js';
 import { sqlListings } from './sql-listings.js';
 import { AllServers } from './sql-scoped.js';
@@ -21,7 +23,11 @@ export async function sqlStore(db: Db): Promise<StoreRoot> {
 
 /** The store as a whole: each table's statements (a file each), and one server's store by `forServer`. */
 class SqlStoreRoot
-  extends sqlHandledInteractions(sqlSignOuts(sqlSweeps(sqlListings(sqlEvents(sqlDeliveryLog(sqlServers(AllServers)))))))
+  extends sqlForwardOutbox(
+    sqlForwardDestinations(
+      sqlHandledInteractions(sqlSignOuts(sqlSweeps(sqlListings(sqlEvents(sqlDeliveryLog(sqlServers(AllServers))))))),
+    ),
+  )
   implements StoreRoot
 {
   get backend() {
