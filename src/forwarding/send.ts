@@ -13,7 +13,7 @@ const SEND_TIMEOUT_MS = 5_000;
 export const RESPONSE_READ_MAX = 4 * 1024;
 
 /** Resolves a host name to every address it has, as node:dns does. */
-export type ResolveAll = (host: string) => Promise<Array<{ address: string; family: number }>>;
+type ResolveAll = (host: string) => Promise<Array<{ address: string; family: number }>>;
 
 export interface SendOptions {
   /** FORWARD_ALLOW_PRIVATE: plain http and private, loopback and link-local addresses allowed (local tests). */

@@ -99,10 +99,6 @@ export async function applyForwardRemove(
   return changed(ctx, target, actor, changeResult('setup.forward.removed', vars));
 }
 
-export async function forwardRemoveAnswer(ctx: BaseContext, input: { forwardUrl: string }, call: SetupCall) {
-  return changeAnswer(await applyForwardRemove(ctx, call.target, input, call.actor), call.i18n);
-}
-
 /** `/setup forward list` */
 export async function forwardListAnswer(ctx: BaseContext, { target, i18n }: SetupCall): Promise<MessageView> {
   return forwardsView(await ctx.servers.forwards.of(target.guildId), i18n);

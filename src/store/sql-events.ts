@@ -10,7 +10,6 @@ import {
   slices,
   valueRows,
   type Row,
-  type SqlValue,
 } from './sql.js';
 import type { AllServersClass, ServerScopedClass } from './sql-scoped.js';
 import { shardFilter } from './shard-filter.js';

@@ -1,10 +1,10 @@
+import type { ForwardDestinationRecord, ForwardResult } from '../store/index.js';
+import { messageView, type MessageView } from './message.js';
+import { EmbedBuilder } from './embed-builder.js';
+import { ToneColour } from './theme.js';
+import { relativeTime } from './format.js';
 import { inlineCode } from '../core/discord-text.js';
 import type { Translator } from '../i18n/index.js';
-import type { ForwardDestinationRecord, ForwardResult } from '../store/index.js';
-import { EmbedBuilder } from './embed-builder.js';
-import { relativeTime } from './format.js';
-import { messageView, type MessageView } from './message.js';
-import { ToneColour } from './theme.js';
 
 /** A destination as /setup forward and the dashboard show it; `secret` is whole only the once it is made. */
 export type ShownDestination = Pick<

@@ -845,4 +845,6 @@ export const de: Catalog = {
   'setup.status.forward': 'Weiterleitung an {url}',
   'setup.status.fixForward':
     'Das Ziel muss einen POST innerhalb von 5 s mit 2xx beantworten; {command} sendet einen Test.',
+  'dashboard.pages.forward.url': 'Adresse',
+  'dashboard.pages.forward.remove': 'Nicht mehr hierhin weiterleiten',
 };

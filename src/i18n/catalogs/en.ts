@@ -803,6 +803,8 @@ export const en = {
     'A server forwards its votes to at most {max} destinations; nothing was saved. Remove one with {command} first.',
   'setup.status.forward': 'Forwarding to {url}',
   'setup.status.fixForward': 'The destination must answer a POST with 2xx within 5 s; {command} sends a test.',
+  'dashboard.pages.forward.url': 'Address',
+  'dashboard.pages.forward.remove': 'Stop forwarding here',
 } as const;
 
 export type MessageKey = keyof typeof en;

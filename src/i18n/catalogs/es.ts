@@ -828,4 +828,6 @@ export const es: Catalog = {
     'Un servidor reenvía sus votos a {max} destinos como máximo; no se guardó nada. Quita uno antes con {command}.',
   'setup.status.forward': 'Reenvío a {url}',
   'setup.status.fixForward': 'El destino debe responder a un POST con 2xx en 5 s; {command} envía una prueba.',
+  'dashboard.pages.forward.url': 'Dirección',
+  'dashboard.pages.forward.remove': 'Dejar de reenviar aquí',
 };

@@ -835,4 +835,6 @@ export const fr: Catalog = {
     'Un serveur transmet ses votes à {max} destinations au plus ; rien n’a été enregistré. Retirez-en d’abord une avec {command}.',
   'setup.status.forward': 'Transfert vers {url}',
   'setup.status.fixForward': 'La destination doit répondre à un POST par un 2xx en 5 s ; {command} envoie un test.',
+  'dashboard.pages.forward.url': 'Adresse',
+  'dashboard.pages.forward.remove': 'Ne plus transmettre ici',
 };

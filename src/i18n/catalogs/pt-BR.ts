@@ -819,4 +819,6 @@ export const ptBR: Catalog = {
     'Um servidor encaminha seus votos para no máximo {max} destinos; nada foi salvo. Remova um antes com {command}.',
   'setup.status.forward': 'Encaminhamento para {url}',
   'setup.status.fixForward': 'O destino deve responder a um POST com 2xx em 5 s; {command} envia um teste.',
+  'dashboard.pages.forward.url': 'Endereço',
+  'dashboard.pages.forward.remove': 'Parar de encaminhar para cá',
 };
