@@ -16,8 +16,11 @@ export interface Received {
 export interface ForwardDestination {
   readonly url: string;
   readonly received: Received[];
-  /** What the next requests are answered with: a status, or a status and headers. */
-  answer: (received: Omit<Received, 'answered'>) => { status: number; headers?: Record<string, string> };
+  /**
+   * What the next requests are answered with: a status, or a status and headers; `hold` answers
+   * nothing (the send stays in flight until the sender gives up or dies), recorded as status 0.
+   */
+  answer: (received: Omit<Received, 'answered'>) => { status: number; headers?: Record<string, string> } | 'hold';
   /** Resolves once `predicate` holds over what was received (checked at every request). */
   waitUntil(predicate: (received: Received[]) => boolean, timeoutMs?: number, what?: string): Promise<void>;
   close(): Promise<void>;
@@ -86,11 +89,11 @@ export async function startForwardDestination(options: {
         body: JSON.parse(rawBody || '{}') as Received['body'],
         signed: verifySignature(signature, rawBody, options.secret),
       };
-      const { status, headers } = destination.answer(seen);
-      const entry = { ...seen, answered: status };
+      const answer = destination.answer(seen);
+      const entry = { ...seen, answered: answer === 'hold' ? 0 : answer.status };
       received.push(entry);
       options.onReceive?.(entry);
-      res.writeHead(status, headers).end();
+      if (answer !== 'hold') res.writeHead(answer.status, answer.headers).end();
       for (const wake of [...waiters]) wake();
     });
   });

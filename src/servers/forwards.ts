@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { openSecret, sealSecret, type SecretKeys } from '../secrets/secret-box.js';
+import { openSecret, sealingKeyId, sealSecret, type SecretKeys } from '../secrets/secret-box.js';
 import type { DueForward, ForwardDestinationRecord, ForwardDestinationStore } from '../store/index.js';
 
 /** Single-server mode: FORWARD_URLS, each signed with FORWARD_SECRET. */
@@ -54,12 +54,12 @@ export class Forwards {
     const env = this.environment;
     if (!env) return;
     const wanted = new Map(env.urls.map((url) => [environmentId(url), url]));
-    for (const kept of await this.of(env.guildId))
-      if (!wanted.has(kept.id) || kept.secretEnd !== endOf(env.secret ?? ''))
-        await this.root.removeForwardDestination(env.guildId, kept.id);
-    const present = new Set((await this.of(env.guildId)).map((d) => d.id));
+    const kept = await this.of(env.guildId);
+    for (const { id } of kept) if (!wanted.has(id)) await this.root.removeForwardDestination(env.guildId, id);
+    // A new FORWARD_SECRET keeps the deliveries waiting: they are signed with it when they are sent.
+    const current = new Set(kept.filter((d) => d.secretEnd === endOf(env.secret ?? '')).map((d) => d.id));
     for (const [id, url] of wanted)
-      if (!present.has(id))
+      if (!current.has(id))
         await this.root.saveForwardDestination({
           guildId: env.guildId,
           id,
@@ -111,17 +111,24 @@ export class Forwards {
     }
   }
 
-  /** Re-seals every stored destination secret of `guildIds` under SECRETS_KEY; returns how many. */
-  async resealAll(guildIds: readonly string[]): Promise<number> {
+  /** Re-seals every stored destination secret under SECRETS_KEY; returns how many. */
+  async resealAll(): Promise<number> {
     const keys = this.keysOrThrow();
     const resealed: Array<Pick<ForwardDestinationRecord, 'guildId' | 'id' | 'secret'>> = [];
-    for (const guildId of guildIds)
-      for (const destination of await this.of(guildId)) {
-        if (destination.secret === null) continue;
-        const open = openSecret(keys, guildId, destination.secret);
-        resealed.push({ guildId, id: destination.id, secret: sealSecret(keys, guildId, open) });
-      }
+    for (const { guildId, id, secret } of await this.root.forwardDestinations()) {
+      if (secret === null) continue;
+      resealed.push({ guildId, id, secret: sealSecret(keys, guildId, openSecret(keys, guildId, secret)) });
+    }
     await this.root.resealForwardDestinations(resealed);
     return resealed.length;
+  }
+
+  /** Removes the destinations whose secret neither key opens; returns them (each is added again). */
+  async forgetLost(): Promise<ForwardDestinationRecord[]> {
+    const keys = this.keysOrThrow();
+    const opens = (value: string) => [keys.current.id, keys.previous?.id].includes(sealingKeyId(value) ?? '');
+    const lost = (await this.root.forwardDestinations()).filter((d) => d.secret !== null && !opens(d.secret));
+    for (const destination of lost) await this.remove(destination.guildId, destination.id);
+    return lost;
   }
 }

@@ -214,7 +214,7 @@ export class Servers {
   /** Re-seals every secret under SECRETS_KEY, the listings' too; returns how many values were re-sealed. */
   async resealAll(): Promise<number> {
     const keys = this.#keys();
-    let count = (await this.listings.resealAll()) + (await this.forwards.resealAll(this.known()));
+    let count = (await this.listings.resealAll()) + (await this.forwards.resealAll());
     for (const record of [...this.#records.values()]) {
       const sealed = { ...record.sealed };
       for (const field of SEALED_FIELDS) {
@@ -235,9 +235,9 @@ export class Servers {
   async forgetLost(): Promise<{ values: number; guildIds: string[] }> {
     const keys = this.#keys();
     const opens = (value: string) => [keys.current.id, keys.previous?.id].includes(sealingKeyId(value) ?? '');
-    const lostListings = await this.listings.forgetLost();
-    let values = lostListings.length;
-    const guildIds: string[] = [...new Set(lostListings.map((listing) => listing.guildId))];
+    const lost = [...(await this.listings.forgetLost()), ...(await this.forwards.forgetLost())];
+    let values = lost.length;
+    const guildIds: string[] = [...new Set(lost.map((one) => one.guildId))];
     for (const record of [...this.#records.values()]) {
       const sealed = { ...record.sealed };
       for (const field of SEALED_FIELDS) {

@@ -6,7 +6,7 @@ import type { BaseContext } from '../runtime/context.js';
 import type { ForwardDestinationRecord } from '../store/index.js';
 import { forwardResultText, forwardsView, forwardTestView, type ShownDestination } from '../views/forward.js';
 import type { MessageView } from '../views/message.js';
-import { changeAnswer, changed, changeResult, type ChangeResult, type ChangeTarget } from './change.js';
+import { changed, changeResult, type ChangeResult, type ChangeTarget } from './change.js';
 import { sealing } from './manage-server.js';
 import type { SetupCall } from './steps.js';
 

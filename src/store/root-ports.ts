@@ -115,8 +115,8 @@ export interface SweepStore {
 
 /** The places each server's votes are forwarded to (issue 51). */
 export interface ForwardDestinationStore {
-  /** The server's destinations, oldest first, each with its last result and how many deliveries wait. */
-  forwardDestinations(guildId: string): Promise<ForwardDestinationRecord[]>;
+  /** The server's destinations (every server's without one), oldest first, each with its last result and what waits. */
+  forwardDestinations(guildId?: string): Promise<ForwardDestinationRecord[]>;
   /** Adds the destination, or gives it a new secret (its log starts afresh). */
   saveForwardDestination(
     record: Pick<

@@ -11,13 +11,19 @@ type SavedDestination = Pick<
 /** The places each server's votes are forwarded to (forward_destinations), with how the last send went. */
 export function sqlForwardDestinations<Base extends AllServersClass>(base: Base) {
   return class SqlForwardDestinations extends base implements ForwardDestinationStore {
-    async forwardDestinations(guildId: string): Promise<ForwardDestinationRecord[]> {
-      const rows = await this.db.query(
-        `SELECT d.*, (SELECT COUNT(*) FROM forward_outbox o WHERE o.guild_id = d.guild_id AND o.destination_id = d.id)
-           AS waiting
-         FROM forward_destinations d WHERE d.guild_id = $1 ORDER BY d.created_at, d.id`,
-        [guildId],
-      );
+    async forwardDestinations(guildId?: string): Promise<ForwardDestinationRecord[]> {
+      const waiting =
+        '(SELECT COUNT(*) FROM forward_outbox o WHERE o.guild_id = d.guild_id AND o.destination_id = d.id)';
+      const rows =
+        guildId === undefined
+          ? await this.db.query(
+              `SELECT d.*, ${waiting} AS waiting FROM forward_destinations d ORDER BY d.guild_id, d.id`,
+            )
+          : await this.db.query(
+              `SELECT d.*, ${waiting} AS waiting FROM forward_destinations d WHERE d.guild_id = $1
+               ORDER BY d.created_at, d.id`,
+              [guildId],
+            );
       return rows.map(toDestination);
     }
 
