@@ -10,6 +10,8 @@ import { sendForward, type SendOptions } from './send.js';
 const IN_FLIGHT_MAX = 64;
 /** The safety net: rows written by a path that did not wake the worker are found within this. */
 const IDLE_CHECK_MS = 60_000;
+/** A send whose result could not be stored waits this long before it goes again, not at once. */
+const UNRECORDED_PAUSE_MS = 5_000;
 
 export interface ForwardWorkerOptions {
   store: ForwardOutboxStore;
@@ -30,6 +32,8 @@ export interface ForwardWorkerOptions {
 export class ForwardWorker {
   readonly #loop: DrainLoop;
   readonly #inFlight = new Set<string>();
+  /** Destinations whose last result the store did not take, until when they wait (memory: at most IN_FLIGHT_MAX). */
+  readonly #paused = new Map<string, number>();
   readonly #sending = new Set<Promise<void>>();
   readonly #now: () => number;
 
@@ -59,11 +63,13 @@ export class ForwardWorker {
     const { store, shards } = this.options;
     const now = this.#now();
     const due = await store.dueForwards(now, IN_FLIGHT_MAX + this.#inFlight.size, shards);
+    for (const [key, until] of this.#paused) if (until <= now) this.#paused.delete(key);
     for (const head of due) {
       if (this.#inFlight.size >= IN_FLIGHT_MAX) break;
       const key = `${head.guildId} ${head.destinationId}`;
-      if (!this.#inFlight.has(key)) this.#launch(key, head);
+      if (!this.#inFlight.has(key) && !this.#paused.has(key)) this.#launch(key, head);
     }
+    for (const until of this.#paused.values()) this.#loop.wakeAt(until, now);
     const next = await store.nextForwardDue(shards);
     if (next !== undefined && next > now) this.#loop.wakeAt(next, now);
   }
@@ -71,12 +77,14 @@ export class ForwardWorker {
   #launch(key: string, head: DueForward): void {
     this.#inFlight.add(key);
     const sending: Promise<void> = this.#deliver(head)
-      .catch((err: unknown) =>
+      .catch((err: unknown) => {
+        // Sent again later (at least once): not at once, or a store refusing writes would make a flood.
+        this.#paused.set(key, this.#now() + UNRECORDED_PAUSE_MS);
         this.options.logger.warn(
           { err, guildId: head.guildId, destinationId: head.destinationId, deliveryId: head.deliveryId },
           'could not record a forwarded vote; it is sent again',
-        ),
-      )
+        );
+      })
       .finally(() => {
         this.#inFlight.delete(key);
         this.#sending.delete(sending);

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { randomBytes } from 'node:crypto';
 import { secretKey, type SecretKeys } from '../../src/secrets/secret-box.js';
 import { Forwards } from '../../src/servers/forwards.js';
 import { Servers } from '../../src/servers/servers.js';
