@@ -120,7 +120,10 @@ export class ForwardWorker {
     const { logger } = this.options;
     if (result.outcome === 'delivered') logger.info(fields, 'vote forwarded');
     else if (result.outcome === 'gaveUp') logger.warn(fields, 'forwarded vote given up: the destination refused it');
-    else
-      logger.warn({ ...fields, retryInMs: (nextAt ?? 0) - Date.now() }, 'forwarded vote not delivered; trying again');
+    else {
+      // One warning per delivery that fails, however long the destination stays down; its retries are debug lines.
+      const level = head.attempts === 0 ? 'warn' : 'debug';
+      logger[level]({ ...fields, retryInMs: (nextAt ?? 0) - Date.now() }, 'forwarded vote not delivered; trying again');
+    }
   }
 }
