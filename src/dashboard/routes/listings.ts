@@ -169,7 +169,11 @@ async function forward(at: At, form: Form) {
   const forwardUrl = String(form[FORWARD_FIELDS.url] ?? '');
   if (form[FORWARD_FIELDS.action] === FORWARD_ACTIONS.add) {
     const made = await applyForwardAdd(kit.deps.base, v.target, { forwardUrl }, v.actor);
-    return show(at, { notice: { done: v.i18n.t('dashboard.pages.listings.made') }, forward: made });
+    // One already there is shown as it is: its secret by its end, nothing made.
+    const done = made.wholeSecret
+      ? v.i18n.t('dashboard.pages.listings.made')
+      : v.i18n.t('setup.forward.saved.text', { url: made.url, last4: made.secretEnd });
+    return show(at, { notice: { done }, forward: made });
   }
   const { key, vars } = await applyForwardRemove(kit.deps.base, v.target, { forwardUrl }, v.actor);
   return show(at, { notice: { done: v.i18n.t(`${key}.text`, vars(v.i18n)) } });
