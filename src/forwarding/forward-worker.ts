@@ -105,10 +105,10 @@ export class ForwardWorker {
           );
     const nextAt = nextAttemptAt(result, head.attempts + 1, at, retryAfterMs);
     await this.options.store.forwardSettled(head, result, at, nextAt);
-    this.#log(head, result, nextAt);
+    this.#log(head, result, nextAt === undefined ? 0 : nextAt - at);
   }
 
-  #log(head: DueForward, result: ForwardResult, nextAt: number | undefined): void {
+  #log(head: DueForward, result: ForwardResult, retryInMs: number): void {
     // The URL is never logged: an admin may have put a token in it.
     const fields = {
       guildId: head.guildId,
@@ -123,7 +123,7 @@ export class ForwardWorker {
     else {
       // One warning per delivery that fails, however long the destination stays down; its retries are debug lines.
       const level = head.attempts === 0 ? 'warn' : 'debug';
-      logger[level]({ ...fields, retryInMs: (nextAt ?? 0) - Date.now() }, 'forwarded vote not delivered; trying again');
+      logger[level]({ ...fields, retryInMs }, 'forwarded vote not delivered; trying again');
     }
   }
 }
