@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ForwardOutboxStore } from './root-ports.js';
 import type { ShardSet } from '../shards/ownership.js';
-import { num, optionalNum, placeholders, type Db, type Row } from './sql.js';
+import { num, optionalNum, placeholders, ROWS_PER_INSERT, slices, type Db, type Row, type SqlValue } from './sql.js';
 import { shardFilter } from './shard-filter.js';
 import type { AllServersClass } from './sql-scoped.js';
 import type { DueForward, ForwardResult } from './root-types.js';
@@ -25,6 +25,7 @@ export async function enqueueForwards(tx: Db, guildId: string, votes: readonly F
   if (votes.length === 0) return;
   const destinations = await tx.query('SELECT id FROM forward_destinations WHERE guild_id = $1 ORDER BY id', [guildId]);
   if (destinations.length === 0) return;
+  const rows: SqlValue[][] = [];
   for (const vote of votes) {
     const totals = await totalsAt(tx, guildId, vote);
     for (const destination of destinations) {
@@ -42,12 +43,16 @@ export async function enqueueForwards(tx: Db, guildId: string, votes: readonly F
           totals,
         },
       });
-      await tx.query(
-        `INSERT INTO forward_outbox (guild_id, destination_id, delivery_id, body, next_at, created_at)
-         VALUES ($1, $2, $3, $4, $5, $5)`,
-        [guildId, String(destination.id), deliveryId, body, now],
-      );
+      rows.push([String(destination.id), deliveryId, body]);
     }
+  }
+  // Ids in the rows' order: the ledger's order, which each destination's queue keeps.
+  for (const slice of slices(rows, ROWS_PER_INSERT)) {
+    const values = slice.map((_, n) => `($1, $${3 + n * 3}, $${4 + n * 3}, $${5 + n * 3}, $2, $2)`).join(', ');
+    await tx.query(
+      `INSERT INTO forward_outbox (guild_id, destination_id, delivery_id, body, next_at, created_at) VALUES ${values}`,
+      [guildId, now, ...slice.flat()],
+    );
   }
 }
 

@@ -117,6 +117,21 @@ describe.each(backends)('the forwarding outbox on $name', (backend) => {
     expect(await root.removeForwardDestination(SERVER, 'b')).toBe(false);
   });
 
+  it("keeps the ledger's order for many votes taken at once (a poll's list)", async () => {
+    const BATCH = '333333333333333333';
+    await root.saveForwardDestination(destination(BATCH, 'c', 3));
+    const members = Array.from({ length: 250 }, (_, i) => String(284102390141648897n + BigInt(i)));
+    await root.forServer(BATCH).acceptVotes(members.map((m, i) => vote(m, 'discadia', T + i)));
+    const order: string[] = [];
+    for (;;) {
+      const head = (await root.dueForwards(FAR, 10)).find((d) => d.guildId === BATCH);
+      if (!head) break;
+      order.push(String(JSON.parse(head.body).data.member_id));
+      await root.forwardSettled(head, { outcome: 'delivered', status: 200 }, T);
+    }
+    expect(order).toEqual(members);
+  });
+
   it("forgets a server's destinations and deliveries with the server", async () => {
     await root.forgetServer(SERVER);
     expect(await root.forwardDestinations(SERVER)).toEqual([]);
