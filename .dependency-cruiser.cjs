@@ -12,6 +12,7 @@ const LAYERS = [
     [
       'src/doctor',
       'src/feeds',
+      'src/forwarding',
       'src/hosting',
       'src/http-interactions',
       'src/reminders',

@@ -8,6 +8,7 @@ import { bigBodiesScenario } from './scenarios/big-bodies.js';
 import { burstScenario } from './scenarios/burst.js';
 import { latencyScenario } from './scenarios/latency.js';
 import { listsScenario } from './scenarios/lists.js';
+import { forwardingScenario } from './scenarios/forwarding.js';
 import { memoryScenario } from './scenarios/memory.js';
 import { manyServersScenario } from './scenarios/many-servers.js';
 import { processingScenario } from './scenarios/processing.js';
@@ -53,6 +54,7 @@ const scenarios: Array<{ name: string; run: Scenario; kinds: BotKind[] }> = [
   { name: 'big-bodies', run: bigBodiesScenario, kinds: ['ours'] },
   { name: 'realtime', run: realtimeScenario, kinds: ['ours', 'baseline'] },
   { name: 'lists', run: listsScenario, kinds: ['ours'] },
+  { name: 'forwarding', run: forwardingScenario, kinds: ['ours'] },
   { name: 'stats', run: statsScenario, kinds: ['ours'] },
   { name: 'scale', run: scaleScenario, kinds: ['ours'] },
 ];

@@ -7,6 +7,7 @@ import { PROCESSING_RUN } from './scenarios/processing.js';
 import { RATE_LIMIT_RUN } from './scenarios/rate-limit.js';
 import { BIG_BODIES_RUN } from './scenarios/big-bodies.js';
 import { LISTS_RUN } from './scenarios/lists.js';
+import { FORWARDING } from './scenarios/forwarding.js';
 import { REALTIME } from './scenarios/realtime.js';
 import { SCALE } from './scenarios/scale.js';
 import { SETUP_STATUS } from './scenarios/setup-status.js';
@@ -102,6 +103,7 @@ export function rows(extraLogLevels: readonly string[]): Row[] {
     { id: 'bodies.rssPeak', label: 'Bot peak RSS in that run', unit: 'MB' },
     ...realtimeRows(),
     ...listsRows(),
+    ...forwardingRows(),
     ...scaleRows(),
     { id: 'stats.p50', label: `/stats picture render p50 (30 days, of ${STATS_RENDER.count})`, unit: 'ms' },
     { id: 'stats.p99', label: `/stats picture render p99 (30 days, of ${STATS_RENDER.count})`, unit: 'ms' },
@@ -181,6 +183,17 @@ function listsRows(): Row[] {
     { id: 'lists.tokenUs', label: 'Guilds token check per delivery (in-process, for comparison)', unit: 'us' },
     { id: 'lists.mixP99', label: `Webhook 200 p99 for ${mix}`, unit: 'ms' },
     { id: 'lists.mixRefused', label: `Deliveries not taken in that mix`, unit: 'count' },
+  ];
+}
+
+/** Issue 51: votes forwarded to other bots. */
+function forwardingRows(): Row[] {
+  const { servers, destinations, votes, rate, withinMs } = FORWARDING;
+  const at = `${votes} votes at ${rate}/s, ${destinations} destinations on each of ${servers.toLocaleString('en-US')} servers`;
+  return [
+    { id: 'forward.p50', label: `Delivery → forwarded POST p50 (${at})`, unit: 'ms' },
+    { id: 'forward.p99', label: `Delivery → forwarded POST p99 (${at})`, unit: 'ms' },
+    { id: 'forward.lost', label: `Forwarded POSTs missing after ${seconds(withinMs)}`, unit: 'count' },
   ];
 }
 
@@ -372,6 +385,11 @@ export function targets(ours: Figures): Target[] {
       text: 'webhook 200 p99 ≤ 50 ms while Discord answers in 2 s',
       met: (ours['webhook.p99'] ?? Infinity) <= 50,
       figure: `p99 ${(ours['webhook.p99'] ?? Number.NaN).toFixed(1)} ms`,
+    },
+    {
+      text: 'a forwarded vote leaves within 1 s p99 of its delivery (5 destinations on 1,000 servers), none missing',
+      met: (ours['forward.p99'] ?? Infinity) <= 1000 && ours['forward.lost'] === 0,
+      figure: `p99 ${(ours['forward.p99'] ?? Number.NaN).toFixed(1)} ms, ${ours['forward.lost'] ?? 'n/a'} missing`,
     },
     {
       text: '1,000 vote webhooks in 10 s: all announced within 60 s, 0 lost, 0 twice, 0 Discord 429s',

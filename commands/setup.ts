@@ -36,6 +36,8 @@ import { setupChange, setupStep, type SetupStep } from '../src/setup/steps.js';
 import { applyStreak } from '../src/setup/streak.js';
 import { applyVoteUrl } from '../src/setup/vote-url.js';
 import { webhookAnswer } from '../src/setup/webhook.js';
+import { applyForwardRemove, forwardAddAnswer, forwardListAnswer, forwardTestAnswer } from '../src/setup/forward.js';
+import { FORWARD_URL_MAX } from '../src/core/forward-url.js';
 
 /** Choices worded by the catalogs, in every language. */
 const choices = <V extends string>(values: readonly V[], key: (value: V) => MessageKey) =>
@@ -106,6 +108,18 @@ const LISTING = {
   listingList: setupStep({}, (ctx, _input, call) => listingsAnswer(ctx, call)),
 } satisfies Partial<Record<SetupPart, SetupStep>>;
 
+/** `/setup forward add|remove|list|test` (issue 51). */
+const forwardUrl = stringOption.required((o) => o.setMaxLength(FORWARD_URL_MAX));
+const FORWARD = {
+  forwardAdd: setupStep({ forwardUrl, forwardRotate: booleanOption.optional() }, forwardAddAnswer),
+  forwardRemove: setupChange({ forwardUrl }, applyForwardRemove),
+  forwardList: setupStep({}, (ctx, _input, call) => forwardListAnswer(ctx, call)),
+  forwardTest: setupStep(
+    { forwardUrl: stringOption.optional((o) => o.setMaxLength(FORWARD_URL_MAX)) },
+    forwardTestAnswer,
+  ),
+} satisfies Partial<Record<SetupPart, SetupStep>>;
+
 const keyName = stringOption.required((o) => o.setMaxLength(API_KEY_NAME_MAX));
 
 /** `/setup api-key create|revoke|list`: keys to the vote API (docs/api.md). */
@@ -119,6 +133,7 @@ const API_KEY = {
 const GROUPS = [
   ['listing', LISTING],
   ['apiKey', API_KEY],
+  ['forward', FORWARD],
 ] as const satisfies ReadonlyArray<readonly [SetupPart, Partial<Record<SetupPart, SetupStep>>]>;
 
 const RESET = setupStep({}, (_ctx, _input, { i18n }) => resetConfirmView(i18n));

@@ -54,7 +54,7 @@ export function manyServerEnv(file: string, key: string): Record<string, string>
 }
 
 /** The bot's `servers started` line (logged once every set-up server the bot is in has its work running). */
-async function serversStarted(bot: BenchBot, withinMs: number): Promise<number> {
+export async function serversStarted(bot: BenchBot, withinMs: number): Promise<number> {
   const deadline = performance.now() + withinMs;
   let seen: LogLine[] = bot.startupLogs();
   for (;;) {

@@ -3,6 +3,7 @@ export { createServiceClient } from './client.js';
 export { defaultHeaderPrefix, parseBaseUrl } from './base-url.js';
 export { isSnowflake, parseReviewId, SNOWFLAKE, REPLY_MIN_LENGTH, REPLY_MAX_LENGTH } from './validate-input.js';
 export { DEFAULT_CLIENT_OPTIONS } from './options.js';
+export { parseRetryAfter } from './retry-after.js';
 export {
   ServiceError,
   InvalidInputError,

@@ -37,6 +37,7 @@ import { checkTemplate, PLACEHOLDERS, TEMPLATE_MAX } from '../announce/template.
 import { STREAK_GRACE_HOURS_MAX } from '../streaks/streak.js';
 import { DASHBOARD_FIELDS } from './dashboard.js';
 import { TOPGG_FIELDS } from './topgg-fields.js';
+import { FORWARD_FIELDS } from './forward.js';
 
 const ROLES = ['all', 'bot', 'receiver'] as const;
 export type Role = (typeof ROLES)[number];
@@ -134,4 +135,5 @@ export const BOT_FIELDS = {
   ),
   INBOX_POLL_SECONDS: intInRange(1, 3_600, 30),
   ...DASHBOARD_FIELDS,
+  ...FORWARD_FIELDS,
 };

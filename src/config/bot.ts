@@ -24,6 +24,7 @@ import type { DatabaseTarget } from '../store/database-url.js';
 import type { ServerSettingsRecord } from '../store/index.js';
 import { SETTING_VARIABLES } from './server-variables.js';
 import { topggSettings, type TopggSettings } from './topgg-fields.js';
+import { forwardProblems, forwardSettings, type ForwardSettings } from './forward.js';
 
 /** Everything the bot reads from the environment, parsed once. */
 export interface Config extends ProcessSettings {
@@ -73,6 +74,8 @@ export interface Config extends ProcessSettings {
   readonly inboxPollMs: number;
   /** The web dashboard (docs/dashboard.md); undefined (off) unless DASHBOARD_PORT is set. */
   readonly dashboard: DashboardSettings | undefined;
+  /** Vote forwarding (docs/forwarding-and-api.md): one server's destinations, and whether private addresses are allowed. */
+  readonly forward: ForwardSettings;
 }
 
 interface InteractionsSettings {
@@ -142,7 +145,7 @@ function crossProblems(e: Partial<Settings>, guildIdWritten: boolean): string[] 
       'SECRETS_KEY_PREVIOUS',
       'is set without SECRETS_KEY: the previous key only opens what it sealed while a new one seals',
     );
-  problems.push(...shardProblems(e), ...apiProblems(e, !many));
+  problems.push(...shardProblems(e), ...apiProblems(e, !many), ...forwardProblems(e, !many));
   problems.push(
     ...dashboardProblems(e, {
       METRICS_PORT: e.METRICS_PORT,
@@ -230,6 +233,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, terminal = onTerminal()): Co
     role: e.ROLE,
     inboxPollMs: e.INBOX_POLL_SECONDS * 1000,
     dashboard: dashboardSettings(e),
+    forward: forwardSettings(e),
   });
 }
 
@@ -241,9 +245,10 @@ function serverSettingsOf(e: Settings): ServerSettingsRecord {
 }
 
 /** The parts of the settings that hold secrets, which every message shown or logged is masked with. */
-export type SecretSource = Pick<Config, 'discord' | 'service' | 'webhook' | 'secrets' | 'database' | 'dashboard'> & {
-  readonly topgg?: TopggSettings;
-};
+export type SecretSource = Pick<
+  Config,
+  'discord' | 'service' | 'webhook' | 'secrets' | 'database' | 'dashboard' | 'forward'
+> & { readonly topgg?: TopggSettings };
 
 /** The values that must never reach a log line or a member: bot token, API key, app id, webhook token, database password, the dashboard's secret and keys. */
 export function secretValues(config: SecretSource): string[] {
@@ -255,6 +260,7 @@ export function secretValues(config: SecretSource): string[] {
     ...(config.topgg?.apiToken === undefined ? [] : [config.topgg.apiToken]),
     ...(config.database.kind === 'postgres' ? [databasePassword(config.database)] : []),
     ...dashboardSecretTexts(config.dashboard),
+    ...(config.forward.secret === undefined ? [] : [config.forward.secret]),
   ];
 }
 

@@ -1,7 +1,7 @@
 import type { ShardOwnership } from '../shards/ownership.js';
 import { discordPoster } from '../bot/poster.js';
 import { Runtimes } from '../runtime/runtimes.js';
-import { pollOffsetMs } from '../runtime/server-runtime.js';
+import { pollOffsetMs } from '../runtime/poll-offset.js';
 import { serverRuntimeOf, type ProcessParts } from './server-runtime-of.js';
 import { serverPasses } from '../runtime/server-passes.js';
 import { DeliveryLog } from '../webhooks/delivery-log.js';
@@ -11,6 +11,7 @@ import type { Receiver } from '../webhooks/receiver.js';
 import { listenForEvents } from '../store/inbox-listener.js';
 import { startWebhookReceiver } from './webhook-receiver.js';
 import { topggRecovery } from './topgg-recovery.js';
+import { ForwardWorker } from '../forwarding/forward-worker.js';
 
 /** How soon an event stored by another process's receiver is seen without a wake-up. */
 const SHARED_INBOX_POLL_MS = 1_000;
@@ -44,6 +45,7 @@ export async function startRealtime(
   // Made before the runtimes, so that "since the start" is the process's start and /vote can ask it.
   const recovery = topggRecovery(deps, (guildId) => runtimes.get(guildId));
   const topggVote = (guildId: string, userId: string) => recovery.memberVote(guildId, userId);
+  const forwards = forwardWorker(deps);
   const runtimes = new Runtimes({
     servers,
     passes,
@@ -53,7 +55,7 @@ export async function startRealtime(
     logger,
     build: (guildId) =>
       serverRuntimeOf(
-        { ...deps, poster, passes, topggVote },
+        { ...deps, poster, passes, topggVote, forwards },
         guildId,
         // One server polls at once as it always did; many spread their polls over the interval.
         servers.mode === 'single' ? 0 : pollOffsetMs(guildId, config.votePollMs),
@@ -90,6 +92,7 @@ export async function startRealtime(
       // After the servers joined: the first reminder pass reads the last hour's ends for all of them.
       passes.start();
       worker.wake();
+      forwards.start();
       await recovery.start();
     },
     async stop() {
@@ -100,8 +103,27 @@ export async function startRealtime(
       await recovery.stop();
       await runtimes.stopAll();
       await passes.stop();
+      await forwards.stop();
     },
   };
+}
+
+/** The process's one forwarding worker, for the servers on its shards. */
+function forwardWorker({
+  config,
+  servers,
+  root,
+  logger,
+  ownership,
+}: Parameters<typeof startRealtime>[0]): ForwardWorker {
+  const send = { allowPrivate: config.forward.allowPrivate };
+  return new ForwardWorker({
+    store: root,
+    secretOf: (due) => servers.forwards.secretOf(due),
+    send,
+    logger,
+    shards: ownership,
+  });
 }
 
 /** This process's own receiver (ROLE=all), storing into the store this process handles from. */

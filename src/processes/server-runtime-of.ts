@@ -29,6 +29,8 @@ export interface RuntimeParts extends ProcessParts {
   passes: ServerPasses;
   /** A member's running Top.gg vote the ledger lacks, asked of Top.gg (a gateway process's reads of it). */
   topggVote?: TopggVoteOf;
+  /** The process's forwarding worker; none where no vote is taken (the HTTP-only tier's contexts). */
+  forwards?: { wake(): void };
 }
 
 /** A set-up server's runtime (not started), for the gateway processes and the HTTP-only one alike. */

@@ -24,7 +24,7 @@ import type { StreakIndex } from './streak-index.js';
  * The bot's settings a handler reads: the receiver's, the secrets key, the service client's, the
  * application's and the poll's, and what masks secrets in what members see.
  */
-type HandlerConfig = SecretSource & Pick<Config, 'votePollMs'>;
+type HandlerConfig = SecretSource & Pick<Config, 'votePollMs' | 'forward'>;
 
 /** The server directory as handlers use it: what they read of a server, and the changes /setup makes to it. */
 type ServerDirectory = Pick<
@@ -32,6 +32,7 @@ type ServerDirectory = Pick<
   | 'mode'
   | 'environment'
   | 'listings'
+  | 'forwards'
   | 'record'
   | 'settings'
   | 'isConfigured'

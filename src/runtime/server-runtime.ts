@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Client, Guild } from 'discord.js';
 import type { ServiceClient } from '../api/index.js';
 import type { BaseContext, BotContext } from './context.js';
@@ -64,6 +63,8 @@ export interface ServerRuntimeOptions {
   poster: Poster;
   /** The process's passes over every server: expiries, reminders per list, milestone checks. */
   passes: ServerPasses;
+  /** The process's forwarding worker, woken by every vote the ledger takes. */
+  forwards?: { wake(): void };
   /** When its first poll runs, so many servers' polls spread over the interval. */
   firstPollAfterMs: number;
   now?: () => number;
@@ -93,7 +94,7 @@ interface ServerParts {
 
 export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime {
   // Closures below take these, never `options`: it would keep the whole options object for each server.
-  const { settings, store, api, client, config, logger, names, poster, base, passes } = options;
+  const { settings, store, api, client, config, logger, names, poster, base, passes, forwards } = options;
   const { guildId } = settings;
   const guild = () => client.guilds.cache.get(guildId) ?? null;
   const parts: ServerParts = {
@@ -132,7 +133,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     reconcileMs: config.expiryCheckMs,
   });
   const streaks = new StreakIndex(storeWithDeadline(store, ['latestStreaks']), settings.streakGraceMs);
-  const votes = new ServerVotes({ lanes, milestones, streaks, schedule, reminders: passes.reminders });
+  const votes = new ServerVotes({ lanes, milestones, streaks, schedule, reminders: passes.reminders, forwards });
   const mirror = new VoteMirror({
     store,
     api,
@@ -272,12 +273,6 @@ function contextMaker(
     feed,
     ...(topggVote ? { topggVote } : {}),
   });
-}
-
-/** Where in the poll interval a server's polls fall: the same place every time, spread evenly over servers. */
-export function pollOffsetMs(guildId: string, pollMs: number): number {
-  if (pollMs <= 0) return 0;
-  return createHash('sha256').update(guildId).digest().readUIntBE(0, 6) % pollMs;
 }
 
 /**

@@ -13,6 +13,8 @@ export interface ServerVotesTargets {
   schedule: Pick<ExpirySchedule, 'voteKnown' | 'listVoteRecorded' | 'voteSeen' | 'votesKnown'>;
   /** Reminders per list: a recorded vote's end may be the next one due. */
   reminders?: Pick<ListReminders, 'voteRecorded'>;
+  /** The process's forwarding worker: the ledger stored the votes' deliveries with them. */
+  forwards?: { wake(): void } | undefined;
 }
 
 /**
@@ -24,10 +26,11 @@ export class ServerVotes implements VoteSink {
 
   // A recorded vote (a webhook's or one the poll found) may reach a milestone and change a streak.
   accepted(): void {
-    const { streaks, lanes, milestones } = this.targets;
+    const { streaks, lanes, milestones, forwards } = this.targets;
     streaks.changed();
     lanes.wakeVotes();
     milestones.wake();
+    forwards?.wake();
   }
 
   // A recorded vote makes the streaks in memory be read again (periods a refresh moves: within a minute).

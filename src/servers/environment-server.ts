@@ -14,5 +14,7 @@ export function environmentServer(config: Config): EnvironmentServer | undefined
     listingSecrets: config.webhook?.listingSecrets,
     listingVoteHours: config.webhook?.listingVoteHours,
     topggApiToken: config.topgg.apiToken,
+    forwardUrls: config.forward.urls,
+    forwardSecret: config.forward.secret,
   };
 }

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { openSecret, sealingKeyId, sealSecret, type SecretKeys } from '../secrets/secret-box.js';
 import type { AdaptedSiteId } from '../lists/index.js';
-import type { ListingStore, ServerRecord, ServerRecordStore, ServerSettingsRecord, StoreRoot } from '../store/index.js';
+import type { ForwardDestinationStore as Destinations, ListingStore, ServerRecordStore } from '../store/index.js';
+import type { ServerRecord, ServerSettingsRecord, StoreRoot } from '../store/index.js';
+import { environmentForwards, Forwards } from './forwards.js';
 import { Listings } from './listings.js';
 import { effectiveSettings, type ServerSettings } from './server-settings.js';
 
@@ -18,6 +20,9 @@ export interface EnvironmentServer {
   listingVoteHours?: Partial<Record<AdaptedSiteId, number>>;
   /** LISTING_TOPGG_API_TOKEN: reads back the Top.gg votes missed while the bot was down. */
   topggApiToken?: string | undefined;
+  /** FORWARD_URLS and FORWARD_SECRET: where the server's votes are forwarded. */
+  forwardUrls?: readonly string[];
+  forwardSecret?: string;
 }
 
 export interface Credentials {
@@ -46,9 +51,11 @@ export class Servers {
   readonly #listeners: Array<(guildId: string) => void> = [];
   /** The lists besides Guilds each server takes votes from, with their sealed secrets. */
   readonly listings: Listings;
+  /** The places each server's votes are forwarded to, with their sealed secrets. */
+  readonly forwards: Forwards;
 
   constructor(
-    private readonly root: ServerRecordStore & ListingStore & Pick<StoreRoot, 'createdAt'>,
+    private readonly root: ServerRecordStore & ListingStore & Destinations & Pick<StoreRoot, 'createdAt'>,
     private readonly keys: SecretKeys | undefined,
     /** Set in single-server mode. */
     readonly environment: EnvironmentServer | undefined,
@@ -66,6 +73,7 @@ export class Servers {
       },
       now,
     );
+    this.forwards = new Forwards(root, keys, () => this.#keys(), environmentForwards(environment), now);
   }
 
   get mode(): 'single' | 'many' {
@@ -79,6 +87,7 @@ export class Servers {
     const env = this.environment;
     if (!env) return { adopted: 0 };
     const adopted = await this.root.adoptUnowned(env.guildId);
+    await this.forwards.loadEnvironment();
     // The server a single-server install always served: counted since the store was made.
     if (!this.#records.has(env.guildId))
       await this.#save({ ...this.#fresh(env.guildId), createdAt: await this.root.createdAt() });
@@ -208,7 +217,7 @@ export class Servers {
   /** Re-seals every secret under SECRETS_KEY, the listings' too; returns how many values were re-sealed. */
   async resealAll(): Promise<number> {
     const keys = this.#keys();
-    let count = await this.listings.resealAll();
+    let count = (await this.listings.resealAll()) + (await this.forwards.resealAll());
     for (const record of [...this.#records.values()]) {
       const sealed = { ...record.sealed };
       for (const field of SEALED_FIELDS) {
@@ -229,9 +238,9 @@ export class Servers {
   async forgetLost(): Promise<{ values: number; guildIds: string[] }> {
     const keys = this.#keys();
     const opens = (value: string) => [keys.current.id, keys.previous?.id].includes(sealingKeyId(value) ?? '');
-    const lostListings = await this.listings.forgetLost();
-    let values = lostListings.length;
-    const guildIds: string[] = [...new Set(lostListings.map((listing) => listing.guildId))];
+    const lost = [...(await this.listings.forgetLost()), ...(await this.forwards.forgetLost())];
+    let values = lost.length;
+    const guildIds: string[] = [...new Set(lost.map((one) => one.guildId))];
     for (const record of [...this.#records.values()]) {
       const sealed = { ...record.sealed };
       for (const field of SEALED_FIELDS) {

@@ -27,6 +27,7 @@ import { setupStatusView, type StatusLine } from '../views/setup-status.js';
 import { CHANNEL_KINDS, missingIn, type ChannelKind } from './channel.js';
 import { roleProblemsIn } from './role.js';
 import { topggReadsLine } from './topgg-status.js';
+import { forwardLines } from './forward-status.js';
 
 const command = (name: string) => `\`/setup ${name}\``;
 
@@ -62,7 +63,7 @@ export async function statusLines(
 ): Promise<{ lines: StatusLine[]; deliveries: DeliveryRecord[] | 'unreadable' }> {
   const guildId = guild.id;
   const settings = ctx.servers.settings(guildId);
-  const [service, commands, lastDelivery, lastPoll, deliveries, topggReads] = await Promise.all([
+  const [service, commands, lastDelivery, lastPoll, deliveries, topggReads, forwards] = await Promise.all([
     probeService(guildId, ctx),
     commandsLine(guild, ctx, i18n),
     ctx.setup.lastDeliveryAt(guildId),
@@ -70,6 +71,7 @@ export async function statusLines(
     // The log is a convenience: a slow store costs this part only, never the answer.
     storeWithin(ctx.setup.recentDeliveries(guildId), INTERACTION_STORE_MS).catch((): 'unreadable' => 'unreadable'),
     storeWithin(topggReadsLine(guildId, ctx, i18n), INTERACTION_STORE_MS).catch(() => undefined),
+    forwardLines(guildId, ctx, i18n),
   ]);
   const lines = [
     credentialsLine(service, i18n),
@@ -81,6 +83,7 @@ export async function statusLines(
     ...listingLines(guildId, ctx, i18n),
     ...(topggReads ? [topggReads] : []),
     pollLine(lastPoll, ctx, i18n),
+    ...forwards,
   ];
   return { lines, deliveries };
 }

@@ -54,6 +54,9 @@ export type {
   DeliveryOutcome,
   DeliveryRecord,
   TopggRecoveryState,
+  DueForward,
+  ForwardDestinationRecord,
+  ForwardResult,
 } from './root-types.js';
 
 /**

@@ -503,6 +503,39 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 23,
+    name: 'vote forwarding: destinations per server, and an outbox of deliveries to them',
+    // Self-contained (issue 51): the outbox row is written in the ledger's own transaction, so a
+    // vote recorded is a vote forwarded, whatever stops the process before the send.
+    statements: [
+      `CREATE TABLE forward_destinations (
+        guild_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        url TEXT NOT NULL,
+        secret TEXT,
+        secret_end TEXT NOT NULL,
+        from_env INTEGER NOT NULL DEFAULT 0,
+        created_at BIGINT NOT NULL,
+        last_at BIGINT,
+        last_result TEXT,
+        failing_since BIGINT,
+        PRIMARY KEY (guild_id, id)
+      )`,
+      `CREATE TABLE forward_outbox (
+        id {id},
+        guild_id TEXT NOT NULL,
+        destination_id TEXT NOT NULL,
+        delivery_id TEXT NOT NULL,
+        body TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_at BIGINT NOT NULL,
+        last_result TEXT,
+        created_at BIGINT NOT NULL
+      )`,
+      `CREATE INDEX forward_outbox_queue ON forward_outbox (guild_id, destination_id, id)`,
+    ],
+  },
 ];
 
 /**
@@ -538,6 +571,8 @@ export const SERVER_TABLES = [
   'listing_activity',
   'api_keys',
   'topgg_recovery',
+  'forward_destinations',
+  'forward_outbox',
 ] as const;
 
 const ID_COLUMN = {

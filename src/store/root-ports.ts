@@ -3,6 +3,9 @@ import type { DueExpiryOf, DueListReminderOf, SweepCursor, WaitingWork } from '.
 import type {
   ApiKeyRecord,
   DeliveryRecord,
+  DueForward,
+  ForwardDestinationRecord,
+  ForwardResult,
   ListingActivity,
   ListingRecord,
   NewEvent,
@@ -124,6 +127,41 @@ export interface SweepStore {
   dueRedrawsAll(): Promise<Array<{ guildId: string; channelId: string }>>;
 }
 
+/** The places each server's votes are forwarded to (issue 51). */
+export interface ForwardDestinationStore {
+  /** The server's destinations (every server's without one), oldest first, each with its last result and what waits. */
+  forwardDestinations(guildId?: string): Promise<ForwardDestinationRecord[]>;
+  /** Adds the destination, or gives it a new secret (its log starts afresh). */
+  saveForwardDestination(
+    record: Pick<
+      ForwardDestinationRecord,
+      'guildId' | 'id' | 'url' | 'secret' | 'secretEnd' | 'fromEnvironment' | 'createdAt'
+    >,
+  ): Promise<void>;
+  /** Removes it and the deliveries waiting for it; whether there was one. */
+  removeForwardDestination(guildId: string, id: string): Promise<boolean>;
+  /** Sealed secrets replaced in place (rotate-secrets). */
+  resealForwardDestinations(
+    records: ReadonlyArray<Pick<ForwardDestinationRecord, 'guildId' | 'id' | 'secret'>>,
+  ): Promise<void>;
+}
+
+/**
+ * Forwarded votes waiting to be sent, for every server (the outbox is written with the ledger, in
+ * sql-votes.ts): each destination's oldest first, one at a time.
+ */
+export interface ForwardOutboxStore {
+  /** Each destination's oldest waiting delivery that is due by `now` (of servers on `shards` if given). */
+  dueForwards(now: number, limit: number, shards?: ShardSet): Promise<DueForward[]>;
+  /** When the soonest destination's next delivery is due, if any waits. */
+  nextForwardDue(shards?: ShardSet): Promise<number | undefined>;
+  /**
+   * The attempt at `at` went as `result`: the delivery is done (delivered or given up) when `nextAt`
+   * is undefined, else it waits until then. The destination's last result becomes this one.
+   */
+  forwardSettled(due: DueForward, result: ForwardResult, at: number, nextAt?: number): Promise<void>;
+}
+
 /** The dashboard's ended sign-ins (sql-sign-outs.ts): a signed-out cookie stays refused until it expires. */
 export interface SignOutStore {
   /** Records a sign-in ended; rows past their `until` go at the same time. */
@@ -166,7 +204,9 @@ export interface StoreRoot
     SignOutStore,
     HandledInteractionStore,
     ApiKeyStore,
-    TopggRecoveryStore {
+    TopggRecoveryStore,
+    ForwardDestinationStore,
+    ForwardOutboxStore {
   readonly backend: 'sqlite' | 'postgres';
   readonly driver: 'node:sqlite' | 'better-sqlite3' | 'pg';
   /** Highest migration applied. */

@@ -137,3 +137,48 @@ export interface ServerRecord {
   /** When the bot left the server (its data goes 30 days later); null while it is in it. */
   leftAt: number | null;
 }
+
+/** How the last attempt at a forwarded delivery went, as the delivery log shows it. */
+export type ForwardResult =
+  | { outcome: 'delivered'; status: number }
+  /** Tried again later: a timeout, a network failure, 408, 429 or 5xx. */
+  | { outcome: 'retrying'; status?: number; reason?: 'timeout' | 'network' }
+  /** A 3xx (never followed) or another 4xx: this delivery is given up. */
+  | { outcome: 'gaveUp'; status: number }
+  /**
+   * Not sent, kept and tried again: a plain http URL, an address in a private, loopback, link-local
+   * or metadata range, a host that does not resolve, or a secret no key opens.
+   */
+  | { outcome: 'refused'; reason: 'http' | 'private' | 'unresolved' | 'secret' };
+
+/** A server's place its votes are forwarded to (issue 51). */
+export interface ForwardDestinationRecord {
+  guildId: string;
+  id: string;
+  url: string;
+  /** Sealed; null for one FORWARD_URLS set (its secret is FORWARD_SECRET, read from the environment). */
+  secret: string | null;
+  /** The secret's last four characters: what is shown after it was shown once. */
+  secretEnd: string;
+  fromEnvironment: boolean;
+  createdAt: number;
+  lastAt: number | null;
+  lastResult: ForwardResult | null;
+  /** Since when every attempt failed; null while it delivers. */
+  failingSince: number | null;
+  /** Deliveries waiting to be sent. */
+  waiting: number;
+}
+
+/** The oldest waiting delivery of one destination, due now. */
+export interface DueForward {
+  id: number;
+  guildId: string;
+  destinationId: string;
+  deliveryId: string;
+  body: string;
+  attempts: number;
+  url: string;
+  secret: string | null;
+  fromEnvironment: boolean;
+}

@@ -10,9 +10,9 @@ import {
   slices,
   valueRows,
   type Row,
-  type SqlValue,
 } from './sql.js';
 import type { AllServersClass, ServerScopedClass } from './sql-scoped.js';
+import { shardFilter } from './shard-filter.js';
 import type { ShardSet } from '../shards/ownership.js';
 import type { NewEvent, StoredEvent } from './root-types.js';
 
@@ -108,19 +108,6 @@ export function sqlServerEvents<Base extends ServerScopedClass>(base: Base) {
       const [row] = await this.query('SELECT MAX(received_at) AS last FROM events WHERE guild_id = $1');
       return optionalNum(row?.last);
     }
-  };
-}
-
-/**
- * ` AND` the event's server is on one of these shards, by Discord's rule `(guild id >> 22) % count`
- * (a division, which both SQLite and PostgreSQL do on 64-bit integers); nothing for every shard.
- */
-function shardFilter(shards: ShardSet | undefined, firstParam: number): { sql: string; params: SqlValue[] } {
-  if (!shards || shards.ids.length >= shards.count) return { sql: '', params: [] };
-  const list = placeholders(shards.ids.length, firstParam + 1);
-  return {
-    sql: ` AND (CAST(guild_id AS BIGINT) / 4194304) % $${firstParam} IN (${list})`,
-    params: [shards.count, ...shards.ids],
   };
 }
 

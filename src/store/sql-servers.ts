@@ -18,6 +18,7 @@ const SEALED_HEADS = SEALED_COLUMNS.map(
   .concat(`SELECT guild_id, substr(secret, 1, ${SEALED_HEAD_CHARS}) AS head FROM listings`)
   .concat(
     `SELECT guild_id, substr(api_token, 1, ${SEALED_HEAD_CHARS}) AS head FROM listings WHERE api_token IS NOT NULL`,
+    `SELECT guild_id, substr(secret, 1, ${SEALED_HEAD_CHARS}) AS head FROM forward_destinations WHERE secret IS NOT NULL`,
   )
   .join(' UNION ALL ');
 

@@ -5,6 +5,8 @@ import type { StoreRoot } from './root-ports.js';
 import { num, type Db } from './sql.js';
 import { sqlDeliveryLog } from './sql-deliveries.js';
 import { sqlEvents } from './sql-events.js';
+import { sqlForwardDestinations } from './sql-forward-destinations.js';
+import { sqlForwardOutbox } from './sql-forward-outbox.js';
 import { sqlHandledInteractions } from './sql-handled-interactions.js';
 import { sqlListings } from './sql-listings.js';
 import { AllServers } from './sql-scoped.js';
@@ -25,7 +27,13 @@ export async function sqlStore(db: Db): Promise<StoreRoot> {
 class SqlStoreRoot
   extends sqlApiKeys(
     sqlTopggRecovery(
-      sqlHandledInteractions(sqlSignOuts(sqlSweeps(sqlListings(sqlEvents(sqlDeliveryLog(sqlServers(AllServers))))))),
+      sqlForwardOutbox(
+        sqlForwardDestinations(
+          sqlHandledInteractions(
+            sqlSignOuts(sqlSweeps(sqlListings(sqlEvents(sqlDeliveryLog(sqlServers(AllServers)))))),
+          ),
+        ),
+      ),
     ),
   )
   implements StoreRoot

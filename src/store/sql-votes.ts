@@ -3,7 +3,8 @@ import { streakOnTimeline } from '../streaks/merged-timeline.js';
 import type { StreakStore, VoteLedger } from './ports.js';
 import { IDS_PER_STATEMENT, slices, valueRows } from './sql.js';
 import type { ServerScopedClass } from './sql-scoped.js';
-import { GUILDS_SITE, type NewVote, type VoteSite } from './types.js';
+import { GUILDS_SITE, recordedWeight, type NewVote, type VoteSite } from './types.js';
+import { claimedForwards, enqueueForwards, type ForwardedVote } from './sql-forward-outbox.js';
 import { sqlVoteHistory, type FreshVote, type Recorded, type SeedClaims } from './sql-vote-history.js';
 import { sqlVoteStreaks } from './sql-vote-streaks.js';
 import { sqlVotePeriods } from './sql-vote-periods.js';
@@ -66,12 +67,27 @@ export function sqlVotes<Base extends ServerScopedClass>(base: Base) {
           fresh.filter((vote) => vote.site !== GUILDS_SITE),
           tx,
         );
+        // Issue 51: the forwarded deliveries are stored with the votes, never after them.
+        await enqueueForwards(
+          tx,
+          this.guildId,
+          [...fresh.flatMap(forwarded), ...(await claimedForwards(tx, this.guildId, claimed))],
+          Date.now(),
+        );
         return [...new Set([...fresh.map((vote) => vote.userId), ...claimed.keys()])];
       }, opening);
     }
 
     // Streaks read every list's votes: a vote on any list carries the member's one streak on.
   };
+}
+
+/** A new vote as it is forwarded; the first poll's finds are never counted, so never forwarded. */
+function forwarded(vote: FreshVote): ForwardedVote[] {
+  if (vote.source === 'seed') return [];
+  const weight = recordedWeight(vote.weight ?? (vote.double ? 2 : 1));
+  const { userId, site, at: votedAt, periodEndsAt: expiresAt, streak } = vote;
+  return [{ userId, site, weight, votedAt, expiresAt, streak }];
 }
 
 /** The member's latest recorded vote on `site` (the one whose period ends last). */

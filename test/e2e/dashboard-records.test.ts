@@ -252,6 +252,31 @@ describe('credentials and listings', () => {
     expect(lines().join('\n')).not.toContain(apiKey);
   });
 
+  it('adds a forwarding destination with its secret shown once, refuses plain http, then removes it', async () => {
+    const { browser, csrf } = await signedIn();
+    // Loopback and no FORWARD_ALLOW_PRIVATE: a vote taken meanwhile is refused at its send, never sent.
+    const url = 'https://127.0.0.1:9/votes';
+    const refused = await browser.post(PAGE('listings'), {
+      action: 'forward-add',
+      forward_url: 'http://127.0.0.1:9/votes',
+      _csrf: csrf,
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('https only');
+    const added = await browser.post(PAGE('listings'), { action: 'forward-add', forward_url: url, _csrf: csrf });
+    expect(added.status).toBe(200);
+    expect(added.headers.get('cache-control')).toBe('no-store');
+    const secret = /<code class="secret">(vrf_[^<]+)<\/code>/.exec(added.text)?.[1];
+    expect(secret).toBeDefined();
+    const later = (await browser.get(PAGE('listings'))).text;
+    expect(later).toContain(url);
+    expect(later).toContain(`••••${secret!.slice(-4)}`);
+    expect(later).not.toContain(secret!);
+    const removed = await browser.post(PAGE('listings'), { action: 'forward-remove', forward_url: url, _csrf: csrf });
+    expect(removed.text).toContain('are no longer forwarded');
+    expect((await browser.get(PAGE('listings'))).text).not.toContain(url);
+  });
+
   it('refuses a list it does not know with 400, saying what to fix, and changes nothing', async () => {
     const { browser, csrf } = await signedIn();
     const refused = await browser.post(PAGE('listings'), { site: 'nowhere', action: 'rotate', _csrf: csrf });

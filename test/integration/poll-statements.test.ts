@@ -123,8 +123,10 @@ describe.each(storeBackends('bot-poll-statements-'))('round trips per poll and p
 
     // Before: PostgreSQL 15, 8 and 14; SQLite 14, 8 and 14. SQLite's statements cost no round trip
     // (each transaction a commit): an unchanged poll there is one transaction of a read and a write.
+    // A poll that records votes reads the server's forwarding destinations in the ledger's transaction
+    // (issue 51: the deliveries are stored with the votes): one more, 8 and 13.
     const bounds =
-      backend.name === 'PostgreSQL' ? { first: 8, unchanged: 1, changed: 7 } : { first: 13, unchanged: 4, changed: 12 };
+      backend.name === 'PostgreSQL' ? { first: 8, unchanged: 1, changed: 8 } : { first: 13, unchanged: 4, changed: 13 };
     expect({ first, unchanged, changed }).toEqual({
       first: Math.min(first, bounds.first),
       unchanged: Math.min(unchanged, bounds.unchanged),
@@ -167,7 +169,8 @@ describe.each(storeBackends('bot-poll-statements-'))('round trips per poll and p
 
     // Before: 9 on PostgreSQL, 9 on SQLite. SQLite's 9th: the refresh moves the scheduled end and the
     // vote's in two statements (PostgreSQL in one), so a stop between them leaves no stale end behind.
-    const bound = backend.name === 'PostgreSQL' ? 7 : 9;
+    // One more since issue 51: the forwarding destinations read in the ledger's transaction.
+    const bound = backend.name === 'PostgreSQL' ? 8 : 10;
     expect(delivery).toBeLessThanOrEqual(bound);
   });
   it('mends within ten polls the rows another writer left behind its back', async () => {

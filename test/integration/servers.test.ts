@@ -8,7 +8,7 @@ import type { Sandbox } from '../../src/sandbox/types.js';
 import { secretKey } from '../../src/secrets/secret-box.js';
 import { KEEP_AFTER_LEAVING_MS, SecretsKeyMissing, Servers } from '../../src/servers/servers.js';
 import { ServiceClients } from '../../src/servers/service-clients.js';
-import { pollOffsetMs } from '../../src/runtime/server-runtime.js';
+import { pollOffsetMs } from '../../src/runtime/poll-offset.js';
 import { openStore, type StoreRoot } from '../../src/store/index.js';
 
 const A = '111111111111111111';

@@ -50,6 +50,8 @@ export interface ListingsPageInput extends FormTarget {
   pending?: PendingList;
   /** Set when the addresses are paths only (no WEBHOOK_PUBLIC_URL): what to set, beside each address. */
   addressProblem?: string | undefined;
+  /** Vote forwarding's card (pages/forwards.ts), after the lists. */
+  forwards?: Html;
   i18n: Translator;
 }
 
@@ -62,6 +64,7 @@ export function listingsPage(input: ListingsPageInput): Html {
   return html`<section class="listings">
     ${input.credentials ? credentialsCard(input.credentials, input) : null} ${items}
     ${input.pending ? pendingCard(input.pending, input) : null} ${input.addable ? addCard(input.addable, input) : null}
+    ${input.forwards ?? null}
   </section>`;
 }
 

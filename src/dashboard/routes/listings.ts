@@ -12,6 +12,9 @@ import { formOf, type Form } from '../form-body.js';
 import { PAGES } from '../pages/form.js';
 import { LISTING_ACTIONS, LISTING_FIELDS, listingsPage, type PendingList } from '../pages/listings.js';
 import { plainText } from '../page-text.js';
+import { FORWARD_ACTIONS, FORWARD_FIELDS, forwardsCard } from '../pages/forwards.js';
+import { applyForwardAdd, applyForwardRemove } from '../../setup/forward.js';
+import type { ShownDestination } from '../../views/forward.js';
 import type { At, GuildRoute, PageRoutes } from './kit.js';
 import { backTo, doneOf, withNotice, type Notice } from './records-notice.js';
 
@@ -22,6 +25,8 @@ interface Shown {
   status?: number;
   /** A list added whose secret the site makes (Top.gg): its card asks for it. */
   pending?: PendingList;
+  /** A forwarding destination just added or given a new secret: its secret shown whole once. */
+  forward?: ShownDestination;
 }
 
 /**
@@ -72,7 +77,17 @@ async function show(at: At, shown: Shown = {}) {
     name: SITE_FACTS[site].name,
   }));
   // A page with a whole secret is kept by no cache and no history.
-  if (secret) reply.header('cache-control', 'no-store');
+  if (secret || shown.forward) reply.header('cache-control', 'no-store');
+  const destinations = (await kit.deps.base.servers.forwards.of(guild.id)).map((d) =>
+    shown.forward?.url === d.url ? shown.forward : d,
+  );
+  const forwards = forwardsCard({
+    ...v,
+    guildId: guild.id,
+    destinations,
+    fromEnvironment: kit.deps.base.servers.mode === 'single',
+    i18n,
+  });
   const body = listingsPage({
     guildId: guild.id,
     csrf: v.csrf,
@@ -80,6 +95,7 @@ async function show(at: At, shown: Shown = {}) {
     credentials: credentialsShown(kit.deps.base, guild.id),
     ...(off ? {} : { addable, addressProblem: publicUrlMissing(kit.deps.base, i18n) }),
     ...(pending ? { pending } : {}),
+    forwards,
     i18n,
   });
   const notice = shown.notice ?? (off ? { refused: found } : undefined);
@@ -108,6 +124,7 @@ async function change(at: At, form: Form) {
     await applyListingAdd(base, target, { site, apiToken: String(form[LISTING_FIELDS.apiToken] ?? '') }, actor);
     return backTo(reply, guild.id, PAGES.listings, 'saved');
   }
+  if (action === FORWARD_ACTIONS.add || action === FORWARD_ACTIONS.remove) return forward(at, form);
   if (action !== LISTING_ACTIONS.rotate) throw new UserFacingError('refusal.listingUnknownSite');
   if (site === 'guilds') {
     const { token } = await applyWebhook(base, target, { rotate: true }, actor);
@@ -148,4 +165,20 @@ function added(at: At, result: Awaited<ReturnType<typeof applyListingAdd>>) {
   }
   const { site, secret, address } = result.listing;
   return show(at, { notice: { done: i18n.t('dashboard.pages.listings.made') }, secret: { site, secret, address } });
+}
+
+/** `/setup forward add url:` and `remove url:` as the page's forms, through the same apply functions. */
+async function forward(at: At, form: Form) {
+  const { kit, v } = at;
+  const forwardUrl = String(form[FORWARD_FIELDS.url] ?? '');
+  if (form[FORWARD_FIELDS.action] === FORWARD_ACTIONS.add) {
+    const made = await applyForwardAdd(kit.deps.base, v.target, { forwardUrl }, v.actor);
+    // One already there is shown as it is: its secret by its end, nothing made.
+    const done = made.wholeSecret
+      ? v.i18n.t('dashboard.pages.listings.made')
+      : v.i18n.t('setup.forward.saved.text', { url: made.url, last4: made.secretEnd });
+    return show(at, { notice: { done }, forward: made });
+  }
+  const { key, vars } = await applyForwardRemove(kit.deps.base, v.target, { forwardUrl }, v.actor);
+  return show(at, { notice: { done: v.i18n.t(`${key}.text`, vars(v.i18n)) } });
 }

@@ -845,4 +845,67 @@ export const de: Catalog = {
   'dashboard.loggedOut.title': 'Abgemeldet',
   'dashboard.loggedOut.text':
     'Du bist in diesem Browser abgemeldet. Melde dich mit Discord an, um das Dashboard wieder zu öffnen.',
+  'option.setup.forward.name': 'weiterleiten',
+  'option.setup.forward.description':
+    'Jede Stimme an andere Bots weiterleiten: Ziel hinzufügen, entfernen, anzeigen oder testen',
+  'option.setup.forwardAdd.name': 'hinzufügen',
+  'option.setup.forwardAdd.description':
+    'Ein Ziel hinzufügen (oder ihm ein neues Geheimnis geben); das Geheimnis wird einmal gezeigt',
+  'option.setup.forwardRemove.name': 'entfernen',
+  'option.setup.forwardRemove.description': 'Keine Stimmen mehr an ein Ziel weiterleiten',
+  'option.setup.forwardList.name': 'anzeigen',
+  'option.setup.forwardList.description': 'Jedes Ziel zeigen und wie seine letzte Zustellung lief',
+  'option.setup.forwardTest.name': 'testen',
+  'option.setup.forwardTest.description': 'Jetzt eine signierte Testzustellung an die Ziele senden',
+  'option.setup.forwardUrl.name': 'url',
+  'option.setup.forwardUrl.description': 'Das Ziel, beginnend mit https://',
+  'option.setup.forwardRotate.name': 'erneuern',
+  'option.setup.forwardRotate.description': 'Ein neues Geheimnis erzeugen (das alte gilt nicht mehr)',
+  'setup.forward.title': 'Stimmen-Weiterleitung',
+  'setup.forward.none': 'Noch keine Ziele. Füge eins mit {command} hinzu.',
+  'setup.forward.verify':
+    'Jede Stimme wird per POST an jedes Ziel gesendet, signiert wie bei Top.gg v1 (`x-vote-signature`). Die Doku des Bots (forwarding-and-api.md) zeigt die Prüfung.',
+  'setup.forward.secretWhole': 'Geheimnis (nur dieses eine Mal gezeigt, im empfangenden Bot speichern): {secret}',
+  'setup.forward.secretEnd': 'Geheimnis endet auf {last4}',
+  'setup.forward.fromEnvironment': 'Gesetzt durch FORWARD_URLS, signiert mit FORWARD_SECRET',
+  'setup.forward.waiting': '{count} Zustellungen warten',
+  'setup.forward.result.never': 'noch nichts gesendet',
+  'setup.forward.result.delivered': 'zugestellt ({status}) {when}',
+  'setup.forward.result.gaveUp': '{problem} {when}: diese Zustellung wurde aufgegeben',
+  'setup.forward.result.failing': 'schlägt seit {since} fehl: {problem} {when}; wird mit Pausen erneut versucht',
+  'setup.forward.problem.status': 'antwortete {status}',
+  'setup.forward.problem.timeout': 'keine Antwort in 5 s',
+  'setup.forward.problem.network': 'keine Verbindung',
+  'setup.forward.problem.http': 'nicht gesendet: einfaches http nur für lokale Tests (FORWARD_ALLOW_PRIVATE)',
+  'setup.forward.problem.private':
+    'nicht gesendet: der Host löst zu einer privaten, Loopback-, Link-Local- oder Metadaten-Adresse auf',
+  'setup.forward.problem.unresolved': 'nicht gesendet: der Hostname löst nicht auf',
+  'setup.forward.problem.secret':
+    'nicht gesendet: sein Geheimnis lässt sich nicht öffnen (SECRETS_KEY geändert); mit rotate:true neu anlegen',
+  'setup.forward.testTitle': 'Testzustellungen',
+  'setup.forward.saved.title': 'Ziel gespeichert',
+  'setup.forward.saved.text':
+    'Stimmen werden an {url} weitergeleitet, signiert mit dem Geheimnis, das auf {last4} endet.',
+  'setup.forward.removed.title': 'Ziel entfernt',
+  'setup.forward.removed.text':
+    'Stimmen werden nicht mehr an {url} weitergeleitet; wartende Zustellungen wurden verworfen.',
+  'setup.forward.notFound.title': 'Nichts geändert',
+  'setup.forward.notFound.text': 'Kein Ziel {url} hier. {command} zeigt sie.',
+  'refusal.forwardUrlInvalid.title': 'Keine Adresse',
+  'refusal.forwardUrlInvalid.text':
+    'Gib die ganze Adresse an, etwa https://bot.example.com/votes; nichts wurde gespeichert.',
+  'refusal.forwardUrlNotHttps.title': 'Nur https',
+  'refusal.forwardUrlNotHttps.text':
+    'Stimmen werden nur über https weitergeleitet; nichts wurde gespeichert. Gib eine Adresse mit https:// an.',
+  'refusal.forwardUrlCredentials.title': 'Kein Passwort in der Adresse',
+  'refusal.forwardUrlCredentials.text':
+    'Lass Benutzername und Passwort aus der Adresse weg: die Signatur beweist, dass jede Stimme von diesem Bot kommt. Nichts wurde gespeichert.',
+  'refusal.forwardTooMany.title': 'Zu viele Ziele',
+  'refusal.forwardTooMany.text':
+    'Ein Server leitet seine Stimmen an höchstens {max} Ziele weiter; nichts wurde gespeichert. Entferne zuerst eins mit {command}.',
+  'setup.status.forward': 'Weiterleitung an {url}',
+  'setup.status.fixForward':
+    'Das Ziel muss einen POST innerhalb von 5 s mit 2xx beantworten; {command} sendet einen Test.',
+  'dashboard.pages.forward.url': 'Adresse',
+  'dashboard.pages.forward.remove': 'Nicht mehr hierhin weiterleiten',
 };

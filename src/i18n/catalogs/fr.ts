@@ -836,4 +836,65 @@ export const fr: Catalog = {
   'dashboard.loggedOut.title': 'Déconnecté',
   'dashboard.loggedOut.text':
     'Vous êtes déconnecté sur ce navigateur. Connectez-vous avec Discord pour rouvrir le tableau de bord.',
+  'option.setup.forward.name': 'transfert',
+  'option.setup.forward.description':
+    'Transmettre chaque vote à d’autres bots : ajouter, retirer, afficher ou tester une destination',
+  'option.setup.forwardAdd.name': 'ajouter',
+  'option.setup.forwardAdd.description':
+    'Ajouter une destination (ou lui donner un nouveau secret) ; son secret est montré une fois',
+  'option.setup.forwardRemove.name': 'retirer',
+  'option.setup.forwardRemove.description': 'Ne plus transmettre les votes à une destination',
+  'option.setup.forwardList.name': 'afficher',
+  'option.setup.forwardList.description': 'Afficher chaque destination et le résultat de sa dernière livraison',
+  'option.setup.forwardTest.name': 'tester',
+  'option.setup.forwardTest.description': 'Envoyer maintenant une livraison de test signée aux destinations',
+  'option.setup.forwardUrl.name': 'url',
+  'option.setup.forwardUrl.description': 'La destination, commençant par https://',
+  'option.setup.forwardRotate.name': 'renouveler',
+  'option.setup.forwardRotate.description': 'Créer un nouveau secret (l’ancien ne marche plus)',
+  'setup.forward.title': 'Transfert des votes',
+  'setup.forward.none': 'Aucune destination pour l’instant. Ajoutez-en une avec {command}.',
+  'setup.forward.verify':
+    'Chaque vote est envoyé en POST à chaque destination, signé comme Top.gg v1 (`x-vote-signature`). La doc du bot (forwarding-and-api.md) montre comment le vérifier.',
+  'setup.forward.secretWhole': 'Secret (montré cette seule fois, à garder dans le bot destinataire) : {secret}',
+  'setup.forward.secretEnd': 'Secret se terminant par {last4}',
+  'setup.forward.fromEnvironment': 'Défini par FORWARD_URLS, signé avec FORWARD_SECRET',
+  'setup.forward.waiting': '{count} livraisons en attente',
+  'setup.forward.result.never': 'rien envoyé pour l’instant',
+  'setup.forward.result.delivered': 'livré ({status}) {when}',
+  'setup.forward.result.gaveUp': '{problem} {when} : cette livraison a été abandonnée',
+  'setup.forward.result.failing': 'en échec depuis {since} : {problem} {when} ; réessayé avec des pauses',
+  'setup.forward.problem.status': 'a répondu {status}',
+  'setup.forward.problem.timeout': 'pas de réponse en 5 s',
+  'setup.forward.problem.network': 'connexion impossible',
+  'setup.forward.problem.http': 'non envoyé : http simple seulement pour les tests locaux (FORWARD_ALLOW_PRIVATE)',
+  'setup.forward.problem.private':
+    'non envoyé : l’hôte pointe vers une adresse privée, de bouclage, link-local ou de métadonnées',
+  'setup.forward.problem.unresolved': 'non envoyé : le nom d’hôte ne se résout pas',
+  'setup.forward.problem.secret':
+    'non envoyé : son secret ne s’ouvre plus (SECRETS_KEY a changé) ; ajoutez-le à nouveau avec rotate:true',
+  'setup.forward.testTitle': 'Livraisons de test',
+  'setup.forward.saved.title': 'Destination enregistrée',
+  'setup.forward.saved.text': 'Les votes sont transmis à {url}, signés avec le secret se terminant par {last4}.',
+  'setup.forward.removed.title': 'Destination retirée',
+  'setup.forward.removed.text':
+    'Les votes ne sont plus transmis à {url} ; les livraisons en attente ont été abandonnées.',
+  'setup.forward.notFound.title': 'Rien n’a changé',
+  'setup.forward.notFound.text': 'Aucune destination {url} ici. {command} les affiche.',
+  'refusal.forwardUrlInvalid.title': 'Pas une adresse',
+  'refusal.forwardUrlInvalid.text':
+    'Donnez l’adresse complète, par exemple https://bot.example.com/votes ; rien n’a été enregistré.',
+  'refusal.forwardUrlNotHttps.title': 'https uniquement',
+  'refusal.forwardUrlNotHttps.text':
+    'Les votes ne sont transmis qu’en https ; rien n’a été enregistré. Donnez une adresse commençant par https://.',
+  'refusal.forwardUrlCredentials.title': 'Pas de mot de passe dans l’adresse',
+  'refusal.forwardUrlCredentials.text':
+    'Retirez l’utilisateur et le mot de passe de l’adresse : la signature prouve que chaque vote vient de ce bot. Rien n’a été enregistré.',
+  'refusal.forwardTooMany.title': 'Trop de destinations',
+  'refusal.forwardTooMany.text':
+    'Un serveur transmet ses votes à {max} destinations au plus ; rien n’a été enregistré. Retirez-en d’abord une avec {command}.',
+  'setup.status.forward': 'Transfert vers {url}',
+  'setup.status.fixForward': 'La destination doit répondre à un POST par un 2xx en 5 s ; {command} envoie un test.',
+  'dashboard.pages.forward.url': 'Adresse',
+  'dashboard.pages.forward.remove': 'Ne plus transmettre ici',
 };
