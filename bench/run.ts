@@ -18,6 +18,7 @@ import { scaleScenario } from './scenarios/scale.js';
 import { statsScenario } from './scenarios/stats.js';
 import { throughputScenario } from './scenarios/throughput.js';
 import { voteOverHttpScenario } from './scenarios/vote-over-http.js';
+import { voteApiScenario } from './scenarios/vote-api.js';
 import { currentDrillsSection, withDrillsSection } from './drills/results-section.js';
 import { renderTable, ratioTargets, targets } from './table.js';
 import { readArgs } from '../src/core/cli-args.js';
@@ -55,6 +56,7 @@ const scenarios: Array<{ name: string; run: Scenario; kinds: BotKind[] }> = [
   { name: 'realtime', run: realtimeScenario, kinds: ['ours', 'baseline'] },
   { name: 'lists', run: listsScenario, kinds: ['ours'] },
   { name: 'forwarding', run: forwardingScenario, kinds: ['ours'] },
+  { name: 'vote-api', run: voteApiScenario, kinds: ['ours'] },
   { name: 'stats', run: statsScenario, kinds: ['ours'] },
   { name: 'scale', run: scaleScenario, kinds: ['ours'] },
 ];

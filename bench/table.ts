@@ -12,6 +12,7 @@ import { REALTIME } from './scenarios/realtime.js';
 import { SCALE } from './scenarios/scale.js';
 import { SETUP_STATUS } from './scenarios/setup-status.js';
 import { STATS_RENDER } from './scenarios/stats.js';
+import { VOTE_API_RUN } from './scenarios/vote-api.js';
 import { VOTE_OVER_HTTP, VOTE_PATHS } from './scenarios/vote-over-http.js';
 
 type Unit = 'ms' | 'us' | 'count' | 'per-s' | 'MB' | 'KB' | 'cpu-ms' | 'times';
@@ -104,6 +105,7 @@ export function rows(extraLogLevels: readonly string[]): Row[] {
     ...realtimeRows(),
     ...listsRows(),
     ...forwardingRows(),
+    ...voteApiRows(),
     ...scaleRows(),
     { id: 'stats.p50', label: `/stats picture render p50 (30 days, of ${STATS_RENDER.count})`, unit: 'ms' },
     { id: 'stats.p99', label: `/stats picture render p99 (30 days, of ${STATS_RENDER.count})`, unit: 'ms' },
@@ -194,6 +196,26 @@ function forwardingRows(): Row[] {
     { id: 'forward.p50', label: `Delivery → forwarded POST p50 (${at})`, unit: 'ms' },
     { id: 'forward.p99', label: `Delivery → forwarded POST p99 (${at})`, unit: 'ms' },
     { id: 'forward.lost', label: `Forwarded POSTs missing after ${seconds(withinMs)}`, unit: 'count' },
+  ];
+}
+
+/** Issue 51: the "has voted?" API at a fixed rate, from keep-alive connections. */
+function voteApiRows(): Row[] {
+  const { rate, seconds: runSeconds, memberShare, pageLimit, keys } = VOTE_API_RUN;
+  const mix = `${Math.round(memberShare * 100)}% member lookups, the rest pages of ${pageLimit}`;
+  const run = `Vote API at ${rate.toLocaleString('en-US')}/s for ${runSeconds} s (${mix}; ${keys.toLocaleString('en-US')} keys)`;
+  return [
+    { id: 'voteApi.achieved', label: `${run}: achieved rate of 200s`, unit: 'per-s' },
+    ...(['p50', 'p99', 'max'] as const).map((p): Row => ({
+      id: `voteApi.${p}`,
+      label: `Vote API: answer ${p}, client-side`,
+      unit: 'ms',
+    })),
+    { id: 'voteApi.memberP99', label: 'Vote API: member lookup p99', unit: 'ms' },
+    { id: 'voteApi.pageP99', label: `Vote API: page of ${pageLimit} votes p99`, unit: 'ms' },
+    { id: 'voteApi.non200', label: 'Vote API: answers other than 200', unit: 'count' },
+    { id: 'voteApi.429', label: "Vote API: 429s (keys past their limit: the bench's fault)", unit: 'count' },
+    { id: 'voteApi.cpu', label: 'Vote API: bot CPU time per request', unit: 'cpu-ms' },
   ];
 }
 
@@ -439,6 +461,15 @@ export function targets(ours: Figures): Target[] {
       text: 'scale: polls evenly spread, the busiest second at most 1.5× the mean',
       met: (ours['scale.pollRatio'] ?? Infinity) <= 1.5,
       figure: `${(ours['scale.pollRatio'] ?? Number.NaN).toFixed(2)}× (mean ${(ours['scale.pollMean'] ?? Number.NaN).toFixed(0)}/s)`,
+    },
+    {
+      text: `vote API: ${VOTE_API_RUN.rate.toLocaleString('en-US')}/s at p99 < ${VOTE_API_RUN.p99UnderMs} ms`,
+      // Within 1% of the rate offered, every answer a 200.
+      met:
+        (ours['voteApi.achieved'] ?? 0) >= VOTE_API_RUN.rate * 0.99 &&
+        (ours['voteApi.p99'] ?? Infinity) < VOTE_API_RUN.p99UnderMs &&
+        ours['voteApi.non200'] === 0,
+      figure: `${(ours['voteApi.achieved'] ?? Number.NaN).toFixed(0)}/s at p99 ${(ours['voteApi.p99'] ?? Number.NaN).toFixed(1)} ms, ${ours['voteApi.non200'] ?? 'n/a'} not 200`,
     },
     {
       text: `/stats picture: render p99 < 1 s, RSS growth < 10 MB from picture ${STATS_RENDER.warm} to ${STATS_RENDER.count}`,

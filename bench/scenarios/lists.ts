@@ -23,15 +23,14 @@ export const LISTS_RUN = {
 } as const;
 
 /** The bench server's listing on each list besides Guilds. */
-const SECRETS = sampleSecrets('bench');
+export const SECRETS = sampleSecrets('bench');
 const SITES = Object.keys(SECRETS) as AdaptedSiteId[];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Site = AdaptedSiteId | 'guilds';
 
-/** One delivery of a new member's vote, as `site` sends it to the bot at `base`. */
-function deliveryOf(site: Site, base: string, guildId: string): Request {
-  const memberId = nextSnowflake();
+/** One delivery of a member's vote (a new member unless given), as `site` sends it to the bot at `base`. */
+export function deliveryOf(site: Site, base: string, guildId: string, memberId = nextSnowflake()): Request {
   if (site === 'guilds')
     return {
       url: base,
@@ -42,7 +41,7 @@ function deliveryOf(site: Site, base: string, guildId: string): Request {
 }
 
 /** Sends the requests at `rate` a second (open loop); each one's time to a 200, Infinity for anything else. */
-async function paced(requests: readonly Request[], rate: number): Promise<number[]> {
+export async function paced(requests: readonly Request[], rate: number): Promise<number[]> {
   const started = performance.now();
   return Promise.all(
     requests.map(async ({ url, headers, body }, i) => {

@@ -17,15 +17,16 @@ const BEARER = /^Bearer +(\S+) *$/i;
 
 /**
  * Who a request's `Authorization: Bearer <key>` is: the server its key is bound to. Only hashes are
- * compared, each in constant time; a store key is found by its hash (an index read that learns
- * nothing of the key), then its hash compared again.
+ * looked up and compared: API_KEYS's in a set, a store key by an index read and then its hash
+ * compared again in constant time. A lookup's time depends on the hash alone, which tells nothing
+ * of any key, and a request costs the same however many keys there are.
  */
 export class KeyCheck {
-  readonly #single: { guildId: string; hashes: string[] } | undefined;
+  readonly #single: { guildId: string; hashes: ReadonlySet<string> } | undefined;
 
   constructor(private readonly options: KeyCheckOptions) {
     const single = options.single;
-    this.#single = single && { guildId: single.guildId, hashes: single.keys.map(hashApiKey) };
+    this.#single = single && { guildId: single.guildId, hashes: new Set(single.keys.map(hashApiKey)) };
   }
 
   /** The key's holder; undefined for no key, a malformed one or one no server has. May read the store. */
@@ -34,12 +35,8 @@ export class KeyCheck {
     // Not the shape of any key: refused with no hash and no store read.
     if (key === undefined || !isApiKey(key)) return undefined;
     const hash = hashApiKey(key);
-    if (this.#single) {
-      // Every one compared, none skipped: the time taken says nothing of which matched.
-      let found = false;
-      for (const known of this.#single.hashes) found = sameHash(known, hash) || found;
-      if (found) return { guildId: this.#single.guildId, bucket: hash };
-    }
+    // A set, not every key compared in turn: with a thousand keys that cost a millisecond a request.
+    if (this.#single?.hashes.has(hash)) return { guildId: this.#single.guildId, bucket: hash };
     const record = await this.options.store.apiKeyByHash(hash);
     return record && sameHash(record.keyHash, hash) ? { guildId: record.guildId, bucket: hash } : undefined;
   }

@@ -83,6 +83,7 @@ describe('a request’s key, checked', () => {
     const check = new KeyCheck({ store: root, single: { guildId: SERVER_B, keys: [newApiKey(), own] } });
     expect(await check.holder(bearer(own))).toEqual({ guildId: SERVER_B, bucket: hashApiKey(own) });
     expect((await check.holder(bearer(keyA)))?.guildId).toBe(SERVER_A);
+    expect(await check.holder(bearer(newApiKey()))).toBeUndefined();
   });
 
   it("never reads the store for a header that is no key's shape", async () => {
