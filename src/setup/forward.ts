@@ -112,7 +112,11 @@ export async function forwardTestAnswer(
 ): Promise<MessageView> {
   const { guildId } = target;
   const all = await ctx.servers.forwards.of(guildId);
-  const chosen = input.forwardUrl === undefined ? all : all.filter((d) => d.url === input.forwardUrl?.trim());
+  const url = input.forwardUrl?.trim();
+  const chosen = url === undefined ? all : all.filter((d) => d.url === url);
+  // A mistyped address is said as such, not as "no destinations yet".
+  if (url !== undefined && chosen.length === 0 && all.length > 0)
+    throw new UserFacingError('setup.forward.notFound', { url, command: '`/setup forward list`' });
   const tested = await Promise.all(chosen.map((destination) => testOne(ctx, destination)));
   ctx.logger.info({ guildId, destinations: tested.length }, 'forwarding test sent with /setup');
   return forwardTestView(

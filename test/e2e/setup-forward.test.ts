@@ -150,6 +150,14 @@ describe('/setup forward', () => {
     expect(textOf(status)).toMatch(/✔ \*\*Forwarding to http:\/\/127\.0\.0\.1:\d+\/votes\*\*: delivered \(200\)/);
   });
 
+  it('says an address that is not a destination is not one, and sends nothing', async () => {
+    const before = destination.received.length;
+    const other = 'https://other.example.com/votes';
+    const tested = await setup(A, group('forward', 'test', [url(other)])).waitForMessage();
+    expect(textOf(tested)).toContain(`No destination ${other} here`);
+    expect(destination.received.length).toBe(before);
+  });
+
   it('removes it: nothing is forwarded there any more', async () => {
     const removed = await setup(A, group('forward', 'remove', [url(destination.url)])).waitForMessage();
     expect(textOf(removed)).toContain('Destination removed');
