@@ -83,6 +83,18 @@ export class InlineCallbacks {
     });
   }
 
+  /**
+   * A callback handed here directly (reply-fast's plain answer) rather than through REST, whose queue
+   * and handler it would only pass through: true when it became the HTTP response, false when the
+   * interaction waits no longer (deferred here), so the callback goes through REST to become an edit.
+   */
+  answerWith(interactionId: string, callback: { type: number; data?: unknown }): boolean {
+    const waiting = this.#waiting.get(interactionId);
+    if (waiting === undefined) return false;
+    waiting(jsonAnswer(JSON.stringify(callback)));
+    return true;
+  }
+
   /** REST's makeRequest: a claimed interaction's callback is answered here, anything else is sent. */
   readonly makeRequest: RESTOptions['makeRequest'] = async (url, init) => {
     const route = CALLBACK_ROUTE.exec(url);

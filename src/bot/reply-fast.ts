@@ -77,9 +77,12 @@ async function postCallback(interaction: Repliable, body: { type: number; data: 
   const route = Routes.interactionCallback(interaction.id, interaction.token);
   const url = `${rest.options.api}/v${rest.options.version}${route}`;
   const viaRest = () => rest.post(route, { body, auth: false });
-  // An interaction that came over HTTP is answered in that response, which REST's makeRequest holds.
-  if (inlineCallbacksOf(interaction.client)?.claims(interaction.id)) {
-    await viaRest();
+  // An interaction that came over HTTP is answered in that response: at once while it waits, else
+  // through REST, whose makeRequest turns the answer into an edit of the deferral sent meanwhile.
+  const inline = inlineCallbacksOf(interaction.client);
+  if (inline?.claims(interaction.id)) {
+    if (inline.answerWith(interaction.id, body)) tell(interaction, body.type, true);
+    else await viaRest();
     return;
   }
   // The status once the headers are in: a body that fails after them does not make the callback unsent.

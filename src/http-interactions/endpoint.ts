@@ -119,8 +119,7 @@ interface Answering {
 
 /** One request: checked (path, method, size, signature, shape, once) before the handlers see it. */
 async function answer(req: IncomingMessage, res: ServerResponse, { key, now, options, refuse }: Answering) {
-  if (new URL(req.url ?? '/', 'http://endpoint').pathname !== INTERACTIONS_PATH)
-    return refuse(res, 404, 'not_found', 'not found');
+  if (pathOf(req.url) !== INTERACTIONS_PATH) return refuse(res, 404, 'not_found', 'not found');
   if (req.method !== 'POST') {
     res.setHeader('allow', 'POST');
     return refuse(res, 405, 'method', 'method not allowed');
@@ -149,6 +148,11 @@ async function answer(req: IncomingMessage, res: ServerResponse, { key, now, opt
   if (options.once && !(await options.once(guildId, interaction.id, until)))
     return refuse(res, 409, 'replayed', 'this interaction was already handled');
   sendJson(res, await options.deliver(interaction));
+}
+
+/** The request's path: Discord's requests name it alone, so a URL is parsed only for anything else. */
+function pathOf(target = '/'): string {
+  return target === INTERACTIONS_PATH ? target : new URL(target, 'http://endpoint').pathname;
 }
 
 function parsedOrUndefined(body: Buffer): unknown {

@@ -57,6 +57,7 @@ export type {
   DueForward,
   ForwardDestinationRecord,
   ForwardResult,
+  InteractionClaim,
 } from './root-types.js';
 
 /**

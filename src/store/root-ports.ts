@@ -6,6 +6,7 @@ import type {
   DueForward,
   ForwardDestinationRecord,
   ForwardResult,
+  InteractionClaim,
   ListingActivity,
   ListingRecord,
   NewEvent,
@@ -184,8 +185,11 @@ export interface ApiKeyStore {
 
 /** Interactions answered over HTTP (sql-handled-interactions.ts): a replayed request runs nothing. */
 export interface HandledInteractionStore {
-  /** True when `id` is claimed here for the first time; false when it was handled before. */
-  claimInteraction(guildId: string, id: string, until: number): Promise<boolean>;
+  /**
+   * Each id claimed for its server until `until`, in one statement (one commit): true where it is
+   * claimed here for the first time, false where it was handled before or comes again in `claims`.
+   */
+  claimInteractions(claims: readonly InteractionClaim[]): Promise<boolean[]>;
   /** Drops the rows whose `until` has passed; returns how many went. */
   forgetHandledInteractions(now: number): Promise<number>;
 }

@@ -182,3 +182,11 @@ export interface DueForward {
   secret: string | null;
   fromEnvironment: boolean;
 }
+
+/** An interaction answered over HTTP, claimed so a replay of its signed request runs nothing. */
+export interface InteractionClaim {
+  guildId: string;
+  id: string;
+  /** When its signature turns stale: the row is kept until then. */
+  until: number;
+}

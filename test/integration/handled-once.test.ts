@@ -41,8 +41,8 @@ describe('HandledOnce', () => {
     const root = await store('failing');
     let failing = true;
     const flaky: HandledInteractionStore = {
-      claimInteraction: (...args) =>
-        failing ? Promise.reject(new Error('database is locked')) : root.claimInteraction(...args),
+      claimInteractions: (claims) =>
+        failing ? Promise.reject(new Error('database is locked')) : root.claimInteractions(claims),
       forgetHandledInteractions: (now) => root.forgetHandledInteractions(now),
     };
     const { logger, lines } = capturedLog();
@@ -55,6 +55,57 @@ describe('HandledOnce', () => {
     ]);
     failing = false;
     expect(await once.first(SERVER, '1300000000000000012', until)).toBe(true);
-    expect(await root.claimInteraction(SERVER, '1300000000000000012', until)).toBe(false);
+    expect(await root.claimInteractions([{ guildId: SERVER, id: '1300000000000000012', until }])).toEqual([false]);
+  });
+
+  it('writes the claims made at once together, each id claimed once across processes sharing the store', async () => {
+    const root = await store('together');
+    const batches: number[] = [];
+    const counted: HandledInteractionStore = {
+      claimInteractions: (claims) => {
+        batches.push(claims.length);
+        return root.claimInteractions(claims);
+      },
+      forgetHandledInteractions: (now) => root.forgetHandledInteractions(now),
+    };
+    const { logger, lines } = capturedLog();
+    const [one, other] = [new HandledOnce(counted, logger), new HandledOnce(counted, logger)];
+    const ids = Array.from({ length: 20 }, (_, i) => String(1300000000000000100n + BigInt(i)));
+    const until = Date.now() + 300_000;
+    const [ours, theirs] = await Promise.all(
+      [one, other].map((once) => Promise.all(ids.map((id) => once.first(SERVER, id, until)))),
+    );
+    expect(ids.map((_, i) => [ours![i], theirs![i]].filter(Boolean).length)).toEqual(ids.map(() => 1));
+    expect(batches).toEqual([20, 20]);
+    expect(lines.filter((line) => line.level >= 40)).toEqual([]);
+  });
+
+  it('writes the claims made during a write in the next one, each answered once it is stored', async () => {
+    const root = await store('next');
+    const batches: number[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const writing = new Promise<void>((resolve) => (started = resolve));
+    const gated: HandledInteractionStore = {
+      claimInteractions: async (claims) => {
+        batches.push(claims.length);
+        started();
+        await held;
+        return root.claimInteractions(claims);
+      },
+      forgetHandledInteractions: (now) => root.forgetHandledInteractions(now),
+    };
+    const once = new HandledOnce(gated, capturedLog().logger);
+    const until = Date.now() + 300_000;
+    const first = once.first(SERVER, '1300000000000000201', until);
+    await writing;
+    const later = ['1300000000000000202', '1300000000000000203', '1300000000000000201'].map((id) =>
+      once.first(SERVER, id, until),
+    );
+    release();
+    expect(await Promise.all([first, ...later])).toEqual([true, true, true, false]);
+    // The repeat was refused from memory, without the store.
+    expect(batches).toEqual([1, 2]);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { Client, Events, InteractionResponseType, type Interaction } from 'discord.js';
 import { InlineCallbacks } from '../../src/bot/inline-callbacks.js';
+import { onCallbackAnswered, replyPlain } from '../../src/bot/reply-fast.js';
 import { replyInTime } from '../../src/bot/respond.js';
 import { deliverTo } from '../../src/http-interactions/deliver.js';
 import { startInteractionsEndpoint, type InteractionsEndpoint } from '../../src/http-interactions/endpoint.js';
@@ -59,6 +60,8 @@ const typeOf = async (handle: { answered: Promise<{ body: Buffer }> }) =>
 
 describe('interactions over HTTP', () => {
   it("answers a plain reply in the HTTP response, through reply-fast's path too", async () => {
+    const told: [string, number, boolean][] = [];
+    onCallbackAnswered(client, (...answer) => told.push(answer));
     handler = async (interaction) => {
       if (interaction.isChatInputCommand())
         await replyInTime(interaction, Promise.resolve({ content: 'inline' }), { ephemeral: true });
@@ -67,6 +70,23 @@ describe('interactions over HTTP', () => {
     expect(await typeOf(handle)).toBe(InteractionResponseType.ChannelMessageWithSource);
     expect((await handle.waitForMessage()).content).toBe('inline');
     expect(discord.requests.filter((r) => r.path.includes('/callback'))).toEqual([]);
+    // Handed to the response at once, not through REST's queue: still told as an answered callback (metrics).
+    expect(told).toEqual([[handle.id, InteractionResponseType.ChannelMessageWithSource, true]]);
+  });
+
+  it("turns reply-fast's plain answer made after the endpoint's deferral into an edit of it", async () => {
+    let deferral!: Promise<unknown>;
+    handler = async (interaction) => {
+      if (!interaction.isChatInputCommand()) return;
+      // Late for certain: the handler answers once the endpoint's own answer has gone.
+      await deferral;
+      await replyPlain(interaction, { content: 'late plain answer' }, undefined);
+    };
+    const handle = discord.sendInteractionHttp(endpoint.url, aged(slashCommand({ name: 'vote', member: member() })));
+    deferral = handle.answered;
+    expect(await typeOf(handle)).toBe(InteractionResponseType.DeferredChannelMessageWithSource);
+    await handle.waitFor((h) => h.message()?.content === 'late plain answer');
+    expect(handle.rejectedCallbacks).toEqual([]);
   });
 
   it('defers a command whose handler has not answered by the deadline, and turns its late reply into an edit', async () => {
@@ -128,6 +148,13 @@ describe('interactions over HTTP', () => {
     expect((await first).status).toBe(200);
     expect(again.status).toBe(409);
     expect(runs).toBe(1);
+  });
+
+  it('answers its own path, with or without a query, and refuses any other with 404', async () => {
+    const ping = JSON.stringify({ type: 1 });
+    expect((await discord.postSigned(`${endpoint.url}?from=discord`, ping)).status).toBe(200);
+    expect((await discord.postSigned(endpoint.url.replace(/\/interactions$/, '/other'), ping)).status).toBe(404);
+    expect((await discord.postSigned(`${endpoint.url}/more`, ping)).status).toBe(404);
   });
 
   it('logs refused requests as one counted line, never one per request', async () => {

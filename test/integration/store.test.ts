@@ -798,21 +798,27 @@ describe.each([sqlite, ...otherSqlite, postgres])('the store on $name', (backend
 
   it('claims an interaction id once, for any process on the store, until its window closes', async () => {
     const id = '1300000000000000777';
+    const claim = (guildId: string, claimed: string, until: number) => ({ guildId, id: claimed, until });
+    // Two processes at once, and the same id twice in one batch: the id is claimed once in all.
     const claims = await Promise.all([
-      root.claimInteraction(SERVER, id, 10_000),
-      root.claimInteraction(OTHER_SERVER, id, 10_000),
+      root.claimInteractions([claim(SERVER, id, 10_000), claim(SERVER, '1300000000000000776', 10_000)]),
+      root.claimInteractions([claim(OTHER_SERVER, id, 10_000), claim(OTHER_SERVER, id, 10_000)]),
     ]);
-    expect(claims.sort()).toEqual([false, true]);
+    expect(claims[0]![1]).toBe(true);
+    expect([claims[0]![0], ...claims[1]!].sort()).toEqual([false, false, true]);
     const again = await backend.open(target);
     try {
-      expect(await again.claimInteraction(SERVER, id, 10_000)).toBe(false);
-      expect(await again.claimInteraction(SERVER, '1300000000000000778', 20_000)).toBe(true);
+      expect(
+        await again.claimInteractions([claim(SERVER, id, 10_000), claim(SERVER, '1300000000000000778', 20_000)]),
+      ).toEqual([false, true]);
     } finally {
       await again.close();
     }
-    expect(await root.forgetHandledInteractions(10_000)).toBe(1);
-    // Its window closed: the row is gone, the later one stays.
-    expect(await root.claimInteraction(SERVER, '1300000000000000778', 20_000)).toBe(false);
+    expect(await root.forgetHandledInteractions(10_000)).toBe(2);
+    // Their window closed: the rows are gone, the later one stays.
+    expect(await root.claimInteractions([claim(SERVER, '1300000000000000778', 20_000)])).toEqual([false]);
+    expect(await root.claimInteractions([claim(SERVER, id, 20_000)])).toEqual([true]);
+    expect(await root.claimInteractions([])).toEqual([]);
     expect(await root.forgetHandledInteractions(10_000)).toBe(0);
   });
 });
