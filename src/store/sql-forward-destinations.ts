@@ -1,5 +1,5 @@
 import type { ForwardDestinationStore } from './root-ports.js';
-import { num, optionalNum, type Row } from './sql.js';
+import { num, optionalNum, updateEach, type Row } from './sql.js';
 import type { AllServersClass } from './sql-scoped.js';
 import type { ForwardDestinationRecord, ForwardResult } from './root-types.js';
 
@@ -58,14 +58,11 @@ export function sqlForwardDestinations<Base extends AllServersClass>(base: Base)
     }
 
     resealForwardDestinations(records: ReadonlyArray<Pick<SavedDestination, 'guildId' | 'id' | 'secret'>>) {
-      return this.db.transaction(async (tx) => {
-        for (const record of records)
-          await tx.query('UPDATE forward_destinations SET secret = $3 WHERE guild_id = $1 AND id = $2', [
-            record.guildId,
-            record.id,
-            record.secret,
-          ]);
-      });
+      return updateEach(
+        this.db,
+        'UPDATE forward_destinations SET secret = $3 WHERE guild_id = $1 AND id = $2',
+        records.map((record) => [record.guildId, record.id, record.secret]),
+      );
     }
   };
 }

@@ -1,6 +1,6 @@
 import type { ListingStore } from './root-ports.js';
 import { announceServerChange } from './servers-channel.js';
-import { num, optionalNum, type Row } from './sql.js';
+import { num, optionalNum, updateEach, type Row } from './sql.js';
 import type { AllServersClass } from './sql-scoped.js';
 import type { ListingActivity, ListingRecord } from './root-types.js';
 
@@ -71,15 +71,11 @@ export function sqlListings<Base extends AllServersClass>(base: Base) {
     }
 
     resealListings(records: readonly Pick<ListingRecord, 'guildId' | 'site' | 'secret' | 'apiToken'>[]): Promise<void> {
-      return this.db.transaction(async (tx) => {
-        for (const record of records)
-          await tx.query('UPDATE listings SET secret = $3, api_token = $4 WHERE guild_id = $1 AND site = $2', [
-            record.guildId,
-            record.site,
-            record.secret,
-            record.apiToken ?? null,
-          ]);
-      });
+      return updateEach(
+        this.db,
+        'UPDATE listings SET secret = $3, api_token = $4 WHERE guild_id = $1 AND site = $2',
+        records.map((record) => [record.guildId, record.site, record.secret, record.apiToken ?? null]),
+      );
     }
   };
 }

@@ -47,6 +47,13 @@ export function* slices<T>(items: readonly T[], size: number): Generator<T[]> {
 }
 
 /** A column's value as a number, whichever type the driver gave it (PostgreSQL's sums come as text). */
+/** One statement run once for each row of values, all in one transaction (re-sealed secrets: each row its own). */
+export function updateEach(db: Db, statement: string, rows: readonly SqlValue[][]): Promise<void> {
+  return db.transaction(async (tx) => {
+    for (const params of rows) await tx.query(statement, params);
+  });
+}
+
 export const num = (value: unknown): number => Number(value);
 
 /** A nullable text column's value. */
