@@ -1,20 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { textOf } from '../../tools/conversation.js';
-import {
-  member,
-  MODERATOR_PERMISSIONS,
-  modalSubmit,
-  nextSnowflake,
-  OptionType,
-  slashCommand,
-  type CommandOption,
-  type Message,
-} from '../../tools/discord-standin/index.js';
+import { nextSnowflake, OptionType, type CommandOption, type Message } from '../../tools/discord-standin/index.js';
 import { startForwardDestination, verifySignature, type ForwardDestination } from '../../tools/forward-destination.js';
 import { sendAs } from '../../tools/list-senders/send.js';
 import { receiverEnv, removeStoreFiles } from '../../tools/receiver-env.js';
 import { startWorld, type World } from '../../tools/world.js';
+import { group, manyServerSettings, setupAsAdmin, sub } from '../support/multi-server.js';
 
 // Issue 51 in many-server mode: `/setup forward add|list|test|remove` through the built bot and the
 // Discord stand-in. A forwards to a local destination; B, on the same bot, forwards nowhere.
@@ -24,9 +16,9 @@ const B = nextSnowflake();
 const KEY_A = { apiKey: 'forward-a-api-key-1357', appId: 'forward-a-app-id-2468' };
 const KEY_B = { apiKey: 'forward-b-api-key-9753', appId: 'forward-b-app-id-8642' };
 const SECRETS_KEY = randomBytes(32).toString('base64');
-const admin = member({ permissions: MODERATOR_PERMISSIONS });
 
 let world: World;
+let asAdmin: ReturnType<typeof setupAsAdmin>;
 let destination: ForwardDestination;
 let receiverUrl: string;
 /** The secret /setup forward add showed whole, and discord.place's listing secret, per server. */
@@ -34,29 +26,13 @@ let forwardSecret = '';
 const listingSecret = new Map<string, string>();
 
 function setup(guildId: string, options: CommandOption[]) {
-  return world.discord.sendInteraction(slashCommand({ name: 'setup', guildId, member: admin, options }));
+  return asAdmin.setup(guildId, options);
 }
-const sub = (name: string, options: CommandOption[] = []): CommandOption[] => [
-  { name, type: OptionType.Subcommand, options },
-];
-const group = (name: string, subName: string, options: CommandOption[] = []): CommandOption[] => [
-  { name, type: OptionType.SubcommandGroup, options: sub(subName, options) },
-];
 const url = (value: string): CommandOption => ({ name: 'url', type: OptionType.String, value });
 const fieldsOf = (message: Message) => (message.embeds[0]!.fields ?? []) as Array<{ name: string; value: string }>;
 
 async function setUp(guildId: string, key: { apiKey: string; appId: string }): Promise<void> {
-  const modal = await setup(guildId, sub('credentials')).waitForModal();
-  await world.discord
-    .sendInteraction(
-      modalSubmit({
-        customId: modal.custom_id,
-        guildId,
-        member: admin,
-        fields: { api_key: key.apiKey, app_id: key.appId },
-      }),
-    )
-    .waitForMessage(10_000);
+  await asAdmin.credentials(guildId, key);
   const site: CommandOption = { name: 'site', type: OptionType.String, value: 'discordplace' };
   const added = await setup(guildId, group('listing', 'add', [site])).waitForMessage();
   const secret = /`([^`]+)`/.exec(fieldsOf(added).find((f) => f.name === 'Secret')?.value ?? '')?.[1];
@@ -75,15 +51,11 @@ beforeAll(async () => {
     discord: { guildId: A, otherGuildIds: [B] },
     env: {
       ...env,
-      DISCORD_GUILD_ID: '',
-      SERVICE_API_KEY: '',
-      SERVICE_APP_ID: '',
-      MODERATOR_ROLE_IDS: '',
-      REVIEW_LOG_CHANNEL_ID: '',
-      SECRETS_KEY,
+      ...manyServerSettings(SECRETS_KEY),
       FORWARD_ALLOW_PRIVATE: 'true',
     },
   });
+  asAdmin = setupAsAdmin(world.discord);
   await setUp(A, KEY_A);
   await setUp(B, KEY_B);
 }, 60_000);

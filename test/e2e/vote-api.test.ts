@@ -2,20 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { newApiKey } from '../../src/secrets/api-keys.js';
 import { textOf } from '../../tools/conversation.js';
-import {
-  member,
-  MODERATOR_PERMISSIONS,
-  modalSubmit,
-  nextSnowflake,
-  OptionType,
-  slashCommand,
-  type CommandOption,
-  type Message,
-} from '../../tools/discord-standin/index.js';
+import { nextSnowflake, OptionType, type CommandOption, type Message } from '../../tools/discord-standin/index.js';
 import { deliver, voteEvent } from '../../tools/guilds-webhook.js';
 import { sendAs } from '../../tools/list-senders/send.js';
 import { receiverEnv, removeStoreFiles } from '../../tools/receiver-env.js';
 import { startWorld, type World } from '../../tools/world.js';
+import { group, manyServerSettings, setupAsAdmin, sub } from '../support/multi-server.js';
 import { apiClient, type ApiAnswer } from '../support/api-answers.js';
 
 // Issue 51, item 2: the "has voted?" API on the built bot's receiver port, in many-server mode,
@@ -31,9 +23,9 @@ const SECRETS_KEY = randomBytes(32).toString('base64');
 const VOTER = nextSnowflake();
 
 let world: World;
+let asAdmin: ReturnType<typeof setupAsAdmin>;
 let receiverUrl: string;
 let api: ReturnType<typeof apiClient>;
-const admin = member({ permissions: MODERATOR_PERMISSIONS });
 const guildsToken = new Map<string, string>();
 /** Every key made, to look for in the log at the end. */
 const made: string[] = [];
@@ -46,15 +38,11 @@ beforeAll(async () => {
     discord: { guildId: A, otherGuildIds: [B] },
     env: {
       ...env,
-      DISCORD_GUILD_ID: '',
-      SERVICE_API_KEY: '',
-      SERVICE_APP_ID: '',
-      MODERATOR_ROLE_IDS: '',
-      REVIEW_LOG_CHANNEL_ID: '',
-      SECRETS_KEY,
+      ...manyServerSettings(SECRETS_KEY),
       LOG_LEVEL: 'debug',
     },
   });
+  asAdmin = setupAsAdmin(world.discord);
   api = apiClient(url.replace(/\/webhook$/, ''));
   await setUp(A, KEY_A);
   await setUp(B, KEY_B);
@@ -65,31 +53,15 @@ afterAll(async () => {
 });
 
 function setup(guildId: string, options: CommandOption[]) {
-  return world.discord.sendInteraction(slashCommand({ name: 'setup', guildId, member: admin, options }));
+  return asAdmin.setup(guildId, options);
 }
-const sub = (name: string, options: CommandOption[] = []): CommandOption[] => [
-  { name, type: OptionType.Subcommand, options },
-];
-const group = (name: string, subcommand: string, options: CommandOption[] = []): CommandOption[] => [
-  { name, type: OptionType.SubcommandGroup, options: sub(subcommand, options) },
-];
 const named = (value: string): CommandOption[] => [{ name: 'name', type: OptionType.String, value }];
 const fieldOf = (message: Message, name: string) =>
   ((message.embeds[0]!.fields ?? []) as Array<{ name: string; value: string }>).find((f) => f.name === name)?.value ??
   '';
 
 async function setUp(guildId: string, key: { apiKey: string; appId: string }): Promise<void> {
-  const modal = await setup(guildId, sub('credentials')).waitForModal();
-  await world.discord
-    .sendInteraction(
-      modalSubmit({
-        customId: modal.custom_id,
-        guildId,
-        member: admin,
-        fields: { api_key: key.apiKey, app_id: key.appId },
-      }),
-    )
-    .waitForMessage(10_000);
+  await asAdmin.credentials(guildId, key);
   const webhook = await setup(guildId, sub('webhook')).waitForMessage();
   guildsToken.set(guildId, fieldOf(webhook, 'Token').replace(/`/g, ''));
 }

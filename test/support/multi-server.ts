@@ -4,7 +4,16 @@ import { Servers } from '../../src/servers/servers.js';
 import { openStore, type ServerSettingsRecord } from '../../src/store/index.js';
 import type { BotProcess, LogLine } from '../../tools/bot-process.js';
 import { textOf } from '../../tools/conversation.js';
-import { textChannelIdFor, type DiscordStandIn } from '../../tools/discord-standin/index.js';
+import {
+  member,
+  MODERATOR_PERMISSIONS,
+  modalSubmit,
+  OptionType,
+  slashCommand,
+  textChannelIdFor,
+  type CommandOption,
+  type DiscordStandIn,
+} from '../../tools/discord-standin/index.js';
 import { botEnvironment } from '../../tools/world.js';
 
 /**
@@ -12,15 +21,51 @@ import { botEnvironment } from '../../tools/world.js';
  * single-server settings blanked, as a host of many servers leaves them.
  */
 export function multiServerBotEnv(discord: DiscordStandIn, sandbox: Sandbox, secretsKey: string) {
-  return {
-    ...botEnvironment(discord, sandbox),
-    DISCORD_GUILD_ID: '',
-    SERVICE_API_KEY: '',
-    SERVICE_APP_ID: '',
-    MODERATOR_ROLE_IDS: '',
-    REVIEW_LOG_CHANNEL_ID: '',
-    SECRETS_KEY: secretsKey,
+  return { ...botEnvironment(discord, sandbox), ...manyServerSettings(secretsKey) };
+}
+
+/** The single-server settings a host of many servers leaves blank, and the key that seals each server's secrets. */
+export const manyServerSettings = (secretsKey: string) => ({
+  DISCORD_GUILD_ID: '',
+  SERVICE_API_KEY: '',
+  SERVICE_APP_ID: '',
+  MODERATOR_ROLE_IDS: '',
+  REVIEW_LOG_CHANNEL_ID: '',
+  SECRETS_KEY: secretsKey,
+});
+
+/** A `/setup` subcommand's options. */
+export const sub = (name: string, options: CommandOption[] = []): CommandOption[] => [
+  { name, type: OptionType.Subcommand, options },
+];
+
+/** A `/setup` subcommand in a group (`forward add`, `api-key create`). */
+export const group = (name: string, subcommand: string, options: CommandOption[] = []): CommandOption[] => [
+  { name, type: OptionType.SubcommandGroup, options: sub(subcommand, options) },
+];
+
+/**
+ * `/setup` as a server's admin sends it, and `/setup credentials` filled in: the step that makes a
+ * server set up on a bot of many servers.
+ */
+export function setupAsAdmin(discord: DiscordStandIn) {
+  const admin = member({ permissions: MODERATOR_PERMISSIONS });
+  const setup = (guildId: string, options: CommandOption[]) =>
+    discord.sendInteraction(slashCommand({ name: 'setup', guildId, member: admin, options }));
+  const credentials = async (guildId: string, key: { apiKey: string; appId: string }): Promise<void> => {
+    const modal = await setup(guildId, sub('credentials')).waitForModal();
+    await discord
+      .sendInteraction(
+        modalSubmit({
+          customId: modal.custom_id,
+          guildId,
+          member: admin,
+          fields: { api_key: key.apiKey, app_id: key.appId },
+        }),
+      )
+      .waitForMessage(10_000);
   };
+  return { setup, credentials };
 }
 
 export interface SeededServer {
