@@ -12,25 +12,14 @@ const STALL_MS = 5 * TURN_MS;
  */
 export class LoopClock {
   #lastTurn = realNow();
-  /** The last stall the timer saw end, and when: its turn runs before the I/O that waited through it. */
-  #lastStall = { endedAt: Number.NEGATIVE_INFINITY, ms: 0 };
   readonly #timer = setInterval(() => {
-    const at = realNow();
-    const gap = at - this.#lastTurn;
-    if (gap > STALL_MS) this.#lastStall = { endedAt: at, ms: gap };
-    this.#lastTurn = at;
+    this.#lastTurn = realNow();
   }, TURN_MS).unref();
 
-  /**
-   * Milliseconds the loop was held before now, or 0 when it turned on time. After a stall the loop
-   * runs its timers before the sockets that became readable meanwhile, so a stall that ended just
-   * before this read (less than a stall's length ago) still counts.
-   */
+  /** Milliseconds the loop was held before now, or 0 when it turned on time. */
   stalledFor(): number {
-    const at = realNow();
-    const gap = at - this.#lastTurn;
-    if (gap > STALL_MS) return gap;
-    return at - this.#lastStall.endedAt < STALL_MS ? this.#lastStall.ms : 0;
+    const gap = realNow() - this.#lastTurn;
+    return gap > STALL_MS ? gap : 0;
   }
 
   stop(): void {
