@@ -58,6 +58,11 @@ export interface DiscordStandInOptions {
   moderatorRoleId?: string;
   /** A first callback later than this after dispatch gets 10062 Unknown interaction. Default 3000; 0 turns it off. */
   interactionDeadlineMs?: number;
+  /**
+   * A stall of the stand-in's own process is kept off the bot's clock (default true). Off where a
+   * test holds Date and sends from this same process: its own sending is then no stall to excuse.
+   */
+  excuseOwnStalls?: boolean;
   /** Discord's per-channel message limits (5 per 5 s) and member role limits (10 per s per guild), with bucket headers and 429s. Default on. */
   channelRateLimits?: boolean;
   /**
@@ -896,8 +901,8 @@ export async function startDiscordStandIn(options: DiscordStandInOptions = {}): 
     roleRateLimits,
     globalLimit,
     { shards: Math.max(1, options.recommendedShards ?? 1), maxConcurrency },
-    // Every stand-in: its own stalls are not charged to the bot, in the global limit or an interaction's 3 s.
-    new LoopClock(),
+    // Its own stalls are not charged to the bot, in the global limit or an interaction's 3 s.
+    options.excuseOwnStalls === false ? undefined : new LoopClock(),
   );
   return standIn;
 }
