@@ -126,8 +126,9 @@ describe('the inbox poll, the safety net behind the wake-up', () => {
       await until(() => reads > 0, 2_000, "the wake's drain");
       const id = await root.addEvent(A, 'vote', { event: 'vote', guildId: A }, Date.now());
       const stored = Date.now();
-      await until(() => handled.includes(id), 2_000, 'the poll to find the event');
-      expect(Date.now() - stored).toBeLessThan(1_000);
+      await until(() => handled.includes(id), 5_000, 'the poll to find the event');
+      // Ten polls' worth: room for a loaded machine, far below any wait without the poll.
+      expect(Date.now() - stored).toBeLessThan(3_000);
     } finally {
       await worker.stop();
       await root.close();

@@ -462,6 +462,7 @@ describe('close()', () => {
     const other = await startSandbox();
     await (await fetch(`${other.baseUrl}/votes`)).text();
     const { ms } = await timed(() => other.close());
-    expect(ms).toBeLessThan(1000);
+    // Waiting on the idle connection would take its 5 s keep-alive.
+    expect(ms).toBeLessThan(3_000);
   });
 });

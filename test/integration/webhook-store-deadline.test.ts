@@ -87,12 +87,13 @@ async function post(body: unknown): Promise<{ status: number; retryAfter: string
 }
 
 describe('the receiver when the store cannot take a delivery', () => {
-  it('answers 503 with retry-after within 2 s while the store stalls; the write may land later and the retry is stored again', async () => {
+  it('answers 503 with retry-after before Guilds gives up (5 s) while the store stalls; the write may land later and the retry is stored again', async () => {
     faulty.mode = 'stall';
     const body = reviewEvent(GUILD, { id: 'rev_stalled', authorId: AUTHOR });
     const answer = await post(body);
     expect(answer).toMatchObject({ status: 503, retryAfter: expect.stringMatching(/^\d+$/) });
-    expect(answer.ms).toBeLessThan(2_000);
+    // The store's deadline is 1 s; the bound leaves a loaded machine room inside Guilds' 5 s.
+    expect(answer.ms).toBeLessThan(4_000);
     expect(await storedIds()).not.toContain('rev_stalled');
 
     faulty.release();
