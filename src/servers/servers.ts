@@ -94,10 +94,7 @@ export class Servers {
     return { adopted };
   }
 
-  /**
-   * Reads one server's record again: another process (a bot's /setup, on a shared PostgreSQL) may
-   * have changed it. A receiver of its own loads records this way, one server at a time.
-   */
+  /** Reads one server's record again: another process (a bot's /setup, on a shared PostgreSQL) may have changed it. */
   async reload(guildId: string): Promise<void> {
     const before = this.#records.get(guildId);
     const [record] = await Promise.all([this.root.server(guildId), this.listings.reload(guildId)]);
@@ -202,7 +199,10 @@ export class Servers {
     await this.root.forgetServer(guildId);
     this.#records.delete(guildId);
     this.listings.forget(guildId);
-    if (this.environment?.guildId === guildId) await this.#save(this.#fresh(guildId));
+    if (this.environment?.guildId !== guildId) return this.#changed(guildId);
+    await this.#save(this.#fresh(guildId));
+    // FORWARD_URLS still name the server's destinations: the reset deleted their rows, not the setting.
+    await this.forwards.loadEnvironment();
     this.#changed(guildId);
   }
 

@@ -73,4 +73,23 @@ describe.each(backends)('forwarding destinations on $name', (backend) => {
     expect(kept).toMatchObject({ id: idOfA, fromEnvironment: true, secret: null, secretEnd: '3210', waiting: 1 });
     expect(second.secretOf(kept!)).toBe('env-secret-two-9876543210');
   });
+
+  it('keeps FORWARD_URLS as the one server’s destinations after /setup reset, with nothing waiting', async () => {
+    const guildId = '444444444444444444';
+    const servers = new Servers(root, key(1), {
+      guildId,
+      settings: { reviewChannelId: '900000000000000001', moderatorRoleIds: [] },
+      credentials: { apiKey: 'env-api-key', appId: 'env-app-id' },
+      webhookToken: undefined,
+      forwardUrls: ['https://c.example/votes'],
+      forwardSecret: 'env-secret-three-0123456789',
+    });
+    await servers.load();
+    const made = await servers.forwards.make(guildId, 'https://d.example/votes');
+    await servers.reset(guildId);
+    const after = await servers.forwards.of(guildId);
+    expect(after.map((d) => [d.url, d.fromEnvironment])).toEqual([['https://c.example/votes', true]]);
+    expect(after[0]!.waiting).toBe(0);
+    expect(after.map((d) => d.id)).not.toContain(made.destination.id);
+  });
 });
