@@ -13,7 +13,7 @@ import type { DashboardDeps } from './deps.js';
 import { problemPage } from './errors.js';
 import { isChange } from './form-body.js';
 import { loginRoutes } from './login.js';
-import { TokenBuckets } from './rate-limit.js';
+import { FLOOD_BOUND, TokenBuckets } from '../core/token-buckets.js';
 import { securityHeaders } from './security-headers.js';
 import { SESSION_MS, SIGN_OUTS_READ_MS, Sessions, signOutsReader } from './session.js';
 import { pageRoutes } from './routes/index.js';
@@ -79,13 +79,13 @@ export async function dashboardApp(deps: DashboardDeps): Promise<FastifyInstance
   });
   await app.register(formbody, { bodyLimit: 64 * 1024 });
 
-  const changes = new TokenBuckets(CHANGES, now);
-  const previews = new TokenBuckets(PREVIEWS, now);
+  const changes = new TokenBuckets(CHANGES, FLOOD_BOUND, now);
+  const previews = new TokenBuckets(PREVIEWS, FLOOD_BOUND, now);
   app.decorateRequest('changesWait', 0);
   app.addHook('preHandler', async (request, reply) => {
     if (!isChange(request)) return;
     const { preview, keepsTyped } = request.routeOptions.config;
-    const wait = (preview ? previews : changes).take(sessions.member(request)?.id ?? request.ip);
+    const wait = (preview ? previews : changes).take(sessions.member(request)?.id ?? request.ip).retryAfterSeconds;
     if (wait === 0) return;
     reply.header('retry-after', String(wait));
     if (keepsTyped) {

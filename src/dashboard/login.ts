@@ -5,7 +5,7 @@ import { DISCORD_API } from '../config/shared-fields.js';
 import type { DashboardDeps } from './deps.js';
 import { DiscordUnavailable, readMember } from './discord-member.js';
 import { problemPage } from './errors.js';
-import { TokenBuckets } from './rate-limit.js';
+import { FLOOD_BOUND, TokenBuckets } from '../core/token-buckets.js';
 import { safeReturnPath } from './return-to.js';
 import type { Sessions } from './session.js';
 
@@ -102,9 +102,9 @@ async function registerDiscordOAuth(app: FastifyInstance, deps: DashboardDeps, s
 
 /** Answers with 429 (and true) when the address used up its sign-ins. */
 function signInLimit(deps: DashboardDeps): (request: Request, reply: Reply) => Promise<boolean> {
-  const signIns = new TokenBuckets(SIGN_INS, deps.now);
+  const signIns = new TokenBuckets(SIGN_INS, FLOOD_BOUND, deps.now);
   return async (request, reply) => {
-    const wait = signIns.take(request.ip);
+    const wait = signIns.take(request.ip).retryAfterSeconds;
     if (wait === 0) return false;
     reply.header('retry-after', String(wait));
     await problemPage(request, reply, 429, 'dashboard.error.tooMany', { seconds: wait });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
 import { manageableGuildIds } from '../../../src/dashboard/manageable.js';
-import { TokenBuckets } from '../../../src/dashboard/rate-limit.js';
 
 describe("the servers a member may set up, from Discord's list", () => {
   it('are those they own or hold Manage Server or Administrator in, with permissions past 2^53 read whole', () => {
@@ -13,17 +12,5 @@ describe("the servers a member may set up, from Discord's list", () => {
       { id: 'broken', permissions: 'lots' },
     ]);
     expect(ids).toEqual(['owner', 'manage', 'admin', 'big']);
-  });
-});
-
-describe('a token bucket', () => {
-  it('lets a burst through, then says how long to wait, and refills with time', () => {
-    let now = 0;
-    const buckets = new TokenBuckets({ capacity: 3, perMinute: 6 }, () => now);
-    expect([buckets.take('a'), buckets.take('a'), buckets.take('a')]).toEqual([0, 0, 0]);
-    expect(buckets.take('a')).toBe(10);
-    expect(buckets.take('b')).toBe(0);
-    now += 10_000;
-    expect(buckets.take('a')).toBe(0);
   });
 });
