@@ -4,7 +4,6 @@ import { textOf } from '../../tools/conversation.js';
 import {
   buttonClick,
   member,
-  MODERATOR_PERMISSIONS,
   modalSubmit,
   nextSnowflake,
   OptionType,
@@ -19,6 +18,7 @@ import { post, requestAs, sendAs } from '../../tools/list-senders/send.js';
 import { receiverEnv, removeStoreFiles } from '../../tools/receiver-env.js';
 import { startBot, type LogLine } from '../../tools/bot-process.js';
 import { botEnvironment, startWorld, type World } from '../../tools/world.js';
+import { group, setupAsAdmin, sub } from '../support/multi-server.js';
 
 // Issue 34 in many-server mode: listings added from Discord with /setup listing, through the built
 // bot, the Discord stand-in and the list senders. A is on Top.gg and discord.place, B on
@@ -35,7 +35,7 @@ let world: World;
 let receiverUrl: string;
 /** The settings the world's bot was started with, for the one started after it. */
 let botEnv: Record<string, string>;
-const admin = member({ permissions: MODERATOR_PERMISSIONS });
+let asAdmin: ReturnType<typeof setupAsAdmin>;
 /** Every listing secret seen, to look for in the log at the end. */
 const secrets: string[] = [TOPGG_SECRET_A];
 /** discord.place's secret per server, read from /setup listing add's answer. */
@@ -60,21 +60,15 @@ beforeAll(async () => {
     discord: { guildId: A, otherGuildIds: [B] },
     env: botEnv,
   });
+  asAdmin = setupAsAdmin(world.discord);
 }, 60_000);
 afterAll(async () => {
   await world?.close();
   removeStoreFiles();
 });
 
-function setup(guildId: string, options: CommandOption[]) {
-  return world.discord.sendInteraction(slashCommand({ name: 'setup', guildId, member: admin, options }));
-}
-const sub = (name: string, options: CommandOption[] = []): CommandOption[] => [
-  { name, type: OptionType.Subcommand, options },
-];
-const listing = (name: string, options: CommandOption[] = []): CommandOption[] => [
-  { name: 'listing', type: OptionType.SubcommandGroup, options: sub(name, options) },
-];
+const setup = (guildId: string, options: CommandOption[]) => asAdmin.setup(guildId, options);
+const listing = (name: string, options: CommandOption[] = []) => group('listing', name, options);
 const site = (id: string): CommandOption => ({ name: 'site', type: OptionType.String, value: id });
 
 const fieldsOf = (message: Message) => (message.embeds[0]!.fields ?? []) as Array<{ name: string; value: string }>;
@@ -99,17 +93,7 @@ async function inboxCaughtUp(): Promise<void> {
 }
 
 async function setUp(guildId: string, key: { apiKey: string; appId: string }): Promise<void> {
-  const modal = await setup(guildId, sub('credentials')).waitForModal();
-  await world.discord
-    .sendInteraction(
-      modalSubmit({
-        customId: modal.custom_id,
-        guildId,
-        member: admin,
-        fields: { api_key: key.apiKey, app_id: key.appId },
-      }),
-    )
-    .waitForMessage(10_000);
+  await asAdmin.credentials(guildId, key);
   await setup(
     guildId,
     sub('channel', [
@@ -149,11 +133,18 @@ describe('/setup listing in two servers at once', () => {
     const button = answer.components?.[0]?.components?.[0] as { custom_id?: string } | undefined;
     expect(button?.custom_id).toBe('setup-listing:topgg');
     const modal = await world.discord
-      .sendInteraction(buttonClick({ customId: 'setup-listing:topgg', message: answer, member: admin, guildId: A }))
+      .sendInteraction(
+        buttonClick({ customId: 'setup-listing:topgg', message: answer, member: asAdmin.admin, guildId: A }),
+      )
       .waitForModal();
     const saved = await world.discord
       .sendInteraction(
-        modalSubmit({ customId: modal.custom_id, guildId: A, member: admin, fields: { secret: TOPGG_SECRET_A } }),
+        modalSubmit({
+          customId: modal.custom_id,
+          guildId: A,
+          member: asAdmin.admin,
+          fields: { secret: TOPGG_SECRET_A },
+        }),
       )
       .waitForMessage(10_000);
     expect(textOf(saved)).toContain('Secret saved');
@@ -167,11 +158,18 @@ describe('/setup listing in two servers at once', () => {
       listing('add', [site('topgg'), { name: 'rotate', type: OptionType.Boolean, value: true }]),
     ).waitForMessage();
     const modal = await world.discord
-      .sendInteraction(buttonClick({ customId: 'setup-listing:topgg', message: answer, member: admin, guildId: A }))
+      .sendInteraction(
+        buttonClick({ customId: 'setup-listing:topgg', message: answer, member: asAdmin.admin, guildId: A }),
+      )
       .waitForModal();
     const refused = await world.discord
       .sendInteraction(
-        modalSubmit({ customId: modal.custom_id, guildId: A, member: admin, fields: { secret: 'whs_not one word' } }),
+        modalSubmit({
+          customId: modal.custom_id,
+          guildId: A,
+          member: asAdmin.admin,
+          fields: { secret: 'whs_not one word' },
+        }),
       )
       .waitForMessage(10_000);
     expect(textOf(refused)).toContain('Nothing saved');

@@ -65,7 +65,7 @@ export function setupAsAdmin(discord: DiscordStandIn) {
       )
       .waitForMessage(10_000);
   };
-  return { setup, credentials };
+  return { admin, setup, credentials };
 }
 
 export interface SeededServer {
