@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { openStore, type NewVote, type Store, type StoreRoot } from '../../src/store/index.js';
+import { openStore, type Store, type StoreRoot } from '../../src/store/index.js';
 import { storeBackends } from '../support/store-backends.js';
+import { listVote } from '../support/list-vote.js';
 
 // Issue 51: every vote the ledger takes is stored for each forwarding destination in the ledger's
 // own transaction, and the outbox hands out each destination's oldest delivery, one at a time.
@@ -16,15 +17,7 @@ const FAR = Date.now() + 1_000 * HOUR;
 
 const backends = storeBackends('bot-forward-outbox-');
 
-const vote = (userId: string, site: string, at: number, extra: Partial<NewVote> = {}): NewVote => ({
-  userId,
-  at,
-  double: false,
-  source: 'webhook',
-  periodEndsAt: at + 12 * HOUR,
-  site,
-  ...extra,
-});
+const vote = listVote;
 
 const destination = (guildId: string, id: string, createdAt: number) => ({
   guildId,

@@ -3,9 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ForwardWorker } from '../../src/forwarding/forward-worker.js';
-import { openStore, type NewVote, type StoreRoot } from '../../src/store/index.js';
+import { openStore, type StoreRoot } from '../../src/store/index.js';
 import { startForwardDestination, type ForwardDestination } from '../../tools/forward-destination.js';
 import { capturedLog } from '../support/captured-log.js';
+import { listVote } from '../support/list-vote.js';
 
 // The one forwarding worker of a process (issue 51), in the test's process against a real store and
 // two local destinations: each destination's deliveries in the ledger's order, one failing destination
@@ -13,7 +14,6 @@ import { capturedLog } from '../support/captured-log.js';
 
 const SERVER = '111111111111111111';
 const SECRET = 'vrf_worker_test_secret_0123456789';
-const HOUR = 3_600_000;
 const dir = mkdtempSync(path.join(tmpdir(), 'forward-worker-'));
 let root: StoreRoot;
 let good: ForwardDestination;
@@ -21,14 +21,7 @@ let down: ForwardDestination;
 let worker: ForwardWorker;
 const log = capturedLog([SECRET]);
 
-const vote = (userId: string, at: number): NewVote => ({
-  userId,
-  at,
-  double: false,
-  source: 'webhook',
-  periodEndsAt: at + 12 * HOUR,
-  site: 'topgg',
-});
+const vote = (userId: string, at: number) => listVote(userId, 'topgg', at);
 
 beforeAll(async () => {
   root = await openStore({ kind: 'sqlite', file: path.join(dir, 'bot.sqlite') });

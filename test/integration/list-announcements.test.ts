@@ -6,6 +6,7 @@ import { voteSource } from '../../src/feeds/post-sources.js';
 import { english } from '../../src/i18n/index.js';
 import { openStore, type NewVote, type OutgoingPost, type Store, type StoreRoot } from '../../src/store/index.js';
 import type { AnnouncementTemplates } from '../../src/views/vote-announcement.js';
+import { listVote } from '../support/list-vote.js';
 
 // Announcements name the list a vote came from (issue 34): the feed reads the waiting votes from a
 // real store, with their list, and words them; a Guilds vote reads exactly as before lists came.
@@ -15,15 +16,7 @@ const ALICE = '284102390141648897';
 const BOB = '593031275438718986';
 const T = Date.UTC(2026, 10, 15, 12);
 
-const vote = (userId: string, site: string, at: number, extra: Partial<NewVote> = {}): NewVote => ({
-  userId,
-  at,
-  double: false,
-  source: 'webhook',
-  periodEndsAt: at + 12 * HOUR,
-  site,
-  ...extra,
-});
+const vote = listVote;
 
 let dir: string;
 let root: StoreRoot;

@@ -8,6 +8,7 @@ import { DeliveryLog } from '../../src/webhooks/delivery-log.js';
 import type { Receiver } from '../../src/webhooks/receiver.js';
 import { apiClient } from '../support/api-answers.js';
 import { storeBackends } from '../support/store-backends.js';
+import { listVote } from '../support/list-vote.js';
 
 // The vote API over the receiver's real HTTP server on 127.0.0.1 and a real store, on both backends:
 // what the ledger holds, paged, and what a request that cannot be read gets. Every answer is checked
@@ -20,9 +21,8 @@ const LATE = '593031275438718986';
 const HOUR = 3_600_000;
 const logger = createLogger('silent');
 
-function vote(userId: string, at: number, site: string, extra: Partial<NewVote> = {}): NewVote {
-  return { userId, at, double: false, source: 'webhook', periodEndsAt: at + 12 * HOUR, site, ...extra };
-}
+const vote = (userId: string, at: number, site: string, extra: Partial<NewVote> = {}) =>
+  listVote(userId, site, at, extra);
 
 describe.each(storeBackends('bot-vote-api-'))('the vote API on $name', (backend) => {
   let root: StoreRoot;
