@@ -199,10 +199,11 @@ export class Servers {
     await this.root.forgetServer(guildId);
     this.#records.delete(guildId);
     this.listings.forget(guildId);
-    if (this.environment?.guildId !== guildId) return this.#changed(guildId);
-    await this.#save(this.#fresh(guildId));
-    // FORWARD_URLS still name the server's destinations: the reset deleted their rows, not the setting.
-    await this.forwards.loadEnvironment();
+    if (this.environment?.guildId === guildId) {
+      await this.#save(this.#fresh(guildId));
+      // FORWARD_URLS still name the server's destinations: the reset deleted their rows, not the setting.
+      await this.forwards.loadEnvironment();
+    }
     this.#changed(guildId);
   }
 
