@@ -10,6 +10,7 @@ import { startOrExit } from './start-failure.js';
 import { forwardRequests, type GoneKind } from '../rest-proxy/forward.js';
 import type { RefusalReason } from '../rest-proxy/admission.js';
 import { WireWatch } from '../rest-proxy/wire-watch.js';
+import { Pacer } from '../rest-proxy/pacer.js';
 import { watchRateLimits } from '../core/discord-rate-limits.js';
 import { TallyLog } from '../core/tally-log.js';
 
@@ -20,7 +21,8 @@ async function main(): Promise<void> {
   const logger = processLogger(config, []);
   // Retries are the calling bot's to decide (its policy knows which requests are safe to repeat);
   // a request that meets a closed window waits here, in the one queue, rather than bouncing back.
-  const wire = new WireWatch();
+  // REST's window lets its N go at once; the pacer then spaces them (pacer.ts says why both).
+  const wire = new WireWatch(new Pacer(config.requestsPerSecond));
   const rest = new REST({
     api: config.upstream,
     globalRequestsPerSecond: config.requestsPerSecond,

@@ -66,3 +66,10 @@ export function refusalOf(
   if (authorization === undefined || !BOT_AUTHORIZATION.test(authorization)) return REFUSALS.authorization;
   return undefined;
 }
+
+/**
+ * Whether Discord counts the request in the bot's global limit: interactions' routes (callbacks,
+ * follow-ups) are not bound to it, and only a bot's token is.
+ */
+export const countsGlobally = (route: string, authorization: string | undefined): boolean =>
+  authorization !== undefined && !TOKEN_IN_PATH.test(route);

@@ -2,7 +2,7 @@ import { populateErrorResponse, populateSuccessfulResponse } from '@discordjs/pr
 import type { REST, RequestMethod } from '@discordjs/rest';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { REQUEST_BODY_MAX } from '../core/discord-limits.js';
-import { REFUSALS, refusalOf, routeOf, type Refusal, type RefusalReason } from './admission.js';
+import { REFUSALS, countsGlobally, refusalOf, routeOf, type Refusal, type RefusalReason } from './admission.js';
 import { closeAfterAnswer, readBody } from '../core/request-body.js';
 import type { WireWatch } from './wire-watch.js';
 
@@ -41,7 +41,8 @@ export function forwardRequests(rest: REST, wire: WireWatch, log: ForwardLog) {
     const controller = new AbortController();
     let gone = false;
     // A 429 met after the caller hung up: Discord did nothing, and the caller's successor will ask again.
-    const watched = wire.watch(headers, () => {
+    const route = routeOf(url.pathname)!;
+    const watched = wire.watch(headers, countsGlobally(route, headers.authorization), () => {
       if (gone) controller.abort();
     });
     res.once('close', () => {
@@ -52,7 +53,7 @@ export function forwardRequests(rest: REST, wire: WireWatch, log: ForwardLog) {
     const hungUp = () => log.gone(watched.sent() ? 'after_sending' : 'before_sending');
     try {
       const answer = await rest.queueRequest({
-        fullRoute: routeOf(url.pathname)!,
+        fullRoute: route,
         method: req.method as RequestMethod,
         body: req.method !== 'GET' && read.body.length > 0 ? read.body : undefined,
         passThroughBody: true,

@@ -1,4 +1,5 @@
 import { DefaultRestOptions, type RESTOptions } from '@discordjs/rest';
+import type { Pacer } from './pacer.js';
 
 /** Carries a request's number from forward.ts to makeRequest; taken off before it is sent. */
 const MARK = 'x-rest-proxy-request';
@@ -12,6 +13,8 @@ export interface Watched {
 
 interface State {
   sent: boolean;
+  /** Whether it counts against Discord's global limit, and so waits for the pacer's turn. */
+  paced: boolean;
   /** Told when Discord answered 429: nothing was done, and REST will send it again after the wait. */
   refused: () => void;
 }
@@ -27,12 +30,16 @@ export class WireWatch {
   #next = 0;
   readonly #waiting = new Map<string, State>();
 
+  constructor(private readonly pacer?: Pacer) {}
+
   /** REST's makeRequest: the default, noting the request as sent, and as not sent again after a 429. */
   readonly makeRequest: RESTOptions['makeRequest'] = async (url, init) => {
     const headers = init.headers as Record<string, string> | undefined;
     const id = headers?.[MARK];
     const state = id === undefined ? undefined : this.#waiting.get(id);
     if (headers && id !== undefined) delete headers[MARK];
+    // Before it counts as sent: a caller who hangs up while it waits for its turn has it dropped.
+    if (state?.paced) await this.pacer?.turn(init.signal);
     // An aborted request goes nowhere: REST still calls this to send it, and it throws at once.
     if (state && !init.signal?.aborted) state.sent = true;
     const response = await DefaultRestOptions.makeRequest(url, init);
@@ -46,10 +53,13 @@ export class WireWatch {
     return response;
   };
 
-  /** Marks the headers of a request about to be queued; `refused` is told of each 429 it meets. */
-  watch(headers: Record<string, string>, refused: () => void = () => undefined): Watched {
+  /**
+   * Marks the headers of a request about to be queued; `refused` is told of each 429 it meets.
+   * `paced`: it counts against Discord's global limit (each send, a resend after a 429 too).
+   */
+  watch(headers: Record<string, string>, paced: boolean, refused: () => void = () => undefined): Watched {
     const id = String((this.#next += 1));
-    const state: State = { sent: false, refused };
+    const state: State = { sent: false, paced, refused };
     this.#waiting.set(id, state);
     headers[MARK] = id;
     return { sent: () => state.sent, done: () => this.#waiting.delete(id) };
