@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { ForwardOutboxStore } from './root-ports.js';
 import type { ShardSet } from '../shards/ownership.js';
-import { num, optionalNum, placeholders, ROWS_PER_INSERT, slices, type Db, type Row, type SqlValue } from './sql.js';
+import {
+  memberVotesBefore,
+  num,
+  optionalNum,
+  placeholders,
+  ROWS_PER_INSERT,
+  slices,
+  type Db,
+  type Row,
+  type SqlValue,
+} from './sql.js';
 import { shardFilter } from './shard-filter.js';
 import type { AllServersClass } from './sql-scoped.js';
 import type { DueForward, ForwardResult } from './root-types.js';
@@ -89,7 +99,7 @@ async function totalsAt(tx: Db, guildId: string, vote: ForwardedVote) {
   const [row] = await tx.query(
     `SELECT SUM(CASE WHEN source = 'seed' THEN 0 ELSE weight END) AS total,
        SUM(CASE WHEN source <> 'seed' AND voted_at >= $3 THEN weight ELSE 0 END) AS month
-     FROM votes WHERE guild_id = $1 AND user_id = $2 AND voted_at <= $4`,
+     FROM votes WHERE ${memberVotesBefore('$1', '$2', '<= $4')}`,
     [guildId, vote.userId, monthStart, vote.votedAt],
   );
   return { month: num(row?.month ?? 0), all_time: num(row?.total ?? 0), streak: vote.streak };
@@ -104,7 +114,7 @@ async function totalsAt(tx: Db, guildId: string, vote: ForwardedVote) {
  * from the destinations probed every one, waiting or not (5,000 destinations: forwarded votes' p99
  * 47 ms → 2.4 s). docs/performance.md, "Vote forwarding".
  */
-const QUEUE_HEADS = `WITH RECURSIVE heads (guild_id, destination_id, id) AS (
+export const QUEUE_HEADS = `WITH RECURSIVE heads (guild_id, destination_id, id) AS (
     SELECT * FROM (
       SELECT guild_id, destination_id, id FROM forward_outbox ORDER BY guild_id, destination_id, id LIMIT 1
     ) first

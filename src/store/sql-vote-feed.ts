@@ -1,5 +1,5 @@
 import type { VoteFeedStore } from './ports.js';
-import { num } from './sql.js';
+import { memberVotesBefore, num } from './sql.js';
 import type { ServerScopedClass } from './sql-scoped.js';
 import type { LedgerVote, MemberTotals } from './types.js';
 
@@ -30,7 +30,7 @@ export function sqlVoteFeed<Base extends ServerScopedClass>(base: Base) {
       const [row] = await this.query(
         `SELECT COALESCE(SUM(weight), 0) AS all_time,
            COALESCE(SUM(CASE WHEN voted_at >= $3 THEN weight ELSE 0 END), 0) AS month
-         FROM votes WHERE guild_id = $1 AND user_id = $2 AND voted_at < $4 AND source <> 'seed'`,
+         FROM votes WHERE ${memberVotesBefore('$1', '$2', '< $4')} AND source <> 'seed'`,
         [userId, monthStart, at + 1],
       );
       return { month: num(row?.month ?? 0), allTime: num(row?.all_time ?? 0) };

@@ -22,6 +22,14 @@ export interface Db {
  * Values one statement binds at most, as whole rows or as a list of ids: far inside SQLite's 32,766
  * and PostgreSQL's 65,535 parameters, so a long list is cut into several statements, not refused.
  */
+/**
+ * A member's votes up to a time, by the member's index: `+` keeps the time off every index, or SQLite
+ * (no statistics) takes the server's votes by time (`votes_time`) and reads each one to find the
+ * member's: 285 µs a call with 900 votes in the server, growing with them. `$n`s: server, member, time.
+ */
+export const memberVotesBefore = (guild: string, member: string, comparison: string): string =>
+  `guild_id = ${guild} AND user_id = ${member} AND +voted_at ${comparison}`;
+
 export const ROWS_PER_INSERT = 200;
 export const IDS_PER_STATEMENT = 500;
 
