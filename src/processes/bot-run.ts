@@ -156,6 +156,7 @@ async function startServers(parts: {
   const { config, logger, store, servers, clients, client, commands, names, ownership, metrics } = parts;
   const setup = setupPorts({
     store,
+    servers,
     clients,
     commands: commands.values(),
     // Called from an interaction, long after `realtime` below is made.

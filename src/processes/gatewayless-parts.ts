@@ -29,6 +29,7 @@ export async function gatewaylessParts(config: Config, logger: Logger, inline?: 
   const names = new MemberNames();
   const setup = setupPorts({
     store,
+    servers,
     clients,
     commands: commands.values(),
     // The gateway process that owns the server checks milestones on its own schedule (EXPIRY_CHECK_SECONDS).

@@ -40,6 +40,7 @@ export function serverRuntimeOf(parts: RuntimeParts, guildId: string, firstPollA
   return startServerRuntime({
     ...shared,
     settings: servers.settings(guildId)!,
+    listings: servers.listings,
     store: root.forServer(guildId),
     api: serverClient(clients, guildId),
     logger: logger.child({ guildId }),

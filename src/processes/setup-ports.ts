@@ -1,5 +1,5 @@
 import type { ServiceClients } from '../servers/service-clients.js';
-import type { SetupPorts } from '../runtime/setup-ports.js';
+import type { ServerChanges, SetupPorts } from '../runtime/setup-ports.js';
 import { newestOfEachWindow, type DeliveryRecord, type StoreRoot } from '../store/index.js';
 import { storeWithDeadline } from '../store/within.js';
 import { DELIVERIES_KEPT } from '../webhooks/delivery-log.js';
@@ -7,6 +7,7 @@ import { DELIVERIES_KEPT } from '../webhooks/delivery-log.js';
 /** /setup's ports over the store and the service clients, for `npm start` and `npm run interactions`. */
 export function setupPorts(deps: {
   store: StoreRoot;
+  servers: ServerChanges;
   clients: ServiceClients;
   commands: Iterable<{ data: { toJSON(): unknown } }>;
   /** Tells the process that runs the server's milestone roles; called long after this is made. */
@@ -16,6 +17,7 @@ export function setupPorts(deps: {
 }): SetupPorts {
   const { store, clients } = deps;
   return {
+    changes: deps.servers,
     checkService: (guildId) => clients.forServer(guildId).checkConnection(),
     forgetClient: (guildId) => clients.forget(guildId),
     lastDeliveryAt: (guildId) => store.forServer(guildId).lastDeliveryAt(),

@@ -7,6 +7,8 @@ import type { ReplyGuard } from '../bot/reply-guard.js';
 import type { Logger } from '../core/log.js';
 import type { VoteMirror } from '../mirror/vote-mirror.js';
 import type { ServerSettings } from '../servers/server-settings.js';
+import type { Forwards } from '../servers/forwards.js';
+import type { Listings } from '../servers/listings.js';
 import type { Servers } from '../servers/servers.js';
 import type { SetupPorts } from './setup-ports.js';
 import type {
@@ -26,23 +28,14 @@ import type { StreakIndex } from './streak-index.js';
  */
 type HandlerConfig = SecretSource & Pick<Config, 'votePollMs' | 'forward'>;
 
-/** The server directory as handlers use it: what they read of a server, and the changes /setup makes to it. */
+/** What handlers read of the servers; the changes are /setup's alone (`setup.changes`). */
 type ServerDirectory = Pick<
   Servers,
-  | 'mode'
-  | 'environment'
-  | 'listings'
-  | 'forwards'
-  | 'record'
-  | 'settings'
-  | 'isConfigured'
-  | 'credentials'
-  | 'webhookToken'
-  | 'setSettings'
-  | 'setCredentials'
-  | 'newWebhookToken'
-  | 'reset'
->;
+  'mode' | 'environment' | 'record' | 'settings' | 'isConfigured' | 'credentials' | 'webhookToken'
+> & {
+  readonly listings: Pick<Listings, 'any' | 'sites' | 'of' | 'checkFor' | 'topggToken'>;
+  readonly forwards: Pick<Forwards, 'of' | 'secretOf'>;
+};
 
 /** What every handler may use, whichever server it serves; handed in by processes/bot.ts so handlers never reach for globals. */
 export interface BaseContext {
@@ -52,9 +45,9 @@ export interface BaseContext {
   readonly replyGuard: ReplyGuard;
   /** Clock in one place so views and tests agree on "now". */
   readonly now: () => Date;
-  /** Every server's settings and sealed secrets: what /setup reads and changes. */
+  /** Every server's settings, listings and destinations, to read. */
   readonly servers: ServerDirectory;
-  /** Clients, deliveries, polls and commands, as /setup reads and resets them. */
+  /** The servers' changes, clients, deliveries, polls and commands, as /setup reads and makes them. */
   readonly setup: SetupPorts;
 }
 

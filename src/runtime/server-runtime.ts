@@ -34,6 +34,7 @@ import { StreakIndex } from './streak-index.js';
 import { ServerVotes } from './server-votes.js';
 import { serverSites } from './server-sites.js';
 import { inboxRoute } from './event-route.js';
+import type { Listings } from '../servers/listings.js';
 import type { ServerSettings } from '../servers/server-settings.js';
 import { checkTemplate } from '../announce/template.js';
 import { RunningServer, type ServerRuntime } from './running-server.js';
@@ -63,6 +64,8 @@ export interface ServerRuntimeOptions {
   poster: Poster;
   /** The process's passes over every server: expiries, reminders per list, milestone checks. */
   passes: ServerPasses;
+  /** Where a list's delivery is noted for /setup status (its listing's last delivery and test). */
+  listings: Pick<Listings, 'delivered'>;
   /** The process's forwarding worker, woken by every vote the ledger takes. */
   forwards?: { wake(): void };
   /** When its first poll runs, so many servers' polls spread over the interval. */
@@ -154,7 +157,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     logger,
     rememberName: (userId, name) => names.remember(guildId, userId, name, 'delivery'),
     streakGraceMs: settings.streakGraceMs,
-    listingDelivered: (site, at, test) => base.servers.listings.delivered(guildId, site, at, test),
+    listingDelivered: (site, at, test) => options.listings.delivered(guildId, site, at, test),
   });
   const makeContext = contextMaker(parts, { base, names, api, mirror, streaks, feed });
   return new RunningServer(settings, handle, makeContext, {

@@ -1,8 +1,19 @@
 import type { ConnectionCheck } from '../api/index.js';
+import type { Forwards } from '../servers/forwards.js';
+import type { Listings } from '../servers/listings.js';
+import type { Servers } from '../servers/servers.js';
 import type { ApiKeyStore, DeliveryRecord, MilestoneStore, PollRecord, TopggRecoveryState } from '../store/index.js';
+
+/** The changes /setup makes to a server's settings, secrets, listings and destinations: no other handler's. */
+export type ServerChanges = Pick<Servers, 'setSettings' | 'setCredentials' | 'newWebhookToken' | 'reset'> & {
+  readonly listings: Pick<Listings, 'add' | 'remove' | 'setVoteLength' | 'setApiToken'>;
+  readonly forwards: Pick<Forwards, 'make' | 'remove'>;
+};
 
 /** What /setup needs beyond the servers' settings, wired in processes/bot.ts: narrow, so the flows stay testable. */
 export interface SetupPorts {
+  /** The servers' changes (the directory every handler reads is ctx.servers). */
+  readonly changes: ServerChanges;
   /** One GET /votes through the server's own client, so its rate limiter counts it like any other call. */
   checkService(guildId: string): Promise<ConnectionCheck>;
   /** The server's service client is made again on its next call: its credentials changed or were forgotten. */

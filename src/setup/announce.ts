@@ -116,7 +116,7 @@ export const applyAnnounce: ApplyChange<AnnounceInput> = async (ctx, target, raw
     refuseEnvironmentSetting(ctx.servers, guildId, 'announceEveryList');
     patch.announceEveryList = input.everyList;
   }
-  await ctx.servers.setSettings(guildId, patch);
+  await ctx.setup.changes.setSettings(guildId, patch);
   const vars = (i18n: Translator) => ({ preview: shownText(previewParts(plan, voterOf(target, actor), i18n)) });
   return changed(ctx, target, actor, changeResult(input.clear ? 'setup.announce.cleared' : 'setup.announce.set', vars));
 };

@@ -40,7 +40,7 @@ export const applyChannel: ApplyChange<ChannelInput> = async (ctx, target, { kin
   refuseEnvironmentSetting(ctx.servers, guildId, setting);
   const feature = (i18n: Translator) => i18n.t(`setup.kind.${kind}`);
   if (channelId === undefined) {
-    await ctx.servers.setSettings(guildId, { [setting]: undefined });
+    await ctx.setup.changes.setSettings(guildId, { [setting]: undefined });
     const vars = (i18n: Translator) => ({ feature: feature(i18n), command: '`/setup channel`' });
     return changed(ctx, target, actor, changeResult('setup.channel.off', vars));
   }
@@ -51,7 +51,7 @@ export const applyChannel: ApplyChange<ChannelInput> = async (ctx, target, { kin
       channel: channelMention(channelId),
       missing: missing.join(', '),
     });
-  await ctx.servers.setSettings(guildId, { [setting]: channelId });
+  await ctx.setup.changes.setSettings(guildId, { [setting]: channelId });
   const vars = (i18n: Translator) => ({ feature: feature(i18n), channel: channelMention(channelId) });
   return changed(ctx, target, actor, changeResult('setup.channel.set', vars));
 };

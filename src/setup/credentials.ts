@@ -45,7 +45,7 @@ export const applyCredentials: ApplyChange<CredentialsInput> = async (ctx, targe
   const { guildId } = target;
   const credentials = credentialsFrom(ctx, guildId, input);
   await checkWithService(credentials, ctx);
-  await sealing(() => ctx.servers.setCredentials(guildId, credentials));
+  await sealing(() => ctx.setup.changes.setCredentials(guildId, credentials));
   ctx.setup.forgetClient(guildId);
   ctx.logger.info({ guildId, userId: actor.userId }, 'service credentials set with /setup');
   const vars = () => ({

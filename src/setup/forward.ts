@@ -57,7 +57,7 @@ export async function applyForwardAdd(
       command: '`/setup forward remove`',
     });
   if (!ctx.config.secrets) throw new UserFacingError('refusal.secretsKeyMissing');
-  const made = await sealing(() => ctx.servers.forwards.make(guildId, url, existing));
+  const made = await sealing(() => ctx.setup.changes.forwards.make(guildId, url, existing));
   const rotate = existing !== undefined;
   ctx.logger.info(
     { guildId, userId: actor.userId, destinationId: made.destination.id, rotate },
@@ -93,7 +93,7 @@ export async function applyForwardRemove(
   const url = input.forwardUrl.trim();
   const found = (await ctx.servers.forwards.of(guildId)).find((destination) => destination.url === url);
   const vars = () => ({ url, command: '`/setup forward list`' });
-  if (!found || !(await ctx.servers.forwards.remove(guildId, found.id)))
+  if (!found || !(await ctx.setup.changes.forwards.remove(guildId, found.id)))
     return changed(ctx, target, actor, changeResult('setup.forward.notFound', vars, 'info'));
   ctx.logger.info({ guildId, userId: actor.userId, destinationId: found.id }, 'forwarding destination removed');
   return changed(ctx, target, actor, changeResult('setup.forward.removed', vars));

@@ -29,7 +29,7 @@ export async function applyListingApiToken(
   if (state(ctx, guildId, site) === undefined)
     throw new UserFacingError('refusal.apiTokenNoListing', { command: '`/setup listing add site:topgg`' });
   if (!ctx.config.secrets) throw new UserFacingError('refusal.secretsKeyMissing');
-  await sealing(() => ctx.servers.listings.setApiToken(guildId, site, trimmed));
+  await sealing(() => ctx.setup.changes.listings.setApiToken(guildId, site, trimmed));
   // Logged and audited by its end only.
   ctx.logger.info({ guildId, userId: actor.userId, site }, 'listing API token set with /setup');
   const vars = { site: SITE_FACTS[site].name, last4: lastFour(trimmed) };

@@ -53,7 +53,7 @@ export interface ListingSecretInput extends ListingSiteInput {
 export const applyListingSecret: ApplyChange<ListingSecretInput> = async (ctx, target, input, actor) => {
   const { guildId } = target;
   const { site, secret } = secretFrom(ctx, input);
-  await sealing(() => ctx.servers.listings.add(guildId, site, secret));
+  await sealing(() => ctx.setup.changes.listings.add(guildId, site, secret));
   ctx.logger.info({ guildId, userId: actor.userId, site }, 'listing secret saved with /setup');
   const vars = { site: SITE_FACTS[site].name, last4: lastFour(secret), address: addressOf(ctx, guildId, site) };
   return changed(

@@ -107,7 +107,7 @@ export async function applyListingAdd(
   const address = addressOf(ctx, guildId, site);
   if (kept && !rotate) {
     if (voteLengthMs !== undefined) {
-      await ctx.servers.listings.setVoteLength(guildId, site, voteLengthMs);
+      await ctx.setup.changes.listings.setVoteLength(guildId, site, voteLengthMs);
       ctx.logger.info({ guildId, userId: actor.userId, site, voteLengthMs }, 'listing vote length set');
       kept = state(ctx, guildId, site) ?? kept;
       const vars = (i18n: Translator) => ({ site: SITE_FACTS[site].name, length: voteLengthText(kept!, i18n) });
@@ -122,7 +122,7 @@ export async function applyListingAdd(
   if (SITE_FACTS[site].secretFrom === 'site')
     return { listing: { site, address, secret: { none: true }, voteLengthMs: null, ...fresh } };
   if (!ctx.config.secrets) throw new UserFacingError('refusal.secretsKeyMissing');
-  const secret = await sealing(() => ctx.servers.listings.add(guildId, site, undefined, voteLengthMs));
+  const secret = await sealing(() => ctx.setup.changes.listings.add(guildId, site, undefined, voteLengthMs));
   ctx.logger.info({ guildId, userId: actor.userId, site, rotate, voteLengthMs }, 'listing secret made with /setup');
   const made = state(ctx, guildId, site);
   // The audit line names the secret by its end only, and the address without it.
@@ -155,7 +155,7 @@ export const applyListingRemove: ApplyChange<ListingSiteInput> = async (ctx, tar
   const site = siteOf(input.site);
   webhookOn(ctx);
   if (single(ctx)) return changed(ctx, target, actor, environmentResult(ctx, guildId, site));
-  const removed = await ctx.servers.listings.remove(guildId, site);
+  const removed = await ctx.setup.changes.listings.remove(guildId, site);
   const vars = () => ({ site: SITE_FACTS[site].name, command: '`/setup listing add`' });
   if (!removed) return changed(ctx, target, actor, changeResult('setup.listing.notListed', vars, 'info'));
   ctx.logger.info({ guildId, userId: actor.userId, site }, 'listing removed with /setup');

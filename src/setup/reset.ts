@@ -30,7 +30,7 @@ export async function applyReset(ctx: BaseContext, target: ChangeTarget, actor: 
   const { guildId } = target;
   // Read first: the reset forgets the audit channel with everything else.
   const auditChannelId = ctx.servers.settings(guildId)?.auditChannelId;
-  await ctx.servers.reset(guildId);
+  await ctx.setup.changes.reset(guildId);
   ctx.setup.forgetClient(guildId);
   ctx.logger.info({ guildId, userId: actor.userId }, 'server forgotten with /setup reset');
   const result = changeResult('setup.reset.done', () => ({ command: '`/setup credentials`' }));

@@ -27,7 +27,7 @@ export const applyRole: ApplyChange<RoleInput> = async (ctx, target, given, acto
     refuseEnvironmentSetting(ctx.servers, guildId, 'voterRoleId');
     if (!guild) throw new UserFacingError('refusal.serverUnseen');
     refuseRoleProblems(guild, given.voter, translatorFor(actor.locale));
-    await ctx.servers.setSettings(guildId, { voterRoleId: given.voter });
+    await ctx.setup.changes.setSettings(guildId, { voterRoleId: given.voter });
     return done('setup.role.voter', given.voter);
   }
   refuseEnvironmentSetting(ctx.servers, guildId, 'moderatorRoleIds');
@@ -40,12 +40,12 @@ export const applyRole: ApplyChange<RoleInput> = async (ctx, target, given, acto
         role: roleMention(given.moderators),
       });
     const roleIds = current.includes(given.moderators) ? current : [...current, given.moderators];
-    await ctx.servers.setSettings(guildId, { moderatorRoleIds: [...roleIds] });
+    await ctx.setup.changes.setSettings(guildId, { moderatorRoleIds: [...roleIds] });
     return done('setup.role.added', given.moderators);
   }
   const removed = given.remove!;
   if (!current.includes(removed)) return done('setup.role.notThere', removed, 'info');
-  await ctx.servers.setSettings(guildId, { moderatorRoleIds: current.filter((r) => r !== removed) });
+  await ctx.setup.changes.setSettings(guildId, { moderatorRoleIds: current.filter((r) => r !== removed) });
   return done('setup.role.removed', removed);
 };
 

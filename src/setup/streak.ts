@@ -13,7 +13,7 @@ export const applyStreak: ApplyChange<StreakInput> = async (ctx, target, { grace
   // Discord holds the option to its bounds; a forged interaction or form is not held to them.
   if (!Number.isInteger(hours) || hours < 0 || hours > STREAK_GRACE_HOURS_MAX)
     throw new UserFacingError('refusal.badGraceHours', { max: STREAK_GRACE_HOURS_MAX });
-  await ctx.servers.setSettings(target.guildId, { streakGraceHours: hours });
+  await ctx.setup.changes.setSettings(target.guildId, { streakGraceHours: hours });
   const vars = () => ({ hours });
   return changed(ctx, target, actor, changeResult('setup.streak.set', vars));
 };

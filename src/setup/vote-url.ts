@@ -29,7 +29,7 @@ export const applyVoteUrl: ApplyChange<VoteUrlInput> = async (ctx, target, input
   refuseEnvironmentSetting(ctx.servers, target.guildId, 'voteUrl');
   const url = parseVoteUrl(input.url);
   if (!url) throw new UserFacingError('refusal.badVoteUrl', { example: 'https://guilds.me/server/…' });
-  await ctx.servers.setSettings(target.guildId, { voteUrl: url });
+  await ctx.setup.changes.setSettings(target.guildId, { voteUrl: url });
   const vars = () => ({ url });
   return changed(ctx, target, actor, changeResult('setup.voteUrl.set', vars));
 };

@@ -45,7 +45,7 @@ export async function applyWebhook(
   const webhook = ctx.config.webhook;
   if (!webhook) throw new UserFacingError('refusal.webhookOff');
   const kept = ctx.servers.record(guildId)?.sealed.webhookToken ? ctx.servers.webhookToken(guildId) : undefined;
-  const fresh = rotate || !kept ? await sealing(() => ctx.servers.newWebhookToken(guildId)) : undefined;
+  const fresh = rotate || !kept ? await sealing(() => ctx.setup.changes.newWebhookToken(guildId)) : undefined;
   if (fresh) {
     ctx.logger.info({ guildId, userId: actor.userId, rotate }, 'webhook token made with /setup');
     const vars = () => ({ last4: lastFour(fresh) });

@@ -57,7 +57,7 @@ async function contextOn(env: Record<string, string>, log = capturedLog()): Prom
     replyGuard: new ReplyGuard(),
     now: () => new Date(),
     servers,
-    setup: setupPorts({ store: root, clients, commands: [], milestonesChanged: () => undefined }),
+    setup: setupPorts({ store: root, servers, clients, commands: [], milestonesChanged: () => undefined }),
   };
 }
 

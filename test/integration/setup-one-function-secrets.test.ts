@@ -78,6 +78,7 @@ async function contextOn(): Promise<BaseContext> {
     now: () => new Date(),
     servers,
     setup: {
+      changes: servers,
       checkService: unused,
       forgetClient: () => {},
       lastDeliveryAt: async () => undefined,

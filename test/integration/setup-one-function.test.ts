@@ -63,6 +63,7 @@ async function contextOn(logger: BaseContext['logger']): Promise<BaseContext> {
     now: () => new Date(),
     servers,
     setup: {
+      changes: servers,
       checkService: unused,
       forgetClient: () => {},
       lastDeliveryAt: unused,
