@@ -16,6 +16,8 @@ export interface BenchContext {
   cpuLog(line: string): void;
   /** The most CPU other processes on the machine used during one bot run since the last reset, in cores. */
   othersPeak: number;
+  /** `--servers N`: the scale scenario's server count, when not its default. */
+  scaleServers?: number;
 }
 
 export type Scenario = (ctx: BenchContext, kind: BotKind) => Promise<Figures>;

@@ -21,10 +21,12 @@ import { voteOverHttpScenario } from './scenarios/vote-over-http.js';
 import { voteApiScenario } from './scenarios/vote-api.js';
 import { currentDrillsSection, withDrillsSection } from './drills/results-section.js';
 import { renderTable, ratioTargets, targets } from './table.js';
-import { readArgs } from '../src/core/cli-args.js';
+import { EXIT_USAGE, readArgs } from '../src/core/cli-args.js';
 import { onlyNames } from './only-flag.js';
 
 const WATCHDOG_MS = 16 * 60_000;
+/** A scale run with --servers seeds, starts and polls many more servers than the default 10,000. */
+const SCALE_WATCHDOG_MS = 45 * 60_000;
 /** Other people's work on the machine above this (in cores, averaged over a bot run) spoils a run: it is run once more. */
 const BUSY_MACHINE_CORES = 0.25;
 /** No second runs after this, so the whole bench stays under 10 minutes. */
@@ -37,9 +39,15 @@ service sandbox (about 10 minutes; npm run builds first) and writes the figures 
 Options:
   --only=NAME,...  run these scenarios only and leave RESULTS.md alone (for work on the bench)
   --no-warn        skip the extra throughput run of our bot at LOG_LEVEL=warn
+  --servers=N      with --only=scale: N servers instead of 10,000 (1,000 to 1,000,000), in
+                   2 processes of N ÷ 2,500 shards each, max_concurrency 16 (e.g. --servers=50000)
   -h, --help       show this text (runs nothing, writes nothing)
 `;
-const args = readArgs(USAGE, { only: { type: 'string' }, 'no-warn': { type: 'boolean' } });
+const args = readArgs(USAGE, {
+  only: { type: 'string' },
+  'no-warn': { type: 'boolean' },
+  servers: { type: 'string' },
+});
 const withWarn = !args?.['no-warn'];
 
 const scenarios: Array<{ name: string; run: Scenario; kinds: BotKind[] }> = [
@@ -69,6 +77,24 @@ const only =
     USAGE,
   );
 
+const scaleServers = args && only !== false ? serversArg(args.servers, only) : undefined;
+
+/** --servers: a whole number in range, and only beside --only=scale (the default run keeps its 10,000). */
+function serversArg(given: string | undefined, names: string[] | undefined): number | undefined | false {
+  if (given === undefined) return undefined;
+  const servers = /^\d+$/.test(given) ? Number(given) : Number.NaN;
+  const problem =
+    names?.length !== 1 || names[0] !== 'scale'
+      ? '--servers goes with --only=scale'
+      : !(servers >= 1_000 && servers <= 1_000_000)
+        ? '--servers must be a whole number from 1000 to 1000000'
+        : undefined;
+  if (problem === undefined) return servers;
+  process.stderr.write(`${problem}.\n\n${USAGE}`);
+  process.exitCode = EXIT_USAGE;
+  return false;
+}
+
 const started = performance.now();
 const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s`;
 
@@ -82,10 +108,11 @@ function load(): string {
 }
 
 async function main(): Promise<void> {
+  const watchdogMs = scaleServers ? SCALE_WATCHDOG_MS : WATCHDOG_MS;
   setTimeout(() => {
-    console.error(`bench: still running after ${WATCHDOG_MS / 60_000} min; giving up.`);
+    console.error(`bench: still running after ${watchdogMs / 60_000} min; giving up.`);
     process.exit(2);
-  }, WATCHDOG_MS).unref();
+  }, watchdogMs).unref();
 
   const notes: string[] = [];
   const cpuLines: string[] = [];
@@ -99,6 +126,7 @@ async function main(): Promise<void> {
     note: (line) => runNotes.push(line),
     cpuLog: (line) => runCpuLines.push(line),
     othersPeak: 0,
+    ...(scaleServers ? { scaleServers } : {}),
   };
   const figures: Record<BotKind, Figures> = { ours: {}, baseline: {} };
   const loadAtStart = load();
@@ -202,7 +230,7 @@ ${cpuLines.map((n) => `- ${n}`).join('\n')}
 }
 
 // Exits explicitly: a bot process or socket left behind by a failed scenario must not keep the bench alive.
-if (args && only !== false)
+if (args && only !== false && scaleServers !== false)
   main().then(
     () => process.exit(0),
     (error: unknown) => {

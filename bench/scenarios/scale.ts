@@ -54,6 +54,29 @@ export const SCALE = {
   drainWithinMs: 90_000,
 } as const;
 
+/** A fleet's shape: its servers, shards, the two processes' shard ranges and the identify concurrency. */
+export interface ScaleShape {
+  servers: number;
+  shards: number;
+  shardRanges: readonly string[];
+  maxConcurrency: number;
+}
+
+/**
+ * The default run's shape at 10,000 servers; for another count (`--servers`), about 1,250 servers a
+ * shard as there, in two processes, and max_concurrency 16, what Discord grants a bot that large.
+ */
+export function scaleShape(servers: number = SCALE.servers): ScaleShape {
+  if (servers === SCALE.servers)
+    return { servers, shards: SCALE.shards, shardRanges: SCALE.shardRanges, maxConcurrency: SCALE.maxConcurrency };
+  const half = Math.ceil(servers / 2_500);
+  return { servers, shards: 2 * half, shardRanges: [`0-${half - 1}`, `${half}-${2 * half - 1}`], maxConcurrency: 16 };
+}
+
+/** Discord's identify floor for a shape: one identify window (5 s) per round of max_concurrency shards, after the first. */
+export const identifyFloorMs = (shape: ScaleShape): number =>
+  (Math.ceil(shape.shards / shape.maxConcurrency) - 1) * 5_000;
+
 /** The goal's figure: the larger process's RSS (MB) over the servers it runs, in KB a server. */
 function largestPerServerKb(rssMbs: readonly number[], servers: readonly number[]): number {
   return Math.max(...rssMbs.map((mb, i) => (mb * 1024) / servers[i]!));
@@ -71,7 +94,8 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
  * baseline runs one server in one process.
  */
 export const scaleScenario: Scenario = async (ctx) => {
-  const ids = spreadGuildIds(SCALE.servers);
+  const shape = scaleShape(ctx.scaleServers);
+  const ids = spreadGuildIds(shape.servers);
   const secretsKey = randomBytes(32).toString('base64');
   const postgres = await startPostgres();
   const sandboxStarted = performance.now();
@@ -80,7 +104,7 @@ export const scaleScenario: Scenario = async (ctx) => {
   const discord = await startDiscordStandIn({
     guildId: ids[0],
     otherGuildIds: ids.slice(1),
-    maxConcurrency: SCALE.maxConcurrency,
+    maxConcurrency: shape.maxConcurrency,
     maxLog: 100_000,
   });
   let fleet: Fleet | undefined;
@@ -99,15 +123,17 @@ export const scaleScenario: Scenario = async (ctx) => {
     fleet = await startFleet(discord, sandbox, {
       databaseUrl: url,
       secretsKey,
-      shardCount: SCALE.shards,
-      shardRanges: SCALE.shardRanges,
+      shardCount: shape.shards,
+      shardRanges: shape.shardRanges,
       pollSeconds: SCALE.pollSeconds,
       poolSize: SCALE.poolSize,
     });
     const started = await Promise.all(fleet.bots.map(serversStarted));
     const readyMs = Math.max(...started.map((s, i) => s.at - fleet!.bots[i]!.spawnedAt));
     const running = started.map((s) => s.servers);
-    ctx.progress(`scale: ready after ${seconds(readyMs)}; servers per process ${running.join(' + ')}`);
+    ctx.progress(
+      `scale: ${shape.shards} shards, max_concurrency ${shape.maxConcurrency}: ready after ${seconds(readyMs)} (identify floor ${seconds(identifyFloorMs(shape))}); servers per process ${running.join(' + ')}`,
+    );
     if (running.reduce((a, b) => a + b, 0) !== ids.length)
       throw new Error(`the processes started ${running.join(' + ')} servers, not ${ids.length}`);
 
@@ -195,9 +221,9 @@ export const scaleScenario: Scenario = async (ctx) => {
     ctx.progress(
       `scale: ${ingest.accepted} votes stored, all announced after ${seconds(drained.ms)}; lost ${drained.lost}`,
     );
-    const recovery = await killAndRestart(discord, fleet, ids, 1);
+    const recovery = await killAndRestart(discord, fleet, ids, 1, shape.shards);
     ctx.progress(
-      `scale: after SIGKILL of shards ${SCALE.shardRanges[1]}: served again after ${seconds(recovery.servedMs)}, servers started after ${seconds(recovery.startedMs)}; other process answered ${recovery.othersAnswered} of ${recovery.othersAsked}`,
+      `scale: after SIGKILL of shards ${shape.shardRanges[1]}: served again after ${seconds(recovery.servedMs)}, servers started after ${seconds(recovery.startedMs)}; other process answered ${recovery.othersAnswered} of ${recovery.othersAsked}`,
     );
 
     const rest = restBudget(discord);
@@ -205,7 +231,7 @@ export const scaleScenario: Scenario = async (ctx) => {
       `scale: Discord REST busiest second ${rest.busiest}, busiest sliding second ${rest.sliding}, global 429s ${discord.globalRateLimited}`,
     );
     ctx.note(
-      `Scale: ${ids.length} servers, ${SCALE.shards} shards in ${SCALE.shardRanges.length} bot processes (${running.join(' + ')} servers), a receiver and the REST proxy on one PostgreSQL (${postgres.kind}), max_concurrency ${SCALE.maxConcurrency}: ready in ${seconds(readyMs)}; RSS ${rss.bots.map((mb) => mb.toFixed(0)).join(' + ')} MB (bots), ${rss.receiver.toFixed(0)} MB (receiver), ${rss.proxy.toFixed(0)} MB (proxy).`,
+      `Scale: ${ids.length} servers, ${shape.shards} shards in ${shape.shardRanges.length} bot processes (${running.join(' + ')} servers), a receiver and the REST proxy on one PostgreSQL (${postgres.kind}), max_concurrency ${shape.maxConcurrency}: ready in ${seconds(readyMs)}; RSS ${rss.bots.map((mb) => mb.toFixed(0)).join(' + ')} MB (bots), ${rss.receiver.toFixed(0)} MB (receiver), ${rss.proxy.toFixed(0)} MB (proxy).`,
     );
     ctx.note(
       `Scale: Discord REST over the whole run through the proxy: busiest whole second ${rest.busiest}, busiest sliding second ${rest.sliding}, ${discord.globalRateLimited} global 429s; service requests ${polls.mean.toFixed(0)}/s mean, busiest second ${polls.busiest}.`,
@@ -321,13 +347,14 @@ async function killAndRestart(
   fleet: Fleet,
   ids: readonly string[],
   index: number,
+  shards: number,
 ): Promise<{ servedMs: number; startedMs: number; othersAnswered: number; othersAsked: number }> {
   const victim = fleet.bots[index]!;
   const shardsOf = (range: string) => {
     const [lo, hi] = range.split('-').map(Number);
     return Array.from({ length: hi! - lo! + 1 }, (_, i) => lo! + i);
   };
-  const oneServerOn = (shard: number) => ids.find((id) => shardOf(id, SCALE.shards) === shard)!;
+  const oneServerOn = (shard: number) => ids.find((id) => shardOf(id, shards) === shard)!;
   const killedAt = performance.now();
   await victim.process.stop('SIGKILL').catch(() => undefined);
   // Discord drops what a dead session missed: a member tries /vote again every PROBE_MS; the
