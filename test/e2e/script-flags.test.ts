@@ -131,4 +131,26 @@ describe('the scripts on the command line', () => {
       expect(wrong.stderr).toContain(usage);
     },
   );
+
+  it('bench refuses --servers without --only=scale, or out of range, with exit 2 and runs nothing', async () => {
+    const bench = SCRIPTS.find((s) => s.name === 'bench')!;
+    const discordBefore = discord.requests.length;
+    const results = readFileSync(RESULTS, 'utf8');
+    for (const [args, problem] of [
+      [['--servers=50000'], '--servers goes with --only=scale'],
+      [['--only=scale,stats', '--servers=50000'], '--servers goes with --only=scale'],
+      [['--only=scale', '--servers=12k'], '--servers must be a whole number from 1000 to 1000000'],
+      [['--only=scale', '--servers=999'], '--servers must be a whole number from 1000 to 1000000'],
+    ] as const) {
+      const wrong = await bench.run(env, [...args]);
+      expect({ args, code: wrong.code, stderr: wrong.stderr.split('\n')[0] }).toEqual({
+        args,
+        code: 2,
+        stderr: `${problem}.`,
+      });
+      expect(wrong.stderr).toContain(bench.usage);
+    }
+    expect(discord.requests.length).toBe(discordBefore);
+    expect(readFileSync(RESULTS, 'utf8')).toBe(results);
+  });
 });
