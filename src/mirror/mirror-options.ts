@@ -2,6 +2,7 @@ import type { ServiceClient } from '../api/index.js';
 import type { Logger } from '../core/log.js';
 import type { MirrorStore, VoteLedger } from '../store/index.js';
 import type { BackoffPolicy } from '../work/backoff.js';
+import type { Limiter } from '../work/limiter.js';
 import type { Timetable } from '../work/timetable.js';
 import type { VoteSink } from './vote-sink.js';
 
@@ -26,6 +27,8 @@ export interface VoteMirrorOptions {
   /** The process's one timer for every server's polls, and this server's key in it (alone: its own). */
   timetable?: Timetable;
   key?: string;
+  /** Turns for a poll's store work, shared by the process's servers (alone: none to wait for). */
+  writeTurns?: Pick<Limiter, 'run'>;
   now: () => number;
   /**
    * Where the votes the mirror finds go: those a poll found that no webhook reported (accepted), a

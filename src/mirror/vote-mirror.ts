@@ -46,10 +46,9 @@ export class VoteMirror {
   /** Mirror writes so far: a load or a poll's write that overlapped another is not trusted as the index. */
   #writes = 0;
   /**
-   * The ledger holds every listed member's Guilds period end as the index holds it: the last poll
-   * recorded its whole list, each vote taken, and nothing wrote an end since. A poll whose list is
-   * the index's again has nothing to record (most polls) and skips the ledger's read. A flag, not a
-   * map of the ends: the index has them already, and a process keeps the voters of every server.
+   * The ledger holds every listed member's Guilds period end as the index does (the last poll recorded
+   * its whole list and nothing wrote an end since): a poll whose list is the index's again (most)
+   * skips the ledger's read. A flag, not the ends: the index has them, for every server of a process.
    */
   #ledgerInStep = false;
   /** Polls since the last one that wrote the whole list and read the ledger. */
@@ -176,22 +175,8 @@ export class VoteMirror {
     const { api, logger, now } = this.options;
     try {
       const list = await api.listVotes({ fresh: true });
-      const at = now();
-      const entries: MirrorEntry[] = [];
-      for (const vote of list.votes) {
-        if (vote.remainingMs !== null && vote.remainingMs > 0)
-          entries.push({ userId: vote.userId, expiresAt: at + vote.remainingMs, viaDiscord: vote.viaDiscord });
-      }
-      // The very first poll only learns who has voted: those votes were cast before the bot was
-      // listening, and announcing a day's worth of them at once would be noise (source 'seed').
-      const saved = await this.#save(entries, list, at);
-      const first = !saved.polledBefore;
-      logger.info({ active: entries.length, first }, 'vote mirror updated');
-      const listed = entries.map((entry) => ({ userId: entry.userId, endsAt: entry.expiresAt }));
-      await this.options.votes.polled(listed);
-      // A listed vote with no time left is not in the index: its assumed end is recorded each poll.
-      const inStep = saved.sameAsIndex && this.#ledgerInStep && entries.length === list.votes.length;
-      if (!inStep) await this.#record(list.votes, at, first);
+      const write = () => this.#written(list);
+      await (this.options.writeTurns?.run(write) ?? write());
       if (this.#pollFailures > 0) logger.info({ failedPolls: this.#pollFailures }, 'vote poll works again');
       this.#pollFailures = 0;
       this.#retryAt = Infinity;
@@ -208,6 +193,23 @@ export class VoteMirror {
       // Only the error's stable code reaches /setup status: its message may quote the service.
       await this.#remember({ at: now(), ok: false, code: err instanceof ServiceError ? err.code : 'store' });
     }
+  }
+
+  /** What a poll found, in the store: the mirror, the votes it learned, and the ledger's ends. */
+  async #written(list: VoteList): Promise<void> {
+    const at = this.options.now();
+    const entries = list.votes.flatMap(({ userId, remainingMs, viaDiscord }): MirrorEntry[] =>
+      remainingMs !== null && remainingMs > 0 ? [{ userId, expiresAt: at + remainingMs, viaDiscord }] : [],
+    );
+    // The very first poll only learns who has voted: those votes were cast before the bot was
+    // listening, and announcing a day's worth of them at once would be noise (source 'seed').
+    const saved = await this.#save(entries, list, at);
+    const first = !saved.polledBefore;
+    this.options.logger.info({ active: entries.length, first }, 'vote mirror updated');
+    await this.options.votes.polled(entries.map((entry) => ({ userId: entry.userId, endsAt: entry.expiresAt })));
+    // A listed vote with no time left is not in the index: its assumed end is recorded each poll.
+    const inStep = saved.sameAsIndex && this.#ledgerInStep && entries.length === list.votes.length;
+    if (!inStep) await this.#record(list.votes, at, first);
   }
 
   /**

@@ -41,7 +41,7 @@ export async function startRealtime(
   const { config, servers, client, root, logger, ownership } = deps;
   const poster = discordPoster(client.rest);
   const deliveries = new DeliveryLog({ store: root, logger });
-  const passes = serverPasses({ store: root, logger, checkMs: config.expiryCheckMs });
+  const passes = serverPasses({ store: root, logger, config });
   // Made before the runtimes, so that "since the start" is the process's start and /vote can ask it.
   const recovery = topggRecovery(deps, (guildId) => runtimes.get(guildId));
   const topggVote = (guildId: string, userId: string) => recovery.memberVote(guildId, userId);

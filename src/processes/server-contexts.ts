@@ -21,7 +21,7 @@ export function serverContexts(deps: ProcessParts & { now?: () => number }): Ser
   const poster = discordPoster(client.rest);
   // Stopped at once: firing, reminding and checking are the gateway processes' work; what a handler
   // offers them here (a vote's end) is written to the store and read there.
-  const passes = serverPasses({ store: root, logger, checkMs: config.expiryCheckMs });
+  const passes = serverPasses({ store: root, logger, config });
   void passes.stop();
   const made = new Map<string, { context: BotContext | undefined; at: number }>();
   servers.onChange((guildId) => made.delete(guildId));

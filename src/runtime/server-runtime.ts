@@ -143,6 +143,7 @@ export function startServerRuntime(options: ServerRuntimeOptions): ServerRuntime
     logger,
     pollMs: config.votePollMs,
     timetable: passes.polls,
+    writeTurns: passes.pollWrites,
     key: guildId,
     now,
     votes,
