@@ -19,7 +19,7 @@ import { statsScenario } from './scenarios/stats.js';
 import { throughputScenario } from './scenarios/throughput.js';
 import { voteOverHttpScenario } from './scenarios/vote-over-http.js';
 import { voteApiScenario } from './scenarios/vote-api.js';
-import { currentDrillsSection, withDrillsSection } from './drills/results-section.js';
+import { withKeptSections } from './drills/results-section.js';
 import { renderTable, ratioTargets, targets } from './table.js';
 import { EXIT_USAGE, readArgs } from '../src/core/cli-args.js';
 import { onlyNames } from './only-flag.js';
@@ -177,9 +177,7 @@ async function main(): Promise<void> {
   console.log(`\n${table}\n\nTargets (our bot):\n${goals.join('\n')}\n\nbench finished in ${total}`);
   if (only) return;
   const file = new URL('../../bench/RESULTS.md', import.meta.url);
-  const drills = currentDrillsSection(file);
-  const text = results(table, goals, notes, cpuLines, total, extra);
-  writeFileSync(file, drills === undefined ? text : withDrillsSection(text, drills));
+  writeFileSync(file, withKeptSections(results(table, goals, notes, cpuLines, total, extra), file));
   console.log('written to bench/RESULTS.md');
 }
 
