@@ -15,6 +15,8 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
+import { SHARED_POSTGRES_ENV } from '../test/support/postgres-setup.js';
+import { stopSharedPostgres } from '../test/support/postgres-teardown.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SCRIPTS = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts;
@@ -89,12 +91,16 @@ function startChecks(onFailure) {
 function jest(name, dirs, workers, outputDir) {
   const started = performance.now();
   const outputFile = path.join(outputDir, `${name}.json`);
+  // The stage's PostgreSQL cluster lives here (as globalSetup would make it: a folder the server's user can
+  // reach), so it is stopped even when the stage is stopped, which runs no Jest teardown.
+  const postgresDir = mkdtempSync(path.join(tmpdir(), 'bot-pg-run-'));
   const stage = run(
     process.execPath,
     [...JEST, `--maxWorkers=${workers}`, '--json', `--outputFile=${outputFile}`, ...dirs, ...jestArgs],
-    { quiet: false, env: { TEST_RUN_STAGE: name } },
+    { quiet: false, env: { TEST_RUN_STAGE: name, [SHARED_POSTGRES_ENV]: postgresDir } },
   );
-  const ended = stage.ended.then(({ code }) => {
+  const ended = stage.ended.then(async ({ code }) => {
+    await stopSharedPostgres(postgresDir);
     let results;
     try {
       results = JSON.parse(readFileSync(outputFile, 'utf8'));

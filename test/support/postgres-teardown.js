@@ -13,8 +13,15 @@ const alive = (pid, signal = 0) => {
 };
 
 /** Jest's globalTeardown: stops the run's shared PostgreSQL cluster, if a test started one, and removes its folder. */
-export default async function teardown() {
-  const dir = process.env[SHARED_POSTGRES_ENV];
+export default function teardown() {
+  return stopSharedPostgres(process.env[SHARED_POSTGRES_ENV]);
+}
+
+/**
+ * Stops the cluster started in `dir` and removes the folder; nothing when there is none. Also called
+ * by npm test once a stage has ended: a stage stopped early (a check failed) runs no teardown.
+ */
+export async function stopSharedPostgres(dir) {
   if (!dir) return;
   const file = path.join(dir, 'cluster.json');
   // SIGINT is PostgreSQL's "fast shutdown"; the postmaster is no child of this process, so its exit is polled.
