@@ -48,33 +48,39 @@ export function inboxRoute(options: InboxRouteOptions): (event: RoutedEvent) => 
         ...options,
         listingDelivered: options.listingDelivered ?? (() => Promise.resolve()),
       });
-    const event = payload as GuildsEvent;
-    switch (event.event) {
+    // A Guilds event's stored kind is its `event`: the row says which payload it holds.
+    const row = { kind, event: payload } as GuildsRow;
+    switch (row.kind) {
       case 'review':
-        options.api.forgetMember(event.authorId);
-        return outcome(await options.feed.onReview(event, receivedAt));
+        options.api.forgetMember(row.event.authorId);
+        return outcome(await options.feed.onReview(row.event, receivedAt));
       case 'vote':
-        return outcome(await acceptVote(event, receivedAt, options));
+        return outcome(await acceptVote(row.event, receivedAt, options));
       case 'reply':
-        if (event.reviewId === undefined) {
-          options.logger.info({ authorId: event.authorId }, 'reply webhook names no review; nothing to update');
+        if (row.event.reviewId === undefined) {
+          options.logger.info({ authorId: row.event.authorId }, 'reply webhook names no review; nothing to update');
           return 'stored';
         }
-        await options.feed.onAnswered(event.reviewId, {
-          replyId: event.replyId ?? null,
+        await options.feed.onAnswered(row.event.reviewId, {
+          replyId: row.event.replyId ?? null,
           moderatorId: null,
           at: receivedAt,
         });
         return 'stored';
       default:
-        return unknownEvent(event);
+        return unknownEvent(row);
     }
   };
 }
 
+/** A stored Guilds event as its row holds it: the kind written beside the payload names the payload's shape. */
+type GuildsRow = {
+  [K in GuildsEvent['event']]: { kind: K; event: Extract<GuildsEvent, { event: K }> };
+}[GuildsEvent['event']];
+
 /** The receiver stores only the kinds above; a new kind must be routed here before it is accepted. */
-function unknownEvent(event: never): never {
-  throw new Error(`no route for webhook event ${JSON.stringify((event as { event?: unknown }).event)}`);
+function unknownEvent(row: never): never {
+  throw new Error(`no route for webhook event ${JSON.stringify((row as { kind?: unknown }).kind)}`);
 }
 
 const outcome = (isNew: boolean): HandledOutcome => (isNew ? 'stored' : 'duplicate');
