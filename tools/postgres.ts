@@ -34,8 +34,8 @@ export interface TestPostgres {
 }
 
 /**
- * Where the test run keeps its one shared cluster: test/support/postgres-setup.js sets it (under the
- * same name) and its teardown stops the cluster; the first test that asks starts it.
+ * Where the test run keeps its one shared cluster: npm test or Jest's global setup sets it, and
+ * tools/shared-postgres.js (plain JS, under the same name) stops the cluster; the first test that asks starts it.
  */
 export const SHARED_POSTGRES_ENV = 'TEST_POSTGRES_SHARED_DIR';
 

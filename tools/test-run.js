@@ -15,8 +15,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
-import { SHARED_POSTGRES_ENV } from '../test/support/postgres-setup.js';
-import { stopSharedPostgres } from '../test/support/postgres-teardown.js';
+import { SHARED_POSTGRES_ENV, stopSharedPostgres } from './shared-postgres.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SCRIPTS = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts;
