@@ -21,7 +21,8 @@ async function main(): Promise<void> {
   const logger = processLogger(config, []);
   // Retries are the calling bot's to decide (its policy knows which requests are safe to repeat);
   // a request that meets a closed window waits here, in the one queue, rather than bouncing back.
-  // REST's window lets its N go at once; the pacer then spaces them (pacer.ts says why both).
+  // REST's window admits N a second and holds the rest while Discord's global 429 lasts; the pacer
+  // spaces those N (pacer.ts says why), so at most a second's worth waits for a turn there.
   const wire = new WireWatch(new Pacer(config.requestsPerSecond));
   const rest = new REST({
     api: config.upstream,

@@ -13,6 +13,7 @@ import { deliver, voteEvent } from '../../tools/guilds-webhook.js';
 import { receiverEnv, removeStoreFiles, WEBHOOK_TOKEN } from '../../tools/receiver-env.js';
 import { startWorld, type World } from '../../tools/world.js';
 import { openStore, type Store, type StoreRoot } from '../../src/store/index.js';
+import { listVote } from '../support/list-vote.js';
 
 /*
  * Issue 34 item 4: /leaderboard, /votes and milestone roles read the one ledger. Other lists' votes
@@ -44,17 +45,8 @@ afterAll(async () => {
 });
 
 /** A vote on another list, recorded as the receiver records one. */
-async function listVote(userId: string, site: string, weight = 1, at = Date.now()): Promise<void> {
-  const fresh = await store.acceptVote({
-    userId,
-    at,
-    double: false,
-    source: 'webhook',
-    periodEndsAt: at + 12 * HOUR,
-    site,
-    weight,
-  });
-  expect(fresh).toBe(true);
+async function recordListVote(userId: string, site: string, weight = 1): Promise<void> {
+  expect(await store.acceptVote(listVote(userId, site, Date.now(), { weight }))).toBe(true);
 }
 
 /** A Guilds vote through the webhook, waited for until the bot recorded it. */
@@ -68,10 +60,10 @@ describe('/leaderboard over every list', () => {
   it('counts a member’s votes on Guilds and Top.gg together, and site: counts one list, page buttons kept', async () => {
     const both = nextSnowflake();
     await guildsVote(both);
-    await listVote(both, 'topgg', 2);
+    await recordListVote(both, 'topgg', 2);
     // Eleven more on discord.place: two pages of that list alone.
     const placeVoters = Array.from({ length: 11 }, () => nextSnowflake());
-    for (const voter of placeVoters) await listVote(voter, 'discordplace');
+    for (const voter of placeVoters) await recordListVote(voter, 'discordplace');
 
     const asker = asMember(world.discord);
     const merged = textOf(await asker.command('leaderboard').waitForMessage());
@@ -166,7 +158,7 @@ describe('milestone roles over every list', () => {
     const userId = voter.user.id;
     const given = () => world.discord.roleChanges.filter((c) => c.userId === userId && c.roleId === regular);
 
-    await listVote(userId, 'topgg', 2);
+    await recordListVote(userId, 'topgg', 2);
     // A check runs every second: time for a wrong grant to show. No event can be awaited: a check that
     // finds nothing to do says so nowhere, and a member who reached a milestone as a sentinel would
     // add votes that /stats below counts.

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { VoteMirror } from '../../src/mirror/vote-mirror.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { REST } from '@discordjs/rest';
@@ -22,7 +21,7 @@ import { capturedLog } from '../support/captured-log.js';
 import { pollUntil } from '../support/poll-until.js';
 import { NOBODY, VOTER } from '../../tools/seed.js';
 import { quietVotes } from '../support/quiet-votes.js';
-import { fastClient } from '../support/service.js';
+import { unpolledMirror } from '../support/unpolled-mirror.js';
 
 const GUILD = '1044470000000000001';
 const HOUR = 3_600_000;
@@ -82,23 +81,11 @@ function countedStore(): { store: Store; calls: Map<string, number> } {
   return { store, calls };
 }
 
-/** A mirror over the store with no poll of its own (pollMs 0): the tests poll or refresh it by hand. */
-function unpolledMirror(store: Store, logger: Logger): VoteMirror {
-  return new VoteMirror({
-    store,
-    api: fastClient(sandbox),
-    logger,
-    pollMs: 0,
-    now: Date.now,
-    votes: quietVotes(),
-  });
-}
-
 describe('/vote reads no store on its hot path', () => {
   it('answers from the mirror after a poll with no store read, and follows a refresh', async () => {
     const { store, calls } = countedStore();
     const { logger } = capturedLog();
-    const mirror = unpolledMirror(store, logger);
+    const mirror = unpolledMirror(sandbox, store, { logger });
     await mirror.poll();
     calls.clear();
 
@@ -120,7 +107,7 @@ describe('/vote reads no store on its hot path', () => {
     const { store, calls } = countedStore();
     await store.setMirrorEntry(VOTER, { userId: VOTER, expiresAt: Date.now() + HOUR, viaDiscord: true });
     const { logger } = capturedLog();
-    const mirror = unpolledMirror(store, logger);
+    const mirror = unpolledMirror(sandbox, store, { logger });
     calls.clear();
     for (let i = 0; i < 20; i++) expect((await mirror.activeVote(VOTER))?.voted).toBe(true);
     expect(calls.get('mirrorEntries')).toBe(1);
@@ -181,7 +168,7 @@ describe('/vote reads no store on its hot path', () => {
   it("takes a delivered vote's known end from the mirror in memory, not a store read per delivery", async () => {
     const { store, calls } = countedStore();
     const { logger } = capturedLog();
-    const mirror = unpolledMirror(store, logger);
+    const mirror = unpolledMirror(sandbox, store, { logger });
     const at = Date.now();
     // The mirror shows VOTER's vote running for another hour: a delivery of it ends then, not in 12 hours.
     await store.setMirrorEntry(VOTER, { userId: VOTER, expiresAt: at + HOUR, viaDiscord: true });

@@ -2,7 +2,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { REST } from 'discord.js';
 import { discordPoster } from '../../src/bot/poster.js';
 import { english } from '../../src/i18n/index.js';
-import { VoteMirror } from '../../src/mirror/vote-mirror.js';
 import { VoterRole } from '../../src/roles/voter-role.js';
 import { ServerVotes } from '../../src/runtime/server-votes.js';
 import { startSandbox } from '../../src/sandbox/server.js';
@@ -11,8 +10,7 @@ import { sweptSchedule } from '../support/swept-schedule.js';
 import { openStore, type ScheduledExpiry, type Store, type StoreRoot } from '../../src/store/index.js';
 import { capturedLog } from '../support/captured-log.js';
 import { pollUntil } from '../support/poll-until.js';
-import { quietVotes } from '../support/quiet-votes.js';
-import { fastClient } from '../support/service.js';
+import { unpolledMirror } from '../support/unpolled-mirror.js';
 import { member, nextSnowflake, startDiscordStandIn, type DiscordStandIn } from '../../tools/discord-standin/index.js';
 
 /*
@@ -93,14 +91,7 @@ const holdsRole = (userId: string) => discord.memberRoles(userId)?.includes(disc
 describe('the poll', () => {
   it("records a Guilds vote the webhook missed while the member's Top.gg vote runs, at Guilds' own end", async () => {
     const store = root.forServer(nextSnowflake());
-    const mirror = new VoteMirror({
-      store,
-      api: fastClient(sandbox),
-      logger: capturedLog().logger,
-      pollMs: 0,
-      now: Date.now,
-      votes: quietVotes(),
-    });
+    const mirror = unpolledMirror(sandbox, store);
     await mirror.poll(); // the first poll only seeds
     const voter = nextSnowflake();
     const now = Date.now();

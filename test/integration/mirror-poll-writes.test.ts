@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { VoteMirror } from '../../src/mirror/vote-mirror.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { openStore, type StoreRoot } from '../../src/store/index.js';
 import { Limiter } from '../../src/work/limiter.js';
 import { nextSnowflake } from '../../tools/discord-standin/index.js';
-import { capturedLog } from '../support/captured-log.js';
 import { pollUntil } from '../support/poll-until.js';
-import { quietVotes } from '../support/quiet-votes.js';
-import { fastClient } from '../support/service.js';
+import { unpolledMirror } from '../support/unpolled-mirror.js';
 
 /*
  * A process's servers take turns for their polls' store work (ServerPasses.pollWrites): with every
@@ -34,15 +31,7 @@ describe("a poll's store work", () => {
     let freeTheTurn = () => undefined as void;
     const held = turns.run(() => new Promise<void>((resolve) => (freeTheTurn = resolve)));
     const store = root.forServer(nextSnowflake());
-    const mirror = new VoteMirror({
-      store,
-      api: fastClient(sandbox),
-      logger: capturedLog().logger,
-      pollMs: 0,
-      now: Date.now,
-      votes: quietVotes(),
-      writeTurns: turns,
-    });
+    const mirror = unpolledMirror(sandbox, store, { writeTurns: turns });
     const polling = mirror.poll();
     await pollUntil(() => turns.waiting === 1, 'the poll waiting for its turn to write');
     expect(sandbox.requests.filter((request) => request.route === 'listVotes')).toHaveLength(1);

@@ -3,15 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ASSUMED_VOTE_PERIOD_MS } from '../../src/mirror/mirror-options.js';
-import { VoteMirror } from '../../src/mirror/vote-mirror.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { openStore, type StoreRoot } from '../../src/store/index.js';
-import { capturedLog } from '../support/captured-log.js';
 import { pollUntil } from '../support/poll-until.js';
 import { nextSnowflake } from '../../tools/discord-standin/index.js';
 import { quietVotes } from '../support/quiet-votes.js';
-import { fastClient } from '../support/service.js';
+import { unpolledMirror } from '../support/unpolled-mirror.js';
 
 /*
  * A vote delivered by webhook is stored with an assumed 12-hour period and refreshed from the
@@ -52,12 +50,7 @@ describe('votes a stop left unrefreshed', () => {
     sandbox.setVote(confirmed, 90_000);
 
     const running: Array<[string, number]> = [];
-    const mirror = new VoteMirror({
-      store,
-      api: fastClient(sandbox),
-      logger: capturedLog().logger,
-      pollMs: 0,
-      now: Date.now,
+    const mirror = unpolledMirror(sandbox, store, {
       votes: quietVotes({ running: async (userId, expiresAt) => void running.push([userId, expiresAt]) }),
     });
     mirror.start();
